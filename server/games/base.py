@@ -1,0 +1,203 @@
+"""The engine surface every game implements (PROTOCOL.md section 3).
+
+A game is a handful of pure functions over an immutable state:
+
+- ``new_game(players, options, seed, dealer, decks)`` deals the first hand;
+- ``to_act(state)`` lists the seats that must act now (``[]`` when the match is over);
+- ``legal_actions(state, seat)`` enumerates every legal action of that seat;
+- ``apply(state, seat, action)`` returns a new state and never changes the one it was given;
+  anything off the legal list raises ``IllegalAction`` (or ``NotYourTurn``) with a reason a
+  player can read;
+- ``view(state, seat)`` is the only way state leaves the server: what that seat may see
+  (``None`` is a spectator, who sees only what is public);
+- ``outcome(state)`` is ``None`` until the match ends, then ``{"scores", "winners"}``.
+
+Options are a pydantic model per game; unknown keys or bad values raise ``ValueError``
+naming the option. Randomness enters once, as the seed; ``decks`` stacks the deck of the
+first hands for tests. No I/O, no clock, no logging: the rules know nothing of rooms.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+Action = dict[str, Any]
+
+
+class GameError(ValueError):
+    """A move a game refuses; the message is a sentence for the player."""
+
+    code: ClassVar[str] = "illegal"
+
+
+class IllegalAction(GameError):
+    """The action is not one of the acting seat's legal actions."""
+
+    code = "illegal"
+
+
+class NotYourTurn(GameError):
+    """The seat is not among those that must act now."""
+
+    code = "not_your_turn"
+
+
+class GameOptions(BaseModel):
+    """Base of every game's options: frozen, and unknown keys are refused."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _describe_validation_error(err: ValidationError) -> str:
+    parts = []
+    for e in err.errors():
+        loc = ".".join(str(x) for x in e.get("loc", ())) or "options"
+        if e.get("type") == "extra_forbidden":
+            parts.append(f"unknown option '{loc}'")
+        else:
+            parts.append(f"option '{loc}': {e.get('msg', 'invalid value')}")
+    return "; ".join(parts)
+
+
+def action_type(action: object) -> str:
+    """The ``type`` of an action, refusing anything that is not an action object."""
+    if not isinstance(action, Mapping):
+        raise IllegalAction("An action must be a JSON object with a 'type'.")
+    kind = action.get("type")
+    if not isinstance(kind, str):
+        raise IllegalAction("An action needs a 'type' string.")
+    return kind
+
+
+def action_cards(action: Mapping[str, Any], count: int) -> list[str]:
+    """The ``cards`` field of an action: exactly ``count`` strings, or IllegalAction."""
+    cards = action.get("cards")
+    if (
+        not isinstance(cards, list)
+        or len(cards) != count
+        or not all(isinstance(c, str) for c in cards)
+    ):
+        raise IllegalAction(f"'{action.get('type')}' needs 'cards': a list of {count} cards.")
+    return cards
+
+
+class Game(ABC):
+    """One card game's rules, as pure functions over an immutable state."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    default_players: ClassVar[int] = 4
+    summary: ClassVar[str] = ""
+    Options: ClassVar[type[GameOptions]]
+
+    # ---- options -------------------------------------------------------------------
+
+    def parse_options(self, options: Mapping[str, Any] | GameOptions | None) -> GameOptions:
+        """Validate options (None = all defaults); raise ValueError naming a bad option."""
+        if isinstance(options, self.Options):
+            return options
+        if options is None:
+            options = {}
+        if not isinstance(options, Mapping):
+            raise ValueError("options must be an object")
+        try:
+            return self.Options.model_validate(dict(options))
+        except ValidationError as err:
+            raise ValueError(_describe_validation_error(err)) from None
+
+    def options_schema(self) -> dict[str, Any]:
+        """The options as a JSON Schema with defaults and descriptions."""
+        return self.Options.model_json_schema()
+
+    def check_players(self, players: int) -> None:
+        """Refuse a player count outside the game's range."""
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            if self.min_players == self.max_players:
+                raise ValueError(f"{self.title} is for exactly {self.min_players} players")
+            raise ValueError(
+                f"{self.title} is for {self.min_players} to {self.max_players} players"
+            )
+
+    def describe(self) -> dict[str, Any]:
+        """The game as ``GET /api/games`` lists it."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "summary": self.summary,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "default_players": self.default_players,
+            "options": self.options_schema(),
+        }
+
+    # ---- the engine surface ------------------------------------------------------
+
+    @abstractmethod
+    def new_game(
+        self,
+        players: int,
+        options: Mapping[str, Any] | GameOptions | None = None,
+        seed: int | str = 0,
+        dealer: int = 0,
+        decks: Sequence[Sequence[str]] | None = None,
+    ) -> Any:
+        """Start a match and deal its first hand."""
+
+    @abstractmethod
+    def to_act(self, state: Any) -> list[int]:
+        """The seats that must act now; [] when the match is over."""
+
+    @abstractmethod
+    def legal_actions(self, state: Any, seat: int) -> list[Action]:
+        """Every legal action of ``seat`` now ([] when it need not act)."""
+
+    @abstractmethod
+    def apply(self, state: Any, seat: int, action: Mapping[str, Any]) -> Any:
+        """A new state after ``seat`` plays ``action``; the given state is unchanged."""
+
+    @abstractmethod
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see, JSON-able; None is a spectator."""
+
+    @abstractmethod
+    def full_view(self, state: Any) -> dict[str, Any]:
+        """The public view with every hand and hidden card shown (replays of finished matches)."""
+
+    @abstractmethod
+    def outcome(self, state: Any) -> dict[str, Any] | None:
+        """None while the match goes on; then {"scores": per seat, "winners": seats}."""
+
+    @abstractmethod
+    def hand_records(self, state: Any) -> list[dict[str, Any]]:
+        """Each hand dealt so far: {"dealer", "deal", "scores"} (scores None while in play)."""
+
+    @abstractmethod
+    def players(self, state: Any) -> int:
+        """The number of seats in this match."""
+
+    # ---- shared helpers ----------------------------------------------------------------
+
+    def is_over(self, state: Any) -> bool:
+        """True once the match has ended."""
+        return self.outcome(state) is not None
+
+    def require_turn(self, state: Any, seat: int) -> None:
+        """Raise NotYourTurn unless ``seat`` must act now."""
+        acting = self.to_act(state)
+        if seat in acting:
+            return
+        if not acting:
+            raise NotYourTurn("The game is over.")
+        if not isinstance(seat, int) or not 0 <= seat < self.players(state):
+            raise NotYourTurn(f"There is no seat {seat!r} at this table.")
+        waiting = ", ".join(f"seat {s}" for s in acting)
+        raise NotYourTurn(f"It is not your turn: waiting for {waiting}.")
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name}>"
