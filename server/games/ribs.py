@@ -1,0 +1,752 @@
+"""Ribs, for 4 to 10 players, each playing alone (RULES.md section 1).
+
+Deck and points. The deck holds one run ``A K Q J 10 9 8 7`` per player; suits play no part,
+so a card is a bare rank and a hand may hold the same rank several times. Rank, high to
+low: A K Q J 10 9 8 7 (used only to decide whether a pair beats the Ribs). Points: A 0,
+K Q J 2 each, 10 9 8 7 1 each, so each run is worth 10 points and the deck ``10 * N``.
+
+Deal. The first dealer is given; the deal passes to the left after each hand. The dealer
+deals two cards at a time, clockwise from the seat on their left, until each seat holds 8.
+
+Bidding, before every one of the four tricks of a hand. The opener is the dealer for trick 1
+and the Leader of the previous trick for tricks 2 to 4. The opener may not pass and opens
+with any bid from 2 up to ``4 * (N - 1)`` (the most a trick can yield). Bidding then goes
+clockwise, lap after lap, skipping seats that have passed: each seat passes (and is out for
+this trick) or bids exactly one more than the high bid, never above ``4 * (N - 1)``. When all
+seats but one have passed, that seat is the Leader and its last bid is the bid.
+
+Play. The Leader lays two cards face down: the Ribs. Then every other seat, clockwise from
+the Leader's left, plays two cards of its choice face up, or, once per hand and never as
+the Leader, folds them face down. Folded cards take no part and go to nobody; nobody else
+ever sees them.
+
+Resolution, once every pair is down (the Ribs are then shown):
+1. Double match: the earliest seat in play order whose face-up pair has exactly the ranks of
+   the Ribs captures the Ribs and every face-up pair (even pairs that would have beaten the
+   Ribs); the Leader gets nothing.
+2. Otherwise each face-up pair that shares no rank with the Ribs and whose top card is higher
+   than the Ribs' top card beats the Ribs: its owner captures it. Every other face-up pair
+   (any shared rank, or lower) is beaten. If the points of the beaten pairs reach the bid,
+   the Leader captures the Ribs and the beaten pairs; if not, each beaten pair goes back to
+   its owner's capture pile and the Ribs are discarded.
+
+Scoring. After four tricks every seat counts the points in its capture pile; every seat
+tied for the most earns one game point (even if all tie). The session ends after the hand
+in which someone reaches ``target`` game points (default 5); all seats tied on the most game
+points are co-winners. With ``until_sole_winner`` the session instead goes on until one seat
+at or above the target leads alone.
+
+Decisions where the rules are silent: the phase is "bidding" or "playing" (the Leader's
+Ribs are the first step of "playing"); captured points and the discard are reported per
+hand in ``history``; a folded pair's ranks appear only in its owner's view (``my_face_down``)
+and in ``full_view``.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from pydantic import Field
+
+from server.cards import check_deck, deal, hand_rng, ribs_deck, shuffled
+from server.games.base import Action, Game, GameOptions, IllegalAction, action_type
+
+RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7")
+RANK_INDEX: dict[str, int] = {rank: i for i, rank in enumerate(RANKS)}
+POINTS: tuple[int, ...] = (0, 2, 2, 2, 1, 1, 1, 1)
+CARDS_PER_SEAT = 8
+TRICKS_PER_HAND = 4
+MIN_OPENING_BID = 2
+
+# Results of a face-up or folded pair in a resolved trick.
+BEAT = "beat"  # beat the Ribs: captured by its owner
+BEATEN = "beaten"  # beaten and taken by the Leader, who made the bid
+RETURNED = "returned"  # beaten, but the Leader failed: back to its owner
+DOUBLE_MATCH = "double_match"  # matched the Ribs exactly: took the whole trick
+TAKEN = "taken"  # taken by another seat's double match
+FOLDED = "folded"  # played face down: discarded, seen by nobody else
+
+
+class Phase(str, enum.Enum):
+    """Where a match stands."""
+
+    BIDDING = "bidding"
+    PLAYING = "playing"
+    OVER = "over"
+
+
+class RibsOptions(GameOptions):
+    """Options of a Ribs session."""
+
+    target: int = Field(5, ge=1, le=99, description="Game points needed to win the session.")
+    until_sole_winner: bool = Field(
+        False,
+        description="Play on until one player leads alone, instead of sharing the win"
+        " when several reach the target on the same hand.",
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """What stays fixed for the whole match."""
+
+    n: int
+    target: int
+    until_sole_winner: bool
+    seed: int | str
+    first_dealer: int
+    decks: tuple[tuple[str, ...], ...]
+    max_bid: int
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """One seat's two cards in a trick (rank indices, high first)."""
+
+    seat: int
+    pair: tuple[int, int]
+    folded: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TrickRecord:
+    """A resolved trick: who led, what was bid, what became of every pair."""
+
+    trick_number: int
+    leader: int
+    bid: int
+    ribs: tuple[int, int]
+    plays: tuple[Play, ...]
+    results: tuple[str, ...]  # one per play
+    captured: tuple[int, ...]  # points captured in this trick, per seat
+    made: bool
+    double_match: int  # seat, or -1
+    beaten_points: int
+    ribs_discarded: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """A finished hand: game points added, card points captured, points discarded."""
+
+    hand_number: int
+    dealer: int
+    scores: tuple[int, ...]
+    points: tuple[int, ...]
+    discarded: int
+    final_trick: TrickRecord
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    """How one hand was dealt."""
+
+    dealer: int
+    deck: tuple[str, ...]
+    hands: tuple[tuple[str, ...], ...]  # in the order received
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """The whole match; never changed in place."""
+
+    cfg: Config
+    phase: Phase
+    hand_index: int
+    dealer: int
+    hands: tuple[tuple[int, ...], ...]  # per seat: count of each rank
+    trick_number: int
+    turn: int  # the seat that must act, -1 when over
+    opener: int
+    bids: tuple[tuple[int, int], ...]  # (seat, value); value 0 = pass
+    high_bid: int  # 0 before the opening bid
+    high_bidder: int
+    passed: tuple[bool, ...]
+    leader: int  # -1 while bidding
+    ribs: tuple[int, int] | None
+    plays: tuple[Play, ...]
+    fold_used: tuple[bool, ...]
+    points: tuple[int, ...]  # captured this hand
+    won: tuple[tuple[int, ...], ...]  # captured cards this hand (rank indices)
+    discard: tuple[int, ...]  # discarded cards this hand (rank indices)
+    tricks: tuple[TrickRecord, ...]  # resolved tricks of this hand
+    scores: tuple[int, ...]  # game points
+    history: tuple[HandResult, ...]
+    deals: tuple[DealRecord, ...]
+
+
+def _counts(cards: Sequence[str]) -> tuple[int, ...]:
+    counts = [0] * 8
+    for card in cards:
+        counts[RANK_INDEX[card]] += 1
+    return tuple(counts)
+
+
+def _expand(counts: Sequence[int]) -> list[str]:
+    out: list[str] = []
+    for r, c in enumerate(counts):
+        if c:
+            out.extend([RANKS[r]] * c)
+    return out
+
+
+def _pair_points(pair: tuple[int, int]) -> int:
+    return POINTS[pair[0]] + POINTS[pair[1]]
+
+
+def _pair_cards(pair: tuple[int, int]) -> list[str]:
+    return [RANKS[pair[0]], RANKS[pair[1]]]
+
+
+def _legal_pairs(counts: Sequence[int]) -> list[tuple[int, int]]:
+    pairs = []
+    for i in range(8):
+        ci = counts[i]
+        if not ci:
+            continue
+        if ci >= 2:
+            pairs.append((i, i))
+        for j in range(i + 1, 8):
+            if counts[j]:
+                pairs.append((i, j))
+    return pairs
+
+
+def resolve_trick(
+    n: int, leader: int, bid: int, ribs: tuple[int, int], plays: Sequence[Play], trick_number: int
+) -> TrickRecord:
+    """Resolve a trick by the exact algorithm of RULES.md 1.5."""
+    captured = [0] * n
+    results = [FOLDED] * len(plays)
+    ribs_pts = _pair_points(ribs)
+    rib_set = {ribs[0], ribs[1]}
+    top = min(ribs)  # a lower index is a higher rank
+    ribs_sorted = (min(ribs), max(ribs))
+    for k, play in enumerate(plays):
+        if not play.folded and play.pair == ribs_sorted:
+            for m, other in enumerate(plays):
+                if not other.folded:
+                    results[m] = TAKEN
+                    captured[play.seat] += _pair_points(other.pair)
+            results[k] = DOUBLE_MATCH
+            captured[play.seat] += ribs_pts
+            return TrickRecord(
+                trick_number, leader, bid, ribs, tuple(plays), tuple(results), tuple(captured),
+                False, play.seat, 0, False,
+            )
+    beaten_points = 0
+    beaten: list[int] = []
+    for k, play in enumerate(plays):
+        if play.folded:
+            continue
+        a, b = play.pair
+        if a not in rib_set and b not in rib_set and a < top:
+            results[k] = BEAT
+            captured[play.seat] += _pair_points(play.pair)
+        else:
+            beaten.append(k)
+            beaten_points += _pair_points(play.pair)
+    made = beaten_points >= bid
+    if made:
+        captured[leader] += beaten_points + ribs_pts
+        for k in beaten:
+            results[k] = BEATEN
+    else:
+        for k in beaten:
+            results[k] = RETURNED
+            captured[plays[k].seat] += _pair_points(plays[k].pair)
+    return TrickRecord(
+        trick_number, leader, bid, ribs, tuple(plays), tuple(results), tuple(captured),
+        made, -1, beaten_points, not made,
+    )
+
+
+def _trick_dict(rec: TrickRecord, show_all: bool) -> dict[str, Any]:
+    plays = []
+    for play, result in zip(rec.plays, rec.results):
+        plays.append(
+            {
+                "seat": play.seat,
+                "cards": _pair_cards(play.pair) if show_all or not play.folded else None,
+                "folded": play.folded,
+                "result": result,
+            }
+        )
+    return {
+        "trick_number": rec.trick_number,
+        "leader": rec.leader,
+        "bid": rec.bid,
+        "ribs": _pair_cards(rec.ribs),
+        "plays": plays,
+        "made": rec.made,
+        "double_match": rec.double_match if rec.double_match >= 0 else None,
+        "beaten_points": rec.beaten_points,
+        "ribs_discarded": rec.ribs_discarded,
+        "captured": list(rec.captured),
+    }
+
+
+class Ribs(Game):
+    """Ribs: bid for the right to lay the Ribs, then beat, match or fold against them."""
+
+    name = "ribs"
+    title = "Ribs"
+    min_players = 4
+    max_players = 10
+    default_players = 4
+    summary = (
+        "Bid before every double trick, lay two secret Ribs and capture the pairs they beat;"
+        " most card points each hand earns a game point."
+    )
+    Options = RibsOptions
+
+    # ---- setup ------------------------------------------------------------------------
+
+    def new_game(
+        self,
+        players: int,
+        options: Mapping[str, Any] | GameOptions | None = None,
+        seed: int | str = 0,
+        dealer: int = 0,
+        decks: Sequence[Sequence[str]] | None = None,
+    ) -> State:
+        """Start a session and deal its first hand."""
+        self.check_players(players)
+        opts = self.parse_options(options)
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise ValueError(f"dealer must be a seat from 0 to {players - 1}")
+        full = ribs_deck(players)
+        stacked: list[tuple[str, ...]] = []
+        for deck in decks or ():
+            if isinstance(deck, str) or not isinstance(deck, Sequence):
+                raise ValueError("each stacked deck must be a list of cards")
+            stacked.append(tuple(check_deck(deck, full)))
+        cfg = Config(
+            n=players,
+            target=opts.target,  # type: ignore[attr-defined]
+            until_sole_winner=opts.until_sole_winner,  # type: ignore[attr-defined]
+            seed=seed,
+            first_dealer=dealer,
+            decks=tuple(stacked),
+            max_bid=TRICKS_PER_HAND * (players - 1),
+        )
+        zeros = (0,) * players
+        base = State(
+            cfg=cfg, phase=Phase.BIDDING, hand_index=-1, dealer=(dealer - 1) % players,
+            hands=(), trick_number=1, turn=dealer, opener=dealer, bids=(), high_bid=0,
+            high_bidder=-1, passed=(False,) * players, leader=-1, ribs=None, plays=(),
+            fold_used=(False,) * players, points=zeros, won=((),) * players, discard=(),
+            tricks=(), scores=zeros, history=(), deals=(),
+        )
+        return self._deal_next(base, base.scores, base.history)
+
+    def _deal_next(
+        self, state: State, scores: tuple[int, ...], history: tuple[HandResult, ...]
+    ) -> State:
+        cfg = state.cfg
+        n = cfg.n
+        index = state.hand_index + 1
+        dealer = (state.dealer + 1) % n
+        if index < len(cfg.decks):
+            deck = list(cfg.decks[index])
+        else:
+            deck = shuffled(ribs_deck(n), hand_rng(cfg.seed, index))
+        dealt, _ = deal(deck, n, CARDS_PER_SEAT, (dealer + 1) % n, packet=2)
+        zeros = (0,) * n
+        return State(
+            cfg=cfg, phase=Phase.BIDDING, hand_index=index, dealer=dealer,
+            hands=tuple(_counts(h) for h in dealt), trick_number=1, turn=dealer, opener=dealer,
+            bids=(), high_bid=0, high_bidder=-1, passed=(False,) * n, leader=-1, ribs=None,
+            plays=(), fold_used=(False,) * n, points=zeros, won=((),) * n, discard=(),
+            tricks=(), scores=scores, history=history,
+            deals=state.deals + (DealRecord(dealer, tuple(deck), tuple(map(tuple, dealt))),),
+        )
+
+    # ---- whose turn, what is legal ---------------------------------------------------
+
+    def players(self, state: State) -> int:
+        """The number of seats in this match."""
+        return state.cfg.n
+
+    def to_act(self, state: State) -> list[int]:
+        """The one seat that must act now; [] when the session is over."""
+        return [] if state.turn < 0 else [state.turn]
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """Every legal action of ``seat``, in a canonical order ([] when it need not act)."""
+        if seat != state.turn or state.turn < 0:
+            return []
+        if state.phase is Phase.BIDDING:
+            max_bid = state.cfg.max_bid
+            if not state.bids:
+                return [{"type": "bid", "value": v} for v in range(MIN_OPENING_BID, max_bid + 1)]
+            if state.high_bid < max_bid:
+                return [{"type": "bid", "value": state.high_bid + 1}, {"type": "pass"}]
+            return [{"type": "pass"}]
+        pairs = _legal_pairs(state.hands[seat])
+        if state.ribs is None:
+            return [{"type": "ribs", "cards": [RANKS[a], RANKS[b]]} for a, b in pairs]
+        if state.fold_used[seat]:
+            return [{"type": "pair", "cards": [RANKS[a], RANKS[b]], "fold": False} for a, b in pairs]
+        out: list[Action] = []
+        for a, b in pairs:
+            cards = [RANKS[a], RANKS[b]]
+            out.append({"type": "pair", "cards": cards, "fold": False})
+            out.append({"type": "pair", "cards": list(cards), "fold": True})
+        return out
+
+    # ---- apply ---------------------------------------------------------------------------
+
+    def apply(self, state: State, seat: int, action: Mapping[str, Any]) -> State:
+        """The state after ``seat`` plays ``action``; ``state`` itself is unchanged."""
+        self.require_turn(state, seat)
+        kind = action_type(action)
+        if state.phase is Phase.BIDDING:
+            if kind == "bid":
+                return self._bid(state, seat, action.get("value"))
+            if kind == "pass":
+                return self._pass(state, seat)
+            raise IllegalAction(f"It is time to bid: you cannot '{kind}' now; bid or pass.")
+        if state.ribs is None:
+            if kind == "ribs":
+                return self._lay_ribs(state, seat, self._parse_pair(state, seat, action))
+            raise IllegalAction(
+                f"You are the Leader: lay the Ribs (two cards face down), not '{kind}'."
+            )
+        if kind == "pair":
+            fold = action.get("fold", False)
+            if fold is None:
+                fold = False
+            if not isinstance(fold, bool):
+                raise IllegalAction("'fold' must be true or false.")
+            pair = self._parse_pair(state, seat, action)
+            if fold and state.fold_used[seat]:
+                raise IllegalAction("You have already folded once this hand.")
+            return self._play_pair(state, seat, pair, fold)
+        raise IllegalAction(f"Play two cards with 'pair' (face up, or folded): not '{kind}'.")
+
+    def _parse_pair(self, state: State, seat: int, action: Mapping[str, Any]) -> tuple[int, int]:
+        cards = action.get("cards")
+        if not isinstance(cards, (list, tuple)) or len(cards) != 2:
+            raise IllegalAction(f"'{action.get('type')}' needs 'cards': a list of 2 cards.")
+        idx = []
+        for card in cards:
+            r = RANK_INDEX.get(card) if isinstance(card, str) else None
+            if r is None:
+                raise IllegalAction(
+                    f"{card!r} is not a Ribs card: the ranks are A K Q J 10 9 8 7."
+                )
+            idx.append(r)
+        a, b = min(idx), max(idx)
+        hand = state.hands[seat]
+        if a == b:
+            if hand[a] < 2:
+                raise IllegalAction(f"You do not hold two {RANKS[a]}s.")
+        elif not hand[a] or not hand[b]:
+            missing = RANKS[a] if not hand[a] else RANKS[b]
+            raise IllegalAction(f"You do not hold a {missing}.")
+        return (a, b)
+
+    def _bid(self, state: State, seat: int, value: object) -> State:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise IllegalAction("A bid needs a whole-number 'value'.")
+        max_bid = state.cfg.max_bid
+        if not state.bids:
+            if not MIN_OPENING_BID <= value <= max_bid:
+                raise IllegalAction(
+                    f"The opening bid must be from {MIN_OPENING_BID} to {max_bid}."
+                )
+        elif value != state.high_bid + 1:
+            raise IllegalAction(
+                f"Bids must be exactly one more than the high bid of {state.high_bid}."
+            )
+        elif value > max_bid:
+            raise IllegalAction(f"No bid may be above {max_bid}: you can only pass.")
+        n = state.cfg.n
+        passed = state.passed
+        nxt = seat
+        for k in range(1, n):
+            t = (seat + k) % n
+            if not passed[t]:
+                nxt = t
+                break
+        return replace(
+            state, bids=state.bids + ((seat, value),), high_bid=value, high_bidder=seat,
+            turn=nxt,
+        )
+
+    def _pass(self, state: State, seat: int) -> State:
+        if not state.bids:
+            raise IllegalAction(
+                f"You open the bidding and may not pass: bid at least {MIN_OPENING_BID}."
+            )
+        n = state.cfg.n
+        passed = list(state.passed)
+        passed[seat] = True
+        bids = state.bids + ((seat, 0),)
+        remaining = n - sum(passed)
+        if remaining == 1:
+            leader = state.high_bidder
+            return replace(
+                state, phase=Phase.PLAYING, bids=bids, passed=tuple(passed), leader=leader,
+                turn=leader,
+            )
+        nxt = seat
+        for k in range(1, n):
+            t = (seat + k) % n
+            if not passed[t]:
+                nxt = t
+                break
+        return replace(state, bids=bids, passed=tuple(passed), turn=nxt)
+
+    def _remove(self, state: State, seat: int, pair: tuple[int, int]) -> tuple[tuple[int, ...], ...]:
+        hand = list(state.hands[seat])
+        hand[pair[0]] -= 1
+        hand[pair[1]] -= 1
+        hands = list(state.hands)
+        hands[seat] = tuple(hand)
+        return tuple(hands)
+
+    def _lay_ribs(self, state: State, seat: int, pair: tuple[int, int]) -> State:
+        return replace(
+            state, hands=self._remove(state, seat, pair), ribs=pair,
+            turn=(seat + 1) % state.cfg.n,
+        )
+
+    def _play_pair(self, state: State, seat: int, pair: tuple[int, int], fold: bool) -> State:
+        hands = self._remove(state, seat, pair)
+        plays = state.plays + (Play(seat, pair, fold),)
+        fold_used = state.fold_used
+        if fold:
+            fu = list(fold_used)
+            fu[seat] = True
+            fold_used = tuple(fu)
+        n = state.cfg.n
+        if len(plays) < n - 1:
+            return replace(
+                state, hands=hands, plays=plays, fold_used=fold_used, turn=(seat + 1) % n
+            )
+        assert state.ribs is not None
+        rec = resolve_trick(n, state.leader, state.high_bid, state.ribs, plays, state.trick_number)
+        return self._after_trick(state, hands, fold_used, rec)
+
+    def _after_trick(
+        self,
+        state: State,
+        hands: tuple[tuple[int, ...], ...],
+        fold_used: tuple[bool, ...],
+        rec: TrickRecord,
+    ) -> State:
+        n = state.cfg.n
+        won = list(state.won)
+        discard = state.discard
+        ribs = rec.ribs
+        for play, result in zip(rec.plays, rec.results):
+            if result == FOLDED:
+                discard += play.pair
+            elif result == BEAT or result == RETURNED:
+                won[play.seat] += play.pair
+            elif result == BEATEN:
+                won[rec.leader] += play.pair
+            else:  # TAKEN or DOUBLE_MATCH
+                won[rec.double_match] += play.pair
+        if rec.double_match >= 0:
+            won[rec.double_match] += ribs
+        elif rec.made:
+            won[rec.leader] += ribs
+        else:
+            discard += ribs
+        points = tuple(p + c for p, c in zip(state.points, rec.captured))
+        tricks = state.tricks + (rec,)
+        if rec.trick_number < TRICKS_PER_HAND:
+            leader = rec.leader
+            return replace(
+                state, phase=Phase.BIDDING, hands=hands, trick_number=rec.trick_number + 1,
+                turn=leader, opener=leader, bids=(), high_bid=0, high_bidder=-1,
+                passed=(False,) * n, leader=-1, ribs=None, plays=(), fold_used=fold_used,
+                points=points, won=tuple(won), discard=discard, tricks=tricks,
+            )
+        best = max(points)
+        gained = tuple(1 if p == best else 0 for p in points)
+        scores = tuple(s + g for s, g in zip(state.scores, gained))
+        result = HandResult(
+            hand_number=state.hand_index + 1, dealer=state.dealer, scores=gained,
+            points=points, discarded=10 * n - sum(points), final_trick=rec,
+        )
+        history = state.history + (result,)
+        top = max(scores)
+        if top >= state.cfg.target and (
+            not state.cfg.until_sole_winner or scores.count(top) == 1
+        ):
+            return replace(
+                state, phase=Phase.OVER, hands=hands, turn=-1, leader=-1, ribs=None, plays=(),
+                bids=(), high_bid=0, high_bidder=-1, passed=(False,) * n,
+                fold_used=fold_used, points=points, won=tuple(won), discard=discard,
+                tricks=tricks, scores=scores, history=history,
+            )
+        return self._deal_next(state, scores, history)
+
+    # ---- views ---------------------------------------------------------------------------
+
+    def _history(self, state: State) -> list[dict[str, Any]]:
+        return [
+            {
+                "hand_number": h.hand_number,
+                "dealer": h.dealer,
+                "scores": list(h.scores),
+                "points": list(h.points),
+                "discarded": h.discarded,
+                "final_trick": _trick_dict(h.final_trick, False),
+            }
+            for h in state.history
+        ]
+
+    def _trick_now(self, state: State, show_all: bool) -> list[dict[str, Any]]:
+        if state.ribs is None:
+            return []
+        out = [
+            {
+                "seat": state.leader,
+                "cards": _pair_cards(state.ribs) if show_all else None,
+                "ribs": True,
+                "folded": False,
+            }
+        ]
+        for play in state.plays:
+            out.append(
+                {
+                    "seat": play.seat,
+                    "cards": _pair_cards(play.pair) if show_all or not play.folded else None,
+                    "ribs": False,
+                    "folded": play.folded,
+                }
+            )
+        return out
+
+    def _public(self, state: State, show_all: bool) -> dict[str, Any]:
+        cfg = state.cfg
+        n = cfg.n
+        over = state.phase is Phase.OVER
+        last = state.tricks[-1] if state.tricks else None
+        leader = state.leader if state.leader >= 0 else None
+        return {
+            "game": "ribs",
+            "players": n,
+            "phase": state.phase.value,
+            "step": (
+                "over" if over else "bidding" if state.phase is Phase.BIDDING
+                else "ribs" if state.ribs is None else "pairs"
+            ),
+            "dealer": state.dealer,
+            "to_act": [] if state.turn < 0 else [state.turn],
+            "hand_counts": [sum(h) for h in state.hands],
+            "trick": self._trick_now(state, show_all),
+            "trump": None,
+            "scores": list(state.scores),
+            "game_points": list(state.scores),
+            "target": cfg.target,
+            "until_sole_winner": cfg.until_sole_winner,
+            "history": self._history(state),
+            "revealed": [],
+            "hand_number": state.hand_index + 1,
+            "trick_number": state.trick_number,
+            "opener": None if over else state.opener,
+            "bids": [
+                {"seat": s, "bid": v if v else None, "pass": not v} for s, v in state.bids
+            ],
+            "high_bid": state.high_bid or None,
+            "high_bidder": state.high_bidder if state.high_bidder >= 0 else None,
+            "min_bid": MIN_OPENING_BID,
+            "max_bid": cfg.max_bid,
+            "passed": list(state.passed),
+            "leader": leader,
+            "bid": state.high_bid if leader is not None else None,
+            "play_order": (
+                [(state.leader + k) % n for k in range(n)] if leader is not None else []
+            ),
+            "fold_used": list(state.fold_used),
+            "points": list(state.points),
+            "last_trick": _trick_dict(last, show_all) if last is not None else None,
+            "tricks": [_trick_dict(t, show_all) for t in state.tricks],
+        }
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (None = spectator): no other seat's cards, no hidden card."""
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.cfg.n
+        ):
+            seat = None
+        v = self._public(state, False)
+        if seat is None:
+            v["hand"] = None
+            v["legal"] = []
+            v["my_face_down"] = []
+            return v
+        v["hand"] = _expand(state.hands[seat])
+        v["legal"] = self.legal_actions(state, seat)
+        mine: list[dict[str, Any]] = []
+        for t in state.tricks:
+            for play in t.plays:
+                if play.folded and play.seat == seat:
+                    mine.append(
+                        {"trick_number": t.trick_number, "cards": _pair_cards(play.pair),
+                         "fold": True}
+                    )
+        if state.ribs is not None:
+            if state.leader == seat:
+                mine.append(
+                    {"trick_number": state.trick_number, "cards": _pair_cards(state.ribs),
+                     "fold": False}
+                )
+            for play in state.plays:
+                if play.folded and play.seat == seat:
+                    mine.append(
+                        {"trick_number": state.trick_number, "cards": _pair_cards(play.pair),
+                         "fold": True}
+                    )
+        v["my_face_down"] = mine
+        return v
+
+    def full_view(self, state: State) -> dict[str, Any]:
+        """Everything, every hand and every face-down card shown (replays of finished matches)."""
+        v = self._public(state, True)
+        v["hand"] = None
+        v["legal"] = []
+        v["hands"] = [_expand(h) for h in state.hands]
+        v["won"] = [[RANKS[r] for r in pile] for pile in state.won]
+        v["discard"] = [RANKS[r] for r in state.discard]
+        v["ribs"] = _pair_cards(state.ribs) if state.ribs is not None else None
+        return v
+
+    # ---- results ---------------------------------------------------------------------------
+
+    def outcome(self, state: State) -> dict[str, Any] | None:
+        """None while the session goes on; then the game points and the co-winners."""
+        if state.phase is not Phase.OVER:
+            return None
+        top = max(state.scores)
+        return {
+            "scores": list(state.scores),
+            "winners": [s for s, v in enumerate(state.scores) if v == top],
+        }
+
+    def hand_records(self, state: State) -> list[dict[str, Any]]:
+        """Each hand dealt so far: dealer, the deck and each seat's 8 cards, game points added."""
+        out = []
+        for i, d in enumerate(state.deals):
+            h = state.history[i] if i < len(state.history) else None
+            out.append(
+                {
+                    "dealer": d.dealer,
+                    "deal": {"deck": list(d.deck), "hands": [list(x) for x in d.hands]},
+                    "scores": list(h.scores) if h is not None else None,
+                    "points": list(h.points) if h is not None else None,
+                }
+            )
+        return out
+
+
+GAME = Ribs()
