@@ -41,7 +41,7 @@ The rules as implemented (RULES.md section 3):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
 from enum import Enum
 from typing import Any, NamedTuple
 
@@ -182,27 +182,42 @@ class HandResult:
 
 
 @dataclass(frozen=True, slots=True)
-class TarbishState:
-    """The whole match. Immutable: every field is a tuple, a number, a string or None."""
+class MatchInfo:
+    """The slow-changing part of the match: options, deals, trump, runs, scores, history."""
 
     target: int
     half_bait: bool
     seed: int | str
     first_dealer: int
-    decks: tuple[tuple[str, ...], ...]
+    decks: tuple[tuple[str, ...], ...]  # stacked decks, top first
     hand_index: int
     dealer: int
-    phase: Phase
-    turn: int
     deals: tuple[tuple[str, ...], ...]  # this hand: each seat's 9 cards as received
-    hands: tuple[tuple[str, ...], ...]  # cards held face up, sorted for display
-    kitties: tuple[tuple[str, ...], ...]  # face-down packets (empty once trump is named)
     trump: str | None
     caller: int | None
     runs: tuple[tuple[Run, ...], ...]  # each seat's runs, known once trump is named
-    declarations: tuple[tuple[int, int | None], ...]  # (seat, 20/50 or None for a pass)
-    run_winner: int | None
+    run_winner: int | None  # decided when the declarations are over
     bella_seat: int | None
+    scores: tuple[int, int]
+    history: tuple[HandResult, ...]
+    past_deals: tuple[tuple[int, tuple[tuple[str, ...], ...]], ...]  # (dealer, deals) per hand
+    winners: tuple[int, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class TarbishState:
+    """The whole match. Immutable: every field is a tuple, a number, a string or None.
+
+    Fields that change on every card live here; the rest sit in ``match`` so a play copies
+    only a dozen slots.
+    """
+
+    match: MatchInfo
+    phase: Phase
+    turn: int
+    hands: tuple[tuple[str, ...], ...]  # cards held face up, sorted for display
+    kitties: tuple[tuple[str, ...], ...]  # face-down packets (empty once trump is named)
+    declarations: tuple[tuple[int, int | None], ...]  # (seat, 20/50 or None for a pass)
     trick: tuple[tuple[int, str], ...]
     tricks_played: int
     tricks_won: tuple[int, int]
@@ -210,10 +225,25 @@ class TarbishState:
     won: tuple[tuple[str, ...], tuple[str, ...]]  # cards each team has taken this hand
     last_trick: tuple[tuple[int, str], ...]
     last_winner: int | None
-    scores: tuple[int, int]
-    history: tuple[HandResult, ...]
-    past_deals: tuple[tuple[int, tuple[tuple[str, ...], ...]], ...]  # (dealer, deals) per hand
-    winners: tuple[int, ...] | None
+
+
+_MISSING: Any = object()
+
+
+def _make_evolve(cls: type) -> Any:
+    # dataclasses.replace re-runs __init__ with keyword checks: far too slow for bots that
+    # simulate thousands of hands. This generated copier sets each slot once.
+    names = [f.name for f in fields(cls)]
+    params = ", ".join(f"{n}=_M" for n in names)
+    body = "".join(f"    _set(new, '{n}', s.{n} if {n} is _M else {n})\n" for n in names)
+    src = f"def evolve(s, *, {params}):\n    new = _new(_S)\n{body}    return new\n"
+    scope = {"_M": _MISSING, "_set": object.__setattr__, "_new": object.__new__, "_S": cls}
+    exec(src, scope)  # noqa: S102 - generated from the dataclass's own field names
+    return scope["evolve"]
+
+
+replace = _make_evolve(TarbishState)
+replace_match = _make_evolve(MatchInfo)
 
 
 # ---- rules as plain functions -----------------------------------------------------------
@@ -362,7 +392,7 @@ class Tarbish(Game):
         stacked: tuple[tuple[str, ...], ...] = ()
         if decks is not None:
             stacked = tuple(tuple(check_deck(d, DECK)) for d in decks)
-        state = TarbishState(
+        match = MatchInfo(
             target=opts.target,
             half_bait=opts.half_bait,
             seed=seed,
@@ -370,53 +400,24 @@ class Tarbish(Game):
             decks=stacked,
             hand_index=-1,
             dealer=dealer,
-            phase=Phase.NAMING,
-            turn=0,
             deals=(),
-            hands=((),) * PLAYERS,
-            kitties=((),) * PLAYERS,
             trump=None,
             caller=None,
             runs=((),) * PLAYERS,
-            declarations=(),
             run_winner=None,
             bella_seat=None,
-            trick=(),
-            tricks_played=0,
-            tricks_won=(0, 0),
-            points_taken=(0, 0),
-            won=((), ()),
-            last_trick=(),
-            last_winner=None,
             scores=(0, 0),
             history=(),
             past_deals=(),
             winners=None,
         )
-        return self._deal(state, 0, dealer)
-
-    def _deal(self, state: TarbishState, index: int, dealer: int) -> TarbishState:
-        if index < len(state.decks):
-            deck = list(state.decks[index])
-        else:
-            deck = shuffled(DECK, hand_rng(state.seed, index))
-        received, _ = deal(deck, PLAYERS, HAND_SIZE, (dealer + 1) % PLAYERS, packet=3)
-        deals = tuple(tuple(r) for r in received)
-        return replace(
-            state,
-            hand_index=index,
-            dealer=dealer,
+        state = TarbishState(
+            match=match,
             phase=Phase.NAMING,
-            turn=(dealer + 1) % PLAYERS,
-            deals=deals,
-            hands=tuple(sort_cards(d[:6]) for d in deals),
-            kitties=tuple(d[6:] for d in deals),
-            trump=None,
-            caller=None,
-            runs=((),) * PLAYERS,
+            turn=0,
+            hands=((),) * PLAYERS,
+            kitties=((),) * PLAYERS,
             declarations=(),
-            run_winner=None,
-            bella_seat=None,
             trick=(),
             tricks_played=0,
             tricks_won=(0, 0),
@@ -424,7 +425,42 @@ class Tarbish(Game):
             won=((), ()),
             last_trick=(),
             last_winner=None,
-            past_deals=state.past_deals + ((dealer, deals),),
+        )
+        return self._deal(state, 0, dealer)
+
+    def _deal(self, state: TarbishState, index: int, dealer: int) -> TarbishState:
+        if index < len(state.match.decks):
+            deck = list(state.match.decks[index])
+        else:
+            deck = shuffled(DECK, hand_rng(state.match.seed, index))
+        received, _ = deal(deck, PLAYERS, HAND_SIZE, (dealer + 1) % PLAYERS, packet=3)
+        deals = tuple(tuple(r) for r in received)
+        match = replace_match(
+            state.match,
+            hand_index=index,
+            dealer=dealer,
+            deals=deals,
+            trump=None,
+            caller=None,
+            runs=((),) * PLAYERS,
+            run_winner=None,
+            bella_seat=None,
+            past_deals=state.match.past_deals + ((dealer, deals),),
+        )
+        return TarbishState(
+            match=match,
+            phase=Phase.NAMING,
+            turn=(dealer + 1) % PLAYERS,
+            hands=tuple(sort_cards(d[:6]) for d in deals),
+            kitties=tuple(d[6:] for d in deals),
+            declarations=(),
+            trick=(),
+            tricks_played=0,
+            tricks_won=(0, 0),
+            points_taken=(0, 0),
+            won=((), ()),
+            last_trick=(),
+            last_winner=None,
         )
 
     # ---- turns and legality -----------------------------------------------------------------
@@ -445,20 +481,20 @@ class Tarbish(Game):
         if phase is Phase.PLAYING:
             return [
                 {"type": "play", "card": c}
-                for c in legal_cards(state.hands[seat], state.trick, state.trump)
+                for c in legal_cards(state.hands[seat], state.trick, state.match.trump)
             ]
         if phase is Phase.NAMING:
             actions = [dict(a) for a in _TRUMP_ACTIONS]
             if not self._is_forced(state):
                 actions.append({"type": "pass"})
             return actions
-        actions = [{"type": "declare"}] if state.runs[seat] else []
+        actions = [{"type": "declare"}] if state.match.runs[seat] else []
         actions.append({"type": "pass"})
         return actions
 
     @staticmethod
     def _is_forced(state: TarbishState) -> bool:
-        return state.turn == state.dealer
+        return state.turn == state.match.dealer
 
     # ---- applying actions ---------------------------------------------------------------
 
@@ -485,10 +521,10 @@ class Tarbish(Game):
         if kind == "pass":
             return self._declare(state, seat, None)
         if kind == "declare":
-            runs = state.runs[seat]
+            runs = state.match.runs[seat]
             if not runs:
                 raise IllegalAction("You have no run to declare (three or more in a row in one suit).")
-            best = best_run(runs, state.trump)
+            best = best_run(runs, state.match.trump)
             assert best is not None
             return self._declare(state, seat, best.points)
         raise IllegalAction("Runs are being declared: declare a run or pass.")
@@ -497,16 +533,20 @@ class Tarbish(Game):
         if not isinstance(suit, str) or suit not in _SUIT_INDEX:
             raise IllegalAction("Name a trump suit: 'S', 'H', 'D' or 'C'.")
         hands = tuple(sort_cards(state.hands[s] + state.kitties[s]) for s in range(PLAYERS))
-        return replace(
-            state,
-            phase=Phase.DECLARING,
-            turn=(state.dealer + 1) % PLAYERS,
+        match = replace_match(
+            state.match,
             trump=suit,
             caller=seat,
-            hands=hands,
-            kitties=((),) * PLAYERS,
             runs=tuple(tuple(find_runs(h)) for h in hands),
             bella_seat=bella_holder(hands, suit),
+        )
+        return replace(
+            state,
+            match=match,
+            phase=Phase.DECLARING,
+            turn=(state.match.dealer + 1) % PLAYERS,
+            hands=hands,
+            kitties=((),) * PLAYERS,
         )
 
     def _declare(self, state: TarbishState, seat: int, points: int | None) -> TarbishState:
@@ -514,16 +554,17 @@ class Tarbish(Game):
         if len(declarations) < PLAYERS:
             return replace(state, declarations=declarations, turn=(seat + 1) % PLAYERS)
         best = {
-            s: best_run(state.runs[s], state.trump)
+            s: best_run(state.match.runs[s], state.match.trump)
             for s, p in declarations
             if p is not None
         }
+        winner = compare_runs(best, state.match.trump)  # type: ignore[arg-type]
         return replace(
             state,
+            match=replace_match(state.match, run_winner=winner),
             declarations=declarations,
             phase=Phase.PLAYING,
-            turn=(state.dealer + 1) % PLAYERS,
-            run_winner=compare_runs(best, state.trump),  # type: ignore[arg-type]
+            turn=(state.match.dealer + 1) % PLAYERS,
         )
 
     def _play(self, state: TarbishState, seat: int, card: object) -> TarbishState:
@@ -532,7 +573,7 @@ class Tarbish(Game):
             raise IllegalAction(f"{card!r} is not a Tarabish card (like 'AS' or '10H').")
         if card not in hand:
             raise IllegalAction(f"You do not hold {card_name(card)}.")
-        legal = legal_cards(hand, state.trick, state.trump)
+        legal = legal_cards(hand, state.trick, state.match.trump)
         if card not in legal:
             raise IllegalAction(self._why_not(state, hand, card))
         new_hand = tuple(c for c in hand if c != card)
@@ -543,7 +584,7 @@ class Tarbish(Game):
         return self._finish_trick(state, hands, trick)
 
     def _why_not(self, state: TarbishState, hand: Sequence[str], card: str) -> str:
-        trump = state.trump
+        trump = state.match.trump
         led = _SUIT[state.trick[0][1]]
         has_led = any(_SUIT[c] == led for c in hand)
         if has_led and _SUIT[card] != led:
@@ -565,7 +606,7 @@ class Tarbish(Game):
     def _finish_trick(
         self, state: TarbishState, hands: tuple[tuple[str, ...], ...], trick: tuple[tuple[int, str], ...]
     ) -> TarbishState:
-        trump = state.trump
+        trump = state.match.trump
         winner = trick_winner(trick, trump, PLAIN_RANK, TRUMP_RANK)
         team = winner % 2
         pts = 0
@@ -595,20 +636,20 @@ class Tarbish(Game):
         return self._finish_hand(state, team)
 
     def _finish_hand(self, state: TarbishState, last_team: int) -> TarbishState:
-        assert state.trump is not None and state.caller is not None
+        assert state.match.trump is not None and state.match.caller is not None
         last = (LAST_TRICK_BONUS, 0) if last_team == 0 else (0, LAST_TRICK_BONUS)
         runs = [0, 0]
-        if state.run_winner is not None:
-            runs[state.run_winner % 2] = sum(r.points for r in state.runs[state.run_winner])
+        if state.match.run_winner is not None:
+            runs[state.match.run_winner % 2] = sum(r.points for r in state.match.runs[state.match.run_winner])
         bella = [0, 0]
-        if state.bella_seat is not None:
-            bella[state.bella_seat % 2] = BELLA_POINTS
+        if state.match.bella_seat is not None:
+            bella[state.match.bella_seat % 2] = BELLA_POINTS
         totals = tuple(state.points_taken[t] + last[t] + runs[t] + bella[t] for t in (0, 1))
-        added, result = settle(state.caller % 2, totals, state.half_bait)
+        added, result = settle(state.match.caller % 2, totals, state.match.half_bait)
         result_rec = HandResult(
-            dealer=state.dealer,
-            trump=state.trump,
-            caller=state.caller,
+            dealer=state.match.dealer,
+            trump=state.match.trump,
+            caller=state.match.caller,
             card_points=state.points_taken,
             last_trick=last,
             runs=(runs[0], runs[1]),
@@ -617,36 +658,40 @@ class Tarbish(Game):
             tricks_won=state.tricks_won,
             result=result,
             added=added,
-            run_winner=state.run_winner,
-            bella_seat=state.bella_seat,
+            run_winner=state.match.run_winner,
+            bella_seat=state.match.bella_seat,
         )
-        scores = (state.scores[0] + added[0], state.scores[1] + added[1])
-        state = replace(state, scores=scores, history=state.history + (result_rec,))
-        team = match_winner(scores, state.target)
+        scores = (state.match.scores[0] + added[0], state.match.scores[1] + added[1])
+        history = state.match.history + (result_rec,)
+        team = match_winner(scores, state.match.target)
         if team is not None:
-            return replace(state, phase=Phase.OVER, winners=(team, team + 2))
-        return self._deal(state, state.hand_index + 1, (state.dealer + 1) % PLAYERS)
+            match = replace_match(
+                state.match, scores=scores, history=history, winners=(team, team + 2)
+            )
+            return replace(state, match=match, phase=Phase.OVER)
+        state = replace(state, match=replace_match(state.match, scores=scores, history=history))
+        return self._deal(state, state.match.hand_index + 1, (state.match.dealer + 1) % PLAYERS)
 
     # ---- what leaves the engine -------------------------------------------------------------
 
     def _revealed(self, state: TarbishState) -> list[dict[str, Any]]:
-        if state.run_winner is None or state.tricks_played < 1:
+        if state.match.run_winner is None or state.tricks_played < 1:
             return []
         cards: list[str] = []
-        for run in state.runs[state.run_winner]:
+        for run in state.match.runs[state.match.run_winner]:
             cards.extend(run.cards)
-        return [{"seat": state.run_winner, "cards": list(sort_cards(cards))}]
+        return [{"seat": state.match.run_winner, "cards": list(sort_cards(cards))}]
 
     def view(self, state: TarbishState, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see, JSON-able; None is a spectator."""
         is_player = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < PLAYERS
-        scores = state.scores
+        scores = state.match.scores
         over = state.phase is Phase.OVER
-        shown = state.run_winner is not None and state.tricks_played >= 1
+        shown = state.match.run_winner is not None and state.tricks_played >= 1
         return {
             "phase": state.phase.value,
-            "dealer": state.dealer,
-            "eldest": (state.dealer + 1) % PLAYERS,
+            "dealer": state.match.dealer,
+            "eldest": (state.match.dealer + 1) % PLAYERS,
             "to_act": [] if over else [state.turn],
             "hand": list(state.hands[seat]) if is_player else None,  # type: ignore[index]
             "hand_counts": [len(state.hands[s]) + len(state.kitties[s]) for s in range(PLAYERS)],
@@ -657,15 +702,15 @@ class Tarbish(Game):
                 if state.phase is Phase.PLAYING
                 else None
             ),
-            "trump": state.trump,
-            "caller": state.caller,
-            "calling_team": None if state.caller is None else state.caller % 2,
+            "trump": state.match.trump,
+            "caller": state.match.caller,
+            "calling_team": None if state.match.caller is None else state.match.caller % 2,
             "declarations": [
                 {"seat": s, "run": _run_name(p)} for s, p in state.declarations
             ],
-            "run_winner": state.run_winner if shown else None,
+            "run_winner": state.match.run_winner if shown else None,
             "run_points": (
-                sum(r.points for r in state.runs[state.run_winner]) if shown else 0  # type: ignore[index]
+                sum(r.points for r in state.match.runs[state.match.run_winner]) if shown else 0  # type: ignore[index]
             ),
             "revealed": self._revealed(state),
             "tricks_played": state.tricks_played,
@@ -682,16 +727,16 @@ class Tarbish(Game):
             "scores": [scores[0], scores[1], scores[0], scores[1]],
             "team_scores": [scores[0], scores[1]],
             "teams": [[0, 2], [1, 3]],
-            "target": state.target,
-            "half_bait": state.half_bait,
-            "hand_number": state.hand_index + 1,
-            "history": [h.to_json(i + 1) for i, h in enumerate(state.history)],
+            "target": state.match.target,
+            "half_bait": state.match.half_bait,
+            "hand_number": state.match.hand_index + 1,
+            "history": [h.to_json(i + 1) for i, h in enumerate(state.match.history)],
             "legal": (
                 self.legal_actions(state, seat)  # type: ignore[arg-type]
                 if is_player and not over and seat == state.turn
                 else []
             ),
-            "winners": list(state.winners) if state.winners is not None else None,
+            "winners": list(state.match.winners) if state.match.winners is not None else None,
         }
 
     def full_view(self, state: TarbishState) -> dict[str, Any]:
@@ -700,27 +745,27 @@ class Tarbish(Game):
         view["hands"] = [list(h) for h in state.hands]
         view["kitties"] = [list(k) for k in state.kitties]
         view["won"] = [list(w) for w in state.won]
-        view["deal"] = [list(d) for d in state.deals]
-        view["bella_seat"] = state.bella_seat if state.trump is not None else None
+        view["deal"] = [list(d) for d in state.match.deals]
+        view["bella_seat"] = state.match.bella_seat if state.match.trump is not None else None
         view["runs"] = [
             [{"run": _run_name(r.points), "cards": list(r.cards)} for r in runs]
-            for runs in state.runs
+            for runs in state.match.runs
         ]
-        view["run_winner"] = state.run_winner
+        view["run_winner"] = state.match.run_winner
         return view
 
     def outcome(self, state: TarbishState) -> dict[str, Any] | None:
         """None until the match is over; then the final scores per seat and the winning seats."""
-        if state.winners is None:
+        if state.match.winners is None:
             return None
-        s = state.scores
-        return {"scores": [s[0], s[1], s[0], s[1]], "winners": list(state.winners)}
+        s = state.match.scores
+        return {"scores": [s[0], s[1], s[0], s[1]], "winners": list(state.match.winners)}
 
     def hand_records(self, state: TarbishState) -> list[dict[str, Any]]:
         """Every hand dealt so far: dealer, each seat's six cards and kitty, and per-seat scores."""
         records = []
-        for i, (dealer, deals) in enumerate(state.past_deals):
-            result = state.history[i] if i < len(state.history) else None
+        for i, (dealer, deals) in enumerate(state.match.past_deals):
+            result = state.match.history[i] if i < len(state.match.history) else None
             records.append(
                 {
                     "dealer": dealer,
