@@ -1,0 +1,15 @@
+"""The HTTP edge: JSON routes under ``/api``, grouped by resource."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from server.api import games, matches, players, rooms
+
+api_router = APIRouter(prefix="/api")
+api_router.include_router(players.router)
+api_router.include_router(games.router)
+api_router.include_router(rooms.router)
+api_router.include_router(matches.router)
+
+__all__ = ["api_router"]

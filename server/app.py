@@ -1,0 +1,85 @@
+"""The application factory: wires settings, storage, rooms and the two edges (HTTP, WebSocket).
+
+Only this module imports the edges (``server.api``, ``server.ws``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse, ORJSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from server import __version__
+from server.api import api_router
+from server.api.errors import ApiError, install_error_handlers
+from server.config import Settings, get_settings
+from server.db import Database
+from server.recorder import MatchRecorder
+from server.rooms import RoomManager
+from server.ws import ws_router
+
+log = logging.getLogger("felt")
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """A Felt application; uvicorn calls this with no arguments (``factory=True``)."""
+    settings = settings or get_settings()
+    web_dir = Path(settings.web_dir)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        db = Database(settings.database_url)
+        await asyncio.to_thread(db.upgrade)
+        recorder = MatchRecorder(db, retry_max_s=settings.db_retry_max_s)
+        recorder.start()
+        rooms = RoomManager(settings, recorder)
+        rooms.start()
+        app.state.db = db
+        app.state.recorder = recorder
+        app.state.rooms = rooms
+        log.info("Felt %s ready on %s", __version__, db.describe())
+        try:
+            yield
+        finally:
+            await rooms.close()
+            await recorder.close()
+            await asyncio.to_thread(db.dispose)
+
+    app = FastAPI(
+        title="Felt",
+        version=__version__,
+        summary="Real-time trick-taking card games: Oh Hell, Bid Whist, Tarabish, Ribs.",
+        lifespan=lifespan,
+        default_response_class=ORJSONResponse,
+    )
+    app.state.settings = settings
+    install_error_handlers(app)
+    app.include_router(api_router)
+    app.include_router(ws_router)
+
+    @app.get("/healthz", tags=["health"], summary="The server and its database answer")
+    async def healthz() -> dict:
+        ok = await asyncio.to_thread(app.state.db.ping)
+        if not ok:
+            raise ApiError(503, "unavailable", "The database does not answer.")
+        return {"ok": True}
+
+    def page(name: str):
+        path = web_dir / name
+
+        async def serve() -> FileResponse:
+            return FileResponse(path, media_type="text/html", headers={"Cache-Control": "no-cache"})
+
+        return serve
+
+    app.add_api_route("/", page("index.html"), include_in_schema=False)
+    app.add_api_route("/r/{code}", page("room.html"), include_in_schema=False)
+    app.add_api_route("/history", page("history.html"), include_in_schema=False)
+    app.add_api_route("/matches/{match_id}", page("match.html"), include_in_schema=False)
+    app.mount("/static", StaticFiles(directory=web_dir), name="static")
+    return app

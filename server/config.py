@@ -1,0 +1,71 @@
+"""Configuration: one Settings class, the only reader of the environment."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import AliasChoices, Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def normalize_database_url(url: str) -> str:
+    """Pick the SQLAlchemy driver for plain URLs: sqlite stays, postgresql gets psycopg."""
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url[len("postgres://") :]
+    if url.startswith("postgresql://"):
+        return "postgresql+psycopg://" + url[len("postgresql://") :]
+    return url
+
+
+class Settings(BaseSettings):
+    """Everything Felt reads from its environment, with defaults that run out of the box."""
+
+    model_config = SettingsConfigDict(env_prefix="FELT_", extra="ignore", populate_by_name=True)
+
+    database_url: str = Field(
+        default="sqlite:///felt.db",
+        validation_alias=AliasChoices("DATABASE_URL", "FELT_DATABASE_URL"),
+        description="SQLAlchemy URL; a SQLite file in the working folder by default.",
+    )
+    host: str = Field(default="127.0.0.1", validation_alias=AliasChoices("HOST", "FELT_HOST"))
+    port: int = Field(default=8000, validation_alias=AliasChoices("PORT", "FELT_PORT"))
+    log_level: str = "info"
+    web_dir: Path = ROOT / "web"
+
+    bot_delay_ms: int = Field(default=700, ge=0, description="How long a bot waits before acting.")
+    reconnect_grace_s: float = Field(
+        default=30.0, ge=0, description="How long a dropped player's seat waits before a bot plays it."
+    )
+    room_idle_close_s: float = Field(
+        default=900.0, gt=0, description="A room nobody has been connected to for this long is closed."
+    )
+    finished_room_close_s: float = Field(
+        default=3600.0, gt=0, description="How long a finished room stays open for its players."
+    )
+    max_frame_bytes: int = Field(default=4096, ge=256, description="Largest WebSocket frame accepted.")
+    max_frames_per_second: float = Field(default=20.0, gt=0, description="Sustained frames a connection may send.")
+    frame_burst: int = Field(default=40, ge=10, description="Frames a connection may send in a burst.")
+    max_bad_frames: int = Field(default=3, ge=1, description="Bad frames in a row before a socket is closed (1008).")
+    chat_max_chars: int = Field(default=300, ge=1)
+    chat_history: int = Field(default=50, ge=1)
+    chat_per_minute: int = Field(default=20, ge=1)
+    max_open_rooms_per_player: int = Field(default=5, ge=1)
+    max_connections_per_room: int = Field(default=64, ge=4)
+    send_queue_limit: int = Field(
+        default=256, ge=8, description="Frames queued for one connection before it is closed as too slow."
+    )
+    db_retry_max_s: float = Field(default=30.0, gt=0, description="Longest wait between retries of a failed write.")
+
+    @field_validator("database_url")
+    @classmethod
+    def _normalize(cls, value: str) -> str:
+        return normalize_database_url(value)
+
+
+@lru_cache
+def get_settings() -> Settings:
+    """The process's settings, read once."""
+    return Settings()
