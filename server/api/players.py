@@ -1,0 +1,45 @@
+"""``POST /api/players``: a guest identity (a name and a bearer token, shown once)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+
+from server import store
+from server.api.errors import ApiError, error_response_doc
+
+router = APIRouter(tags=["players"])
+
+
+class NewPlayer(BaseModel):
+    name: str = Field(max_length=200, description="1 to 24 printable characters once trimmed.", examples=["Ana"])
+
+
+class PlayerCreated(BaseModel):
+    id: str
+    name: str
+    token: str = Field(description="A bearer secret: send it as 'Authorization: Bearer <token>'. Shown only once.")
+
+
+@router.post(
+    "/players",
+    status_code=201,
+    response_model=PlayerCreated,
+    summary="Create a guest player and its bearer token",
+    responses=error_response_doc(422),
+)
+async def create_player(body: NewPlayer, request: Request) -> PlayerCreated:
+    try:
+        name = store.clean_name(body.name)
+    except store.InvalidName as exc:
+        raise ApiError(422, "invalid_name", str(exc)) from None
+    db = request.app.state.db
+
+    def create() -> PlayerCreated:
+        with db.session() as session:
+            player, token = store.create_player(session, name)
+            return PlayerCreated(id=player.id, name=player.name, token=token)
+
+    return await asyncio.to_thread(create)

@@ -1,0 +1,135 @@
+"""Database tables (SQLAlchemy 2 typed ORM). Rows are storage only, never wire models.
+
+A finished match is one ``matches`` row with its seats, hands and action log beside it,
+written in one transaction. Timestamps are stored in UTC and always read back tz-aware
+(SQLite hands back naive values; ``UTCDateTime`` puts the zone back).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
+
+# Named constraints and indexes, so migrations and models agree on every name.
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+ID_LENGTH = 64
+
+
+class UTCDateTime(TypeDecorator):
+    """A timestamp stored in UTC and read back tz-aware on every backend."""
+
+    impl = sa.DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:  # naive values are taken to be UTC already
+            return value.replace(tzinfo=timezone.utc)
+        return value.astimezone(timezone.utc)
+
+    def process_result_value(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=timezone.utc)
+        return value.astimezone(timezone.utc)
+
+
+class Base(DeclarativeBase):
+    metadata = sa.MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {
+        datetime: UTCDateTime(),
+        dict[str, Any]: sa.JSON(),
+        list[Any]: sa.JSON(),
+    }
+
+
+class Player(Base):
+    """A guest identity; only the SHA-256 of its token is kept."""
+
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(sa.String(ID_LENGTH), primary_key=True)
+    name: Mapped[str] = mapped_column(sa.String(64))
+    token_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
+    created_at: Mapped[datetime]
+
+
+class Match(Base):
+    """One finished match: what it was, how it ended, and when."""
+
+    __tablename__ = "matches"
+    __table_args__ = (
+        # History pages: newest first, ties broken by id (the cursor is (finished_at, id)).
+        sa.Index("ix_matches_finished_at_id", "finished_at", "id"),
+        sa.Index("ix_matches_game_finished_at_id", "game", "finished_at", "id"),
+    )
+
+    id: Mapped[str] = mapped_column(sa.String(ID_LENGTH), primary_key=True)
+    game: Mapped[str] = mapped_column(sa.String(32))
+    options: Mapped[dict[str, Any]]
+    seed: Mapped[str] = mapped_column(sa.Text)
+    commitment: Mapped[str] = mapped_column(sa.String(64))
+    dealer: Mapped[int]
+    room_code: Mapped[str | None] = mapped_column(sa.String(32))
+    scores: Mapped[list[Any]]
+    winners: Mapped[list[Any]]
+    player_count: Mapped[int]
+    started_at: Mapped[datetime]
+    finished_at: Mapped[datetime]
+
+
+class MatchSeat(Base):
+    """Who sat where in a match, and how they did."""
+
+    __tablename__ = "match_seats"
+    __table_args__ = (sa.Index("ix_match_seats_player_id_match_id", "player_id", "match_id"),)
+
+    match_id: Mapped[str] = mapped_column(
+        sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    player_id: Mapped[str | None] = mapped_column(sa.ForeignKey("players.id", ondelete="SET NULL"))
+    name: Mapped[str] = mapped_column(sa.String(64))
+    bot: Mapped[bool]
+    score: Mapped[int]
+    winner: Mapped[bool]
+
+
+class Hand(Base):
+    """One hand of a match: its dealer, the deal and what it scored."""
+
+    __tablename__ = "hands"
+
+    match_id: Mapped[str] = mapped_column(
+        sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    index: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    dealer: Mapped[int]
+    deal: Mapped[dict[str, Any]]
+    scores: Mapped[list[Any] | None]
+
+
+class Action(Base):
+    """One entry of a match's action log, in order."""
+
+    __tablename__ = "actions"
+
+    match_id: Mapped[str] = mapped_column(
+        sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    seat: Mapped[int]
+    action: Mapped[dict[str, Any]]

@@ -1,0 +1,302 @@
+"""Data access: plain functions that take the session explicitly and return plain dicts.
+
+Nothing here knows HTTP; the routers turn ``ValueError`` subclasses into error answers.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import re
+import secrets
+from collections.abc import Mapping
+from datetime import datetime, timezone
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from server.models import ID_LENGTH, Action, Hand, Match, MatchSeat, Player
+
+NAME_MAX = 24
+# Opaque ids: what we mint (hex, urlsafe tokens) and what the rooms mint; anything else is 404.
+_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,%d}" % ID_LENGTH)
+
+
+class InvalidName(ValueError):
+    """A player name that cannot be used; the message says why."""
+
+
+class InvalidCursor(ValueError):
+    """A ``before`` cursor that this server did not hand out."""
+
+
+class InvalidRecord(ValueError):
+    """A match record missing what storage needs."""
+
+
+def is_valid_id(value: object) -> bool:
+    """True for a string that could be one of our ids (anything else cannot exist)."""
+    return isinstance(value, str) and _ID_RE.fullmatch(value) is not None
+
+
+def hash_token(token: str) -> str:
+    """The SHA-256 hex of a bearer token: all the database ever holds."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def clean_name(name: object) -> str:
+    """A player name stripped of surrounding space, or InvalidName saying what is wrong."""
+    if not isinstance(name, str):
+        raise InvalidName("A name must be text.")
+    name = name.strip()
+    if not name:
+        raise InvalidName("A name needs at least one character.")
+    if len(name) > NAME_MAX:
+        raise InvalidName(f"A name may have at most {NAME_MAX} characters; this one has {len(name)}.")
+    if not name.isprintable():
+        raise InvalidName("A name may only hold printable characters (no tabs, newlines or control codes).")
+    return name
+
+
+def now_utc() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+# ---- players ---------------------------------------------------------------------------
+
+
+def create_player(session: Session, name: str) -> tuple[Player, str]:
+    """A new guest player and its token (plaintext, shown once; only its hash is stored)."""
+    name = clean_name(name)
+    token = secrets.token_urlsafe(32)
+    player = Player(id=secrets.token_hex(8), name=name, token_hash=hash_token(token), created_at=now_utc())
+    session.add(player)
+    session.flush()
+    return player, token
+
+
+def player_by_token(session: Session, token: str) -> Player | None:
+    """The player holding ``token``, or None."""
+    if not isinstance(token, str) or not token:
+        return None
+    return session.scalar(sa.select(Player).where(Player.token_hash == hash_token(token)))
+
+
+def player_by_id(session: Session, player_id: str) -> Player | None:
+    """The player with this id, or None (malformed ids included)."""
+    if not is_valid_id(player_id):
+        return None
+    return session.get(Player, player_id)
+
+
+# ---- matches ---------------------------------------------------------------------------
+
+
+def _as_utc(value: Any, key: str) -> datetime:
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            raise InvalidRecord(f"match record '{key}' is not an ISO 8601 time: {value!r}") from None
+    if not isinstance(value, datetime):
+        raise InvalidRecord(f"match record '{key}' must be a datetime, not {type(value).__name__}")
+    if value.tzinfo is None:  # the rooms send UTC; a naive value is taken to be UTC
+        return value.replace(tzinfo=timezone.utc)
+    return value.astimezone(timezone.utc)
+
+
+def _require(record: Mapping[str, Any], key: str) -> Any:
+    try:
+        return record[key]
+    except KeyError:
+        raise InvalidRecord(f"match record has no '{key}'") from None
+
+
+def save_match(session: Session, record: Mapping[str, Any]) -> str:
+    """Store a finished match (match, seats, hands, actions) and return its id.
+
+    Saving a match id that is already stored changes nothing: the rooms may submit twice.
+    """
+    match_id = _require(record, "id")
+    if not is_valid_id(match_id):
+        raise InvalidRecord(f"match id {match_id!r} is not a valid id")
+    if session.get(Match, match_id) is not None:
+        return match_id
+    players = list(_require(record, "players"))
+    scores = [int(s) for s in _require(record, "scores")]
+    winners = [int(w) for w in _require(record, "winners")]
+    if len(scores) != len(players):
+        raise InvalidRecord(f"match {match_id}: {len(scores)} scores for {len(players)} players")
+    # A seat whose player is not (or no longer) known is kept, unlinked, rather than refused:
+    # a match must never become unwritable because of one missing identity.
+    wanted = {p.get("player_id") for p in players if p.get("player_id")}
+    known = set(session.scalars(sa.select(Player.id).where(Player.id.in_(wanted)))) if wanted else set()
+
+    session.add(
+        Match(
+            id=match_id,
+            game=str(_require(record, "game")),
+            options=dict(record.get("options") or {}),
+            seed=str(_require(record, "seed")),
+            commitment=str(_require(record, "commitment")),
+            dealer=int(_require(record, "dealer")),
+            room_code=record.get("room_code"),
+            scores=scores,
+            winners=winners,
+            player_count=len(players),
+            started_at=_as_utc(_require(record, "started_at"), "started_at"),
+            finished_at=_as_utc(_require(record, "finished_at"), "finished_at"),
+        )
+    )
+    session.flush()  # the parent row first: the children's foreign keys point at it
+    winner_set = set(winners)
+    session.execute(
+        sa.insert(MatchSeat),
+        [
+            {
+                "match_id": match_id,
+                "seat": int(p["seat"]),
+                "player_id": p.get("player_id") if p.get("player_id") in known else None,
+                "name": str(p.get("name") or f"Seat {p['seat']}"),
+                "bot": bool(p.get("bot", False)),
+                "score": scores[int(p["seat"])],
+                "winner": int(p["seat"]) in winner_set,
+            }
+            for p in players
+        ],
+    )
+    hands = [
+        {"match_id": match_id, "index": i, "dealer": int(h["dealer"]), "deal": h.get("deal") or {},
+         "scores": h.get("scores")}
+        for i, h in enumerate(record.get("hands") or [])
+    ]
+    if hands:
+        session.execute(sa.insert(Hand), hands)
+    actions = [
+        {"match_id": match_id, "seq": i, "seat": int(a["seat"]), "action": a["action"]}
+        for i, a in enumerate(record.get("actions") or [])
+    ]
+    if actions:
+        session.execute(sa.insert(Action), actions)
+    return match_id
+
+
+def encode_cursor(finished_at: datetime, match_id: str) -> str:
+    """An opaque cursor for 'older than this match', stable when timestamps tie."""
+    raw = f"{finished_at.astimezone(timezone.utc).isoformat()}|{match_id}".encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[datetime, str]:
+    """The (finished_at, id) inside a cursor, or InvalidCursor."""
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        stamp, _, match_id = raw.partition("|")
+        finished_at = datetime.fromisoformat(stamp)
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        raise InvalidCursor("The 'before' cursor is not one this server handed out.") from None
+    if finished_at.tzinfo is None or not is_valid_id(match_id):
+        raise InvalidCursor("The 'before' cursor is not one this server handed out.")
+    return finished_at.astimezone(timezone.utc), match_id
+
+
+def _seats_by_match(session: Session, match_ids: list[str]) -> dict[str, list[dict]]:
+    seats: dict[str, list[dict]] = {m: [] for m in match_ids}
+    if not match_ids:
+        return seats
+    rows = session.execute(
+        sa.select(MatchSeat.match_id, MatchSeat.seat, MatchSeat.name, MatchSeat.player_id, MatchSeat.bot)
+        .where(MatchSeat.match_id.in_(match_ids))
+        .order_by(MatchSeat.match_id, MatchSeat.seat)
+    )
+    for match_id, seat, name, player_id, bot in rows:
+        seats[match_id].append({"seat": seat, "name": name, "player_id": player_id, "bot": bot})
+    return seats
+
+
+def _summary(match: Match, players: list[dict]) -> dict[str, Any]:
+    return {
+        "id": match.id,
+        "game": match.game,
+        "players": players,
+        "scores": list(match.scores),
+        "winners": list(match.winners),
+        "started_at": match.started_at,
+        "finished_at": match.finished_at,
+    }
+
+
+def list_matches(
+    session: Session,
+    *,
+    player: str | None = None,
+    game: str | None = None,
+    before: str | None = None,
+    limit: int = 20,
+) -> tuple[list[dict[str, Any]], str | None]:
+    """A page of match summaries, newest first, and the cursor of the next page (or None)."""
+    limit = max(1, min(int(limit), 100))
+    query = sa.select(Match)
+    if player is not None:
+        if not is_valid_id(player):
+            return [], None
+        query = query.where(
+            Match.id.in_(sa.select(MatchSeat.match_id).where(MatchSeat.player_id == player))
+        )
+    if game is not None:
+        query = query.where(Match.game == game)
+    if before is not None:
+        stamp, match_id = decode_cursor(before)
+        query = query.where(
+            sa.or_(Match.finished_at < stamp, sa.and_(Match.finished_at == stamp, Match.id < match_id))
+        )
+    query = query.order_by(Match.finished_at.desc(), Match.id.desc()).limit(limit + 1)
+    rows = list(session.scalars(query))
+    more = len(rows) > limit
+    rows = rows[:limit]
+    seats = _seats_by_match(session, [m.id for m in rows])
+    page = [_summary(m, seats[m.id]) for m in rows]
+    next_cursor = encode_cursor(rows[-1].finished_at, rows[-1].id) if more else None
+    return page, next_cursor
+
+
+def get_match(session: Session, match_id: str) -> dict[str, Any] | None:
+    """The whole record of a finished match (enough to replay it), or None."""
+    if not is_valid_id(match_id):
+        return None
+    match = session.get(Match, match_id)
+    if match is None:
+        return None
+    players = _seats_by_match(session, [match_id])[match_id]
+    hands = [
+        {"dealer": dealer, "deal": deal, "scores": scores}
+        for dealer, deal, scores in session.execute(
+            sa.select(Hand.dealer, Hand.deal, Hand.scores)
+            .where(Hand.match_id == match_id)
+            .order_by(Hand.index)
+        )
+    ]
+    actions = [
+        {"seat": seat, "action": action}
+        for seat, action in session.execute(
+            sa.select(Action.seat, Action.action).where(Action.match_id == match_id).order_by(Action.seq)
+        )
+    ]
+    return {
+        "id": match.id,
+        "game": match.game,
+        "options": match.options,
+        "seed": match.seed,
+        "commitment": match.commitment,
+        "dealer": match.dealer,
+        "room_code": match.room_code,
+        "players": players,
+        "hands": hands,
+        "actions": actions,
+        "scores": list(match.scores),
+        "winners": list(match.winners),
+        "started_at": match.started_at,
+        "finished_at": match.finished_at,
+    }
