@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import Field
@@ -149,9 +149,10 @@ class DealRecord:
     hands: tuple[tuple[str, ...], ...]  # in the order received
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class State:
-    """The whole match; never changed in place."""
+    """The whole match. Never changed in place: ``apply`` copies it (``_evolve``) and sets
+    only what the action changes; every field holds immutable values (tuples, records)."""
 
     cfg: Config
     phase: Phase
@@ -178,6 +179,37 @@ class State:
     deals: tuple[DealRecord, ...]
 
 
+def _evolve(state: State, **changes: Any) -> State:
+    """A shallow copy of ``state`` with ``changes`` set (cheaper than dataclasses.replace)."""
+    new = object.__new__(State)
+    new.cfg = state.cfg
+    new.phase = state.phase
+    new.hand_index = state.hand_index
+    new.dealer = state.dealer
+    new.hands = state.hands
+    new.trick_number = state.trick_number
+    new.turn = state.turn
+    new.opener = state.opener
+    new.bids = state.bids
+    new.high_bid = state.high_bid
+    new.high_bidder = state.high_bidder
+    new.passed = state.passed
+    new.leader = state.leader
+    new.ribs = state.ribs
+    new.plays = state.plays
+    new.fold_used = state.fold_used
+    new.points = state.points
+    new.won = state.won
+    new.discard = state.discard
+    new.tricks = state.tricks
+    new.scores = state.scores
+    new.history = state.history
+    new.deals = state.deals
+    for key, value in changes.items():
+        setattr(new, key, value)
+    return new
+
+
 def _counts(cards: Sequence[str]) -> tuple[int, ...]:
     counts = [0] * 8
     for card in cards:
@@ -191,6 +223,10 @@ def _expand(counts: Sequence[int]) -> list[str]:
         if c:
             out.extend([RANKS[r]] * c)
     return out
+
+
+def _a_card(rank: str) -> str:
+    return ("an " if rank in ("A", "8") else "a ") + rank
 
 
 def _pair_points(pair: tuple[int, int]) -> int:
@@ -447,7 +483,7 @@ class Ribs(Game):
                 raise IllegalAction(f"You do not hold two {RANKS[a]}s.")
         elif not hand[a] or not hand[b]:
             missing = RANKS[a] if not hand[a] else RANKS[b]
-            raise IllegalAction(f"You do not hold a {missing}.")
+            raise IllegalAction(f"You do not hold {_a_card(missing)}.")
         return (a, b)
 
     def _bid(self, state: State, seat: int, value: object) -> State:
@@ -473,7 +509,7 @@ class Ribs(Game):
             if not passed[t]:
                 nxt = t
                 break
-        return replace(
+        return _evolve(
             state, bids=state.bids + ((seat, value),), high_bid=value, high_bidder=seat,
             turn=nxt,
         )
@@ -490,7 +526,7 @@ class Ribs(Game):
         remaining = n - sum(passed)
         if remaining == 1:
             leader = state.high_bidder
-            return replace(
+            return _evolve(
                 state, phase=Phase.PLAYING, bids=bids, passed=tuple(passed), leader=leader,
                 turn=leader,
             )
@@ -500,7 +536,7 @@ class Ribs(Game):
             if not passed[t]:
                 nxt = t
                 break
-        return replace(state, bids=bids, passed=tuple(passed), turn=nxt)
+        return _evolve(state, bids=bids, passed=tuple(passed), turn=nxt)
 
     def _remove(self, state: State, seat: int, pair: tuple[int, int]) -> tuple[tuple[int, ...], ...]:
         hand = list(state.hands[seat])
@@ -511,7 +547,7 @@ class Ribs(Game):
         return tuple(hands)
 
     def _lay_ribs(self, state: State, seat: int, pair: tuple[int, int]) -> State:
-        return replace(
+        return _evolve(
             state, hands=self._remove(state, seat, pair), ribs=pair,
             turn=(seat + 1) % state.cfg.n,
         )
@@ -526,7 +562,7 @@ class Ribs(Game):
             fold_used = tuple(fu)
         n = state.cfg.n
         if len(plays) < n - 1:
-            return replace(
+            return _evolve(
                 state, hands=hands, plays=plays, fold_used=fold_used, turn=(seat + 1) % n
             )
         assert state.ribs is not None
@@ -563,7 +599,7 @@ class Ribs(Game):
         tricks = state.tricks + (rec,)
         if rec.trick_number < TRICKS_PER_HAND:
             leader = rec.leader
-            return replace(
+            return _evolve(
                 state, phase=Phase.BIDDING, hands=hands, trick_number=rec.trick_number + 1,
                 turn=leader, opener=leader, bids=(), high_bid=0, high_bidder=-1,
                 passed=(False,) * n, leader=-1, ribs=None, plays=(), fold_used=fold_used,
@@ -574,14 +610,14 @@ class Ribs(Game):
         scores = tuple(s + g for s, g in zip(state.scores, gained))
         result = HandResult(
             hand_number=state.hand_index + 1, dealer=state.dealer, scores=gained,
-            points=points, discarded=10 * n - sum(points), final_trick=rec,
+            points=points, discarded=sum(POINTS[r] for r in discard), final_trick=rec,
         )
         history = state.history + (result,)
         top = max(scores)
         if top >= state.cfg.target and (
             not state.cfg.until_sole_winner or scores.count(top) == 1
         ):
-            return replace(
+            return _evolve(
                 state, phase=Phase.OVER, hands=hands, turn=-1, leader=-1, ribs=None, plays=(),
                 bids=(), high_bid=0, high_bidder=-1, passed=(False,) * n,
                 fold_used=fold_used, points=points, won=tuple(won), discard=discard,
