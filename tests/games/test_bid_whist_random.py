@@ -1,0 +1,257 @@
+"""Bid Whist: random whole matches by the thousand, checking the engine's invariants at every step."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from server.cards import hand_rng, is_card, shuffled, standard_deck
+from server.games import IllegalAction, NotYourTurn, get_game
+
+GAME = get_game("bid_whist")
+DECK = sorted(standard_deck())
+PUBLIC_ONLY = ("hand", "legal", "kitty", "discards")
+JUNK = [
+    None, 7, "play", [], {}, {"type": None}, {"type": "dance"}, {"type": "play"},
+    {"type": "play", "card": 5}, {"type": "play", "card": "1S"}, {"type": "bid"},
+    {"type": "bid", "value": "5"}, {"type": "bid", "value": 99}, {"type": "trump", "suit": "N"},
+    {"type": "discard", "cards": None}, {"type": "discard", "cards": ["AS"]},
+    {"type": "discard", "cards": ["AS", "AS", "AS", "AS"]},
+]
+
+
+def cards_in(obj, found):
+    """Collect every card code anywhere inside a view."""
+    if isinstance(obj, str):
+        if is_card(obj):
+            found.add(obj)
+    elif isinstance(obj, dict):
+        for value in obj.values():
+            cards_in(value, found)
+    elif isinstance(obj, list):
+        for value in obj:
+            cards_in(value, found)
+    else:
+        assert obj is None or isinstance(obj, (int, bool)), f"not JSON-able: {obj!r}"
+    return found
+
+
+def check_conserved(full):
+    """Hands + trick + finished tricks + untaken kitty + discards are exactly the deck."""
+    cards = [c for hand in full["hands"] for c in hand]
+    cards += [p["card"] for p in full["trick"]]
+    cards += [p["card"] for t in full["tricks"] for p in t["cards"]]
+    if full["kitty_count"]:
+        cards += full["kitty"]
+    cards += full["discards"]
+    assert sorted(cards) == DECK
+
+
+def check_views(state, full):
+    """No seat (nor a spectator) sees a card it may not; public keys agree; legal matches."""
+    hands = full["hands"]
+    on_table = {p["card"] for p in full["trick"]}
+    if full["tricks"]:
+        on_table |= {p["card"] for p in full["tricks"][-1]["cards"]}
+    discards_open = bool(full["discards"]) and not full["tricks"] and not full["trick"]
+    public = None
+    for seat in (0, 1, 2, 3, None):
+        view = GAME.view(state, seat)
+        allowed = set(on_table)
+        if seat is not None:
+            allowed |= set(hands[seat])
+            if seat == full["declarer"] and discards_open:
+                allowed |= set(full["discards"])
+            assert view["hand"] == hands[seat]
+            if seat in GAME.to_act(state):
+                legal = GAME.legal_actions(state, seat)
+                if full["phase"] == "discarding":
+                    assert view["legal"] == [{"type": "discard", "count": 4}]
+                    assert len(legal) == 1820
+                else:
+                    assert view["legal"] == legal
+            else:
+                assert view["legal"] == [] and GAME.legal_actions(state, seat) == []
+        else:
+            assert view["hand"] is None and view["legal"] == []
+        seen = cards_in(view, set())
+        assert seen <= allowed, f"seat {seat} sees {sorted(seen - allowed)}"
+        rest = {k: v for k, v in view.items() if k not in PUBLIC_ONLY}
+        if public is None:
+            public = rest
+        else:
+            assert rest == public
+        assert view["revealed"] == []
+        assert view["scores"][0] == view["scores"][2] == view["team_scores"][0]
+        assert view["scores"][1] == view["scores"][3] == view["team_scores"][1]
+
+
+def check_refusals(state, rng):
+    """Actions off the legal list are refused with a sentence and change nothing."""
+    before = copy.deepcopy(state)
+    acting = GAME.to_act(state)
+    for seat in range(4):
+        if seat not in acting:
+            try:
+                GAME.apply(state, seat, {"type": "pass"})
+                raise AssertionError("a seat acted out of turn")
+            except NotYourTurn as err:
+                assert str(err)
+    if not acting:
+        return
+    seat = acting[0]
+    legal = GAME.legal_actions(state, seat)
+    tries = rng.sample(JUNK, 4)
+    held = set(GAME.full_view(state)["hands"][seat])
+    tries.append({"type": "play", "card": rng.choice([c for c in DECK if c not in held])})
+    tries += [{"type": "play", "card": c} for c in held][:3]
+    tries.append({"type": "bid", "value": rng.randint(1, 8)})
+    tries.append({"type": "take"})
+    tries.append({"type": "pass"})
+    for action in tries:
+        if action in legal:
+            continue
+        if isinstance(action, dict) and isinstance(action.get("cards"), list):
+            if any(set(action["cards"]) == set(a.get("cards", ())) for a in legal):
+                continue
+        try:
+            GAME.apply(state, seat, action)
+            raise AssertionError(f"illegal {action!r} was accepted")
+        except (IllegalAction, NotYourTurn) as err:
+            assert str(err).strip()
+    assert state == before
+
+
+def play_match(seed, target, deep=True, rng=None):
+    """One random match: check the invariants after every action; return the state and log."""
+    rng = rng or random.Random(seed)
+    dealer = seed % 4
+    options = {"target": target}
+    state = GAME.new_game(4, options=options, seed=seed, dealer=dealer)
+    log = []
+    steps = 0
+    while GAME.outcome(state) is None:
+        acting = GAME.to_act(state)
+        assert len(acting) == 1
+        seat = acting[0]
+        legal = GAME.legal_actions(state, seat)
+        assert legal, "the seat to act always has a legal action"
+        action = rng.choice(legal)
+        if action["type"] == "discard":
+            action = {"type": "discard", "cards": rng.sample(action["cards"], 4)}
+        if deep and steps % 5 == 0:
+            check_refusals(state, rng)
+        before = copy.deepcopy(state) if deep and steps % 7 == 0 else None
+        new = GAME.apply(state, seat, action)
+        if before is not None:
+            assert state == before, "apply changed its input"
+        state = new
+        log.append((seat, action))
+        steps += 1
+        full = GAME.full_view(state)
+        check_conserved(full)
+        if deep:
+            check_views(state, full)
+        assert steps < 2000
+    return state, log
+
+
+def check_match_end(state, target):
+    """Scores add up; the winners are the team that reached the target or went Chicago."""
+    outcome = GAME.outcome(state)
+    view = GAME.view(state, None)
+    history = view["history"]
+    sums = [sum(h["scores"][s] for h in history) for s in range(4)]
+    assert sums == view["scores"] == outcome["scores"]
+    assert [h["scores"] for h in history] == [r["scores"] for r in GAME.hand_records(state)]
+    for h in history:
+        assert h["scores"] == [h["team_scores"][0], h["team_scores"][1]] * 2
+        assert min(h["team_scores"]) == 0 and sum(h["tricks"]) == 12
+    last = history[-1]
+    running = [0, 0]
+    for h in history[:-1]:
+        assert not h["chicago"]
+        running = [running[0] + h["team_scores"][0], running[1] + h["team_scores"][1]]
+        assert max(running) < target, "the match went on after a team reached the target"
+    if last["chicago"]:
+        team = 0 if last["tricks"][0] == 12 else 1
+    else:
+        team = 0 if outcome["scores"][0] >= target else 1
+        assert outcome["scores"][team] >= target > outcome["scores"][1 - team]
+        assert outcome["scores"][team] == max(outcome["scores"])
+    assert outcome["winners"] == [team, team + 2]
+    assert GAME.to_act(state) == [] and view["phase"] == "over"
+
+
+def replay(seed, target, log):
+    """Replay a match from its seed, dealer, options and action log."""
+    state = GAME.new_game(4, options={"target": target}, seed=seed, dealer=seed % 4)
+    for seat, action in log:
+        state = GAME.apply(state, seat, action)
+    return state
+
+
+def test_a_thousand_short_random_matches_keep_every_invariant_and_replay_exactly():
+    for seed in range(1000):
+        target = 1 + seed % 7
+        deep = seed % 10 == 0
+        state, log = play_match(seed, target, deep=deep)
+        check_match_end(state, target)
+        if seed % 5 == 0:
+            again = replay(seed, target, log)
+            assert GAME.full_view(again) == GAME.full_view(state)
+            for seat in (0, 1, 2, 3, None):
+                assert GAME.view(again, seat) == GAME.view(state, seat)
+            assert GAME.hand_records(again) == GAME.hand_records(state)
+            assert json.loads(json.dumps(GAME.hand_records(state))) == GAME.hand_records(state)
+
+
+def test_random_matches_with_every_check_at_every_step():
+    for seed in range(1000, 1100):
+        target = 3 + seed % 5
+        state, _ = play_match(seed, target, deep=True)
+        check_match_end(state, target)
+
+
+def test_random_matches_to_twenty_one_end_with_the_right_winner():
+    for seed in range(2000, 2040):
+        state, log = play_match(seed, 21, deep=seed % 8 == 0)
+        check_match_end(state, 21)
+        if seed % 3 == 0:
+            assert GAME.full_view(replay(seed, 21, log)) == GAME.full_view(state)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**40), choice_seed=st.integers(0, 10**6))
+def test_any_seed_replays_to_the_same_states_from_its_log(seed, choice_seed):
+    state, log = play_match(seed, 4, deep=False, rng=random.Random(choice_seed))
+    again = replay(seed, 4, log)
+    assert GAME.full_view(again) == GAME.full_view(state)
+    assert GAME.outcome(again) == GAME.outcome(state)
+
+
+def test_the_same_seed_deals_the_same_hands_and_different_seeds_differ():
+    a = GAME.full_view(GAME.new_game(4, seed=42))
+    b = GAME.full_view(GAME.new_game(4, seed=42))
+    c = GAME.full_view(GAME.new_game(4, seed=43))
+    assert a["hands"] == b["hands"] and a["kitty"] == b["kitty"]
+    assert a["hands"] != c["hands"]
+
+
+def test_stacked_decks_cover_their_hands_and_later_hands_come_from_the_seed():
+    deck = standard_deck()
+    state = GAME.new_game(4, seed=5, dealer=0, decks=[deck])
+    assert GAME.full_view(state)["kitty"] == deck[48:]
+    rng = random.Random(3)
+    while state.hand_number == 0:
+        seat = GAME.to_act(state)[0]
+        state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+    if GAME.outcome(state) is None:
+        plain = GAME.new_game(4, seed=5, dealer=0)
+        # Hand 2 is shuffled from the seed, whatever stacked hand 1.
+        assert GAME.full_view(state)["kitty"] == shuffled(standard_deck(), hand_rng(5, 1))[48:]
+        assert GAME.full_view(plain)["kitty"] == shuffled(standard_deck(), hand_rng(5, 0))[48:]
