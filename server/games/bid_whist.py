@@ -46,8 +46,8 @@ Decisions where the rules are silent
       bids a number.
     - After the discard both ``trump`` and ``play`` are legal; once trump is named the phase is
       "playing".
-    - The declarer's view carries ``kitty`` (the four cards picked up) while discarding, so a
-      player can tell them apart; nobody else ever sees the kitty.
+    - The kitty's cards join the declarer's hand; no view ever shows the kitty as such
+      (``kitty_count`` says whether it is still on the table); ``full_view`` shows it.
     - History entries name no cards, so no card of an earlier hand ever reappears in a view.
 """
 
@@ -646,9 +646,6 @@ class BidWhist(Game):
         is_declarer = is_seat and seat == state.declarer
         out["hand"] = list(state.hands[seat]) if is_seat else None  # type: ignore[index]
         out["legal"] = self._view_legal(state, seat) if is_seat else []
-        out["kitty"] = (
-            list(state.kitty) if is_declarer and state.phase is Phase.DISCARDING else None
-        )
         out["discards"] = (
             list(state.discards) if is_declarer and state.discards and self._discards_open(state)
             else None

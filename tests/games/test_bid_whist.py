@@ -300,7 +300,7 @@ def test_nobody_sees_the_kitty_before_it_is_taken():
     for seat in (0, 1, 2, 3, None):
         view = GAME.view(state, seat)
         text = json.dumps(view)
-        assert view["kitty_count"] == 4 and view["kitty"] is None
+        assert view["kitty_count"] == 4 and "kitty" not in view
         for card in B1_KITTY:
             assert f'"{card}"' not in text
 
@@ -310,11 +310,9 @@ def test_the_declarer_picks_up_the_kitty_and_only_the_declarer_sees_it():
     view = GAME.view(state, 3)
     assert view["phase"] == "discarding" and view["kitty_count"] == 0
     assert view["hand_counts"] == [12, 12, 12, 16]
-    assert sorted(view["kitty"]) == sorted(B1_KITTY)
     assert set(B1_KITTY) <= set(view["hand"])
     for seat in (0, 1, 2, None):
         text = json.dumps(GAME.view(state, seat))
-        assert GAME.view(state, seat)["kitty"] is None
         for card in B1_KITTY:
             assert f'"{card}"' not in text
 

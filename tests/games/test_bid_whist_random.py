@@ -14,7 +14,7 @@ from server.games import IllegalAction, NotYourTurn, get_game
 
 GAME = get_game("bid_whist")
 DECK = sorted(standard_deck())
-PUBLIC_ONLY = ("hand", "legal", "kitty", "discards")
+PUBLIC_ONLY = ("hand", "legal", "discards")
 JUNK = [
     None, 7, "play", [], {}, {"type": None}, {"type": "dance"}, {"type": "play"},
     {"type": "play", "card": 5}, {"type": "play", "card": "1S"}, {"type": "bid"},
