@@ -1,0 +1,147 @@
+"""The Oh Hell bot: bid what the hand is worth, then win or duck to make the bid exactly.
+
+It reads only its seat's view (hand, trump, bids, tricks_won, the trick) and its legal
+actions. The heuristics:
+
+Bidding
+    Each card adds an estimate of the tricks it will take, scaled down as the table grows
+    (more players, more chances to be beaten or trumped):
+    - a trump: ace 1, king 0.85, queen 0.65, jack 0.45, lower trumps 0.25; every trump
+      beyond the third adds 0.5 more (long trumps win late tricks);
+    - a side ace 0.85 and a side king 0.45 (0.2 when it is alone in its suit, since it
+      falls to the ace), lower side cards nothing;
+    - with 2+ trumps, each void side suit adds 0.4 (a chance to ruff).
+    In a one- or two-card hand the estimate is a probability, so it rounds at 0.5 as usual.
+    The bid is the estimate rounded, kept within 0..hand size; when that bid is not legal
+    (the dealer under the hook) it takes the nearest legal bid, preferring the lower one
+    (an overbid is harder to make than an underbid).
+
+Play (need = bid - tricks won so far)
+    - Needing tricks and leading: lead a side ace, else the highest trump, else the highest card.
+    - Needing tricks and following: the lowest card that wins when playing last, else the
+      highest card that wins now; with no winner, throw the lowest card (side suits before trumps).
+    - Bid made (need <= 0) and leading: lead the lowest side card (trump last).
+    - Bid made and following: the highest card that still loses the trick; when every card
+      wins, get rid of the highest one.
+    Exact ties (the same rank in two suits) are broken with the bot's own random generator.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.bots.base import Action, Bot
+from server.cards import NATURAL_STRENGTH
+
+_TRUMP_VALUE = {14: 1.0, 13: 0.85, 12: 0.65, 11: 0.45}
+_SUITS = ("S", "H", "D", "C")
+
+
+def _strength(card: str) -> int:
+    return NATURAL_STRENGTH[card[:-1]]
+
+
+def beats(card: str, best: str, led: str, trump: str | None) -> bool:
+    """True when ``card`` would take the lead in a trick now won by ``best``."""
+    suit, best_suit = card[-1], best[-1]
+    if suit == best_suit:
+        return _strength(card) > _strength(best)
+    return suit == trump and best_suit != trump
+
+
+def current_winner(trick: list[dict[str, Any]], trump: str | None) -> str | None:
+    """The card now winning the trick on the table (None for an empty trick)."""
+    if not trick:
+        return None
+    led = trick[0]["card"][-1]
+    best = trick[0]["card"]
+    for play in trick[1:]:
+        if beats(play["card"], best, led, trump):
+            best = play["card"]
+    return best
+
+
+def estimate_tricks(hand: list[str], trump: str | None, players: int) -> float:
+    """How many tricks the hand should take, by the card values in the module docstring."""
+    scale = 1.0 - 0.06 * max(0, players - 4)
+    trumps = [c for c in hand if c[-1] == trump]
+    total = 0.0
+    for card in trumps:
+        total += _TRUMP_VALUE.get(_strength(card), 0.25)
+    total += 0.5 * max(0, len(trumps) - 3)
+    for suit in _SUITS:
+        if suit == trump:
+            continue
+        cards = [c for c in hand if c[-1] == suit]
+        if not cards and len(trumps) >= 2:
+            total += 0.4
+        for card in cards:
+            s = _strength(card)
+            if s == 14:
+                total += 0.85
+            elif s == 13:
+                total += 0.45 if len(cards) > 1 else 0.2
+    return total * scale
+
+
+class OhHellBot(Bot):
+    """Bids from hand strength, then plays to take exactly its bid."""
+
+    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+        """One action out of ``legal``, chosen by the heuristics above."""
+        if legal[0]["type"] == "bid":
+            return self._bid(view, legal)
+        return self._play(view, legal)
+
+    def _bid(self, view: dict[str, Any], legal: list[Action]) -> Action:
+        hand = view.get("hand") or []
+        estimate = estimate_tricks(hand, view.get("trump"), len(view.get("hand_counts") or [4]))
+        target = int(estimate + 0.5)
+        target = max(0, min(target, view.get("hand_size", len(hand))))
+        return min(legal, key=lambda a: (abs(a["value"] - target), a["value"]))
+
+    def _play(self, view: dict[str, Any], legal: list[Action]) -> Action:
+        seat = view["to_act"][0]
+        bid = view["bids"][seat] or 0
+        need = bid - view["tricks_won"][seat]
+        trump = view.get("trump")
+        trick = view.get("trick") or []
+        cards = [a["card"] for a in legal]
+
+        def rank(card: str) -> int:
+            # trumps count above every side card when choosing what to keep
+            return _strength(card) + (13 if card[-1] == trump else 0)
+
+        if not trick:
+            if need > 0:
+                side_aces = [c for c in cards if _strength(c) == 14 and c[-1] != trump]
+                if side_aces:
+                    return self._pick(side_aces, rank, high=True)
+                trumps = [c for c in cards if c[-1] == trump]
+                return self._pick(trumps or cards, rank, high=True)
+            return self._pick(cards, rank, high=False)
+
+        led = trick[0]["card"][-1]
+        best = current_winner(trick, trump)
+        assert best is not None
+        winners = [c for c in cards if beats(c, best, led, trump)]
+        losers = [c for c in cards if c not in winners]
+        last = len(trick) == len(view["hand_counts"]) - 1
+        if need > 0:
+            if winners:
+                return self._pick(winners, rank, high=not last)
+            return self._pick(cards, rank, high=False)
+        if losers:
+            return self._pick(losers, rank, high=True)
+        return self._pick(cards, rank, high=True)
+
+    def _pick(self, cards: list[str], rank: Any, high: bool) -> Action:
+        """The highest (or lowest) card by ``rank``; exact ties go to the random generator."""
+        key = max if high else min
+        target = key(rank(c) for c in cards)
+        tied = [c for c in cards if rank(c) == target]
+        card = tied[0] if len(tied) == 1 else self.rng.choice(tied)
+        return {"type": "play", "card": card}
+
+
+BOT_CLASS = OhHellBot
