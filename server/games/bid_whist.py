@@ -418,7 +418,9 @@ class BidWhist(Game):
         if kind == "bid":
             value = action.get("value")
             if isinstance(value, bool) or not isinstance(value, int):
-                raise IllegalAction("A bid needs a whole-number 'value' from 3 (Three) to 7 (Seven).")
+                raise IllegalAction(
+                    "A bid needs a whole-number 'value' from 3 (Three) to 7 (Seven)."
+                )
             if not MIN_BID <= value <= MAX_BID:
                 raise IllegalAction("Bids run from Three to Seven.")
             if high is not None and value <= high:
@@ -538,8 +540,8 @@ class BidWhist(Game):
         declarer, contract, trump = state.declarer, state.contract, state.trump
         assert declarer is not None and contract is not None and trump is not None
         side = team_of(declarer)
-        team_tricks = [state.tricks_won[0] + state.tricks_won[2],
-                       state.tricks_won[1] + state.tricks_won[3]]
+        won = state.tricks_won
+        team_tricks = [won[0] + won[2], won[1] + won[3]]
         d = team_tricks[side]
         o = TRICKS - d
         points = [0, 0]

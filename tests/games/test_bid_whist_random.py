@@ -1,4 +1,4 @@
-"""Bid Whist: random whole matches by the thousand, checking the engine's invariants at every step."""
+"""Bid Whist: random whole matches by the thousand, checking the invariants at every step."""
 
 from __future__ import annotations
 
