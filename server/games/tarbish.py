@@ -236,7 +236,8 @@ def _make_evolve(cls: type) -> Any:
     names = [f.name for f in fields(cls)]
     params = ", ".join(f"{n}=_M" for n in names)
     body = "".join(f"    _set(new, '{n}', s.{n} if {n} is _M else {n})\n" for n in names)
-    src = f"def evolve(s, *, {params}):\n    new = _new(_S)\n{body}    return new\n"
+    doc = f"    \"\"\"A copy of a {cls.__name__} with the given fields changed.\"\"\"\n"
+    src = f"def evolve(s, *, {params}):\n{doc}    new = _new(_S)\n{body}    return new\n"
     scope = {"_M": _MISSING, "_set": object.__setattr__, "_new": object.__new__, "_S": cls}
     exec(src, scope)  # noqa: S102 - generated from the dataclass's own field names
     return scope["evolve"]
@@ -742,8 +743,9 @@ class Tarbish(Game):
     def full_view(self, state: TarbishState) -> dict[str, Any]:
         """The spectator view plus every hand, kitty and taken card (for replays)."""
         view = self.view(state, None)
-        view["hands"] = [list(h) for h in state.hands]
-        view["kitties"] = [list(k) for k in state.kitties]
+        # every card each seat holds, the face-down kitty included (matches hand_counts)
+        view["hands"] = [list(sort_cards(h + k)) for h, k in zip(state.hands, state.kitties)]
+        view["kitties"] = [list(k) for k in state.kitties]  # still face down
         view["won"] = [list(w) for w in state.won]
         view["deal"] = [list(d) for d in state.match.deals]
         view["bella_seat"] = state.match.bella_seat if state.match.trump is not None else None

@@ -73,7 +73,8 @@ def check_no_leak(state, seat, view) -> None:
 
 def check_step(state, options) -> None:
     full = GAME.full_view(state)
-    held = [c for h in full["hands"] for c in h] + [c for k in full["kitties"] for c in k]
+    held = [c for h in full["hands"] for c in h]
+    assert all(set(k) <= set(h) for h, k in zip(full["hands"], full["kitties"]))
     table = [t["card"] for t in full["trick"]] + [c for w in full["won"] for c in w]
     if state.phase is not Phase.OVER:
         assert sorted(held + table) == SORTED_DECK
@@ -95,7 +96,7 @@ def check_step(state, options) -> None:
             assert view["legal"] == [] and GAME.legal_actions(state, seat) == []
         check_no_leak(state, seat, view)
     check_no_leak(state, None, spectator)
-    assert public["hand_counts"] == [len(h) + len(k) for h, k in zip(full["hands"], full["kitties"])]
+    assert public["hand_counts"] == [len(h) for h in full["hands"]]
     scores = public["team_scores"]
     assert public["scores"] == [scores[0], scores[1], scores[0], scores[1]]
     assert [sum(h["team_scores"][t] for h in public["history"]) for t in (0, 1)] == scores
