@@ -49,6 +49,8 @@ Decisions where the rules are silent
     A new hand is dealt as soon as the last trick of the previous one is taken; that
     hand's last trick is kept in its ``history`` entry. Hands are kept sorted (spades,
     hearts, diamonds, clubs; high to low), which is also the order of ``legal``.
+    ``forbidden_bid`` is shown (to everyone) only while the dealer is to bid under the hook.
+    During extra hands ``hands_total`` counts the extra hand being played.
 """
 
 from __future__ import annotations
@@ -209,11 +211,26 @@ def score_hand(scoring: str, vienna: bool, bid: int, taken: int, size: int) -> i
     return 0
 
 
-class _Rules:
+class _Value:
+    """Equality by the listed fields, so a deep copy of a state equals the state."""
+
+    __slots__ = ()
+    _fields: tuple[str, ...] = ()
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in self._fields)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _Rules(_Value):
     """What stays fixed for the whole match."""
 
     __slots__ = ("players", "options", "sizes", "scoring", "vienna", "hook", "until_clear",
                  "seed", "decks", "first_dealer")
+    _fields = __slots__
 
     def __init__(self, players: int, options: OhHellOptions, seed: int | str, dealer: int,
                  decks: tuple[tuple[str, ...], ...]) -> None:
@@ -229,10 +246,11 @@ class _Rules:
         self.first_dealer = dealer
 
 
-class _Deal:
+class _Deal(_Value):
     """One hand as dealt: fixed while it is played."""
 
     __slots__ = ("index", "dealer", "size", "dealt", "turned", "trump", "stock")
+    _fields = __slots__
 
     def __init__(self, index: int, dealer: int, size: int, dealt: tuple[tuple[str, ...], ...],
                  turned: str, stock: tuple[str, ...]) -> None:
@@ -245,10 +263,11 @@ class _Deal:
         self.stock = stock
 
 
-class _Result:
+class _Result(_Value):
     """A finished hand: its deal, bids, tricks, points and last trick."""
 
-    __slots__ = ("deal", "bids", "tricks_won", "scores", "last_trick")
+    __slots__ = ("deal", "bids", "tricks_won", "scores", "last_trick", "entry")
+    _fields = ("deal", "bids", "tricks_won", "scores", "last_trick")
 
     def __init__(self, deal: _Deal, bids: tuple[int, ...], tricks_won: tuple[int, ...],
                  scores: tuple[int, ...], last_trick: tuple[tuple[tuple[int, str], ...], int]
@@ -258,13 +277,15 @@ class _Result:
         self.tricks_won = tricks_won
         self.scores = scores
         self.last_trick = last_trick
+        self.entry: dict[str, Any] | None = None  # its history entry, built by the first view
 
 
-class OhHellState:
+class OhHellState(_Value):
     """An immutable Oh Hell match state (never changed after ``apply`` returns it)."""
 
     __slots__ = ("rules", "deal", "phase", "hands", "bids", "tricks_won", "trick", "led",
                  "turn", "last_trick", "played", "scores", "results")
+    _fields = __slots__
 
     rules: _Rules
     deal: _Deal
@@ -572,20 +593,25 @@ class OhHell(Game):
         return max(len(state.rules.sizes), state.deal.index + 1)
 
     def _history(self, state: OhHellState) -> list[dict[str, Any]]:
-        return [
-            {
-                "hand_number": r.deal.index + 1,
-                "dealer": r.deal.dealer,
-                "hand_size": r.deal.size,
-                "turned": r.deal.turned,
-                "trump": r.deal.trump,
-                "bids": list(r.bids),
-                "tricks_won": list(r.tricks_won),
-                "scores": list(r.scores),
-                "last_trick": _last_trick_json(r.last_trick),
-            }
-            for r in state.results
-        ]
+        # Each finished hand's entry is built once and shared by every later view: the
+        # view is computed for every connection on every action, and views are read-only.
+        entries = []
+        for r in state.results:
+            entry = r.entry
+            if entry is None:
+                entry = r.entry = {
+                    "hand_number": r.deal.index + 1,
+                    "dealer": r.deal.dealer,
+                    "hand_size": r.deal.size,
+                    "turned": r.deal.turned,
+                    "trump": r.deal.trump,
+                    "bids": list(r.bids),
+                    "tricks_won": list(r.tricks_won),
+                    "scores": list(r.scores),
+                    "last_trick": _last_trick_json(r.last_trick),
+                }
+            entries.append(entry)
+        return entries
 
     def view(self, state: OhHellState, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see, JSON-able; None is a spectator."""

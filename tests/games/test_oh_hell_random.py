@@ -137,14 +137,12 @@ def play_match(players, options, seed, rng, heavy=True, max_steps=5000):
             else:
                 assert values == list(range(full["hand_size"] + 1))
         action = rng.choice(legal)
-        snapshot = copy.deepcopy(state) if heavy and rng.random() < 0.1 else None
+        snapshot = copy.deepcopy(state) if heavy and rng.random() < 0.25 else None
         new = GAME.apply(state, seat, action)
         if heavy:
             assert GAME.full_view(state) == full
         if snapshot is not None:
-            for key in type(state).__slots__:
-                if key not in ("rules", "deal", "results"):
-                    assert getattr(snapshot, key) == getattr(state, key)
+            assert snapshot == state
         log.append((seat, action))
         state = new
     else:
@@ -204,7 +202,7 @@ def test_random_short_matches_keep_every_invariant(players, mix):
 @pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
 def test_thousands_of_random_short_matches_end_with_the_top_scorers_winning(players):
     rng = random.Random(players)
-    for game in range(400):
+    for game in range(300):
         options = SHORT_MIXES[game % len(SHORT_MIXES)]
         seed = rng.randrange(10**9)
         state, dealer, log = play_match(players, options, seed, rng, heavy=False)
