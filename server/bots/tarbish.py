@@ -54,7 +54,8 @@ def rate_trump(hand: list[str], suit: str) -> int:
 
 
 def _points(card: str, trump: str | None) -> int:
-    return TRUMP_POINTS.get(_rank(card), 0) if _suit(card) == trump else PLAIN_POINTS.get(_rank(card), 0)
+    table = TRUMP_POINTS if _suit(card) == trump else PLAIN_POINTS
+    return table.get(_rank(card), 0)
 
 
 def _strength(card: str, trump: str | None, led: str) -> int:
@@ -144,7 +145,9 @@ class TarbishBot(Bot):
             return self._pick(cards, lambda c: -TRUMP_RANK[_rank(c)])
         length = {s: sum(1 for c in plain if _suit(c) == s) for s in "SHDC"}
         safe = [c for c in plain if _rank(c) != "10"] or plain
-        return self._pick(safe, lambda c: (-length[_suit(c)], _points(c, trump), PLAIN_RANK[_rank(c)]))
+        return self._pick(
+            safe, lambda c: (-length[_suit(c)], _points(c, trump), PLAIN_RANK[_rank(c)])
+        )
 
 
 BOT_CLASS = TarbishBot

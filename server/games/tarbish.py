@@ -123,11 +123,17 @@ class TarbishOptions(GameOptions):
     """The options of a Tarabish match."""
 
     target: int = Field(
-        500, ge=1, le=100000, description="Points a team needs to win the match (both past it: higher wins)."
+        500,
+        ge=1,
+        le=100000,
+        description="Points a team needs to win the match (both past it: higher wins).",
     )
     half_bait: bool = Field(
         False,
-        description="On an exact tie the callers score 0 and the opponents keep only their own points (default: a tie is whole bait).",
+        description=(
+            "On an exact tie the callers score 0 and the opponents keep only their own points"
+            " (default: a tie is whole bait)."
+        ),
     )
 
 
@@ -260,7 +266,9 @@ def card_points(card: str, trump: str | None) -> int:
     return _TRUMP_PTS[card] if _SUIT[card] == trump else _PLAIN_PTS[card]
 
 
-def legal_cards(hand: Sequence[str], trick: Sequence[tuple[int, str]], trump: str | None) -> list[str]:
+def legal_cards(
+    hand: Sequence[str], trick: Sequence[tuple[int, str]], trump: str | None
+) -> list[str]:
     """The cards of ``hand`` that may be played to ``trick`` (follow, head, trump, overtrump)."""
     if not trick:
         return list(hand)
@@ -524,7 +532,9 @@ class Tarbish(Game):
         if kind == "declare":
             runs = state.match.runs[seat]
             if not runs:
-                raise IllegalAction("You have no run to declare (three or more in a row in one suit).")
+                raise IllegalAction(
+                    "You have no run to declare (three or more in a row in one suit)."
+                )
             best = best_run(runs, state.match.trump)
             assert best is not None
             return self._declare(state, seat, best.points)
@@ -605,7 +615,10 @@ class Tarbish(Game):
         return f"You may not play {card_name(card)} now."
 
     def _finish_trick(
-        self, state: TarbishState, hands: tuple[tuple[str, ...], ...], trick: tuple[tuple[int, str], ...]
+        self,
+        state: TarbishState,
+        hands: tuple[tuple[str, ...], ...],
+        trick: tuple[tuple[int, str], ...],
     ) -> TarbishState:
         trump = state.match.trump
         winner = trick_winner(trick, trump, PLAIN_RANK, TRUMP_RANK)
@@ -641,7 +654,7 @@ class Tarbish(Game):
         last = (LAST_TRICK_BONUS, 0) if last_team == 0 else (0, LAST_TRICK_BONUS)
         runs = [0, 0]
         if state.match.run_winner is not None:
-            runs[state.match.run_winner % 2] = sum(r.points for r in state.match.runs[state.match.run_winner])
+            runs[state.match.run_winner % 2] = self._run_points(state, state.match.run_winner)
         bella = [0, 0]
         if state.match.bella_seat is not None:
             bella[state.match.bella_seat % 2] = BELLA_POINTS
@@ -672,6 +685,10 @@ class Tarbish(Game):
             return replace(state, match=match, phase=Phase.OVER)
         state = replace(state, match=replace_match(state.match, scores=scores, history=history))
         return self._deal(state, state.match.hand_index + 1, (state.match.dealer + 1) % PLAYERS)
+
+    @staticmethod
+    def _run_points(state: TarbishState, seat: int | None) -> int:
+        return 0 if seat is None else sum(r.points for r in state.match.runs[seat])
 
     # ---- what leaves the engine -------------------------------------------------------------
 
@@ -710,9 +727,7 @@ class Tarbish(Game):
                 {"seat": s, "run": _run_name(p)} for s, p in state.declarations
             ],
             "run_winner": state.match.run_winner if shown else None,
-            "run_points": (
-                sum(r.points for r in state.match.runs[state.match.run_winner]) if shown else 0  # type: ignore[index]
-            ),
+            "run_points": self._run_points(state, state.match.run_winner) if shown else 0,
             "revealed": self._revealed(state),
             "tricks_played": state.tricks_played,
             "tricks_won": list(state.tricks_won),

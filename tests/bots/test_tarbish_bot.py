@@ -31,7 +31,8 @@ def plays(hand, legal_cards, trick, **kw):
 def test_a_table_of_four_bots_finishes_whole_matches_with_legal_actions_only():
     for match in range(12):
         bots = [get_bot("tarbish", random.Random(match * 4 + s)) for s in range(4)]
-        state = GAME.new_game(4, options={"target": 500 if match < 4 else 200}, seed=match, dealer=match % 4)
+        options = {"target": 500 if match < 4 else 200}
+        state = GAME.new_game(4, options=options, seed=match, dealer=match % 4)
         steps = 0
         while GAME.to_act(state):
             (seat,) = GAME.to_act(state)

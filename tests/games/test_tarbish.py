@@ -97,7 +97,8 @@ def stack(hands: dict[int, str], dealer: int = 3) -> list[str]:
 
 
 def start(hands: dict[int, str], dealer: int = 3, **options):
-    return GAME.new_game(4, options=options or None, seed=11, dealer=dealer, decks=[stack(hands, dealer)])
+    deck = stack(hands, dealer)
+    return GAME.new_game(4, options=options or None, seed=11, dealer=dealer, decks=[deck])
 
 
 def legal_cards_of(state, seat: int) -> list[str]:
@@ -141,7 +142,7 @@ def play_lines(state, text: str, check=None):
     return state
 
 
-# ---- worked examples ------------------------------------------------------------------------
+# ---- worked examples -------------------------------------------------------------------------
 
 
 def test_worked_example_t1_plays_every_trick_with_the_legal_sets_shown_and_scores_107_to_55():
@@ -253,7 +254,7 @@ def test_stacked_t4_a_winner_scores_all_own_runs_fifty_plus_twenty():
     assert [t["runs"] for t in entry["teams"]] == [70, 0]
 
 
-# ---- the deal and hidden kitties --------------------------------------------------------------
+# ---- the deal and hidden kitties -------------------------------------------------------------
 
 
 def test_the_deck_is_dealt_in_threes_from_the_dealers_left_and_the_third_packet_is_the_kitty():
@@ -301,7 +302,7 @@ def test_hand_records_keep_each_seats_six_cards_and_kitty():
     assert GAME.hand_records(state)[1]["dealer"] == 0
 
 
-# ---- naming trump -------------------------------------------------------------------------------
+# ---- naming trump ----------------------------------------------------------------------------
 
 
 def test_the_first_suit_named_is_trump_and_ends_the_round():
@@ -329,7 +330,7 @@ def test_an_unknown_suit_is_refused():
         GAME.apply(start(T1_HANDS), 0, {"type": "trump", "suit": "X"})
 
 
-# ---- the legal-card rule ---------------------------------------------------------------------------
+# ---- the legal-card rule ----------------------------------------------------------------------
 
 
 def test_the_leader_may_play_any_card():
@@ -419,7 +420,7 @@ def test_card_points_add_up_to_152_whatever_the_trump():
         assert sum(card_points(c, trump) for c in DECK) == 152
 
 
-# ---- runs ------------------------------------------------------------------------------------------
+# ---- runs ------------------------------------------------------------------------------------
 
 
 def test_three_in_a_row_is_a_twenty():
@@ -514,7 +515,7 @@ def test_an_undeclared_run_scores_nothing():
     assert [t["runs"] for t in entry["teams"]] == [0, 20]
 
 
-# ---- bella, last trick, bait ------------------------------------------------------------------------
+# ---- bella, last trick, bait -----------------------------------------------------------------
 
 
 def test_bella_is_20_for_the_team_of_the_player_holding_k_and_q_of_trump():
@@ -571,7 +572,8 @@ def test_t1_goes_bait_when_the_other_team_named_trump():
 
 
 def test_a_tie_in_play_is_whole_bait_and_half_bait_with_the_option():
-    for half, expected, result in ((False, [0, 162, 0, 162], "bait"), (True, [0, 81, 0, 81], "half_bait")):
+    cases = ((False, [0, 162, 0, 162], "bait"), (True, [0, 81, 0, 81], "half_bait"))
+    for half, expected, result in cases:
         state = play_t1(half_bait=half)
         body = T1_PLAY.strip().splitlines()
         state = play_lines(state, "\n".join(body[:8]))
@@ -585,7 +587,7 @@ def test_a_tie_in_play_is_whole_bait_and_half_bait_with_the_option():
         assert entry["half_bait"] is half
 
 
-# ---- game end -----------------------------------------------------------------------------------------
+# ---- game end --------------------------------------------------------------------------------
 
 
 def t1_from_scores(scores, target=500):
@@ -627,7 +629,7 @@ def test_match_winner_rule():
     assert match_winner((600, 600), 500) is None
 
 
-# ---- options, surface, junk ----------------------------------------------------------------------------
+# ---- options, surface, junk ------------------------------------------------------------------
 
 
 def test_options_default_to_500_and_whole_bait_and_refuse_unknown_keys():
