@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import Field
@@ -177,6 +177,10 @@ class State:
     scores: tuple[int, ...]  # game points
     history: tuple[HandResult, ...]
     deals: tuple[DealRecord, ...]
+    # Caches of the public view, filled on first use and never part of the state's value:
+    # the public part is the same for every seat, and history changes once per hand.
+    public_cache: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    history_cache: list[dict[str, Any]] | None = field(default=None, compare=False, repr=False)
 
 
 def _evolve(state: State, **changes: Any) -> State:
@@ -205,6 +209,8 @@ def _evolve(state: State, **changes: Any) -> State:
     new.scores = state.scores
     new.history = state.history
     new.deals = state.deals
+    new.public_cache = None
+    new.history_cache = None if "history" in changes else state.history_cache
     for key, value in changes.items():
         setattr(new, key, value)
     return new
@@ -627,7 +633,7 @@ class Ribs(Game):
 
     # ---- views ---------------------------------------------------------------------------
 
-    def _history(self, state: State) -> list[dict[str, Any]]:
+    def _history(self, state: State, show_all: bool) -> list[dict[str, Any]]:
         return [
             {
                 "hand_number": h.hand_number,
@@ -635,7 +641,7 @@ class Ribs(Game):
                 "scores": list(h.scores),
                 "points": list(h.points),
                 "discarded": h.discarded,
-                "final_trick": _trick_dict(h.final_trick, False),
+                "final_trick": _trick_dict(h.final_trick, show_all),
             }
             for h in state.history
         ]
@@ -663,6 +669,13 @@ class Ribs(Game):
         return out
 
     def _public(self, state: State, show_all: bool) -> dict[str, Any]:
+        """The part of the view every seat shares (show_all: with face-down cards too)."""
+        if show_all:
+            history = self._history(state, True)
+        else:
+            history = state.history_cache
+            if history is None:
+                history = state.history_cache = self._history(state, False)
         cfg = state.cfg
         n = cfg.n
         over = state.phase is Phase.OVER
@@ -685,7 +698,7 @@ class Ribs(Game):
             "game_points": list(state.scores),
             "target": cfg.target,
             "until_sole_winner": cfg.until_sole_winner,
-            "history": self._history(state),
+            "history": history,
             "revealed": [],
             "hand_number": state.hand_index + 1,
             "trick_number": state.trick_number,
@@ -715,7 +728,11 @@ class Ribs(Game):
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.cfg.n
         ):
             seat = None
-        v = self._public(state, False)
+        # Views of one state share the public part's nested values: treat views as read-only.
+        cached = state.public_cache
+        if cached is None:
+            cached = state.public_cache = self._public(state, False)
+        v = dict(cached)
         if seat is None:
             v["hand"] = None
             v["legal"] = []
