@@ -109,7 +109,8 @@ class MatchSeat(Base):
 
 
 class Hand(Base):
-    """One hand of a match: its dealer, the deal and what it scored."""
+    """One hand of a match: its dealer, the deal, what it scored, and the game's other notes
+    on it (contract, trump, discards...) in ``extra``."""
 
     __tablename__ = "hands"
 
@@ -120,6 +121,7 @@ class Hand(Base):
     dealer: Mapped[int]
     deal: Mapped[dict[str, Any]]
     scores: Mapped[list[Any] | None]
+    extra: Mapped[dict[str, Any] | None]
 
 
 class Action(Base):

@@ -53,6 +53,7 @@ class MatchRecorder:
         self._retry: list[tuple[float, int, _Entry]] = []  # heap by due time
         self._order = itertools.count()
         self._busy = 0
+        self._writing: _Entry | None = None
         self._cond = threading.Condition()
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -97,6 +98,8 @@ class MatchRecorder:
         """The ids of the matches not yet written."""
         with self._cond:
             entries = list(self._fresh) + [e for _, _, e in self._retry]
+            if self._writing is not None:
+                entries.append(self._writing)
         return [str(e.record.get("id")) for e in entries]
 
     async def flush(self, timeout: float = 10.0) -> None:
@@ -121,6 +124,8 @@ class MatchRecorder:
             await asyncio.to_thread(thread.join, timeout + 1)
         with self._cond:
             left = list(self._fresh) + [e for _, _, e in sorted(self._retry, key=lambda t: t[:2])]
+            if self._writing is not None:  # the writer is stuck inside the database call
+                left.append(self._writing)
         if left:
             log.error(
                 "recorder closed with %d matches not written: %s",
@@ -155,6 +160,7 @@ class MatchRecorder:
                     self._cond.wait(wait)
                     continue
                 self._busy += 1
+                self._writing = entry
                 return entry
 
     def _run(self) -> None:
@@ -179,9 +185,11 @@ class MatchRecorder:
                     entry.due = time.monotonic() + delay
                     heapq.heappush(self._retry, (entry.due, next(self._order), entry))
                     self._busy -= 1
+                    self._writing = None
                 continue
             with self._cond:
                 self._busy -= 1
+                self._writing = None
                 self.written += 1
                 self._cond.notify_all()
             if entry.attempts:

@@ -114,6 +114,17 @@ def _require(record: Mapping[str, Any], key: str) -> Any:
         raise InvalidRecord(f"match record has no '{key}'") from None
 
 
+_HAND_COLUMNS = frozenset({"dealer", "deal", "scores"})
+
+
+def _options(options: Any) -> dict[str, Any]:
+    if options is None:
+        return {}
+    if hasattr(options, "model_dump"):  # a game's parsed options model
+        return options.model_dump(mode="json")
+    return dict(options)
+
+
 def save_match(session: Session, record: Mapping[str, Any]) -> str:
     """Store a finished match (match, seats, hands, actions) and return its id.
 
@@ -138,7 +149,7 @@ def save_match(session: Session, record: Mapping[str, Any]) -> str:
         Match(
             id=match_id,
             game=str(_require(record, "game")),
-            options=dict(record.get("options") or {}),
+            options=_options(record.get("options")),
             seed=str(_require(record, "seed")),
             commitment=str(_require(record, "commitment")),
             dealer=int(_require(record, "dealer")),
@@ -168,8 +179,14 @@ def save_match(session: Session, record: Mapping[str, Any]) -> str:
         ],
     )
     hands = [
-        {"match_id": match_id, "index": i, "dealer": int(h["dealer"]), "deal": h.get("deal") or {},
-         "scores": h.get("scores")}
+        {
+            "match_id": match_id,
+            "index": i,
+            "dealer": int(h["dealer"]),
+            "deal": h.get("deal") or {},
+            "scores": h.get("scores"),
+            "extra": {k: v for k, v in h.items() if k not in _HAND_COLUMNS} or None,
+        }
         for i, h in enumerate(record.get("hands") or [])
     ]
     if hands:
@@ -271,9 +288,9 @@ def get_match(session: Session, match_id: str) -> dict[str, Any] | None:
         return None
     players = _seats_by_match(session, [match_id])[match_id]
     hands = [
-        {"dealer": dealer, "deal": deal, "scores": scores}
-        for dealer, deal, scores in session.execute(
-            sa.select(Hand.dealer, Hand.deal, Hand.scores)
+        {"dealer": dealer, "deal": deal, "scores": scores, **(extra or {})}
+        for dealer, deal, scores, extra in session.execute(
+            sa.select(Hand.dealer, Hand.deal, Hand.scores, Hand.extra)
             .where(Hand.match_id == match_id)
             .order_by(Hand.index)
         )

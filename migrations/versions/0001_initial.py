@@ -71,6 +71,7 @@ def upgrade() -> None:
         sa.Column("dealer", sa.Integer(), nullable=False),
         sa.Column("deal", sa.JSON(), nullable=False),
         sa.Column("scores", sa.JSON(), nullable=True),
+        sa.Column("extra", sa.JSON(), nullable=True),
         sa.ForeignKeyConstraint(
             ["match_id"], ["matches.id"], name="fk_hands_match_id_matches", ondelete="CASCADE"
         ),

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from server import store
 from server.api.errors import ApiError, error_response_doc
@@ -40,6 +40,10 @@ class MatchPage(BaseModel):
 
 
 class HandOut(BaseModel):
+    """One hand; games add their own keys (contract, trump, ...) beside these."""
+
+    model_config = ConfigDict(extra="allow")
+
     dealer: int
     deal: dict[str, Any]
     scores: list[int] | None

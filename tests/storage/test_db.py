@@ -1,0 +1,88 @@
+"""The Database object: sessions, health checks, SQLite settings, safe descriptions."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+import sqlalchemy as sa
+
+from server.db import Database
+from server.models import Match, Player
+
+
+def test_ping_answers_true_when_the_database_answers(db):
+    assert db.ping() is True
+
+
+def test_ping_answers_false_quickly_when_the_database_is_unreachable():
+    db = Database("postgresql://nobody@127.0.0.1:1/nothing", connect_timeout_s=1)
+    try:
+        assert db.ping() is False
+    finally:
+        db.dispose()
+
+
+def test_ping_answers_false_for_a_sqlite_file_that_cannot_be_opened(tmp_path):
+    db = Database(f"sqlite:///{tmp_path / 'missing-dir' / 'x.db'}")
+    assert db.ping() is False
+
+
+def test_describe_names_driver_and_database_but_never_the_password():
+    db = Database("postgresql://felt:hunter2@db.example:5433/felt")
+    text = db.describe()
+    assert "hunter2" not in text
+    assert text == "postgresql+psycopg db.example:5433/felt"
+    db.dispose()
+
+
+def test_sqlite_runs_with_wal_foreign_keys_and_a_busy_timeout(sqlite_db):
+    with sqlite_db.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 300
+
+
+def _player(pid: str) -> Player:
+    return Player(id=pid, name="Ana", token_hash=pid * 4, created_at=datetime.now(timezone.utc))
+
+
+def test_a_session_commits_when_its_block_succeeds(db):
+    with db.session() as session:
+        session.add(_player("a1"))
+    with db.session() as session:
+        assert session.get(Player, "a1") is not None
+
+
+def test_a_session_rolls_back_when_its_block_raises(db):
+    with pytest.raises(RuntimeError):
+        with db.session() as session:
+            session.add(_player("b1"))
+            session.flush()
+            raise RuntimeError("boom")
+    with db.session() as session:
+        assert session.get(Player, "b1") is None
+
+
+def test_foreign_keys_are_enforced(db):
+    from server.models import MatchSeat
+
+    with pytest.raises(sa.exc.IntegrityError):
+        with db.session() as session:
+            session.add(MatchSeat(match_id="nope", seat=0, player_id=None, name="x", bot=True, score=0, winner=False))
+
+
+def test_timestamps_come_back_tz_aware_in_utc(db):
+    paris = timezone(timedelta(hours=1))
+    started = datetime(2026, 3, 1, 13, 0, 0, 123456, tzinfo=paris)
+    with db.session() as session:
+        session.add(
+            Match(id="m1", game="oh_hell", options={}, seed="1", commitment="c", dealer=0, room_code=None,
+                  scores=[1], winners=[0], player_count=1, started_at=started, finished_at=started)
+        )
+    with db.session() as session:
+        match = session.get(Match, "m1")
+        assert match.started_at.tzinfo is not None
+        assert match.started_at.utcoffset() == timedelta(0)
+        assert match.started_at == started
+        assert match.started_at.hour == 12

@@ -1,0 +1,97 @@
+"""The Alembic migrations build exactly the schema the models describe, on both backends."""
+
+from __future__ import annotations
+
+import logging
+
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+
+from server.db import Database
+from server.models import Base
+
+TABLES = {"players", "matches", "match_seats", "hands", "actions"}
+
+
+def schema_diffs(db: Database, metadata: sa.MetaData = Base.metadata) -> list:
+    with db.engine.connect() as conn:
+        context = MigrationContext.configure(conn, opts={"compare_type": True, "compare_server_default": False})
+        return compare_metadata(context, metadata)
+
+
+def table_names(db: Database) -> set[str]:
+    return set(sa.inspect(db.engine).get_table_names())
+
+
+def test_an_empty_database_migrated_to_head_matches_the_models(empty_url):
+    db = Database(empty_url)
+    try:
+        assert table_names(db) == set()
+        db.upgrade()
+        assert TABLES <= table_names(db)
+        assert schema_diffs(db) == []
+    finally:
+        db.dispose()
+
+
+def test_the_comparison_notices_a_model_the_migrations_do_not_build(empty_url):
+    db = Database(empty_url)
+    try:
+        db.upgrade()
+        metadata = sa.MetaData(naming_convention=Base.metadata.naming_convention)
+        for table in Base.metadata.sorted_tables:
+            table.to_metadata(metadata)
+        sa.Table("trophies", metadata, sa.Column("id", sa.Integer, primary_key=True))
+        metadata.tables["players"].append_column(sa.Column("email", sa.String(200)))
+        diffs = schema_diffs(db, metadata)
+        kinds = {d[0] if isinstance(d, tuple) else d[0][0] for d in diffs}
+        assert "add_table" in kinds and "add_column" in kinds
+    finally:
+        db.dispose()
+
+
+def test_downgrading_to_base_removes_every_table_and_upgrading_again_works(empty_url):
+    db = Database(empty_url)
+    try:
+        db.upgrade()
+        db.downgrade("base")
+        assert table_names(db) & TABLES == set()
+        db.upgrade()
+        assert schema_diffs(db) == []
+    finally:
+        db.dispose()
+
+
+def test_upgrading_twice_on_start_is_harmless(empty_url):
+    db = Database(empty_url)
+    try:
+        db.upgrade()
+        db.upgrade()
+        with db.engine.connect() as conn:
+            assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalars().all() == ["0001_initial"]
+    finally:
+        db.dispose()
+
+
+def test_migrations_are_found_from_any_working_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    db = Database(f"sqlite:///{tmp_path / 'elsewhere.db'}")
+    try:
+        db.upgrade()
+        assert TABLES <= table_names(db)
+    finally:
+        db.dispose()
+
+
+def test_upgrading_leaves_the_apps_logging_alone(tmp_path):
+    root = logging.getLogger()
+    app_log = logging.getLogger("felt.test_marker")
+    handlers, level = list(root.handlers), root.level
+    db = Database(f"sqlite:///{tmp_path / 'log.db'}")
+    try:
+        db.upgrade()
+    finally:
+        db.dispose()
+    assert root.handlers == handlers and root.level == level
+    assert not app_log.disabled and not logging.getLogger("felt").disabled
