@@ -1,0 +1,241 @@
+"""Browser tests: the real server in a subprocess, Debian's Chromium driven by Playwright (sync API).
+
+Skipped with one line when Chromium is missing, unless FELT_REQUIRE_BROWSER=1 (then they fail).
+Never runs ``playwright install``: it uses /usr/bin/chromium.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "tests" / "artifacts"
+CHROMIUM = "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else shutil.which("chromium")
+REQUIRED = os.environ.get("FELT_REQUIRE_BROWSER") == "1"
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover - depends on the environment
+    sync_playwright = None
+
+
+def pytest_collection_modifyitems(config, items):
+    here = Path(__file__).parent
+    mine = [item for item in items if Path(str(item.fspath)).parent == here]
+    for item in mine:
+        item.add_marker(pytest.mark.browser)
+    problem = None
+    if CHROMIUM is None:
+        problem = "Chromium is not installed (/usr/bin/chromium): browser tests skipped"
+    elif sync_playwright is None:
+        problem = "playwright for Python is not installed: browser tests skipped"
+    if problem is None or REQUIRED:
+        return  # with FELT_REQUIRE_BROWSER=1 the browser fixture fails instead
+    for item in mine:
+        item.add_marker(pytest.mark.skip(reason=problem))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    """The real Felt server on a free port, with a fresh SQLite database and fast bots."""
+    tmp = tmp_path_factory.mktemp("felt-browser")
+    port = _free_port()
+    env = dict(os.environ)
+    env.update(
+        DATABASE_URL=f"sqlite:///{tmp}/felt.db",
+        FELT_BOT_DELAY_MS="30",
+        PYTHONUNBUFFERED="1",
+    )
+    log = open(tmp / "server.log", "w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server", "--port", str(port), "--log-level", "warning"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 40
+    while True:
+        if proc.poll() is not None:
+            log.close()
+            pytest.fail(f"the server exited at start:\n{(tmp / 'server.log').read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(f"{base}/healthz", timeout=2) as res:
+                if res.status == 200:
+                    break
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            proc.terminate()
+            pytest.fail("the server did not answer /healthz within 40 s")
+        time.sleep(0.2)
+    yield base
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if CHROMIUM is None or sync_playwright is None:
+        pytest.fail("FELT_REQUIRE_BROWSER=1 but Chromium or playwright for Python is missing")
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+        yield chromium
+        chromium.close()
+
+
+class Pages:
+    """Opens browser pages (one context each, like separate people) and records console errors."""
+
+    def __init__(self, browser, base: str) -> None:
+        self.browser = browser
+        self.base = base
+        self.contexts = []
+        self.errors: list[str] = []
+
+    def open(self, path: str = "/", viewport: dict | None = None):
+        context = self.browser.new_context(viewport=viewport or DESKTOP)
+        context.set_default_timeout(15000)
+        self.contexts.append(context)
+        page = context.new_page()
+        page.on("console", lambda msg: msg.type == "error" and self.errors.append(f"{page.url}: {msg.text}"))
+        page.on("pageerror", lambda exc: self.errors.append(f"{page.url}: uncaught {exc}"))
+        if path is not None:
+            page.goto(self.base + path)
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def pages(browser, server):
+    """A page opener; the test fails if any page logged a console error or threw."""
+    opened = Pages(browser, server)
+    yield opened
+    opened.close()
+    assert opened.errors == [], "console errors:\n" + "\n".join(opened.errors)
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
+
+
+# ---- driving the client the way a person does ------------------------------------------------
+
+PLAYABLE = "#controls [data-control]:not([disabled]), #hand button[data-card]:not([disabled])"
+
+
+class Table:
+    """Clicks through the lobby and the table like a player."""
+
+    def create_room(self, page, name: str, game: str, options: dict, seats: int | None = None) -> str:
+        page.get_by_label("Your name", exact=True).fill(name)
+        page.get_by_label("Game", exact=True).select_option(game)
+        for key, value in options.items():
+            control = page.locator(f"#opt-{key}")
+            kind = control.evaluate("el => el.tagName === 'SELECT' ? 'select' : el.type")
+            if kind == "checkbox":
+                control.set_checked(bool(value))
+            elif kind == "select":
+                control.select_option(json.dumps(value))
+            else:
+                control.fill("" if value is None else str(value))
+        if seats is not None:
+            page.get_by_label("Players", exact=True).fill(str(seats))
+        page.get_by_role("button", name="Create room").click()
+        page.wait_for_url("**/r/*")
+        page.wait_for_selector(".seat-you")
+        return page.url.rsplit("/", 1)[-1]
+
+    def join_and_sit(self, page, name: str) -> None:
+        """A newcomer on an invite link: give a name, then take the first empty seat."""
+        page.get_by_label("Your name", exact=True).fill(name)
+        page.get_by_role("button", name="Join", exact=True).click()
+        page.locator("[data-sit]").first.click()
+        page.wait_for_selector(".seat-you")
+
+    def my_turn(self, page) -> bool:
+        return page.locator("#controls .turn-banner").count() > 0
+
+    def act_once(self, page) -> bool:
+        """If this page must act: do the first enabled legal thing. True when it acted."""
+        if not self.my_turn(page):
+            return False
+        if page.locator("#controls [data-submit]").count():
+            for _ in range(20):
+                if page.locator("#controls [data-submit]:not([disabled])").count():
+                    break
+                free = page.locator("#hand button[data-card][aria-pressed='false']:not([disabled])")
+                if free.count() == 0:
+                    return False
+                free.first.click(timeout=3000)
+            ready = page.locator("#controls [data-submit]:not([disabled])")
+            if ready.count() == 0:
+                return False
+            ready.first.click(timeout=3000)
+            return True
+        playable = page.locator(PLAYABLE)
+        if playable.count() == 0:
+            return False  # the last action is still on its way
+        playable.first.click(timeout=3000)
+        return True
+
+    def finished(self, page) -> bool:
+        return page.locator("#result .result-panel").count() > 0
+
+    def drive(self, players, until, timeout: float = 120, each=None) -> int:
+        """Let every page act in turn until ``until()``; returns the number of actions."""
+        deadline = time.monotonic() + timeout
+        actions = 0
+        while not until():
+            acted = False
+            for page in players:
+                if self.act_once(page):
+                    acted = True
+                    actions += 1
+                    if each:
+                        each(actions)
+            if not acted:
+                time.sleep(0.04)
+            assert time.monotonic() < deadline, f"the game did not finish within {timeout} s"
+        return actions
+
+
+@pytest.fixture
+def table() -> Table:
+    return Table()

@@ -1,0 +1,141 @@
+"""Playing Felt in a real browser: create, invite, fill with bots, play every game to the end."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import PHONE  # noqa: E402  (the browser folder's own conftest)
+
+
+def test_a_player_plays_a_whole_short_oh_hell_match_against_three_bots(pages, table, artifacts):
+    page = pages.open("/")
+    expect(page.get_by_label("Game", exact=True)).to_be_visible()
+    page.screenshot(path=str(artifacts / "lobby-desktop.png"), full_page=True)
+    code = table.create_room(page, "Ana", "oh_hell", {"max_cards": 2, "rebound": False})
+
+    expect(page.locator(".seat-you")).to_contain_text("Ana")
+    for _ in range(3):
+        page.locator("[data-bot-next]").click()
+    expect(page.locator("[data-start]")).to_be_enabled()
+    expect(page.locator(".badge-bot")).to_have_count(3)
+    # The host may take a bot out again and put one back.
+    page.locator("[data-bot-remove]").first.click()
+    expect(page.locator(".badge-bot")).to_have_count(2)
+    expect(page.locator("[data-start]")).to_be_disabled()
+    page.locator("[data-bot-next]").click()
+    expect(page.locator(".badge-bot")).to_have_count(3)
+    page.locator("[data-start]").click()
+    expect(page.locator("#room-title")).to_contain_text("Playing")
+    expect(page.locator("#fair code.hash")).to_have_count(1)
+
+    refreshed = {"done": False}
+
+    def refresh_mid_hand(actions: int) -> None:
+        if actions == 2 and not refreshed["done"]:
+            refreshed["done"] = True
+            page.reload()
+            expect(page.locator(".seat-you")).to_contain_text("Ana")
+            expect(page.locator("#conn")).to_have_text("Connected")
+            expect(page.locator("#hand button[data-card]").first).to_be_visible()
+
+    table.drive([page], lambda: table.finished(page), each=refresh_mid_hand)
+    assert refreshed["done"], "the match ended before the refresh was tried"
+    expect(page.locator("#result")).to_contain_text(re.compile("Winner|You won"))
+    expect(page.locator("#sheet table.sheet tbody tr")).to_have_count(2)  # hands of 2 and 1 cards
+    expect(page.locator("#fair .verify.ok")).to_be_visible()
+    record = page.get_by_role("link", name="Match record & replay")
+    match_href = record.get_attribute("href")
+    assert match_href and match_href.startswith("/matches/")
+
+    # Play again: a new room with the same game, the host seated at once.
+    page.get_by_role("button", name="Play again").click()
+    page.wait_for_url(re.compile(r"/r/(?!%s)" % code))
+    expect(page.locator(".seat-you")).to_contain_text("Ana")
+    expect(page.locator("#room-title")).to_contain_text("Oh Hell")
+
+    # The match record: score sheet, the seed verified, a replay stepped by keyboard.
+    page.goto(pages.base + match_href)
+    expect(page.locator("#fair .verify.ok")).to_contain_text("✓")
+    expect(page.locator("#sheet table.sheet tbody tr")).to_have_count(2)
+    expect(page.locator("#step-label")).to_contain_text("Deal")
+    expect(page.locator("#hands .hand-list li")).to_have_count(4)
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#step-label")).to_contain_text("Action 1 of")
+    page.keyboard.press("End")
+    total = page.locator("#step-label").inner_text()
+    page.get_by_role("button", name="Previous action").click()
+    assert page.locator("#step-label").inner_text() != total
+    page.get_by_role("button", name="First position").click()
+    expect(page.locator("#step-label")).to_contain_text("Deal")
+    page.screenshot(path=str(artifacts / "match-desktop.png"), full_page=True)
+
+    page.goto(pages.base + "/history")
+    expect(page.locator("#mine .match-row")).to_have_count(1)
+    expect(page.locator("#mine .match-row")).to_contain_text("Oh Hell")
+
+
+GAMES = [
+    ("oh_hell", {"max_cards": 2, "rebound": False}),
+    ("bid_whist", {"target": 1}),
+    ("tarbish", {"target": 1}),
+    ("ribs", {"target": 1}),
+]
+
+
+@pytest.mark.parametrize(("game", "options"), GAMES, ids=[g for g, _ in GAMES])
+def test_four_friends_play_a_hand_of_each_game_together(pages, table, artifacts, game, options):
+    host = pages.open("/")
+    table.create_room(host, "Ana", game, options)
+    invite = host.locator("#invite-url").input_value()
+    assert re.search(r"/r/[A-Z0-9]+$", invite)
+
+    friends = []
+    for name, viewport in (("Bea", PHONE), ("Cy", None), ("Dee", None)):
+        friend = pages.open(None, viewport=viewport)
+        friend.goto(invite)
+        table.join_and_sit(friend, name)
+        friends.append(friend)
+    players = [host, *friends]
+    expect(host.locator(".seat:not(.seat-empty)")).to_have_count(4)
+
+    watcher = pages.open(None)
+    watcher.goto(invite)
+    expect(watcher.locator("#controls")).to_contain_text("watching")
+
+    host.locator("[data-start]").click()
+    for page in players:
+        expect(page.locator("#room-title")).to_contain_text("Playing")
+
+    # Chat is plain text for everyone, markup and all.
+    friends[0].locator("#chat-text").fill("hi <b>all</b>")
+    friends[0].locator("#chat-text").press("Enter")
+    expect(host.locator("#chat-log")).to_contain_text("hi <b>all</b>")
+    assert host.locator("#chat-log b").count() == 0
+
+    shots = {"done": False}
+
+    def screenshot_mid_hand(actions: int) -> None:
+        if shots["done"] or actions < 6:
+            return
+        if host.locator(".felt .play").count() == 0:
+            return
+        shots["done"] = True
+        host.screenshot(path=str(artifacts / f"{game}-desktop.png"), full_page=True)
+        friends[0].screenshot(path=str(artifacts / f"{game}-phone.png"), full_page=True)
+
+    actions = table.drive(players, lambda: all(table.finished(p) for p in players), timeout=150,
+                          each=screenshot_mid_hand)
+    assert actions > 8
+    assert shots["done"], "no moment with cards on the table was seen"
+    expect(watcher.locator("#result .result-panel")).to_be_visible()
+    for page in players:
+        expect(page.locator("#sheet table.sheet tbody tr").first).to_be_visible()
+        expect(page.get_by_role("link", name="Match record & replay")).to_be_visible()
+    # Play again from one seat gives the others a link to the next game.
+    host.get_by_role("button", name="Play again").click()
+    host.wait_for_url(re.compile(r"/r/"))
+    expect(friends[1].get_by_role("link", name="Join the next game")).to_be_visible()

@@ -1,0 +1,69 @@
+// HTTP helpers and the guest identity kept in localStorage.
+
+const KEY = "felt.player";
+
+export const identity = {
+  get() {
+    try {
+      const p = JSON.parse(localStorage.getItem(KEY) || "null");
+      return p && typeof p.token === "string" && typeof p.id === "string" ? p : null;
+    } catch {
+      return null;
+    }
+  },
+  set(player) {
+    localStorage.setItem(KEY, JSON.stringify({ id: player.id, name: player.name, token: player.token }));
+  },
+  clear() {
+    localStorage.removeItem(KEY);
+  },
+};
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** Call the JSON API; throws ApiError with the server's sentence on failure. */
+export async function api(path, { method = "GET", body, auth = false } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (auth) {
+    const me = identity.get();
+    if (me) headers.Authorization = `Bearer ${me.token}`;
+  }
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new ApiError(0, "network", "The server cannot be reached. Check your connection.");
+  }
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const err = data && data.error;
+    throw new ApiError(res.status, err?.code || "error", err?.message || `The server answered ${res.status}.`);
+  }
+  return data;
+}
+
+/** The stored player, created (or re-created under a new name) when needed. */
+export async function ensurePlayer(name) {
+  const clean = (name || "").trim();
+  const me = identity.get();
+  if (me && (!clean || clean === me.name)) return me;
+  if (!clean) throw new ApiError(0, "name", "Please enter your name first.");
+  const player = await api("/api/players", { method: "POST", body: { name: clean } });
+  identity.set(player);
+  return player;
+}
+
+export const roomUrl = (code) => `/r/${encodeURIComponent(code)}`;
+export const matchUrl = (id) => `/matches/${encodeURIComponent(id)}`;

@@ -1,0 +1,86 @@
+// How cards look: rank + suit symbol + a distinct colour per suit (four-colour deck).
+import { h } from "./dom.js";
+
+// U+FE0E asks for the text (not emoji) form of the symbol.
+export const SUITS = {
+  S: { symbol: "\u2660\uFE0E", name: "spades", one: "spade" },
+  H: { symbol: "\u2665\uFE0E", name: "hearts", one: "heart" },
+  D: { symbol: "\u2666\uFE0E", name: "diamonds", one: "diamond" },
+  C: { symbol: "\u2663\uFE0E", name: "clubs", one: "club" },
+};
+
+const RANK_NAMES = { A: "Ace", K: "King", Q: "Queen", J: "Jack" };
+
+/** {rank, suit}: "10H" -> {rank: "10", suit: "H"}; a Ribs rank "A" -> {rank: "A", suit: null}. */
+export function parseCard(code) {
+  const text = String(code);
+  const last = text.slice(-1);
+  if (text.length > 1 && SUITS[last]) return { rank: text.slice(0, -1), suit: last };
+  return { rank: text, suit: null };
+}
+
+/** Words for screen readers: "Queen of hearts", "Ten", "Ace". */
+export function cardName(code) {
+  const { rank, suit } = parseCard(code);
+  const r = RANK_NAMES[rank] || rank;
+  return suit ? `${r} of ${SUITS[suit].name}` : r;
+}
+
+/** Short text: "Q♥", "10♠", "A". */
+export function cardText(code) {
+  const { rank, suit } = parseCard(code);
+  return suit ? `${rank}${SUITS[suit].symbol}` : rank;
+}
+
+function faceParts(code) {
+  const { rank, suit } = parseCard(code);
+  const sym = suit ? SUITS[suit].symbol : "";
+  return [
+    h("span", { class: "card-corner", "aria-hidden": "true" }, h("span", { class: "card-rank" }, rank), h("span", { class: "card-suit" }, sym)),
+    h("span", { class: "card-pip", "aria-hidden": "true" }, sym || rank),
+  ];
+}
+
+export function suitClass(code) {
+  const { suit } = parseCard(code);
+  return suit ? `suit-${suit}` : "suit-none";
+}
+
+/** A card that is only shown (trick, last trick, replay hands). */
+export function cardView(code, { small = false } = {}) {
+  return h(
+    "span",
+    { class: ["card", suitClass(code), small && "card-small"], role: "img", "aria-label": cardName(code) },
+    faceParts(code),
+  );
+}
+
+/** A face-down card. */
+export function cardBack({ small = false, label = "face-down card" } = {}) {
+  return h("span", { class: ["card", "card-back", small && "card-small"], role: "img", "aria-label": label });
+}
+
+/** A card in your hand: a button carrying data-card (and its position, for repeated Ribs ranks). */
+export function cardButton(code, index, { disabled = false, pressed = null, key } = {}) {
+  return h(
+    "button",
+    {
+      type: "button",
+      class: ["card", "card-button", suitClass(code), pressed && "selected"],
+      "data-card": code,
+      "data-index": index,
+      "data-key": key || `hand-${index}-${code}`,
+      "aria-label": cardName(code),
+      "aria-pressed": pressed === null ? null : String(pressed),
+      disabled,
+    },
+    faceParts(code),
+  );
+}
+
+/** A suit symbol in its colour, with its name for screen readers. */
+export function suitBadge(suit) {
+  if (!SUITS[suit]) return h("span", {}, String(suit ?? "—"));
+  return h("span", { class: ["suit-badge", `suit-${suit}`], title: SUITS[suit].name },
+    h("span", { "aria-hidden": "true" }, SUITS[suit].symbol), h("span", { class: "sr-only" }, SUITS[suit].name));
+}

@@ -1,0 +1,126 @@
+// One WebSocket to a room: snapshot + patches through ViewSync, resync on a gap,
+// reconnect with exponential backoff after a drop, ping to keep the line warm.
+import { ViewSync } from "./sync.js";
+
+const PING_MS = 25000;
+const MAX_BACKOFF_MS = 15000;
+
+export class RoomConnection {
+  /**
+   * @param {string} code room code
+   * @param {{token?: string, onState: Function, onStatus: Function, onError: Function}} handlers
+   */
+  constructor(code, { token, onState, onStatus, onError }) {
+    this.code = code;
+    this.token = token || null;
+    this.onState = onState;
+    this.onStatus = onStatus;
+    this.onError = onError;
+    this.sync = new ViewSync();
+    this.ws = null;
+    this.attempt = 0;
+    this.closed = false;
+    this.retryTimer = null;
+    this.pingTimer = null;
+  }
+
+  get v() {
+    return this.sync.v;
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    return `${scheme}//${location.host}/ws/rooms/${encodeURIComponent(this.code)}${query}`;
+  }
+
+  open() {
+    this.closed = false;
+    clearTimeout(this.retryTimer);
+    this.onStatus(this.attempt === 0 ? "connecting" : "reconnecting");
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    this.sync.reset();
+    ws.addEventListener("open", () => {
+      if (this.ws !== ws) return;
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_MS);
+    });
+    ws.addEventListener("message", (event) => {
+      if (this.ws !== ws) return;
+      this.#receive(event.data);
+    });
+    ws.addEventListener("close", (event) => {
+      if (this.ws !== ws) return;
+      clearInterval(this.pingTimer);
+      this.ws = null;
+      if (this.closed) return;
+      if (event.code >= 4400 && event.code < 4500) {
+        // The server refused the room itself (unknown or closed): retrying cannot help.
+        this.onStatus("gone", event.reason || "This room does not exist (any more).");
+        return;
+      }
+      this.#retry();
+    });
+  }
+
+  /** Open again with another token (after the visitor gave a name). */
+  reopen(token) {
+    this.token = token || null;
+    this.attempt = 0;
+    this.close();
+    this.open();
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    clearInterval(this.pingTimer);
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) ws.close(1000);
+  }
+
+  /** Send a frame; false when the socket is not open. */
+  send(frame) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(frame));
+    return true;
+  }
+
+  act(action) {
+    return this.send({ type: "act", action, v: this.sync.v });
+  }
+
+  #receive(data) {
+    let frame;
+    try {
+      frame = JSON.parse(data);
+    } catch {
+      return;
+    }
+    if (!frame || typeof frame !== "object") return;
+    if (frame.type === "snapshot" || frame.type === "patch") {
+      const result = this.sync.receive(frame);
+      if (result === "changed") {
+        if (frame.type === "snapshot") {
+          this.attempt = 0;
+          this.onStatus("connected");
+        }
+        this.onState(this.sync.state, this.sync.v);
+      } else if (result === "resync") {
+        this.send({ type: "resync" });
+      }
+    } else if (frame.type === "error") {
+      this.onError(frame);
+    }
+  }
+
+  #retry() {
+    this.attempt += 1;
+    const base = Math.min(MAX_BACKOFF_MS, 500 * 2 ** (this.attempt - 1));
+    const delay = base / 2 + Math.random() * (base / 2);
+    this.onStatus("reconnecting");
+    this.retryTimer = setTimeout(() => this.open(), delay);
+  }
+}

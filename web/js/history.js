@@ -1,0 +1,60 @@
+// /history: your finished matches and the recent ones, newest first, with "Load more".
+import { $, h, fill, timeAgo } from "./dom.js";
+import { api, identity, matchUrl } from "./api.js";
+
+let titles = {};
+
+function matchRow(m, me) {
+  const winners = new Set(m.winners || []);
+  const players = [...(m.players || [])].sort((a, b) => a.seat - b.seat);
+  const mine = me && players.find((p) => p.player_id === me.id);
+  return h("li", { class: "match-row" },
+    h("div", { class: "match-row-head" },
+      h("strong", {}, titles[m.game] || m.game),
+      mine ? h("span", { class: ["pill", winners.has(mine.seat) ? "pill-won" : "pill-lost"] }, winners.has(mine.seat) ? "You won" : "You lost") : null,
+      h("span", { class: "hint" }, ` ${timeAgo(m.finished_at)}`)),
+    h("ul", { class: "match-players" }, players.map((p) => h("li", { class: winners.has(p.seat) ? "winner" : null },
+      h("span", {}, `${p.name}${p.bot ? " (bot)" : ""}`),
+      h("span", { class: "score" }, String((m.scores || [])[p.seat] ?? "")),
+      winners.has(p.seat) ? h("span", { class: "sr-only" }, " (winner)") : null))),
+    h("a", { class: "btn btn-small", href: matchUrl(m.id) }, "Score sheet & replay"));
+}
+
+/** A list that loads page after page from /api/matches with the given query. */
+async function list(box, query, empty, me) {
+  const ul = h("ul", { class: "match-list" });
+  const more = h("button", { type: "button", class: "btn btn-small", hidden: true }, "Load more");
+  fill(box, ul, more);
+  let cursor = null;
+  async function page() {
+    more.disabled = true;
+    const params = new URLSearchParams({ ...query, limit: "20" });
+    if (cursor) params.set("before", cursor);
+    try {
+      const data = await api(`/api/matches?${params}`);
+      for (const m of data.matches || []) ul.appendChild(matchRow(m, me));
+      cursor = data.next || null;
+      more.hidden = !cursor;
+      if (!ul.children.length) fill(box, h("p", { class: "hint" }, empty));
+    } catch (err) {
+      fill(box, h("p", { class: "error" }, err.message));
+    }
+    more.disabled = false;
+  }
+  more.addEventListener("click", page);
+  await page();
+}
+
+async function main() {
+  try {
+    for (const g of await api("/api/games")) titles[g.name] = g.title;
+  } catch {
+    titles = {};
+  }
+  const me = identity.get();
+  if (me) list($("#mine"), { player: me.id }, "You have not finished a match yet.", me);
+  else fill($("#mine"), h("p", { class: "hint" }, "Play a game from the lobby and your matches show up here."), h("a", { class: "btn btn-small", href: "/" }, "Lobby"));
+  list($("#recent"), {}, "No match has been finished yet.", me);
+}
+
+main();
