@@ -432,7 +432,9 @@ class Ribs(Game):
         if state.ribs is None:
             return [{"type": "ribs", "cards": [RANKS[a], RANKS[b]]} for a, b in pairs]
         if state.fold_used[seat]:
-            return [{"type": "pair", "cards": [RANKS[a], RANKS[b]], "fold": False} for a, b in pairs]
+            return [
+                {"type": "pair", "cards": [RANKS[a], RANKS[b]], "fold": False} for a, b in pairs
+            ]
         out: list[Action] = []
         for a, b in pairs:
             cards = [RANKS[a], RANKS[b]]
@@ -544,7 +546,9 @@ class Ribs(Game):
                 break
         return _evolve(state, bids=bids, passed=tuple(passed), turn=nxt)
 
-    def _remove(self, state: State, seat: int, pair: tuple[int, int]) -> tuple[tuple[int, ...], ...]:
+    def _remove(
+        self, state: State, seat: int, pair: tuple[int, int]
+    ) -> tuple[tuple[int, ...], ...]:
         hand = list(state.hands[seat])
         hand[pair[0]] -= 1
         hand[pair[1]] -= 1

@@ -90,7 +90,8 @@ def test_a_bot_holding_every_ace_raises_and_a_bot_with_no_high_card_passes():
 
 
 def test_a_leader_with_a_single_ace_lays_it_in_the_ribs():
-    deck = stack(["A A K Q J 10 9 8", "A Q J 10 9 8 7 7", "A K K Q J 10 9 7", "K Q J 10 9 8 8 7"], 0)
+    hands = ["A A K Q J 10 9 8", "A Q J 10 9 8 7 7", "A K K Q J 10 9 7", "K Q J 10 9 8 8 7"]
+    deck = stack(hands, 0)
     state = GAME.new_game(4, seed=0, dealer=0, decks=[deck])
     for seat, action in [(0, {"type": "bid", "value": 2}), (1, {"type": "bid", "value": 3}),
                          (2, {"type": "pass"}), (3, {"type": "pass"}), (0, {"type": "pass"})]:

@@ -101,7 +101,8 @@ def check_conservation(state) -> None:
 def check_views(state) -> None:
     n = state.cfg.n
     spectator = GAME.view(state, None)
-    assert spectator["hand"] is None and spectator["legal"] == [] and spectator["my_face_down"] == []
+    assert spectator["hand"] is None and spectator["legal"] == []
+    assert spectator["my_face_down"] == []
     public = {k: v for k, v in spectator.items() if k not in PRIVATE}
     seen: Counter = Counter()
     rank_strings(public, seen)
