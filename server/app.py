@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
-from fastapi.responses import FileResponse, ORJSONResponse
+from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
 from server import __version__
@@ -55,7 +55,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version=__version__,
         summary="Real-time trick-taking card games: Oh Hell, Bid Whist, Tarabish, Ribs.",
         lifespan=lifespan,
-        default_response_class=ORJSONResponse,
     )
     app.state.settings = settings
     install_error_handlers(app)

@@ -534,19 +534,17 @@ class Room:
                 if not seats:
                     return
                 seat = seats[0]
-                bot = self._bots.get(seat)
-                if bot is None:
-                    bot = self._bots[seat] = get_bot(self.game.name, random.Random(f"{self.code}:{seat}"))
                 view = self.game.view(self.state, seat)
                 legal = self.game.legal_actions(self.state, seat)
                 try:
+                    bot = self._bots.get(seat)
+                    if bot is None:
+                        bot = self._bots[seat] = get_bot(self.game.name, random.Random(f"{self.code}:{seat}"))
                     action = bot.choose(view, legal)
                     self._apply(seat, action)
-                except GameError:
-                    log.exception("room %s: the bot in seat %d chose an illegal action", self.code, seat)
-                    self._apply(seat, legal[0])
                 except Exception:
-                    log.exception("room %s: the bot in seat %d failed", self.code, seat)
+                    # A bot must never stall the table: log it and play its first legal action.
+                    log.exception("room %s: the bot in seat %d failed; playing a legal action", self.code, seat)
                     self._apply(seat, legal[0])
 
     # ---- chat ----------------------------------------------------------------------------

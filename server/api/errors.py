@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import ORJSONResponse
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -60,21 +60,21 @@ def install_error_handlers(app: FastAPI) -> None:
     """Make every error, ours or the framework's, answer in the one JSON shape."""
 
     @app.exception_handler(ApiError)
-    async def _api_error(_: Request, exc: ApiError) -> ORJSONResponse:
-        return ORJSONResponse(error_body(exc.code, exc.message), status_code=exc.status)
+    async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse(error_body(exc.code, exc.message), status_code=exc.status)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_: Request, exc: StarletteHTTPException) -> ORJSONResponse:
+    async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = _DEFAULT_CODES.get(exc.status_code, "error")
         message = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
         if exc.status_code == 404 and message == "Not Found":
             message = "There is nothing at this address."
-        return ORJSONResponse(error_body(code, message), status_code=exc.status_code, headers=getattr(exc, "headers", None))
+        return JSONResponse(error_body(code, message), status_code=exc.status_code, headers=getattr(exc, "headers", None))
 
     @app.exception_handler(RequestValidationError)
-    async def _validation_error(_: Request, exc: RequestValidationError) -> ORJSONResponse:
+    async def _validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
         parts = []
         for e in exc.errors()[:5]:
             loc = ".".join(str(x) for x in e.get("loc", ()) if x not in ("body", "query", "path"))
             parts.append(f"{loc or 'request'}: {e.get('msg', 'invalid')}")
-        return ORJSONResponse(error_body("invalid", "; ".join(parts) or "invalid request"), status_code=422)
+        return JSONResponse(error_body("invalid", "; ".join(parts) or "invalid request"), status_code=422)

@@ -1,0 +1,32 @@
+# Felt: `make run` serves the game, `make test` runs the whole suite. Each sets itself up.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PORT   ?= 8000
+HOST   ?= 127.0.0.1
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test bench bench-quick install clean
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test,bench]'
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	PORT=$(PORT) $(PY) -m server --host $(HOST) --port $(PORT)
+
+test: $(STAMP)
+	$(PY) -m pytest -q $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	$(PY) -m bench.run
+
+bench-quick: $(STAMP)
+	$(PY) -m bench.run --quick
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis felt.db felt.db-wal felt.db-shm

@@ -1,0 +1,76 @@
+"""The differ against the jsonpatch library as the oracle, over arbitrary JSON and over
+thousands of consecutive views of real games."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import jsonpatch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from server.diff import diff
+from server.games import all_games
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | st.sampled_from(["AS", "10H", "a/b", "c~d", ""]),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.sampled_from(["x", "y", "a/b", "~", ""]), inner, max_size=4),
+    max_leaves=25,
+)
+
+
+def applies(old, new) -> None:
+    ops = diff(old, new)
+    assert jsonpatch.apply_patch(copy.deepcopy(old), ops) == new
+    assert all(op["op"] in ("add", "remove", "replace") for op in ops)
+
+
+@settings(max_examples=600, deadline=None)
+@given(json_values, json_values)
+def test_the_patch_turns_any_json_value_into_any_other(old, new):
+    applies(old, new)
+
+
+def test_equal_views_give_an_empty_patch_and_unchanged_parts_are_skipped():
+    view = {"hand": ["AS", "KS"], "trick": []}
+    assert diff(view, copy.deepcopy(view)) == []
+    assert diff(view, view) == []
+
+
+def test_a_card_played_from_the_middle_of_a_hand_is_one_remove():
+    assert diff({"hand": ["AS", "KS", "QS"]}, {"hand": ["AS", "QS"]}) == [{"op": "remove", "path": "/hand/1"}]
+
+
+def test_a_card_added_to_a_trick_is_one_add():
+    assert diff({"trick": [1]}, {"trick": [1, 2]}) == [{"op": "add", "path": "/trick/1", "value": 2}]
+
+
+def test_a_full_chat_log_that_scrolls_by_one_line_is_two_operations():
+    old = {"chat": list(range(50))}
+    new = {"chat": list(range(1, 51))}
+    assert len(diff(old, new)) == 2
+    applies(old, new)
+
+
+def test_the_patch_rebuilds_every_seats_view_across_random_games_of_every_game():
+    checked = 0
+    for game in all_games():
+        for n in range(6):
+            rng = random.Random(f"{game.name}:{n}")
+            players = rng.randint(game.min_players, game.max_players)
+            state = game.new_game(players=players, options=None, seed=n, dealer=0)
+            seats = [None, *range(players)]
+            views = {s: game.view(state, s) for s in seats}
+            for _ in range(80):
+                acting = game.to_act(state)
+                if not acting:
+                    break
+                seat = acting[0]
+                state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+                for s in seats:
+                    new = game.view(state, s)
+                    applies(views[s], new)
+                    views[s] = new
+                    checked += 1
+    assert checked > 5_000

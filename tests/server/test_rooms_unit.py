@@ -1,0 +1,95 @@
+"""Rooms in memory, without a network: the per-connection queue, the slow consumer, versions."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+
+import jsonpatch
+import orjson
+
+from server.config import Settings
+from server.rooms import CODE_ALPHABET, Connection, RoomManager, new_room_code, seed_commitment
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.records: list[dict] = []
+
+    def submit(self, record: dict) -> None:
+        self.records.append(record)
+
+
+def connection(player_id, name, limit=256):
+    closed: list[int] = []
+
+    async def closer(code: int, reason: str) -> None:
+        closed.append(code)
+
+    conn = Connection(player_id, name, closer, limit=limit)
+    return conn, closed
+
+
+def drain(conn: Connection) -> list[dict]:
+    frames = []
+    while not conn.queue.empty():
+        frames.append(orjson.loads(conn.queue.get_nowait()))
+    return frames
+
+
+def test_room_codes_are_long_and_unambiguous():
+    codes = {new_room_code() for _ in range(2000)}
+    assert len(codes) == 2000
+    assert all(len(c) == 8 and set(c) <= set(CODE_ALPHABET) for c in codes)
+    assert not set("01ILO") & set(CODE_ALPHABET)
+    assert len(CODE_ALPHABET) ** 8 > 2**30
+
+
+def test_the_commitment_is_the_sha256_of_the_seed():
+    assert seed_commitment("12345") == hashlib.sha256(b"12345").hexdigest()
+
+
+async def test_a_connection_that_never_reads_is_closed_and_the_others_keep_every_frame():
+    manager = RoomManager(Settings(bot_delay_ms=0), Recorder())
+    room = manager.create("oh_hell", {"max_cards": 1, "rebound": False}, 3, False, "p0", "Ann")
+    reader, _ = connection("p0", "Ann")
+    stalled, stalled_closed = connection(None, None, limit=8)
+    await room.join(reader)
+    await room.join(stalled)
+    for _ in range(20):  # twenty changes; the stalled queue holds eight frames
+        await room.set_bot(reader, 1, remove=False)
+        await room.set_bot(reader, 1, remove=True)
+    await asyncio.sleep(0)
+    assert stalled_closed == [1008]
+    frames = drain(reader)
+    assert frames[0]["type"] == "snapshot"
+    versions = [f["v"] for f in frames]
+    assert versions == list(range(versions[0], versions[0] + len(frames)))
+    state = frames[0]["state"]
+    for f in frames[1:]:
+        state = jsonpatch.apply_patch(state, f["ops"])
+    snapshot_conn, _ = connection("p0", "Ann")
+    room.snapshot(snapshot_conn)
+    assert state == orjson.loads(snapshot_conn.queue.get_nowait())["state"]
+
+
+async def test_a_finished_match_is_handed_to_storage_with_its_whole_log():
+    recorder = Recorder()
+    manager = RoomManager(Settings(bot_delay_ms=0), recorder)
+    room = manager.create("ribs", {"target": 1}, 4, True, "p0", "Ann")
+    host, _ = connection("p0", "Ann")
+    await room.join(host)
+    for seat in (1, 2, 3):
+        await room.set_bot(host, seat, remove=False)
+    room.seats[0].away = True  # let a bot play the host's seat too
+    await room.start(host)
+    for _ in range(2000):
+        if room.status == "finished":
+            break
+        await asyncio.sleep(0)
+    assert room.status == "finished"
+    (record,) = recorder.records
+    assert record["id"] == room.result["match_id"]
+    assert seed_commitment(record["seed"]) == record["commitment"]
+    assert len(record["actions"]) > 0 and record["hands"]
+    assert [p["bot"] for p in record["players"]] == [False, True, True, True]
