@@ -1,0 +1,92 @@
+"""The application: settings, health that asks the database, pages, and a clean SIGTERM."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+
+from server.app import create_app
+from server.config import Settings, normalize_database_url
+
+
+def test_plain_database_urls_get_their_driver():
+    assert normalize_database_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalize_database_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalize_database_url("postgresql+asyncpg://u@h/db") == "postgresql+asyncpg://u@h/db"
+    assert normalize_database_url("sqlite:///x.db") == "sqlite:///x.db"
+
+
+def test_settings_come_from_the_environment(monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", "postgresql://x@y/z")
+    monkeypatch.setenv("FELT_BOT_DELAY_MS", "0")
+    monkeypatch.setenv("PORT", "9123")
+    s = Settings()
+    assert (s.database_url, s.bot_delay_ms, s.port) == ("postgresql+psycopg://x@y/z", 0, 9123)
+
+
+@pytest.fixture
+async def client(tmp_path):
+    app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'felt.db'}"))
+    async with app.router.lifespan_context(app):
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
+            yield c, app
+
+
+async def test_health_asks_the_database(client):
+    c, app = client
+    assert (await c.get("/healthz")).json() == {"ok": True}
+    app.state.db.dispose()
+    app.state.db.ping = lambda: False  # the database stops answering
+    r = await c.get("/healthz")
+    assert r.status_code == 503 and r.json()["error"]["code"] == "unavailable"
+
+
+async def test_the_client_pages_and_static_files_are_served(client):
+    c, _ = client
+    for path in ("/", "/r/ABCDEFGH", "/history", "/matches/abc"):
+        r = await c.get(path)
+        assert r.status_code == 200 and "text/html" in r.headers["content-type"], path
+        assert "<html" in r.text.lower()
+
+
+async def test_the_openapi_document_describes_every_route(client):
+    c, _ = client
+    paths = (await c.get("/openapi.json")).json()["paths"]
+    for p in ("/api/players", "/api/games", "/api/rooms", "/api/rooms/{code}", "/api/matches",
+              "/api/matches/{match_id}", "/api/matches/{match_id}/replay", "/healthz"):
+        assert any(k.replace("{id}", "{match_id}") == p for k in paths), p
+
+
+def test_the_server_stops_cleanly_on_sigterm(tmp_path):
+    port = 18000 + os.getpid() % 1000
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server", "--port", str(port)],
+        cwd=tmp_path,
+        env={**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'felt.db'}"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        for _ in range(300):
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        else:
+            pytest.fail("the server never answered")
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    # uvicorn finishes its shutdown, then re-raises the signal it caught: -SIGTERM is clean.
+    assert proc.returncode in (0, -signal.SIGTERM), out.decode()[-2000:]
+    assert b"Application shutdown complete" in out and b"Traceback" not in out
+    assert (tmp_path / "felt.db").exists()
