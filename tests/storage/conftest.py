@@ -136,6 +136,34 @@ def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 @pytest.fixture
+def locked(request: pytest.FixtureRequest) -> Callable[[Database], object]:
+    """``with locked(db):`` another connection holds a lock that makes writes to ``db`` wait.
+
+    SQLite: an exclusive transaction. PostgreSQL: ``LOCK TABLE matches IN ACCESS EXCLUSIVE MODE``.
+    """
+
+    @contextmanager
+    def hold(db: Database) -> Iterator[None]:
+        if db.is_sqlite:
+            holder = sqlite3.connect(db.url.database, isolation_level=None, timeout=5)
+            try:
+                holder.execute("BEGIN EXCLUSIVE")
+                yield
+                holder.execute("COMMIT")
+            finally:
+                holder.close()
+        else:
+            with psycopg.connect(_libpq(db.url.render_as_string(hide_password=False))) as holder:
+                holder.execute("LOCK TABLE matches IN ACCESS EXCLUSIVE MODE")
+                try:
+                    yield
+                finally:
+                    holder.rollback()
+
+    return hold
+
+
+@pytest.fixture
 def outage(request: pytest.FixtureRequest) -> Callable[[Database], object]:
     """``with outage(db):`` makes writes to ``db`` fail until the block ends.
 
