@@ -1,0 +1,1 @@
+"""Felt's benchmarks: ``python -m bench.run [--quick]`` (see bench/README.md)."""

@@ -1,0 +1,220 @@
+"""``python -m bench.run [--quick] [--only PART,...]``: every Felt benchmark, one line per figure.
+
+Parts, in order: calibration, engines, micro (diff + encode), patches (patch size and the
+in-process room path), storage (``bench/storage.py``, another engineer's, run as a
+subprocess), load (WebSocket load against the bare baseline, memory, and the py-spy
+profile). Every figure goes to ``bench/results/latest.json`` (read-modify-write: the
+"storage" key written by ``bench/storage.py`` is kept) and the table in ``bench/README.md``
+is rewritten from this run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import re
+import subprocess
+import sys
+import time
+
+from bench.common import RESULTS, ROOT, figure, line, merge_results, now_iso, read_results
+
+PARTS = ("calibration", "engines", "micro", "patches", "storage", "load")
+README = ROOT / "bench" / "README.md"
+
+
+def log(msg: str) -> None:
+    print(msg, flush=True)
+
+
+def calibration() -> tuple[dict, list[dict]]:
+    """A fixed pure-Python workload, to tell a slow or shared machine from a slow Felt."""
+    c0, w0 = time.thread_time(), time.perf_counter()
+    x = 0
+    for i in range(2_000_000):
+        x += i
+    cpu, wall = time.thread_time() - c0, time.perf_counter() - w0
+    load = os.getloadavg()
+    raw = {"loop_ns_per_iter_cpu": cpu / 2e6 * 1e9, "loop_cpu_share": cpu / wall, "loadavg": load,
+           "cpus": os.cpu_count(), "python": platform.python_version(), "machine": platform.machine()}
+    figs = [figure("calibration.python_loop_ns", raw["loop_ns_per_iter_cpu"], "ns/iter (CPU)",
+                   cpu_share=raw["loop_cpu_share"], loadavg_1m=load[0],
+                   note="reference: ~30-60 ns/iter on an idle core; higher means a contended machine")]
+    return raw, figs
+
+
+def _pin(core: int):
+    try:
+        before = os.sched_getaffinity(0)
+        os.sched_setaffinity(0, {core})
+        return before
+    except (AttributeError, OSError):
+        return None
+
+
+def run_storage(quick: bool) -> tuple[dict, list[dict]]:
+    path = ROOT / "bench" / "storage.py"
+    if not path.exists():
+        return {"error": "bench/storage.py does not exist"}, [
+            figure("storage.event_loop_max_stall_ms", None, "ms", target="<= 1 ms", passed=None,
+                   note="bench/storage.py is missing")]
+    # Quick mode: SQLite only and fewer matches, so that the whole quick run stays under 3 minutes.
+    cmd = [sys.executable, "-m", "bench.storage"] + (["--quick", "--no-pg", "--matches", "300"] if quick else [])
+    timeout = 40 if quick else 900
+    t0 = time.perf_counter()
+    try:
+        proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+        rc, out, err = proc.returncode, proc.stdout, proc.stderr
+    except subprocess.TimeoutExpired as exc:  # subprocess.run kills the child on timeout
+        rc, out, err = "timeout", (exc.stdout or b"").decode() if isinstance(exc.stdout, bytes) else (exc.stdout or ""), ""
+    raw = {"command": " ".join(cmd[1:]), "returncode": rc, "seconds": time.perf_counter() - t0, "stdout_tail": out[-3000:], "stderr_tail": err[-2000:]}
+    for ln in out.splitlines():
+        log(f"  storage| {ln}")
+    data = read_results().get("storage")
+    stall = _find_stall(data) if data is not None else None
+    note = None if rc == 0 else f"bench/storage.py exited with {rc}: {err.strip()[-200:]}"
+    if data is None:
+        note = (note or "") + " (no 'storage' key in latest.json)"
+    figs = [figure("storage.event_loop_max_stall_ms", stall, "ms", target="<= 1 ms",
+                   passed=None if stall is None else stall <= 1.0, note=note)]
+    return raw, figs
+
+
+def _find_stall(data) -> float | None:
+    """The longest event-loop stall the storage bench reports, wherever it put it (ms)."""
+    found: list[float] = []
+
+    def walk(obj, key=""):
+        if isinstance(obj, dict):
+            for k, v in obj.items():
+                walk(v, f"{key}.{k}".lower())
+        elif isinstance(obj, list):
+            for v in obj:
+                walk(v, key)
+        elif isinstance(obj, (int, float)) and not isinstance(obj, bool):
+            if "stall" in key or "block" in key:
+                if "target" in key or "count" in key:
+                    return
+                if key.endswith("_s") or key.endswith("seconds"):
+                    found.append(obj * 1000)
+                elif key.endswith("_us"):
+                    found.append(obj / 1000)
+                else:
+                    found.append(float(obj))
+
+    walk(data)
+    return max(found) if found else None
+
+
+def write_readme(figs: list[dict], meta: dict, raw: dict) -> None:
+    if not README.exists():
+        return
+    rows = ["| figure | measured | baseline | ratio | target | result |", "|---|---|---|---|---|---|"]
+    from bench.common import fmt
+
+    for f in figs:
+        if "target" not in f and not f["name"].startswith(("load.", "memory.", "engine.", "micro.diff", "room.", "calibration")):
+            continue
+        verdict = {True: "pass", False: "**FAIL**", None: "n/a"}[f.get("pass")] if "target" in f else ""
+        rows.append(
+            f"| `{f['name']}` | {fmt(f['value'])} {f['unit']} | {fmt(f.get('baseline')) if 'baseline' in f else ''} | "
+            f"{fmt(f.get('ratio')) if 'ratio' in f else ''} | {f.get('target', '')} | {verdict} |"
+        )
+    head = (f"Last run: {meta['finished']} (`{meta['command']}`, {meta['seconds']:.0f} s, load average at start "
+            f"{meta['loadavg_start'][0]:.1f}, at end {meta['loadavg_end'][0]:.1f}).")
+    prof = (raw.get("load") or {}).get("profile") or {}
+    extra = ""
+    if prof.get("top_self"):
+        run = prof["run"]
+        extra = (f"\n\nServer hot path (py-spy, {prof['samples']} samples, closed loop at {run['rooms']} rooms, "
+                 f"{fmt(run['server_cpu_us_per_move'])} CPU us/move; share of samples and us/move):\n\n"
+                 "| frame (self time) | share | us/move |\n|---|---|---|\n")
+        extra += "\n".join(f"| `{r['frame']}` | {r['share']:.1%} | {r['us_per_move']:.0f} |" for r in prof["top_self"][:12])
+        extra += "\n\n| frame (inclusive, server code) | share | us/move |\n|---|---|---|\n"
+        extra += "\n".join(f"| `{r['frame']}` | {r['share']:.1%} | {r['us_per_move']:.0f} |" for r in prof["top_inclusive_server"][:6])
+    elif prof.get("error"):
+        extra = f"\n\nProfile: {prof['error']}"
+    block = "<!-- results:start -->\n" + head + "\n\n" + "\n".join(rows) + extra + "\n<!-- results:end -->"
+    text = README.read_text()
+    if "<!-- results:start -->" in text:
+        text = re.sub(r"<!-- results:start -->.*?<!-- results:end -->", lambda _: block, text, flags=re.S)
+    else:
+        text += "\n" + block + "\n"
+    README.write_text(text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.run")
+    parser.add_argument("--quick", action="store_true", help="a short version (under 3 minutes)")
+    parser.add_argument("--only", default=",".join(PARTS), help=f"comma-separated parts of: {', '.join(PARTS)}")
+    parser.add_argument("--games", default="oh_hell,bid_whist,tarbish,ribs", help="games the load rooms play")
+    parser.add_argument("--no-readme", action="store_true")
+    args = parser.parse_args(argv)
+    parts = [p for p in args.only.split(",") if p]
+    t0 = time.perf_counter()
+    t_mono = time.monotonic()
+    mode = "quick" if args.quick else "full"
+    meta = {"mode": mode, "started": now_iso(), "loadavg_start": os.getloadavg(), "command": "python -m bench.run" + (" --quick" if args.quick else "")}
+    log(f"Felt benchmarks ({mode}); load average {meta['loadavg_start'][0]:.1f} on {os.cpu_count()} CPUs")
+    raw: dict = {}
+    figs: list[dict] = []
+
+    def part(name, fn):
+        if name not in parts:
+            return
+        log(f"[{name}]")
+        ts = time.perf_counter()
+        try:
+            r, f = fn()
+        except Exception as err:  # a broken part is reported, never hides the others
+            import traceback
+
+            traceback.print_exc()
+            r, f = {"error": repr(err)}, [figure(f"{name}.error", None, "", note=repr(err))]
+        raw[name] = r
+        raw[name + "_seconds"] = time.perf_counter() - ts
+        for fig in f:
+            log("  " + line(fig))
+        figs.extend(f)
+
+    part("calibration", calibration)
+    # In-process parts run pinned to core 1 (the load servers use core 0 later).
+    before = _pin(1)
+    from bench.engines import run_engines
+    from bench.micro import run_micro
+    from bench.patches import run_patches
+
+    part("engines", lambda: run_engines(args.quick, log))
+    part("micro", lambda: run_micro(args.quick, log))
+    part("patches", lambda: run_patches(args.quick, log))
+    if before is not None:
+        os.sched_setaffinity(0, before)
+    part("storage", lambda: run_storage(args.quick))
+
+    def load():
+        from bench.load import load_figures, run_load
+
+        deadline = t_mono + 165 if args.quick else None
+        res = run_load(args.quick, log, args.games, deadline)
+        return res, load_figures(res, args.quick)
+
+    part("load", load)
+    meta["finished"] = now_iso()
+    meta["seconds"] = time.perf_counter() - t0
+    meta["loadavg_end"] = os.getloadavg()
+    summary = {
+        "passed": sum(1 for f in figs if f.get("pass") is True),
+        "failed": [f["name"] for f in figs if f.get("pass") is False],
+        "not_measured": [f["name"] for f in figs if "target" in f and f.get("pass") is None],
+    }
+    merge_results({"meta": meta, "summary": summary, "figures": figs, "raw": raw})
+    if not args.no_readme:
+        write_readme(figs, meta, raw)
+    log(f"{summary['passed']} targets met, {len(summary['failed'])} missed, {len(summary['not_measured'])} not measured;"
+        f" {meta['seconds']:.0f} s; results in {RESULTS.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
