@@ -158,6 +158,18 @@ def artifacts() -> Path:
 # ---- driving the client the way a person does ------------------------------------------------
 
 PLAYABLE = "#controls [data-control]:not([disabled]), #hand button[data-card]:not([disabled])"
+# What to click next on a page, or null when it need not (or cannot yet) act.
+PROBE = """() => {
+  if (!document.querySelector('#controls .turn-banner')) return null;
+  const on = (sel) => [...document.querySelectorAll(sel)].filter((b) => !b.disabled);
+  if (document.querySelector('#controls [data-submit]')) {
+    if (on('#controls [data-submit]').length) return 'submit';
+    const free = on("#hand button[data-card][aria-pressed='false']");
+    return free.length ? free[0].dataset.key : null;
+  }
+  const first = on('%s')[0];
+  return first ? first.dataset.key : null;
+}""" % PLAYABLE
 
 
 class Table:
@@ -166,6 +178,8 @@ class Table:
     def create_room(self, page, name: str, game: str, options: dict, seats: int | None = None) -> str:
         page.get_by_label("Your name", exact=True).fill(name)
         page.get_by_label("Game", exact=True).select_option(game)
+        if options and not page.locator("#options-box").evaluate("el => el.open"):
+            page.locator("#options-box > summary").click()
         for key, value in options.items():
             control = page.locator(f"#opt-{key}")
             kind = control.evaluate("el => el.tagName === 'SELECT' ? 'select' : el.type")
@@ -193,26 +207,18 @@ class Table:
         return page.locator("#controls .turn-banner").count() > 0
 
     def act_once(self, page) -> bool:
-        """If this page must act: do the first enabled legal thing. True when it acted."""
-        if not self.my_turn(page):
+        """If this page must act: click the first enabled legal control. True when it clicked.
+
+        A multi-card choice (a discard, the Ribs, a pair) is made by clicking cards one by one
+        until its button comes alive. One probe per call keeps the loop fast.
+        """
+        step = page.evaluate(PROBE)
+        if step is None:
             return False
-        if page.locator("#controls [data-submit]").count():
-            for _ in range(20):
-                if page.locator("#controls [data-submit]:not([disabled])").count():
-                    break
-                free = page.locator("#hand button[data-card][aria-pressed='false']:not([disabled])")
-                if free.count() == 0:
-                    return False
-                free.first.click(timeout=3000)
-            ready = page.locator("#controls [data-submit]:not([disabled])")
-            if ready.count() == 0:
-                return False
-            ready.first.click(timeout=3000)
-            return True
-        playable = page.locator(PLAYABLE)
-        if playable.count() == 0:
-            return False  # the last action is still on its way
-        playable.first.click(timeout=3000)
+        if step == "submit":
+            page.locator("#controls [data-submit]:not([disabled])").first.click(timeout=3000)
+        else:
+            page.locator(f'[data-key="{step}"]').click(timeout=3000)
         return True
 
     def finished(self, page) -> bool:

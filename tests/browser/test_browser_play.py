@@ -139,3 +139,66 @@ def test_four_friends_play_a_hand_of_each_game_together(pages, table, artifacts,
     host.get_by_role("button", name="Play again").click()
     host.wait_for_url(re.compile(r"/r/"))
     expect(friends[1].get_by_role("link", name="Join the next game")).to_be_visible()
+
+
+def test_a_gap_in_versions_resyncs_and_a_dropped_connection_comes_back_to_the_same_seat(pages, table):
+    """The socket runs through a Playwright route that can lose a patch or cut the line."""
+    page = pages.open(None, viewport=PHONE)
+    line = {"down": False, "drop_patch": False, "resyncs": 0, "routes": []}
+
+    def route(ws):
+        if line["down"]:
+            ws.close(code=4000, reason="network down (test)")
+            return
+        server = ws.connect_to_server()
+        line["routes"].append((ws, server))
+
+        def from_page(message):
+            if '"resync"' in str(message):
+                line["resyncs"] += 1
+            server.send(message)
+
+        def from_server(message):
+            if line["drop_patch"] and '"type":"patch"' in str(message):
+                line["drop_patch"] = False  # lost on the way: the next patch shows a gap
+                return
+            ws.send(message)
+
+        ws.on_message(from_page)
+        server.on_message(from_server)
+
+    page.route_web_socket(re.compile(r"/ws/rooms/"), route)
+    page.goto(pages.base + "/")
+    table.create_room(page, "Eve", "ribs", {"target": 1})
+    expect(page.locator("#conn")).to_have_text("Connected")
+
+    line["drop_patch"] = True
+    page.locator("[data-bot-next]").click()  # its patch is lost: nothing changes yet
+    time.sleep(0.3)
+    expect(page.locator(".badge-bot")).to_have_count(0)
+    page.locator("#chat-text").fill("anyone there?")
+    page.locator("#chat-text").press("Enter")  # the next patch skips a version: resync
+    expect(page.locator(".badge-bot")).to_have_count(1)
+    expect(page.locator("#chat-log")).to_contain_text("anyone there?")
+    page.locator("[data-bot-next]").click()
+    expect(page.locator(".badge-bot")).to_have_count(2)
+    assert line["resyncs"] == 1
+
+    line["down"] = True
+    for ws, server in line["routes"]:
+        server.close()
+        ws.close(code=4000, reason="network down (test)")
+    expect(page.locator("#conn")).to_have_text("Reconnecting…")
+    time.sleep(1.0)
+    line["down"] = False
+    expect(page.locator("#conn")).to_have_text("Connected", timeout=20000)
+    expect(page.locator(".seat-you")).to_contain_text("Eve")
+    expect(page.locator(".badge-bot")).to_have_count(2)
+    page.locator("[data-bot-next]").click()
+    expect(page.locator(".badge-bot")).to_have_count(3)
+
+
+def test_an_unknown_room_says_so(pages):
+    page = pages.open("/r/NOSUCH22")
+    expect(page.locator("#missing")).to_contain_text("no room")
+    expect(page.get_by_role("link", name="Back to the lobby")).to_be_visible()

@@ -55,7 +55,7 @@ export class RoomConnection {
       clearInterval(this.pingTimer);
       this.ws = null;
       if (this.closed) return;
-      if (event.code >= 4400 && event.code < 4500) {
+      if (event.code === 4404) {
         // The server refused the room itself (unknown or closed): retrying cannot help.
         this.onStatus("gone", event.reason || "This room does not exist (any more).");
         return;

@@ -6,7 +6,9 @@ export function h(tag, attrs = {}, ...children) {
   for (const [name, value] of Object.entries(attrs || {})) {
     if (value === false || value === null || value === undefined) continue;
     if (name === "class") node.className = Array.isArray(value) ? value.filter(Boolean).join(" ") : value;
-    else if (name === "style" && typeof value === "object") Object.assign(node.style, value);
+    else if (name === "style" && typeof value === "object") {
+      for (const [prop, v] of Object.entries(value)) node.style.setProperty(prop.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), v);
+    }
     else if (value === true) node.setAttribute(name, "");
     else node.setAttribute(name, String(value));
   }

@@ -68,6 +68,21 @@ export function passLabel(view, legal) {
   return "Pass";
 }
 
+/**
+ * A seat's bid: the view's `bids` is either one entry per seat (a value, "pass", "take" or null)
+ * or a log of {seat, bid, pass} (Ribs, where the bidding goes round several times): its last word.
+ */
+function seatBid(view, seat) {
+  if (!Array.isArray(view.bids)) return null;
+  if (view.bids.length && view.bids.every((b) => b !== null && typeof b === "object")) {
+    const mine = view.bids.filter((b) => b.seat === seat);
+    const last = mine[mine.length - 1];
+    if (!last) return null;
+    return last.pass ? "pass" : last.bid;
+  }
+  return view.bids[seat] ?? null;
+}
+
 /** Short lines under a seat's name: bid, tricks, declarations, roles. */
 export function seatNotes(game, view, seat) {
   const notes = [];
@@ -75,12 +90,12 @@ export function seatNotes(game, view, seat) {
   if (view.declarer === seat && view.contract != null) notes.push(`Declarer · ${bidText(game, view.contract)}`);
   if (view.caller === seat && view.trump) notes.push("Named trump");
   if (game === "ribs" && view.leader === seat && view.phase !== "bidding") notes.push("Leader");
-  const bid = Array.isArray(view.bids) ? view.bids[seat] : null;
+  const bid = seatBid(view, seat);
   if (bid !== null && bid !== undefined && !(game === "bid_whist" && view.contract != null)) {
     notes.push(bid === "pass" ? "Passed" : bid === "take" ? "Took it" : `Bid ${bidText(game, bid)}`);
   }
   for (const d of view.declarations || []) {
-    if (d.seat === seat) notes.push(d.run ? `Declared a ${d.run}` : "Declared");
+    if (d.seat === seat) notes.push(d.run ? `Declared a ${d.run}` : "No runs declared");
   }
   if (Array.isArray(view.tricks_won) && view.phase !== "bidding" && game !== "ribs") {
     const n = view.tricks_won[seat];
@@ -94,12 +109,14 @@ export function seatNotes(game, view, seat) {
 export function infoItems(game, view, names) {
   const items = [];
   if (!view) return items;
+  if (view.phase) items.push(["", h("span", { class: "phase-pill" }, phaseText(view.phase))]);
   if (view.hand_number) {
     items.push(["Hand", view.hands_total ? `${view.hand_number} of ${view.hands_total}` : String(view.hand_number)]);
   }
   if (view.hand_size) items.push(["Cards", String(view.hand_size)]);
-  items.push(["Trump", view.trump ? h("span", {}, suitBadge(view.trump), ` ${SUITS[view.trump]?.name || view.trump}`) : "not yet"]);
+  if (game !== "ribs") items.push(["Trump", view.trump ? h("span", {}, suitBadge(view.trump), ` ${SUITS[view.trump]?.name || view.trump}`) : "not yet"]);
   if (view.turned) items.push(["Turned", cardView(view.turned, { small: true })]);
+  if (game === "ribs" && view.trick_number) items.push(["Trick", `${view.trick_number} of 4`]);
   if (game === "oh_hell" && Array.isArray(view.bids) && view.bids.some((b) => typeof b === "number")) {
     const total = view.bids.reduce((sum, b) => sum + (typeof b === "number" ? b : 0), 0);
     items.push(["Bids", `${total} for ${view.hand_size ?? "?"} tricks`]);

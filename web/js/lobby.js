@@ -88,7 +88,7 @@ function showGame() {
     return c.node;
   });
   const box = $("#options");
-  fill(box, h("legend", {}, "Options"), controls.length ? controls : h("p", { class: "hint" }, "This game has no options."));
+  fill(box, h("legend", { class: "sr-only" }, "Options"), controls.length ? controls : h("p", { class: "hint" }, "This game has no options."));
   localStorage.setItem("felt.lastGame", game.name);
 }
 

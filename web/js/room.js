@@ -113,8 +113,6 @@ function renderTableArea() {
     const taken = state.seats.filter((s) => s.name).length;
     center = [h("div", { class: "felt-wait" }, `${taken} of ${state.seats.length} seated`),
       h("div", { class: "felt-hint" }, taken < state.seats.length ? "Invite friends or add bots" : "Ready to start")];
-  } else if (view()?.turned) {
-    center = [h("div", { class: "felt-turned" }, cardView(view().turned, { small: true }), h("span", {}, "turned"))];
   }
   renderTable($("#table"), {
     game: r.game,
@@ -256,6 +254,11 @@ function renderHand() {
   const parts = [h("h2", { class: "sr-only" }, "Your hand"), h("div", { class: ["hand-cards", mode !== "none" && "hand-live"] }, cards)];
   if (v.hand.length === 0) parts.push(h("p", { class: "hint" }, "No cards in hand."));
   if (kitty.size) parts.push(h("p", { class: "hint" }, "Cards marked ★ came from the kitty."));
+  const faceDown = (Array.isArray(v.my_face_down) ? v.my_face_down : []).filter((f) => f.trick_number === v.trick_number);
+  for (const f of faceDown) {
+    parts.push(h("div", { class: "discards" }, h("span", { class: "hint" }, f.fold ? "You folded, face down: " : "Your Ribs, face down: "),
+      (f.cards || []).map((c) => cardView(c, { small: true }))));
+  }
   if (Array.isArray(v.discards) && v.discards.length) {
     parts.push(h("div", { class: "discards" }, h("span", { class: "hint" }, "Your discards: "), v.discards.map((c) => cardView(c, { small: true }))));
   }
@@ -532,6 +535,7 @@ function showStatus(status, message) {
 
 function showMissing(message) {
   const box = $("#missing");
+  if (!box.hidden) return; // the first explanation stays
   box.hidden = false;
   fill(box, h("p", {}, message), h("a", { class: "btn btn-primary", href: "/" }, "Back to the lobby"));
   $("#room-title").textContent = "Room not found";
@@ -542,14 +546,6 @@ async function main() {
   $("#invite-url").value = inviteUrl();
   const me = identity.get();
   if (me) $("#join-name").value = me.name;
-  try {
-    await api(`/api/rooms/${encodeURIComponent(code)}`);
-  } catch (err) {
-    if (err.status === 404) {
-      showStatus("gone", `There is no room “${code}”. It may have closed.`);
-      return;
-    }
-  }
   conn = new RoomConnection(code, {
     token: me ? me.token : null,
     onState: (next) => {
@@ -560,9 +556,16 @@ async function main() {
     onStatus: showStatus,
     onError: (frame) => {
       pending = false;
-      if (frame.code === "unauthorized" || frame.code === "unknown_player") {
+      if (frame.code === "not_found") {
+        showStatus("gone", `There is no room “${code}”. It may have closed.`);
+        return;
+      }
+      if (frame.code === "unauthorized" && conn.sync.waiting) {
+        // Refused while connecting: this browser's player token is not known here (any more).
         identity.clear();
+        conn.token = null;
         renderJoin();
+        if (!state) $("#join").hidden = false;
       }
       toast(frame.message || "That was refused.", "error");
       if (state) render();

@@ -2,13 +2,15 @@
 // Used by the live room and by the replay viewer; it renders only what it is given.
 import { h, fill } from "./dom.js";
 import { cardBack, cardText, cardView } from "./cards.js";
-import { phaseText, seatNotes } from "./games.js";
+import { seatNotes } from "./games.js";
 
 /** Where seat ``seat`` sits, in percent of the table box, seen from ``base`` (at the bottom). */
-function place(seat, base, n, rx, ry) {
+/** The direction of seat ``seat`` from the middle, seen from ``base`` (at the bottom); the
+ *  stylesheet turns it into a position with radii that suit the screen size. */
+function place(seat, base, n) {
   const r = (seat - base + n) % n;
   const angle = Math.PI / 2 + (r * 2 * Math.PI) / n; // clockwise on screen: bottom, left, top, right
-  return { left: `${50 + rx * Math.cos(angle)}%`, top: `${50 + ry * Math.sin(angle)}%` };
+  return { "--cx": Math.cos(angle).toFixed(4), "--cy": Math.sin(angle).toFixed(4) };
 }
 
 /** The cards one seat has on the table in this trick (Ribs: two cards, maybe face down). */
@@ -47,7 +49,7 @@ export function renderTable(el, o) {
       {
         class: ["seat", empty && "seat-empty", seat === o.you && "seat-you", acting && "seat-acting"],
         "data-seat-box": seat,
-        style: place(seat, base, n, 41, 40),
+        style: place(seat, base, n),
         "aria-label": `Seat ${seat + 1}: ${empty ? "empty" : s.name}${acting ? ", to act" : ""}`,
       },
       h("div", { class: "seat-name" },
@@ -67,12 +69,12 @@ export function renderTable(el, o) {
       "div",
       {
         class: ["play", entry.folded && "play-folded"],
-        style: place(entry.seat, base, n, 20, 19),
+        style: place(entry.seat, base, n),
         "data-trick-seat": entry.seat,
         title: o.names[entry.seat] || "",
       },
       playCards(entry),
-      entry.folded ? h("span", { class: "play-note" }, "folded") : null,
+      entry.folded ? h("span", { class: "play-note" }, "folded") : entry.ribs ? h("span", { class: "play-note" }, "the Ribs") : null,
     ),
   );
 
@@ -84,7 +86,6 @@ export function renderTable(el, o) {
     el,
     h("div", { class: "felt", role: "group", "aria-label": "Card table" },
       h("div", { class: "felt-center" },
-        view ? h("div", { class: "felt-phase" }, phaseText(view.phase)) : null,
         o.center || null),
       h("p", { class: "sr-only", "aria-live": "off" }, trickText ? `On the table: ${trickText}` : "No cards on the table."),
       trickLayer,
