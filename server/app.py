@@ -6,6 +6,7 @@ Only this module imports the edges (``server.api``, ``server.ws``).
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -42,6 +43,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.db = db
         app.state.recorder = recorder
         app.state.rooms = rooms
+        # A server keeps many long-lived views: move what start-up built out of the collector's
+        # sight and collect the young generation less often, so that full collections (which
+        # walk every live view) do not land in the middle of a move.
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(50_000, 20, 100)
         log.info("Felt %s ready on %s", __version__, db.describe())
         try:
             yield

@@ -41,7 +41,7 @@ The rules as implemented (RULES.md section 3):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any, NamedTuple
 
@@ -208,6 +208,9 @@ class MatchInfo:
     history: tuple[HandResult, ...]
     past_deals: tuple[tuple[int, tuple[tuple[str, ...], ...]], ...]  # (dealer, deals) per hand
     winners: tuple[int, ...] | None
+    # ``history`` as the view shows it, built once per hand and shared by every later view
+    # (views are read-only), so a view costs the same late in a match as early.
+    history_json: list = field(default_factory=list, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -419,6 +422,7 @@ class Tarbish(Game):
             history=(),
             past_deals=(),
             winners=None,
+            history_json=[],
         )
         state = TarbishState(
             match=match,
@@ -677,13 +681,23 @@ class Tarbish(Game):
         )
         scores = (state.match.scores[0] + added[0], state.match.scores[1] + added[1])
         history = state.match.history + (result_rec,)
+        history_json = [*state.match.history_json, result_rec.to_json(len(history))]
         team = match_winner(scores, state.match.target)
         if team is not None:
             match = replace_match(
-                state.match, scores=scores, history=history, winners=(team, team + 2)
+                state.match,
+                scores=scores,
+                history=history,
+                history_json=history_json,
+                winners=(team, team + 2),
             )
             return replace(state, match=match, phase=Phase.OVER)
-        state = replace(state, match=replace_match(state.match, scores=scores, history=history))
+        state = replace(
+            state,
+            match=replace_match(
+                state.match, scores=scores, history=history, history_json=history_json
+            ),
+        )
         return self._deal(state, state.match.hand_index + 1, (state.match.dealer + 1) % PLAYERS)
 
     @staticmethod
@@ -746,7 +760,7 @@ class Tarbish(Game):
             "target": state.match.target,
             "half_bait": state.match.half_bait,
             "hand_number": state.match.hand_index + 1,
-            "history": [h.to_json(i + 1) for i, h in enumerate(state.match.history)],
+            "history": state.match.history_json,
             "legal": (
                 self.legal_actions(state, seat)  # type: ignore[arg-type]
                 if is_player and not over and seat == state.turn

@@ -8,6 +8,7 @@ import asyncio
 import httpx
 import orjson
 import pytest
+from live_server import LiveServer
 from ws_client import Client, new_player, new_room
 
 
@@ -198,8 +199,6 @@ async def test_http_requests_that_are_malformed_or_unauthorised_get_json_errors(
 
 
 async def test_the_room_cap_per_player_is_enforced_with_429(tmp_path):
-    from conftest import LiveServer
-
     server = LiveServer(tmp_path, FELT_MAX_OPEN_ROOMS_PER_PLAYER="2")
     try:
         async with httpx.AsyncClient(base_url=server.base) as http:
@@ -225,8 +224,6 @@ async def test_public_rooms_are_listed_while_waiting_and_private_rooms_never(liv
 
 
 async def test_a_flood_of_frames_is_rate_limited_and_then_closed(tmp_path):
-    from conftest import LiveServer
-
     server = LiveServer(tmp_path, FELT_MAX_FRAMES_PER_SECOND="10", FELT_FRAME_BURST="10")
     try:
         p = await new_player(server.base, "Flood")

@@ -93,3 +93,16 @@ async def test_a_finished_match_is_handed_to_storage_with_its_whole_log():
     assert seed_commitment(record["seed"]) == record["commitment"]
     assert len(record["actions"]) > 0 and record["hands"]
     assert [p["bot"] for p in record["players"]] == [False, True, True, True]
+
+
+async def test_a_room_nobody_has_been_connected_to_for_a_while_is_closed():
+    manager = RoomManager(Settings(room_idle_close_s=0.05), Recorder())
+    idle = manager.create("tarbish", {}, 4, False, "p0", "Ann")
+    busy = manager.create("tarbish", {}, 4, False, "p1", "Ben")
+    conn, _ = connection("p1", "Ben")
+    await busy.join(conn)
+    assert await manager.sweep() == 0
+    await asyncio.sleep(0.1)
+    assert await manager.sweep() == 1
+    assert manager.get(idle.code) is None and manager.get(busy.code) is busy
+    assert [r["code"] for r in manager.list_public()] == [busy.code]
