@@ -32,6 +32,15 @@ def test_a_player_plays_a_whole_short_oh_hell_match_against_three_bots(pages, ta
     expect(page.locator("#room-title")).to_contain_text("Playing")
     expect(page.locator("#fair code.hash")).to_have_count(1)
 
+    # The first move by keyboard: the live region says it is your turn; Enter on a focused control acts.
+    expect(page.locator("#controls .turn-banner")).to_be_visible(timeout=15000)
+    expect(page.locator("#announce")).to_contain_text("Your turn")
+    first = page.locator("#controls [data-control]:not([disabled])").first
+    first.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#hand button[data-card]")).to_have_count(2)
+    page.wait_for_function("() => !document.querySelector('#controls [data-bid]')")
+
     refreshed = {"done": False}
 
     def refresh_mid_hand(actions: int) -> None:
@@ -45,7 +54,8 @@ def test_a_player_plays_a_whole_short_oh_hell_match_against_three_bots(pages, ta
     table.drive([page], lambda: table.finished(page), each=refresh_mid_hand)
     assert refreshed["done"], "the match ended before the refresh was tried"
     expect(page.locator("#result")).to_contain_text(re.compile("Winner|You won"))
-    expect(page.locator("#sheet table.sheet tbody tr")).to_have_count(2)  # hands of 2 and 1 cards
+    page.screenshot(path=str(artifacts / "oh_hell-finished-desktop.png"), full_page=True)
+    expect(page.locator("#sheet table.sheet tbody tr.sheet-hand")).to_have_count(2)  # hands of 2 and 1 cards
     expect(page.locator("#fair .verify.ok")).to_be_visible()
     record = page.get_by_role("link", name="Match record & replay")
     match_href = record.get_attribute("href")
@@ -60,7 +70,7 @@ def test_a_player_plays_a_whole_short_oh_hell_match_against_three_bots(pages, ta
     # The match record: score sheet, the seed verified, a replay stepped by keyboard.
     page.goto(pages.base + match_href)
     expect(page.locator("#fair .verify.ok")).to_contain_text("✓")
-    expect(page.locator("#sheet table.sheet tbody tr")).to_have_count(2)
+    expect(page.locator("#sheet table.sheet tbody tr.sheet-hand")).to_have_count(2)
     expect(page.locator("#step-label")).to_contain_text("Deal")
     expect(page.locator("#hands .hand-list li")).to_have_count(4)
     page.keyboard.press("ArrowRight")
@@ -132,6 +142,7 @@ def test_four_friends_play_a_hand_of_each_game_together(pages, table, artifacts,
     assert actions > 8
     assert shots["done"], "no moment with cards on the table was seen"
     expect(watcher.locator("#result .result-panel")).to_be_visible()
+    friends[0].screenshot(path=str(artifacts / f"{game}-finished-phone.png"), full_page=True)
     for page in players:
         expect(page.locator("#sheet table.sheet tbody tr").first).to_be_visible()
         expect(page.get_by_role("link", name="Match record & replay")).to_be_visible()

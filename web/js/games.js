@@ -97,7 +97,8 @@ export function seatNotes(game, view, seat) {
   for (const d of view.declarations || []) {
     if (d.seat === seat) notes.push(d.run ? `Declared a ${d.run}` : "No runs declared");
   }
-  if (Array.isArray(view.tricks_won) && view.phase !== "bidding" && game !== "ribs") {
+  const perSeat = Array.isArray(view.tricks_won) && view.tricks_won.length === (view.hand_counts || []).length;
+  if (perSeat && view.phase !== "bidding" && game !== "ribs") {
     const n = view.tricks_won[seat];
     if (typeof n === "number") notes.push(`${n} trick${n === 1 ? "" : "s"}`);
   }
@@ -129,8 +130,13 @@ export function infoItems(game, view, names) {
     items.push(["High bid", `${bidText(game, view.high_bid)}${by != null ? ` by ${seatLabel(names, by)}` : ""}`]);
   }
   if (view.caller != null) items.push(["Called by", seatLabel(names, view.caller)]);
-  if (Array.isArray(view.team_tricks) && view.teams) {
-    items.push(["Tricks", teamNames(view, names).map((t, i) => `${t} ${view.team_tricks[i]}`).join(" · ")]);
+  const teamTricks = Array.isArray(view.team_tricks) ? view.team_tricks
+    : view.teams && Array.isArray(view.tricks_won) && view.tricks_won.length === view.teams.length ? view.tricks_won : null;
+  if (teamTricks && view.teams) {
+    items.push(["Tricks", teamNames(view, names).map((t, i) => `${t} ${teamTricks[i]}`).join(" · ")]);
+  }
+  if (view.teams && Array.isArray(view.points_taken) && view.points_taken.length === view.teams.length) {
+    items.push(["Card points", teamNames(view, names).map((t, i) => `${t} ${view.points_taken[i]}`).join(" · ")]);
   }
   if (view.target) items.push(["Playing to", String(view.target)]);
   return items;
@@ -151,7 +157,7 @@ export function handNote(game, entry, names) {
   else if (entry.made === true) parts.push("made");
   else if (entry.made === false) parts.push("set");
   if (Array.isArray(entry.bids) && game === "oh_hell" && Array.isArray(entry.tricks_won)) {
-    parts.push(entry.bids.map((b, s) => `${seatLabel(names, s)} ${entry.tricks_won[s]}/${b}`).join(", "));
+    parts.push(`took/bid: ${entry.bids.map((b, s) => `${seatLabel(names, s)} ${entry.tricks_won[s]}/${b}`).join(", ")}`);
   }
   if (Array.isArray(entry.points)) parts.push(`points ${entry.points.join("–")}`);
   return parts.join(" · ");

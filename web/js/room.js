@@ -229,7 +229,7 @@ function findSelected(type, chosen, fold) {
 function renderHand() {
   const box = $("#hand");
   const v = view();
-  if (!v || !Array.isArray(v.hand)) {
+  if (!v || !Array.isArray(v.hand) || room().status === "finished") {
     fill(box);
     box.hidden = true;
     return;
