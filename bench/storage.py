@@ -102,7 +102,7 @@ def make_records(n: int, pool: list[dict], player_ids: list[str], rng: random.Ra
 
 async def through_recorder(db: Database, records: list[dict]) -> dict:
     """Submit every record to a real MatchRecorder; time it and watch the loop's stalls."""
-    recorder = MatchRecorder(db)
+    recorder = MatchRecorder(db, process=True)  # as the server runs it (Settings.recorder_process)
     recorder.start()
     stalls: list[float] = []
     stop = False

@@ -36,7 +36,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI):
         db = Database(settings.database_url)
         await asyncio.to_thread(db.upgrade)
-        recorder = MatchRecorder(db, retry_max_s=settings.db_retry_max_s)
+        recorder = MatchRecorder(db, retry_max_s=settings.db_retry_max_s, process=settings.recorder_process)
         recorder.start()
         rooms = RoomManager(settings, recorder)
         rooms.start()

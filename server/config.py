@@ -57,6 +57,9 @@ class Settings(BaseSettings):
     send_queue_limit: int = Field(
         default=256, ge=8, description="Frames queued for one connection before it is closed as too slow."
     )
+    recorder_process: bool = Field(
+        default=True, description="Write finished matches from a worker process, off the event loop's GIL."
+    )
     db_retry_max_s: float = Field(default=30.0, gt=0, description="Longest wait between retries of a failed write.")
 
     @field_validator("database_url")

@@ -5,15 +5,22 @@ lock). One worker thread writes each match in its own transaction. A write that 
 in memory and is retried with exponential backoff (capped at ``retry_max_s``), each failure
 logged on ``felt.recorder``; other matches are not held up behind it. Saving is idempotent
 by match id, so a retry after a commit whose answer was lost cannot duplicate a match.
+
+With ``process=True`` (what the server uses) the database work itself runs in one spawned
+worker process: the writer thread only pickles the record and waits with the GIL released,
+so building rows and driver work never compete with the event loop for the interpreter.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import heapq
 import itertools
 import json
 import logging
+import multiprocessing
+import sys
 import threading
 import time
 from collections import deque
@@ -26,6 +33,25 @@ from server.db import Database
 log = logging.getLogger("felt.recorder")
 
 FIRST_RETRY_S = 0.05
+
+_child_db: Database | None = None
+
+
+def _child_init(url: str) -> None:
+    global _child_db
+    _child_db = Database(url)
+
+
+def _child_ready() -> bool:
+    """Answer once the worker has imported everything and opened its engine."""
+    return _child_db is not None
+
+
+def _child_write(record: dict) -> None:
+    """Save one match in the worker process (one transaction)."""
+    assert _child_db is not None
+    with _child_db.session() as session:
+        store.save_match(session, record)
 
 
 class _Entry:
@@ -45,8 +71,11 @@ class MatchRecorder:
         db: Database,
         retry_max_s: float = 30,
         on_saved: Callable[[str], Any] | None = None,
+        process: bool = False,
     ) -> None:
         self.db = db
+        self.process = process
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self.retry_max_s = max(float(retry_max_s), FIRST_RETRY_S)
         self.on_saved = on_saved
         self._fresh: deque[_Entry] = deque()
@@ -73,6 +102,10 @@ class MatchRecorder:
             return
         self._closing = False
         self._deadline = None
+        # While the writer thread holds the GIL (building rows, driver work), the event loop
+        # waits up to the switch interval, 5 ms by default: make it hand back within 1 ms.
+        if sys.getswitchinterval() > 0.001:
+            sys.setswitchinterval(0.001)
         self._thread = threading.Thread(target=self._run, name="felt-recorder", daemon=True)
         self._thread.start()
 
@@ -135,6 +168,9 @@ class MatchRecorder:
             for entry in left:  # the log is the last place these records exist
                 log.error("unwritten match record: %s", json.dumps(entry.record, default=str))
         self._thread = None
+        if self._pool is not None:
+            await asyncio.to_thread(self._pool.shutdown, True, cancel_futures=True)
+            self._pool = None
 
     # ---- the writer thread ------------------------------------------------------------
 
@@ -164,14 +200,19 @@ class MatchRecorder:
                 return entry
 
     def _run(self) -> None:
+        if self._uses_process():
+            try:  # start the worker now, not in the middle of the first finished match
+                self._ensure_pool().submit(_child_ready).result()
+            except Exception:
+                log.exception("the recorder's worker process did not start; will retry on the first write")
+                self._pool = None
         while True:
             entry = self._next()
             if entry is None:
                 return
             match_id = entry.record.get("id")
             try:
-                with self.db.session() as session:
-                    store.save_match(session, entry.record)
+                self._write(entry.record)
             except Exception as exc:
                 entry.attempts += 1
                 delay = min(self.retry_max_s, FIRST_RETRY_S * 2 ** (entry.attempts - 1))
@@ -195,6 +236,33 @@ class MatchRecorder:
             if entry.attempts:
                 log.info("wrote match %s after %d failed attempts", match_id, entry.attempts)
             self._saved(str(match_id))
+
+    def _uses_process(self) -> bool:
+        return self.process and self.db.url.database not in (None, "", ":memory:")
+
+    def _ensure_pool(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_child_init,
+                initargs=(self.db.url.render_as_string(hide_password=False),),
+            )
+        return self._pool
+
+    def _write(self, record: dict) -> None:
+        if not self._uses_process():
+            with self.db.session() as session:
+                store.save_match(session, record)
+            return
+        pool = self._ensure_pool()
+        try:
+            pool.submit(_child_write, record).result()
+        except concurrent.futures.process.BrokenProcessPool:
+            # The worker died (killed, out of memory): start a new one on the next attempt.
+            pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+            raise
 
     def _saved(self, match_id: str) -> None:
         if self.on_saved is None:

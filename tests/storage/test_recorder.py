@@ -227,3 +227,25 @@ async def test_flush_gives_up_with_a_timeout_while_the_database_is_down(db, temp
     await recorder.close()
     with db.session() as session:
         assert len(store.list_matches(session)[0]) == 1
+
+
+async def test_the_server_writes_from_a_worker_process_and_replaces_it_if_it_dies(db, template_records):
+    import os
+    import signal
+
+    recorder = MatchRecorder(db, retry_max_s=0.2, process=True)
+    recorder.start()
+    first = copy_record(template_records[GAMES[0]])
+    recorder.submit(first)
+    await recorder.flush(30)
+    assert first["id"] in stored_ids(db)
+    workers = list(recorder._pool._processes)
+    assert workers and os.getpid() not in workers
+    for pid in workers:  # the worker is killed between two matches
+        os.kill(pid, signal.SIGKILL)
+    await asyncio.sleep(0.2)
+    second = copy_record(template_records[GAMES[1]])
+    recorder.submit(second)
+    await recorder.flush(30)
+    await recorder.close()
+    assert sorted(stored_ids(db)) == sorted([first["id"], second["id"]])
