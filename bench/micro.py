@@ -49,8 +49,8 @@ def _time_jsonpatch(pairs: list, reps: int) -> list[float]:
 
 
 def run_micro(quick: bool, log=print) -> tuple[dict, list[dict]]:
-    actions = 200 if quick else 3000
-    reps = 8 if quick else 50
+    actions = 200 if quick else 1000
+    reps = 8 if quick else 30
     raw: dict = {}
     figs: list[dict] = []
     all_ours: list[float] = []
@@ -58,7 +58,7 @@ def run_micro(quick: bool, log=print) -> tuple[dict, list[dict]]:
     for name in game_names():
         pairs = asyncio.run(_play(name, actions, seed=11, collect_every=1))["pairs"]
         ours = _time_ours(pairs, reps)
-        jp = _time_jsonpatch(pairs[:: 5 if quick else 2], 1 if quick else 3)
+        jp = _time_jsonpatch(pairs[:: 5 if quick else 4], 1)
         all_ours += ours
         all_jp += jp
         raw[name] = {
