@@ -332,7 +332,10 @@ def run_load(
     finally:
         if srv is not None:
             srv.stop()
-        result["workdir"] = str(workdir)
+        if os.environ.get("BENCH_KEEP"):
+            result["workdir"] = str(workdir)  # server and client logs, the database, the raw profile
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
     return result
 
 
