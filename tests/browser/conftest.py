@@ -105,8 +105,10 @@ def server(tmp_path_factory):
     log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    # Playwright's sync API runs an event loop in this thread while it is open; keep it to
+    # one module at a time so that no asyncio test ever starts inside it.
     if CHROMIUM is None or sync_playwright is None:
         pytest.fail("FELT_REQUIRE_BROWSER=1 but Chromium or playwright for Python is missing")
     with sync_playwright() as p:
