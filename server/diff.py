@@ -10,6 +10,11 @@ the tests: ``jsonpatch.apply_patch(old, diff(old, new)) == new`` for every pair.
 
 Values placed in operations are shared with ``new``, not copied: views are never mutated
 after they are built.
+
+A ``memo`` shared across the views of one broadcast remembers the operations found for each
+(old subtree, new subtree, path) by identity. The room makes the public parts of every
+seat's view the very same objects, so those parts are diffed once per action, not once per
+seat.
 """
 
 from __future__ import annotations
@@ -25,32 +30,46 @@ def _escape(key: str) -> str:
     return key
 
 
-def diff(old: Any, new: Any) -> list[Op]:
+def diff(old: Any, new: Any, memo: dict | None = None) -> list[Op]:
     """The JSON Patch that turns ``old`` into ``new``."""
     ops: list[Op] = []
-    if old is not new and old != new:
-        _diff(old, new, "", ops)
+    if old is not new:
+        if type(old) is dict and type(new) is dict:
+            _diff_dict(old, new, "", ops, memo)
+        elif old != new:
+            _diff(old, new, "", ops, memo)
     return ops
 
 
-def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
+def _diff(old: Any, new: Any, path: str, ops: list[Op], memo: dict | None = None) -> None:
     # Called only when old != new.
     if type(old) is dict and type(new) is dict:
-        _diff_dict(old, new, path, ops)
+        _diff_dict(old, new, path, ops, memo)
     elif type(old) is list and type(new) is list:
         _diff_list(old, new, path, ops)
     else:
         ops.append({"op": "replace", "path": path, "value": new})
 
 
-def _diff_dict(old: dict, new: dict, path: str, ops: list[Op]) -> None:
+def _diff_dict(old: dict, new: dict, path: str, ops: list[Op], memo: dict | None = None) -> None:
     for key, old_value in old.items():
         if key not in new:
             ops.append({"op": "remove", "path": f"{path}/{_escape(key)}"})
             continue
         new_value = new[key]
-        if old_value is not new_value and old_value != new_value:
-            _diff(old_value, new_value, f"{path}/{_escape(key)}", ops)
+        if old_value is new_value:
+            continue
+        if memo is not None and (type(new_value) is dict or type(new_value) is list):
+            mkey = (id(old_value), id(new_value), path, key)
+            found = memo.get(mkey)
+            if found is None:
+                found = []
+                if old_value != new_value:
+                    _diff(old_value, new_value, f"{path}/{_escape(key)}", found, memo)
+                memo[mkey] = found
+            ops.extend(found)
+        elif old_value != new_value:
+            _diff(old_value, new_value, f"{path}/{_escape(key)}", ops, memo)
     for key, new_value in new.items():
         if key not in old:
             ops.append({"op": "add", "path": f"{path}/{_escape(key)}", "value": new_value})
