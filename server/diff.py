@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 Op = dict[str, Any]
+_ABSENT: Any = object()
 
 
 def _escape(key: str) -> str:
@@ -53,26 +54,25 @@ def _diff(old: Any, new: Any, path: str, ops: list[Op], memo: dict | None = None
 
 def _diff_dict(old: dict, new: dict, path: str, ops: list[Op], memo: dict | None = None) -> None:
     for key, old_value in old.items():
-        if key not in new:
-            ops.append({"op": "remove", "path": f"{path}/{_escape(key)}"})
+        new_value = new.get(key, _ABSENT)
+        if old_value is new_value or old_value == new_value:
             continue
-        new_value = new[key]
-        if old_value is new_value:
+        if new_value is _ABSENT:
+            ops.append({"op": "remove", "path": f"{path}/{_escape(key)}"})
             continue
         if memo is not None and (type(new_value) is dict or type(new_value) is list):
             mkey = (id(old_value), id(new_value), path, key)
             found = memo.get(mkey)
             if found is None:
-                found = []
-                if old_value != new_value:
-                    _diff(old_value, new_value, f"{path}/{_escape(key)}", found, memo)
-                memo[mkey] = found
+                found = memo[mkey] = []
+                _diff(old_value, new_value, f"{path}/{_escape(key)}", found, memo)
             ops.extend(found)
-        elif old_value != new_value:
+        else:
             _diff(old_value, new_value, f"{path}/{_escape(key)}", ops, memo)
-    for key, new_value in new.items():
-        if key not in old:
-            ops.append({"op": "add", "path": f"{path}/{_escape(key)}", "value": new_value})
+    if new.keys() != old.keys():  # a set comparison in C; rarely true
+        for key, new_value in new.items():
+            if key not in old:
+                ops.append({"op": "add", "path": f"{path}/{_escape(key)}", "value": new_value})
 
 
 def _diff_list(old: list, new: list, path: str, ops: list[Op]) -> None:
