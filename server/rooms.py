@@ -96,6 +96,47 @@ def _share_public_parts(view: dict, reference: dict) -> None:
             view[key] = other
 
 
+class SendQueue:
+    """A connection's outbound frames: a deque and at most one waiting sender.
+
+    ``asyncio.Queue`` carries two waiter deques, a counter and an Event per instance; a room
+    server holds thousands of these, each with exactly one consumer, so this keeps only what
+    that needs (and costs less per frame).
+    """
+
+    __slots__ = ("_items", "_waiter")
+
+    def __init__(self) -> None:
+        self._items: deque = deque()
+        self._waiter: asyncio.Future | None = None
+
+    def qsize(self) -> int:
+        return len(self._items)
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def put_nowait(self, item: Any) -> None:
+        self._items.append(item)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def get_nowait(self) -> Any:
+        if not self._items:
+            raise asyncio.QueueEmpty
+        return self._items.popleft()
+
+    async def get(self) -> Any:
+        while not self._items:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return self._items.popleft()
+
+
 class Connection:
     """One socket's side of a room: an outbound queue, drained by the transport's sender."""
 
@@ -110,11 +151,11 @@ class Connection:
     ) -> None:
         self.player_id = player_id
         self.name = name
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queue = SendQueue()
         self.view: dict | None = None  # the last view this connection was sent
         self.closer = closer
         self.closed = False
-        self.chat_times: deque[float] = deque()
+        self.chat_times: deque[float] | None = None  # made on the first chat line
         self.limit = limit
 
     def push(self, frame: str) -> bool:
@@ -569,6 +610,8 @@ class Room:
     async def say(self, conn: Connection, text: str) -> None:
         s = self.settings
         now = time.monotonic()
+        if conn.chat_times is None:
+            conn.chat_times = deque()
         while conn.chat_times and now - conn.chat_times[0] > 60:
             conn.chat_times.popleft()
         if len(conn.chat_times) >= s.chat_per_minute:

@@ -153,7 +153,6 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
     await websocket.accept()
 
     handler = asyncio.current_task()
-    sender_done = asyncio.Event()
     closing = {"code": 1000, "reason": ""}
 
     def request_close(code: int, reason: str = "") -> None:
@@ -167,11 +166,9 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         # Used by the room (a client too slow to read, a room closing, shutdown). A client
         # that stopped reading never drains its queue: then give up on it and end the handler.
         request_close(code, reason)
-        try:
-            await asyncio.wait_for(sender_done.wait(), timeout=2)
-        except asyncio.TimeoutError:
-            if handler is not None:
-                handler.cancel()
+        done, _ = await asyncio.wait({sender_task}, timeout=2)
+        if not done and handler is not None:
+            handler.cancel()
 
     conn = Connection(
         player.id if player else None,
@@ -191,8 +188,6 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
                 await websocket.close(closing["code"], closing["reason"])
         except Exception:  # the peer went away mid-send; the receive loop sees it too
             pass
-        finally:
-            sender_done.set()
 
     sender_task = asyncio.get_running_loop().create_task(sender())
     try:
@@ -200,7 +195,7 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
     except RoomError as err:
         conn.push(_error(err.code, err.message))
         request_close(CLOSE_POLICY, err.code)
-        await sender_done.wait()
+        await asyncio.wait({sender_task})
         return
 
     bucket = TokenBucket(settings.max_frames_per_second, settings.frame_burst)
@@ -239,11 +234,13 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
         pass
     finally:
         await room.leave(conn)
-        if not sender_done.is_set():
+        if not sender_task.done():
             request_close(1000)
             try:
-                await asyncio.wait_for(sender_done.wait(), timeout=2)
-            except (asyncio.TimeoutError, asyncio.CancelledError):
+                done, _ = await asyncio.wait({sender_task}, timeout=2)
+            except asyncio.CancelledError:
+                done = set()
+            if not done:
                 sender_task.cancel()
 
 
