@@ -66,7 +66,7 @@ from server.games.base import (
     IllegalAction,
     action_type,
 )
-from server.tricks import strength_map, trick_winner
+from server.tricks import strength_map
 
 PLAYERS = 4
 HAND_SIZE = 9
@@ -99,6 +99,9 @@ _SORT_KEY: dict[str, int] = {
     c: _SUIT_INDEX[c[-1]] * 10 + TARBISH_RANKS.index(c[:-1]) for c in DECK
 }
 _TRUMP_ACTIONS = tuple({"type": "trump", "suit": s} for s in SUITS)
+_TEAMS = [[0, 2], [1, 3]]  # the view's "teams": one shared constant (views are read-only)
+# How a state differs from the one before it, for building its public view from that one's.
+_DELTA_PLAY, _DELTA_PASS, _DELTA_DECLARE = 1, 2, 3
 
 
 class Phase(str, Enum):
@@ -211,6 +214,9 @@ class MatchInfo:
     # ``history`` as the view shows it, built once per hand and shared by every later view
     # (views are read-only), so a view costs the same late in a match as early.
     history_json: list = field(default_factory=list, compare=False, hash=False)
+    # Cache (not part of the value; reset by every copy): the match-level parts of the public
+    # view, shared by every state of this MatchInfo so the differ skips them by identity.
+    _parts: tuple | None = field(default=None, compare=False, hash=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +240,15 @@ class TarbishState:
     won: tuple[tuple[str, ...], tuple[str, ...]]  # cards each team has taken this hand
     last_trick: tuple[tuple[int, str], ...]
     last_winner: int | None
+    # Caches (not part of the value; reset by every copy). ``_legal``: the turn seat's legal
+    # cards, shared by ``legal_actions`` and ``apply``. ``_public``: the part of the view that
+    # is the same for every seat, built once. ``_base``: (kind, the previous state's
+    # ``_public``) when this state differs from it only in a few known keys.
+    _legal: list[str] | None = field(default=None, compare=False, hash=False, repr=False)
+    _public: dict[str, Any] | None = field(default=None, compare=False, hash=False, repr=False)
+    _base: tuple[int, dict[str, Any]] | None = field(
+        default=None, compare=False, hash=False, repr=False
+    )
 
 
 _MISSING: Any = object()
@@ -242,9 +257,12 @@ _MISSING: Any = object()
 def _make_evolve(cls: type) -> Any:
     # dataclasses.replace re-runs __init__ with keyword checks: far too slow for bots that
     # simulate thousands of hands. This generated copier sets each slot once.
-    names = [f.name for f in fields(cls)]
+    # Fields named with a leading underscore are caches: a copy starts without them.
+    names = [f.name for f in fields(cls) if not f.name.startswith("_")]
+    caches = [f.name for f in fields(cls) if f.name.startswith("_")]
     params = ", ".join(f"{n}=_M" for n in names)
     body = "".join(f"    _set(new, '{n}', s.{n} if {n} is _M else {n})\n" for n in names)
+    body += "".join(f"    _set(new, '{n}', None)\n" for n in caches)
     doc = f"    \"\"\"A copy of a {cls.__name__} with the given fields changed.\"\"\"\n"
     src = f"def evolve(s, *, {params}):\n{doc}    new = _new(_S)\n{body}    return new\n"
     scope = {"_M": _MISSING, "_set": object.__setattr__, "_new": object.__new__, "_S": cls}
@@ -254,6 +272,23 @@ def _make_evolve(cls: type) -> Any:
 
 replace = _make_evolve(TarbishState)
 replace_match = _make_evolve(MatchInfo)
+_NAMING, _DECLARING, _PLAYING, _OVER = Phase.NAMING, Phase.DECLARING, Phase.PLAYING, Phase.OVER
+_NEW = object.__new__
+_SET = object.__setattr__
+# Per trump suit, card -> strength for taking a trick: a trump is above _TRUMP_BASE (its
+# trump rank on top), any other card its plain rank (it counts only in the suit led).
+_TRUMP_BASE = 100
+_STRENGTH: dict[str, dict[str, int]] = {
+    t: {
+        c: _TRUMP_BASE + _TRUMP_STRENGTH[c] if _SUIT[c] == t else PLAIN_RANK[c[:-1]]
+        for c in DECK
+    }
+    for t in SUITS
+}
+# Per trump suit, card -> card points.
+_POINTS: dict[str, dict[str, int]] = {
+    t: {c: _TRUMP_PTS[c] if _SUIT[c] == t else _PLAIN_PTS[c] for c in DECK} for t in SUITS
+}
 
 
 # ---- rules as plain functions -----------------------------------------------------------
@@ -367,6 +402,55 @@ def match_winner(scores: Sequence[int], target: int) -> int | None:
 
 def _run_name(points: int | None) -> str | None:
     return None if points is None else ("fifty" if points == FIFTY else "twenty")
+
+
+def _finish_trick(
+    state: TarbishState, hands: tuple[tuple[str, ...], ...], trick: tuple[tuple[int, str], ...]
+) -> TarbishState:
+    """The state after the fourth card of a trick: the trick is taken (and maybe the hand)."""
+    match = state.match
+    trump = match.trump
+    (s0, c0), (s1, c1), (s2, c2), (s3, c3) = trick
+    led = _SUIT[c0]
+    # strength: trumps above everything, then the suit led, the rest 0
+    strength = _STRENGTH[trump]  # type: ignore[index]
+    winner, best = s0, strength[c0]
+    for s, c in ((s1, c1), (s2, c2), (s3, c3)):
+        k = strength[c]
+        if k > best and (k > _TRUMP_BASE or _SUIT[c] == led):
+            winner, best = s, k
+    pts_of = _POINTS[trump]  # type: ignore[index]
+    pts = pts_of[c0] + pts_of[c1] + pts_of[c2] + pts_of[c3]
+    played = state.tricks_played + 1
+    taken, won_count, won = state.points_taken, state.tricks_won, state.won
+    if winner & 1:
+        taken = (taken[0], taken[1] + pts)
+        won_count = (won_count[0], won_count[1] + 1)
+        won = (won[0], (*won[1], c0, c1, c2, c3))
+    else:
+        taken = (taken[0] + pts, taken[1])
+        won_count = (won_count[0] + 1, won_count[1])
+        won = ((*won[0], c0, c1, c2, c3), won[1])
+    new = _NEW(TarbishState)
+    _SET(new, "match", match)
+    _SET(new, "phase", _PLAYING)
+    _SET(new, "turn", winner)
+    _SET(new, "hands", hands)
+    _SET(new, "kitties", state.kitties)
+    _SET(new, "declarations", state.declarations)
+    _SET(new, "trick", ())
+    _SET(new, "tricks_played", played)
+    _SET(new, "tricks_won", won_count)
+    _SET(new, "points_taken", taken)
+    _SET(new, "won", won)
+    _SET(new, "last_trick", trick)
+    _SET(new, "last_winner", winner)
+    _SET(new, "_legal", None)
+    _SET(new, "_public", None)
+    _SET(new, "_base", None)
+    if played < TRICKS:
+        return new
+    return GAME._finish_hand(new, winner % 2)
 
 
 # ---- the engine -----------------------------------------------------------------------------
@@ -484,19 +568,20 @@ class Tarbish(Game):
 
     def to_act(self, state: TarbishState) -> list[int]:
         """The one seat that must act now; [] when the match is over."""
-        return [] if state.phase is Phase.OVER else [state.turn]
+        return [] if state.phase is _OVER else [state.turn]
 
     def legal_actions(self, state: TarbishState, seat: int) -> list[Action]:
         """Every legal action of ``seat`` now, in a fixed order."""
         phase = state.phase
-        if phase is Phase.OVER or seat != state.turn:
+        if phase is _OVER or seat != state.turn:
             return []
-        if phase is Phase.PLAYING:
-            return [
-                {"type": "play", "card": c}
-                for c in legal_cards(state.hands[seat], state.trick, state.match.trump)
-            ]
-        if phase is Phase.NAMING:
+        if phase is _PLAYING:
+            cards = state._legal
+            if cards is None:
+                cards = legal_cards(state.hands[seat], state.trick, state.match.trump)
+                object.__setattr__(state, "_legal", cards)
+            return [{"type": "play", "card": c} for c in cards]
+        if phase is _NAMING:
             actions = [dict(a) for a in _TRUMP_ACTIONS]
             if not self._is_forced(state):
                 actions.append({"type": "pass"})
@@ -513,6 +598,16 @@ class Tarbish(Game):
 
     def apply(self, state: TarbishState, seat: int, action: Mapping[str, Any]) -> TarbishState:
         """The state after ``seat`` plays ``action``; the given state is unchanged."""
+        # The hot path: a legal card from the seat to act (anything else takes the checks
+        # below, which give the reason).
+        if state.phase is _PLAYING and type(action) is dict and action.get("type") == "play":
+            card = action.get("card")
+            if type(seat) is int and seat == state.turn and type(card) is str:
+                legal = state._legal
+                if legal is None:
+                    legal = legal_cards(state.hands[seat], state.trick, state.match.trump)
+                if card in legal:
+                    return self._play_card(state, seat, card)
         self.require_turn(state, seat)
         kind = action_type(action)
         phase = state.phase
@@ -528,7 +623,10 @@ class Tarbish(Game):
                     raise IllegalAction(
                         "The other three passed, so the dealer must name a trump suit."
                     )
-                return replace(state, turn=(seat + 1) % PLAYERS)
+                new = replace(state, turn=(seat + 1) % PLAYERS)
+                if state._public is not None:
+                    object.__setattr__(new, "_base", (_DELTA_PASS, state._public))
+                return new
             raise IllegalAction("Trump has not been named yet: name a trump suit or pass.")
         # declaring
         if kind == "pass":
@@ -567,7 +665,10 @@ class Tarbish(Game):
     def _declare(self, state: TarbishState, seat: int, points: int | None) -> TarbishState:
         declarations = state.declarations + ((seat, points),)
         if len(declarations) < PLAYERS:
-            return replace(state, declarations=declarations, turn=(seat + 1) % PLAYERS)
+            new = replace(state, declarations=declarations, turn=(seat + 1) % PLAYERS)
+            if state._public is not None:
+                object.__setattr__(new, "_base", (_DELTA_DECLARE, state._public))
+            return new
         best = {
             s: best_run(state.match.runs[s], state.match.trump)
             for s, p in declarations
@@ -591,12 +692,37 @@ class Tarbish(Game):
         legal = legal_cards(hand, state.trick, state.match.trump)
         if card not in legal:
             raise IllegalAction(self._why_not(state, hand, card))
-        new_hand = tuple(c for c in hand if c != card)
-        hands = state.hands[:seat] + (new_hand,) + state.hands[seat + 1 :]
-        trick = state.trick + ((seat, card),)
-        if len(trick) < PLAYERS:
-            return replace(state, hands=hands, trick=trick, turn=(seat + 1) % PLAYERS)
-        return self._finish_trick(state, hands, trick)
+        return self._play_card(state, seat, card)
+
+    @staticmethod
+    def _play_card(state: TarbishState, seat: int, card: str) -> TarbishState:
+        """The state after ``seat`` plays ``card``, already checked legal."""
+        hands = state.hands
+        hand = hands[seat]
+        i = hand.index(card)
+        hands = (*hands[:seat], hand[:i] + hand[i + 1 :], *hands[seat + 1 :])
+        trick = state.trick
+        if len(trick) == PLAYERS - 1:  # the trick is complete
+            return _finish_trick(state, hands, (*trick, (seat, card)))
+        new = _NEW(TarbishState)
+        _SET(new, "match", state.match)
+        _SET(new, "phase", _PLAYING)
+        _SET(new, "turn", seat + 1 if seat < PLAYERS - 1 else 0)
+        _SET(new, "hands", hands)
+        _SET(new, "kitties", state.kitties)
+        _SET(new, "declarations", state.declarations)
+        _SET(new, "trick", (*trick, (seat, card)))
+        _SET(new, "tricks_played", state.tricks_played)
+        _SET(new, "tricks_won", state.tricks_won)
+        _SET(new, "points_taken", state.points_taken)
+        _SET(new, "won", state.won)
+        _SET(new, "last_trick", state.last_trick)
+        _SET(new, "last_winner", state.last_winner)
+        _SET(new, "_legal", None)
+        _SET(new, "_public", None)
+        pub = state._public
+        _SET(new, "_base", None if pub is None else (_DELTA_PLAY, pub))
+        return new
 
     def _why_not(self, state: TarbishState, hand: Sequence[str], card: str) -> str:
         trump = state.match.trump
@@ -617,41 +743,6 @@ class Tarbish(Game):
                 return f"You must head the trick: you hold a trump higher than {card_name(top)}."
             return f"You must overtrump: you hold a trump higher than {card_name(top)}."
         return f"You may not play {card_name(card)} now."
-
-    def _finish_trick(
-        self,
-        state: TarbishState,
-        hands: tuple[tuple[str, ...], ...],
-        trick: tuple[tuple[int, str], ...],
-    ) -> TarbishState:
-        trump = state.match.trump
-        winner = trick_winner(trick, trump, PLAIN_RANK, TRUMP_RANK)
-        team = winner % 2
-        pts = 0
-        for _, c in trick:
-            pts += _TRUMP_PTS[c] if _SUIT[c] == trump else _PLAIN_PTS[c]
-        taken = list(state.points_taken)
-        taken[team] += pts
-        won_count = list(state.tricks_won)
-        won_count[team] += 1
-        won = list(state.won)
-        won[team] = won[team] + tuple(c for _, c in trick)
-        played = state.tricks_played + 1
-        state = replace(
-            state,
-            hands=hands,
-            trick=(),
-            turn=winner,
-            tricks_played=played,
-            tricks_won=(won_count[0], won_count[1]),
-            points_taken=(taken[0], taken[1]),
-            won=(won[0], won[1]),
-            last_trick=trick,
-            last_winner=winner,
-        )
-        if played < TRICKS:
-            return state
-        return self._finish_hand(state, team)
 
     def _finish_hand(self, state: TarbishState, last_team: int) -> TarbishState:
         assert state.match.trump is not None and state.match.caller is not None
@@ -715,33 +806,75 @@ class Tarbish(Game):
         return [{"seat": state.match.run_winner, "cards": list(sort_cards(cards))}]
 
     def view(self, state: TarbishState, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see, JSON-able; None is a spectator."""
-        is_player = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < PLAYERS
-        scores = state.match.scores
-        over = state.phase is Phase.OVER
-        shown = state.match.run_winner is not None and state.tricks_played >= 1
-        return {
-            "phase": state.phase.value,
-            "dealer": state.match.dealer,
-            "eldest": (state.match.dealer + 1) % PLAYERS,
+        """What ``seat`` may see, JSON-able; None is a spectator.
+
+        The part every seat sees alike is built once per state (``_public_view``) and each
+        call returns a new top-level dict over it (nested values are shared: read-only).
+        """
+        view = dict(state._public or self._public_view(state))
+        if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < PLAYERS:
+            view["hand"] = list(state.hands[seat])
+            view["legal"] = (
+                self.legal_actions(state, seat)
+                if seat == state.turn and state.phase is not _OVER
+                else []
+            )
+        else:
+            view["legal"] = []
+        return view
+
+    def _public_view(self, state: TarbishState) -> dict[str, Any]:
+        """The view without ``hand`` (None) and ``legal`` ([]), cached on the state."""
+        base = state._base
+        if base is not None:
+            kind, pub = base
+            pub = dict(pub)
+            turn = state.turn
+            pub["to_act"] = [turn]
+            if kind == _DELTA_PLAY:  # a card added to an unfinished trick
+                hands = state.hands
+                seat, card = state.trick[-1]
+                pub["hand_counts"] = [
+                    len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])
+                ]
+                pub["trick"] = [*pub["trick"], {"seat": seat, "card": card}]
+            elif kind == _DELTA_DECLARE:  # one more declaration, the round not over
+                seat, points = state.declarations[-1]
+                pub["declarations"] = [
+                    *pub["declarations"], {"seat": seat, "run": _run_name(points)}
+                ]
+            # _DELTA_PASS (trump not named yet): only the turn moved
+            object.__setattr__(state, "_base", None)
+            object.__setattr__(state, "_public", pub)
+            return pub
+        match = state.match
+        parts = match._parts or self._match_parts(match)
+        phase = state.phase
+        over = phase is _OVER
+        shown = match.run_winner is not None and state.tricks_played >= 1
+        hands, kitties = state.hands, state.kitties
+        pub = {
+            "phase": phase.value,
+            "dealer": match.dealer,
+            "eldest": (match.dealer + 1) % PLAYERS,
             "to_act": [] if over else [state.turn],
-            "hand": list(state.hands[seat]) if is_player else None,  # type: ignore[index]
-            "hand_counts": [len(state.hands[s]) + len(state.kitties[s]) for s in range(PLAYERS)],
-            "kitty_count": [len(k) for k in state.kitties],
+            "hand": None,
+            "hand_counts": [len(hands[s]) + len(kitties[s]) for s in range(PLAYERS)],
+            "kitty_count": [len(k) for k in kitties],
             "trick": [{"seat": s, "card": c} for s, c in state.trick],
             "leader": (
                 (state.trick[0][0] if state.trick else state.turn)
-                if state.phase is Phase.PLAYING
+                if phase is _PLAYING
                 else None
             ),
-            "trump": state.match.trump,
-            "caller": state.match.caller,
-            "calling_team": None if state.match.caller is None else state.match.caller % 2,
+            "trump": match.trump,
+            "caller": match.caller,
+            "calling_team": None if match.caller is None else match.caller % 2,
             "declarations": [
                 {"seat": s, "run": _run_name(p)} for s, p in state.declarations
             ],
-            "run_winner": state.match.run_winner if shown else None,
-            "run_points": self._run_points(state, state.match.run_winner) if shown else 0,
+            "run_winner": match.run_winner if shown else None,
+            "run_points": self._run_points(state, match.run_winner) if shown else 0,
             "revealed": self._revealed(state),
             "tricks_played": state.tricks_played,
             "tricks_won": list(state.tricks_won),
@@ -754,20 +887,31 @@ class Tarbish(Game):
                 if state.last_trick
                 else None
             ),
-            "scores": [scores[0], scores[1], scores[0], scores[1]],
-            "team_scores": [scores[0], scores[1]],
-            "teams": [[0, 2], [1, 3]],
-            "target": state.match.target,
-            "half_bait": state.match.half_bait,
-            "hand_number": state.match.hand_index + 1,
-            "history": state.match.history_json,
-            "legal": (
-                self.legal_actions(state, seat)  # type: ignore[arg-type]
-                if is_player and not over and seat == state.turn
-                else []
-            ),
-            "winners": list(state.match.winners) if state.match.winners is not None else None,
+            "scores": parts[0],
+            "team_scores": parts[1],
+            "teams": _TEAMS,
+            "target": match.target,
+            "half_bait": match.half_bait,
+            "hand_number": match.hand_index + 1,
+            "history": match.history_json,
+            "legal": [],
+            "winners": parts[2],
         }
+        object.__setattr__(state, "_base", None)
+        object.__setattr__(state, "_public", pub)
+        return pub
+
+    @staticmethod
+    def _match_parts(match: MatchInfo) -> tuple:
+        """The view's lists that change only with the match info, built once per MatchInfo."""
+        scores = match.scores
+        parts = (
+            [scores[0], scores[1], scores[0], scores[1]],
+            [scores[0], scores[1]],
+            list(match.winners) if match.winners is not None else None,
+        )
+        object.__setattr__(match, "_parts", parts)
+        return parts
 
     def full_view(self, state: TarbishState) -> dict[str, Any]:
         """The spectator view plus every hand, kitty and taken card (for replays)."""
