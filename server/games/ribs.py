@@ -183,9 +183,16 @@ class State:
     history_cache: list[dict[str, Any]] | None = field(default=None, compare=False, repr=False)
 
 
-def _evolve(state: State, **changes: Any) -> State:
-    """A shallow copy of ``state`` with ``changes`` set (cheaper than dataclasses.replace)."""
-    new = object.__new__(State)
+_NEW = object.__new__
+_BIDDING = Phase.BIDDING
+_PLAYING = Phase.PLAYING
+_OVER = Phase.OVER
+
+
+def _copy(state: State) -> State:
+    """A shallow copy of ``state`` without its public view (the caller then sets what changes;
+    the history's view stays, as it changes only with ``history``)."""
+    new = _NEW(State)
     new.cfg = state.cfg
     new.phase = state.phase
     new.hand_index = state.hand_index
@@ -210,7 +217,15 @@ def _evolve(state: State, **changes: Any) -> State:
     new.history = state.history
     new.deals = state.deals
     new.public_cache = None
-    new.history_cache = None if "history" in changes else state.history_cache
+    new.history_cache = state.history_cache
+    return new
+
+
+def _evolve(state: State, **changes: Any) -> State:
+    """A shallow copy of ``state`` with ``changes`` set (cheaper than dataclasses.replace)."""
+    new = _copy(state)
+    if "history" in changes:
+        new.history_cache = None
     for key, value in changes.items():
         setattr(new, key, value)
     return new
@@ -241,6 +256,28 @@ def _pair_points(pair: tuple[int, int]) -> int:
 
 def _pair_cards(pair: tuple[int, int]) -> list[str]:
     return [RANKS[pair[0]], RANKS[pair[1]]]
+
+
+# Interned plays (immutable, so shared by every state that holds them): (seat, a, b, fold) -> Play.
+_PLAYS: dict[tuple[int, int, int, bool], Play] = {}
+# Per hand (count of each rank): its legal pairs as rank strings, in the canonical order.
+_PAIR_CARDS: dict[tuple[int, ...], tuple[tuple[str, str], ...]] = {}
+_FOLDS = (False, True)
+
+
+def _play(seat: int, a: int, b: int, fold: bool) -> Play:
+    key = (seat, a, b, fold)
+    play = _PLAYS.get(key)
+    if play is None:
+        play = _PLAYS[key] = Play(seat, (a, b), fold)
+    return play
+
+
+def _pair_cards_of(counts: tuple[int, ...]) -> tuple[tuple[str, str], ...]:
+    pairs = _PAIR_CARDS.get(counts)
+    if pairs is None:
+        pairs = _PAIR_CARDS[counts] = tuple((RANKS[a], RANKS[b]) for a, b in _legal_pairs(counts))
+    return pairs
 
 
 def _legal_pairs(counts: Sequence[int]) -> list[tuple[int, int]]:
@@ -415,40 +452,42 @@ class Ribs(Game):
 
     def to_act(self, state: State) -> list[int]:
         """The one seat that must act now; [] when the session is over."""
-        return [] if state.turn < 0 else [state.turn]
+        turn = state.turn
+        return [] if turn < 0 else [turn]
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """Every legal action of ``seat``, in a canonical order ([] when it need not act)."""
-        if seat != state.turn or state.turn < 0:
+        turn = state.turn
+        if seat != turn or turn < 0:
             return []
-        if state.phase is Phase.BIDDING:
+        if state.phase is _BIDDING:
             max_bid = state.cfg.max_bid
             if not state.bids:
                 return [{"type": "bid", "value": v} for v in range(MIN_OPENING_BID, max_bid + 1)]
             if state.high_bid < max_bid:
                 return [{"type": "bid", "value": state.high_bid + 1}, {"type": "pass"}]
             return [{"type": "pass"}]
-        pairs = _legal_pairs(state.hands[seat])
+        pairs = _PAIR_CARDS.get(state.hands[seat]) or _pair_cards_of(state.hands[seat])
         if state.ribs is None:
-            return [{"type": "ribs", "cards": [RANKS[a], RANKS[b]]} for a, b in pairs]
+            return [{"type": "ribs", "cards": [x, y]} for x, y in pairs]
         if state.fold_used[seat]:
-            return [
-                {"type": "pair", "cards": [RANKS[a], RANKS[b]], "fold": False} for a, b in pairs
-            ]
-        out: list[Action] = []
-        for a, b in pairs:
-            cards = [RANKS[a], RANKS[b]]
-            out.append({"type": "pair", "cards": cards, "fold": False})
-            out.append({"type": "pair", "cards": list(cards), "fold": True})
-        return out
+            return [{"type": "pair", "cards": [x, y], "fold": False} for x, y in pairs]
+        return [{"type": "pair", "cards": [x, y], "fold": f} for x, y in pairs for f in _FOLDS]
 
     # ---- apply ---------------------------------------------------------------------------
 
     def apply(self, state: State, seat: int, action: Mapping[str, Any]) -> State:
         """The state after ``seat`` plays ``action``; ``state`` itself is unchanged."""
-        self.require_turn(state, seat)
-        kind = action_type(action)
-        if state.phase is Phase.BIDDING:
+        turn = state.turn
+        if seat != turn or turn < 0:
+            self.require_turn(state, seat)
+        if type(action) is dict:
+            kind = action.get("type")
+            if type(kind) is not str:
+                kind = action_type(action)
+        else:
+            kind = action_type(action)
+        if state.phase is _BIDDING:
             if kind == "bid":
                 return self._bid(state, seat, action.get("value"))
             if kind == "pass":
@@ -464,7 +503,7 @@ class Ribs(Game):
             fold = action.get("fold", False)
             if fold is None:
                 fold = False
-            if not isinstance(fold, bool):
+            elif fold is not False and fold is not True:
                 raise IllegalAction("'fold' must be true or false.")
             pair = self._parse_pair(state, seat, action)
             if fold and state.fold_used[seat]:
@@ -474,6 +513,17 @@ class Ribs(Game):
 
     def _parse_pair(self, state: State, seat: int, action: Mapping[str, Any]) -> tuple[int, int]:
         cards = action.get("cards")
+        if type(cards) is list and len(cards) == 2:
+            c0, c1 = cards
+            if type(c0) is str and type(c1) is str:
+                a = RANK_INDEX.get(c0)
+                b = RANK_INDEX.get(c1)
+                if a is not None and b is not None:
+                    if a > b:
+                        a, b = b, a
+                    hand = state.hands[seat]
+                    if (hand[a] >= 2) if a == b else (hand[a] and hand[b]):
+                        return (a, b)
         if not isinstance(cards, (list, tuple)) or len(cards) != 2:
             raise IllegalAction(f"'{action.get('type')}' needs 'cards': a list of 2 cards.")
         idx = []
@@ -495,7 +545,7 @@ class Ribs(Game):
         return (a, b)
 
     def _bid(self, state: State, seat: int, value: object) -> State:
-        if isinstance(value, bool) or not isinstance(value, int):
+        if type(value) is not int and (isinstance(value, bool) or not isinstance(value, int)):
             raise IllegalAction("A bid needs a whole-number 'value'.")
         max_bid = state.cfg.max_bid
         if not state.bids:
@@ -517,10 +567,12 @@ class Ribs(Game):
             if not passed[t]:
                 nxt = t
                 break
-        return _evolve(
-            state, bids=state.bids + ((seat, value),), high_bid=value, high_bidder=seat,
-            turn=nxt,
-        )
+        new = _copy(state)
+        new.bids = state.bids + ((seat, value),)
+        new.high_bid = value  # type: ignore[assignment]
+        new.high_bidder = seat
+        new.turn = nxt
+        return new
 
     def _pass(self, state: State, seat: int) -> State:
         if not state.bids:
@@ -530,21 +582,21 @@ class Ribs(Game):
         n = state.cfg.n
         passed = list(state.passed)
         passed[seat] = True
-        bids = state.bids + ((seat, 0),)
-        remaining = n - sum(passed)
-        if remaining == 1:
-            leader = state.high_bidder
-            return _evolve(
-                state, phase=Phase.PLAYING, bids=bids, passed=tuple(passed), leader=leader,
-                turn=leader,
-            )
+        new = _copy(state)
+        new.bids = state.bids + ((seat, 0),)
+        new.passed = tuple(passed)
+        if passed.count(False) == 1:
+            new.phase = _PLAYING
+            new.leader = new.turn = state.high_bidder
+            return new
         nxt = seat
         for k in range(1, n):
             t = (seat + k) % n
             if not passed[t]:
                 nxt = t
                 break
-        return _evolve(state, bids=bids, passed=tuple(passed), turn=nxt)
+        new.turn = nxt
+        return new
 
     def _remove(
         self, state: State, seat: int, pair: tuple[int, int]
@@ -557,14 +609,15 @@ class Ribs(Game):
         return tuple(hands)
 
     def _lay_ribs(self, state: State, seat: int, pair: tuple[int, int]) -> State:
-        return _evolve(
-            state, hands=self._remove(state, seat, pair), ribs=pair,
-            turn=(seat + 1) % state.cfg.n,
-        )
+        new = _copy(state)
+        new.hands = self._remove(state, seat, pair)
+        new.ribs = pair
+        new.turn = (seat + 1) % state.cfg.n
+        return new
 
     def _play_pair(self, state: State, seat: int, pair: tuple[int, int], fold: bool) -> State:
         hands = self._remove(state, seat, pair)
-        plays = state.plays + (Play(seat, pair, fold),)
+        plays = state.plays + (_play(seat, pair[0], pair[1], fold),)
         fold_used = state.fold_used
         if fold:
             fu = list(fold_used)
@@ -572,9 +625,12 @@ class Ribs(Game):
             fold_used = tuple(fu)
         n = state.cfg.n
         if len(plays) < n - 1:
-            return _evolve(
-                state, hands=hands, plays=plays, fold_used=fold_used, turn=(seat + 1) % n
-            )
+            new = _copy(state)
+            new.hands = hands
+            new.plays = plays
+            new.fold_used = fold_used
+            new.turn = (seat + 1) % n
+            return new
         assert state.ribs is not None
         rec = resolve_trick(n, state.leader, state.high_bid, state.ribs, plays, state.trick_number)
         return self._after_trick(state, hands, fold_used, rec)
