@@ -225,12 +225,43 @@ class _Value:
     __hash__ = None  # type: ignore[assignment]
 
 
+_NONE = object()  # a source that no state field ever is
+
+
+class _ViewMemo:
+    """The JSON parts of the last view built in a match, each with the state field it came from.
+
+    A new state shares every field that did not change with the state it came from, so a
+    part whose field is the very same object (or, for the short lists, whose new list is
+    equal) is reused as the very same list: the room's differ then skips it by identity.
+    Read-only sharing is safe: callers never change the nested values of a view. Entries
+    hold their fields and are matched with ``is``, so a branch or an older state viewed
+    later only misses the memo, never reads another state's part.
+    """
+
+    __slots__ = ("to_act", "legal", "revealed", "counts", "trick", "bids", "tricks_won",
+                 "last_trick", "scores", "history", "seat_hands")
+
+    def __init__(self, players: int) -> None:
+        self.to_act = [[seat] for seat in range(players)]
+        self.legal: list = []
+        self.revealed: list = []
+        self.counts: tuple = (_NONE, None)
+        self.trick: tuple = ((), [])
+        self.bids: tuple = (_NONE, None)
+        self.tricks_won: tuple = (_NONE, None)
+        self.last_trick: tuple = (None, None)
+        self.scores: tuple = (_NONE, None)
+        self.history: tuple = (_NONE, None)
+        self.seat_hands: list = [(_NONE, None)] * players
+
+
 class _Rules(_Value):
     """What stays fixed for the whole match."""
 
-    __slots__ = ("players", "options", "sizes", "scoring", "vienna", "hook", "until_clear",
-                 "seed", "decks", "first_dealer")
-    _fields = __slots__
+    _fields = ("players", "options", "sizes", "scoring", "vienna", "hook", "until_clear",
+               "seed", "decks", "first_dealer")
+    __slots__ = _fields + ("memo",)
 
     def __init__(self, players: int, options: OhHellOptions, seed: int | str, dealer: int,
                  decks: tuple[tuple[str, ...], ...]) -> None:
@@ -244,6 +275,7 @@ class _Rules(_Value):
         self.seed = seed
         self.decks = decks
         self.first_dealer = dealer
+        self.memo = _ViewMemo(players)
 
 
 class _Deal(_Value):
@@ -283,9 +315,11 @@ class _Result(_Value):
 class OhHellState(_Value):
     """An immutable Oh Hell match state (never changed after ``apply`` returns it)."""
 
-    __slots__ = ("rules", "deal", "phase", "hands", "bids", "tricks_won", "trick", "led",
-                 "turn", "last_trick", "played", "scores", "results")
-    _fields = __slots__
+    _fields = ("rules", "deal", "phase", "hands", "bids", "tricks_won", "trick", "led",
+               "turn", "last_trick", "played", "scores", "results")
+    # ``_pub``: the part of the view that is the same for every seat, built by the first
+    # ``view`` of this state (never set by ``apply``, so not compared, copied or shown).
+    __slots__ = _fields + ("_pub",)
 
     rules: _Rules
     deal: _Deal
@@ -589,9 +623,6 @@ class OhHell(Game):
 
     # ---- views ----------------------------------------------------------------------------
 
-    def _hands_total(self, state: OhHellState) -> int:
-        return max(len(state.rules.sizes), state.deal.index + 1)
-
     def _history(self, state: OhHellState) -> list[dict[str, Any]]:
         # Each finished hand's entry is built once and shared by every later view: the
         # view is computed for every connection on every action, and views are read-only.
@@ -614,37 +645,126 @@ class OhHell(Game):
         return entries
 
     def view(self, state: OhHellState, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see, JSON-able; None is a spectator."""
+        """What ``seat`` may see, JSON-able; None is a spectator.
+
+        The public part is built once per state (``_public``); each call returns a new
+        top-level dict, a copy of it with this seat's ``hand`` and ``legal`` put in.
+        """
+        try:
+            view = state._pub.copy()
+        except AttributeError:
+            view = self._public(state).copy()
+        if type(seat) is int and 0 <= seat < state.rules.players:
+            memo = state.rules.memo
+            held = state.hands[seat]
+            source, hand = memo.seat_hands[seat]
+            if source is not held:
+                hand = list(held)
+                memo.seat_hands[seat] = (held, hand)
+            view["hand"] = hand
+            if seat == state.turn:
+                view["legal"] = self.legal_actions(state, seat)
+        return view
+
+    def _public(self, state: OhHellState) -> dict[str, Any]:
+        """The part of every seat's view that is the same for all, cached on the state.
+
+        Parts that did not change since the match's last built view are the very same
+        objects as then (see ``_ViewMemo``); a trick that grew by one card shares the
+        entries of the shorter one.
+        """
+        rules = state.rules
+        memo = rules.memo
         deal = state.deal
         turn = state.turn
-        hand = None
-        legal: list[Action] = []
-        if seat is not None and type(seat) is int and 0 <= seat < state.rules.players:
-            hand = list(state.hands[seat])
-            if seat == turn:
-                legal = self.legal_actions(state, seat)
-        return {
-            "phase": state.phase.value,
+        phase = state.phase
+
+        hands = state.hands
+        source, counts = memo.counts
+        if source is not hands:
+            fresh = [len(h) for h in hands]
+            if fresh != counts:
+                counts = fresh
+            memo.counts = (hands, counts)
+
+        trick = state.trick
+        source, trick_json = memo.trick
+        if source is not trick:
+            k = len(source)
+            if len(trick) == k + 1 and trick[:k] == source:
+                seat_, card = trick[k]
+                trick_json = trick_json + [{"seat": seat_, "card": card}]
+            else:
+                trick_json = _trick_json(trick)
+            memo.trick = (trick, trick_json)
+
+        bids = state.bids
+        source, bids_json = memo.bids
+        if source is not bids:
+            fresh = list(bids)
+            if fresh != bids_json:
+                bids_json = fresh
+            memo.bids = (bids, bids_json)
+
+        won = state.tricks_won
+        source, won_json = memo.tricks_won
+        if source is not won:
+            fresh = list(won)
+            if fresh != won_json:
+                won_json = fresh
+            memo.tricks_won = (won, won_json)
+
+        last = state.last_trick
+        source, last_json = memo.last_trick
+        if source is not last:
+            last_json = _last_trick_json(last)
+            memo.last_trick = (last, last_json)
+
+        scores = state.scores
+        source, scores_json = memo.scores
+        if source is not scores:
+            fresh = list(scores)
+            if fresh != scores_json:
+                scores_json = fresh
+            memo.scores = (scores, scores_json)
+
+        results = state.results
+        source, history = memo.history
+        if source is not results:
+            history = self._history(state)
+            memo.history = (results, history)
+
+        forbidden = None
+        if phase is _BIDDING and rules.hook and turn == deal.dealer:
+            size = deal.size
+            f = size - sum(b for b in bids if b is not None)
+            if 0 <= f <= size:
+                forbidden = f
+
+        sizes = len(rules.sizes)
+        pub = state._pub = {
+            "phase": phase._value_,
             "dealer": deal.dealer,
-            "to_act": [] if turn is None else [turn],
-            "hand": hand,
-            "hand_counts": [len(h) for h in state.hands],
-            "trick": _trick_json(state.trick),
+            "to_act": [] if turn is None else memo.to_act[turn],
+            "hand": None,
+            "hand_counts": counts,
+            "trick": trick_json,
             "led_suit": state.led,
             "trump": deal.trump,
             "turned": deal.turned,
-            "bids": list(state.bids),
-            "forbidden_bid": self.forbidden_bid(state),
-            "tricks_won": list(state.tricks_won),
-            "last_trick": _last_trick_json(state.last_trick),
+            "bids": bids_json,
+            "forbidden_bid": forbidden,
+            "tricks_won": won_json,
+            "last_trick": last_json,
             "hand_size": deal.size,
             "hand_number": deal.index + 1,
-            "hands_total": self._hands_total(state),
-            "scores": list(state.scores),
-            "history": self._history(state),
-            "legal": legal,
-            "revealed": [],
+            "hands_total": sizes if sizes > deal.index else deal.index + 1,
+            "scores": scores_json,
+            "history": history,
+            "legal": memo.legal,
+            "revealed": memo.revealed,
         }
+        return pub
 
     def full_view(self, state: OhHellState) -> dict[str, Any]:
         """The public view with every hand, the stock and this hand's tricks shown."""
