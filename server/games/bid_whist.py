@@ -166,8 +166,8 @@ class HandRecord:
     team_points: tuple[int, int]
 
 
-class BidWhistState(NamedTuple):
-    """The whole state of a match: an immutable tuple, never changed in place."""
+class _BidWhistFields(NamedTuple):
+    """The fields of a match state (see ``BidWhistState``)."""
 
     options: BidWhistOptions
     target: int
@@ -197,6 +197,36 @@ class BidWhistState(NamedTuple):
     history: tuple[HandResult, ...]
     records: tuple[HandRecord, ...]
     winners: tuple[int, ...]
+
+
+class BidWhistState(_BidWhistFields):
+    """The whole state of a match: an immutable tuple, never changed in place.
+
+    Equality, hashing, ``repr`` and copies see only the tuple. The instance ``__dict__`` holds
+    only caches that ``view`` fills: ``_pub``, the part of the view every seat shares (with
+    the seats' hands as lists), built once per state; and ``_prev``, the previous state's
+    ``_pub``, left by ``apply`` so that parts that did not change are reused as the very same
+    objects (the differ then skips them by identity). They are never compared or copied.
+    """
+
+    def __getstate__(self) -> None:
+        return None
+
+
+_NEW = tuple.__new__
+_FIELD = {name: i for i, name in enumerate(_BidWhistFields._fields)}
+
+
+def _put(state: BidWhistState, **changes: Any) -> BidWhistState:
+    """``state._replace(**changes)`` without namedtuple's generic checks (the fields are known)."""
+    values = list(state)
+    for name, value in changes.items():
+        values[_FIELD[name]] = value
+    new: BidWhistState = _NEW(BidWhistState, values)
+    pub = state.__dict__.get("_pub")
+    if pub is not None:
+        new.__dict__["_prev"] = pub
+    return new
 
 
 def team_of(seat: int) -> int:
@@ -245,6 +275,107 @@ def _hand_fields(
 
 def _plays(trick: Sequence[tuple[int, str]]) -> list[dict[str, Any]]:
     return [{"seat": seat, "card": card} for seat, card in trick]
+
+
+# Public view parts that never change: shared by every view (views are never changed in
+# place below their top level).
+_TEAMS_VIEW: list[list[int]] = [[0, 2], [1, 3]]
+_REVEALED_VIEW: list[Any] = []
+_NO_ONE: list[int] = []
+_TO_ACT_VIEW: tuple[list[int], ...] = tuple([seat] for seat in range(PLAYERS))
+
+
+def _shared(state: BidWhistState) -> tuple[dict[str, Any], tuple[list[str], ...]]:
+    """The view parts every seat shares, and each seat's hand as a list; built once per state.
+
+    Parts whose source field is the very same object as in the previous state's (left by
+    ``apply``) are taken over as the same objects rather than rebuilt.
+    """
+    cache = state.__dict__
+    pub = cache.get("_pub")
+    if pub is not None:
+        return pub[1], pub[2]
+    prev = cache.pop("_prev", None)
+    hands, trick, tricks, won = state.hands, state.trick, state.tricks, state.tricks_won
+    team_scores, history, bids = state.team_scores, state.history, state.bids
+    if prev is not None:
+        (p_hands, p_trick, p_tricks, p_won, p_scores, p_history, p_bids), old, p_lists = prev
+    else:
+        p_hands = p_trick = p_tricks = p_won = p_scores = p_history = p_bids = None
+        old, p_lists = {}, None
+    if p_hands is hands:
+        hand_lists = p_lists
+        hand_counts = old["hand_counts"]
+    else:
+        hand_lists = tuple(
+            p_lists[i] if p_lists is not None and p_hands[i] is h else list(h)
+            for i, h in enumerate(hands)
+        )
+        hand_counts = [len(h) for h in hands]
+    if p_trick is trick:
+        trick_view = old["trick"]
+    else:
+        trick_view = _plays(trick)
+    if p_tricks is tricks:
+        last = old["last_trick"]
+    elif tricks:
+        plays, winner = tricks[-1]
+        last = {"cards": _plays(plays), "winner": winner}
+    else:
+        last = None
+    if p_won is won:
+        tricks_won = old["tricks_won"]
+        team_tricks = old["team_tricks"]
+    else:
+        tricks_won = list(won)
+        team_tricks = [won[0] + won[2], won[1] + won[3]]
+    if p_scores is team_scores:
+        scores = old["scores"]
+        team_view = old["team_scores"]
+    else:
+        a, b = team_scores
+        scores = [a, b, a, b]
+        team_view = [a, b]
+    if p_history is history:
+        history_view = old["history"]
+    else:
+        done = old.get("history", ())
+        n = len(done) if p_history is not None and history[: len(p_history)] == p_history else 0
+        history_view = list(done[:n]) + [h.to_dict() for h in history[n:]]
+    bids_view = old["bids"] if p_bids is bids else list(bids)
+    over = state.phase is Phase.OVER
+    contract = state.contract
+    public = {
+        "phase": state.phase.value,
+        "hand_number": state.hand_number + 1,
+        "dealer": state.dealer,
+        "to_act": _NO_ONE if over else _TO_ACT_VIEW[state.turn],
+        "hand_counts": hand_counts,
+        "trick": trick_view,
+        "leader": state.leader,
+        "trump": state.trump,
+        "scores": scores,
+        "team_scores": team_view,
+        "teams": _TEAMS_VIEW,
+        "target": state.target,
+        "history": history_view,
+        "revealed": _REVEALED_VIEW,
+        "bids": bids_view,
+        "high_bid": state.high_bid,
+        "high_bidder": state.high_bidder,
+        "declarer": state.declarer,
+        "contract": contract,
+        "forced": state.forced,
+        "tricks_needed": None if contract is None else BOOK + contract,
+        "tricks_won": tricks_won,
+        "team_tricks": team_tricks,
+        "tricks_played": len(tricks),
+        "last_trick": last,
+        "kitty_count": 0 if state.kitty_taken else KITTY_SIZE,
+        "winners": list(state.winners) if over else None,
+    }
+    cache["_pub"] = ((hands, trick, tricks, won, team_scores, history, bids), public, hand_lists)
+    return public, hand_lists
 
 
 def _bid_legal(state: BidWhistState) -> list[Action]:
@@ -393,7 +524,7 @@ class BidWhist(Game):
             suit = action.get("suit")
             if not isinstance(suit, str) or suit not in SUITS:
                 raise IllegalAction("Name trump as one of the suits S, H, D or C.")
-            return state._replace(trump=suit, phase=Phase.PLAYING)
+            return _put(state, trump=suit, phase=Phase.PLAYING)
         if kind == "play":
             return self._play(state, seat, action)
         raise IllegalAction("Name trump or lead a card (the suit you lead becomes trump).")
@@ -432,7 +563,7 @@ class BidWhist(Game):
             raise IllegalAction("It is the bidding: the dealer may take or pass.")
         if kind == "pass":
             bids[seat] = "pass"
-            return state._replace(bids=tuple(bids), turn=(seat + 1) % PLAYERS)
+            return _put(state, bids=tuple(bids), turn=(seat + 1) % PLAYERS)
         if kind == "bid":
             value = action.get("value")
             if isinstance(value, bool) or not isinstance(value, int):
@@ -446,7 +577,8 @@ class BidWhist(Game):
                     f"Your bid must be higher than the high bid of {bid_name(high)}."
                 )
             bids[seat] = value
-            return state._replace(
+            return _put(
+                state,
                 bids=tuple(bids),
                 high_bid=value,
                 high_bidder=seat,
@@ -467,7 +599,8 @@ class BidWhist(Game):
         """The declarer picks up the kitty and must discard."""
         hands = list(state.hands)
         hands[declarer] = tuple(sort_hand(hands[declarer] + state.kitty))
-        return state._replace(
+        return _put(
+            state,
             bids=bids,
             declarer=declarer,
             contract=contract,
@@ -500,8 +633,7 @@ class BidWhist(Game):
         hands = list(state.hands)
         hands[seat] = tuple(c for c in hand if c not in chosen)
         discards = tuple(c for c in hand if c in chosen)
-        return state._replace(hands=tuple(hands), discards=discards, phase=Phase.TRUMP_OR_LEAD
-        )
+        return _put(state, hands=tuple(hands), discards=discards, phase=Phase.TRUMP_OR_LEAD)
 
     def _play(self, state: BidWhistState, seat: int, action: Mapping[str, Any]) -> BidWhistState:
         card = action.get("card")
@@ -527,7 +659,8 @@ class BidWhist(Game):
             trump = card[-1]
         trick = trick + ((seat, card),)
         if len(trick) < PLAYERS:
-            return state._replace(
+            return _put(
+                state,
                 hands=tuple(hands),
                 trump=trump,
                 phase=Phase.PLAYING,
@@ -539,7 +672,8 @@ class BidWhist(Game):
         won = list(state.tricks_won)
         won[winner] += 1
         tricks = state.tricks + ((trick, winner),)
-        done = state._replace(
+        done = _put(
+            state,
             hands=tuple(hands),
             trump=trump,
             phase=Phase.PLAYING,
@@ -601,7 +735,8 @@ class BidWhist(Game):
                 if totals[team] >= state.target:
                     winning_team = team
         if winning_team is not None:
-            return state._replace(
+            return _put(
+                state,
                 team_scores=totals,
                 history=history,
                 records=records,
@@ -609,7 +744,8 @@ class BidWhist(Game):
                 turn=-1,
                 winners=TEAMS[winning_team],
             )
-        return state._replace(
+        return _put(
+            state,
             team_scores=totals,
             history=history,
             records=records,
@@ -621,53 +757,25 @@ class BidWhist(Game):
     # ---- views -------------------------------------------------------------------------------
 
     def _public(self, state: BidWhistState) -> dict[str, Any]:
-        """Every key that is the same for every seat."""
-        a, b = state.team_scores
-        won = state.tricks_won
-        last = None
-        if state.tricks:
-            plays, winner = state.tricks[-1]
-            last = {"cards": _plays(plays), "winner": winner}
-        over = state.phase is Phase.OVER
-        return {
-            "phase": state.phase.value,
-            "hand_number": state.hand_number + 1,
-            "dealer": state.dealer,
-            "to_act": [] if over else [state.turn],
-            "hand_counts": [len(h) for h in state.hands],
-            "trick": _plays(state.trick),
-            "leader": state.leader,
-            "trump": state.trump,
-            "scores": [a, b, a, b],
-            "team_scores": [a, b],
-            "teams": [[0, 2], [1, 3]],
-            "target": state.target,
-            "history": [h.to_dict() for h in state.history],
-            "revealed": [],
-            "bids": list(state.bids),
-            "high_bid": state.high_bid,
-            "high_bidder": state.high_bidder,
-            "declarer": state.declarer,
-            "contract": state.contract,
-            "forced": state.forced,
-            "tricks_needed": None if state.contract is None else BOOK + state.contract,
-            "tricks_won": list(won),
-            "team_tricks": [won[0] + won[2], won[1] + won[3]],
-            "tricks_played": len(state.tricks),
-            "last_trick": last,
-            "kitty_count": 0 if state.kitty_taken else KITTY_SIZE,
-            "winners": list(state.winners) if over else None,
-        }
+        """Every key that is the same for every seat (a new top-level dict, safe to change)."""
+        return dict(_shared(state)[0])
 
     def view(self, state: BidWhistState, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see, JSON-able; None is a spectator."""
-        out = self._public(state)
+        public, hands = _shared(state)
+        out = dict(public)
         is_seat = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < PLAYERS
-        is_declarer = is_seat and seat == state.declarer
-        out["hand"] = list(state.hands[seat]) if is_seat else None  # type: ignore[index]
-        out["legal"] = self._view_legal(state, seat) if is_seat else []
+        if not is_seat:
+            out["hand"] = None
+            out["legal"] = []
+            out["discards"] = None
+            return out
+        assert seat is not None
+        out["hand"] = hands[seat]
+        out["legal"] = self._view_legal(state, seat)
         out["discards"] = (
-            list(state.discards) if is_declarer and state.discards and self._discards_open(state)
+            list(state.discards)
+            if seat == state.declarer and state.discards and self._discards_open(state)
             else None
         )
         return out

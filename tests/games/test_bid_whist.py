@@ -572,3 +572,47 @@ def test_views_are_json_with_the_protocol_keys_and_team_information():
     assert view["legal"] == [{"type": "take"}]
     spectator = GAME.view(state, None)
     assert spectator["hand"] is None and spectator["legal"] == []
+
+
+def _uncached(state):
+    """The same state without any view cache (a plain copy of the tuple)."""
+    return type(state)(*state)
+
+
+def test_cached_views_equal_fresh_views_and_share_unchanged_parts():
+    import random
+
+    rng = random.Random(5)
+    for game_index in range(3):
+        state = GAME.new_game(players=4, seed=rng.randrange(1 << 30), dealer=game_index)
+        previous = None
+        skip = False
+        while True:
+            if not skip:
+                views = {seat: GAME.view(state, seat) for seat in (None, 0, 1, 2, 3)}
+                fresh = _uncached(state)
+                for seat, view in views.items():
+                    assert view == GAME.view(fresh, seat)
+                    again = GAME.view(state, seat)
+                    assert again == view and again is not view, "a new top-level dict per call"
+                    json.dumps(view)
+                # Callers may replace top-level values; later views are unaffected.
+                views[0]["trick"] = "replaced"
+                views[0]["hand"] = None
+                assert GAME.view(state, 0) == GAME.view(fresh, 0)
+                assert GAME.full_view(state) == GAME.full_view(fresh)
+                for seat in (None, 1):
+                    assert views[seat]["history"] is views[3]["history"]
+                    assert views[seat]["teams"] is views[3]["teams"]
+                if previous is not None and previous.history is state.history:
+                    # The state right before was viewed: unchanged parts are its very objects.
+                    assert views[1]["history"] is GAME.view(previous, 1)["history"]
+                previous = state
+            else:
+                previous = None
+            acting = GAME.to_act(state)
+            if not acting:
+                break
+            # Sometimes skip the views of a state, as a room that applies two actions would.
+            skip = rng.random() < 0.2
+            state = GAME.apply(state, acting[0], rng.choice(GAME.legal_actions(state, acting[0])))
