@@ -45,13 +45,14 @@ and in ``full_view``.
 from __future__ import annotations
 
 import enum
+from operator import add, itemgetter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import Field
 
-from server.cards import check_deck, deal, hand_rng, ribs_deck, shuffled
+from server.cards import check_deck, hand_rng, ribs_deck, shuffled
 from server.games.base import Action, Game, GameOptions, IllegalAction, action_type
 
 RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7")
@@ -231,6 +232,26 @@ def _evolve(state: State, **changes: Any) -> State:
     return new
 
 
+_FULL_DECKS: dict[int, tuple[str, ...]] = {}
+# Per table size, per seat offset from the first to receive: picks its 8 cards from the deck.
+_DEAL_PICKS: dict[int, tuple[Any, ...]] = {}
+
+
+def _deal_pairs(deck: Sequence[str], n: int, first: int) -> tuple[tuple[str, ...], ...]:
+    """Each seat's 8 cards in the order received, dealt two at a time clockwise from ``first``
+    (exactly ``server.cards.deal(deck, n, 8, first, packet=2)``)."""
+    picks = _DEAL_PICKS.get(n)
+    if picks is None:
+        picks = _DEAL_PICKS[n] = tuple(
+            itemgetter(*[2 * n * r + 2 * i + c for r in range(CARDS_PER_SEAT // 2) for c in (0, 1)])
+            for i in range(n)
+        )
+    hands: list[Any] = [None] * n
+    for i in range(n):
+        hands[(first + i) % n] = picks[i](deck)
+    return tuple(hands)
+
+
 def _counts(cards: Sequence[str]) -> tuple[int, ...]:
     counts = [0] * 8
     for card in cards:
@@ -300,12 +321,14 @@ def resolve_trick(
     """Resolve a trick by the exact algorithm of RULES.md 1.5."""
     captured = [0] * n
     results = [FOLDED] * len(plays)
-    ribs_pts = _pair_points(ribs)
-    rib_set = {ribs[0], ribs[1]}
-    top = min(ribs)  # a lower index is a higher rank
-    ribs_sorted = (min(ribs), max(ribs))
+    lo, hi = ribs
+    ribs_pts = POINTS[lo] + POINTS[hi]
+    if lo > hi:
+        lo, hi = hi, lo
+    # lo: the Ribs' top card (a lower index is a higher rank)
+    ribs_sorted = (lo, hi)
     for k, play in enumerate(plays):
-        if not play.folded and play.pair == ribs_sorted:
+        if play.pair == ribs_sorted and not play.folded:
             for m, other in enumerate(plays):
                 if not other.folded:
                     results[m] = TAKEN
@@ -322,12 +345,13 @@ def resolve_trick(
         if play.folded:
             continue
         a, b = play.pair
-        if a not in rib_set and b not in rib_set and a < top:
+        # shares no rank with the Ribs and its top card is higher (a < lo implies a is no rib)
+        if a < lo and b != lo and b != hi:
             results[k] = BEAT
-            captured[play.seat] += _pair_points(play.pair)
+            captured[play.seat] += POINTS[a] + POINTS[b]
         else:
             beaten.append(k)
-            beaten_points += _pair_points(play.pair)
+            beaten_points += POINTS[a] + POINTS[b]
     made = beaten_points >= bid
     if made:
         captured[leader] += beaten_points + ribs_pts
@@ -432,17 +456,34 @@ class Ribs(Game):
         if index < len(cfg.decks):
             deck = list(cfg.decks[index])
         else:
-            deck = shuffled(ribs_deck(n), hand_rng(cfg.seed, index))
-        dealt, _ = deal(deck, n, CARDS_PER_SEAT, (dealer + 1) % n, packet=2)
-        zeros = (0,) * n
-        return State(
-            cfg=cfg, phase=Phase.BIDDING, hand_index=index, dealer=dealer,
-            hands=tuple(_counts(h) for h in dealt), trick_number=1, turn=dealer, opener=dealer,
-            bids=(), high_bid=0, high_bidder=-1, passed=(False,) * n, leader=-1, ribs=None,
-            plays=(), fold_used=(False,) * n, points=zeros, won=((),) * n, discard=(),
-            tricks=(), scores=scores, history=history,
-            deals=state.deals + (DealRecord(dealer, tuple(deck), tuple(map(tuple, dealt))),),
-        )
+            full = _FULL_DECKS.get(n)
+            if full is None:
+                full = _FULL_DECKS[n] = tuple(ribs_deck(n))
+            deck = shuffled(full, hand_rng(cfg.seed, index))
+        dealt = _deal_pairs(deck, n, (dealer + 1) % n)
+        new = _copy(state)
+        new.history_cache = None
+        new.phase = _BIDDING
+        new.hand_index = index
+        new.dealer = dealer
+        new.hands = tuple(map(_counts, dealt))
+        new.trick_number = 1
+        new.turn = new.opener = dealer
+        new.bids = ()
+        new.high_bid = 0
+        new.high_bidder = -1
+        new.passed = new.fold_used = (False,) * n
+        new.leader = -1
+        new.ribs = None
+        new.plays = ()
+        new.points = (0,) * n
+        new.won = ((),) * n
+        new.discard = ()
+        new.tricks = ()
+        new.scores = scores
+        new.history = history
+        new.deals = state.deals + (DealRecord(dealer, tuple(deck), dealt),)
+        return new
 
     # ---- whose turn, what is legal ---------------------------------------------------
 
@@ -661,16 +702,27 @@ class Ribs(Game):
             won[rec.leader] += ribs
         else:
             discard += ribs
-        points = tuple(p + c for p, c in zip(state.points, rec.captured))
+        points = tuple(map(add, state.points, rec.captured))
         tricks = state.tricks + (rec,)
         if rec.trick_number < TRICKS_PER_HAND:
-            leader = rec.leader
-            return _evolve(
-                state, phase=Phase.BIDDING, hands=hands, trick_number=rec.trick_number + 1,
-                turn=leader, opener=leader, bids=(), high_bid=0, high_bidder=-1,
-                passed=(False,) * n, leader=-1, ribs=None, plays=(), fold_used=fold_used,
-                points=points, won=tuple(won), discard=discard, tricks=tricks,
-            )
+            new = _copy(state)
+            new.phase = _BIDDING
+            new.hands = hands
+            new.trick_number = rec.trick_number + 1
+            new.turn = new.opener = rec.leader
+            new.bids = ()
+            new.high_bid = 0
+            new.high_bidder = -1
+            new.passed = (False,) * n
+            new.leader = -1
+            new.ribs = None
+            new.plays = ()
+            new.fold_used = fold_used
+            new.points = points
+            new.won = tuple(won)
+            new.discard = discard
+            new.tricks = tricks
+            return new
         best = max(points)
         gained = tuple(1 if p == best else 0 for p in points)
         scores = tuple(s + g for s, g in zip(state.scores, gained))
