@@ -40,9 +40,11 @@ The rules as implemented (RULES.md section 3):
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import Enum
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from pydantic import Field
@@ -54,7 +56,6 @@ from server.cards import (
     TARBISH_RANKS,
     card_name,
     check_deck,
-    deal,
     hand_rng,
     shuffled,
     tarbish_deck,
@@ -254,24 +255,41 @@ class TarbishState:
 _MISSING: Any = object()
 
 
-def _make_evolve(cls: type) -> Any:
+def _twin(cls: type) -> type:
+    """A plain class with the very slots of the frozen dataclass ``cls``.
+
+    Copies are built as a twin (plain attribute stores, no frozen ``__setattr__``: several
+    times cheaper than ``object.__setattr__`` per field) and then become ``cls`` by
+    ``__class__`` assignment, which Python allows because the two layouts are the same.
+    """
+    twin = type(f"_Mutable{cls.__name__}", (), {"__slots__": cls.__slots__})
+    probe = object.__new__(twin)
+    probe.__class__ = cls  # raises TypeError at import if the layouts ever differ
+    return twin
+
+
+def _make_evolve(cls: type, twin: type) -> Any:
     # dataclasses.replace re-runs __init__ with keyword checks: far too slow for bots that
     # simulate thousands of hands. This generated copier sets each slot once.
     # Fields named with a leading underscore are caches: a copy starts without them.
     names = [f.name for f in fields(cls) if not f.name.startswith("_")]
     caches = [f.name for f in fields(cls) if f.name.startswith("_")]
     params = ", ".join(f"{n}=_M" for n in names)
-    body = "".join(f"    _set(new, '{n}', s.{n} if {n} is _M else {n})\n" for n in names)
-    body += "".join(f"    _set(new, '{n}', None)\n" for n in caches)
+    body = "".join(f"    new.{n} = s.{n} if {n} is _M else {n}\n" for n in names)
+    body += "".join(f"    new.{n} = None\n" for n in caches)
     doc = f"    \"\"\"A copy of a {cls.__name__} with the given fields changed.\"\"\"\n"
-    src = f"def evolve(s, *, {params}):\n{doc}    new = _new(_S)\n{body}    return new\n"
-    scope = {"_M": _MISSING, "_set": object.__setattr__, "_new": object.__new__, "_S": cls}
+    src = (
+        f"def evolve(s, *, {params}):\n{doc}    new = _new(_T)\n{body}"
+        "    new.__class__ = _S\n    return new\n"
+    )
+    scope = {"_M": _MISSING, "_new": object.__new__, "_S": cls, "_T": twin}
     exec(src, scope)  # noqa: S102 - generated from the dataclass's own field names
     return scope["evolve"]
 
 
-replace = _make_evolve(TarbishState)
-replace_match = _make_evolve(MatchInfo)
+_MutableState = _twin(TarbishState)
+replace = _make_evolve(TarbishState, _MutableState)
+replace_match = _make_evolve(MatchInfo, _twin(MatchInfo))
 _NAMING, _DECLARING, _PLAYING, _OVER = Phase.NAMING, Phase.DECLARING, Phase.PLAYING, Phase.OVER
 _NEW = object.__new__
 _SET = object.__setattr__
@@ -285,6 +303,51 @@ _STRENGTH: dict[str, dict[str, int]] = {
     }
     for t in SUITS
 }
+# The deal, three at a time clockwise from ``first``, three times round: per ``first``, per
+# seat, a getter of that seat's nine cards (in the order received) from the deck, top first.
+_DEAL: tuple[tuple[Any, ...], ...] = tuple(
+    tuple(
+        itemgetter(
+            *(
+                12 * r + 3 * ((seat - first) % PLAYERS) + k
+                for r in range(HAND_SIZE // 3)
+                for k in range(3)
+            )
+        )
+        for seat in range(PLAYERS)
+    )
+    for first in range(PLAYERS)
+)
+
+
+def _fast_shuffled_deck(rng: random.Random) -> list[str]:
+    # random.shuffle with its _randbelow inlined (same draws, same order).
+    deck = list(DECK)
+    getrandbits = rng.getrandbits
+    for i in range(len(deck) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def _stdlib_shuffled_deck(rng: random.Random) -> list[str]:
+    return shuffled(DECK, rng)
+
+
+# The inlined shuffle only where it gives exactly what random.shuffle gives (checked here).
+_shuffled_deck = (
+    _fast_shuffled_deck
+    if all(
+        _fast_shuffled_deck(hand_rng(f"probe{i}", i)) == shuffled(DECK, hand_rng(f"probe{i}", i))
+        for i in range(8)
+    )
+    else _stdlib_shuffled_deck
+)
+
 # Per trump suit, card -> card points.
 _POINTS: dict[str, dict[str, int]] = {
     t: {c: _TRUMP_PTS[c] if _SUIT[c] == t else _PLAIN_PTS[c] for c in DECK} for t in SUITS
@@ -310,23 +373,34 @@ def legal_cards(
     """The cards of ``hand`` that may be played to ``trick`` (follow, head, trump, overtrump)."""
     if not trick:
         return list(hand)
-    led = _SUIT[trick[0][1]]
-    hi = 0
-    for _, card in trick:
-        if _SUIT[card] == trump and _TRUMP_STRENGTH[card] > hi:
-            hi = _TRUMP_STRENGTH[card]
-    same = [c for c in hand if _SUIT[c] == led]
+    led = trick[0][1][-1]
+    same = [c for c in hand if c[-1] == led]
     if same and led != trump:
         return same
-    trumps = same if same else [c for c in hand if _SUIT[c] == trump]
+    trumps = same or [c for c in hand if c[-1] == trump]
     if not trumps:
         return list(hand)
+    hi = 0  # the highest trump in the trick
+    for _, card in trick:
+        if card[-1] == trump and _TRUMP_STRENGTH[card] > hi:
+            hi = _TRUMP_STRENGTH[card]
     over = [c for c in trumps if _TRUMP_STRENGTH[c] > hi]
-    return over if over else trumps
+    return over or trumps
 
 
 def find_runs(cards: Sequence[str]) -> list[Run]:
-    """Every maximal run in ``cards``: 3 in a row is a twenty (20), 4 or more a fifty (50)."""
+    """Every maximal run in ``cards``: 3 in a row is a twenty (20), 4 or more a fifty (50).
+
+    By suit (S H D C), each low to high; looked up per suit from the cards held as a bit mask.
+    """
+    masks = [0, 0, 0, 0]
+    for c in cards:
+        masks[_SUIT_I[c]] |= _NAT_BIT[c]
+    return [*_RUNS[0][masks[0]], *_RUNS[1][masks[1]], *_RUNS[2][masks[2]], *_RUNS[3][masks[3]]]
+
+
+def _scan_runs(cards: Sequence[str]) -> list[Run]:
+    """``find_runs`` the plain way (it builds the lookup tables)."""
     runs: list[Run] = []
     by_suit: dict[str, list[int]] = {}
     for c in cards:
@@ -342,6 +416,18 @@ def find_runs(cards: Sequence[str]) -> list[Run]:
                     runs.append(Run(FIFTY if length >= 4 else TWENTY, idx[i - 1], suit, seq))
                 start = i
     return runs
+
+
+_SUIT_I: dict[str, int] = {c: _SUIT_INDEX[c[-1]] for c in DECK}
+_NAT_BIT: dict[str, int] = {c: 1 << _NATURAL[c] for c in DECK}
+# Per suit index, per 9-bit mask of natural ranks held: that suit's runs.
+_RUNS: tuple[tuple[tuple[Run, ...], ...], ...] = tuple(
+    tuple(
+        tuple(_scan_runs([NATURAL_ORDER[k] + suit for k in range(9) if mask >> k & 1]))
+        for mask in range(1 << 9)
+    )
+    for suit in SUITS
+)
 
 
 def run_key(run: Run, trump: str | None) -> tuple[int, int, bool]:
@@ -431,23 +517,24 @@ def _finish_trick(
         taken = (taken[0] + pts, taken[1])
         won_count = (won_count[0] + 1, won_count[1])
         won = ((*won[0], c0, c1, c2, c3), won[1])
-    new = _NEW(TarbishState)
-    _SET(new, "match", match)
-    _SET(new, "phase", _PLAYING)
-    _SET(new, "turn", winner)
-    _SET(new, "hands", hands)
-    _SET(new, "kitties", state.kitties)
-    _SET(new, "declarations", state.declarations)
-    _SET(new, "trick", ())
-    _SET(new, "tricks_played", played)
-    _SET(new, "tricks_won", won_count)
-    _SET(new, "points_taken", taken)
-    _SET(new, "won", won)
-    _SET(new, "last_trick", trick)
-    _SET(new, "last_winner", winner)
-    _SET(new, "_legal", None)
-    _SET(new, "_public", None)
-    _SET(new, "_base", None)
+    new = _NEW(_MutableState)
+    new.match = match
+    new.phase = _PLAYING
+    new.turn = winner
+    new.hands = hands
+    new.kitties = state.kitties
+    new.declarations = state.declarations
+    new.trick = ()
+    new.tricks_played = played
+    new.tricks_won = won_count
+    new.points_taken = taken
+    new.won = won
+    new.last_trick = trick
+    new.last_winner = winner
+    new._legal = None
+    new._public = None
+    new._base = None
+    new.__class__ = TarbishState
     if played < TRICKS:
         return new
     return GAME._finish_hand(new, winner % 2)
@@ -529,9 +616,8 @@ class Tarbish(Game):
         if index < len(state.match.decks):
             deck = list(state.match.decks[index])
         else:
-            deck = shuffled(DECK, hand_rng(state.match.seed, index))
-        received, _ = deal(deck, PLAYERS, HAND_SIZE, (dealer + 1) % PLAYERS, packet=3)
-        deals = tuple(tuple(r) for r in received)
+            deck = _shuffled_deck(hand_rng(state.match.seed, index))
+        deals = tuple(get(deck) for get in _DEAL[(dealer + 1) % PLAYERS])
         match = replace_match(
             state.match,
             hand_index=index,
@@ -544,21 +630,23 @@ class Tarbish(Game):
             bella_seat=None,
             past_deals=state.match.past_deals + ((dealer, deals),),
         )
-        return TarbishState(
-            match=match,
-            phase=Phase.NAMING,
-            turn=(dealer + 1) % PLAYERS,
-            hands=tuple(sort_cards(d[:6]) for d in deals),
-            kitties=tuple(d[6:] for d in deals),
-            declarations=(),
-            trick=(),
-            tricks_played=0,
-            tricks_won=(0, 0),
-            points_taken=(0, 0),
-            won=((), ()),
-            last_trick=(),
-            last_winner=None,
-        )
+        new = _NEW(_MutableState)
+        new.match = match
+        new.phase = _NAMING
+        new.turn = (dealer + 1) % PLAYERS
+        new.hands = tuple(sort_cards(d[:6]) for d in deals)
+        new.kitties = tuple(d[6:] for d in deals)
+        new.declarations = ()
+        new.trick = ()
+        new.tricks_played = 0
+        new.tricks_won = (0, 0)
+        new.points_taken = (0, 0)
+        new.won = ((), ())
+        new.last_trick = ()
+        new.last_winner = None
+        new._legal = new._public = new._base = None
+        new.__class__ = TarbishState
+        return new
 
     # ---- turns and legality -----------------------------------------------------------------
 
@@ -579,7 +667,7 @@ class Tarbish(Game):
             cards = state._legal
             if cards is None:
                 cards = legal_cards(state.hands[seat], state.trick, state.match.trump)
-                object.__setattr__(state, "_legal", cards)
+                _SET(state, "_legal", cards)
             return [{"type": "play", "card": c} for c in cards]
         if phase is _NAMING:
             actions = [dict(a) for a in _TRUMP_ACTIONS]
@@ -625,7 +713,7 @@ class Tarbish(Game):
                     )
                 new = replace(state, turn=(seat + 1) % PLAYERS)
                 if state._public is not None:
-                    object.__setattr__(new, "_base", (_DELTA_PASS, state._public))
+                    _SET(new, "_base", (_DELTA_PASS, state._public))
                 return new
             raise IllegalAction("Trump has not been named yet: name a trump suit or pass.")
         # declaring
@@ -667,7 +755,7 @@ class Tarbish(Game):
         if len(declarations) < PLAYERS:
             new = replace(state, declarations=declarations, turn=(seat + 1) % PLAYERS)
             if state._public is not None:
-                object.__setattr__(new, "_base", (_DELTA_DECLARE, state._public))
+                _SET(new, "_base", (_DELTA_DECLARE, state._public))
             return new
         best = {
             s: best_run(state.match.runs[s], state.match.trump)
@@ -704,24 +792,25 @@ class Tarbish(Game):
         trick = state.trick
         if len(trick) == PLAYERS - 1:  # the trick is complete
             return _finish_trick(state, hands, (*trick, (seat, card)))
-        new = _NEW(TarbishState)
-        _SET(new, "match", state.match)
-        _SET(new, "phase", _PLAYING)
-        _SET(new, "turn", seat + 1 if seat < PLAYERS - 1 else 0)
-        _SET(new, "hands", hands)
-        _SET(new, "kitties", state.kitties)
-        _SET(new, "declarations", state.declarations)
-        _SET(new, "trick", (*trick, (seat, card)))
-        _SET(new, "tricks_played", state.tricks_played)
-        _SET(new, "tricks_won", state.tricks_won)
-        _SET(new, "points_taken", state.points_taken)
-        _SET(new, "won", state.won)
-        _SET(new, "last_trick", state.last_trick)
-        _SET(new, "last_winner", state.last_winner)
-        _SET(new, "_legal", None)
-        _SET(new, "_public", None)
+        new = _NEW(_MutableState)
+        new.match = state.match
+        new.phase = _PLAYING
+        new.turn = seat + 1 if seat < PLAYERS - 1 else 0
+        new.hands = hands
+        new.kitties = state.kitties
+        new.declarations = state.declarations
+        new.trick = (*trick, (seat, card))
+        new.tricks_played = state.tricks_played
+        new.tricks_won = state.tricks_won
+        new.points_taken = state.points_taken
+        new.won = state.won
+        new.last_trick = state.last_trick
+        new.last_winner = state.last_winner
+        new._legal = None
+        new._public = None
         pub = state._public
-        _SET(new, "_base", None if pub is None else (_DELTA_PLAY, pub))
+        new._base = None if pub is None else (_DELTA_PLAY, pub)
+        new.__class__ = TarbishState
         return new
 
     def _why_not(self, state: TarbishState, hand: Sequence[str], card: str) -> str:
@@ -844,8 +933,8 @@ class Tarbish(Game):
                     *pub["declarations"], {"seat": seat, "run": _run_name(points)}
                 ]
             # _DELTA_PASS (trump not named yet): only the turn moved
-            object.__setattr__(state, "_base", None)
-            object.__setattr__(state, "_public", pub)
+            _SET(state, "_base", None)
+            _SET(state, "_public", pub)
             return pub
         match = state.match
         parts = match._parts or self._match_parts(match)
@@ -897,8 +986,8 @@ class Tarbish(Game):
             "legal": [],
             "winners": parts[2],
         }
-        object.__setattr__(state, "_base", None)
-        object.__setattr__(state, "_public", pub)
+        _SET(state, "_base", None)
+        _SET(state, "_public", pub)
         return pub
 
     @staticmethod
@@ -910,7 +999,7 @@ class Tarbish(Game):
             [scores[0], scores[1]],
             list(match.winners) if match.winners is not None else None,
         )
-        object.__setattr__(match, "_parts", parts)
+        _SET(match, "_parts", parts)
         return parts
 
     def full_view(self, state: TarbishState) -> dict[str, Any]:

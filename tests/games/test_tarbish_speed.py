@@ -123,3 +123,23 @@ def test_an_illegal_card_is_refused_even_after_legal_actions_was_cached():
                 GAME.apply(before, seat, {"type": "play", "card": rng.choice(others)})
         with pytest.raises(NotYourTurn):
             GAME.apply(before, (seat + 1) % 4, {"type": "play", "card": before.hands[seat][0]})
+
+
+def test_find_runs_by_table_equals_the_plain_scan():
+    from server.games.tarbish import DECK, _scan_runs, find_runs
+
+    rng = random.Random(7)
+    for n in list(range(37)) * 40:
+        cards = rng.sample(DECK, n)
+        assert find_runs(cards) == _scan_runs(cards)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_deal_is_the_shared_shuffle_and_deal(seed):
+    from server.cards import deal, hand_rng, shuffled
+    from server.games.tarbish import DECK, HAND_SIZE, PLAYERS
+
+    state = GAME.new_game(players=4, seed=seed, dealer=seed % 4)
+    deck = shuffled(DECK, hand_rng(seed, 0))
+    received, _ = deal(deck, PLAYERS, HAND_SIZE, (seed + 1) % 4, packet=3)
+    assert state.match.deals == tuple(tuple(r) for r in received)
