@@ -95,6 +95,10 @@ TEAMS: tuple[tuple[int, int], tuple[int, int]] = ((0, 2), (1, 3))
 BID_NAMES = {3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven"}
 
 _FULL_DECK = tuple(standard_deck())
+# The deck's order is the display order (suits S H D C, each high to low): sort_hand's order.
+_DISPLAY_ORDER = {card: i for i, card in enumerate(_FULL_DECK)}
+_display_key = _DISPLAY_ORDER.__getitem__
+assert sort_hand(_FULL_DECK) == list(_FULL_DECK)
 _PASS: Action = {"type": "pass"}
 _TAKE: Action = {"type": "take"}
 
@@ -217,16 +221,31 @@ _NEW = tuple.__new__
 _FIELD = {name: i for i, name in enumerate(_BidWhistFields._fields)}
 
 
-def _put(state: BidWhistState, **changes: Any) -> BidWhistState:
-    """``state._replace(**changes)`` without namedtuple's generic checks (the fields are known)."""
-    values = list(state)
-    for name, value in changes.items():
-        values[_FIELD[name]] = value
+_I_PHASE = _FIELD["phase"]
+_I_TURN = _FIELD["turn"]
+_I_HANDS = _FIELD["hands"]
+_I_TRUMP = _FIELD["trump"]
+_I_LEADER = _FIELD["leader"]
+_I_TRICK = _FIELD["trick"]
+_I_TRICKS = _FIELD["tricks"]
+_I_TRICKS_WON = _FIELD["tricks_won"]
+
+
+def _successor(state: BidWhistState, values: list[Any]) -> BidWhistState:
+    """The state holding ``values`` (all fields, in order), which follows ``state``."""
     new: BidWhistState = _NEW(BidWhistState, values)
     pub = state.__dict__.get("_pub")
     if pub is not None:
         new.__dict__["_prev"] = pub
     return new
+
+
+def _put(state: BidWhistState, **changes: Any) -> BidWhistState:
+    """``state._replace(**changes)`` without namedtuple's generic checks (the fields are known)."""
+    values = list(state)
+    for name, value in changes.items():
+        values[_FIELD[name]] = value
+    return _successor(state, values)
 
 
 def team_of(seat: int) -> int:
@@ -248,7 +267,7 @@ def _hand_fields(
     else:
         deck = shuffled(_FULL_DECK, hand_rng(seed, hand_number))
     dealt, rest = deal(deck, PLAYERS, HAND_SIZE, (dealer + 1) % PLAYERS)
-    hands = tuple(tuple(sort_hand(h)) for h in dealt)
+    hands = tuple(tuple(sorted(h, key=_display_key)) for h in dealt)
     return {
         "hand_number": hand_number,
         "dealer": dealer,
@@ -506,9 +525,12 @@ class BidWhist(Game):
 
     def apply(self, state: BidWhistState, seat: int, action: Mapping[str, Any]) -> BidWhistState:
         """A new state after ``seat`` plays ``action``; the given state is unchanged."""
-        self.require_turn(state, seat)
-        kind = action_type(action)
         phase = state.phase
+        if phase is Phase.OVER or not (seat is state.turn or seat == state.turn):
+            self.require_turn(state, seat)  # raises NotYourTurn with the reason
+        kind = action.get("type") if type(action) is dict else None
+        if type(kind) is not str:
+            kind = action_type(action)
         if phase is Phase.PLAYING:
             if kind != "play":
                 raise IllegalAction("Play a card: it is your turn in the trick.")
@@ -598,7 +620,7 @@ class BidWhist(Game):
     ) -> BidWhistState:
         """The declarer picks up the kitty and must discard."""
         hands = list(state.hands)
-        hands[declarer] = tuple(sort_hand(hands[declarer] + state.kitty))
+        hands[declarer] = tuple(sorted(hands[declarer] + state.kitty, key=_display_key))
         return _put(
             state,
             bids=bids,
@@ -637,12 +659,17 @@ class BidWhist(Game):
 
     def _play(self, state: BidWhistState, seat: int, action: Mapping[str, Any]) -> BidWhistState:
         card = action.get("card")
-        if not is_card(card):
-            raise IllegalAction(f"{card!r} is not a card (rank then suit, like 'AS' or '10H').")
-        assert isinstance(card, str)
-        hand = state.hands[seat]
-        if card not in hand:
-            raise IllegalAction(f"You do not hold {card_name(card)}.")
+        hands = state.hands
+        hand = hands[seat]
+        if type(card) is not str or card not in hand:
+            # Held cards are cards: only a card that is not held needs the full check.
+            if not is_card(card):
+                raise IllegalAction(
+                    f"{card!r} is not a card (rank then suit, like 'AS' or '10H')."
+                )
+            assert isinstance(card, str)
+            if card not in hand:
+                raise IllegalAction(f"You do not hold {card_name(card)}.")
         trick = state.trick
         if trick:
             led = trick[0][1][-1]
@@ -652,37 +679,32 @@ class BidWhist(Game):
                         raise IllegalAction(
                             f"You must follow suit: you hold a {SUIT_SINGULAR[led]}."
                         )
-        hands = list(state.hands)
-        hands[seat] = tuple(c for c in hand if c != card)
+        i = hand.index(card)
+        new_hands = list(hands)
+        new_hands[seat] = hand[:i] + hand[i + 1 :]
         trump = state.trump
         if trump is None:
             trump = card[-1]
         trick = trick + ((seat, card),)
+        values = list(state)
+        values[_I_HANDS] = tuple(new_hands)
+        values[_I_TRUMP] = trump
+        values[_I_PHASE] = Phase.PLAYING
         if len(trick) < PLAYERS:
-            return _put(
-                state,
-                hands=tuple(hands),
-                trump=trump,
-                phase=Phase.PLAYING,
-                leader=trick[0][0],
-                trick=trick,
-                turn=(seat + 1) % PLAYERS,
-            )
+            values[_I_LEADER] = trick[0][0]
+            values[_I_TRICK] = trick
+            values[_I_TURN] = (seat + 1) % PLAYERS
+            return _successor(state, values)
         winner = trick_winner(trick, trump)
         won = list(state.tricks_won)
         won[winner] += 1
         tricks = state.tricks + ((trick, winner),)
-        done = _put(
-            state,
-            hands=tuple(hands),
-            trump=trump,
-            phase=Phase.PLAYING,
-            leader=winner,
-            trick=(),
-            tricks=tricks,
-            tricks_won=tuple(won),  # type: ignore[arg-type]
-            turn=winner,
-        )
+        values[_I_LEADER] = winner
+        values[_I_TRICK] = ()
+        values[_I_TRICKS] = tricks
+        values[_I_TRICKS_WON] = tuple(won)
+        values[_I_TURN] = winner
+        done = _successor(state, values)
         if len(tricks) < TRICKS:
             return done
         return self._score_hand(done)
