@@ -67,7 +67,6 @@ from server.cards import (
     SUITS,
     card_name,
     check_deck,
-    deal,
     hand_rng,
     is_card,
     shuffled,
@@ -266,7 +265,12 @@ def _hand_fields(
         deck = list(decks[hand_number])
     else:
         deck = shuffled(_FULL_DECK, hand_rng(seed, hand_number))
-    dealt, rest = deal(deck, PLAYERS, HAND_SIZE, (dealer + 1) % PLAYERS)
+    # One card at a time from the dealer's left: the i-th seat from there gets every fourth
+    # card from the i-th (what ``deal`` does, by slices).
+    dealt: list[list[str]] = [[], [], [], []]
+    for i in range(PLAYERS):
+        dealt[(dealer + 1 + i) % PLAYERS] = deck[i : PLAYERS * HAND_SIZE : PLAYERS]
+    rest = deck[PLAYERS * HAND_SIZE :]
     hands = tuple(tuple(sorted(h, key=_display_key)) for h in dealt)
     return {
         "hand_number": hand_number,
@@ -428,16 +432,6 @@ def _discard_legal(hand: tuple[str, ...]) -> list[Action]:
         gc.enable()
 
 
-def _playable(state: BidWhistState) -> tuple[str, ...]:
-    """The cards the seat to act may play now (follow suit if you can)."""
-    hand = state.hands[state.turn]
-    if not state.trick:
-        return hand
-    led = state.trick[0][1][-1]
-    same = tuple(c for c in hand if c[-1] == led)
-    return same if same else hand
-
-
 class BidWhist(Game):
     """Bid Whist, the seed's 12-trick variant with a 4-card kitty."""
 
@@ -503,7 +497,14 @@ class BidWhist(Game):
         if phase is Phase.OVER or seat != state.turn or isinstance(seat, bool):
             return []
         if phase is Phase.PLAYING:
-            return [{"type": "play", "card": c} for c in _playable(state)]
+            hand = state.hands[seat]
+            trick = state.trick
+            if trick:
+                led = trick[0][1][-1]
+                follow = [{"type": "play", "card": c} for c in hand if c[-1] == led]
+                if follow:
+                    return follow
+            return [{"type": "play", "card": c} for c in hand]
         if phase is Phase.BIDDING:
             return _bid_legal(state)
         if phase is Phase.DISCARDING:
