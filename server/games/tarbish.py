@@ -288,8 +288,11 @@ def _make_evolve(cls: type, twin: type) -> Any:
 
 
 _MutableState = _twin(TarbishState)
+_MutableMatch = _twin(MatchInfo)
+_MutableHandResult = _twin(HandResult)
 replace = _make_evolve(TarbishState, _MutableState)
-replace_match = _make_evolve(MatchInfo, _twin(MatchInfo))
+replace_match = _make_evolve(MatchInfo, _MutableMatch)
+_NO_RUNS: tuple[tuple[Run, ...], ...] = ((),) * PLAYERS
 _NAMING, _DECLARING, _PLAYING, _OVER = Phase.NAMING, Phase.DECLARING, Phase.PLAYING, Phase.OVER
 _NEW = object.__new__
 _SET = object.__setattr__
@@ -320,13 +323,15 @@ _DEAL: tuple[tuple[Any, ...], ...] = tuple(
 )
 
 
+# random.shuffle's steps for the deck: (position, bound, bits drawn).
+_SHUFFLE_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(DECK) - 1, 0, -1))
+
+
 def _fast_shuffled_deck(rng: random.Random) -> list[str]:
     # random.shuffle with its _randbelow inlined (same draws, same order).
     deck = list(DECK)
     getrandbits = rng.getrandbits
-    for i in range(len(deck) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in _SHUFFLE_STEPS:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
@@ -490,6 +495,68 @@ def _run_name(points: int | None) -> str | None:
     return None if points is None else ("fifty" if points == FIFTY else "twenty")
 
 
+def _deal_hand(
+    m: MatchInfo,
+    index: int,
+    dealer: int,
+    scores: tuple[int, int],
+    history: tuple[HandResult, ...],
+    history_json: list,
+) -> TarbishState:
+    """Hand ``index`` dealt by ``dealer``, the match info ``m`` carried over with these
+    scores and history."""
+    if index < len(m.decks):
+        deck: Sequence[str] = m.decks[index]
+    else:
+        deck = _shuffled_deck(hand_rng(m.seed, index))
+    first = (dealer + 1) % PLAYERS
+    get = _DEAL[first]
+    deals = (get[0](deck), get[1](deck), get[2](deck), get[3](deck))
+    match = _NEW(_MutableMatch)
+    match.target = m.target
+    match.half_bait = m.half_bait
+    match.seed = m.seed
+    match.first_dealer = m.first_dealer
+    match.decks = m.decks
+    match.hand_index = index
+    match.dealer = dealer
+    match.deals = deals
+    match.trump = None
+    match.caller = None
+    match.runs = _NO_RUNS
+    match.run_winner = None
+    match.bella_seat = None
+    match.scores = scores
+    match.history = history
+    match.past_deals = (*m.past_deals, (dealer, deals))
+    match.winners = m.winners
+    match.history_json = history_json
+    match._parts = None
+    match.__class__ = MatchInfo
+    new = _NEW(_MutableState)
+    new.match = match
+    new.phase = _NAMING
+    new.turn = first
+    new.hands = (
+        sort_cards(deals[0][:6]),
+        sort_cards(deals[1][:6]),
+        sort_cards(deals[2][:6]),
+        sort_cards(deals[3][:6]),
+    )
+    new.kitties = (deals[0][6:], deals[1][6:], deals[2][6:], deals[3][6:])
+    new.declarations = ()
+    new.trick = ()
+    new.tricks_played = 0
+    new.tricks_won = (0, 0)
+    new.points_taken = (0, 0)
+    new.won = ((), ())
+    new.last_trick = ()
+    new.last_winner = None
+    new._legal = new._public = new._base = None
+    new.__class__ = TarbishState
+    return new
+
+
 def _finish_trick(
     state: TarbishState, hands: tuple[tuple[str, ...], ...], trick: tuple[tuple[int, str], ...]
 ) -> TarbishState:
@@ -613,40 +680,8 @@ class Tarbish(Game):
         return self._deal(state, 0, dealer)
 
     def _deal(self, state: TarbishState, index: int, dealer: int) -> TarbishState:
-        if index < len(state.match.decks):
-            deck = list(state.match.decks[index])
-        else:
-            deck = _shuffled_deck(hand_rng(state.match.seed, index))
-        deals = tuple(get(deck) for get in _DEAL[(dealer + 1) % PLAYERS])
-        match = replace_match(
-            state.match,
-            hand_index=index,
-            dealer=dealer,
-            deals=deals,
-            trump=None,
-            caller=None,
-            runs=((),) * PLAYERS,
-            run_winner=None,
-            bella_seat=None,
-            past_deals=state.match.past_deals + ((dealer, deals),),
-        )
-        new = _NEW(_MutableState)
-        new.match = match
-        new.phase = _NAMING
-        new.turn = (dealer + 1) % PLAYERS
-        new.hands = tuple(sort_cards(d[:6]) for d in deals)
-        new.kitties = tuple(d[6:] for d in deals)
-        new.declarations = ()
-        new.trick = ()
-        new.tricks_played = 0
-        new.tricks_won = (0, 0)
-        new.points_taken = (0, 0)
-        new.won = ((), ())
-        new.last_trick = ()
-        new.last_winner = None
-        new._legal = new._public = new._base = None
-        new.__class__ = TarbishState
-        return new
+        m = state.match
+        return _deal_hand(m, index, dealer, m.scores, m.history, m.history_json)
 
     # ---- turns and legality -----------------------------------------------------------------
 
@@ -834,51 +869,52 @@ class Tarbish(Game):
         return f"You may not play {card_name(card)} now."
 
     def _finish_hand(self, state: TarbishState, last_team: int) -> TarbishState:
-        assert state.match.trump is not None and state.match.caller is not None
+        m = state.match
+        assert m.trump is not None and m.caller is not None
         last = (LAST_TRICK_BONUS, 0) if last_team == 0 else (0, LAST_TRICK_BONUS)
         runs = [0, 0]
-        if state.match.run_winner is not None:
-            runs[state.match.run_winner % 2] = self._run_points(state, state.match.run_winner)
+        if m.run_winner is not None:
+            runs[m.run_winner % 2] = self._run_points(state, m.run_winner)
         bella = [0, 0]
-        if state.match.bella_seat is not None:
-            bella[state.match.bella_seat % 2] = BELLA_POINTS
-        totals = tuple(state.points_taken[t] + last[t] + runs[t] + bella[t] for t in (0, 1))
-        added, result = settle(state.match.caller % 2, totals, state.match.half_bait)
-        result_rec = HandResult(
-            dealer=state.match.dealer,
-            trump=state.match.trump,
-            caller=state.match.caller,
-            card_points=state.points_taken,
-            last_trick=last,
-            runs=(runs[0], runs[1]),
-            bella=(bella[0], bella[1]),
-            totals=(totals[0], totals[1]),
-            tricks_won=state.tricks_won,
-            result=result,
-            added=added,
-            run_winner=state.match.run_winner,
-            bella_seat=state.match.bella_seat,
+        if m.bella_seat is not None:
+            bella[m.bella_seat % 2] = BELLA_POINTS
+        taken = state.points_taken
+        totals = (
+            taken[0] + last[0] + runs[0] + bella[0],
+            taken[1] + last[1] + runs[1] + bella[1],
         )
-        scores = (state.match.scores[0] + added[0], state.match.scores[1] + added[1])
-        history = state.match.history + (result_rec,)
-        history_json = [*state.match.history_json, result_rec.to_json(len(history))]
-        team = match_winner(scores, state.match.target)
+        added, result = settle(m.caller % 2, totals, m.half_bait)
+        rec = _NEW(_MutableHandResult)
+        rec.dealer = m.dealer
+        rec.trump = m.trump
+        rec.caller = m.caller
+        rec.card_points = taken
+        rec.last_trick = last
+        rec.runs = (runs[0], runs[1])
+        rec.bella = (bella[0], bella[1])
+        rec.totals = totals
+        rec.tricks_won = state.tricks_won
+        rec.result = result
+        rec.added = added
+        rec.run_winner = m.run_winner
+        rec.bella_seat = m.bella_seat
+        rec.__class__ = HandResult
+        scores = (m.scores[0] + added[0], m.scores[1] + added[1])
+        history = (*m.history, rec)
+        history_json = [*m.history_json, rec.to_json(len(history))]
+        team = match_winner(scores, m.target)
         if team is not None:
             match = replace_match(
-                state.match,
+                m,
                 scores=scores,
                 history=history,
                 history_json=history_json,
                 winners=(team, team + 2),
             )
             return replace(state, match=match, phase=Phase.OVER)
-        state = replace(
-            state,
-            match=replace_match(
-                state.match, scores=scores, history=history, history_json=history_json
-            ),
+        return _deal_hand(
+            m, m.hand_index + 1, (m.dealer + 1) % PLAYERS, scores, history, history_json
         )
-        return self._deal(state, state.match.hand_index + 1, (state.match.dealer + 1) % PLAYERS)
 
     @staticmethod
     def _run_points(state: TarbishState, seat: int | None) -> int:
