@@ -495,6 +495,38 @@ def _run_name(points: int | None) -> str | None:
     return None if points is None else ("fifty" if points == FIFTY else "twenty")
 
 
+def _play_card(state: TarbishState, seat: int, card: str) -> TarbishState:
+    """The state after ``seat`` plays ``card``, already checked legal."""
+    new_hands = list(state.hands)
+    hand = new_hands[seat]
+    i = hand.index(card)
+    new_hands[seat] = hand[:i] + hand[i + 1 :]
+    hands = tuple(new_hands)
+    trick = state.trick
+    if len(trick) == PLAYERS - 1:  # the trick is complete
+        return _finish_trick(state, hands, (*trick, (seat, card)))
+    new = _NEW(_MutableState)
+    new.match = state.match
+    new.phase = _PLAYING
+    new.turn = seat + 1 if seat < PLAYERS - 1 else 0
+    new.hands = hands
+    new.kitties = state.kitties
+    new.declarations = state.declarations
+    new.trick = (*trick, (seat, card))
+    new.tricks_played = state.tricks_played
+    new.tricks_won = state.tricks_won
+    new.points_taken = state.points_taken
+    new.won = state.won
+    new.last_trick = state.last_trick
+    new.last_winner = state.last_winner
+    new._legal = None
+    new._public = None
+    pub = state._public
+    new._base = None if pub is None else (_DELTA_PLAY, pub)
+    new.__class__ = TarbishState
+    return new
+
+
 def _deal_hand(
     m: MatchInfo,
     index: int,
@@ -696,14 +728,21 @@ class Tarbish(Game):
     def legal_actions(self, state: TarbishState, seat: int) -> list[Action]:
         """Every legal action of ``seat`` now, in a fixed order."""
         phase = state.phase
-        if phase is _OVER or seat != state.turn:
-            return []
         if phase is _PLAYING:
+            if seat != state.turn:
+                return []
             cards = state._legal
             if cards is None:
-                cards = legal_cards(state.hands[seat], state.trick, state.match.trump)
+                trick = state.trick
+                cards = (
+                    legal_cards(state.hands[seat], trick, state.match.trump)
+                    if trick
+                    else state.hands[seat]  # leading: any card
+                )
                 _SET(state, "_legal", cards)
             return [{"type": "play", "card": c} for c in cards]
+        if phase is _OVER or seat != state.turn:
+            return []
         if phase is _NAMING:
             actions = [dict(a) for a in _TRUMP_ACTIONS]
             if not self._is_forced(state):
@@ -730,7 +769,7 @@ class Tarbish(Game):
                 if legal is None:
                     legal = legal_cards(state.hands[seat], state.trick, state.match.trump)
                 if card in legal:
-                    return self._play_card(state, seat, card)
+                    return _play_card(state, seat, card)
         self.require_turn(state, seat)
         kind = action_type(action)
         phase = state.phase
@@ -815,38 +854,7 @@ class Tarbish(Game):
         legal = legal_cards(hand, state.trick, state.match.trump)
         if card not in legal:
             raise IllegalAction(self._why_not(state, hand, card))
-        return self._play_card(state, seat, card)
-
-    @staticmethod
-    def _play_card(state: TarbishState, seat: int, card: str) -> TarbishState:
-        """The state after ``seat`` plays ``card``, already checked legal."""
-        hands = state.hands
-        hand = hands[seat]
-        i = hand.index(card)
-        hands = (*hands[:seat], hand[:i] + hand[i + 1 :], *hands[seat + 1 :])
-        trick = state.trick
-        if len(trick) == PLAYERS - 1:  # the trick is complete
-            return _finish_trick(state, hands, (*trick, (seat, card)))
-        new = _NEW(_MutableState)
-        new.match = state.match
-        new.phase = _PLAYING
-        new.turn = seat + 1 if seat < PLAYERS - 1 else 0
-        new.hands = hands
-        new.kitties = state.kitties
-        new.declarations = state.declarations
-        new.trick = (*trick, (seat, card))
-        new.tricks_played = state.tricks_played
-        new.tricks_won = state.tricks_won
-        new.points_taken = state.points_taken
-        new.won = state.won
-        new.last_trick = state.last_trick
-        new.last_winner = state.last_winner
-        new._legal = None
-        new._public = None
-        pub = state._public
-        new._base = None if pub is None else (_DELTA_PLAY, pub)
-        new.__class__ = TarbishState
-        return new
+        return _play_card(state, seat, card)
 
     def _why_not(self, state: TarbishState, hand: Sequence[str], card: str) -> str:
         trump = state.match.trump
