@@ -323,18 +323,33 @@ _DEAL: tuple[tuple[Any, ...], ...] = tuple(
 )
 
 
-# random.shuffle's steps for the deck: (position, bound, bits drawn).
-_SHUFFLE_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(DECK) - 1, 0, -1))
+# random.shuffle's steps for the deck: (position, bound, shift). random.shuffle draws each
+# index with _randbelow(bound): getrandbits(k) for k = bound.bit_length(), again while it is
+# >= bound; and getrandbits(k) for k <= 32 is one 32-bit Mersenne Twister output >> (32 - k).
+_SHUFFLE_STEPS = tuple((i, i + 1, 32 - (i + 1).bit_length()) for i in range(len(DECK) - 1, 0, -1))
+_WORDS = 64  # outputs drawn at once; the hand's generator is used for nothing else
+
+
+def _words(rng: random.Random) -> memoryview:
+    # getrandbits(32 * n) is n successive outputs, the first in the lowest 32 bits
+    return memoryview(rng.getrandbits(32 * _WORDS).to_bytes(4 * _WORDS, "little")).cast("I")
 
 
 def _fast_shuffled_deck(rng: random.Random) -> list[str]:
-    # random.shuffle with its _randbelow inlined (same draws, same order).
+    # random.shuffle of the deck with the draws taken in bulk: same draws, same order.
     deck = list(DECK)
-    getrandbits = rng.getrandbits
-    for i, n, k in _SHUFFLE_STEPS:
-        j = getrandbits(k)
+    w = _words(rng)
+    p = 0
+    for i, n, shift in _SHUFFLE_STEPS:
+        j = w[p] >> shift
+        p += 1
         while j >= n:
-            j = getrandbits(k)
+            if p == _WORDS:
+                w, p = _words(rng), 0
+            j = w[p] >> shift
+            p += 1
+        if p == _WORDS:
+            w, p = _words(rng), 0
         deck[i], deck[j] = deck[j], deck[i]
     return deck
 
@@ -348,7 +363,7 @@ _shuffled_deck = (
     _fast_shuffled_deck
     if all(
         _fast_shuffled_deck(hand_rng(f"probe{i}", i)) == shuffled(DECK, hand_rng(f"probe{i}", i))
-        for i in range(8)
+        for i in range(64)
     )
     else _stdlib_shuffled_deck
 )
@@ -639,6 +654,9 @@ def _finish_trick(
     return GAME._finish_hand(new, winner % 2)
 
 
+_DEFAULT_OPTIONS = TarbishOptions()  # only read
+
+
 # ---- the engine -----------------------------------------------------------------------------
 
 
@@ -668,7 +686,10 @@ class Tarbish(Game):
     ) -> TarbishState:
         """Start a match and deal its first hand."""
         self.check_players(players)
-        opts = self.parse_options(options)
+        if options is None or options == {}:
+            opts = _DEFAULT_OPTIONS
+        else:
+            opts = self.parse_options(options)
         if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < PLAYERS:
             raise ValueError(f"dealer must be a seat from 0 to {PLAYERS - 1}")
         stacked: tuple[tuple[str, ...], ...] = ()
@@ -694,22 +715,7 @@ class Tarbish(Game):
             winners=None,
             history_json=[],
         )
-        state = TarbishState(
-            match=match,
-            phase=Phase.NAMING,
-            turn=0,
-            hands=((),) * PLAYERS,
-            kitties=((),) * PLAYERS,
-            declarations=(),
-            trick=(),
-            tricks_played=0,
-            tricks_won=(0, 0),
-            points_taken=(0, 0),
-            won=((), ()),
-            last_trick=(),
-            last_winner=None,
-        )
-        return self._deal(state, 0, dealer)
+        return _deal_hand(match, 0, dealer, (0, 0), (), [])
 
     def _deal(self, state: TarbishState, index: int, dealer: int) -> TarbishState:
         m = state.match

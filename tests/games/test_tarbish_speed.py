@@ -40,7 +40,8 @@ def play_match(seed: int, view_every: float):
     """Yield (state before, seat, action, state after) of a random match; views are taken
     of a random share of the states, so some states build on a cached view and some not."""
     rng = random.Random(seed)
-    state = GAME.new_game(players=4, options={"half_bait": seed % 2 == 0}, seed=seed, dealer=seed % 4)
+    options = {"half_bait": seed % 2 == 0}
+    state = GAME.new_game(players=4, options=options, seed=seed, dealer=seed % 4)
     while GAME.to_act(state):
         if rng.random() < view_every:
             for seat in SEATS:
@@ -143,3 +144,17 @@ def test_the_deal_is_the_shared_shuffle_and_deal(seed):
     deck = shuffled(DECK, hand_rng(seed, 0))
     received, _ = deal(deck, PLAYERS, HAND_SIZE, (seed + 1) % 4, packet=3)
     assert state.match.deals == tuple(tuple(r) for r in received)
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_the_bulk_shuffle_is_random_shuffle(seed):
+    from server.cards import hand_rng, shuffled
+    from server.games.tarbish import DECK, _fast_shuffled_deck
+
+    assert _fast_shuffled_deck(hand_rng(seed * 7919, seed)) == shuffled(DECK, hand_rng(seed * 7919, seed))
+
+
+def test_default_options_are_the_parsed_defaults():
+    for options in (None, {}):
+        state = GAME.new_game(players=4, options=options, seed=5)
+        assert state == GAME.new_game(players=4, options={"target": 500, "half_bait": False}, seed=5)
