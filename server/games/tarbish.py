@@ -768,7 +768,8 @@ class Tarbish(Game):
         """The state after ``seat`` plays ``action``; the given state is unchanged."""
         # The hot path: a legal card from the seat to act (anything else takes the checks
         # below, which give the reason).
-        if state.phase is _PLAYING and type(action) is dict and action.get("type") == "play":
+        phase = state.phase
+        if phase is _PLAYING and type(action) is dict and action.get("type") == "play":
             card = action.get("card")
             if type(seat) is int and seat == state.turn and type(card) is str:
                 legal = state._legal
@@ -776,14 +777,16 @@ class Tarbish(Game):
                     legal = legal_cards(state.hands[seat], state.trick, state.match.trump)
                 if card in legal:
                     return _play_card(state, seat, card)
-        self.require_turn(state, seat)
-        kind = action_type(action)
-        phase = state.phase
-        if phase is Phase.PLAYING:
+        if phase is _OVER or type(seat) is not int or seat != state.turn:
+            self.require_turn(state, seat)  # raises unless the seat is to act after all
+        kind = action.get("type") if type(action) is dict else None
+        if type(kind) is not str:
+            kind = action_type(action)  # raises for anything but an action
+        if phase is _PLAYING:
             if kind != "play":
                 raise IllegalAction("The cards are being played: play a card.")
             return self._play(state, seat, action.get("card"))
-        if phase is Phase.NAMING:
+        if phase is _NAMING:
             if kind == "trump":
                 return self._name_trump(state, seat, action.get("suit"))
             if kind == "pass":
@@ -805,7 +808,7 @@ class Tarbish(Game):
                 raise IllegalAction(
                     "You have no run to declare (three or more in a row in one suit)."
                 )
-            best = best_run(runs, state.match.trump)
+            best = runs[0] if len(runs) == 1 else best_run(runs, state.match.trump)
             assert best is not None
             return self._declare(state, seat, best.points)
         raise IllegalAction("Runs are being declared: declare a run or pass.")
