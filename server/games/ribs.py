@@ -179,9 +179,13 @@ class State:
     history: tuple[HandResult, ...]
     deals: tuple[DealRecord, ...]
     # Caches of the public view, filled on first use and never part of the state's value:
-    # the public part is the same for every seat, and history changes once per hand.
+    # the public part is the same for every seat. ``view_base`` is the (sources, public view)
+    # last built on this state or an ancestor: public values whose source fields are the same
+    # objects are reused as they are, so that differs skip them by identity.
     public_cache: dict[str, Any] | None = field(default=None, compare=False, repr=False)
-    history_cache: list[dict[str, Any]] | None = field(default=None, compare=False, repr=False)
+    view_base: tuple[tuple[Any, ...], dict[str, Any]] | None = field(
+        default=None, compare=False, repr=False
+    )
 
 
 _NEW = object.__new__
@@ -218,15 +222,13 @@ def _copy(state: State) -> State:
     new.history = state.history
     new.deals = state.deals
     new.public_cache = None
-    new.history_cache = state.history_cache
+    new.view_base = state.view_base
     return new
 
 
 def _evolve(state: State, **changes: Any) -> State:
     """A shallow copy of ``state`` with ``changes`` set (cheaper than dataclasses.replace)."""
     new = _copy(state)
-    if "history" in changes:
-        new.history_cache = None
     for key, value in changes.items():
         setattr(new, key, value)
     return new
@@ -367,6 +369,26 @@ def resolve_trick(
     )
 
 
+def _entries(
+    records: tuple[Any, ...], old_records: tuple[Any, ...], old_entries: list[Any], build: Any
+) -> list[Any]:
+    """The view entries of ``records``, reusing the old entry of each record that is the same
+    object at the same place in ``old_records``."""
+    m = len(old_records)
+    return [
+        old_entries[i] if i < m and old_records[i] is rec else build(rec)
+        for i, rec in enumerate(records)
+    ]
+
+
+def _trick_entry(rec: TrickRecord) -> dict[str, Any]:
+    return _trick_dict(rec, False)
+
+
+def _history_entry(h: HandResult) -> dict[str, Any]:
+    return _hand_dict(h, False)
+
+
 def _trick_dict(rec: TrickRecord, show_all: bool) -> dict[str, Any]:
     plays = []
     for play, result in zip(rec.plays, rec.results):
@@ -389,6 +411,17 @@ def _trick_dict(rec: TrickRecord, show_all: bool) -> dict[str, Any]:
         "beaten_points": rec.beaten_points,
         "ribs_discarded": rec.ribs_discarded,
         "captured": list(rec.captured),
+    }
+
+
+def _hand_dict(h: HandResult, show_all: bool) -> dict[str, Any]:
+    return {
+        "hand_number": h.hand_number,
+        "dealer": h.dealer,
+        "scores": list(h.scores),
+        "points": list(h.points),
+        "discarded": h.discarded,
+        "final_trick": _trick_dict(h.final_trick, show_all),
     }
 
 
@@ -462,7 +495,6 @@ class Ribs(Game):
             deck = shuffled(full, hand_rng(cfg.seed, index))
         dealt = _deal_pairs(deck, n, (dealer + 1) % n)
         new = _copy(state)
-        new.history_cache = None
         new.phase = _BIDDING
         new.hand_index = index
         new.dealer = dealer
@@ -746,17 +778,7 @@ class Ribs(Game):
     # ---- views ---------------------------------------------------------------------------
 
     def _history(self, state: State, show_all: bool) -> list[dict[str, Any]]:
-        return [
-            {
-                "hand_number": h.hand_number,
-                "dealer": h.dealer,
-                "scores": list(h.scores),
-                "points": list(h.points),
-                "discarded": h.discarded,
-                "final_trick": _trick_dict(h.final_trick, show_all),
-            }
-            for h in state.history
-        ]
+        return [_hand_dict(h, show_all) for h in state.history]
 
     def _trick_now(self, state: State, show_all: bool) -> list[dict[str, Any]]:
         if state.ribs is None:
@@ -780,14 +802,109 @@ class Ribs(Game):
             )
         return out
 
+    def _shared_public(self, state: State) -> dict[str, Any]:
+        """``_public(state, False)``, cached on ``state``. Values whose sources are the same
+        objects as those of the last public view built on this state's ancestors are that
+        view's values themselves (so differs skip them by identity), and finished tricks and
+        hands keep their entries."""
+        base = state.view_base
+        if base is None:
+            public = self._public(state, False)
+        else:
+            old_src, old = base
+            cfg = state.cfg
+            n = cfg.n
+            phase = state.phase
+            over = phase is _OVER
+            turn = state.turn
+            leader = state.leader
+            ribs = state.ribs
+            plays = state.plays
+            history = state.history
+            tricks = state.tricks
+            if history is old_src[0]:
+                history_v = old["history"]
+            else:
+                history_v = _entries(history, old_src[0], old["history"], _history_entry)
+            if tricks is old_src[2]:
+                tricks_v = old["tricks"]
+                last_v = old["last_trick"]
+            else:
+                tricks_v = _entries(tricks, old_src[2], old["tricks"], _trick_entry)
+                # its own object, not tricks_v[-1]: no value appears twice in one view
+                last_v = _trick_dict(tricks[-1], False) if tricks else None
+            public = {
+                "game": "ribs",
+                "players": n,
+                "phase": phase.value,
+                "step": (
+                    "over" if over else "bidding" if phase is _BIDDING
+                    else "ribs" if ribs is None else "pairs"
+                ),
+                "dealer": state.dealer,
+                "to_act": (
+                    old["to_act"] if turn == old_src[11] else [] if turn < 0 else [turn]
+                ),
+                "hand_counts": (
+                    old["hand_counts"] if state.hands is old_src[7]
+                    else [sum(h) for h in state.hands]
+                ),
+                "trick": (
+                    old["trick"]
+                    if plays is old_src[8] and ribs is old_src[9] and leader == old_src[10]
+                    else self._trick_now(state, False)
+                ),
+                "trump": None,
+                "scores": old["scores"] if state.scores is old_src[1] else list(state.scores),
+                "game_points": (
+                    old["game_points"] if state.scores is old_src[1] else list(state.scores)
+                ),
+                "target": cfg.target,
+                "until_sole_winner": cfg.until_sole_winner,
+                "history": history_v,
+                "revealed": old["revealed"],
+                "hand_number": state.hand_index + 1,
+                "trick_number": state.trick_number,
+                "opener": None if over else state.opener,
+                "bids": (
+                    old["bids"] if state.bids is old_src[3] else [
+                        {"seat": s, "bid": v if v else None, "pass": not v}
+                        for s, v in state.bids
+                    ]
+                ),
+                "high_bid": state.high_bid or None,
+                "high_bidder": state.high_bidder if state.high_bidder >= 0 else None,
+                "min_bid": MIN_OPENING_BID,
+                "max_bid": cfg.max_bid,
+                "passed": old["passed"] if state.passed is old_src[4] else list(state.passed),
+                "leader": leader if leader >= 0 else None,
+                "bid": state.high_bid if leader >= 0 else None,
+                "play_order": (
+                    old["play_order"] if leader == old_src[10]
+                    else [(leader + k) % n for k in range(n)] if leader >= 0 else []
+                ),
+                "fold_used": (
+                    old["fold_used"] if state.fold_used is old_src[5]
+                    else list(state.fold_used)
+                ),
+                "points": old["points"] if state.points is old_src[6] else list(state.points),
+                "last_trick": last_v,
+                "tricks": tricks_v,
+            }
+        state.public_cache = public
+        state.view_base = (
+            (
+                state.history, state.scores, state.tricks, state.bids, state.passed,
+                state.fold_used, state.points, state.hands, state.plays, state.ribs,
+                state.leader, state.turn,
+            ),
+            public,
+        )
+        return public
+
     def _public(self, state: State, show_all: bool) -> dict[str, Any]:
         """The part of the view every seat shares (show_all: with face-down cards too)."""
-        if show_all:
-            history = self._history(state, True)
-        else:
-            history = state.history_cache
-            if history is None:
-                history = state.history_cache = self._history(state, False)
+        history = self._history(state, show_all)
         cfg = state.cfg
         n = cfg.n
         over = state.phase is Phase.OVER
@@ -843,7 +960,7 @@ class Ribs(Game):
         # Views of one state share the public part's nested values: treat views as read-only.
         cached = state.public_cache
         if cached is None:
-            cached = state.public_cache = self._public(state, False)
+            cached = self._shared_public(state)
         v = dict(cached)
         if seat is None:
             v["hand"] = None

@@ -252,3 +252,43 @@ def test_any_seed_deals_every_seat_eight_cards_of_the_full_deck_and_replays(seed
     assert Counter(first["deal"]["deck"]) == Counter({r: n for r in RANKS})
     again = replay(n, {"target": 1}, seed, dealer, log)
     assert GAME.full_view(again) == GAME.full_view(state)
+
+
+def _containers(value, out):
+    """Every dict and list inside ``value`` (``value`` included), by id."""
+    if isinstance(value, (dict, list)):
+        out.append(id(value))
+        for item in value.values() if isinstance(value, dict) else value:
+            _containers(item, out)
+    return out
+
+
+@pytest.mark.parametrize("n", [4, 7, 10])
+def test_views_reuse_unchanged_public_parts_and_match_a_fresh_build(n):
+    """Cached views equal views built from scratch; unchanged public parts are the previous
+    state's very objects; no object appears twice in one view (patches apply in place)."""
+    rng = random.Random(100 + n)
+    reused = Counter()
+    for i in range(6):
+        state = GAME.new_game(players=n, options={"target": 1}, seed=i, dealer=i % n)
+        prev = None
+        while True:
+            if rng.random() < 0.8:  # also views after states whose views were never built
+                views = [GAME.view(state, s) for s in (None, *range(n))]
+                fresh = GAME._public(state, False)
+                for v in views:
+                    assert {k: v[k] for k in fresh} == fresh
+                    ids = _containers(v, [])
+                    assert len(ids) == len(set(ids))
+                assert views[1] is not GAME.view(state, 0)
+                if prev is not None:
+                    for key in ("history", "scores", "tricks", "bids", "passed", "points"):
+                        if views[0][key] is prev[key]:
+                            reused[key] += 1
+                prev = views[0]
+            acting = GAME.to_act(state)
+            if not acting:
+                break
+            state = GAME.apply(state, acting[0], rng.choice(GAME.legal_actions(state, acting[0])))
+    for key in ("history", "scores", "tricks", "bids", "passed", "points"):
+        assert reused[key] > 0, key
