@@ -449,6 +449,27 @@ _RUNS: tuple[tuple[tuple[Run, ...], ...], ...] = tuple(
     for suit in SUITS
 )
 
+# Per suit index, per 9-bit mask of natural ranks held: those cards in display order.
+_SORTED: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
+    tuple(
+        sort_cards([NATURAL_ORDER[k] + suit for k in range(9) if mask >> k & 1])
+        for mask in range(1 << 9)
+    )
+    for suit in SUITS
+)
+
+
+def _sorted_and_runs(cards: Sequence[str]) -> tuple[tuple[str, ...], tuple[Run, ...]]:
+    """``(sort_cards(cards), tuple(find_runs(cards)))`` from one pass over the cards."""
+    masks = [0, 0, 0, 0]
+    for c in cards:
+        masks[_SUIT_I[c]] |= _NAT_BIT[c]
+    m0, m1, m2, m3 = masks
+    return (
+        _SORTED[0][m0] + _SORTED[1][m1] + _SORTED[2][m2] + _SORTED[3][m3],
+        _RUNS[0][m0] + _RUNS[1][m1] + _RUNS[2][m2] + _RUNS[3][m3],
+    )
+
 
 def run_key(run: Run, trump: str | None) -> tuple[int, int, bool]:
     """How a run compares: type, then top card, then trump beats non-trump."""
@@ -816,12 +837,17 @@ class Tarbish(Game):
     def _name_trump(self, state: TarbishState, seat: int, suit: object) -> TarbishState:
         if not isinstance(suit, str) or suit not in _SUIT_INDEX:
             raise IllegalAction("Name a trump suit: 'S', 'H', 'D' or 'C'.")
-        hands = tuple(sort_cards(state.hands[s] + state.kitties[s]) for s in range(PLAYERS))
+        hands_, kitties = state.hands, state.kitties
+        h0, r0 = _sorted_and_runs(hands_[0] + kitties[0])
+        h1, r1 = _sorted_and_runs(hands_[1] + kitties[1])
+        h2, r2 = _sorted_and_runs(hands_[2] + kitties[2])
+        h3, r3 = _sorted_and_runs(hands_[3] + kitties[3])
+        hands = (h0, h1, h2, h3)
         match = replace_match(
             state.match,
             trump=suit,
             caller=seat,
-            runs=tuple(tuple(find_runs(h)) for h in hands),
+            runs=(r0, r1, r2, r3),
             bella_seat=bella_holder(hands, suit),
         )
         return replace(

@@ -158,3 +158,12 @@ def test_default_options_are_the_parsed_defaults():
     for options in (None, {}):
         state = GAME.new_game(players=4, options=options, seed=5)
         assert state == GAME.new_game(players=4, options={"target": 500, "half_bait": False}, seed=5)
+
+
+def test_sorted_and_runs_by_table_equal_sort_cards_and_find_runs():
+    from server.games.tarbish import DECK, _scan_runs, _sorted_and_runs, sort_cards
+
+    rng = random.Random(11)
+    for n in list(range(37)) * 40:
+        cards = rng.sample(DECK, n)
+        assert _sorted_and_runs(cards) == (sort_cards(cards), tuple(_scan_runs(cards)))
