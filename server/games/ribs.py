@@ -286,6 +286,9 @@ _PLAYS: dict[tuple[int, int, int, bool], Play] = {}
 # Per hand (count of each rank): its legal pairs as rank strings, in the canonical order.
 _PAIR_CARDS: dict[tuple[int, ...], tuple[tuple[str, str], ...]] = {}
 _FOLDS = (False, True)
+# Per highest bid: the opening bids' actions (templates: only copies leave).
+_OPENING_BIDS: dict[int, tuple[dict[str, Any], ...]] = {}
+_copy_dict = dict.copy
 
 
 def _play(seat: int, a: int, b: int, fold: bool) -> Play:
@@ -301,6 +304,15 @@ def _pair_cards_of(counts: tuple[int, ...]) -> tuple[tuple[str, str], ...]:
     if pairs is None:
         pairs = _PAIR_CARDS[counts] = tuple((RANKS[a], RANKS[b]) for a, b in _legal_pairs(counts))
     return pairs
+
+
+def _opening_bids(max_bid: int) -> tuple[dict[str, Any], ...]:
+    bids = _OPENING_BIDS.get(max_bid)
+    if bids is None:
+        bids = _OPENING_BIDS[max_bid] = tuple(
+            {"type": "bid", "value": v} for v in range(MIN_OPENING_BID, max_bid + 1)
+        )
+    return bids
 
 
 def _legal_pairs(counts: Sequence[int]) -> list[tuple[int, int]]:
@@ -536,11 +548,13 @@ class Ribs(Game):
         if state.phase is _BIDDING:
             max_bid = state.cfg.max_bid
             if not state.bids:
-                return [{"type": "bid", "value": v} for v in range(MIN_OPENING_BID, max_bid + 1)]
+                # fresh dicts of scalars: copies of the templates
+                return list(map(_copy_dict, _OPENING_BIDS.get(max_bid) or _opening_bids(max_bid)))
             if state.high_bid < max_bid:
                 return [{"type": "bid", "value": state.high_bid + 1}, {"type": "pass"}]
             return [{"type": "pass"}]
-        pairs = _PAIR_CARDS.get(state.hands[seat]) or _pair_cards_of(state.hands[seat])
+        hand = state.hands[seat]
+        pairs = _PAIR_CARDS.get(hand) or _pair_cards_of(hand)
         if state.ribs is None:
             return [{"type": "ribs", "cards": [x, y]} for x, y in pairs]
         if state.fold_used[seat]:
