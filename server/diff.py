@@ -12,9 +12,9 @@ Values placed in operations are shared with ``new``, not copied: views are never
 after they are built.
 
 A ``memo`` shared across the views of one broadcast remembers the operations found for each
-(old subtree, new subtree, path) by identity. The room makes the public parts of every
-seat's view the very same objects, so those parts are diffed once per action, not once per
-seat.
+(old subtree, new subtree, path) by identity. Engines build the public part of a state's
+views once and share it between seats (see ``Game.view``), so those parts are diffed once
+per action, not once per seat.
 """
 
 from __future__ import annotations

@@ -83,19 +83,6 @@ def _encode(frame: dict) -> str:
     return orjson.dumps(frame).decode()
 
 
-def _share_public_parts(view: dict, reference: dict) -> None:
-    """Make each part of ``view`` that equals the same part of ``reference`` that very object.
-
-    Another seat's view at the same version holds the same public parts as equal but
-    separate objects; sharing them lets the differ (and its memo) skip them by identity.
-    Only equal values are swapped, so the view's content does not change.
-    """
-    for key, value in view.items():
-        other = reference.get(key)
-        if other is not value and type(other) is type(value) and type(value) in (dict, list) and other == value:
-            view[key] = other
-
-
 class SendQueue:
     """A connection's outbound frames: a deque and at most one waiting sender.
 
@@ -311,9 +298,6 @@ class Room:
         game_view = cache.get(("seat", seat))
         if game_view is None and self.state is not None:
             game_view = cache[("seat", seat)] = self.game.view(self.state, seat)
-            reference = cache.setdefault("reference", game_view)
-            if reference is not game_view:
-                _share_public_parts(game_view, reference)
         view = cache[conn.player_id] = {
             "room": self._room_part,
             "seats": self._seats_part,
@@ -339,7 +323,7 @@ class Room:
         v = self.version
         cache: dict = {}
         frames: dict[int, str] = {}
-        memo: dict = {}  # public parts are the same objects in every view: diff them once
+        memo: dict = {}  # engines share public parts between seats' views: diff them once
         for conn in list(self.connections):
             new = self._compose(conn, cache)
             key = id(conn.view)  # tabs of one player hold the same view: one diff for all

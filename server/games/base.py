@@ -163,7 +163,13 @@ class Game(ABC):
 
     @abstractmethod
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see, JSON-able; None is a spectator."""
+        """What ``seat`` may see, JSON-able; None is a spectator.
+
+        Views are built for every seat on every action, so build the public part once per
+        state and share it between seats, and keep unchanged parts the same objects from one
+        state to the next: the room's differ then skips them by identity. Return a new
+        top-level dict each call; nested values are never mutated by callers.
+        """
 
     @abstractmethod
     def full_view(self, state: Any) -> dict[str, Any]:
