@@ -95,7 +95,11 @@ class MatchSeat(Base):
     """Who sat where in a match, and how they did."""
 
     __tablename__ = "match_seats"
-    __table_args__ = (sa.Index("ix_match_seats_player_id_match_id", "player_id", "match_id"),)
+    __table_args__ = (
+        sa.Index("ix_match_seats_player_id_match_id", "player_id", "match_id"),
+        # A player's history page is a range of this index, newest first (cursor: finished_at, id).
+        sa.Index("ix_match_seats_player_id_finished_at_match_id", "player_id", "finished_at", "match_id"),
+    )
 
     match_id: Mapped[str] = mapped_column(
         sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
@@ -106,6 +110,9 @@ class MatchSeat(Base):
     bot: Mapped[bool]
     score: Mapped[int]
     winner: Mapped[bool]
+    # The match's finished_at, copied here so that one index serves a player's history.
+    # Always written; nullable only because migration 0002 added it to existing rows.
+    finished_at: Mapped[datetime | None]
 
 
 class Hand(Base):

@@ -188,6 +188,7 @@ def save_match(session: Session, record: Mapping[str, Any]) -> str:
     wanted = {p.get("player_id") for p in players if p.get("player_id")}
     known = set(session.scalars(sa.select(Player.id).where(Player.id.in_(wanted)))) if wanted else set()
 
+    finished_at = _as_utc(_require(record, "finished_at"), "finished_at")
     session.add(
         Match(
             id=match_id,
@@ -201,7 +202,7 @@ def save_match(session: Session, record: Mapping[str, Any]) -> str:
             winners=winners,
             player_count=len(players),
             started_at=_as_utc(_require(record, "started_at"), "started_at"),
-            finished_at=_as_utc(_require(record, "finished_at"), "finished_at"),
+            finished_at=finished_at,
         )
     )
     session.flush()  # the parent row first: the children's foreign keys point at it
@@ -219,6 +220,7 @@ def save_match(session: Session, record: Mapping[str, Any]) -> str:
                 "bot": bool(p.get("bot", False)),
                 "score": scores[int(p["seat"])],
                 "winner": int(p["seat"]) in winner_set,
+                "finished_at": finished_at,
             }
             for p in players
         ],
@@ -300,21 +302,25 @@ def list_matches(
 ) -> tuple[list[dict[str, Any]], str | None]:
     """A page of match summaries, newest first, and the cursor of the next page (or None)."""
     limit = max(1, min(int(limit), 100))
-    query = sa.select(Match)
     if player is not None:
         if not is_valid_id(player):
             return [], None
-        query = query.where(
-            Match.id.in_(sa.select(MatchSeat.match_id).where(MatchSeat.player_id == player))
+        # One range of ix_match_seats_player_id_finished_at_match_id, newest first.
+        query = (
+            sa.select(Match)
+            .join(MatchSeat, MatchSeat.match_id == Match.id)
+            .where(MatchSeat.player_id == player)
         )
+        stamp_col, id_col = MatchSeat.finished_at, MatchSeat.match_id
+    else:
+        query = sa.select(Match)
+        stamp_col, id_col = Match.finished_at, Match.id
     if game is not None:
         query = query.where(Match.game == game)
     if before is not None:
         stamp, match_id = decode_cursor(before)
-        query = query.where(
-            sa.or_(Match.finished_at < stamp, sa.and_(Match.finished_at == stamp, Match.id < match_id))
-        )
-    query = query.order_by(Match.finished_at.desc(), Match.id.desc()).limit(limit + 1)
+        query = query.where(sa.or_(stamp_col < stamp, sa.and_(stamp_col == stamp, id_col < match_id)))
+    query = query.order_by(stamp_col.desc(), id_col.desc()).limit(limit + 1)
     rows = list(session.scalars(query))
     more = len(rows) > limit
     rows = rows[:limit]

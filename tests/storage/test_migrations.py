@@ -11,6 +11,8 @@ from alembic.migration import MigrationContext
 from server.db import Database
 from server.models import Base
 
+HEAD = "0002_seat_finished_at"
+
 TABLES = {"players", "matches", "match_seats", "hands", "actions"}
 
 
@@ -69,7 +71,7 @@ def test_upgrading_twice_on_start_is_harmless(empty_url):
         db.upgrade()
         db.upgrade()
         with db.engine.connect() as conn:
-            assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalars().all() == ["0001_initial"]
+            assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalars().all() == [HEAD]
     finally:
         db.dispose()
 
@@ -95,3 +97,35 @@ def test_upgrading_leaves_the_apps_logging_alone(tmp_path):
         db.dispose()
     assert root.handlers == handlers and root.level == level
     assert not app_log.disabled and not logging.getLogger("felt").disabled
+
+
+def test_the_second_migration_copies_each_matchs_finished_at_onto_its_seats(empty_url):
+    """Seats written under 0001 get their match's finished_at, so old matches stay in history."""
+    from datetime import datetime, timezone
+
+    from server import store
+
+    db = Database(empty_url)
+    try:
+        db.upgrade("0001_initial")
+        finished = datetime(2026, 11, 24, 20, 0, tzinfo=timezone.utc)
+        with db.engine.begin() as conn:
+            conn.execute(sa.text(
+                "INSERT INTO players (id, name, token_hash, created_at) VALUES ('p1', 'Ana', 'h', :t)"
+            ), {"t": finished})
+            conn.execute(sa.text(
+                "INSERT INTO matches (id, game, options, seed, commitment, dealer, room_code, scores, winners,"
+                " player_count, started_at, finished_at) VALUES ('m1', 'ribs', '{}', '1', :c, 0, NULL, '[1]',"
+                " '[0]', 1, :t, :t)"
+            ), {"t": finished, "c": "0" * 64})
+            conn.execute(sa.text(
+                "INSERT INTO match_seats (match_id, seat, player_id, name, bot, score, winner)"
+                " VALUES ('m1', 0, 'p1', 'Ana', false, 1, true)"
+            ))
+        db.upgrade()
+        assert schema_diffs(db) == []
+        with db.session() as session:
+            page, _ = store.list_matches(session, player="p1")
+        assert [m["id"] for m in page] == ["m1"]
+    finally:
+        db.dispose()
