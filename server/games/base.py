@@ -124,6 +124,11 @@ class Game(ABC):
                 f"{self.title} is for {self.min_players} to {self.max_players} players"
             )
 
+    def check_dealer(self, dealer: object, players: int) -> None:
+        """Refuse a first dealer that is not a seat of the table."""
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise ValueError(f"dealer must be a seat from 0 to {players - 1}")
+
     def describe(self) -> dict[str, Any]:
         """The game as ``GET /api/games`` lists it."""
         return {

@@ -449,8 +449,7 @@ class BidWhist(Game):
         self.check_players(players)
         opts = self.parse_options(options)
         assert isinstance(opts, BidWhistOptions)
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < PLAYERS:
-            raise ValueError(f"dealer must be a seat from 0 to {PLAYERS - 1}")
+        self.check_dealer(dealer, PLAYERS)
         stacked: tuple[tuple[str, ...], ...] = ()
         if decks is not None:
             if isinstance(decks, (str, bytes)) or not isinstance(decks, Sequence):

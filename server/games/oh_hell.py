@@ -414,8 +414,7 @@ class OhHell(Game):
         problem = _option_problem(opts, players)
         if problem:
             raise ValueError(problem)
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
-            raise ValueError(f"dealer must be a seat from 0 to {players - 1}")
+        self.check_dealer(dealer, players)
         stacked = tuple(tuple(check_deck(deck, _DECK)) for deck in (decks or ()))
         rules = _Rules(players, opts, seed, dealer, stacked)
         state = _NEW(OhHellState)

@@ -464,8 +464,7 @@ class Ribs(Game):
         """Start a session and deal its first hand."""
         self.check_players(players)
         opts = self.parse_options(options)
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
-            raise ValueError(f"dealer must be a seat from 0 to {players - 1}")
+        self.check_dealer(dealer, players)
         full = ribs_deck(players)
         stacked: list[tuple[str, ...]] = []
         for deck in decks or ():

@@ -711,8 +711,7 @@ class Tarbish(Game):
             opts = _DEFAULT_OPTIONS
         else:
             opts = self.parse_options(options)
-        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < PLAYERS:
-            raise ValueError(f"dealer must be a seat from 0 to {PLAYERS - 1}")
+        self.check_dealer(dealer, PLAYERS)
         stacked: tuple[tuple[str, ...], ...] = ()
         if decks is not None:
             stacked = tuple(tuple(check_deck(d, DECK)) for d in decks)

@@ -74,3 +74,10 @@ def test_every_game_has_a_bot_that_only_chooses_legal_actions(game):
         action = bots[seat].choose(game.view(state, seat), legal)
         assert action in legal
         state = game.apply(state, seat, action)
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)
+@pytest.mark.parametrize("dealer", [-1, 99, True, "0", None])
+def test_a_first_dealer_who_is_not_a_seat_is_refused(game, dealer):
+    with pytest.raises(ValueError, match="dealer must be a seat"):
+        game.new_game(game.default_players, None, seed=1, dealer=dealer)
