@@ -90,3 +90,32 @@ def test_the_server_stops_cleanly_on_sigterm(tmp_path):
     assert proc.returncode in (0, -signal.SIGTERM), out.decode()[-2000:]
     assert b"Application shutdown complete" in out and b"Traceback" not in out
     assert (tmp_path / "felt.db").exists()
+
+
+async def test_the_collector_tender_freezes_survivors_and_still_reclaims_cycles():
+    import asyncio
+    import gc
+    import weakref
+
+    from server.app import _tend_collector
+
+    class Node:
+        pass
+
+    gc.unfreeze()
+    tender = asyncio.get_running_loop().create_task(_tend_collector(every_s=0.01, full_every_s=0.1))
+    try:
+        await asyncio.sleep(0.05)
+        assert gc.get_freeze_count() > 0, "survivors are moved out of the collector's sight"
+        a, b = Node(), Node()
+        a.other, b.other = b, a  # a cycle that only a full collection can free
+        gone = weakref.ref(a)
+        del a, b
+        for _ in range(50):
+            await asyncio.sleep(0.02)
+            if gone() is None:
+                break
+        assert gone() is None, "the periodic full collection reclaims cyclic garbage"
+    finally:
+        tender.cancel()
+        gc.unfreeze()
