@@ -10,13 +10,10 @@ from datetime import datetime, timedelta, timezone
 
 import httpx
 import pytest
-from fastapi import FastAPI
 
 from server import store
 from server.api import matches
-from server.api.errors import install_error_handlers
 from server.config import Settings
-from server.db import Database
 from server.games import get_game
 from server.replay import replay
 
@@ -48,22 +45,7 @@ def random_record(game_name: str, seed: int, finished_at: datetime, player_ids=N
     }
 
 
-@pytest.fixture
-def db(tmp_path):
-    db = Database(f"sqlite:///{tmp_path / 'matches.db'}")
-    db.upgrade()
-    yield db
-    db.dispose()
-
-
-@pytest.fixture
-async def client(db):
-    app = FastAPI()
-    install_error_handlers(app)
-    app.include_router(matches.router, prefix="/api")
-    app.state.db = db
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://felt") as client:
-        yield client
+ROUTER = matches.router
 
 
 def save(db, record):

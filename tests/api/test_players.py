@@ -4,33 +4,14 @@ from __future__ import annotations
 
 import hashlib
 
-import httpx
 import pytest
 import sqlalchemy as sa
-from fastapi import FastAPI
 
 from server import store
 from server.api import players
-from server.api.errors import install_error_handlers
-from server.db import Database
 
 
-@pytest.fixture
-def db(tmp_path):
-    db = Database(f"sqlite:///{tmp_path / 'players.db'}")
-    db.upgrade()
-    yield db
-    db.dispose()
-
-
-@pytest.fixture
-async def client(db):
-    app = FastAPI()
-    install_error_handlers(app)
-    app.include_router(players.router, prefix="/api")
-    app.state.db = db
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://felt") as client:
-        yield client
+ROUTER = players.router
 
 
 async def test_creating_a_player_answers_201_with_id_name_and_token(client, db):

@@ -135,6 +135,18 @@ def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return request.getfixturevalue("pg_databases").create()
 
 
+@contextmanager
+def _sqlite_exclusive(db: Database) -> Iterator[None]:
+    """Another connection holds an exclusive transaction on ``db`` while the block runs."""
+    holder = sqlite3.connect(db.url.database, isolation_level=None, timeout=5)
+    try:
+        holder.execute("BEGIN EXCLUSIVE")
+        yield
+        holder.execute("COMMIT")
+    finally:
+        holder.close()
+
+
 @pytest.fixture
 def locked(request: pytest.FixtureRequest) -> Callable[[Database], object]:
     """``with locked(db):`` another connection holds a lock that makes writes to ``db`` wait.
@@ -145,13 +157,8 @@ def locked(request: pytest.FixtureRequest) -> Callable[[Database], object]:
     @contextmanager
     def hold(db: Database) -> Iterator[None]:
         if db.is_sqlite:
-            holder = sqlite3.connect(db.url.database, isolation_level=None, timeout=5)
-            try:
-                holder.execute("BEGIN EXCLUSIVE")
+            with _sqlite_exclusive(db):
                 yield
-                holder.execute("COMMIT")
-            finally:
-                holder.close()
         else:
             with psycopg.connect(_libpq(db.url.render_as_string(hide_password=False))) as holder:
                 holder.execute("LOCK TABLE matches IN ACCESS EXCLUSIVE MODE")
@@ -174,13 +181,8 @@ def outage(request: pytest.FixtureRequest) -> Callable[[Database], object]:
     @contextmanager
     def cut(db: Database) -> Iterator[None]:
         if db.is_sqlite:
-            holder = sqlite3.connect(db.url.database, isolation_level=None, timeout=5)
-            try:
-                holder.execute("BEGIN EXCLUSIVE")
+            with _sqlite_exclusive(db):
                 yield
-                holder.execute("COMMIT")
-            finally:
-                holder.close()
         else:
             pgs: PgDatabases = request.getfixturevalue("pg_databases")
             with pgs.refusing_connections(db.url.render_as_string(hide_password=False)):

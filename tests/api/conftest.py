@@ -1,0 +1,28 @@
+"""A tiny app per test: only the module's router (``ROUTER``), the error shape and a SQLite file."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from server.api.errors import install_error_handlers
+from server.db import Database
+
+
+@pytest.fixture
+def db(tmp_path):
+    db = Database(f"sqlite:///{tmp_path / 'api.db'}")
+    db.upgrade()
+    yield db
+    db.dispose()
+
+
+@pytest.fixture
+async def client(db, request):
+    app = FastAPI()
+    install_error_handlers(app)
+    app.include_router(request.module.ROUTER, prefix="/api")
+    app.state.db = db
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://felt") as client:
+        yield client
