@@ -228,6 +228,18 @@ class _Value:
 _NONE = object()  # a source that no state field ever is
 
 
+def _list_memo(entry: tuple, source: tuple) -> tuple:
+    """(source, its JSON list) for a view, keeping the previous list object when nothing changed.
+
+    Unchanged parts must stay the same objects from one view to the next so that the room's
+    differ skips them by identity.
+    """
+    if entry[0] is source:
+        return entry
+    fresh = list(source)
+    return (source, entry[1] if fresh == entry[1] else fresh)
+
+
 class _ViewMemo:
     """The JSON parts of the last view built in a match, each with the state field it came from.
 
@@ -698,20 +710,12 @@ class OhHell(Game):
             memo.trick = (trick, trick_json)
 
         bids = state.bids
-        source, bids_json = memo.bids
-        if source is not bids:
-            fresh = list(bids)
-            if fresh != bids_json:
-                bids_json = fresh
-            memo.bids = (bids, bids_json)
+        memo.bids = _list_memo(memo.bids, bids)
+        bids_json = memo.bids[1]
 
         won = state.tricks_won
-        source, won_json = memo.tricks_won
-        if source is not won:
-            fresh = list(won)
-            if fresh != won_json:
-                won_json = fresh
-            memo.tricks_won = (won, won_json)
+        memo.tricks_won = _list_memo(memo.tricks_won, won)
+        won_json = memo.tricks_won[1]
 
         last = state.last_trick
         source, last_json = memo.last_trick
@@ -720,12 +724,8 @@ class OhHell(Game):
             memo.last_trick = (last, last_json)
 
         scores = state.scores
-        source, scores_json = memo.scores
-        if source is not scores:
-            fresh = list(scores)
-            if fresh != scores_json:
-                scores_json = fresh
-            memo.scores = (scores, scores_json)
+        memo.scores = _list_memo(memo.scores, scores)
+        scores_json = memo.scores[1]
 
         results = state.results
         source, history = memo.history
