@@ -143,6 +143,12 @@ class Game(ABC):
 
     # ---- the engine surface ------------------------------------------------------
 
+    #: The keys of ``view`` whose value may differ from one seat to another (and from a
+    #: spectator's). Every other key is equal in every seat's view and in the public one,
+    #: so the room diffs those once per action and only these once per connection.
+    #: None means unknown: the room then diffs every connection's whole view.
+    seat_keys: tuple[str, ...] | None = None
+
     @abstractmethod
     def new_game(
         self,

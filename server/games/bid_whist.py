@@ -426,6 +426,7 @@ class BidWhist(Game):
 
     name = "bid_whist"
     title = "Bid Whist"
+    seat_keys = ("hand", "legal", "discards")
     min_players = 4
     max_players = 4
     default_players = 4

@@ -386,6 +386,7 @@ class OhHell(Game):
 
     name = "oh_hell"
     title = "Oh Hell"
+    seat_keys = ("hand", "legal")
     min_players = 3
     max_players = 7
     default_players = 4

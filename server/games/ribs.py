@@ -442,6 +442,7 @@ class Ribs(Game):
 
     name = "ribs"
     title = "Ribs"
+    seat_keys = ("hand", "legal", "my_face_down")
     min_players = 4
     max_players = 10
     default_players = 4

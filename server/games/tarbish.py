@@ -686,6 +686,7 @@ class Tarbish(Game):
 
     name = "tarbish"
     title = "Tarabish (Tarbish)"
+    seat_keys = ("hand", "legal")
     min_players = 4
     max_players = 4
     default_players = 4
