@@ -3,9 +3,10 @@
 The pairs of views come from real ``Room`` objects playing random games (``bench/patches.py``):
 for each sampled action, the four connections' composed views (room, seats, you, game, chat,
 result) just before and just after it, exactly as ``Room._broadcast`` diffs them. Timed:
-``server.diff.diff`` + ``orjson.dumps`` of the patch frame for the four, in this thread's CPU
-time, with one memo shared by the four as ``Room._broadcast`` shares it; the baseline does the
-same with ``jsonpatch.make_patch``.
+``server.rooms.PatchFrames`` for the four connections (what ``Room._broadcast`` uses:
+the operations shared by every connection are found and encoded once, each connection's own
+ones apart, and spliced into its frame), in this thread's CPU time; the baseline diffs each
+connection's whole view with ``jsonpatch.make_patch`` and encodes it with ``orjson.dumps``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import orjson
 
 from bench.common import figure, median, pct
 from bench.patches import _play
-from server.diff import diff
+from server.rooms import PatchFrames
 from server.games import game_names
 
 
@@ -25,12 +26,12 @@ def _time_ours(pairs: list, reps: int) -> list[float]:
     out = []
     dumps = orjson.dumps
     clock = time.thread_time_ns
-    for olds, news, v in pairs:
+    for olds, news, v, old_publics, new_publics, seat_keys in pairs:
         t0 = clock()
         for _ in range(reps):
-            memo: dict = {}
+            frames = PatchFrames(v, new_publics[0], seat_keys)
             for i in range(4):
-                dumps({"type": "patch", "v": v, "ops": diff(olds[i], news[i], memo)})
+                frames.frame(olds[i], news[i], old_publics[i])
         out.append((clock() - t0) / reps / 1000)
     return out
 
@@ -41,7 +42,7 @@ def _time_jsonpatch(pairs: list, reps: int) -> list[float]:
     out = []
     dumps = orjson.dumps
     clock = time.thread_time_ns
-    for olds, news, v in pairs:
+    for olds, news, v, *_ in pairs:
         t0 = clock()
         for _ in range(reps):
             for i in range(4):

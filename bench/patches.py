@@ -63,6 +63,7 @@ async def _play(
             trick_before = len(before.get("trick") or [])
             hands_before = len(before.get("history") or [])
             olds = [c.view for c in conns]
+            old_publics = [c.public for c in conns]
             if profiler is not None:
                 profiler.enable()
                 await room.act(conns[seat], action, room.version)
@@ -74,7 +75,9 @@ async def _play(
             actions += 1
             if collect_every and actions % collect_every == 0:
                 # The views the room diffed: never mutated after they are built, safe to keep.
-                out["pairs"].append((olds, [c.view for c in conns], room.version))
+                out["pairs"].append(
+                    (olds, [c.view for c in conns], room.version, old_publics, [c.public for c in conns], room._seat_keys)
+                )
             after = game.view(room.state, seat)
             hand_end = len(after.get("history") or []) > hands_before
             trick_end = action.get("type") in PLAY_TYPES and trick_before == 3 and not hand_end

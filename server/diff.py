@@ -5,16 +5,16 @@ the unchanged parts are usually the very same objects. So the differ first asks 
 then ``==`` (both run in C), and only walks what really changed. It emits only ``add``,
 ``remove`` and ``replace``. Lists are compared by common prefix and suffix, which turns the
 usual changes (a card played from the middle of a hand, a card added to a trick, a chat
-line scrolled in) into one or two operations. The ``jsonpatch`` library is the oracle in
+line scrolled in) into one or two operations; a list with nothing in common at either end
+is replaced whole. The ``jsonpatch`` library is the oracle in
 the tests: ``jsonpatch.apply_patch(old, diff(old, new)) == new`` for every pair.
 
 Values placed in operations are shared with ``new``, not copied: views are never mutated
 after they are built.
 
-A ``memo`` shared across the views of one broadcast remembers the operations found for each
-(old subtree, new subtree, path) by identity. Engines build the public part of a state's
-views once and share it between seats (see ``Game.view``), so those parts are diffed once
-per action, not once per seat.
+A room diffs in two parts (see ``server.rooms.PatchFrames``): the parts of a view that
+are the same for every connection once per action (``diff_keys``, ``diff_except``), and each
+connection's own few keys apart.
 """
 
 from __future__ import annotations
@@ -31,44 +31,36 @@ def _escape(key: str) -> str:
     return key
 
 
-def diff(old: Any, new: Any, memo: dict | None = None) -> list[Op]:
+def diff(old: Any, new: Any) -> list[Op]:
     """The JSON Patch that turns ``old`` into ``new``."""
     ops: list[Op] = []
     if old is not new:
         if type(old) is dict and type(new) is dict:
-            _diff_dict(old, new, "", ops, memo)
+            _diff_dict(old, new, "", ops)
         elif old != new:
-            _diff(old, new, "", ops, memo)
+            _diff(old, new, "", ops)
     return ops
 
 
-def _diff(old: Any, new: Any, path: str, ops: list[Op], memo: dict | None = None) -> None:
+def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
     # Called only when old != new.
     if type(old) is dict and type(new) is dict:
-        _diff_dict(old, new, path, ops, memo)
+        _diff_dict(old, new, path, ops)
     elif type(old) is list and type(new) is list:
         _diff_list(old, new, path, ops)
     else:
         ops.append({"op": "replace", "path": path, "value": new})
 
 
-def _diff_dict(old: dict, new: dict, path: str, ops: list[Op], memo: dict | None = None) -> None:
+def _diff_dict(old: dict, new: dict, path: str, ops: list[Op]) -> None:
     for key, old_value in old.items():
         new_value = new.get(key, _ABSENT)
         if old_value is new_value or old_value == new_value:
             continue
         if new_value is _ABSENT:
             ops.append({"op": "remove", "path": f"{path}/{_escape(key)}"})
-            continue
-        if memo is not None and (type(new_value) is dict or type(new_value) is list):
-            mkey = (id(old_value), id(new_value), path, key)
-            found = memo.get(mkey)
-            if found is None:
-                found = memo[mkey] = []
-                _diff(old_value, new_value, f"{path}/{_escape(key)}", found, memo)
-            ops.extend(found)
         else:
-            _diff(old_value, new_value, f"{path}/{_escape(key)}", ops, memo)
+            _diff(old_value, new_value, f"{path}/{_escape(key)}", ops)
     if new.keys() != old.keys():  # a set comparison in C; rarely true
         for key, new_value in new.items():
             if key not in old:
@@ -94,14 +86,15 @@ def _diff_list(old: list, new: list, path: str, ops: list[Op]) -> None:
     old_mid = n_old - prefix - suffix
     new_mid = n_new - prefix - suffix
     if prefix == 0 and suffix == 0:
-        if n_old != n_new:
-            ops.append({"op": "replace", "path": path, "value": new})
-            return
-        if n_old > 1 and old[1:] == new[:-1]:
+        if n_old == n_new and n_old > 1 and old[1:] == new[:-1]:
             # A log that scrolled by one line (a full chat): drop the first, append the last.
             ops.append({"op": "remove", "path": f"{path}/0"})
             ops.append({"op": "add", "path": f"{path}/-", "value": new[-1]})
             return
+        # Nothing in common at either end (a new trick's cards, the next seat to act):
+        # one replace is smaller than an operation per element, and cheaper to find.
+        ops.append({"op": "replace", "path": path, "value": new})
+        return
     common = min(old_mid, new_mid)
     for i in range(prefix, prefix + common):
         if old[i] is not new[i] and old[i] != new[i]:
@@ -113,3 +106,40 @@ def _diff_list(old: list, new: list, path: str, ops: list[Op]) -> None:
     elif new_mid > old_mid:
         for i in range(prefix + common, prefix + new_mid):
             ops.append({"op": "add", "path": f"{path}/{i}", "value": new[i]})
+
+
+def diff_keys(old: dict, new: dict, keys: tuple[str, ...], path: str, ops: list[Op]) -> None:
+    """Append the operations for ``keys`` only of two dicts (a key may be absent on either side)."""
+    for key in keys:
+        old_value = old.get(key, _ABSENT)
+        new_value = new.get(key, _ABSENT)
+        if old_value is new_value:
+            continue
+        if new_value is _ABSENT:
+            ops.append({"op": "remove", "path": f"{path}/{_escape(key)}"})
+        elif old_value is _ABSENT:
+            ops.append({"op": "add", "path": f"{path}/{_escape(key)}", "value": new_value})
+        elif old_value != new_value:
+            _diff(old_value, new_value, f"{path}/{_escape(key)}", ops)
+
+
+def diff_except(old: dict, new: dict, skip: frozenset[str], path: str, ops: list[Op]) -> None:
+    """Append the operations for every key of two dicts but those in ``skip``."""
+    for key, old_value in old.items():
+        new_value = new.get(key, _ABSENT)
+        if old_value is new_value or key in skip:
+            continue
+        if new_value is _ABSENT:
+            ops.append({"op": "remove", "path": f"{path}/{_escape(key)}"})
+        elif old_value != new_value:
+            kind = type(new_value)
+            if kind is list and type(old_value) is list:
+                _diff_list(old_value, new_value, f"{path}/{_escape(key)}", ops)
+            elif kind is dict and type(old_value) is dict:
+                _diff_dict(old_value, new_value, f"{path}/{_escape(key)}", ops)
+            else:
+                ops.append({"op": "replace", "path": f"{path}/{_escape(key)}", "value": new_value})
+    if new.keys() != old.keys():
+        for key, new_value in new.items():
+            if key not in old and key not in skip:
+                ops.append({"op": "add", "path": f"{path}/{_escape(key)}", "value": new_value})

@@ -30,7 +30,7 @@ import orjson
 
 from server.bots import Bot, get_bot
 from server.config import Settings
-from server.diff import diff
+from server.diff import diff, diff_except, diff_keys
 from server.games import Game, GameError, get_game
 
 log = logging.getLogger("felt.rooms")
@@ -83,6 +83,83 @@ def _encode(frame: dict) -> str:
     return orjson.dumps(frame).decode()
 
 
+# A connection's whole view is {room, seats, you, me, is_host, game, chat, result}: these
+# parts are the same objects for every connection of a room, the others are its own.
+SHARED_PARTS = ("room", "seats", "chat", "result")
+OWN_PARTS = ("you", "me", "is_host")
+
+
+class PatchFrames:
+    """The patch frames of one broadcast: each connection's old view to its new one.
+
+    When the game says which keys of its view differ between seats (``Game.seat_keys``),
+    the operations on everything else (the room, seats, chat and result, and the public keys
+    of the game view, diffed between the old and the new *public* view) are the same for
+    every connection: they are found and encoded once per broadcast and spliced, as bytes,
+    in front of the few operations that are a connection's own (``you``, ``me``,
+    ``is_host`` and the seat keys). The two sets touch disjoint paths, so their order does
+    not matter. The shared part is reused only while a connection's old view holds the very
+    same shared parts as the one it was found for; otherwise it is found again.
+    """
+
+    __slots__ = ("head", "public", "seat_keys", "skip", "_base", "_common", "_plain")
+
+    def __init__(self, v: int, public: dict | None, seat_keys: tuple[str, ...] | None) -> None:
+        self.head = b'{"type":"patch","v":%d,"ops":' % v
+        self.public = public
+        self.seat_keys = seat_keys
+        self.skip = frozenset(seat_keys or ())
+        self._base: tuple | None = None  # the old shared parts ``_common`` was found for
+        self._common = b"[]"  # the shared operations, encoded
+        self._plain = ""  # the whole frame of a connection with no operations of its own
+
+    def frame(self, old: dict, new: dict, old_public: dict | None) -> str:
+        """The patch frame for one connection: ``old`` and ``new`` are its whole views."""
+        old_game = old["game"]
+        new_game = new["game"]
+        seat_keys = self.seat_keys
+        if (
+            seat_keys is None
+            or type(old_game) is not dict
+            or type(new_game) is not dict
+            or old_public is None
+            or self.public is None
+        ):
+            return (self.head + orjson.dumps(diff(old, new)) + b"}").decode()
+        base = self._base
+        if not (
+            base is not None
+            and base[0] is old_public
+            and base[1] is old["room"]
+            and base[2] is old["seats"]
+            and base[3] is old["chat"]
+            and base[4] is old["result"]
+        ):
+            ops: list = []
+            diff_keys(old, new, SHARED_PARTS, "", ops)
+            diff_except(old_public, self.public, self.skip, "/game", ops)
+            self._base = (old_public, old["room"], old["seats"], old["chat"], old["result"])
+            self._common = orjson.dumps(ops)
+            self._plain = (self.head + self._common + b"}").decode()
+        own: list | None = None
+        if old["you"] != new["you"] or old["me"] is not new["me"] or old["is_host"] != new["is_host"]:
+            own = []
+            diff_keys(old, new, OWN_PARTS, "", own)
+        for key in seat_keys:
+            if old_game.get(key) is not new_game.get(key) or (key in old_game) != (key in new_game):
+                if own is None:
+                    own = []
+                diff_keys(old_game, new_game, seat_keys, "/game", own)
+                break
+        if not own:
+            return self._plain
+        own_ops = orjson.dumps(own)
+        common = self._common
+        if common == b"[]":
+            return (self.head + own_ops + b"}").decode()
+        return (self.head + common[:-1] + b"," + own_ops[1:] + b"}").decode()
+
+
 class SendQueue:
     """A connection's outbound frames: a deque and at most one waiting sender.
 
@@ -127,7 +204,7 @@ class SendQueue:
 class Connection:
     """One socket's side of a room: an outbound queue, drained by the transport's sender."""
 
-    __slots__ = ("player_id", "name", "queue", "view", "closer", "closed", "chat_times", "limit")
+    __slots__ = ("player_id", "name", "me", "queue", "view", "public", "closer", "closed", "chat_times", "limit")
 
     def __init__(
         self,
@@ -138,8 +215,11 @@ class Connection:
     ) -> None:
         self.player_id = player_id
         self.name = name
+        # Who this connection is, as its view says: one object, so the differ skips it by identity.
+        self.me = {"id": player_id, "name": name} if player_id else None
         self.queue = SendQueue()
         self.view: dict | None = None  # the last view this connection was sent
+        self.public: dict | None = None  # the game's public view that ``view`` was built beside
         self.closer = closer
         self.closed = False
         self.chat_times: deque[float] | None = None  # made on the first chat line
@@ -227,6 +307,11 @@ class Room:
         self._room_part: dict = {}
         self._seats_part: list = []
         self._chat_part: list = []
+        # The game's public view (a spectator's), built once per state; the keys of a
+        # seat's view that may differ from it (None: unknown, diff whole views).
+        self._public_state: Any = None
+        self._public: dict | None = None
+        self._seat_keys: tuple[str, ...] | None = getattr(game, "seat_keys", None)
         self._rebuild_room_part()
         self._rebuild_seats_part()
 
@@ -289,6 +374,16 @@ class Room:
     def _rebuild_chat_part(self) -> None:
         self._chat_part = list(self.chat)
 
+    def _public_view(self) -> dict | None:
+        """The game's public view of the current state, the same object until it changes."""
+        state = self.state
+        if state is None:
+            return None
+        if self._public_state is not state:
+            self._public = self.game.view(state, None)
+            self._public_state = state
+        return self._public
+
     def _compose(self, conn: Connection, cache: dict) -> dict:
         """This connection's whole view; ``cache`` shares views between tabs of one player."""
         view = cache.get(conn.player_id)
@@ -297,12 +392,16 @@ class Room:
         seat = self.seat_of(conn.player_id)
         game_view = cache.get(("seat", seat))
         if game_view is None and self.state is not None:
-            game_view = cache[("seat", seat)] = self.game.view(self.state, seat)
+            if seat is None:
+                game_view = self._public_view()
+            else:
+                game_view = self.game.view(self.state, seat)
+            cache[("seat", seat)] = game_view
         view = cache[conn.player_id] = {
             "room": self._room_part,
             "seats": self._seats_part,
             "you": seat,
-            "me": {"id": conn.player_id, "name": conn.name} if conn.player_id else None,
+            "me": conn.me,
             "is_host": conn.player_id == self.host_id,
             "game": game_view,
             "chat": self._chat_part,
@@ -314,6 +413,7 @@ class Room:
         """Send ``conn`` its whole view at the current version."""
         view = self._compose(conn, {})
         conn.view = view
+        conn.public = self._public_view()
         if not conn.push(_encode({"type": "snapshot", "v": self.version, "state": view})):
             self._drop_slow(conn)
 
@@ -321,17 +421,18 @@ class Room:
         """Bump the version and give every connection its own patch (call under the lock)."""
         self.version += 1
         v = self.version
+        public = self._public_view()
+        patches = PatchFrames(v, public, self._seat_keys)
         cache: dict = {}
         frames: dict[int, str] = {}
-        memo: dict = {}  # engines share public parts between seats' views: diff them once
         for conn in list(self.connections):
             new = self._compose(conn, cache)
             key = id(conn.view)  # tabs of one player hold the same view: one diff for all
             frame = frames.get(key)
             if frame is None:
-                frame = _encode({"type": "patch", "v": v, "ops": diff(conn.view, new, memo)})
-                frames[key] = frame
+                frame = frames[key] = patches.frame(conn.view, new, conn.public)
             conn.view = new
+            conn.public = public
             if not conn.push(frame):
                 self._drop_slow(conn)
 
