@@ -7,25 +7,32 @@ logged on ``felt.recorder``; other matches are not held up behind it. Saving is 
 by match id, so a retry after a commit whose answer was lost cannot duplicate a match.
 
 With ``process=True`` (what the server uses) the database work itself runs in one spawned
-worker process: the writer thread only pickles the record and waits with the GIL released,
-so building rows and driver work never compete with the event loop for the interpreter.
+worker process, so building rows and driver work never compete with the event loop for the
+interpreter. The record crosses to it over a pipe as JSON bytes made by ``submit`` (orjson,
+in C, well under a millisecond even for a long match): the writer thread only writes bytes
+and waits for the worker's answer, both with the GIL released, where pickling the record's
+thousands of small objects (and a process pool's own two helper threads) would hold the GIL,
+and so stall the event loop, for milliseconds at a time. A worker that dies is replaced on
+the next attempt and the match it was writing is retried.
 """
 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import heapq
 import itertools
 import json
 import logging
 import multiprocessing
+import pickle
 import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from typing import Any
+
+import orjson
 
 from server import store
 from server.db import Database
@@ -34,31 +41,75 @@ log = logging.getLogger("felt.recorder")
 
 FIRST_RETRY_S = 0.05
 
-_child_db: Database | None = None
+class WorkerDied(RuntimeError):
+    """The worker process went away (killed, out of memory) before it answered."""
 
 
-def _child_init(url: str) -> None:
-    global _child_db
-    _child_db = Database(url)
+def _worker_main(conn: Any, url: str) -> None:
+    """The worker process: answer b"ready", then save each match it is sent, one per transaction.
+
+    A message is b"J" + the record's JSON, or b"P" + the record pickled (when JSON could not
+    hold it). The answer is b"ok", or b"!" + the error's description.
+    """
+    db = Database(url)
+    conn.send_bytes(b"ready")
+    while True:
+        try:
+            message = conn.recv_bytes()
+        except (EOFError, OSError):  # the server closed the pipe: stop
+            break
+        try:
+            record = orjson.loads(message[1:]) if message[:1] == b"J" else pickle.loads(message[1:])
+            with db.session() as session:
+                store.save_match(session, record)
+        except Exception as exc:
+            conn.send_bytes(b"!" + f"{type(exc).__name__}: {exc}".encode("utf-8", "replace"))
+        else:
+            conn.send_bytes(b"ok")
+    db.dispose()
 
 
-def _child_ready() -> bool:
-    """Answer once the worker has imported everything and opened its engine."""
-    return _child_db is not None
+class _Worker:
+    """The spawned worker process and the server's end of its pipe (used by one thread)."""
 
+    def __init__(self, url: str) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        self.conn, child = ctx.Pipe()
+        self.process = ctx.Process(target=_worker_main, args=(child, url), name="felt-recorder-worker", daemon=True)
+        self.process.start()
+        child.close()
+        if self._answer() != b"ready":
+            raise WorkerDied("the recorder's worker process did not start")
 
-def _child_write(record: dict) -> None:
-    """Save one match in the worker process (one transaction)."""
-    assert _child_db is not None
-    with _child_db.session() as session:
-        store.save_match(session, record)
+    def _answer(self) -> bytes:
+        try:
+            return self.conn.recv_bytes()  # waits with the GIL released
+        except (EOFError, OSError) as exc:
+            raise WorkerDied(f"the recorder's worker process died (exit code {self.process.exitcode})") from exc
+
+    def write(self, message: bytes) -> None:
+        try:
+            self.conn.send_bytes(message)
+        except OSError as exc:
+            raise WorkerDied("the recorder's worker process is gone") from exc
+        answer = self._answer()
+        if answer != b"ok":
+            raise RuntimeError(answer[1:].decode("utf-8", "replace"))
+
+    def close(self, timeout: float = 5.0) -> None:
+        self.conn.close()  # the worker sees EOF and stops
+        self.process.join(timeout)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join(1)
 
 
 class _Entry:
-    __slots__ = ("record", "attempts", "due")
+    __slots__ = ("record", "payload", "attempts", "due")
 
-    def __init__(self, record: dict) -> None:
+    def __init__(self, record: dict, payload: bytes | None = None) -> None:
         self.record = record
+        self.payload = payload  # the record as JSON, for the worker process
         self.attempts = 0
         self.due = 0.0
 
@@ -75,7 +126,7 @@ class MatchRecorder:
     ) -> None:
         self.db = db
         self.process = process
-        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._worker: _Worker | None = None
         self.retry_max_s = max(float(retry_max_s), FIRST_RETRY_S)
         self.on_saved = on_saved
         self._fresh: deque[_Entry] = deque()
@@ -112,7 +163,13 @@ class MatchRecorder:
     def submit(self, record: dict) -> None:
         """Queue a finished match for writing; returns at once and never raises."""
         try:
-            entry = _Entry(dict(record))
+            payload = None
+            if self.process:
+                try:
+                    payload = b"J" + orjson.dumps(record, option=orjson.OPT_NON_STR_KEYS)
+                except TypeError:  # something JSON cannot hold: the worker gets it pickled
+                    payload = None
+            entry = _Entry(dict(record), payload)
             with self._cond:
                 self._fresh.append(entry)
                 self._cond.notify()
@@ -168,9 +225,9 @@ class MatchRecorder:
             for entry in left:  # the log is the last place these records exist
                 log.error("unwritten match record: %s", json.dumps(entry.record, default=str))
         self._thread = None
-        if self._pool is not None:
-            await asyncio.to_thread(self._pool.shutdown, True, cancel_futures=True)
-            self._pool = None
+        if self._worker is not None:
+            await asyncio.to_thread(self._worker.close)
+            self._worker = None
 
     # ---- the writer thread ------------------------------------------------------------
 
@@ -202,17 +259,16 @@ class MatchRecorder:
     def _run(self) -> None:
         if self._uses_process():
             try:  # start the worker now, not in the middle of the first finished match
-                self._ensure_pool().submit(_child_ready).result()
+                self._ensure_worker()
             except Exception:
                 log.exception("the recorder's worker process did not start; will retry on the first write")
-                self._pool = None
         while True:
             entry = self._next()
             if entry is None:
                 return
             match_id = entry.record.get("id")
             try:
-                self._write(entry.record)
+                self._write(entry)
             except Exception as exc:
                 entry.attempts += 1
                 delay = min(self.retry_max_s, FIRST_RETRY_S * 2 ** (entry.attempts - 1))
@@ -240,28 +296,26 @@ class MatchRecorder:
     def _uses_process(self) -> bool:
         return self.process and self.db.url.database not in (None, "", ":memory:")
 
-    def _ensure_pool(self) -> concurrent.futures.ProcessPoolExecutor:
-        if self._pool is None:
-            self._pool = concurrent.futures.ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_child_init,
-                initargs=(self.db.url.render_as_string(hide_password=False),),
-            )
-        return self._pool
+    def _ensure_worker(self) -> _Worker:
+        if self._worker is None:
+            self._worker = _Worker(self.db.url.render_as_string(hide_password=False))
+        return self._worker
 
-    def _write(self, record: dict) -> None:
+    def _write(self, entry: _Entry) -> None:
         if not self._uses_process():
             with self.db.session() as session:
-                store.save_match(session, record)
+                store.save_match(session, entry.record)
             return
-        pool = self._ensure_pool()
+        worker = self._ensure_worker()
+        message = entry.payload
+        if message is None:
+            message = b"P" + pickle.dumps(entry.record)
         try:
-            pool.submit(_child_write, record).result()
-        except concurrent.futures.process.BrokenProcessPool:
-            # The worker died (killed, out of memory): start a new one on the next attempt.
-            pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+            worker.write(message)
+        except WorkerDied:
+            # Start a new worker on the next attempt; this match is retried like any failure.
+            self._worker = None
+            worker.close(timeout=1)
             raise
 
     def _saved(self, match_id: str) -> None:
