@@ -106,3 +106,22 @@ async def test_a_room_nobody_has_been_connected_to_for_a_while_is_closed():
     assert await manager.sweep() == 1
     assert manager.get(idle.code) is None and manager.get(busy.code) is busy
     assert [r["code"] for r in manager.list_public()] == [busy.code]
+
+
+async def test_the_chat_keeps_exactly_its_last_lines_and_every_view_gets_them():
+    for history in (1, 3):
+        manager = RoomManager(Settings(bot_delay_ms=0, chat_history=history, chat_per_minute=100), Recorder())
+        room = manager.create("oh_hell", {}, 3, False, "p0", "Ann")
+        ann, _ = connection("p0", "Ann")
+        watcher, _ = connection(None, None)
+        await room.join(ann)
+        await room.join(watcher)
+        for i in range(5):
+            await room.say(ann, f"line {i}")
+        expected = [f"line {i}" for i in range(5 - history, 5)]
+        for conn in (ann, watcher):
+            shown = None
+            for frame in drain(conn):
+                shown = frame["state"] if frame["type"] == "snapshot" else jsonpatch.apply_patch(shown, frame["ops"])
+            assert [line["text"] for line in shown["chat"]] == expected
+            assert shown["chat"][-1]["name"] == "Ann" and shown["chat"][-1]["seat"] == 0
