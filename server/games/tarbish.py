@@ -100,6 +100,8 @@ _SORT_KEY: dict[str, int] = {
     c: _SUIT_INDEX[c[-1]] * 10 + TARBISH_RANKS.index(c[:-1]) for c in DECK
 }
 _TRUMP_ACTIONS = tuple({"type": "trump", "suit": s} for s in SUITS)
+_TRUMP_OR_PASS = (*_TRUMP_ACTIONS, {"type": "pass"})
+_copy_dict = dict.copy
 _TEAMS = [[0, 2], [1, 3]]  # the view's "teams": one shared constant (views are read-only)
 # How a state differs from the one before it, for building its public view from that one's.
 _DELTA_PLAY, _DELTA_PASS, _DELTA_DECLARE = 1, 2, 3
@@ -242,9 +244,10 @@ class TarbishState:
     last_trick: tuple[tuple[int, str], ...]
     last_winner: int | None
     # Caches (not part of the value; reset by every copy). ``_legal``: the turn seat's legal
-    # cards, shared by ``legal_actions`` and ``apply``. ``_public``: the part of the view that
-    # is the same for every seat, built once. ``_base``: (kind, the previous state's
-    # ``_public``) when this state differs from it only in a few known keys.
+    # cards when they took more than following a plain suit led, shared by ``legal_actions``
+    # and ``apply``. ``_public``: the part of the view that is the same for every seat, built
+    # once. ``_base``: (kind, the previous state's ``_public``) when this state differs from
+    # it only in a few known keys.
     _legal: list[str] | None = field(default=None, compare=False, hash=False, repr=False)
     _public: dict[str, Any] | None = field(default=None, compare=False, hash=False, repr=False)
     _base: tuple[int, dict[str, Any]] | None = field(
@@ -293,6 +296,7 @@ _MutableHandResult = _twin(HandResult)
 replace = _make_evolve(TarbishState, _MutableState)
 replace_match = _make_evolve(MatchInfo, _MutableMatch)
 _NO_RUNS: tuple[tuple[Run, ...], ...] = ((),) * PLAYERS
+_NO_KITTIES: tuple[tuple[str, ...], ...] = ((),) * PLAYERS
 _NAMING, _DECLARING, _PLAYING, _OVER = Phase.NAMING, Phase.DECLARING, Phase.PLAYING, Phase.OVER
 _NEW = object.__new__
 _SET = object.__setattr__
@@ -459,12 +463,16 @@ _SORTED: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
 )
 
 
+# Card -> its bit in a 36-bit mask of cards held: suit index * 9 + natural index. The cards of
+# a hand are distinct, so the sum of their bits is the mask (``sum(map(...))`` runs in C).
+_BIT: dict[str, int] = {c: _NAT_BIT[c] << 9 * _SUIT_I[c] for c in DECK}
+_bit = _BIT.__getitem__
+
+
 def _sorted_and_runs(cards: Sequence[str]) -> tuple[tuple[str, ...], tuple[Run, ...]]:
-    """``(sort_cards(cards), tuple(find_runs(cards)))`` from one pass over the cards."""
-    masks = [0, 0, 0, 0]
-    for c in cards:
-        masks[_SUIT_I[c]] |= _NAT_BIT[c]
-    m0, m1, m2, m3 = masks
+    """``(sort_cards(cards), tuple(find_runs(cards)))`` from the cards' mask."""
+    mask = sum(map(_bit, cards))
+    m0, m1, m2, m3 = mask & 511, mask >> 9 & 511, mask >> 18 & 511, mask >> 27
     return (
         _SORTED[0][m0] + _SORTED[1][m1] + _SORTED[2][m2] + _SORTED[3][m3],
         _RUNS[0][m0] + _RUNS[1][m1] + _RUNS[2][m2] + _RUNS[3][m3],
@@ -531,13 +539,24 @@ def _run_name(points: int | None) -> str | None:
     return None if points is None else ("fifty" if points == FIFTY else "twenty")
 
 
+def _without(hands: tuple[tuple[str, ...], ...], seat: int, card: str) -> tuple:
+    """``hands`` with ``card`` taken out of ``seat``'s hand (unpacked: cheaper than a list)."""
+    hand = hands[seat]
+    i = hand.index(card)
+    hand = hand[:i] + hand[i + 1 :]
+    h0, h1, h2, h3 = hands
+    if seat == 0:
+        return (hand, h1, h2, h3)
+    if seat == 1:
+        return (h0, hand, h2, h3)
+    if seat == 2:
+        return (h0, h1, hand, h3)
+    return (h0, h1, h2, hand)
+
+
 def _play_card(state: TarbishState, seat: int, card: str) -> TarbishState:
     """The state after ``seat`` plays ``card``, already checked legal."""
-    new_hands = list(state.hands)
-    hand = new_hands[seat]
-    i = hand.index(card)
-    new_hands[seat] = hand[:i] + hand[i + 1 :]
-    hands = tuple(new_hands)
+    hands = _without(state.hands, seat, card)
     trick = state.trick
     if len(trick) == PLAYERS - 1:  # the trick is complete
         return _finish_trick(state, hands, (*trick, (seat, card)))
@@ -555,12 +574,57 @@ def _play_card(state: TarbishState, seat: int, card: str) -> TarbishState:
     new.won = state.won
     new.last_trick = state.last_trick
     new.last_winner = state.last_winner
-    new._legal = None
-    new._public = None
+    new._legal = new._public = None
     pub = state._public
     new._base = None if pub is None else (_DELTA_PLAY, pub)
     new.__class__ = TarbishState
     return new
+
+
+def _copied(state: TarbishState) -> Any:
+    """A mutable twin of ``state`` without its caches: set what changes, then make it a
+    ``TarbishState`` by ``__class__`` assignment (what ``replace`` does, without keywords)."""
+    new = _NEW(_MutableState)
+    new.match = state.match
+    new.phase = state.phase
+    new.turn = state.turn
+    new.hands = state.hands
+    new.kitties = state.kitties
+    new.declarations = state.declarations
+    new.trick = state.trick
+    new.tricks_played = state.tricks_played
+    new.tricks_won = state.tricks_won
+    new.points_taken = state.points_taken
+    new.won = state.won
+    new.last_trick = state.last_trick
+    new.last_winner = state.last_winner
+    new._legal = new._public = new._base = None
+    return new
+
+
+def _copied_match(m: MatchInfo) -> Any:
+    """A mutable twin of ``m`` (its view parts not copied), like ``_copied``."""
+    match = _NEW(_MutableMatch)
+    match.target = m.target
+    match.half_bait = m.half_bait
+    match.seed = m.seed
+    match.first_dealer = m.first_dealer
+    match.decks = m.decks
+    match.hand_index = m.hand_index
+    match.dealer = m.dealer
+    match.deals = m.deals
+    match.trump = m.trump
+    match.caller = m.caller
+    match.runs = m.runs
+    match.run_winner = m.run_winner
+    match.bella_seat = m.bella_seat
+    match.scores = m.scores
+    match.history = m.history
+    match.past_deals = m.past_deals
+    match.winners = m.winners
+    match.history_json = m.history_json
+    match._parts = None
+    return match
 
 
 def _deal_hand(
@@ -666,9 +730,7 @@ def _finish_trick(
     new.won = won
     new.last_trick = trick
     new.last_winner = winner
-    new._legal = None
-    new._public = None
-    new._base = None
+    new._legal = new._public = new._base = None
     new.__class__ = TarbishState
     if played < TRICKS:
         return new
@@ -758,26 +820,31 @@ class Tarbish(Game):
         if phase is _PLAYING:
             if seat != state.turn:
                 return []
+            hand = state.hands[seat]
+            trick = state.trick
+            if not trick:  # leading: any card
+                return [{"type": "play", "card": c} for c in hand]
+            led = trick[0][1][-1]
+            trump = state.match.trump
+            if led != trump:  # a plain suit led: follow it if you can (the common case)
+                follow = [{"type": "play", "card": c} for c in hand if c[-1] == led]
+                if follow:
+                    return follow
             cards = state._legal
             if cards is None:
-                trick = state.trick
-                cards = (
-                    legal_cards(state.hands[seat], trick, state.match.trump)
-                    if trick
-                    else state.hands[seat]  # leading: any card
-                )
+                cards = legal_cards(hand, trick, trump)
                 _SET(state, "_legal", cards)
             return [{"type": "play", "card": c} for c in cards]
         if phase is _OVER or seat != state.turn:
             return []
+        # fresh dicts: copies of the templates
         if phase is _NAMING:
-            actions = [dict(a) for a in _TRUMP_ACTIONS]
-            if not self._is_forced(state):
-                actions.append({"type": "pass"})
-            return actions
-        actions = [{"type": "declare"}] if state.match.runs[seat] else []
-        actions.append({"type": "pass"})
-        return actions
+            if seat == state.match.dealer:  # forced to name a suit
+                return list(map(_copy_dict, _TRUMP_ACTIONS))
+            return list(map(_copy_dict, _TRUMP_OR_PASS))
+        if state.match.runs[seat]:
+            return [{"type": "declare"}, {"type": "pass"}]
+        return [{"type": "pass"}]
 
     @staticmethod
     def _is_forced(state: TarbishState) -> bool:
@@ -792,12 +859,38 @@ class Tarbish(Game):
         phase = state.phase
         if phase is _PLAYING and type(action) is dict and action.get("type") == "play":
             card = action.get("card")
-            if type(seat) is int and seat == state.turn and type(card) is str:
-                legal = state._legal
-                if legal is None:
-                    legal = legal_cards(state.hands[seat], state.trick, state.match.trump)
-                if card in legal:
-                    return _play_card(state, seat, card)
+            hand = state.hands[seat] if type(seat) is int and seat == state.turn else ()
+            trick = state.trick
+            if type(card) is str and card in hand and (
+                not trick  # leading: any card
+                # following a plain suit led is always legal
+                or (card[-1] == trick[0][1][-1] and card[-1] != state.match.trump)
+                or card in (state._legal or legal_cards(hand, trick, state.match.trump))
+            ):
+                if len(trick) == PLAYERS - 1:  # the trick is complete
+                    return _finish_trick(
+                        state, _without(state.hands, seat, card), trick + ((seat, card),)
+                    )
+                # _play_card, inlined: this is every simulation's innermost step
+                new = _NEW(_MutableState)
+                new.match = state.match
+                new.phase = _PLAYING
+                new.turn = seat + 1 if seat < PLAYERS - 1 else 0
+                new.hands = _without(state.hands, seat, card)
+                new.kitties = state.kitties
+                new.declarations = state.declarations
+                new.trick = trick + ((seat, card),)
+                new.tricks_played = state.tricks_played
+                new.tricks_won = state.tricks_won
+                new.points_taken = state.points_taken
+                new.won = state.won
+                new.last_trick = state.last_trick
+                new.last_winner = state.last_winner
+                new._legal = new._public = None
+                pub = state._public
+                new._base = None if pub is None else (_DELTA_PLAY, pub)
+                new.__class__ = TarbishState
+                return new
         if phase is _OVER or type(seat) is not int or seat != state.turn:
             self.require_turn(state, seat)  # raises unless the seat is to act after all
         kind = action.get("type") if type(action) is dict else None
@@ -815,9 +908,11 @@ class Tarbish(Game):
                     raise IllegalAction(
                         "The other three passed, so the dealer must name a trump suit."
                     )
-                new = replace(state, turn=(seat + 1) % PLAYERS)
+                new = _copied(state)
+                new.turn = (seat + 1) % PLAYERS
                 if state._public is not None:
-                    _SET(new, "_base", (_DELTA_PASS, state._public))
+                    new._base = (_DELTA_PASS, state._public)
+                new.__class__ = TarbishState
                 return new
             raise IllegalAction("Trump has not been named yet: name a trump suit or pass.")
         # declaring
@@ -843,42 +938,43 @@ class Tarbish(Game):
         h2, r2 = _sorted_and_runs(hands_[2] + kitties[2])
         h3, r3 = _sorted_and_runs(hands_[3] + kitties[3])
         hands = (h0, h1, h2, h3)
-        match = replace_match(
-            state.match,
-            trump=suit,
-            caller=seat,
-            runs=(r0, r1, r2, r3),
-            bella_seat=bella_holder(hands, suit),
-        )
-        return replace(
-            state,
-            match=match,
-            phase=Phase.DECLARING,
-            turn=(state.match.dealer + 1) % PLAYERS,
-            hands=hands,
-            kitties=((),) * PLAYERS,
-        )
+        match = _copied_match(state.match)
+        match.trump = suit
+        match.caller = seat
+        match.runs = (r0, r1, r2, r3)
+        match.bella_seat = bella_holder(hands, suit)
+        match.__class__ = MatchInfo
+        new = _copied(state)
+        new.match = match
+        new.phase = _DECLARING
+        new.turn = (match.dealer + 1) % PLAYERS
+        new.hands = hands
+        new.kitties = _NO_KITTIES
+        new.__class__ = TarbishState
+        return new
 
     def _declare(self, state: TarbishState, seat: int, points: int | None) -> TarbishState:
         declarations = state.declarations + ((seat, points),)
+        new = _copied(state)
+        new.declarations = declarations
         if len(declarations) < PLAYERS:
-            new = replace(state, declarations=declarations, turn=(seat + 1) % PLAYERS)
+            new.turn = (seat + 1) % PLAYERS
             if state._public is not None:
-                _SET(new, "_base", (_DELTA_DECLARE, state._public))
+                new._base = (_DELTA_DECLARE, state._public)
+            new.__class__ = TarbishState
             return new
-        best = {
-            s: best_run(state.match.runs[s], state.match.trump)
-            for s, p in declarations
-            if p is not None
-        }
-        winner = compare_runs(best, state.match.trump)  # type: ignore[arg-type]
-        return replace(
-            state,
-            match=replace_match(state.match, run_winner=winner),
-            declarations=declarations,
-            phase=Phase.PLAYING,
-            turn=(state.match.dealer + 1) % PLAYERS,
-        )
+        m = state.match
+        best = {s: best_run(m.runs[s], m.trump) for s, p in declarations if p is not None}
+        winner = compare_runs(best, m.trump) if best else None  # type: ignore[arg-type]
+        if winner is not None:  # else the match info stays as it is
+            match = _copied_match(m)
+            match.run_winner = winner
+            match.__class__ = MatchInfo
+            new.match = match
+        new.phase = _PLAYING
+        new.turn = (m.dealer + 1) % PLAYERS
+        new.__class__ = TarbishState
+        return new
 
     def _play(self, state: TarbishState, seat: int, card: object) -> TarbishState:
         hand = state.hands[seat]
