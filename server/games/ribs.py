@@ -45,9 +45,10 @@ and in ``full_view``.
 from __future__ import annotations
 
 import enum
+import random
 from operator import add, itemgetter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from pydantic import Field
@@ -189,6 +190,27 @@ class State:
 
 
 _NEW = object.__new__
+
+
+def _maker(cls: type) -> Any:
+    """A constructor of the frozen dataclass ``cls`` taking its fields in order, several times
+    cheaper than its ``__init__`` (which sets each field through ``object.__setattr__``): the
+    fields are set on a plain twin class with the very same slots, which then becomes ``cls``
+    by ``__class__`` assignment (Python allows it because the layouts are the same)."""
+    twin = type(f"_Mutable{cls.__name__}", (), {"__slots__": cls.__slots__})
+    probe = _NEW(twin)
+    probe.__class__ = cls  # raises TypeError at import if the layouts ever differ
+    names = [f.name for f in fields(cls)]
+    body = "".join(f"    new.{n} = {n}\n" for n in names)
+    src = f"def make({', '.join(names)}):\n    new = _new(_T)\n{body}    new.__class__ = _S\n    return new\n"
+    scope = {"_new": _NEW, "_S": cls, "_T": twin}
+    exec(src, scope)  # noqa: S102 - generated from the dataclass's own field names
+    return scope["make"]
+
+
+_trick_record = _maker(TrickRecord)
+_hand_result = _maker(HandResult)
+_deal_record = _maker(DealRecord)
 _BIDDING = Phase.BIDDING
 _PLAYING = Phase.PLAYING
 _OVER = Phase.OVER
@@ -235,6 +257,42 @@ def _evolve(state: State, **changes: Any) -> State:
 
 
 _FULL_DECKS: dict[int, tuple[str, ...]] = {}
+# Per deck size: the steps of random.shuffle, (position, bound, bits), last position first.
+_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
+def _fast_shuffled(cards: tuple[str, ...], rng: random.Random) -> list[str]:
+    """``server.cards.shuffled(cards, rng)``, card for card, at about twice the speed.
+
+    It draws exactly as ``random.Random.shuffle`` does (Fisher-Yates from the end, each index
+    by ``getrandbits`` rejection sampling); checked against it at import.
+    """
+    steps = _SHUFFLE_STEPS.get(len(cards))
+    if steps is None:
+        steps = _SHUFFLE_STEPS[len(cards)] = tuple(
+            (i, i + 1, (i + 1).bit_length()) for i in range(len(cards) - 1, 0, -1)
+        )
+    deck = list(cards)
+    getrandbits = rng.getrandbits
+    for i, size, bits in steps:
+        j = getrandbits(bits)
+        while j >= size:
+            j = getrandbits(bits)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+# The inlined shuffle only where it gives exactly what random.shuffle gives.
+_shuffled = (
+    _fast_shuffled
+    if all(
+        _fast_shuffled(tuple(ribs_deck(n)), hand_rng(f"probe{n}", k))
+        == shuffled(ribs_deck(n), hand_rng(f"probe{n}", k))
+        for n in range(4, 11)
+        for k in range(8)
+    )
+    else lambda cards, rng: shuffled(cards, rng)
+)
 # Per table size, per seat offset from the first to receive: picks its 8 cards from the deck.
 _DEAL_PICKS: dict[int, tuple[Any, ...]] = {}
 
@@ -285,7 +343,6 @@ def _pair_cards(pair: tuple[int, int]) -> list[str]:
 _PLAYS: dict[tuple[int, int, int, bool], Play] = {}
 # Per hand (count of each rank): its legal pairs as rank strings, in the canonical order.
 _PAIR_CARDS: dict[tuple[int, ...], tuple[tuple[str, str], ...]] = {}
-_FOLDS = (False, True)
 # Per highest bid: the opening bids' actions (templates: only copies leave).
 _OPENING_BIDS: dict[int, tuple[dict[str, Any], ...]] = {}
 _copy_dict = dict.copy
@@ -349,7 +406,7 @@ def resolve_trick(
                     captured[play.seat] += _pair_points(other.pair)
             results[k] = DOUBLE_MATCH
             captured[play.seat] += ribs_pts
-            return TrickRecord(
+            return _trick_record(
                 trick_number, leader, bid, ribs, tuple(plays), tuple(results), tuple(captured),
                 False, play.seat, 0, False,
             )
@@ -375,7 +432,7 @@ def resolve_trick(
         for k in beaten:
             results[k] = RETURNED
             captured[plays[k].seat] += _pair_points(plays[k].pair)
-    return TrickRecord(
+    return _trick_record(
         trick_number, leader, bid, ribs, tuple(plays), tuple(results), tuple(captured),
         made, -1, beaten_points, not made,
     )
@@ -504,7 +561,7 @@ class Ribs(Game):
             full = _FULL_DECKS.get(n)
             if full is None:
                 full = _FULL_DECKS[n] = tuple(ribs_deck(n))
-            deck = shuffled(full, hand_rng(cfg.seed, index))
+            deck = _shuffled(full, hand_rng(cfg.seed, index))
         dealt = _deal_pairs(deck, n, (dealer + 1) % n)
         new = _copy(state)
         new.phase = _BIDDING
@@ -526,7 +583,7 @@ class Ribs(Game):
         new.tricks = ()
         new.scores = scores
         new.history = history
-        new.deals = state.deals + (DealRecord(dealer, tuple(deck), dealt),)
+        new.deals = state.deals + (_deal_record(dealer, tuple(deck), dealt),)
         return new
 
     # ---- whose turn, what is legal ---------------------------------------------------
@@ -559,7 +616,13 @@ class Ribs(Game):
             return [{"type": "ribs", "cards": [x, y]} for x, y in pairs]
         if state.fold_used[seat]:
             return [{"type": "pair", "cards": [x, y], "fold": False} for x, y in pairs]
-        return [{"type": "pair", "cards": [x, y], "fold": f} for x, y in pairs for f in _FOLDS]
+        # each pair face up, then folded (a plain loop: cheaper than a nested comprehension)
+        actions: list[Action] = []
+        add = actions.append
+        for x, y in pairs:
+            add({"type": "pair", "cards": [x, y], "fold": False})
+            add({"type": "pair", "cards": [x, y], "fold": True})
+        return actions
 
     # ---- apply ---------------------------------------------------------------------------
 
@@ -772,9 +835,9 @@ class Ribs(Game):
         best = max(points)
         gained = tuple(1 if p == best else 0 for p in points)
         scores = tuple(s + g for s, g in zip(state.scores, gained))
-        result = HandResult(
-            hand_number=state.hand_index + 1, dealer=state.dealer, scores=gained,
-            points=points, discarded=sum(POINTS[r] for r in discard), final_trick=rec,
+        result = _hand_result(
+            state.hand_index + 1, state.dealer, gained, points, sum(POINTS[r] for r in discard),
+            rec,
         )
         history = state.history + (result,)
         top = max(scores)
