@@ -23,7 +23,7 @@ from server.config import Settings, get_settings
 from server.db import Database
 from server.recorder import MatchRecorder
 from server.rooms import RoomManager
-from server.ws import ws_router
+from server.ws import RoomSockets
 
 log = logging.getLogger("felt")
 
@@ -89,7 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     install_error_handlers(app)
     app.include_router(api_router)
-    app.include_router(ws_router)
+    app.add_middleware(RoomSockets)  # /ws/rooms/{code}: see server.ws
 
     @app.get("/healthz", tags=["health"], summary="The server and its database answer")
     async def healthz() -> dict:

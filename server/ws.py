@@ -2,7 +2,8 @@
 
 It parses each frame into a typed message, hands it to the room, and turns every refusal
 (a bad frame, a room rule, a game rule) into an ``error`` frame in this one place. Each
-socket has its own outbound queue and sender task; nothing here knows any game.
+socket has its own outbound queue and sender task; nothing here knows any game. It speaks
+plain ASGI (``RoomSockets``, a middleware the app adds), not through Starlette's WebSocket.
 """
 
 from __future__ import annotations
@@ -11,18 +12,16 @@ import asyncio
 import logging
 import time
 from typing import Annotated, Any, Literal, Union
+from urllib.parse import parse_qs
 
 import orjson
-from fastapi import APIRouter, WebSocket
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter, ValidationError
-from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from server.api.deps import player_for_token
 from server.games import GameError
 from server.rooms import Connection, Room, RoomError
 
 log = logging.getLogger("felt.ws")
-ws_router = APIRouter()
 
 CLOSE_POLICY = 1008
 
@@ -129,95 +128,169 @@ def _error(code: str, message: str) -> str:
     return orjson.dumps({"type": "error", "code": code, "message": message}).decode()
 
 
-async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
-    await websocket.accept()
-    await websocket.send_text(_error(code, message))
-    await websocket.close(close_code)
+ROOM_PATH = "/ws/rooms/"
 
 
-@ws_router.websocket("/ws/rooms/{code}")
-async def room_socket(websocket: WebSocket, code: str) -> None:
-    app = websocket.app
-    settings = app.state.settings
-    room: Room | None = app.state.rooms.get(code)
-    if room is None:
-        await _refuse(websocket, "not_found", f"There is no open room {code!r}.", 4404)
-        return
-    token = websocket.query_params.get("token")
-    player = None
-    if token:
-        player = await player_for_token(app, token)
-        if player is None:
-            await _refuse(websocket, "unauthorized", "That player token is not known here.", CLOSE_POLICY)
-            return
-    await websocket.accept()
+class RoomSockets:
+    """ASGI middleware that serves ``/ws/rooms/{code}`` itself; everything else goes on to the app.
 
-    handler = asyncio.current_task()
-    closing = {"code": 1000, "reason": ""}
+    A room socket sends a frame per change to every connection, so it talks to the server's
+    own ASGI ``send`` and ``receive``: Starlette's ``WebSocket`` class and its exception
+    wrappers would add three awaited layers to every frame and keep nothing we use. Added
+    with ``app.add_middleware``, it runs outside the app's exception middleware (which
+    passes WebSockets through untouched) and finds the app in ``scope["app"]``.
+    """
 
-    def request_close(code: int, reason: str = "") -> None:
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket":
+            path: str = scope["path"]
+            if path.startswith(ROOM_PATH):
+                code = path[len(ROOM_PATH) :]
+                if code and "/" not in code:
+                    await RoomSocket(scope, receive, send).serve(code)
+                    return
+        await self.app(scope, receive, send)
+
+
+class RoomSocket:
+    """One WebSocket to one room: the receive loop here, the sender task draining its queue."""
+
+    __slots__ = ("scope", "receive", "send", "conn", "close_code", "close_reason", "peer_gone", "sender_task", "handler")
+
+    def __init__(self, scope: dict, receive: Any, send: Any) -> None:
+        self.scope = scope
+        self.receive = receive
+        self.send = send
+        self.conn: Connection | None = None
+        self.close_code = 1000
+        self.close_reason = ""
+        self.peer_gone = False  # the client closed or vanished: nothing more can be sent
+        self.sender_task: asyncio.Task | None = None
+        self.handler: asyncio.Task | None = None
+
+    async def _send_text(self, text: str) -> None:
+        await self.send({"type": "websocket.send", "text": text})
+
+    async def _close(self, code: int, reason: str = "") -> None:
+        if not self.peer_gone:
+            self.peer_gone = True
+            await self.send({"type": "websocket.close", "code": code, "reason": reason})
+
+    async def _refuse(self, code: str, message: str, close_code: int) -> None:
+        await self.send({"type": "websocket.accept"})
+        await self._send_text(_error(code, message))
+        await self._close(close_code)
+
+    def request_close(self, code: int, reason: str = "") -> None:
         """Send what is queued, then close with ``code`` (frames queued later are dropped)."""
-        if not closing.get("requested"):
-            closing.update(code=code, reason=reason, requested=True)
+        conn = self.conn
+        if conn is not None and not conn.closed:
+            self.close_code, self.close_reason = code, reason
             conn.closed = True
             conn.queue.put_nowait(None)
 
-    async def closer(code: int, reason: str) -> None:
+    async def closer(self, code: int, reason: str) -> None:
         # Used by the room (a client too slow to read, a room closing, shutdown). A client
         # that stopped reading never drains its queue: then give up on it and end the handler.
-        request_close(code, reason)
-        done, _ = await asyncio.wait({sender_task}, timeout=2)
-        if not done and handler is not None:
-            handler.cancel()
+        self.request_close(code, reason)
+        if self.sender_task is None:
+            return
+        done, _ = await asyncio.wait({self.sender_task}, timeout=2)
+        if not done and self.handler is not None:
+            self.handler.cancel()
 
-    conn = Connection(
-        player.id if player else None,
-        player.name if player else None,
-        closer,
-        limit=settings.send_queue_limit,
-    )
-
-    async def sender() -> None:
+    async def _sender(self) -> None:
+        conn = self.conn
+        assert conn is not None
+        get = conn.queue.get
+        send = self.send
         try:
             while True:
-                frame = await conn.queue.get()
+                frame = await get()
                 if frame is None:
                     break
-                await websocket.send_text(frame)
-            if websocket.application_state == WebSocketState.CONNECTED:
-                await websocket.close(closing["code"], closing["reason"])
+                await send({"type": "websocket.send", "text": frame})
+            await self._close(self.close_code, self.close_reason)
         except Exception:  # the peer went away mid-send; the receive loop sees it too
+            self.peer_gone = True
+
+    async def serve(self, code: str) -> None:
+        first = await self.receive()
+        if first["type"] != "websocket.connect":
+            return
+        app = self.scope["app"]
+        settings = app.state.settings
+        room: Room | None = app.state.rooms.get(code)
+        if room is None:
+            await self._refuse("not_found", f"There is no open room {code!r}.", 4404)
+            return
+        token = _query_token(self.scope)
+        player = None
+        if token:
+            player = await player_for_token(app, token)
+            if player is None:
+                await self._refuse("unauthorized", "That player token is not known here.", CLOSE_POLICY)
+                return
+        await self.send({"type": "websocket.accept"})
+        self.handler = asyncio.current_task()
+        conn = self.conn = Connection(
+            player.id if player else None,
+            player.name if player else None,
+            self.closer,
+            limit=settings.send_queue_limit,
+        )
+        sender_task = self.sender_task = asyncio.get_running_loop().create_task(self._sender())
+        try:
+            await room.join(conn)
+        except RoomError as err:
+            conn.push(_error(err.code, err.message))
+            self.request_close(CLOSE_POLICY, err.code)
+            await asyncio.wait({sender_task})
+            return
+        try:
+            await self._receive_loop(room, conn, settings)
+        except asyncio.CancelledError:
             pass
+        finally:
+            await room.leave(conn)
+            if not sender_task.done():
+                self.request_close(1000)
+                try:
+                    done, _ = await asyncio.wait({sender_task}, timeout=2)
+                except asyncio.CancelledError:
+                    done = set()
+                if not done:
+                    sender_task.cancel()
 
-    sender_task = asyncio.get_running_loop().create_task(sender())
-    try:
-        await room.join(conn)
-    except RoomError as err:
-        conn.push(_error(err.code, err.message))
-        request_close(CLOSE_POLICY, err.code)
-        await asyncio.wait({sender_task})
-        return
-
-    bucket = TokenBucket(settings.max_frames_per_second, settings.frame_burst)
-    bad_in_a_row = 0
-    try:
+    async def _receive_loop(self, room: Room, conn: Connection, settings: Any) -> None:
+        receive = self.receive
+        max_bytes = settings.max_frame_bytes
+        bucket = TokenBucket(settings.max_frames_per_second, settings.frame_burst)
+        bad_in_a_row = 0
         while not conn.closed:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
+            message = await receive()
+            kind = message["type"]
+            if kind == "websocket.disconnect":
+                self.peer_gone = True
                 break
+            if kind != "websocket.receive":
+                continue
             text = message.get("text")
             if text is None:
                 raw = message.get("bytes") or b""
-                text = raw.decode("utf-8", "replace") if len(raw) <= settings.max_frame_bytes else "x" * (settings.max_frame_bytes + 1)
+                text = raw.decode("utf-8", "replace") if len(raw) <= max_bytes else "x" * (max_bytes + 1)
             try:
                 if not bucket.take():
                     raise BadFrame("rate_limited", "Too many messages: slow down.")
-                msg = parse_frame(text, settings.max_frame_bytes)
+                msg = parse_frame(text, max_bytes)
             except BadFrame as err:
                 bad_in_a_row += 1
                 conn.push(_error(err.code, err.message))
                 if bad_in_a_row >= settings.max_bad_frames:
-                    request_close(CLOSE_POLICY, "too many bad frames")
+                    self.request_close(CLOSE_POLICY, "too many bad frames")
                     break
                 continue
             bad_in_a_row = 0
@@ -228,20 +301,15 @@ async def room_socket(websocket: WebSocket, code: str) -> None:
             except Exception:
                 log.exception("room %s: unexpected error handling %s", room.code, type(msg).__name__)
                 conn.push(_error("internal", "Something went wrong on the server; nothing changed."))
-    except WebSocketDisconnect:
-        pass
-    except asyncio.CancelledError:
-        pass
-    finally:
-        await room.leave(conn)
-        if not sender_task.done():
-            request_close(1000)
-            try:
-                done, _ = await asyncio.wait({sender_task}, timeout=2)
-            except asyncio.CancelledError:
-                done = set()
-            if not done:
-                sender_task.cancel()
+
+
+def _query_token(scope: dict) -> str | None:
+    """The ``token`` query parameter of the socket's URL, if any."""
+    query = scope.get("query_string", b"")
+    if not query:
+        return None
+    values = parse_qs(query.decode("latin-1"), keep_blank_values=False).get("token")
+    return values[-1] if values else None
 
 
 async def _dispatch(room: Room, conn: Connection, msg: _Msg) -> None:
