@@ -696,14 +696,19 @@ def _finish_trick(
     match = state.match
     trump = match.trump
     (s0, c0), (s1, c1), (s2, c2), (s3, c3) = trick
-    led = _SUIT[c0]
+    led = c0[-1]
     # strength: trumps above everything, then the suit led, the rest 0
     strength = _STRENGTH[trump]  # type: ignore[index]
     winner, best = s0, strength[c0]
-    for s, c in ((s1, c1), (s2, c2), (s3, c3)):
-        k = strength[c]
-        if k > best and (k > _TRUMP_BASE or _SUIT[c] == led):
-            winner, best = s, k
+    k = strength[c1]
+    if k > best and (k > _TRUMP_BASE or c1[-1] == led):
+        winner, best = s1, k
+    k = strength[c2]
+    if k > best and (k > _TRUMP_BASE or c2[-1] == led):
+        winner, best = s2, k
+    k = strength[c3]
+    if k > best and (k > _TRUMP_BASE or c3[-1] == led):
+        winner = s3
     pts_of = _POINTS[trump]  # type: ignore[index]
     pts = pts_of[c0] + pts_of[c1] + pts_of[c2] + pts_of[c3]
     played = state.tricks_played + 1
@@ -711,11 +716,11 @@ def _finish_trick(
     if winner & 1:
         taken = (taken[0], taken[1] + pts)
         won_count = (won_count[0], won_count[1] + 1)
-        won = (won[0], (*won[1], c0, c1, c2, c3))
+        won = (won[0], won[1] + (c0, c1, c2, c3))
     else:
         taken = (taken[0] + pts, taken[1])
         won_count = (won_count[0] + 1, won_count[1])
-        won = ((*won[0], c0, c1, c2, c3), won[1])
+        won = (won[0] + (c0, c1, c2, c3), won[1])
     new = _NEW(_MutableState)
     new.match = match
     new.phase = _PLAYING
