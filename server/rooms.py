@@ -195,12 +195,20 @@ class SendQueue:
 
     async def get(self) -> Any:
         while not self._items:
-            self._waiter = asyncio.get_running_loop().create_future()
-            try:
-                await self._waiter
-            finally:
-                self._waiter = None
+            await self.arrival()
         return self._items.pop(0)
+
+    def take_all(self) -> list:
+        """Every frame queued now, in order (an empty list when there is none)."""
+        items = self._items
+        if items:
+            self._items = []
+        return items
+
+    def arrival(self) -> asyncio.Future:
+        """A future done when the next frame is put: a sender awaits it directly, no coroutine."""
+        waiter = self._waiter = asyncio.get_running_loop().create_future()
+        return waiter
 
 
 class Connection:

@@ -205,15 +205,19 @@ class RoomSocket:
     async def _sender(self) -> None:
         conn = self.conn
         assert conn is not None
-        get = conn.queue.get
+        queue = conn.queue
         send = self.send
         try:
             while True:
-                frame = await get()
-                if frame is None:
-                    break
-                await send({"type": "websocket.send", "text": frame})
-            await self._close(self.close_code, self.close_reason)
+                frames = queue.take_all()
+                if not frames:
+                    await queue.arrival()
+                    continue
+                for frame in frames:
+                    if frame is None:  # request_close: what was queued before is sent
+                        await self._close(self.close_code, self.close_reason)
+                        return
+                    await send({"type": "websocket.send", "text": frame})
         except Exception:  # the peer went away mid-send; the receive loop sees it too
             self.peer_gone = True
 
