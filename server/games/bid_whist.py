@@ -242,7 +242,9 @@ _I_TRICKS_WON = _FIELD["tricks_won"]
 def _successor(state: BidWhistState, values: list[Any]) -> BidWhistState:
     """The state holding ``values`` (all fields, in order), which follows ``state``."""
     new: BidWhistState = _NEW(BidWhistState, values)
-    pub = state.__dict__.get("_pub")
+    # getattr rather than ``state.__dict__``: reading ``__dict__`` creates an empty one on
+    # every state that was never viewed (simulations view none)
+    pub = getattr(state, "_pub", None)
     if pub is not None:
         new.__dict__["_prev"] = pub
     return new
