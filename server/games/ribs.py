@@ -339,8 +339,15 @@ def _pair_cards(pair: tuple[int, int]) -> list[str]:
     return [RANKS[pair[0]], RANKS[pair[1]]]
 
 
-# Interned plays (immutable, so shared by every state that holds them): (seat, a, b, fold) -> Play.
-_PLAYS: dict[tuple[int, int, int, bool], Play] = {}
+# Every play there can be, built once (plays are immutable, so states share them):
+# per seat, per fold (False, True), per ``8 * a + b`` for the pair (a, b) with a <= b.
+_PLAYS: tuple[tuple[tuple[Play | None, ...], ...], ...] = tuple(
+    tuple(
+        tuple(Play(seat, (a, b), fold) if a <= b else None for a in range(8) for b in range(8))
+        for fold in (False, True)
+    )
+    for seat in range(10)  # Ribs.max_players
+)
 # Per hand (count of each rank): its legal pairs as rank strings, in the canonical order.
 _PAIR_CARDS: dict[tuple[int, ...], tuple[tuple[str, str], ...]] = {}
 # Per highest bid: the opening bids' actions (templates: only copies leave).
@@ -349,11 +356,7 @@ _copy_dict = dict.copy
 
 
 def _play(seat: int, a: int, b: int, fold: bool) -> Play:
-    key = (seat, a, b, fold)
-    play = _PLAYS.get(key)
-    if play is None:
-        play = _PLAYS[key] = Play(seat, (a, b), fold)
-    return play
+    return _PLAYS[seat][fold][8 * a + b]  # type: ignore[return-value]
 
 
 def _pair_cards_of(counts: tuple[int, ...]) -> tuple[tuple[str, str], ...]:
