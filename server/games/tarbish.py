@@ -837,7 +837,18 @@ class Tarbish(Game):
                     return follow
             cards = state._legal
             if cards is None:
-                cards = legal_cards(hand, trick, trump)
+                # Trumps led, or void in the plain suit led: ``legal_cards`` without looking
+                # for the suit led again. Play a trump, above every trump in the trick if you
+                # can; holding no trump, any card.
+                trumps = [c for c in hand if c[-1] == trump]
+                if trumps:
+                    hi = 0  # the highest trump in the trick
+                    for _, c in trick:
+                        if c[-1] == trump and _TRUMP_STRENGTH[c] > hi:
+                            hi = _TRUMP_STRENGTH[c]
+                    cards = [c for c in trumps if _TRUMP_STRENGTH[c] > hi] or trumps
+                else:
+                    cards = hand
                 _SET(state, "_legal", cards)
             return [{"type": "play", "card": c} for c in cards]
         if phase is _OVER or seat != state.turn:
