@@ -64,6 +64,7 @@ async def _play(
             hands_before = len(before.get("history") or [])
             olds = [c.view for c in conns]
             old_publics = [c.public for c in conns]
+            old_wholes = [room.sent_view(c) for c in conns]
             if profiler is not None:
                 profiler.enable()
                 await room.act(conns[seat], action, room.version)
@@ -75,8 +76,11 @@ async def _play(
             actions += 1
             if collect_every and actions % collect_every == 0:
                 # The views the room diffed: never mutated after they are built, safe to keep.
+                # What each connection kept before, its whole view after (what PatchFrames is
+                # given), the publics, and both whole views for the jsonpatch baseline.
                 out["pairs"].append(
-                    (olds, [c.view for c in conns], room.version, old_publics, [c.public for c in conns], room._seat_keys)
+                    (olds, [room._compose(c, {}) for c in conns], room.version, old_publics, [c.public for c in conns],
+                     room._seat_keys, old_wholes, [room.sent_view(c) for c in conns])
                 )
             after = game.view(room.state, seat)
             hand_end = len(after.get("history") or []) > hands_before
@@ -84,7 +88,7 @@ async def _play(
             for c in conns:
                 frame = c.queue.get_nowait()
                 size = len(frame.encode())
-                snap = len(orjson.dumps({"type": "snapshot", "v": room.version, "state": c.view}))
+                snap = len(orjson.dumps({"type": "snapshot", "v": room.version, "state": room.sent_view(c)}))
                 ratio = size / snap
                 out["ratios"].append(ratio)
                 out["bytes"].append(size)

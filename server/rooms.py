@@ -114,7 +114,11 @@ class PatchFrames:
         self._plain = ""  # the whole frame of a connection with no operations of its own
 
     def frame(self, old: dict, new: dict, old_public: dict | None) -> str:
-        """The patch frame for one connection: ``old`` and ``new`` are its whole views."""
+        """The patch frame for one connection from what it kept of its last view to its new one.
+
+        ``new`` is the whole new view; of ``old``'s game view only the seat keys are read
+        when they are known (the rest is ``old_public``'s), else ``old`` is the whole view.
+        """
         old_game = old["game"]
         new_game = new["game"]
         seat_keys = self.seat_keys
@@ -228,8 +232,10 @@ class Connection:
         # Who this connection is, as its view says: one object, so the differ skips it by identity.
         self.me = {"id": player_id, "name": name} if player_id else None
         self.queue = SendQueue()
-        self.view: dict | None = None  # the last view this connection was sent
-        self.public: dict | None = None  # the game's public view that ``view`` was built beside
+        # What this connection keeps of the last view it was sent (see ``Room._kept``) and
+        # the game's public view that view was built beside.
+        self.view: dict | None = None
+        self.public: dict | None = None
         self.closer = closer
         self.closed = False
         self.chat_times: deque[float] | None = None  # made on the first chat line
@@ -269,8 +275,22 @@ class Match:
     commitment: str
     dealer: int
     started_at: datetime
-    actions: list[dict] = field(default_factory=list)
     players: list[dict] = field(default_factory=list)
+    # The action log as JSON, '{"seat":S,"action":{...}},' per move: about 45 bytes a move
+    # where a list of dicts held about 420 (a long match's log is most of a room's memory).
+    log: bytearray = field(default_factory=bytearray)
+
+    def log_action(self, seat: int, encoded_action: bytes) -> None:
+        """Append one applied action (``encoded_action`` is its JSON)."""
+        self.log += b'{"seat":%d,"action":' % seat
+        self.log += encoded_action
+        self.log += b"},"
+
+    def actions(self) -> list[dict]:
+        """The whole log, in order: ``{"seat", "action"}`` per move."""
+        if not self.log:
+            return []
+        return orjson.loads(b"[" + self.log[:-1] + b"]")
 
 
 class Room:
@@ -424,10 +444,35 @@ class Room:
         }
         return view
 
+    def _kept(self, view: dict, memo: dict) -> dict:
+        """What a connection keeps of a view it was sent, to diff the next one against.
+
+        With ``seat_keys`` known, the next diff reads the game view's other keys from the
+        public view, so only the seat keys are kept: a room holds one copy of the public
+        game view, not one per connection. ``memo`` shares the result between tabs.
+        """
+        keys = self._seat_keys
+        game = view["game"]
+        if keys is None or type(game) is not dict:
+            return view
+        kept = memo.get(id(view))
+        if kept is None:
+            kept = memo[id(view)] = {**view, "game": {k: game[k] for k in keys if k in game}}
+        return kept
+
+    def sent_view(self, conn: Connection) -> dict | None:
+        """The whole view ``conn`` was last sent (rebuilt from what it keeps; for tests and tools)."""
+        view, public, keys = conn.view, conn.public, self._seat_keys
+        if view is None or keys is None or type(view["game"]) is not dict or public is None:
+            return view
+        game = {k: v for k, v in public.items() if k not in keys}
+        game.update(view["game"])
+        return {**view, "game": game}
+
     def snapshot(self, conn: Connection) -> None:
         """Send ``conn`` its whole view at the current version."""
         view = self._compose(conn, {})
-        conn.view = view
+        conn.view = self._kept(view, {})
         conn.public = self._public_view()
         if not conn.push(_encode({"type": "snapshot", "v": self.version, "state": view})):
             self._drop_slow(conn)
@@ -439,6 +484,7 @@ class Room:
         public = self._public_view()
         patches = PatchFrames(v, public, self._seat_keys)
         cache: dict = {}
+        kept: dict = {}
         frames: dict[int, str] = {}
         for conn in list(self.connections):
             new = self._compose(conn, cache)
@@ -446,7 +492,7 @@ class Room:
             frame = frames.get(key)
             if frame is None:
                 frame = frames[key] = patches.frame(conn.view, new, conn.public)
-            conn.view = new
+            conn.view = self._kept(new, kept)
             conn.public = public
             if not conn.push(frame):
                 self._drop_slow(conn)
@@ -630,10 +676,15 @@ class Room:
             self._apply(seat, action)
 
     def _apply(self, seat: int, action: dict) -> None:
+        # Encoded first: an action that cannot be stored is refused before anything changes.
+        try:
+            encoded = orjson.dumps(action)
+        except TypeError:
+            raise RoomError("bad_action", "That action cannot be recorded: use plain JSON values.", 422) from None
         # GameError propagates to the edge with its sentence; nothing has changed then.
         self.state = self.game.apply(self.state, seat, action)
         assert self.match is not None
-        self.match.actions.append({"seat": seat, "action": action})
+        self.match.log_action(seat, encoded)
         outcome = self.game.outcome(self.state)
         if outcome is not None:
             self._finish(outcome)
@@ -662,7 +713,7 @@ class Room:
             "room_code": self.code,
             "players": self.match.players,
             "hands": self.game.hand_records(self.state),
-            "actions": self.match.actions,
+            "actions": self.match.actions(),
             "scores": outcome["scores"],
             "winners": outcome["winners"],
             "started_at": self.match.started_at,

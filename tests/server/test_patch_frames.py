@@ -85,7 +85,9 @@ async def _play_and_check(name: str, actions: int, seed: int) -> int:
             for raw in _drain(c):
                 shown[id(c)] = _apply(shown[id(c)], raw)
                 frames += 1
-            assert shown[id(c)] == orjson.loads(orjson.dumps(c.view))
+            assert shown[id(c)] == orjson.loads(orjson.dumps(room.sent_view(c)))
+            kept = c.view["game"]
+            assert set(kept) <= set(room.game.seat_keys)  # a connection keeps only its own keys
             if c.player_id is None:
                 assert shown[id(c)]["game"] == orjson.loads(orjson.dumps(room.game.view(room.state, None)))
             else:
