@@ -125,3 +125,26 @@ async def test_the_chat_keeps_exactly_its_last_lines_and_every_view_gets_them():
                 shown = frame["state"] if frame["type"] == "snapshot" else jsonpatch.apply_patch(shown, frame["ops"])
             assert [line["text"] for line in shown["chat"]] == expected
             assert shown["chat"][-1]["name"] == "Ann" and shown["chat"][-1]["seat"] == 0
+
+
+async def test_an_action_that_cannot_be_recorded_is_refused_and_changes_nothing():
+    import pytest
+
+    from server.rooms import RoomError
+
+    manager = RoomManager(Settings(bot_delay_ms=0), Recorder())
+    room = manager.create("oh_hell", {"max_cards": 1, "rebound": False}, 3, False, "p0", "Ann")
+    conns = [connection(f"p{i}", f"P{i}")[0] for i in range(3)]
+    for c in conns:
+        await room.join(c)
+    for i in (1, 2):
+        await room.sit(conns[i], i)
+    await room.start(conns[0])
+    seat = room.game.to_act(room.state)[0]
+    before_state, before_version = room.state, room.version
+    with pytest.raises(RoomError) as refused:
+        await room.act(conns[seat], {"type": "bid", "value": 0, "why": {1, 2}}, room.version)
+    assert refused.value.code == "bad_action"
+    assert room.state is before_state and room.version == before_version and room.match.actions() == []
+    await room.act(conns[seat], {"type": "bid", "value": 0}, room.version)
+    assert room.match.actions() == [{"seat": seat, "action": {"type": "bid", "value": 0}}]
