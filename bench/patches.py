@@ -63,7 +63,6 @@ async def _play(
             trick_before = len(before.get("trick") or [])
             hands_before = len(before.get("history") or [])
             olds = [c.view for c in conns]
-            old_publics = [c.public for c in conns]
             old_wholes = [room.sent_view(c) for c in conns]
             if profiler is not None:
                 profiler.enable()
@@ -76,10 +75,10 @@ async def _play(
             actions += 1
             if collect_every and actions % collect_every == 0:
                 # The views the room diffed: never mutated after they are built, safe to keep.
-                # What each connection kept before, its whole view after (what PatchFrames is
-                # given), the publics, and both whole views for the jsonpatch baseline.
+                # What each connection kept before and its whole view after (what PatchFrames
+                # is given), the public view, and both whole views for the jsonpatch baseline.
                 out["pairs"].append(
-                    (olds, [room._compose(c, {}) for c in conns], room.version, old_publics, [c.public for c in conns],
+                    (olds, [room._compose(c, {}) for c in conns], room.version, room._public_view(),
                      room._seat_keys, old_wholes, [room.sent_view(c) for c in conns])
                 )
             after = game.view(room.state, seat)

@@ -89,17 +89,55 @@ SHARED_PARTS = ("room", "seats", "chat", "result")
 OWN_PARTS = ("you", "me", "is_host")
 
 
+class Kept:
+    """What a connection keeps of the last view it was sent: just enough to diff the next.
+
+    The parts every connection shares and its own ``you``, ``me`` and ``is_host`` (all the
+    very objects of the view), the game's public view that view was built beside, and of
+    its game view only the seat keys when the game names them (the rest is the public
+    view's), else the whole game view. A room holds thousands of these: slots, no dict.
+    """
+
+    __slots__ = ("room", "seats", "chat", "result", "you", "me", "is_host", "game", "public")
+
+    def __init__(self, view: dict, public: dict | None, seat_keys: tuple[str, ...] | None) -> None:
+        self.room = view["room"]
+        self.seats = view["seats"]
+        self.chat = view["chat"]
+        self.result = view["result"]
+        self.you = view["you"]
+        self.me = view["me"]
+        self.is_host = view["is_host"]
+        game = view["game"]
+        if seat_keys is not None and type(game) is dict and public is not None:
+            game = {k: game[k] for k in seat_keys if k in game}
+        self.game = game
+        self.public = public
+
+    def whole(self, seat_keys: tuple[str, ...] | None) -> dict:
+        """The whole view this was kept from (rebuilt: for tests and tools)."""
+        game = self.game
+        if seat_keys is not None and type(game) is dict and self.public is not None:
+            game = {k: v for k, v in self.public.items() if k not in seat_keys}
+            game.update(self.game)
+        return {
+            "room": self.room, "seats": self.seats, "you": self.you, "me": self.me,
+            "is_host": self.is_host, "game": game, "chat": self.chat, "result": self.result,
+        }
+
+
 class PatchFrames:
-    """The patch frames of one broadcast: each connection's old view to its new one.
+    """The patch frames of one broadcast: each connection's kept view to its new one.
 
     When the game says which keys of its view differ between seats (``Game.seat_keys``),
     the operations on everything else (the room, seats, chat and result, and the public keys
     of the game view, diffed between the old and the new *public* view) are the same for
     every connection: they are found and encoded once per broadcast and spliced, as bytes,
     in front of the few operations that are a connection's own (``you``, ``me``,
-    ``is_host`` and the seat keys). The two sets touch disjoint paths, so their order does
-    not matter. The shared part is reused only while a connection's old view holds the very
-    same shared parts as the one it was found for; otherwise it is found again.
+    ``is_host`` and the seat keys; the whole game view when the game names no seat keys or
+    has just begun). The two sets touch disjoint paths, so their order does not matter. The
+    shared part is reused only while a connection's kept view holds the very same shared
+    parts as the one it was found for; otherwise it is found again.
     """
 
     __slots__ = ("head", "public", "seat_keys", "skip", "_base", "_common", "_plain")
@@ -113,48 +151,55 @@ class PatchFrames:
         self._common = b"[]"  # the shared operations, encoded
         self._plain = ""  # the whole frame of a connection with no operations of its own
 
-    def frame(self, old: dict, new: dict, old_public: dict | None) -> str:
-        """The patch frame for one connection from what it kept of its last view to its new one.
-
-        ``new`` is the whole new view; of ``old``'s game view only the seat keys are read
-        when they are known (the rest is ``old_public``'s), else ``old`` is the whole view.
-        """
-        old_game = old["game"]
-        new_game = new["game"]
+    def frame(self, old: Kept, new: dict) -> str:
+        """The patch frame that turns the view ``old`` was kept from into ``new`` (a whole view)."""
         seat_keys = self.seat_keys
-        if (
-            seat_keys is None
-            or type(old_game) is not dict
-            or type(new_game) is not dict
-            or old_public is None
-            or self.public is None
-        ):
-            return (self.head + orjson.dumps(diff(old, new)) + b"}").decode()
+        old_game = old.game
+        new_game = new["game"]
+        split = (
+            seat_keys is not None
+            and type(old_game) is dict
+            and type(new_game) is dict
+            and old.public is not None
+            and self.public is not None
+        )
         base = self._base
         if not (
             base is not None
-            and base[0] is old_public
-            and base[1] is old["room"]
-            and base[2] is old["seats"]
-            and base[3] is old["chat"]
-            and base[4] is old["result"]
+            and base[0] is (old.public if split else None)
+            and base[1] is old.room
+            and base[2] is old.seats
+            and base[3] is old.chat
+            and base[4] is old.result
         ):
             ops: list = []
-            diff_keys(old, new, SHARED_PARTS, "", ops)
-            diff_except(old_public, self.public, self.skip, "/game", ops)
-            self._base = (old_public, old["room"], old["seats"], old["chat"], old["result"])
+            for name in SHARED_PARTS:
+                before, after = getattr(old, name), new[name]
+                if before is not after and before != after:
+                    _diff_part(before, after, f"/{name}", ops)
+            if split:
+                diff_except(old.public, self.public, self.skip, "/game", ops)
+            self._base = (old.public if split else None, old.room, old.seats, old.chat, old.result)
             self._common = orjson.dumps(ops)
             self._plain = (self.head + self._common + b"}").decode()
         own: list | None = None
-        if old["you"] != new["you"] or old["me"] is not new["me"] or old["is_host"] != new["is_host"]:
+        if old.you != new["you"] or old.me is not new["me"] or old.is_host != new["is_host"]:
             own = []
-            diff_keys(old, new, OWN_PARTS, "", own)
-        for key in seat_keys:
-            if old_game.get(key) is not new_game.get(key) or (key in old_game) != (key in new_game):
-                if own is None:
-                    own = []
-                diff_keys(old_game, new_game, seat_keys, "/game", own)
-                break
+            for name in OWN_PARTS:
+                before, after = getattr(old, name), new[name]
+                if before is not after and before != after:
+                    _diff_part(before, after, f"/{name}", own)
+        if split:
+            for key in seat_keys:  # type: ignore[union-attr]
+                if old_game.get(key) is not new_game.get(key) or (key in old_game) != (key in new_game):
+                    if own is None:
+                        own = []
+                    diff_keys(old_game, new_game, seat_keys, "/game", own)  # type: ignore[arg-type]
+                    break
+        elif old_game is not new_game and old_game != new_game:
+            if own is None:
+                own = []
+            _diff_part(old_game, new_game, "/game", own)
         if not own:
             return self._plain
         own_ops = orjson.dumps(own)
@@ -162,6 +207,13 @@ class PatchFrames:
         if common == b"[]":
             return (self.head + own_ops + b"}").decode()
         return (self.head + common[:-1] + b"," + own_ops[1:] + b"}").decode()
+
+
+def _diff_part(before: Any, after: Any, path: str, ops: list) -> None:
+    """Append the operations that turn ``before`` into ``after`` at ``path`` (they differ)."""
+    for op in diff(before, after):
+        op["path"] = path + op["path"]
+        ops.append(op)
 
 
 class SendQueue:
@@ -218,7 +270,7 @@ class SendQueue:
 class Connection:
     """One socket's side of a room: an outbound queue, drained by the transport's sender."""
 
-    __slots__ = ("player_id", "name", "me", "queue", "view", "public", "closer", "closed", "chat_times", "limit")
+    __slots__ = ("player_id", "name", "me", "queue", "view", "closer", "closed", "chat_times", "limit")
 
     def __init__(
         self,
@@ -232,10 +284,7 @@ class Connection:
         # Who this connection is, as its view says: one object, so the differ skips it by identity.
         self.me = {"id": player_id, "name": name} if player_id else None
         self.queue = SendQueue()
-        # What this connection keeps of the last view it was sent (see ``Room._kept``) and
-        # the game's public view that view was built beside.
-        self.view: dict | None = None
-        self.public: dict | None = None
+        self.view: Kept | None = None  # what it keeps of the last view it was sent
         self.closer = closer
         self.closed = False
         self.chat_times: deque[float] | None = None  # made on the first chat line
@@ -444,36 +493,21 @@ class Room:
         }
         return view
 
-    def _kept(self, view: dict, memo: dict) -> dict:
-        """What a connection keeps of a view it was sent, to diff the next one against.
-
-        With ``seat_keys`` known, the next diff reads the game view's other keys from the
-        public view, so only the seat keys are kept: a room holds one copy of the public
-        game view, not one per connection. ``memo`` shares the result between tabs.
-        """
-        keys = self._seat_keys
-        game = view["game"]
-        if keys is None or type(game) is not dict:
-            return view
+    def _kept(self, view: dict, memo: dict) -> Kept:
+        """What a connection keeps of ``view``; ``memo`` shares it between tabs of one player."""
         kept = memo.get(id(view))
         if kept is None:
-            kept = memo[id(view)] = {**view, "game": {k: game[k] for k in keys if k in game}}
+            kept = memo[id(view)] = Kept(view, self._public_view(), self._seat_keys)
         return kept
 
     def sent_view(self, conn: Connection) -> dict | None:
         """The whole view ``conn`` was last sent (rebuilt from what it keeps; for tests and tools)."""
-        view, public, keys = conn.view, conn.public, self._seat_keys
-        if view is None or keys is None or type(view["game"]) is not dict or public is None:
-            return view
-        game = {k: v for k, v in public.items() if k not in keys}
-        game.update(view["game"])
-        return {**view, "game": game}
+        return None if conn.view is None else conn.view.whole(self._seat_keys)
 
     def snapshot(self, conn: Connection) -> None:
         """Send ``conn`` its whole view at the current version."""
         view = self._compose(conn, {})
         conn.view = self._kept(view, {})
-        conn.public = self._public_view()
         if not conn.push(_encode({"type": "snapshot", "v": self.version, "state": view})):
             self._drop_slow(conn)
 
@@ -491,9 +525,8 @@ class Room:
             key = id(conn.view)  # tabs of one player hold the same view: one diff for all
             frame = frames.get(key)
             if frame is None:
-                frame = frames[key] = patches.frame(conn.view, new, conn.public)
+                frame = frames[key] = patches.frame(conn.view, new)
             conn.view = self._kept(new, kept)
-            conn.public = public
             if not conn.push(frame):
                 self._drop_slow(conn)
 

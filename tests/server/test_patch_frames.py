@@ -18,7 +18,7 @@ import pytest
 
 from server.config import Settings
 from server.games import game_names, get_game
-from server.rooms import Connection, PatchFrames, RoomManager
+from server.rooms import Connection, Kept, PatchFrames, RoomManager
 
 
 class Recorder:
@@ -86,8 +86,7 @@ async def _play_and_check(name: str, actions: int, seed: int) -> int:
                 shown[id(c)] = _apply(shown[id(c)], raw)
                 frames += 1
             assert shown[id(c)] == orjson.loads(orjson.dumps(room.sent_view(c)))
-            kept = c.view["game"]
-            assert set(kept) <= set(room.game.seat_keys)  # a connection keeps only its own keys
+            assert set(c.view.game) <= set(room.game.seat_keys)  # a connection keeps only its own keys
             if c.player_id is None:
                 assert shown[id(c)]["game"] == orjson.loads(orjson.dumps(room.game.view(room.state, None)))
             else:
@@ -118,29 +117,40 @@ def test_every_frame_turns_the_last_view_into_the_new_one(name):
     assert frames >= actions * 6  # one patch per connection per action (and the match's end)
 
 
+def _view(game, room=None, you=0):
+    parts = {"room": room or {"status": "playing"}, "seats": [], "chat": [], "result": None}
+    return {**parts, "you": you, "me": None, "is_host": False, "game": game}
+
+
 def test_the_shared_part_is_found_again_for_a_connection_with_other_old_parts():
     old_public = {"phase": "bidding", "trick": [], "hand": None}
     new_public = {"phase": "playing", "trick": [{"seat": 0, "card": "AS"}], "hand": None}
-    parts = {"room": {"status": "playing"}, "seats": [], "chat": [], "result": None}
-    def view(game, room=None, you=0):
-        return {**parts, **({"room": room} if room else {}), "you": you, "me": None, "is_host": False, "game": game}
-    frames = PatchFrames(7, new_public, ("hand",))
-    a_old = view({**old_public, "hand": ["AS", "KS"]})
-    a_new = view({**new_public, "hand": ["KS"]})
-    b_old = view({**old_public, "hand": ["2C"]}, room={"status": "waiting"})  # other old parts
-    b_new = view({**new_public, "hand": ["2C"]})
-    for old, new in ((a_old, a_new), (b_old, b_new), (a_old, a_new)):
-        frame = orjson.loads(frames.frame(old, new, old_public))
+    room = {"status": "playing"}
+    keys = ("hand",)
+    frames = PatchFrames(7, new_public, keys)
+    a_old = _view({**old_public, "hand": ["AS", "KS"]}, room=room)
+    a_new = _view({**new_public, "hand": ["KS"]}, room=room)
+    b_old = _view({**old_public, "hand": ["2C"]}, room={"status": "waiting"})  # other old parts
+    b_new = _view({**new_public, "hand": ["2C"]}, room=room)
+    a_kept, b_kept = Kept(a_old, old_public, keys), Kept(b_old, old_public, keys)
+    assert a_kept.game == {"hand": ["AS", "KS"]} and a_kept.whole(keys) == a_old
+    for old, kept, new in ((a_old, a_kept, a_new), (b_old, b_kept, b_new), (a_old, a_kept, a_new)):
+        frame = orjson.loads(frames.frame(kept, new))
         assert frame["v"] == 7 and frame["type"] == "patch"
         assert jsonpatch.apply_patch(old, frame["ops"]) == new
     # b's frame carries the room part it lacked; a's does not.
-    assert any(op["path"] == "/room/status" for op in orjson.loads(frames.frame(b_old, b_new, old_public))["ops"])
-    assert not any(op["path"].startswith("/room") for op in orjson.loads(frames.frame(a_old, a_new, old_public))["ops"])
+    assert any(op["path"] == "/room/status" for op in orjson.loads(frames.frame(b_kept, b_new))["ops"])
+    assert not any(op["path"].startswith("/room") for op in orjson.loads(frames.frame(a_kept, a_new))["ops"])
 
 
-def test_without_seat_keys_whole_views_are_diffed():
-    old = {"room": {}, "seats": [], "chat": [], "result": None, "you": 0, "me": None, "is_host": False,
-           "game": {"hand": ["AS"], "secret": 1}}
-    new = {**old, "game": {"hand": [], "secret": 2}}
-    frame = orjson.loads(PatchFrames(3, new["game"], None).frame(old, new, old["game"]))
+def test_without_seat_keys_or_before_the_game_the_whole_game_view_is_each_connections_own():
+    old = _view({"hand": ["AS"], "secret": 1})
+    new = _view({"hand": [], "secret": 2})
+    kept = Kept(old, old["game"], None)
+    assert kept.game is old["game"]
+    frame = orjson.loads(PatchFrames(3, new["game"], None).frame(kept, new))
     assert jsonpatch.apply_patch(old, frame["ops"]) == new
+    waiting = _view(None)
+    started = _view({"hand": ["AS"], "phase": "bidding"})
+    frame = orjson.loads(PatchFrames(4, {"hand": None, "phase": "bidding"}, ("hand",)).frame(Kept(waiting, None, ("hand",)), started))
+    assert frame["ops"] == [{"op": "replace", "path": "/game", "value": started["game"]}]
