@@ -86,17 +86,19 @@ def run_storage(quick: bool) -> tuple[dict, list[dict]]:
 
 
 def _find_stall(data) -> float | None:
-    """The longest event-loop stall the recorder can be blamed for, over every backend (ms).
+    """The longest the event loop was blocked by writing matches, over every backend (ms).
 
-    ``bench/storage.py`` reports it per backend as ``recorder_loop_stall_max_ms``; its wall
-    stalls (``wall_stall_*``, ``idle_wall_stall_*``) include the shared machine's own noise.
+    ``bench/storage.py`` reports it per backend as ``event_loop_blocked_max_ms``: the larger of
+    the loop's own CPU time in one ``submit`` and the stall its other threads can be blamed
+    for. Its wall stalls (``wall_stall_*``, ``idle_wall_stall_*``) include the shared
+    machine's own noise.
     """
     found: list[float] = []
 
     def walk(obj):
         if isinstance(obj, dict):
             for k, v in obj.items():
-                if k == "recorder_loop_stall_max_ms" and isinstance(v, (int, float)):
+                if k == "event_loop_blocked_max_ms" and isinstance(v, (int, float)):
                     found.append(float(v))
                 else:
                     walk(v)
