@@ -1,7 +1,7 @@
 """The match recorder: finished matches go to the database off the event loop, and none is lost.
 
 Rooms call ``submit(record)`` (it never blocks and never raises, so it is safe inside a room
-lock). One worker thread writes each match in its own transaction. A write that fails stays
+lock). One writer writes each match in its own transaction. A write that fails stays
 in memory and is retried with exponential backoff (capped at ``retry_max_s``), each failure
 logged on ``felt.recorder``; other matches are not held up behind it. Saving is idempotent
 by match id, so a retry after a commit whose answer was lost cannot duplicate a match.
