@@ -158,13 +158,17 @@ class RoomSockets:
 class RoomSocket:
     """One WebSocket to one room: the receive loop here, the sender task draining its queue."""
 
-    __slots__ = ("scope", "receive", "send", "conn", "close_code", "close_reason", "peer_gone", "sender_task", "handler")
+    __slots__ = (
+        "scope", "receive", "send", "conn", "close_requested", "close_code", "close_reason", "peer_gone",
+        "sender_task", "handler",
+    )
 
     def __init__(self, scope: dict, receive: Any, send: Any) -> None:
         self.scope = scope
         self.receive = receive
         self.send = send
         self.conn: Connection | None = None
+        self.close_requested = False
         self.close_code = 1000
         self.close_reason = ""
         self.peer_gone = False  # the client closed or vanished: nothing more can be sent
@@ -186,8 +190,11 @@ class RoomSocket:
 
     def request_close(self, code: int, reason: str = "") -> None:
         """Send what is queued, then close with ``code`` (frames queued later are dropped)."""
+        # Keyed on its own flag: the room marks a connection closed before it calls the closer
+        # (a client too slow to read), and the sender must still get the closing sentinel.
         conn = self.conn
-        if conn is not None and not conn.closed:
+        if conn is not None and not self.close_requested:
+            self.close_requested = True
             self.close_code, self.close_reason = code, reason
             conn.closed = True
             conn.queue.put_nowait(None)
