@@ -752,7 +752,7 @@ class Room:
             "started_at": self.match.started_at,
             "finished_at": utcnow(),
         }
-        self.manager.recorder.submit(record)  # never blocks: written by a worker thread
+        self.manager.recorder.submit(record)  # never blocks: written off the loop by the recorder
 
     # ---- bots ----------------------------------------------------------------------------
 
