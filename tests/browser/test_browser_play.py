@@ -8,7 +8,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from conftest import PHONE  # noqa: E402  (the browser folder's own conftest)
+from conftest import DESKTOP, PHONE  # noqa: E402  (the browser folder's own conftest)
 
 
 def test_a_player_plays_a_whole_short_oh_hell_match_against_three_bots(pages, table, artifacts):
@@ -213,3 +213,41 @@ def test_an_unknown_room_says_so(pages):
     page = pages.open("/r/NOSUCH22")
     expect(page.locator("#missing")).to_contain_text("no room")
     expect(page.get_by_role("link", name="Back to the lobby")).to_be_visible()
+
+
+# Pairs of seat boxes that cover each other by more than 2 px either way.
+SEATS_OVERLAP = """() => {
+  const boxes = [...document.querySelectorAll('[data-seat-box]')].map((el) => [el.dataset.seatBox, el.getBoundingClientRect()]);
+  const out = [];
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const [a, r] = boxes[i], [b, q] = boxes[j];
+    const w = Math.min(r.right, q.right) - Math.max(r.left, q.left);
+    const h = Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top);
+    if (w > 2 && h > 2) out.push(`${a}/${b} ${Math.round(w)}x${Math.round(h)} ${Math.round(r.width)}x${Math.round(r.height)} ${Math.round(q.width)}x${Math.round(q.height)}`);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("seats", [6, 8, 10])
+def test_a_big_ribs_table_fits_a_phone_and_plays_to_the_end(pages, table, artifacts, seats):
+    page = pages.open("/", viewport=PHONE)
+    table.create_room(page, "Ana", "ribs", {"target": 1}, seats=seats)
+    for _ in range(seats - 1):
+        page.locator("[data-bot-next]").click()
+    expect(page.locator(".badge-bot")).to_have_count(seats - 1)
+    page.locator("[data-start]").click()
+    expect(page.locator("#room-title")).to_contain_text("Playing")
+    expect(page.locator("#hand button[data-card]").first).to_be_visible(timeout=15000)
+    # Every seat is on the table, none covers another, and nothing makes a phone scroll sideways.
+    expect(page.locator("[data-seat-box]")).to_have_count(seats)
+    assert page.evaluate(SEATS_OVERLAP) == []
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
+    page.screenshot(path=str(artifacts / f"ribs-{seats}-seats-phone.png"), full_page=True)
+    table.drive([page], lambda: table.finished(page), timeout=180)
+    expect(page.locator("#result")).to_contain_text(re.compile("Winner|You won|won"))
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
+    page.screenshot(path=str(artifacts / f"ribs-{seats}-seats-finished-phone.png"), full_page=True)
+    page.set_viewport_size(DESKTOP)  # the same table on a desktop
+    assert page.evaluate(SEATS_OVERLAP) == []
+    page.screenshot(path=str(artifacts / f"ribs-{seats}-seats-finished-desktop.png"), full_page=True)

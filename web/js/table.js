@@ -84,7 +84,7 @@ export function renderTable(el, o) {
 
   fill(
     el,
-    h("div", { class: "felt", role: "group", "aria-label": "Card table" },
+    h("div", { class: ["felt", n >= 7 && "felt-crowded"], role: "group", "aria-label": "Card table" },
       h("div", { class: "felt-center" },
         o.center || null),
       h("p", { class: "sr-only", "aria-live": "off" }, trickText ? `On the table: ${trickText}` : "No cards on the table."),
