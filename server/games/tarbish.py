@@ -883,30 +883,7 @@ class Tarbish(Game):
                 or (card[-1] == trick[0][1][-1] and card[-1] != state.match.trump)
                 or card in (state._legal or legal_cards(hand, trick, state.match.trump))
             ):
-                if len(trick) == PLAYERS - 1:  # the trick is complete
-                    return _finish_trick(
-                        state, _without(state.hands, seat, card), trick + ((seat, card),)
-                    )
-                # _play_card, inlined: this is every simulation's innermost step
-                new = _NEW(_MutableState)
-                new.match = state.match
-                new.phase = _PLAYING
-                new.turn = seat + 1 if seat < PLAYERS - 1 else 0
-                new.hands = _without(state.hands, seat, card)
-                new.kitties = state.kitties
-                new.declarations = state.declarations
-                new.trick = trick + ((seat, card),)
-                new.tricks_played = state.tricks_played
-                new.tricks_won = state.tricks_won
-                new.points_taken = state.points_taken
-                new.won = state.won
-                new.last_trick = state.last_trick
-                new.last_winner = state.last_winner
-                new._legal = new._public = None
-                pub = state._public
-                new._base = None if pub is None else (_DELTA_PLAY, pub)
-                new.__class__ = TarbishState
-                return new
+                return _play_card(state, seat, card)
         if phase is _OVER or type(seat) is not int or seat != state.turn:
             self.require_turn(state, seat)  # raises unless the seat is to act after all
         kind = action.get("type") if type(action) is dict else None
