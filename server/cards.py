@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
@@ -93,11 +94,46 @@ def hand_rng(seed: int | str, hand_index: int) -> random.Random:
     return random.Random(f"felt:{seed}:{hand_index}")
 
 
+@lru_cache(maxsize=32)
+def _shuffle_steps(n: int) -> tuple[tuple[int, int, int], ...]:
+    # random.Random.shuffle's steps for n cards, last position first: (position, bound, bits);
+    # it draws each swap index with getrandbits(bits), again while the draw is >= bound.
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
+
+
 def shuffled(cards: Iterable[str], rng: random.Random) -> list[str]:
-    """A shuffled copy of ``cards``."""
+    """A shuffled copy of ``cards``: exactly ``rng.shuffle``'s order, drawn about twice as fast.
+
+    Every deal of every engine goes through here, so ``random.Random.shuffle`` is unrolled:
+    the same draws in the same order (checked against it when this module loads; where they
+    ever differ, ``rng.shuffle`` itself is used), so seeds replay the same deals.
+    """
     deck = list(cards)
-    rng.shuffle(deck)
+    if not _UNROLLED:
+        rng.shuffle(deck)
+        return deck
+    getrandbits = rng.getrandbits
+    for i, size, bits in _shuffle_steps(len(deck)):
+        j = getrandbits(bits)
+        while j >= size:
+            j = getrandbits(bits)
+        deck[i], deck[j] = deck[j], deck[i]
     return deck
+
+
+def _unrolled_is_stdlib() -> bool:
+    cards = [f"c{i}" for i in range(80)]
+    for n in (0, 1, 2, 3, 20, 32, 36, 40, 48, 52, 64, 80):
+        for k in range(6):
+            stdlib = cards[:n]
+            random.Random(f"probe:{n}:{k}").shuffle(stdlib)
+            if shuffled(cards[:n], random.Random(f"probe:{n}:{k}")) != stdlib:
+                return False
+    return True
+
+
+_UNROLLED = True
+_UNROLLED = _unrolled_is_stdlib()
 
 
 def deal(

@@ -54,7 +54,6 @@ Decisions where the rules are silent
 from __future__ import annotations
 
 import enum
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -275,7 +274,7 @@ def _hand_fields(
     if hand_number < len(decks):
         deck = list(decks[hand_number])
     else:
-        deck = _shuffled_deck(hand_rng(seed, hand_number))
+        deck = shuffled(_FULL_DECK, hand_rng(seed, hand_number))
     # One card at a time from the dealer's left: the i-th seat from there gets every fourth
     # card from the i-th (what ``deal`` does, by slices).
     dealt: list[list[str]] = [[], [], [], []]
@@ -305,36 +304,6 @@ def _hand_fields(
         "tricks": (),
         "tricks_won": (0, 0, 0, 0),
     }
-
-
-def _fast_shuffled_deck(rng: random.Random) -> list[str]:
-    """``server.cards.shuffled(deck, rng)``, card for card, at about twice the speed.
-
-    It draws exactly as ``random.Random.shuffle`` does (Fisher-Yates from the end, each index
-    by ``getrandbits`` rejection sampling); checked against it at import.
-    """
-    deck = list(_FULL_DECK)
-    getrandbits = rng.getrandbits
-    for i, size, bits in _SHUFFLE_STEPS:
-        j = getrandbits(bits)
-        while j >= size:
-            j = getrandbits(bits)
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
-
-
-_SHUFFLE_STEPS = tuple(
-    (i, i + 1, (i + 1).bit_length()) for i in range(len(_FULL_DECK) - 1, 0, -1)
-)
-# The inlined shuffle only where it gives exactly what random.shuffle gives.
-_shuffled_deck = (
-    _fast_shuffled_deck
-    if all(
-        _fast_shuffled_deck(hand_rng(f"probe{i}", i)) == shuffled(_FULL_DECK, hand_rng(f"probe{i}", i))
-        for i in range(32)
-    )
-    else lambda rng: shuffled(_FULL_DECK, rng)
-)
 
 
 def _plays(trick: Sequence[tuple[int, str]]) -> list[dict[str, Any]]:

@@ -56,7 +56,6 @@ Decisions where the rules are silent
 from __future__ import annotations
 
 import enum
-import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -70,6 +69,7 @@ from server.cards import (
     check_deck,
     hand_rng,
     is_card,
+    shuffled,
     standard_deck,
 )
 from server.games.base import Action, Game, GameOptions, IllegalAction
@@ -449,7 +449,7 @@ class OhHell(Game):
         if index < len(rules.decks):
             deck = rules.decks[index]
         else:
-            deck = _shuffled_deck(hand_rng(rules.seed, index))
+            deck = shuffled(_DECK, hand_rng(rules.seed, index))
         eldest = (dealer + 1) % n
         count = n * size
         hands = [None] * n
@@ -788,25 +788,6 @@ class OhHell(Game):
         if state.phase is not _OVER:
             records.append(_record(state.deal, None))
         return records
-
-
-def _shuffled_deck(rng: random.Random) -> list[str]:
-    """``server.cards.shuffled(deck, rng)``, card for card, at twice the speed.
-
-    It draws exactly as ``random.Random.shuffle`` does (Fisher-Yates from the end with
-    ``getrandbits`` rejection sampling); a test checks the two agree.
-    """
-    deck = list(_DECK)
-    getrandbits = rng.getrandbits
-    for i, size, bits in _SHUFFLE_STEPS:
-        j = getrandbits(bits)
-        while j >= size:
-            j = getrandbits(bits)
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
-
-
-_SHUFFLE_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(_DECK) - 1, 0, -1))
 
 
 def _record(deal: _Deal, scores: list[int] | None) -> dict[str, Any]:

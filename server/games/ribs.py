@@ -45,7 +45,6 @@ and in ``full_view``.
 from __future__ import annotations
 
 import enum
-import random
 from operator import add, itemgetter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
@@ -257,42 +256,6 @@ def _evolve(state: State, **changes: Any) -> State:
 
 
 _FULL_DECKS: dict[int, tuple[str, ...]] = {}
-# Per deck size: the steps of random.shuffle, (position, bound, bits), last position first.
-_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
-
-
-def _fast_shuffled(cards: tuple[str, ...], rng: random.Random) -> list[str]:
-    """``server.cards.shuffled(cards, rng)``, card for card, at about twice the speed.
-
-    It draws exactly as ``random.Random.shuffle`` does (Fisher-Yates from the end, each index
-    by ``getrandbits`` rejection sampling); checked against it at import.
-    """
-    steps = _SHUFFLE_STEPS.get(len(cards))
-    if steps is None:
-        steps = _SHUFFLE_STEPS[len(cards)] = tuple(
-            (i, i + 1, (i + 1).bit_length()) for i in range(len(cards) - 1, 0, -1)
-        )
-    deck = list(cards)
-    getrandbits = rng.getrandbits
-    for i, size, bits in steps:
-        j = getrandbits(bits)
-        while j >= size:
-            j = getrandbits(bits)
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
-
-
-# The inlined shuffle only where it gives exactly what random.shuffle gives.
-_shuffled = (
-    _fast_shuffled
-    if all(
-        _fast_shuffled(tuple(ribs_deck(n)), hand_rng(f"probe{n}", k))
-        == shuffled(ribs_deck(n), hand_rng(f"probe{n}", k))
-        for n in range(4, 11)
-        for k in range(8)
-    )
-    else lambda cards, rng: shuffled(cards, rng)
-)
 # Per table size, per seat offset from the first to receive: picks its 8 cards from the deck.
 _DEAL_PICKS: dict[int, tuple[Any, ...]] = {}
 
@@ -564,7 +527,7 @@ class Ribs(Game):
             full = _FULL_DECKS.get(n)
             if full is None:
                 full = _FULL_DECKS[n] = tuple(ribs_deck(n))
-            deck = _shuffled(full, hand_rng(cfg.seed, index))
+            deck = shuffled(full, hand_rng(cfg.seed, index))
         dealt = _deal_pairs(deck, n, (dealer + 1) % n)
         new = _copy(state)
         new.phase = _BIDDING

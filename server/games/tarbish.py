@@ -40,7 +40,6 @@ The rules as implemented (RULES.md section 3):
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import Enum
@@ -327,50 +326,6 @@ _DEAL: tuple[tuple[Any, ...], ...] = tuple(
 )
 
 
-# random.shuffle's steps for the deck: (position, bound, shift). random.shuffle draws each
-# index with _randbelow(bound): getrandbits(k) for k = bound.bit_length(), again while it is
-# >= bound; and getrandbits(k) for k <= 32 is one 32-bit Mersenne Twister output >> (32 - k).
-_SHUFFLE_STEPS = tuple((i, i + 1, 32 - (i + 1).bit_length()) for i in range(len(DECK) - 1, 0, -1))
-_WORDS = 64  # outputs drawn at once; the hand's generator is used for nothing else
-
-
-def _words(rng: random.Random) -> memoryview:
-    # getrandbits(32 * n) is n successive outputs, the first in the lowest 32 bits
-    return memoryview(rng.getrandbits(32 * _WORDS).to_bytes(4 * _WORDS, "little")).cast("I")
-
-
-def _fast_shuffled_deck(rng: random.Random) -> list[str]:
-    # random.shuffle of the deck with the draws taken in bulk: same draws, same order.
-    deck = list(DECK)
-    w = _words(rng)
-    p = 0
-    for i, n, shift in _SHUFFLE_STEPS:
-        j = w[p] >> shift
-        p += 1
-        while j >= n:
-            if p == _WORDS:
-                w, p = _words(rng), 0
-            j = w[p] >> shift
-            p += 1
-        if p == _WORDS:
-            w, p = _words(rng), 0
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
-
-
-def _stdlib_shuffled_deck(rng: random.Random) -> list[str]:
-    return shuffled(DECK, rng)
-
-
-# The inlined shuffle only where it gives exactly what random.shuffle gives (checked here).
-_shuffled_deck = (
-    _fast_shuffled_deck
-    if all(
-        _fast_shuffled_deck(hand_rng(f"probe{i}", i)) == shuffled(DECK, hand_rng(f"probe{i}", i))
-        for i in range(64)
-    )
-    else _stdlib_shuffled_deck
-)
 
 # Per trump suit, card -> card points.
 _POINTS: dict[str, dict[str, int]] = {
@@ -640,7 +595,7 @@ def _deal_hand(
     if index < len(m.decks):
         deck: Sequence[str] = m.decks[index]
     else:
-        deck = _shuffled_deck(hand_rng(m.seed, index))
+        deck = shuffled(DECK, hand_rng(m.seed, index))
     first = (dealer + 1) % PLAYERS
     get = _DEAL[first]
     deals = (get[0](deck), get[1](deck), get[2](deck), get[3](deck))

@@ -47,6 +47,24 @@ def test_the_same_seed_and_hand_give_the_same_shuffle_and_other_hands_differ():
     assert a == b and a != c and a != d and sorted(a) == sorted(standard_deck())
 
 
+@pytest.mark.parametrize("size", [0, 1, 2, 32, 36, 40, 48, 52, 56, 64, 72, 80])
+def test_the_unrolled_shuffle_is_exactly_random_shuffle_for_every_deck_the_games_use(size, monkeypatch):
+    import random
+
+    import server.cards as cards
+
+    deck = [f"c{i}" for i in range(size)]
+    for seed in range(40):
+        expected = list(deck)
+        hand_rng(seed * 7919, seed).shuffle(expected)
+        assert shuffled(deck, hand_rng(seed * 7919, seed)) == expected
+    assert cards._UNROLLED  # the import-time check found it equal, so the unrolled path ran
+    monkeypatch.setattr(cards, "_UNROLLED", False)  # the fallback: rng.shuffle itself
+    expected = list(deck)
+    random.Random(3).shuffle(expected)
+    assert shuffled(deck, random.Random(3)) == expected
+
+
 def test_a_deal_goes_clockwise_from_the_first_seat_in_packets():
     deck = [str(i) for i in range(12)]
     hands, rest = deal(deck, players=3, per_player=3, first=1)

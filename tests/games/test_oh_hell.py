@@ -11,7 +11,6 @@ from server.cards import hand_rng, shuffled, standard_deck
 from server.games import IllegalAction, NotYourTurn, get_game
 from server.games.oh_hell import (
     MAX_EXTRA_HANDS,
-    _shuffled_deck,
     hand_sizes,
     score_hand,
 )
@@ -297,13 +296,6 @@ def test_hands_beyond_the_stacked_decks_are_shuffled_from_the_seed():
     record = GAME.hand_records(s)[1]
     assert record["deal"]["turned"] == expected[4]
     assert record["deal"]["stock"] == expected[5:]
-
-
-def test_the_fast_shuffle_deals_exactly_what_cards_shuffled_deals():
-    for seed in range(50):
-        for index in range(3):
-            assert _shuffled_deck(hand_rng(seed, index)) == shuffled(
-                standard_deck(), hand_rng(seed, index))
 
 
 def test_a_stacked_deck_that_is_not_the_52_cards_is_refused():

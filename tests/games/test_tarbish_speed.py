@@ -146,14 +146,6 @@ def test_the_deal_is_the_shared_shuffle_and_deal(seed):
     assert state.match.deals == tuple(tuple(r) for r in received)
 
 
-@pytest.mark.parametrize("seed", range(200))
-def test_the_bulk_shuffle_is_random_shuffle(seed):
-    from server.cards import hand_rng, shuffled
-    from server.games.tarbish import DECK, _fast_shuffled_deck
-
-    assert _fast_shuffled_deck(hand_rng(seed * 7919, seed)) == shuffled(DECK, hand_rng(seed * 7919, seed))
-
-
 def test_default_options_are_the_parsed_defaults():
     for options in (None, {}):
         state = GAME.new_game(players=4, options=options, seed=5)
