@@ -3,7 +3,7 @@
 The pairs of views come from real ``Room`` objects playing random games (``bench/patches.py``):
 for each sampled action, the four connections' composed views (room, seats, you, game, chat,
 result) just before and just after it, exactly as ``Room._broadcast`` diffs them. Timed:
-``server.rooms.PatchFrames`` for the four connections (what ``Room._broadcast`` uses:
+``server.rooms.room.PatchFrames`` for the four connections (what ``Room._broadcast`` uses:
 the operations shared by every connection are found and encoded once, each connection's own
 ones apart, and spliced into its frame), in this thread's CPU time; the baseline diffs each
 connection's whole view with ``jsonpatch.make_patch`` and encodes it with ``orjson.dumps``.
@@ -18,8 +18,8 @@ import orjson
 
 from bench.common import figure, median, pct
 from bench.patches import _play
-from server.rooms import PatchFrames
-from server.games import game_names
+from server.rooms.fanout import PatchFrames
+from server.rules.games import game_names
 
 
 def _time_ours(pairs: list, reps: int) -> list[float]:

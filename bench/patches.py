@@ -20,7 +20,7 @@ import orjson
 
 from bench.common import figure, median, pct
 from server.config import Settings
-from server.games import game_names
+from server.rules.games import game_names
 from server.rooms import Connection, RoomManager
 
 PLAY_TYPES = ("play", "ribs", "pair")

@@ -49,12 +49,12 @@ sys.path.insert(0, str(ROOT))
 import psycopg  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 
-from server import store  # noqa: E402
+from server.storage import store  # noqa: E402
 from server.app import GC_THRESHOLDS  # noqa: E402
 from server.config import normalize_database_url  # noqa: E402
-from server.db import Database  # noqa: E402
-from server.games import game_names, get_game  # noqa: E402
-from server.recorder import MatchRecorder  # noqa: E402
+from server.storage.db import Database  # noqa: E402
+from server.rules.games import game_names, get_game  # noqa: E402
+from server.storage.recorder import MatchRecorder  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "latest.json"
 DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"

@@ -7,7 +7,7 @@ from logging.config import fileConfig
 import sqlalchemy as sa
 from alembic import context
 
-from server.models import Base
+from server.storage.models import Base
 
 config = context.config
 target_metadata = Base.metadata

@@ -1,6 +1,6 @@
 """The application factory: wires settings, storage, rooms and the two edges (HTTP, WebSocket).
 
-Only this module imports the edges (``server.api``, ``server.ws``).
+Only this module imports the edges (``server.edges.api``, ``server.edges.ws``).
 """
 
 from __future__ import annotations
@@ -17,13 +17,13 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
 from server import __version__
-from server.api import api_router
-from server.api.errors import ApiError, install_error_handlers
+from server.edges.api import api_router
+from server.edges.api.errors import ApiError, install_error_handlers
 from server.config import Settings, get_settings
-from server.db import Database
-from server.recorder import MatchRecorder
+from server.storage.db import Database
+from server.storage.recorder import MatchRecorder
 from server.rooms import RoomManager
-from server.ws import RoomSockets
+from server.edges.ws import RoomSockets
 
 log = logging.getLogger("felt")
 
@@ -94,7 +94,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     install_error_handlers(app)
     app.include_router(api_router)
-    app.add_middleware(RoomSockets)  # /ws/rooms/{code}: see server.ws
+    app.add_middleware(RoomSockets)  # /ws/rooms/{code}: see server.edges.ws
 
     @app.get("/healthz", tags=["health"], summary="The server and its database answer")
     async def healthz() -> dict:

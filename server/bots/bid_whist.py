@@ -35,7 +35,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.bots.base import Action, Bot
-from server.cards import NATURAL_STRENGTH, SUITS
+from server.rules.cards import NATURAL_STRENGTH, SUITS
 
 _RANK_ORDER = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 

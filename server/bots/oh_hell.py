@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.bots.base import Action, Bot
-from server.cards import NATURAL_STRENGTH
+from server.rules.cards import NATURAL_STRENGTH
 
 _TRUMP_VALUE = {14: 1.0, 13: 0.85, 12: 0.65, 11: 0.45}
 _SUITS = ("S", "H", "D", "C")

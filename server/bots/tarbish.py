@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.bots.base import Action, Bot
-from server.games.tarbish import PLAIN_POINTS, PLAIN_RANK, TRUMP_POINTS, TRUMP_RANK
+from server.rules.games.tarbish import PLAIN_POINTS, PLAIN_RANK, TRUMP_POINTS, TRUMP_RANK
 
 NAME_THRESHOLD = 70
 _TRUMP_POWER = {"J": 30, "9": 22, "A": 14, "10": 12, "K": 8, "Q": 8}

@@ -6,8 +6,8 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from server.api.errors import install_error_handlers
-from server.db import Database
+from server.edges.api.errors import install_error_handlers
+from server.storage.db import Database
 
 
 @pytest.fixture

@@ -11,11 +11,11 @@ from datetime import datetime, timedelta, timezone
 import httpx
 import pytest
 
-from server import store
-from server.api import matches
+from server.storage import store
+from server.edges.api import matches
 from server.config import Settings
-from server.games import get_game
-from server.replay import replay
+from server.rules.games import get_game
+from server.rules.replay import replay
 
 GAMES = ["oh_hell", "bid_whist", "tarbish", "ribs"]
 SHORT = {"oh_hell": {"max_cards": 3}, "bid_whist": {"target": 7}, "tarbish": {"target": 150}, "ribs": {"target": 2}}

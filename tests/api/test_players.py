@@ -7,8 +7,8 @@ import hashlib
 import pytest
 import sqlalchemy as sa
 
-from server import store
-from server.api import players
+from server.storage import store
+from server.edges.api import players
 
 
 ROUTER = players.router

@@ -6,7 +6,7 @@ import random
 
 from server.bots import get_bot
 from server.bots.bid_whist import BidWhistBot, best_trump, hand_strength
-from server.games import get_game
+from server.rules.games import get_game
 
 GAME = get_game("bid_whist")
 

@@ -8,8 +8,8 @@ import pytest
 
 from server.bots import get_bot
 from server.bots.oh_hell import OhHellBot, estimate_tricks
-from server.cards import standard_deck
-from server.games import get_game
+from server.rules.cards import standard_deck
+from server.rules.games import get_game
 
 GAME = get_game("oh_hell")
 

@@ -8,7 +8,7 @@ import pytest
 
 from server.bots import get_bot
 from server.bots.ribs import RibsBot
-from server.games import get_game
+from server.rules.games import get_game
 
 GAME = get_game("ribs")
 

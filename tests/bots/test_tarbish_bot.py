@@ -6,7 +6,7 @@ import random
 
 from server.bots import get_bot
 from server.bots.tarbish import TarbishBot, rate_trump
-from server.games import get_game
+from server.rules.games import get_game
 
 GAME = get_game("tarbish")
 

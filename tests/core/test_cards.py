@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.cards import (
+from server.rules.cards import (
     NATURAL_STRENGTH,
     card_name,
     check_deck,
@@ -51,7 +51,7 @@ def test_the_same_seed_and_hand_give_the_same_shuffle_and_other_hands_differ():
 def test_the_unrolled_shuffle_is_exactly_random_shuffle_for_every_deck_the_games_use(size, monkeypatch):
     import random
 
-    import server.cards as cards
+    import server.rules.cards as cards
 
     deck = [f"c{i}" for i in range(size)]
     for seed in range(40):

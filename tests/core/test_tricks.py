@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.tricks import follow_suit, holds_suit, led_suit, strength_map, trick_winner
+from server.rules.tricks import follow_suit, holds_suit, led_suit, strength_map, trick_winner
 
 TARBISH_TRUMP = strength_map(["J", "9", "A", "10", "K", "Q", "8", "7", "6"])
 TARBISH_PLAIN = strength_map(["A", "10", "K", "Q", "J", "9", "8", "7", "6"])

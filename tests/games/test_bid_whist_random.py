@@ -9,8 +9,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.cards import hand_rng, is_card, shuffled, standard_deck
-from server.games import IllegalAction, NotYourTurn, get_game
+from server.rules.cards import hand_rng, is_card, shuffled, standard_deck
+from server.rules.games import IllegalAction, NotYourTurn, get_game
 
 GAME = get_game("bid_whist")
 DECK = sorted(standard_deck())

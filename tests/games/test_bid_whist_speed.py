@@ -1,5 +1,5 @@
 """Bid Whist: the fast paths (the trick winner from a strength table) give exactly what the
-plain computation gives. (The shuffle is ``server.cards.shuffled``: tests/core.)"""
+plain computation gives. (The shuffle is ``server.rules.cards.shuffled``: tests/core.)"""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from server.games import get_game
-from server.tricks import trick_winner
+from server.rules.games import get_game
+from server.rules.tricks import trick_winner
 
 GAME = get_game("bid_whist")
 

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.cards import standard_deck
-from server.games import GameError, IllegalAction, NotYourTurn, get_game
-from server.games.oh_hell import MAX_EXTRA_HANDS, hand_sizes
+from server.rules.cards import standard_deck
+from server.rules.games import GameError, IllegalAction, NotYourTurn, get_game
+from server.rules.games.oh_hell import MAX_EXTRA_HANDS, hand_sizes
 
 GAME = get_game("oh_hell")
 DECK = frozenset(standard_deck())

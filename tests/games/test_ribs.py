@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from server.cards import deal, hand_rng, ribs_deck, shuffled
-from server.games import IllegalAction, NotYourTurn, get_game
-from server.games.ribs import (
+from server.rules.cards import deal, hand_rng, ribs_deck, shuffled
+from server.rules.games import IllegalAction, NotYourTurn, get_game
+from server.rules.games.ribs import (
     BEAT,
     BEATEN,
     DOUBLE_MATCH,

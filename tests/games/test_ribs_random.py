@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.games import IllegalAction, NotYourTurn, get_game
-from server.games.ribs import POINTS, RANKS
+from server.rules.games import IllegalAction, NotYourTurn, get_game
+from server.rules.games.ribs import POINTS, RANKS
 
 GAME = get_game("ribs")
 PRIVATE = ("hand", "legal", "my_face_down")

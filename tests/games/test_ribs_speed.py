@@ -1,11 +1,11 @@
 """Ribs: the fast paths (records built without their frozen ``__init__``) give exactly what
-the plain computation gives. (The shuffle is ``server.cards.shuffled``: tests/core.)"""
+the plain computation gives. (The shuffle is ``server.rules.cards.shuffled``: tests/core.)"""
 
 from __future__ import annotations
 
 import pytest
 
-from server.games.ribs import (
+from server.rules.games.ribs import (
     DealRecord,
     HandResult,
     Play,

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server.games import IllegalAction, NotYourTurn, get_game
-from server.games.tarbish import DECK, Phase
+from server.rules.games import IllegalAction, NotYourTurn, get_game
+from server.rules.games.tarbish import DECK, Phase
 
 GAME = get_game("tarbish")
 SORTED_DECK = sorted(DECK)

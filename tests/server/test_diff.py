@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.diff import diff
-from server.games import all_games
+from server.rooms.diff import diff
+from server.rules.games import all_games
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-5, 5) | st.sampled_from(["AS", "10H", "a/b", "c~d", ""]),

@@ -17,8 +17,9 @@ import orjson
 import pytest
 
 from server.config import Settings
-from server.games import game_names, get_game
-from server.rooms import Connection, Kept, PatchFrames, RoomManager
+from server.rules.games import game_names, get_game
+from server.rooms import Connection, RoomManager
+from server.rooms.fanout import Kept, PatchFrames
 
 
 class Recorder:

@@ -9,7 +9,8 @@ import jsonpatch
 import orjson
 
 from server.config import Settings
-from server.rooms import CODE_ALPHABET, Connection, RoomManager, new_room_code, seed_commitment
+from server.rooms import Connection, RoomManager
+from server.rooms.room import CODE_ALPHABET, new_room_code, seed_commitment
 
 
 class Recorder:

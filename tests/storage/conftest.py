@@ -20,8 +20,8 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from server.config import normalize_database_url
-from server.db import Database
-from server.models import Base
+from server.storage.db import Database
+from server.storage.models import Base
 from storage_helpers import GAMES, make_record
 
 # ---- PostgreSQL ------------------------------------------------------------------------

@@ -9,9 +9,9 @@ from datetime import datetime, timedelta, timezone
 
 import sqlalchemy as sa
 
-from server.db import Database
-from server.games import get_game
-from server.models import Base
+from server.storage.db import Database
+from server.rules.games import get_game
+from server.storage.models import Base
 
 GAMES = ["oh_hell", "bid_whist", "tarbish", "ribs"]
 # Short options keep random whole matches quick; the defaults get their own runs too.

@@ -7,8 +7,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 import sqlalchemy as sa
 
-from server.db import Database
-from server.models import Match, Player
+from server.storage.db import Database
+from server.storage.models import Match, Player
 
 
 def test_ping_answers_true_when_the_database_answers(db):
@@ -65,7 +65,7 @@ def test_a_session_rolls_back_when_its_block_raises(db):
 
 
 def test_foreign_keys_are_enforced(db):
-    from server.models import MatchSeat
+    from server.storage.models import MatchSeat
 
     with pytest.raises(sa.exc.IntegrityError):
         with db.session() as session:

@@ -7,8 +7,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 import sqlalchemy as sa
 
-from server import store
-from server.models import Action, Hand, Match, MatchSeat
+from server.storage import store
+from server.storage.models import Action, Hand, Match, MatchSeat
 from storage_helpers import GAMES, copy_record, table_counts
 
 T0 = datetime(2026, 5, 1, 12, 0, tzinfo=timezone.utc)

@@ -8,8 +8,8 @@ import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from server.db import Database
-from server.models import Base
+from server.storage.db import Database
+from server.storage.models import Base
 
 HEAD = "0002_seat_finished_at"
 
@@ -103,7 +103,7 @@ def test_the_second_migration_copies_each_matchs_finished_at_onto_its_seats(empt
     """Seats written under 0001 get their match's finished_at, so old matches stay in history."""
     from datetime import datetime, timezone
 
-    from server import store
+    from server.storage import store
 
     db = Database(empty_url)
     try:

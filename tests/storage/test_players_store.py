@@ -7,8 +7,8 @@ import hashlib
 import pytest
 import sqlalchemy as sa
 
-from server import store
-from server.models import Base
+from server.storage import store
+from server.storage.models import Base
 
 
 def test_a_new_player_gets_an_id_its_name_and_a_long_random_token(db):
@@ -58,7 +58,7 @@ def test_only_the_sha256_of_the_token_is_stored_never_the_token(db):
 
 
 def test_the_token_hash_is_unique_in_the_database(db):
-    from server.models import Player
+    from server.storage.models import Player
     from datetime import datetime, timezone
 
     with pytest.raises(sa.exc.IntegrityError):

@@ -11,9 +11,9 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy import event
 
-from server import store
-from server.db import Database
-from server.recorder import MatchRecorder
+from server.storage import store
+from server.storage.db import Database
+from server.storage.recorder import MatchRecorder
 from storage_helpers import GAMES, copy_record, table_counts
 
 

@@ -8,10 +8,10 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from server import store
-from server.api import matches
-from server.api.errors import install_error_handlers
-from server.replay import ReplayError, replay, replay_states
+from server.storage import store
+from server.edges.api import matches
+from server.edges.api.errors import install_error_handlers
+from server.rules.replay import ReplayError, replay, replay_states
 from storage_helpers import GAMES, SHORT_OPTIONS, copy_record, make_record, play_random_match
 
 SEEDS = [7, 2**100 + 3, 424242]

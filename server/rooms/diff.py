@@ -12,7 +12,7 @@ the tests: ``jsonpatch.apply_patch(old, diff(old, new)) == new`` for every pair.
 Values placed in operations are shared with ``new``, not copied: views are never mutated
 after they are built.
 
-A room diffs in two parts (see ``server.rooms.PatchFrames``): the parts of a view that
+A room diffs in two parts (see ``server.rooms.room.PatchFrames``): the parts of a view that
 are the same for every connection once per action (``diff_keys``, ``diff_except``), and each
 connection's own few keys apart.
 """

@@ -61,7 +61,7 @@ from typing import Any, NamedTuple
 
 from pydantic import Field
 
-from server.cards import (
+from server.rules.cards import (
     NATURAL_STRENGTH,
     SUIT_SINGULAR,
     SUITS,
@@ -73,7 +73,7 @@ from server.cards import (
     sort_hand,
     standard_deck,
 )
-from server.games.base import (
+from server.rules.games.base import (
     Action,
     Game,
     GameOptions,

@@ -21,33 +21,26 @@ import secrets
 import time
 import unicodedata
 from collections import deque
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from server.bots import Bot, get_bot
-from server.config import Settings
-from server.diff import diff, diff_except, diff_keys
-from server.games import Game, GameError, get_game
+from server.rooms.connection import Connection
+from server.rooms.errors import RoomError
+from server.rooms.fanout import Kept, PatchFrames
+from server.rules.games import Game
+
+if TYPE_CHECKING:
+    from server.rooms.manager import RoomManager
 
 log = logging.getLogger("felt.rooms")
 
 # No 0/O, 1/I/L: codes are read aloud and typed. 31 symbols ** 8 > 2**39.
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 8
-
-
-class RoomError(Exception):
-    """A refused room request: a machine code and a sentence for the player."""
-
-    def __init__(self, code: str, message: str, status: int = 409) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
 
 
 def new_room_code() -> str:
@@ -81,223 +74,6 @@ def utcnow() -> datetime:
 
 def _encode(frame: dict) -> str:
     return orjson.dumps(frame).decode()
-
-
-# A connection's whole view is {room, seats, you, me, is_host, game, chat, result}: these
-# parts are the same objects for every connection of a room, the others are its own.
-SHARED_PARTS = ("room", "seats", "chat", "result")
-OWN_PARTS = ("you", "me", "is_host")
-
-
-class Kept:
-    """What a connection keeps of the last view it was sent: just enough to diff the next.
-
-    The parts every connection shares and its own ``you``, ``me`` and ``is_host`` (all the
-    very objects of the view), the game's public view that view was built beside, and of
-    its game view only the seat keys when the game names them (the rest is the public
-    view's), else the whole game view. A room holds thousands of these: slots, no dict.
-    """
-
-    __slots__ = ("room", "seats", "chat", "result", "you", "me", "is_host", "game", "public")
-
-    def __init__(self, view: dict, public: dict | None, seat_keys: tuple[str, ...] | None) -> None:
-        self.room = view["room"]
-        self.seats = view["seats"]
-        self.chat = view["chat"]
-        self.result = view["result"]
-        self.you = view["you"]
-        self.me = view["me"]
-        self.is_host = view["is_host"]
-        game = view["game"]
-        if seat_keys is not None and type(game) is dict and public is not None:
-            game = {k: game[k] for k in seat_keys if k in game}
-        self.game = game
-        self.public = public
-
-    def whole(self, seat_keys: tuple[str, ...] | None) -> dict:
-        """The whole view this was kept from (rebuilt: for tests and tools)."""
-        game = self.game
-        if seat_keys is not None and type(game) is dict and self.public is not None:
-            game = {k: v for k, v in self.public.items() if k not in seat_keys}
-            game.update(self.game)
-        return {
-            "room": self.room, "seats": self.seats, "you": self.you, "me": self.me,
-            "is_host": self.is_host, "game": game, "chat": self.chat, "result": self.result,
-        }
-
-
-class PatchFrames:
-    """The patch frames of one broadcast: each connection's kept view to its new one.
-
-    When the game says which keys of its view differ between seats (``Game.seat_keys``),
-    the operations on everything else (the room, seats, chat and result, and the public keys
-    of the game view, diffed between the old and the new *public* view) are the same for
-    every connection: they are found and encoded once per broadcast and spliced, as bytes,
-    in front of the few operations that are a connection's own (``you``, ``me``,
-    ``is_host`` and the seat keys; the whole game view when the game names no seat keys or
-    has just begun). The two sets touch disjoint paths, so their order does not matter. The
-    shared part is reused only while a connection's kept view holds the very same shared
-    parts as the one it was found for; otherwise it is found again.
-    """
-
-    __slots__ = ("head", "public", "seat_keys", "skip", "_base", "_common", "_plain")
-
-    def __init__(self, v: int, public: dict | None, seat_keys: tuple[str, ...] | None) -> None:
-        self.head = b'{"type":"patch","v":%d,"ops":' % v
-        self.public = public
-        self.seat_keys = seat_keys
-        self.skip = frozenset(seat_keys or ())
-        self._base: tuple | None = None  # the old shared parts ``_common`` was found for
-        self._common = b"[]"  # the shared operations, encoded
-        self._plain = ""  # the whole frame of a connection with no operations of its own
-
-    def frame(self, old: Kept, new: dict) -> str:
-        """The patch frame that turns the view ``old`` was kept from into ``new`` (a whole view)."""
-        seat_keys = self.seat_keys
-        old_game = old.game
-        new_game = new["game"]
-        split = (
-            seat_keys is not None
-            and type(old_game) is dict
-            and type(new_game) is dict
-            and old.public is not None
-            and self.public is not None
-        )
-        base = self._base
-        if not (
-            base is not None
-            and base[0] is (old.public if split else None)
-            and base[1] is old.room
-            and base[2] is old.seats
-            and base[3] is old.chat
-            and base[4] is old.result
-        ):
-            ops: list = []
-            for name in SHARED_PARTS:
-                before, after = getattr(old, name), new[name]
-                if before is not after and before != after:
-                    _diff_part(before, after, f"/{name}", ops)
-            if split:
-                diff_except(old.public, self.public, self.skip, "/game", ops)
-            self._base = (old.public if split else None, old.room, old.seats, old.chat, old.result)
-            self._common = orjson.dumps(ops)
-            self._plain = (self.head + self._common + b"}").decode()
-        own: list | None = None
-        if old.you != new["you"] or old.me is not new["me"] or old.is_host != new["is_host"]:
-            own = []
-            for name in OWN_PARTS:
-                before, after = getattr(old, name), new[name]
-                if before is not after and before != after:
-                    _diff_part(before, after, f"/{name}", own)
-        if split:
-            for key in seat_keys:  # type: ignore[union-attr]
-                if old_game.get(key) is not new_game.get(key) or (key in old_game) != (key in new_game):
-                    if own is None:
-                        own = []
-                    diff_keys(old_game, new_game, seat_keys, "/game", own)  # type: ignore[arg-type]
-                    break
-        elif old_game is not new_game and old_game != new_game:
-            if own is None:
-                own = []
-            _diff_part(old_game, new_game, "/game", own)
-        if not own:
-            return self._plain
-        own_ops = orjson.dumps(own)
-        common = self._common
-        if common == b"[]":
-            return (self.head + own_ops + b"}").decode()
-        return (self.head + common[:-1] + b"," + own_ops[1:] + b"}").decode()
-
-
-def _diff_part(before: Any, after: Any, path: str, ops: list) -> None:
-    """Append the operations that turn ``before`` into ``after`` at ``path`` (they differ)."""
-    for op in diff(before, after):
-        op["path"] = path + op["path"]
-        ops.append(op)
-
-
-class SendQueue:
-    """A connection's outbound frames: a list and at most one waiting sender.
-
-    ``asyncio.Queue`` carries two waiter deques, a counter and an Event per instance; a room
-    server holds thousands of these, each with exactly one consumer, so this keeps only what
-    that needs (and costs less per frame). A list, not a deque: an idle queue is empty almost
-    always and a deque's first block alone is about 600 bytes; the queue is bounded by the
-    connection's limit, so taking from the front stays cheap.
-    """
-
-    __slots__ = ("_items", "_waiter")
-
-    def __init__(self) -> None:
-        self._items: list = []
-        self._waiter: asyncio.Future | None = None
-
-    def qsize(self) -> int:
-        return len(self._items)
-
-    def empty(self) -> bool:
-        return not self._items
-
-    def put_nowait(self, item: Any) -> None:
-        self._items.append(item)
-        waiter = self._waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
-
-    def get_nowait(self) -> Any:
-        if not self._items:
-            raise asyncio.QueueEmpty
-        return self._items.pop(0)
-
-    async def get(self) -> Any:
-        while not self._items:
-            await self.arrival()
-        return self._items.pop(0)
-
-    def take_all(self) -> list:
-        """Every frame queued now, in order (an empty list when there is none)."""
-        items = self._items
-        if items:
-            self._items = []
-        return items
-
-    def arrival(self) -> asyncio.Future:
-        """A future done when the next frame is put: a sender awaits it directly, no coroutine."""
-        waiter = self._waiter = asyncio.get_running_loop().create_future()
-        return waiter
-
-
-class Connection:
-    """One socket's side of a room: an outbound queue, drained by the transport's sender."""
-
-    __slots__ = ("player_id", "name", "me", "queue", "view", "closer", "closed", "chat_times", "limit")
-
-    def __init__(
-        self,
-        player_id: str | None,
-        name: str | None,
-        closer: Callable[[int, str], Awaitable[None]],
-        limit: int = 256,
-    ) -> None:
-        self.player_id = player_id
-        self.name = name
-        # Who this connection is, as its view says: one object, so the differ skips it by identity.
-        self.me = {"id": player_id, "name": name} if player_id else None
-        self.queue = SendQueue()
-        self.view: Kept | None = None  # what it keeps of the last view it was sent
-        self.closer = closer
-        self.closed = False
-        self.chat_times: deque[float] | None = None  # made on the first chat line
-        self.limit = limit
-
-    def push(self, frame: str) -> bool:
-        """Queue a frame; False (and the connection is to be closed) when it is too far behind."""
-        if self.closed:
-            return False
-        if self.queue.qsize() >= self.limit:
-            return False
-        self.queue.put_nowait(frame)
-        return True
 
 
 @dataclass(slots=True)
@@ -850,91 +626,3 @@ class Room:
                 await conn.closer(code, reason)
 
 
-class RoomManager:
-    """The directory of rooms in this process: create, find, list (a small interface, so a
-    shared directory such as Redis can replace it without touching the rooms)."""
-
-    def __init__(self, settings: Settings, recorder: Any) -> None:
-        self.settings = settings
-        self.recorder = recorder
-        self.rooms: dict[str, Room] = {}
-        self._janitor: asyncio.Task | None = None
-
-    def start(self) -> None:
-        self._janitor = asyncio.get_running_loop().create_task(self._sweep_forever())
-
-    def create(
-        self,
-        game_name: str,
-        options: dict | None,
-        seats: int | None,
-        private: bool,
-        host_id: str,
-        host_name: str,
-    ) -> Room:
-        """Open a room; the host is seated at seat 0."""
-        try:
-            game = get_game(game_name)
-        except ValueError as err:
-            raise RoomError("unknown_game", str(err), 422) from None
-        seats = game.default_players if seats is None else seats
-        try:
-            game.check_players(seats)
-            parsed = game.parse_options(options or {})
-        except ValueError as err:
-            raise RoomError("bad_options", str(err), 422) from None
-        hosted = sum(
-            1 for r in self.rooms.values() if r.host_id == host_id and r.status != "finished" and not r.closed
-        )
-        if hosted >= self.settings.max_open_rooms_per_player:
-            raise RoomError(
-                "too_many_rooms",
-                f"You already host {hosted} open rooms; finish or leave one first.",
-                429,
-            )
-        code = new_room_code()
-        while code in self.rooms:
-            code = new_room_code()
-        room = Room(self, code, game, parsed.model_dump(mode="json"), seats, private, host_id, host_name)
-        room.seats[0].player_id = host_id
-        room.seats[0].name = host_name
-        room._rebuild_seats_part()
-        self.rooms[code] = room
-        return room
-
-    def get(self, code: str) -> Room | None:
-        room = self.rooms.get(normalize_code(code)) if isinstance(code, str) else None
-        return room if room is not None and not room.closed else None
-
-    def list_public(self) -> list[dict]:
-        """Public rooms that wait for players, newest first."""
-        waiting = [
-            r for r in self.rooms.values() if not r.private and r.status == "waiting" and not r.closed
-        ]
-        waiting.sort(key=lambda r: r.created_at, reverse=True)
-        return [r.summary() for r in waiting if any(s.player_id is None and not s.bot for s in r.seats)]
-
-    async def sweep(self) -> int:
-        """Close rooms nobody has been connected to for a while."""
-        now = time.monotonic()
-        stale = [r for r in self.rooms.values() if r.is_idle(now)]
-        for room in stale:
-            await room.close()
-            self.rooms.pop(room.code, None)
-        return len(stale)
-
-    async def _sweep_forever(self) -> None:
-        interval = max(1.0, min(60.0, self.settings.room_idle_close_s / 4))
-        while True:
-            await asyncio.sleep(interval)
-            try:
-                await self.sweep()
-            except Exception:  # the janitor must never die
-                log.exception("room sweep failed")
-
-    async def close(self) -> None:
-        if self._janitor:
-            self._janitor.cancel()
-        for room in list(self.rooms.values()):
-            await room.close(1001, "server shutting down")
-        self.rooms.clear()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from server.cards import NATURAL_STRENGTH
+from server.rules.cards import NATURAL_STRENGTH
 
 # A play on the table: (seat, card).
 Play = tuple[int, str]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from server.games import all_games
+from server.rules.games import all_games
 
 router = APIRouter(tags=["games"])
 

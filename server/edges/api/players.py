@@ -7,8 +7,8 @@ import asyncio
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from server import store
-from server.api.errors import ApiError, error_response_doc
+from server.storage import store
+from server.edges.api.errors import ApiError, error_response_doc
 
 router = APIRouter(tags=["players"])
 

@@ -38,8 +38,8 @@ from typing import Any
 
 import orjson
 
-from server import store
-from server.db import Database
+from server.storage import store
+from server.storage.db import Database
 
 log = logging.getLogger("felt.recorder")
 

@@ -18,7 +18,7 @@ import orjson
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from server.models import ID_LENGTH, Action, Hand, Match, MatchSeat, Player
+from server.storage.models import ID_LENGTH, Action, Hand, Match, MatchSeat, Player
 
 NAME_MAX = 24
 # Opaque ids: what we mint (hex, urlsafe tokens) and what the rooms mint; anything else is 404.

@@ -9,10 +9,10 @@ from typing import Any
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from server import store
-from server.api.errors import ApiError, error_response_doc
-from server.games import game_names
-from server.replay import ReplayError, replay_states
+from server.storage import store
+from server.edges.api.errors import ApiError, error_response_doc
+from server.rules.games import game_names
+from server.rules.replay import ReplayError, replay_states
 
 router = APIRouter(tags=["matches"])
 

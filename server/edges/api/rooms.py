@@ -7,8 +7,8 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from server.api.deps import Caller, current_player
-from server.api.errors import ApiError, error_response_doc
+from server.edges.api.deps import Caller, current_player
+from server.edges.api.errors import ApiError, error_response_doc
 from server.rooms import RoomError
 
 router = APIRouter(tags=["rooms"])

@@ -48,7 +48,7 @@ from typing import Any, NamedTuple
 
 from pydantic import Field
 
-from server.cards import (
+from server.rules.cards import (
     SUIT_NAMES,
     SUIT_SINGULAR,
     SUITS,
@@ -59,14 +59,14 @@ from server.cards import (
     shuffled,
     tarbish_deck,
 )
-from server.games.base import (
+from server.rules.games.base import (
     Action,
     Game,
     GameOptions,
     IllegalAction,
     action_type,
 )
-from server.tricks import strength_map
+from server.rules.tricks import strength_map
 
 PLAYERS = 4
 HAND_SIZE = 9

@@ -17,8 +17,8 @@ from urllib.parse import parse_qs
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter, ValidationError
 
-from server.api.deps import player_for_token
-from server.games import GameError
+from server.players import player_for_token
+from server.rules.games import GameError
 from server.rooms import Connection, Room, RoomError
 
 log = logging.getLogger("felt.ws")

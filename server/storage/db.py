@@ -22,7 +22,7 @@ from server.config import normalize_database_url
 
 log = logging.getLogger("felt.db")
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ALEMBIC_INI = ROOT / "alembic.ini"
 MIGRATIONS = ROOT / "migrations"
 

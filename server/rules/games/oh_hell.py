@@ -61,7 +61,7 @@ from typing import Any, Literal
 
 from pydantic import Field, ValidationError, model_validator
 
-from server.cards import (
+from server.rules.cards import (
     NATURAL_STRENGTH,
     RANKS,
     SUIT_SINGULAR,
@@ -72,7 +72,7 @@ from server.cards import (
     shuffled,
     standard_deck,
 )
-from server.games.base import Action, Game, GameOptions, IllegalAction
+from server.rules.games.base import Action, Game, GameOptions, IllegalAction
 
 MAX_EXTRA_HANDS = 10
 

@@ -10,7 +10,7 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any
 
-from server.games import GameError, get_game
+from server.rules.games import GameError, get_game
 
 
 class ReplayError(ValueError):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from server.api import games, matches, players, rooms
+from server.edges.api import games, matches, players, rooms
 
 api_router = APIRouter(prefix="/api")
 api_router.include_router(players.router)

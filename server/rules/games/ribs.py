@@ -52,8 +52,8 @@ from typing import Any
 
 from pydantic import Field
 
-from server.cards import check_deck, hand_rng, ribs_deck, shuffled
-from server.games.base import Action, Game, GameOptions, IllegalAction, action_type
+from server.rules.cards import check_deck, hand_rng, ribs_deck, shuffled
+from server.rules.games.base import Action, Game, GameOptions, IllegalAction, action_type
 
 RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7")
 RANK_INDEX: dict[str, int] = {rank: i for i, rank in enumerate(RANKS)}
@@ -262,7 +262,7 @@ _DEAL_PICKS: dict[int, tuple[Any, ...]] = {}
 
 def _deal_pairs(deck: Sequence[str], n: int, first: int) -> tuple[tuple[str, ...], ...]:
     """Each seat's 8 cards in the order received, dealt two at a time clockwise from ``first``
-    (exactly ``server.cards.deal(deck, n, 8, first, packet=2)``)."""
+    (exactly ``server.rules.cards.deal(deck, n, 8, first, packet=2)``)."""
     picks = _DEAL_PICKS.get(n)
     if picks is None:
         picks = _DEAL_PICKS[n] = tuple(

@@ -1,4 +1,8 @@
-"""Request dependencies: the database, the room manager and the calling player."""
+"""The players' part: who a bearer token belongs to.
+
+Tokens are stored hashed; a player found once is remembered in memory (keyed by the token's
+hash, so the cache holds no secret) and the database is asked off the event loop.
+"""
 
 from __future__ import annotations
 
@@ -7,27 +11,15 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import Request
-
-from server import store
-from server.api.errors import ApiError
+from server.storage import store
 
 
 @dataclass(frozen=True, slots=True)
 class Caller:
-    """The player a request speaks for."""
+    """The player a request or a socket speaks for."""
 
     id: str
     name: str
-
-
-def bearer_token(request: Request) -> str | None:
-    """The token of an ``Authorization: Bearer`` header, if any."""
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        return None
-    return token.strip()
 
 
 _known: dict[str, Caller] = {}
@@ -54,15 +46,4 @@ async def player_for_token(app: Any, token: str | None) -> Caller | None:
         if len(_known) >= _KNOWN_MAX:
             _known.clear()
         _known[key] = caller
-    return caller
-
-
-async def current_player(request: Request) -> Caller:
-    """The calling player; 401 without a valid bearer token."""
-    token = bearer_token(request)
-    if token is None:
-        raise ApiError(401, "unauthorized", "Send your player token as 'Authorization: Bearer <token>'.")
-    caller = await player_for_token(request.app, token)
-    if caller is None:
-        raise ApiError(401, "unauthorized", "That player token is not known here.")
     return caller

@@ -1,0 +1,147 @@
+"""The fan-out: what each connection keeps of its last view, and the patch frames to its next.
+
+A room broadcasts a change by building each seat's view once, then diffing it against what
+each connection kept of its last view. The parts every connection shares are diffed and
+encoded once per broadcast; only a connection's own parts are diffed per connection.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from server.rooms.diff import diff, diff_except, diff_keys
+
+
+# A connection's whole view is {room, seats, you, me, is_host, game, chat, result}: these
+# parts are the same objects for every connection of a room, the others are its own.
+SHARED_PARTS = ("room", "seats", "chat", "result")
+OWN_PARTS = ("you", "me", "is_host")
+
+
+class Kept:
+    """What a connection keeps of the last view it was sent: just enough to diff the next.
+
+    The parts every connection shares and its own ``you``, ``me`` and ``is_host`` (all the
+    very objects of the view), the game's public view that view was built beside, and of
+    its game view only the seat keys when the game names them (the rest is the public
+    view's), else the whole game view. A room holds thousands of these: slots, no dict.
+    """
+
+    __slots__ = ("room", "seats", "chat", "result", "you", "me", "is_host", "game", "public")
+
+    def __init__(self, view: dict, public: dict | None, seat_keys: tuple[str, ...] | None) -> None:
+        self.room = view["room"]
+        self.seats = view["seats"]
+        self.chat = view["chat"]
+        self.result = view["result"]
+        self.you = view["you"]
+        self.me = view["me"]
+        self.is_host = view["is_host"]
+        game = view["game"]
+        if seat_keys is not None and type(game) is dict and public is not None:
+            game = {k: game[k] for k in seat_keys if k in game}
+        self.game = game
+        self.public = public
+
+    def whole(self, seat_keys: tuple[str, ...] | None) -> dict:
+        """The whole view this was kept from (rebuilt: for tests and tools)."""
+        game = self.game
+        if seat_keys is not None and type(game) is dict and self.public is not None:
+            game = {k: v for k, v in self.public.items() if k not in seat_keys}
+            game.update(self.game)
+        return {
+            "room": self.room, "seats": self.seats, "you": self.you, "me": self.me,
+            "is_host": self.is_host, "game": game, "chat": self.chat, "result": self.result,
+        }
+
+
+class PatchFrames:
+    """The patch frames of one broadcast: each connection's kept view to its new one.
+
+    When the game says which keys of its view differ between seats (``Game.seat_keys``),
+    the operations on everything else (the room, seats, chat and result, and the public keys
+    of the game view, diffed between the old and the new *public* view) are the same for
+    every connection: they are found and encoded once per broadcast and spliced, as bytes,
+    in front of the few operations that are a connection's own (``you``, ``me``,
+    ``is_host`` and the seat keys; the whole game view when the game names no seat keys or
+    has just begun). The two sets touch disjoint paths, so their order does not matter. The
+    shared part is reused only while a connection's kept view holds the very same shared
+    parts as the one it was found for; otherwise it is found again.
+    """
+
+    __slots__ = ("head", "public", "seat_keys", "skip", "_base", "_common", "_plain")
+
+    def __init__(self, v: int, public: dict | None, seat_keys: tuple[str, ...] | None) -> None:
+        self.head = b'{"type":"patch","v":%d,"ops":' % v
+        self.public = public
+        self.seat_keys = seat_keys
+        self.skip = frozenset(seat_keys or ())
+        self._base: tuple | None = None  # the old shared parts ``_common`` was found for
+        self._common = b"[]"  # the shared operations, encoded
+        self._plain = ""  # the whole frame of a connection with no operations of its own
+
+    def frame(self, old: Kept, new: dict) -> str:
+        """The patch frame that turns the view ``old`` was kept from into ``new`` (a whole view)."""
+        seat_keys = self.seat_keys
+        old_game = old.game
+        new_game = new["game"]
+        split = (
+            seat_keys is not None
+            and type(old_game) is dict
+            and type(new_game) is dict
+            and old.public is not None
+            and self.public is not None
+        )
+        base = self._base
+        if not (
+            base is not None
+            and base[0] is (old.public if split else None)
+            and base[1] is old.room
+            and base[2] is old.seats
+            and base[3] is old.chat
+            and base[4] is old.result
+        ):
+            ops: list = []
+            for name in SHARED_PARTS:
+                before, after = getattr(old, name), new[name]
+                if before is not after and before != after:
+                    _diff_part(before, after, f"/{name}", ops)
+            if split:
+                diff_except(old.public, self.public, self.skip, "/game", ops)
+            self._base = (old.public if split else None, old.room, old.seats, old.chat, old.result)
+            self._common = orjson.dumps(ops)
+            self._plain = (self.head + self._common + b"}").decode()
+        own: list | None = None
+        if old.you != new["you"] or old.me is not new["me"] or old.is_host != new["is_host"]:
+            own = []
+            for name in OWN_PARTS:
+                before, after = getattr(old, name), new[name]
+                if before is not after and before != after:
+                    _diff_part(before, after, f"/{name}", own)
+        if split:
+            for key in seat_keys:  # type: ignore[union-attr]
+                if old_game.get(key) is not new_game.get(key) or (key in old_game) != (key in new_game):
+                    if own is None:
+                        own = []
+                    diff_keys(old_game, new_game, seat_keys, "/game", own)  # type: ignore[arg-type]
+                    break
+        elif old_game is not new_game and old_game != new_game:
+            if own is None:
+                own = []
+            _diff_part(old_game, new_game, "/game", own)
+        if not own:
+            return self._plain
+        own_ops = orjson.dumps(own)
+        common = self._common
+        if common == b"[]":
+            return (self.head + own_ops + b"}").decode()
+        return (self.head + common[:-1] + b"," + own_ops[1:] + b"}").decode()
+
+
+def _diff_part(before: Any, after: Any, path: str, ops: list) -> None:
+    """Append the operations that turn ``before`` into ``after`` at ``path`` (they differ)."""
+    for op in diff(before, after):
+        op["path"] = path + op["path"]
+        ops.append(op)
