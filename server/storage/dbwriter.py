@@ -184,10 +184,8 @@ def _worker_main(conn: Any, url: str, spool_path: str, parent_end: Any = None) -
     """The worker process: answer b"ready", then one JSON answer per batch it is sent."""
     if parent_end is not None:  # forked: close our copy of the server's end, or EOF never comes
         parent_end.close()
-    try:  # background work: the server's event loop gets the CPU first when both want it
-        os.nice(10)
-    except OSError:
-        pass
+    # No lower priority (as the old match recorder had): every frame now waits for this
+    # process's commit, so starving it would stall every table.
     state = _WorkerState(url, spool_path)
     conn.send_bytes(b"ready")
     while True:
