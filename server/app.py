@@ -109,64 +109,68 @@ async def _prepare(db: Database, rooms: RoomManager, first_try: asyncio.Event) -
             delay = min(delay * 2, 5.0)
 
 
+@asynccontextmanager
+async def _lifespan(app: FastAPI):
+    """Storage, the writer and the rooms up (the tables restored, or restoring in the
+    background while the database is down), and down again in order at the stop."""
+    settings: Settings = app.state.settings
+    db = Database(settings.database_url)
+    writer = DatabaseWriter(settings.database_url, settings.spool_path, retry_max_s=settings.db_retry_max_s)
+    await writer.start()
+    source = DatabaseTables(db)
+    rooms = RoomManager(settings, writer, source)
+    rooms.start()
+    app.state.db = db
+    app.state.writer = writer
+    app.state.tables = source
+    app.state.rooms = rooms
+    first_try = asyncio.Event()
+    prepare = asyncio.get_running_loop().create_task(_prepare(db, rooms, first_try))
+    tried = asyncio.ensure_future(first_try.wait())
+    await asyncio.wait({prepare, tried}, return_when=asyncio.FIRST_COMPLETED)
+    tried.cancel()
+
+    async def drain() -> None:
+        await rooms.stop()
+        try:
+            await writer.flush(timeout=8)
+        except TimeoutError as exc:
+            log.error("stopping: %s", exc)
+
+    DRAINS.append(drain)
+    # A server keeps many long-lived views: collect the young generation less often and
+    # keep the long-lived heap out of the collector's sight (see _tend_collector).
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+    collector = asyncio.get_running_loop().create_task(_tend_collector())
+    watch = app.state.loop_watch = LoopWatch() if settings.loop_monitor else None
+    watching = asyncio.get_running_loop().create_task(watch.run()) if watch else None
+    log.info("Felt %s ready on %s", __version__, db.describe())
+    try:
+        yield
+    finally:
+        DRAINS.remove(drain)
+        prepare.cancel()
+        collector.cancel()
+        if watching is not None:
+            watching.cancel()
+        await rooms.stop()
+        await rooms.close()
+        await writer.close()
+        await asyncio.to_thread(db.dispose)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """A Felt application; uvicorn calls this with no arguments (``factory=True``)."""
     settings = settings or get_settings()
     web_dir = Path(settings.web_dir)
 
-    @asynccontextmanager
-    async def lifespan(app: FastAPI):
-        db = Database(settings.database_url)
-        writer = DatabaseWriter(settings.database_url, settings.spool_path, retry_max_s=settings.db_retry_max_s)
-        await writer.start()
-        source = DatabaseTables(db)
-        rooms = RoomManager(settings, writer, source)
-        rooms.start()
-        app.state.db = db
-        app.state.writer = writer
-        app.state.tables = source
-        app.state.rooms = rooms
-        first_try = asyncio.Event()
-        prepare = asyncio.get_running_loop().create_task(_prepare(db, rooms, first_try))
-        tried = asyncio.ensure_future(first_try.wait())
-        await asyncio.wait({prepare, tried}, return_when=asyncio.FIRST_COMPLETED)
-        tried.cancel()
-
-        async def drain() -> None:
-            await rooms.stop()
-            try:
-                await writer.flush(timeout=8)
-            except TimeoutError as exc:
-                log.error("stopping: %s", exc)
-
-        DRAINS.append(drain)
-        # A server keeps many long-lived views: collect the young generation less often and
-        # keep the long-lived heap out of the collector's sight (see _tend_collector).
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(*GC_THRESHOLDS)
-        collector = asyncio.get_running_loop().create_task(_tend_collector())
-        watch = app.state.loop_watch = LoopWatch() if settings.loop_monitor else None
-        watching = asyncio.get_running_loop().create_task(watch.run()) if watch else None
-        log.info("Felt %s ready on %s", __version__, db.describe())
-        try:
-            yield
-        finally:
-            DRAINS.remove(drain)
-            prepare.cancel()
-            collector.cancel()
-            if watching is not None:
-                watching.cancel()
-            await rooms.stop()
-            await rooms.close()
-            await writer.close()
-            await asyncio.to_thread(db.dispose)
-
     app = FastAPI(
         title="Felt",
         version=__version__,
         summary="Real-time trick-taking card games: Oh Hell, Bid Whist, Tarabish, Ribs.",
-        lifespan=lifespan,
+        lifespan=_lifespan,
     )
     app.state.settings = settings
     install_error_handlers(app)
