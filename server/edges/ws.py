@@ -17,13 +17,16 @@ from urllib.parse import parse_qs
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter, ValidationError
 
+from server.limits import LOOKUPS
 from server.players import player_for_token
 from server.rules.games import GameError
 from server.rooms import Connection, Room, RoomError
+from server.storage.db import OUTAGE_ERRORS
 
 log = logging.getLogger("felt.ws")
 
 CLOSE_POLICY = 1008
+CLOSE_TRY_AGAIN_LATER = 1013
 
 
 class _Msg(BaseModel):
@@ -160,7 +163,7 @@ class RoomSocket:
 
     __slots__ = (
         "scope", "receive", "send", "conn", "close_requested", "close_code", "close_reason", "peer_gone",
-        "sender_task", "handler",
+        "sender_task", "handler", "metrics",
     )
 
     def __init__(self, scope: dict, receive: Any, send: Any) -> None:
@@ -174,6 +177,15 @@ class RoomSocket:
         self.peer_gone = False  # the client closed or vanished: nothing more can be sent
         self.sender_task: asyncio.Task | None = None
         self.handler: asyncio.Task | None = None
+        self.metrics: Any = None  # the app's Metrics, when it has them
+
+    def _refused(self, code: str) -> None:
+        if self.metrics is not None:
+            self.metrics.refused("ws", code)
+
+    def _push_error(self, conn: Connection, code: str, message: str) -> None:
+        self._refused(code)
+        conn.push(_error(code, message))
 
     async def _send_text(self, text: str) -> None:
         await self.send({"type": "websocket.send", "text": text})
@@ -184,6 +196,7 @@ class RoomSocket:
             await self.send({"type": "websocket.close", "code": code, "reason": reason})
 
     async def _refuse(self, code: str, message: str, close_code: int) -> None:
+        self._refused(code)
         await self.send({"type": "websocket.accept"})
         await self._send_text(_error(code, message))
         await self._close(close_code)
@@ -202,6 +215,8 @@ class RoomSocket:
     async def closer(self, code: int, reason: str) -> None:
         # Used by the room (a client too slow to read, a room closing, shutdown). A client
         # that stopped reading never drains its queue: then give up on it and end the handler.
+        if code == CLOSE_POLICY:
+            self._refused("too_slow")
         self.request_close(code, reason)
         if self.sender_task is None:
             return
@@ -234,18 +249,51 @@ class RoomSocket:
             return
         app = self.scope["app"]
         settings = app.state.settings
-        room: Room | None = app.state.rooms.get(code)
+        self.metrics = getattr(app.state, "metrics", None)
+        room = await self._find_room(app, code)
         if room is None:
-            await self._refuse("not_found", f"There is no open room {code!r}.", 4404)
             return
         token = _query_token(self.scope)
         player = None
         if token:
-            player = await player_for_token(app, token)
+            try:
+                player = await player_for_token(app, token)
+            except OUTAGE_ERRORS as exc:
+                log.warning("socket to room %s: the database is unavailable: %s", room.code, type(exc).__name__)
+                if self.metrics is not None:
+                    self.metrics.database_errors += 1
+                await self._refuse(
+                    "unavailable", "The database is unavailable; try again shortly.", CLOSE_TRY_AGAIN_LATER
+                )
+                return
             if player is None:
                 await self._refuse("unauthorized", "That player token is not known here.", CLOSE_POLICY)
                 return
         await self.send({"type": "websocket.accept"})
+        if self.metrics is not None:
+            self.metrics.sockets.inc()
+        try:
+            await self._attached(room, player, settings)
+        finally:
+            if self.metrics is not None:
+                self.metrics.sockets.dec()
+
+    async def _find_room(self, app: Any, code: str) -> Room | None:
+        """The open room ``code``, or None once the socket is refused (unknown, or too many misses)."""
+        limiter = getattr(app.state, "limiter", None)
+        address = app.state.addresses.of(self.scope) if limiter is not None else ""
+        if limiter is not None and limiter.wait(LOOKUPS, address) > 0:
+            await self._refuse("rate_limited", "Too many unknown room codes from your address; wait a while.", CLOSE_POLICY)
+            return None
+        room: Room | None = app.state.rooms.get(code)
+        if room is None:
+            if limiter is not None:
+                limiter.take(LOOKUPS, address)
+            await self._refuse("not_found", f"There is no open room {code!r}.", 4404)
+        return room
+
+    async def _attached(self, room: Room, player: Any, settings: Any) -> None:
+        """The accepted socket's life in its room: join, the receive loop, leave."""
         self.handler = asyncio.current_task()
         conn = self.conn = Connection(
             player.id if player else None,
@@ -257,7 +305,7 @@ class RoomSocket:
         try:
             await room.join(conn)
         except RoomError as err:
-            conn.push(_error(err.code, err.message))
+            self._push_error(conn, err.code, err.message)
             self.request_close(CLOSE_POLICY, err.code)
             await asyncio.wait({sender_task})
             return
@@ -281,8 +329,10 @@ class RoomSocket:
         max_bytes = settings.max_frame_bytes
         bucket = TokenBucket(settings.max_frames_per_second, settings.frame_burst)
         bad_in_a_row = 0
+        timing = self.metrics.action_seconds if self.metrics is not None else None
         while not conn.closed:
             message = await receive()
+            arrived = time.perf_counter()
             kind = message["type"]
             if kind == "websocket.disconnect":
                 self.peer_gone = True
@@ -299,7 +349,7 @@ class RoomSocket:
                 msg = parse_frame(text, max_bytes)
             except BadFrame as err:
                 bad_in_a_row += 1
-                conn.push(_error(err.code, err.message))
+                self._push_error(conn, err.code, err.message)
                 if bad_in_a_row >= settings.max_bad_frames:
                     self.request_close(CLOSE_POLICY, "too many bad frames")
                     break
@@ -308,10 +358,14 @@ class RoomSocket:
             try:
                 await _dispatch(room, conn, msg)
             except (RoomError, GameError) as err:
-                conn.push(_error(err.code, str(err.message if isinstance(err, RoomError) else err)))
+                self._push_error(conn, err.code, str(err.message if isinstance(err, RoomError) else err))
+                continue
             except Exception:
                 log.exception("room %s: unexpected error handling %s", room.code, type(msg).__name__)
-                conn.push(_error("internal", "Something went wrong on the server; nothing changed."))
+                self._push_error(conn, "internal", "Something went wrong on the server; nothing changed.")
+                continue
+            if timing is not None and type(msg) is Act:
+                timing.observe(time.perf_counter() - arrived)
 
 
 def _query_token(scope: dict) -> str | None:

@@ -23,6 +23,7 @@ class RoomManager:
         self.settings = settings
         self.recorder = recorder
         self.rooms: dict[str, Room] = {}
+        self.actions_applied = 0  # every room's, players' and bots' (read by the metrics)
         self._janitor: asyncio.Task | None = None
 
     def start(self) -> None:
@@ -71,13 +72,21 @@ class RoomManager:
         room = self.rooms.get(normalize_code(code)) if isinstance(code, str) else None
         return room if room is not None and not room.closed else None
 
-    def list_public(self) -> list[dict]:
-        """Public rooms that wait for players, newest first."""
+    def list_public(
+        self, limit: int | None = None, after: tuple[float, str] | None = None
+    ) -> tuple[list[dict], tuple[float, str] | None]:
+        """Public rooms that wait for players, newest first: one page of at most ``limit``
+        after the room keyed ``after``, and the key to pass for the next page (None at the end)."""
         waiting = [
-            r for r in self.rooms.values() if not r.private and r.status == "waiting" and not r.closed
+            r for r in self.rooms.values()
+            if not r.private and r.status == "waiting" and not r.closed
+            and any(s.player_id is None and not s.bot for s in r.seats)
+            and (after is None or (r.created_at, r.code) < after)
         ]
-        waiting.sort(key=lambda r: r.created_at, reverse=True)
-        return [r.summary() for r in waiting if any(s.player_id is None and not s.bot for s in r.seats)]
+        waiting.sort(key=lambda r: (r.created_at, r.code), reverse=True)
+        page = waiting if limit is None else waiting[:limit]
+        more = limit is not None and len(waiting) > limit
+        return [r.summary() for r in page], ((page[-1].created_at, page[-1].code) if more else None)
 
     async def sweep(self) -> int:
         """Close rooms nobody has been connected to for a while."""

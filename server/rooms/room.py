@@ -494,6 +494,7 @@ class Room:
         self.state = self.game.apply(self.state, seat, action)
         assert self.match is not None
         self.match.log_action(seat, encoded)
+        self.manager.actions_applied += 1
         outcome = self.game.outcome(self.state)
         if outcome is not None:
             self._finish(outcome)

@@ -180,6 +180,7 @@ class MatchRecorder:
         self._closing = False
         self._deadline: float | None = None
         self.written = 0
+        self.failures = 0  # writes that failed (each retried): for the operators' metrics
 
     # ---- the event-loop side ------------------------------------------------------------
 
@@ -333,6 +334,7 @@ class MatchRecorder:
             entry.record.get("id"), entry.attempts, delay, exc,
         )
         with self._cond:
+            self.failures += 1
             if self._closing:  # the deadline is near: keep trying, a little more often
                 delay = min(delay, 1.0)
             entry.due = time.monotonic() + delay

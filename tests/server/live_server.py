@@ -19,7 +19,7 @@ def free_port() -> int:
 
 
 class LiveServer:
-    def __init__(self, tmp: Path, **env: str) -> None:
+    def __init__(self, tmp: Path, log_level: str = "warning", **env: str) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
@@ -31,11 +31,15 @@ class LiveServer:
             "FELT_MAX_OPEN_ROOMS_PER_PLAYER": "1000",
             "FELT_MAX_FRAMES_PER_SECOND": "1000",  # test clients act as fast as the server answers
             "FELT_FRAME_BURST": "1000",
+            # Every test client shares one address: per-address limits only where a test sets them.
+            "FELT_RATE_PLAYERS_BURST": "1000000",
+            "FELT_RATE_ROOMS_BURST": "1000000",
+            "FELT_RATE_LOOKUPS_BURST": "1000000",
             **env,
         }
         self.log = open(tmp / "server.log", "w")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "server", "--port", str(self.port), "--log-level", "warning"],
+            [sys.executable, "-m", "server", "--port", str(self.port), "--log-level", log_level],
             cwd=tmp,
             env=full_env,
             stdout=self.log,
