@@ -60,6 +60,8 @@ def main(argv: list[str] | None = None) -> None:
         timeout_keep_alive=settings.keep_alive_s,
         backlog=settings.backlog,
         server_header=False,
+        # uvicorn would take X-Forwarded-For from any loopback peer; FELT_TRUSTED_PROXIES decides instead.
+        proxy_headers=False,
         timeout_graceful_shutdown=10,
     )
 

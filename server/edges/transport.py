@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+import struct
 from typing import Any
 
 import httptools
@@ -182,10 +183,21 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         await super().send(message)
 
     def _cut(self) -> None:
-        """Drop the connection now, buffered frames and all (the client is not reading)."""
-        if not self._lost:
-            log.warning("cutting a WebSocket whose client stopped reading (%s)", self.client and self.client[0])
-            self.transport.abort()
+        """Drop the connection now, buffered frames and all (the client is not reading).
+
+        With a zero linger the kernel resets the connection and frees its send buffer at
+        once; a plain close would leave it queued behind the unread frames (FIN-WAIT-1).
+        """
+        if self._lost:
+            return
+        log.warning("cutting a WebSocket whose client stopped reading (%s)", self.client and self.client[0])
+        sock = self.transport.get_extra_info("socket")
+        if sock is not None:
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            except OSError:
+                pass
+        self.transport.abort()
 
     def on_task_complete(self, task: asyncio.Task[None]) -> None:
         super().on_task_complete(task)

@@ -19,7 +19,7 @@ def free_port() -> int:
 
 
 class LiveServer:
-    def __init__(self, tmp: Path, log_level: str = "warning", **env: str) -> None:
+    def __init__(self, tmp: Path, log_level: str = "warning", preexec=None, **env: str) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
@@ -44,6 +44,7 @@ class LiveServer:
             env=full_env,
             stdout=self.log,
             stderr=subprocess.STDOUT,
+            preexec_fn=preexec,
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
