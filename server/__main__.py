@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import resource
+import socket
 
 import uvicorn
 
@@ -35,6 +36,20 @@ def connection_cap(settings: Settings, fd_limit: int) -> int:
     return max(16, min(settings.max_connections, fd_limit - settings.fd_reserve))
 
 
+class FeltServer(uvicorn.Server):
+    """uvicorn, with one step added to a stop: before the sockets are closed (with 1012), stop
+    accepting, refuse new changes and make every logged change durable and shown, so that
+    what a client was told is exactly what the next start restores."""
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        from server.app import drain_all
+
+        for server in self.servers:
+            server.close()
+        await drain_all()
+        await super().shutdown(sockets)
+
+
 def main(argv: list[str] | None = None) -> None:
     settings = get_settings()
     parser = argparse.ArgumentParser(prog="python -m server", description="Serve Felt.")
@@ -45,7 +60,7 @@ def main(argv: list[str] | None = None) -> None:
     fd_limit = raise_fd_limit()
     cap = connection_cap(settings, fd_limit)
     http, ws = protocols(settings, cap)
-    uvicorn.run(
+    config = uvicorn.Config(
         "server.app:create_app",
         factory=True,
         host=args.host,
@@ -64,6 +79,7 @@ def main(argv: list[str] | None = None) -> None:
         proxy_headers=False,
         timeout_graceful_shutdown=10,
     )
+    FeltServer(config).run()
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 Counted where things happen (sockets, action latency, refusals, database errors at the
 edges) and read at scrape time where they already are (rooms by state, actions applied,
-the recorder's backlog and failed writes), so the room code carries no metrics library.
+the storage writer's backlog and failed writes), so the room code carries no metrics library.
 Each app has its own registry: several apps in one process (tests) never collide.
 """
 
@@ -20,7 +20,7 @@ ROOM_STATES = ("waiting", "playing", "finished")
 
 
 class _Live:
-    """A collector reading the app's rooms and recorder at scrape time."""
+    """A collector reading the app's rooms and storage writer at scrape time."""
 
     def __init__(self, metrics: Metrics) -> None:
         self.metrics = metrics
@@ -28,7 +28,7 @@ class _Live:
     def collect(self):
         state = self.metrics.app_state
         rooms = getattr(state, "rooms", None)
-        recorder = getattr(state, "recorder", None)
+        writer = getattr(state, "writer", None)
         by_state = GaugeMetricFamily("felt_rooms", "Open rooms by state.", labels=["state"])
         tally = Tally(r.status for r in list(rooms.rooms.values()) if not r.closed) if rooms else Tally()
         for name in ROOM_STATES:
@@ -39,15 +39,19 @@ class _Live:
             value=getattr(rooms, "actions_applied", 0),
         )
         yield GaugeMetricFamily(
-            "felt_recorder_backlog", "Finished matches not yet written to the database.",
-            value=recorder.pending if recorder is not None else 0,
+            "felt_writer_backlog", "Table log entries and finished matches not yet durable.",
+            value=writer.pending if writer is not None else 0,
+        )
+        yield GaugeMetricFamily(
+            "felt_writer_spooled", "1 while writes wait in the local spool for the database.",
+            value=1 if writer is not None and writer.spooled else 0,
         )
         errors = CounterMetricFamily(
-            "felt_database_errors", "Database operations that failed (requests and the recorder's writes).",
+            "felt_database_errors", "Database operations that failed (requests and the writer's batches).",
             labels=["where"],
         )
         errors.add_metric(["request"], self.metrics.database_errors)
-        errors.add_metric(["recorder"], getattr(recorder, "failures", 0))
+        errors.add_metric(["writer"], getattr(writer, "failures", 0))
         yield errors
 
 

@@ -11,99 +11,22 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Annotated, Any, Literal, Union
+from typing import Any
 from urllib.parse import parse_qs
-
-import orjson
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter, ValidationError
 
 from server.limits import LOOKUPS
 from server.players import player_for_token
-from server.rules.games import GameError
 from server.rooms import Connection, Room, RoomError
+from server.rooms.messages import (
+    PONG, Act, BotMsg, Chat, ClientMsg, Close, Leave, Ping, Resync, Sit, Stand, Start, error_frame, parse_frame,
+)
+from server.rules.games import GameError
 from server.storage.db import OUTAGE_ERRORS
 
 log = logging.getLogger("felt.ws")
 
 CLOSE_POLICY = 1008
-CLOSE_TRY_AGAIN_LATER = 1013
-
-
-class _Msg(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Sit(_Msg):
-    type: Literal["sit"]
-    seat: StrictInt
-
-
-class Stand(_Msg):
-    type: Literal["stand"]
-
-
-class BotMsg(_Msg):
-    type: Literal["bot"]
-    seat: StrictInt
-    remove: StrictBool = False
-
-
-class Start(_Msg):
-    type: Literal["start"]
-
-
-class Act(_Msg):
-    type: Literal["act"]
-    action: dict[str, Any]
-    v: StrictInt
-
-
-class Chat(_Msg):
-    type: Literal["chat"]
-    text: StrictStr
-
-
-class Resync(_Msg):
-    type: Literal["resync"]
-
-
-class Ping(_Msg):
-    type: Literal["ping"]
-
-
-ClientMessage = Annotated[
-    Union[Sit, Stand, BotMsg, Start, Act, Chat, Resync, Ping], Field(discriminator="type")
-]
-_parser: TypeAdapter = TypeAdapter(ClientMessage)
-KNOWN_TYPES = ("sit", "stand", "bot", "start", "act", "chat", "resync", "ping")
-
-
-class BadFrame(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def parse_frame(text: str, max_bytes: int) -> _Msg:
-    """A typed client message from a text frame, or BadFrame saying what is wrong."""
-    if len(text) > max_bytes or len(text.encode()) > max_bytes:
-        raise BadFrame("too_large", f"Frames are limited to {max_bytes} bytes.")
-    try:
-        data = orjson.loads(text)
-    except orjson.JSONDecodeError:
-        raise BadFrame("bad_json", "That frame is not valid JSON.") from None
-    if not isinstance(data, dict):
-        raise BadFrame("bad_frame", "A frame must be a JSON object with a 'type'.")
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in KNOWN_TYPES:
-        raise BadFrame("unknown_type", f"Unknown message type {kind!r}; expected one of: {', '.join(KNOWN_TYPES)}.")
-    try:
-        return _parser.validate_python(data)
-    except ValidationError as err:
-        first = err.errors()[0]
-        where = ".".join(str(x) for x in first.get("loc", ())[1:]) or kind
-        raise BadFrame("bad_frame", f"Bad '{kind}' message: {where}: {first.get('msg', 'invalid')}.") from None
+CLOSE_TRY_AGAIN = 1013
 
 
 class TokenBucket:
@@ -125,10 +48,6 @@ class TokenBucket:
             self.tokens -= 1
             return True
         return False
-
-
-def _error(code: str, message: str) -> str:
-    return orjson.dumps({"type": "error", "code": code, "message": message}).decode()
 
 
 ROOM_PATH = "/ws/rooms/"
@@ -185,7 +104,7 @@ class RoomSocket:
 
     def _push_error(self, conn: Connection, code: str, message: str) -> None:
         self._refused(code)
-        conn.push(_error(code, message))
+        conn.push(error_frame(code, message))
 
     async def _send_text(self, text: str) -> None:
         await self.send({"type": "websocket.send", "text": text})
@@ -198,7 +117,7 @@ class RoomSocket:
     async def _refuse(self, code: str, message: str, close_code: int) -> None:
         self._refused(code)
         await self.send({"type": "websocket.accept"})
-        await self._send_text(_error(code, message))
+        await self._send_text(error_frame(code, message))
         await self._close(close_code)
 
     def request_close(self, code: int, reason: str = "") -> None:
@@ -262,9 +181,7 @@ class RoomSocket:
                 log.warning("socket to room %s: the database is unavailable: %s", room.code, type(exc).__name__)
                 if self.metrics is not None:
                     self.metrics.database_errors += 1
-                await self._refuse(
-                    "unavailable", "The database is unavailable; try again shortly.", CLOSE_TRY_AGAIN_LATER
-                )
+                await self._refuse("unavailable", "The database is unavailable; try again shortly.", CLOSE_TRY_AGAIN)
                 return
             if player is None:
                 await self._refuse("unauthorized", "That player token is not known here.", CLOSE_POLICY)
@@ -279,13 +196,18 @@ class RoomSocket:
                 self.metrics.sockets.dec()
 
     async def _find_room(self, app: Any, code: str) -> Room | None:
-        """The open room ``code``, or None once the socket is refused (unknown, or too many misses)."""
+        """The open room ``code``, or None once the socket is refused (unknown, too many misses,
+        or the table store unreachable)."""
         limiter = getattr(app.state, "limiter", None)
         address = app.state.addresses.of(self.scope) if limiter is not None else ""
         if limiter is not None and limiter.wait(LOOKUPS, address) > 0:
             await self._refuse("rate_limited", "Too many unknown room codes from your address; wait a while.", CLOSE_POLICY)
             return None
-        room: Room | None = app.state.rooms.get(code)
+        try:
+            room: Room | None = await app.state.rooms.open(code)
+        except RoomError as err:  # the table store is unreachable: the client retries
+            await self._refuse(err.code, err.message, CLOSE_TRY_AGAIN)
+            return None
         if room is None:
             if limiter is not None:
                 limiter.take(LOOKUPS, address)
@@ -345,9 +267,9 @@ class RoomSocket:
                 text = raw.decode("utf-8", "replace") if len(raw) <= max_bytes else "x" * (max_bytes + 1)
             try:
                 if not bucket.take():
-                    raise BadFrame("rate_limited", "Too many messages: slow down.")
+                    raise RoomError("rate_limited", "Too many messages: slow down.", 429)
                 msg = parse_frame(text, max_bytes)
-            except BadFrame as err:
+            except RoomError as err:
                 bad_in_a_row += 1
                 self._push_error(conn, err.code, err.message)
                 if bad_in_a_row >= settings.max_bad_frames:
@@ -357,8 +279,11 @@ class RoomSocket:
             bad_in_a_row = 0
             try:
                 await _dispatch(room, conn, msg)
-            except (RoomError, GameError) as err:
-                self._push_error(conn, err.code, str(err.message if isinstance(err, RoomError) else err))
+            except RoomError as err:
+                self._push_error(conn, err.code, err.message)
+                continue
+            except GameError as err:
+                self._push_error(conn, err.code, str(err))
                 continue
             except Exception:
                 log.exception("room %s: unexpected error handling %s", room.code, type(msg).__name__)
@@ -377,7 +302,7 @@ def _query_token(scope: dict) -> str | None:
     return values[-1] if values else None
 
 
-async def _dispatch(room: Room, conn: Connection, msg: _Msg) -> None:
+async def _dispatch(room: Room, conn: Connection, msg: ClientMsg) -> None:
     if isinstance(msg, Act):
         await room.act(conn, msg.action, msg.v)
     elif isinstance(msg, Chat):
@@ -385,7 +310,7 @@ async def _dispatch(room: Room, conn: Connection, msg: _Msg) -> None:
     elif isinstance(msg, Resync):
         await room.resync(conn)
     elif isinstance(msg, Ping):
-        conn.push('{"type":"pong"}')
+        conn.push(PONG)
     elif isinstance(msg, Sit):
         await room.sit(conn, msg.seat)
     elif isinstance(msg, Stand):
@@ -394,3 +319,7 @@ async def _dispatch(room: Room, conn: Connection, msg: _Msg) -> None:
         await room.set_bot(conn, msg.seat, msg.remove)
     elif isinstance(msg, Start):
         await room.start(conn)
+    elif isinstance(msg, Leave):
+        await room.leave_table(conn.player_id)
+    elif isinstance(msg, Close):
+        await room.close_table(conn.player_id)

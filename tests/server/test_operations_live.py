@@ -101,7 +101,7 @@ async def test_metrics_count_sockets_actions_latency_refusals_and_rooms(live_ser
     not_found = (("code", "not_found"), ("edge", "http"))
     assert after[("felt_refusals_total", not_found)] == misses.get(("felt_refusals_total", not_found), 0) + 1
     assert after[("felt_rooms", (("state", "finished"),))] >= 1
-    assert after[("felt_recorder_backlog", ())] == 0
+    assert after[("felt_writer_backlog", ())] == 0
     assert moved("felt_database_errors_total", (("where", "request"),)) == 0
     await c.close(), await watcher.close()
     final = await scrape(live_server.base)
