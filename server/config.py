@@ -109,7 +109,6 @@ class Settings(BaseSettings):
         default=12.0, gt=0, description="Failed room lookups (unknown codes) per address, sustained."
     )
     rate_lookups_burst: int = Field(default=20, ge=1)
-    lobby_page_max: int = Field(default=200, ge=1, description="Most rooms one GET /api/rooms page may ask for.")
 
     @field_validator("trusted_proxies", mode="before")
     @classmethod
