@@ -596,6 +596,7 @@ class Room:
         except TypeError:
             raise RoomError("bad_action", "That action cannot be recorded: use plain JSON values.", 422) from None
         self._change("act", {"seat": seat, "action": action})
+        self.manager.actions_applied += 1
         if self.record is not None and self.status == "finished":
             self.writer.record(self.record)  # never blocks: written off the loop, after the entry
         self._schedule_bots()

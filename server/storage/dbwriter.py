@@ -274,6 +274,8 @@ class DatabaseWriter(Writer):
         self._task: asyncio.Task | None = None
         self._closing = False
         self.batches = 0  # batches committed (for the bench: entries per commit)
+        self.failures = 0  # batches the worker could not write at once (for /metrics)
+        self.failures = 0  # attempts that failed (each retried): for the operators' metrics
 
     async def start(self) -> None:
         self._wake = asyncio.Event()
@@ -373,6 +375,7 @@ class DatabaseWriter(Writer):
                 batch["replay"] = True  # it may have committed before it died
                 error = str(exc)
             attempts += 1
+            self.failures += 1
             delay = min(self.retry_max_s, FIRST_RETRY_S * 2 ** (attempts - 1))
             log.warning("could not write a batch of %d entries (attempt %d), retrying in %.2f s: %s",
                         len(entries), attempts, delay, error)

@@ -24,8 +24,12 @@ def free_port() -> int:
 
 
 class LiveServer:
-    def __init__(self, tmp: Path, healthy: bool = True, **env: str) -> None:
+    def __init__(
+        self, tmp: Path, healthy: bool = True, log_level: str = "warning", preexec=None, **env: str
+    ) -> None:
         self.tmp = tmp
+        self.log_level = log_level
+        self.preexec = preexec
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
@@ -37,6 +41,10 @@ class LiveServer:
             "FELT_MAX_OPEN_ROOMS_PER_PLAYER": "1000",
             "FELT_MAX_FRAMES_PER_SECOND": "1000",  # test clients act as fast as the server answers
             "FELT_FRAME_BURST": "1000",
+            # Every test client shares one address: per-address limits only where a test sets them.
+            "FELT_RATE_PLAYERS_BURST": "1000000",
+            "FELT_RATE_ROOMS_BURST": "1000000",
+            "FELT_RATE_LOOKUPS_BURST": "1000000",
             **env,
         }
         self.proc: subprocess.Popen | None = None
@@ -46,11 +54,12 @@ class LiveServer:
     def start(self, healthy: bool = True) -> None:
         """Start the server; with ``healthy`` wait until ``/healthz`` says 200, else until it answers."""
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "server", "--port", str(self.port), "--log-level", "warning"],
+            [sys.executable, "-m", "server", "--port", str(self.port), "--log-level", self.log_level],
             cwd=self.tmp,
             env=self.env,
             stdout=self.log,
             stderr=subprocess.STDOUT,
+            preexec_fn=self.preexec,
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
