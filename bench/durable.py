@@ -60,6 +60,11 @@ class Target:
                 "FELT_MAX_OPEN_ROOMS_PER_PLAYER": "1000000",
                 "FELT_MAX_FRAMES_PER_SECOND": "100000",
                 "FELT_FRAME_BURST": "100000",
+                # One load client's address opens thousands of players, rooms and sockets.
+                "FELT_RATE_PLAYERS_BURST": "1000000",
+                "FELT_RATE_ROOMS_BURST": "1000000",
+                "FELT_RATE_LOOKUPS_BURST": "1000000",
+                "FELT_MAX_CONNECTIONS": "100000",
                 **env,
             }
         self.proc = subprocess.Popen(
