@@ -236,7 +236,7 @@ class RoomManager:
         stale = [r for r in self.rooms.values() if r.is_idle(now)]
         for room in stale:
             await room.retire("close" if room.status == "finished" else "park")
-        if self.source is not None and time.monotonic() - self._last_purge > 3600:
+        if self.source is not None and self.restored and time.monotonic() - self._last_purge > 3600:
             self._last_purge = time.monotonic()
             cutoff = time.time() - self.settings.table_retention_days * 86400
             purged = await self.source.purge(cutoff)
