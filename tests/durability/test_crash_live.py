@@ -182,6 +182,7 @@ async def _crash_and_check(tmp_path, database_url: str, how: str, kills: int, ro
         server.stop()
 
 
+@pytest.mark.timeout(900)  # restarts are slow on a loaded shared machine
 @pytest.mark.parametrize("how", ["kill", "term"])
 async def test_nothing_acknowledged_is_lost_when_the_server_is_stopped_mid_match(tmp_path, database_url, how):
     await _crash_and_check(tmp_path, database_url, how, kills=3, rooms_per_game=1, seed=14)
@@ -191,6 +192,7 @@ async def test_nothing_acknowledged_is_lost_when_the_server_is_stopped_mid_match
 # the twenty SIGKILLs run on SQLite and the twenty SIGTERMs on PostgreSQL; the default test
 # above runs both signals on both databases.
 @pytest.mark.slow
+@pytest.mark.timeout(1800)  # twenty restarts: about a minute idle, over five under a load of 20
 @pytest.mark.parametrize(("backend", "how"), [("sqlite", "kill"), ("postgres", "term")])
 async def test_twenty_stops_at_random_moments_lose_nothing(request, tmp_path, backend, how):
     if backend == "sqlite":
