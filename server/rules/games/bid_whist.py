@@ -46,8 +46,11 @@ Decisions where the rules are silent
       bids a number.
     - After the discard both ``trump`` and ``play`` are legal; once trump is named the phase is
       "playing".
-    - The kitty's cards join the declarer's hand; no view ever shows the kitty as such
-      (``kitty_count`` says whether it is still on the table); ``full_view`` shows it.
+    - The kitty's cards join the declarer's hand; from then until the hand ends the
+      declarer's view (only theirs) lists them as ``kitty``, so the client can mark them:
+      all four while the discards may be looked at, then only those not discarded (RULES.md
+      4.3: nobody looks at the discards after the declarer's first card). ``kitty_count``
+      tells everyone whether it is still on the table; ``full_view`` shows it.
     - History entries name no cards, so no card of an earlier hand ever reappears in a view.
 """
 
@@ -448,7 +451,7 @@ class BidWhist(Game):
 
     name = "bid_whist"
     title = "Bid Whist"
-    seat_keys = ("hand", "legal", "discards")
+    seat_keys = ("hand", "legal", "discards", "kitty")
     min_players = 4
     max_players = 4
     default_players = 4
@@ -828,6 +831,7 @@ class BidWhist(Game):
             out["hand"] = None
             out["legal"] = []
             out["discards"] = None
+            out["kitty"] = None
             return out
         assert seat is not None
         out["hand"] = hands[seat]
@@ -837,7 +841,18 @@ class BidWhist(Game):
             if seat == state.declarer and state.discards and self._discards_open(state)
             else None
         )
+        out["kitty"] = self._kitty_seen(state) if seat == state.declarer else None
         return out
+
+    def _kitty_seen(self, state: BidWhistState) -> list[str] | None:
+        """The kitty's cards as the declarer sees them from the pickup to the end of the hand:
+        all four while the discards may be looked at, then those not discarded."""
+        if not state.kitty_taken or state.phase is _OVER:
+            return None
+        cards = state.kitty
+        if state.phase is not _DISCARDING and not self._discards_open(state):
+            cards = tuple(card for card in cards if card not in state.discards)
+        return state.views.part("kitty", cards, list)
 
     @staticmethod
     def _discards_open(state: BidWhistState) -> bool:
