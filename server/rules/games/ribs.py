@@ -706,7 +706,7 @@ class Ribs(Game):
         new.high_bid = value  # type: ignore[assignment]
         new.high_bidder = seat
         new.turn = nxt
-        new.log = (*state.log, (seat, (("type", "bid"), ("value", value))))
+        new.log = (state.log, seat, (("type", "bid"), ("value", value)))
         return new
 
     def _pass(self, state: State, seat: int) -> State:
@@ -720,7 +720,7 @@ class Ribs(Game):
         new = _copy(state)
         new.bids = state.bids + ((seat, 0),)
         new.passed = tuple(passed)
-        new.log = (*state.log, (seat, _PASS_MOVE))
+        new.log = (state.log, seat, _PASS_MOVE)
         if passed.count(False) == 1:
             new.phase = _PLAYING
             new.leader = new.turn = state.high_bidder
@@ -749,7 +749,7 @@ class Ribs(Game):
         new.hands = self._remove(state, seat, pair)
         new.ribs = pair
         new.turn = (seat + 1) % state.cfg.n
-        new.log = (*state.log, (seat, _RIBS_MOVE))
+        new.log = (state.log, seat, _RIBS_MOVE)
         return new
 
     def _play_pair(self, state: State, seat: int, pair: tuple[int, int], fold: bool) -> State:
@@ -767,7 +767,7 @@ class Ribs(Game):
             new.plays = plays
             new.fold_used = fold_used
             new.turn = (seat + 1) % n
-            new.log = (*state.log, (seat, _pair_move(plays[-1])))
+            new.log = (state.log, seat, _pair_move(plays[-1]))
             return new
         assert state.ribs is not None
         rec = resolve_trick(n, state.leader, state.high_bid, state.ribs, plays, state.trick_number)
@@ -803,7 +803,7 @@ class Ribs(Game):
         tricks = state.tricks + (rec,)
         last = rec.plays[-1]
         took = rec.double_match if rec.double_match >= 0 else rec.leader if rec.made else None
-        log = (*state.log, (last.seat, _pair_move(last), took))
+        log = (state.log, last.seat, _pair_move(last), took)
         if rec.trick_number < TRICKS_PER_HAND:
             new = _copy(state)
             new.phase = _BIDDING

@@ -536,7 +536,7 @@ def _play_card(state: TarbishState, seat: int, card: str) -> TarbishState:
     new.won = state.won
     new.last_trick = state.last_trick
     new.last_winner = state.last_winner
-    new.log = (*state.log, (seat, _PLAY_MOVE[card]))
+    new.log = (state.log, seat, _PLAY_MOVE[card])
     new._legal = new._public = None
     pub = state._public
     new._base = None if pub is None else (_DELTA_PLAY, pub)
@@ -702,7 +702,7 @@ def _finish_trick(
     new.won = won
     new.last_trick = trick
     new.last_winner = winner
-    new.log = (*state.log, (s3, _PLAY_MOVE[c3], winner))
+    new.log = (state.log, s3, _PLAY_MOVE[c3], winner)
     new._legal = new._public = new._base = None
     new.__class__ = TarbishState
     if played < TRICKS:
@@ -872,7 +872,7 @@ class Tarbish(Game):
                     )
                 new = _copied(state)
                 new.turn = (seat + 1) % PLAYERS
-                new.log = (*state.log, (seat, _PASS_MOVE))
+                new.log = (state.log, seat, _PASS_MOVE)
                 if state._public is not None:
                     new._base = (_DELTA_PASS, state._public)
                 new.__class__ = TarbishState
@@ -913,7 +913,7 @@ class Tarbish(Game):
         new.turn = (match.dealer + 1) % PLAYERS
         new.hands = hands
         new.kitties = _NO_KITTIES
-        new.log = (*state.log, (seat, (("type", "trump"), ("suit", suit))))
+        new.log = (state.log, seat, (("type", "trump"), ("suit", suit)))
         new.__class__ = TarbishState
         return new
 
@@ -921,7 +921,7 @@ class Tarbish(Game):
         declarations = state.declarations + ((seat, points),)
         new = _copied(state)
         new.declarations = declarations
-        new.log = (*state.log, (seat, _PASS_MOVE if points is None else _DECLARE_MOVE))
+        new.log = (state.log, seat, _PASS_MOVE if points is None else _DECLARE_MOVE)
         if len(declarations) < PLAYERS:
             new.turn = (seat + 1) % PLAYERS
             if state._public is not None:
