@@ -79,10 +79,17 @@ class Phase(str, enum.Enum):
     OVER = "over"
 
 
+MAX_TARGET = 30
+
+
 class RibsOptions(GameOptions):
     """Options of a Ribs session."""
 
-    target: int = Field(5, ge=1, le=99, description="Game points needed to win the session.")
+    # Sessions are played to 5. At 10 seats each game point takes ~700 actions, so the
+    # longest session (30) stays near 20,000 actions, and so does its replay.
+    target: int = Field(
+        5, ge=1, le=MAX_TARGET, description="Game points needed to win the session."
+    )
     until_sole_winner: bool = Field(
         False,
         description="Play on until one player leads alone, instead of sharing the win"

@@ -124,13 +124,17 @@ class Run(NamedTuple):
     cards: tuple[str, ...]  # low to high
 
 
+MAX_TARGET = 1000
+
+
 class TarbishOptions(GameOptions):
     """The options of a Tarabish match."""
 
+    # About 160-200 points a hand: 1000 (a double game) is a dozen hands or so.
     target: int = Field(
         500,
         ge=1,
-        le=100000,
+        le=MAX_TARGET,
         description="Points a team needs to win the match (both past it: higher wins).",
     )
     half_bait: bool = Field(
