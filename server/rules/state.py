@@ -43,6 +43,14 @@ Views
 
     The memo is a state field but not part of the state's value: every ``ViewMemo`` equals
     every other, and a copied or unpickled one starts empty.
+
+The move log
+    Every game's view has ``log``: the current hand's moves in order, as the whole table saw
+    them. A state keeps it as a tuple of entries, one per action, cleared when a hand is
+    dealt: ``(seat, action)``, or ``(seat, action, won)`` for the play that completed a trick
+    (``won``: the seat that took it). ``action`` is the action's public form as a tuple of
+    (key, value) pairs (a list of cards as a tuple), hidden cards left out or ``None``. ``log_json`` turns an entry into
+    the view's ``{"seat", "action", "won"?}``; ``ViewMemo.log`` builds the whole list.
 """
 
 from __future__ import annotations
@@ -129,6 +137,10 @@ class ViewMemo:
         self._parts[key] = (source, fresh)
         return fresh
 
+    def log(self, log: tuple) -> list:
+        """The view's ``log`` of a state's log tuple (see the module)."""
+        return self.grown("log", log, log_json)
+
     # Not part of a state's value: every memo equals every other, copies start empty.
 
     def __eq__(self, other: object) -> bool:
@@ -142,3 +154,11 @@ class ViewMemo:
 
     def __repr__(self) -> str:
         return "ViewMemo()"
+
+
+def log_json(entry: tuple) -> dict[str, Any]:
+    """One move of a state's log as the view shows it: ``{"seat", "action"}`` (+ ``"won"``)."""
+    action = {key: list(value) if type(value) is tuple else value for key, value in entry[1]}
+    if len(entry) == 2:
+        return {"seat": entry[0], "action": action}
+    return {"seat": entry[0], "action": action, "won": entry[2]}

@@ -14,7 +14,7 @@ from server.rules.games import IllegalAction, NotYourTurn, get_game
 
 GAME = get_game("bid_whist")
 DECK = sorted(standard_deck())
-PUBLIC_ONLY = ("hand", "legal", "discards")
+PUBLIC_ONLY = ("hand", "legal", "discards", "kitty")
 JUNK = [
     None, 7, "play", [], {}, {"type": None}, {"type": "dance"}, {"type": "play"},
     {"type": "play", "card": 5}, {"type": "play", "card": "1S"}, {"type": "bid"},
@@ -57,6 +57,8 @@ def check_views(state, full):
     on_table = {p["card"] for p in full["trick"]}
     if full["tricks"]:
         on_table |= {p["card"] for p in full["tricks"][-1]["cards"]}
+    # every card played this hand stays public in the move log
+    on_table |= {p["card"] for t in full["tricks"] for p in t["cards"]}
     discards_open = bool(full["discards"]) and not full["tricks"] and not full["trick"]
     public = None
     for seat in (0, 1, 2, 3, None):
@@ -66,6 +68,15 @@ def check_views(state, full):
             allowed |= set(hands[seat])
             if seat == full["declarer"] and discards_open:
                 allowed |= set(full["discards"])
+            if seat == full["declarer"] and full["kitty_count"] == 0 and full["phase"] != "over":
+                # the kitty's cards, to the declarer only; the discarded ones while open
+                kitty = [c for c in full["kitty"] if discards_open or c not in full["discards"]]
+                if full["phase"] == "discarding":
+                    kitty = full["kitty"]
+                allowed |= set(kitty)
+                assert view["kitty"] == kitty
+            else:
+                assert view["kitty"] is None
             assert view["hand"] == hands[seat]
             if seat in GAME.to_act(state):
                 legal = GAME.legal_actions(state, seat)

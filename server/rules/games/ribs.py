@@ -54,7 +54,7 @@ from pydantic import Field
 
 from server.rules.cards import check_deck, hand_rng, ribs_deck, shuffled
 from server.rules.games.base import Action, Game, GameError, GameOptions, IllegalAction, action_type
-from server.rules.state import ViewMemo, state
+from server.rules.state import ViewMemo, log_json, state
 
 RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7")
 RANK_INDEX: dict[str, int] = {rank: i for i, rank in enumerate(RANKS)}
@@ -183,6 +183,7 @@ class State(NamedTuple):
     scores: tuple[int, ...]  # game points
     history: tuple[HandResult, ...]
     deals: tuple[DealRecord, ...]
+    log: tuple  # this hand's moves (see server.rules.state)
     views: ViewMemo
 
 
@@ -201,6 +202,10 @@ _DEAL_PICKS: dict[int, tuple[Any, ...]] = {}
 # Per hand (count of each rank): the pairs it holds (a table that only grows: at most one
 # entry per way of holding 8 cards of 8 ranks, 6,435).
 _HELD_PAIRS: dict[tuple[int, ...], Any] = {}
+# Each move's public form, as the log keeps it (see server.rules.state).
+_PASS_MOVE = (("type", "pass"),)
+_RIBS_MOVE = (("type", "ribs"), ("cards", None))
+_FOLD_MOVE = (("type", "pair"), ("cards", None), ("fold", True))
 
 
 # ---- rules as plain functions -----------------------------------------------------------
@@ -290,6 +295,14 @@ def _pair_points(pair: tuple[int, int]) -> int:
 
 def _pair_cards(pair: tuple[int, int]) -> list[str]:
     return [RANKS[pair[0]], RANKS[pair[1]]]
+
+
+def _pair_move(play: Play) -> tuple:
+    """A pair as the log shows it: a folded pair's cards are nobody else's business."""
+    if play.folded:
+        return _FOLD_MOVE
+    cards = (RANKS[play.pair[0]], RANKS[play.pair[1]])
+    return (("type", "pair"), ("cards", cards), ("fold", False))
 
 
 def resolve_trick(
@@ -428,7 +441,9 @@ def _why_not_pair(hand: tuple[int, ...], action: Mapping[str, Any]) -> IllegalAc
     return IllegalAction(f"You do not hold {_a_card(RANKS[a] if not hand[a] else RANKS[b])}.")
 
 
-def _why_not_in_play(state: State, seat: int, kind: str, action: Mapping[str, Any]) -> IllegalAction | None:
+def _why_not_in_play(
+    state: State, seat: int, kind: str, action: Mapping[str, Any]
+) -> IllegalAction | None:
     """``why_illegal`` once the Leader is known: the Ribs, then every other seat's pair."""
     if state.ribs is None:
         if kind != "ribs":
@@ -470,6 +485,7 @@ def _new_hand(state: State, scores: tuple[int, ...], history: tuple[HandResult, 
         passed=(False,) * n, leader=-1, ribs=None, plays=(), fold_used=(False,) * n,
         points=(0,) * n, won=((),) * n, discard=(), tricks=(), scores=scores, history=history,
         deals=(*state.deals, DealRecord(dealer, tuple(deck), dealt)),
+        log=(),
     )
 
 
@@ -479,16 +495,20 @@ def _bid(state: State, seat: int, value: int) -> State:
         high_bid=value,
         high_bidder=seat,
         turn=_next_in(state.passed, seat),
+        log=(*state.log, (seat, (("type", "bid"), ("value", value)))),
     )
 
 
 def _pass(state: State, seat: int) -> State:
     passed = (*state.passed[:seat], True, *state.passed[seat + 1 :])
     bids = (*state.bids, (seat, 0))
+    log = (*state.log, (seat, _PASS_MOVE))
     if passed.count(False) == 1:  # the high bidder leads
         leader = state.high_bidder
-        return state.evolve(bids=bids, passed=passed, phase=_PLAYING, leader=leader, turn=leader)
-    return state.evolve(bids=bids, passed=passed, turn=_next_in(passed, seat))
+        return state.evolve(
+            bids=bids, passed=passed, log=log, phase=_PLAYING, leader=leader, turn=leader
+        )
+    return state.evolve(bids=bids, passed=passed, log=log, turn=_next_in(passed, seat))
 
 
 def _without(hands: tuple[tuple[int, ...], ...], seat: int, a: int, b: int) -> tuple:
@@ -501,7 +521,10 @@ def _without(hands: tuple[tuple[int, ...], ...], seat: int, a: int, b: int) -> t
 
 def _lay_ribs(state: State, seat: int, a: int, b: int) -> State:
     return state.evolve(
-        hands=_without(state.hands, seat, a, b), ribs=(a, b), turn=(seat + 1) % state.cfg.n
+        hands=_without(state.hands, seat, a, b),
+        ribs=(a, b),
+        turn=(seat + 1) % state.cfg.n,
+        log=(*state.log, (seat, _RIBS_MOVE)),
     )
 
 
@@ -513,8 +536,12 @@ def _play_pair(state: State, seat: int, a: int, b: int, fold: bool) -> State:
         fold_used = (*fold_used[:seat], True, *fold_used[seat + 1 :])
     n = state.cfg.n
     if len(plays) < n - 1:
-        return state.evolve(hands=hands, plays=plays, fold_used=fold_used, turn=(seat + 1) % n)
-    rec = resolve_trick(n, state.leader, state.high_bid, state.ribs, plays, state.trick_number)  # type: ignore[arg-type]
+        log = (*state.log, (seat, _pair_move(plays[-1])))
+        return state.evolve(
+            hands=hands, plays=plays, fold_used=fold_used, turn=(seat + 1) % n, log=log
+        )
+    ribs: Any = state.ribs  # laid before any pair
+    rec = resolve_trick(n, state.leader, state.high_bid, ribs, plays, state.trick_number)
     return _after_trick(state, hands, fold_used, rec)
 
 
@@ -547,11 +574,14 @@ def _after_trick(
     won, discard = _piles(state, rec)
     n = state.cfg.n
     last = rec.trick_number == TRICKS_PER_HAND
+    took = rec.double_match if rec.double_match >= 0 else rec.leader if rec.made else None
+    log = (*state.log, (rec.plays[-1].seat, _pair_move(rec.plays[-1]), took))
     after = state.evolve(
         hands=hands, fold_used=fold_used, points=tuple(map(add, state.points, rec.captured)),
         won=won, discard=discard, tricks=(*state.tricks, rec), bids=(), high_bid=0,
         high_bidder=-1, passed=(False,) * n, leader=-1, ribs=None, plays=(), phase=_BIDDING,
         trick_number=rec.trick_number + (not last), turn=rec.leader, opener=rec.leader,
+        log=log,
     )
     return _finish_hand(after, rec) if last else after
 
@@ -624,7 +654,7 @@ class Ribs(Game):
             hands=(), trick_number=1, turn=dealer, opener=dealer, bids=(), high_bid=0,
             high_bidder=-1, passed=(False,) * players, leader=-1, ribs=None, plays=(),
             fold_used=(False,) * players, points=zeros, won=((),) * players, discard=(),
-            tricks=(), scores=zeros, history=(), deals=(), views=ViewMemo(),
+            tricks=(), scores=zeros, history=(), deals=(), log=(), views=ViewMemo(),
         )
         return _new_hand(before, zeros, ())
 
@@ -786,6 +816,7 @@ class Ribs(Game):
                 lambda tricks: _trick_dict(tricks[-1], show_all) if tricks else None,
             ),
             "tricks": grown("tricks", state.tricks, lambda t: _trick_dict(t, show_all)),
+            "log": grown("log", state.log, log_json),
         }
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:

@@ -102,6 +102,11 @@ _POINTS: dict[str, dict[str, int]] = {
     for t in SUITS
 }
 _TRUMP_ACTIONS = tuple({"type": "trump", "suit": s} for s in SUITS)
+# Each move's public form, as the log keeps it (see server.rules.state).
+_PLAY_MOVE = {card: (("type", "play"), ("card", card)) for card in DECK}
+_PASS_MOVE = (("type", "pass"),)
+_DECLARE_MOVE = (("type", "declare"),)
+_TRUMP_MOVE = {suit: (("type", "trump"), ("suit", suit)) for suit in SUITS}
 _TEAMS = [[0, 2], [1, 3]]  # the view's "teams": one shared constant (views are read-only)
 _NOT_SHOWN = ()  # the source of ``revealed`` while no run is shown
 # The deal, three at a time clockwise from ``first``, three times round: per ``first``, per
@@ -254,6 +259,7 @@ class TarbishState(NamedTuple):
     won: tuple[tuple[str, ...], tuple[str, ...]]  # cards each team has taken this hand
     last_trick: tuple[tuple[int, str], ...]
     last_winner: int | None
+    log: tuple  # this hand's moves (see server.rules.state)
     views: ViewMemo
 
 
@@ -432,7 +438,8 @@ def _play_card(state: TarbishState, seat: int, card: str) -> TarbishState:
     hands = _without(state.hands, seat, card)
     trick = (*state.trick, (seat, card))
     if len(trick) < PLAYERS:
-        return state.evolve(turn=(seat + 1) % PLAYERS, hands=hands, trick=trick)
+        log = (*state.log, (seat, _PLAY_MOVE[card]))
+        return state.evolve(turn=(seat + 1) % PLAYERS, hands=hands, trick=trick, log=log)
     return _finish_trick(state, hands, trick)
 
 
@@ -460,6 +467,7 @@ def _finish_trick(
         won=(w0, w1),
         last_trick=trick,
         last_winner=winner,
+        log=(*state.log, (trick[-1][0], _PLAY_MOVE[c3], winner)),
     )
     return new if new.tricks_played < TRICKS else _finish_hand(new, winner % 2)
 
@@ -480,20 +488,23 @@ def _name_trump(state: TarbishState, seat: int, suit: str) -> TarbishState:
         turn=(match.dealer + 1) % PLAYERS,
         hands=hands,
         kitties=_NO_KITTIES,
+        log=(*state.log, (seat, _TRUMP_MOVE[suit])),
     )
 
 
 def _declare(state: TarbishState, seat: int, points: int | None) -> TarbishState:
     """One declaration (or pass); after the fourth the best run is known and play starts."""
     declarations = (*state.declarations, (seat, points))
+    log = (*state.log, (seat, _PASS_MOVE if points is None else _DECLARE_MOVE))
     if len(declarations) < PLAYERS:
-        return state.evolve(declarations=declarations, turn=(seat + 1) % PLAYERS)
+        return state.evolve(declarations=declarations, turn=(seat + 1) % PLAYERS, log=log)
     m = state.match
     best = {s: best_run(m.runs[s], m.trump) for s, p in declarations if p is not None}
     winner = compare_runs(best, m.trump) if best else None  # type: ignore[arg-type]
     return state.evolve(
         match=m if winner is None else m.evolve(run_winner=winner),
         declarations=declarations,
+        log=log,
         phase=_PLAYING,
         turn=(m.dealer + 1) % PLAYERS,
     )
@@ -582,6 +593,7 @@ def _new_hand(match: MatchInfo, index: int, dealer: int) -> dict[str, Any]:
         "won": ((), ()),
         "last_trick": (),
         "last_winner": None,
+        "log": (),
     }
 
 
@@ -718,7 +730,7 @@ class Tarbish(Game):
             return _name_trump(state, seat, action["suit"])
         if kind == "pass":
             if state.phase is _NAMING:
-                return state.evolve(turn=(seat + 1) % PLAYERS)
+                return state.evolve(turn=(seat + 1) % PLAYERS, log=(*state.log, (seat, _PASS_MOVE)))
             return _declare(state, seat, None)
         best = best_run(state.match.runs[seat], state.match.trump)
         return _declare(state, seat, best.points)  # type: ignore[union-attr]
@@ -789,7 +801,7 @@ def _why_not_card(state: TarbishState, seat: int, card: object) -> IllegalAction
         if not isinstance(card, str) or card not in _DECK_SET:
             return IllegalAction(f"{card!r} is not a Tarabish card (like 'AS' or '10H').")
         return IllegalAction(f"You do not hold {card_name(card)}.")
-    problem = why_not_trump(hand, state.trick, state.match.trump, RANKS, card)  # type: ignore[arg-type]
+    problem = why_not_trump(hand, state.trick, state.match.trump, RANKS, card)
     return None if problem is None else IllegalAction(problem)
 
 
@@ -823,7 +835,8 @@ def _public_view(state: TarbishState) -> dict[str, Any]:
         "run_winner": match.run_winner if shown else None,
         "run_points": run_points(match, match.run_winner) if shown else 0,
         "revealed": memo.part(
-            "revealed", match.runs[match.run_winner] if shown else _NOT_SHOWN,  # type: ignore[index]
+            "revealed",
+            match.runs[match.run_winner] if shown else _NOT_SHOWN,  # type: ignore[index]
             lambda runs: _revealed(match.run_winner, runs),
         ),
         "tricks_played": state.tricks_played,
@@ -841,6 +854,7 @@ def _public_view(state: TarbishState) -> dict[str, Any]:
         "history": memo.grown("history", match.history, HandResult.to_json),
         "legal": [],
         "winners": memo.part("winners", match.winners, _winners_json),
+        "log": memo.log(state.log),
     }
 
 
