@@ -692,8 +692,16 @@ class Ribs(Game):
             append({"type": "pair", "cards": [x, y], "fold": True})
         return actions
 
-    def why_illegal(self, state: State, seat: int, action: Mapping[str, Any]) -> GameError | None:
-        """Why ``seat`` may not play ``action`` now (the error to raise), or None if it may."""
+    def why_illegal(self, state: State, seat: int, action: Mapping[str, Any]) -> str | None:
+        """Why ``seat`` may not play ``action`` now, as a sentence; None when it may."""
+        problem = self.refusal(state, seat, action)
+        return None if problem is None else str(problem)
+
+    def refusal(
+        self, state: State, seat: int, action: Mapping[str, Any]
+    ) -> GameError | None:
+        """The error ``apply`` raises for ``action`` (``NotYourTurn`` or ``IllegalAction``, with
+        the sentence), or None when ``seat`` may play it: the engine's one legality check."""
         turn = state.turn
         kind = action.get("type") if type(action) is dict else None
         try:
@@ -719,7 +727,7 @@ class Ribs(Game):
 
     def apply(self, state: State, seat: int, action: Mapping[str, Any]) -> State:
         """The state after ``seat`` plays ``action``; ``state`` itself is unchanged."""
-        problem = self.why_illegal(state, seat, action)
+        problem = self.refusal(state, seat, action)
         if problem is not None:
             raise problem
         kind = action["type"]

@@ -680,10 +680,16 @@ class Tarbish(Game):
             actions.append({"type": "pass"})
         return actions
 
-    def why_illegal(
+    def why_illegal(self, state: TarbishState, seat: int, action: Mapping[str, Any]) -> str | None:
+        """Why ``seat`` may not play ``action`` now, as a sentence; None when it may."""
+        problem = self.refusal(state, seat, action)
+        return None if problem is None else str(problem)
+
+    def refusal(
         self, state: TarbishState, seat: int, action: Mapping[str, Any]
     ) -> GameError | None:
-        """Why ``seat`` may not play ``action`` now (the error to raise), or None if it may."""
+        """The error ``apply`` raises for ``action`` (``NotYourTurn`` or ``IllegalAction``, with
+        the sentence), or None when ``seat`` may play it: the engine's one legality check."""
         phase = state.phase
         kind = action.get("type") if type(action) is dict else None
         if kind == "play" and phase is _PLAYING and seat == state.turn:  # the common case
@@ -720,7 +726,7 @@ class Tarbish(Game):
 
     def apply(self, state: TarbishState, seat: int, action: Mapping[str, Any]) -> TarbishState:
         """The state after ``seat`` plays ``action``; the given state is unchanged."""
-        problem = self.why_illegal(state, seat, action)
+        problem = self.refusal(state, seat, action)
         if problem is not None:
             raise problem
         kind = action["type"]
