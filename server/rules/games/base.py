@@ -172,6 +172,24 @@ class Game(ABC):
     def apply(self, state: Any, seat: int, action: Mapping[str, Any]) -> Any:
         """A new state after ``seat`` plays ``action``; the given state is unchanged."""
 
+    def why_illegal(self, state: Any, seat: int, action: Any) -> str | None:
+        """Why ``seat`` may not play ``action`` now, as a sentence; None when it may."""
+        problem = self.refusal(state, seat, action)
+        return None if problem is None else str(problem)
+
+    def refusal(self, state: Any, seat: int, action: Any) -> GameError | None:
+        """The error ``apply`` raises for ``action`` (``NotYourTurn`` or ``IllegalAction``, with
+        its sentence), or None when ``seat`` may play it.
+
+        An engine says it from its rules in one function that both ``legal_actions`` and
+        ``apply`` use. This default asks ``apply``, for an engine that has not written it.
+        """
+        try:
+            self.apply(state, seat, action)
+        except GameError as err:
+            return err
+        return None
+
     @abstractmethod
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see, JSON-able; None is a spectator.

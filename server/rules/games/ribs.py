@@ -692,16 +692,11 @@ class Ribs(Game):
             append({"type": "pair", "cards": [x, y], "fold": True})
         return actions
 
-    def why_illegal(self, state: State, seat: int, action: Mapping[str, Any]) -> str | None:
-        """Why ``seat`` may not play ``action`` now, as a sentence; None when it may."""
-        problem = self.refusal(state, seat, action)
-        return None if problem is None else str(problem)
-
     def refusal(
         self, state: State, seat: int, action: Mapping[str, Any]
     ) -> GameError | None:
-        """The error ``apply`` raises for ``action`` (``NotYourTurn`` or ``IllegalAction``, with
-        the sentence), or None when ``seat`` may play it: the engine's one legality check."""
+        """The error ``apply`` raises for ``action``, or None when ``seat`` may play it: the
+        engine's one legality check (``why_illegal`` gives its sentence)."""
         turn = state.turn
         kind = action.get("type") if type(action) is dict else None
         try:
