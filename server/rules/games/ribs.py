@@ -428,7 +428,7 @@ def _pair_of(cards: object) -> tuple[int, int] | None:
 def _why_not_pair(hand: tuple[int, ...], action: Mapping[str, Any]) -> IllegalAction | None:
     """Why the action's ``cards`` are no pair this hand holds, or None when they are."""
     cards = action.get("cards")
-    if _pair_of(cards) in held_pairs(hand).ranks:
+    if _pair_of(cards) in (_HELD_PAIRS.get(hand) or held_pairs(hand)).ranks:
         return None
     if not isinstance(cards, (list, tuple)) or len(cards) != 2:
         return IllegalAction(f"'{action.get('type')}' needs 'cards': a list of 2 cards.")
@@ -679,7 +679,8 @@ class Ribs(Game):
             if may_pass(state):
                 actions.append({"type": "pass"})
             return actions
-        pairs = held_pairs(state.hands[seat]).cards
+        hand = state.hands[seat]
+        pairs = (_HELD_PAIRS.get(hand) or held_pairs(hand)).cards
         if state.ribs is None:
             return [{"type": "ribs", "cards": [x, y]} for x, y in pairs]
         if state.fold_used[seat]:
