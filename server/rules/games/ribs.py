@@ -779,10 +779,7 @@ class Ribs(Game):
             "game": "ribs",
             "players": n,
             "phase": phase.value,
-            "step": (
-                "over" if over else "bidding" if phase is _BIDDING
-                else "ribs" if state.ribs is None else "pairs"
-            ),
+            "step": _step(state),
             "dealer": state.dealer,
             "to_act": part("to_act", state.turn, lambda turn: [] if turn < 0 else [turn]),
             "hand_counts": part("hand_counts", state.hands, lambda hs: [sum(h) for h in hs]),
@@ -879,6 +876,15 @@ class Ribs(Game):
                 }
             )
         return out
+
+
+def _step(state: State) -> str:
+    """Where the hand stands: "bidding", then "ribs" (the Leader lays them), "pairs", "over"."""
+    if state.phase is _OVER:
+        return "over"
+    if state.phase is _BIDDING:
+        return "bidding"
+    return "ribs" if state.ribs is None else "pairs"
 
 
 def _built(key: object, source: Any, build: Any) -> Any:
