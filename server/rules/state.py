@@ -129,7 +129,10 @@ class ViewMemo:
             if old is source:
                 return built
             k = len(old)
-            if len(source) >= k and source[:k] == old:
+            if len(source) == k and source == old:
+                self._parts[key] = (source, built)
+                return built
+            if len(source) > k and source[:k] == old:
                 fresh = built + [item(x) for x in source[k:]]
                 self._parts[key] = (source, fresh)
                 return fresh

@@ -7,13 +7,15 @@ A game is a handful of pure functions over an immutable state:
 - ``legal_actions(state, seat)`` enumerates every legal action of that seat;
 - ``apply(state, seat, action)`` returns a new state and never changes the one it was given;
   anything off the legal list raises ``IllegalAction`` (or ``NotYourTurn``) with a reason a
-  player can read;
+  player can read: the sentence ``why_illegal(state, seat, action)`` gives;
 - ``view(state, seat)`` is the only way state leaves the server: what that seat may see
   (``None`` is a spectator, who sees only what is public);
 - ``outcome(state)`` is ``None`` until the match ends, then ``{"scores", "winners"}``.
 
-Options are a pydantic model per game; unknown keys or bad values raise ``ValueError``
-naming the option. Randomness enters once, as the seed; ``decks`` stacks the deck of the
+States are immutable records (``server.rules.state``); views are built through the match's
+``ViewMemo`` so that unchanged parts stay the same objects. Trick rules come from
+``server.rules.tricks``. Options are a pydantic model per game; unknown keys or bad values
+raise ``ValueError`` naming the option (``parse_options``, for every game). Randomness enters once, as the seed; ``decks`` stacks the deck of the
 first hands for tests. No I/O, no clock, no logging: the rules know nothing of rooms.
 """
 
@@ -53,11 +55,16 @@ class GameOptions(BaseModel):
 
 
 def _describe_validation_error(err: ValidationError) -> str:
+    """The problems pydantic found, one clause each, naming the option."""
     parts = []
     for e in err.errors():
-        loc = ".".join(str(x) for x in e.get("loc", ())) or "options"
+        loc = ".".join(str(x) for x in e.get("loc", ()))
         if e.get("type") == "extra_forbidden":
             parts.append(f"unknown option '{loc}'")
+        elif not loc:
+            # A check across options (a model validator): its message names the options.
+            ctx = e.get("ctx") or {}
+            parts.append(str(ctx.get("error", e.get("msg", "invalid options"))))
         else:
             parts.append(f"option '{loc}': {e.get('msg', 'invalid value')}")
     return "; ".join(parts)
@@ -172,22 +179,25 @@ class Game(ABC):
     def apply(self, state: Any, seat: int, action: Mapping[str, Any]) -> Any:
         """A new state after ``seat`` plays ``action``; the given state is unchanged."""
 
-    def why_illegal(self, state: Any, seat: int, action: Any) -> str | None:
-        """Why ``seat`` may not play ``action`` now, as a sentence; None when it may."""
-        problem = self.refusal(state, seat, action)
-        return None if problem is None else str(problem)
+    def check_legal(self, state: Any, seat: int, action: Any) -> None:
+        """Raise unless ``seat`` may play ``action`` now: ``NotYourTurn`` when it is not
+        theirs to play, else ``IllegalAction`` with ``why_illegal``'s sentence."""
+        problem = self.why_illegal(state, seat, action)
+        if problem is not None:
+            self.require_turn(state, seat)
+            raise IllegalAction(problem)
 
-    def refusal(self, state: Any, seat: int, action: Any) -> GameError | None:
-        """The error ``apply`` raises for ``action`` (``NotYourTurn`` or ``IllegalAction``, with
-        its sentence), or None when ``seat`` may play it.
+    def why_illegal(self, state: Any, seat: int, action: Any) -> str | None:
+        """Why ``seat`` may not play ``action`` now, as a sentence; None when it may.
 
         An engine says it from its rules in one function that both ``legal_actions`` and
-        ``apply`` use. This default asks ``apply``, for an engine that has not written it.
+        ``apply`` use (``apply`` raises with this very sentence). This default asks
+        ``apply``, for an engine that has not written that function yet.
         """
         try:
             self.apply(state, seat, action)
         except GameError as err:
-            return err
+            return str(err)
         return None
 
     @abstractmethod

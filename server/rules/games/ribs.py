@@ -53,7 +53,7 @@ from typing import Any, NamedTuple
 from pydantic import Field
 
 from server.rules.cards import check_deck, hand_rng, ribs_deck, shuffled
-from server.rules.games.base import Action, Game, GameError, GameOptions, IllegalAction, action_type
+from server.rules.games.base import Action, Game, GameError, GameOptions, action_type
 from server.rules.state import ViewMemo, log_json, state
 
 RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7")
@@ -398,20 +398,20 @@ def _bid_json(bid: tuple[int, int]) -> dict[str, Any]:
     return {"seat": seat, "bid": value if value else None, "pass": not value}
 
 
-def _why_not_bid(state: State, value: object) -> IllegalAction | None:
+def _why_not_bid(state: State, value: object) -> str | None:
     """Why ``value`` is no bid the seat to act may make, or None when it is."""
     if type(value) is not int:  # (bools are ints but no bids)
-        return IllegalAction("A bid needs a whole-number 'value'.")
+        return ("A bid needs a whole-number 'value'.")
     if value in bid_values(state):
         return None
     max_bid = state.cfg.max_bid
     if not state.bids:
-        return IllegalAction(f"The opening bid must be from {MIN_OPENING_BID} to {max_bid}.")
+        return (f"The opening bid must be from {MIN_OPENING_BID} to {max_bid}.")
     if value != state.high_bid + 1:
-        return IllegalAction(
+        return (
             f"Bids must be exactly one more than the high bid of {state.high_bid}."
         )
-    return IllegalAction(f"No bid may be above {max_bid}: you can only pass.")
+    return (f"No bid may be above {max_bid}: you can only pass.")
 
 
 def _pair_of(cards: object) -> tuple[int, int] | None:
@@ -425,40 +425,40 @@ def _pair_of(cards: object) -> tuple[int, int] | None:
     return None
 
 
-def _why_not_pair(hand: tuple[int, ...], action: Mapping[str, Any]) -> IllegalAction | None:
+def _why_not_pair(hand: tuple[int, ...], action: Mapping[str, Any]) -> str | None:
     """Why the action's ``cards`` are no pair this hand holds, or None when they are."""
     cards = action.get("cards")
     if _pair_of(cards) in (_HELD_PAIRS.get(hand) or held_pairs(hand)).ranks:
         return None
     if not isinstance(cards, (list, tuple)) or len(cards) != 2:
-        return IllegalAction(f"'{action.get('type')}' needs 'cards': a list of 2 cards.")
+        return (f"'{action.get('type')}' needs 'cards': a list of 2 cards.")
     for card in cards:
         if not isinstance(card, str) or card not in RANK_INDEX:
-            return IllegalAction(f"{card!r} is not a Ribs card: the ranks are A K Q J 10 9 8 7.")
+            return (f"{card!r} is not a Ribs card: the ranks are A K Q J 10 9 8 7.")
     a, b = sorted(RANK_INDEX[c] for c in cards)
     if a == b:
-        return IllegalAction(f"You do not hold two {RANKS[a]}s.")
-    return IllegalAction(f"You do not hold {_a_card(RANKS[a] if not hand[a] else RANKS[b])}.")
+        return (f"You do not hold two {RANKS[a]}s.")
+    return (f"You do not hold {_a_card(RANKS[a] if not hand[a] else RANKS[b])}.")
 
 
 def _why_not_in_play(
     state: State, seat: int, kind: str, action: Mapping[str, Any]
-) -> IllegalAction | None:
+) -> str | None:
     """``why_illegal`` once the Leader is known: the Ribs, then every other seat's pair."""
     if state.ribs is None:
         if kind != "ribs":
-            return IllegalAction(
+            return (
                 f"You are the Leader: lay the Ribs (two cards face down), not '{kind}'."
             )
         return _why_not_pair(state.hands[seat], action)
     if kind != "pair":
-        return IllegalAction(f"Play two cards with 'pair' (face up, or folded): not '{kind}'.")
+        return (f"Play two cards with 'pair' (face up, or folded): not '{kind}'.")
     fold = action.get("fold")
     if fold is not None and fold is not False and fold is not True:
-        return IllegalAction("'fold' must be true or false.")
+        return ("'fold' must be true or false.")
     problem = _why_not_pair(state.hands[seat], action)
     if problem is None and fold and state.fold_used[seat]:
-        return IllegalAction("You have already folded once this hand.")
+        return ("You have already folded once this hand.")
     return problem
 
 
@@ -693,11 +693,9 @@ class Ribs(Game):
             append({"type": "pair", "cards": [x, y], "fold": True})
         return actions
 
-    def refusal(
-        self, state: State, seat: int, action: Mapping[str, Any]
-    ) -> GameError | None:
-        """The error ``apply`` raises for ``action``, or None when ``seat`` may play it: the
-        engine's one legality check (``why_illegal`` gives its sentence)."""
+    def why_illegal(self, state: State, seat: int, action: Any) -> str | None:
+        """Why ``seat`` may not play ``action`` now (a sentence), or None when it may: the
+        engine's one legality check, which ``apply`` raises with (``check_legal``)."""
         turn = state.turn
         kind = action.get("type") if type(action) is dict else None
         try:
@@ -706,16 +704,16 @@ class Ribs(Game):
             if type(kind) is not str:
                 kind = action_type(action)
         except GameError as err:
-            return err
+            return str(err)
         if state.phase is not _BIDDING:
             return _why_not_in_play(state, seat, kind, action)  # type: ignore[arg-type]
         if kind == "bid":
             return _why_not_bid(state, action.get("value"))
         if kind != "pass":
-            return IllegalAction(f"It is time to bid: you cannot '{kind}' now; bid or pass.")
+            return (f"It is time to bid: you cannot '{kind}' now; bid or pass.")
         if may_pass(state):
             return None
-        return IllegalAction(
+        return (
             f"You open the bidding and may not pass: bid at least {MIN_OPENING_BID}."
         )
 
@@ -723,9 +721,7 @@ class Ribs(Game):
 
     def apply(self, state: State, seat: int, action: Mapping[str, Any]) -> State:
         """The state after ``seat`` plays ``action``; ``state`` itself is unchanged."""
-        problem = self.refusal(state, seat, action)
-        if problem is not None:
-            raise problem
+        self.check_legal(state, seat, action)
         kind = action["type"]
         if kind == "pair":
             a, b = _pair_of(action["cards"])  # type: ignore[misc]

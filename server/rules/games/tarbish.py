@@ -61,7 +61,6 @@ from server.rules.games.base import (
     Game,
     GameError,
     GameOptions,
-    IllegalAction,
     action_type,
 )
 from server.rules.state import ViewMemo, state
@@ -680,11 +679,9 @@ class Tarbish(Game):
             actions.append({"type": "pass"})
         return actions
 
-    def refusal(
-        self, state: TarbishState, seat: int, action: Mapping[str, Any]
-    ) -> GameError | None:
-        """The error ``apply`` raises for ``action``, or None when ``seat`` may play it: the
-        engine's one legality check (``why_illegal`` gives its sentence)."""
+    def why_illegal(self, state: TarbishState, seat: int, action: Any) -> str | None:
+        """Why ``seat`` may not play ``action`` now (a sentence), or None when it may: the
+        engine's one legality check, which ``apply`` raises with (``check_legal``)."""
         phase = state.phase
         kind = action.get("type") if type(action) is dict else None
         if kind == "play" and phase is _PLAYING and seat == state.turn:  # the common case
@@ -695,35 +692,33 @@ class Tarbish(Game):
             if type(kind) is not str:
                 kind = action_type(action)
         except GameError as err:
-            return err
+            return str(err)
         if phase is _PLAYING:
             if kind != "play":
-                return IllegalAction("The cards are being played: play a card.")
+                return ("The cards are being played: play a card.")
             return _why_not_card(state, seat, action.get("card"))
         if kind == "pass":
             if may_pass(state):
                 return None
-            return IllegalAction("The other three passed, so the dealer must name a trump suit.")
+            return ("The other three passed, so the dealer must name a trump suit.")
         if phase is _NAMING:
             if kind != "trump":
-                return IllegalAction("Trump has not been named yet: name a trump suit or pass.")
+                return ("Trump has not been named yet: name a trump suit or pass.")
             suit = action.get("suit")
             if not isinstance(suit, str) or suit not in _SUIT_INDEX:
-                return IllegalAction("Name a trump suit: 'S', 'H', 'D' or 'C'.")
+                return ("Name a trump suit: 'S', 'H', 'D' or 'C'.")
             return None
         if kind != "declare":
-            return IllegalAction("Runs are being declared: declare a run or pass.")
+            return ("Runs are being declared: declare a run or pass.")
         if not state.match.runs[seat]:
-            return IllegalAction("You have no run to declare (three or more in a row in one suit).")
+            return ("You have no run to declare (three or more in a row in one suit).")
         return None
 
     # ---- applying actions ---------------------------------------------------------------
 
     def apply(self, state: TarbishState, seat: int, action: Mapping[str, Any]) -> TarbishState:
         """The state after ``seat`` plays ``action``; the given state is unchanged."""
-        problem = self.refusal(state, seat, action)
-        if problem is not None:
-            raise problem
+        self.check_legal(state, seat, action)
         kind = action["type"]
         if kind == "play":
             return _play_card(state, seat, action["card"])
@@ -795,15 +790,14 @@ class Tarbish(Game):
         return records
 
 
-def _why_not_card(state: TarbishState, seat: int, card: object) -> IllegalAction | None:
+def _why_not_card(state: TarbishState, seat: int, card: object) -> str | None:
     """Why ``seat`` may not play ``card`` now, or None when it may."""
     hand = state.hands[seat]
     if card not in hand:  # (unhashable junk is in no tuple either)
         if not isinstance(card, str) or card not in _DECK_SET:
-            return IllegalAction(f"{card!r} is not a Tarabish card (like 'AS' or '10H').")
-        return IllegalAction(f"You do not hold {card_name(card)}.")
-    problem = why_not_trump(hand, state.trick, state.match.trump, RANKS, card)
-    return None if problem is None else IllegalAction(problem)
+            return (f"{card!r} is not a Tarabish card (like 'AS' or '10H').")
+        return (f"You do not hold {card_name(card)}.")
+    return why_not_trump(hand, state.trick, state.match.trump, RANKS, card)
 
 
 # ---- the view -------------------------------------------------------------------------------
