@@ -11,6 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from legality_helpers import check_why_illegal
+
 from server.rules.games import IllegalAction, NotYourTurn, get_game
 from server.rules.games.ribs import POINTS, RANKS
 
@@ -316,15 +318,6 @@ def test_why_illegal_is_none_exactly_for_the_legal_actions_of_each_seat(n):
     every = _every_action(n)
     state = GAME.new_game(players=n, options={"target": 1}, seed=n, dealer=n % 3)
     while GAME.to_act(state):
-        for seat in range(n):
-            legal = GAME.legal_actions(state, seat)
-            allowed = [a for a in every if GAME.why_illegal(state, seat, a) is None]
-            assert sorted(map(str, allowed)) == sorted(map(str, legal))
-            for action in every:  # apply refuses with the very sentence
-                problem = GAME.why_illegal(state, seat, action)
-                if problem is not None:
-                    with pytest.raises((IllegalAction, NotYourTurn)) as err:
-                        GAME.apply(state, seat, action)
-                    assert str(err.value) == problem and problem
+        check_why_illegal(GAME, state, every)
         seat = GAME.to_act(state)[0]
         state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))

@@ -12,6 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from legality_helpers import check_why_illegal
+
 from server.rules.games import IllegalAction, NotYourTurn, get_game
 from server.rules.games.tarbish import DECK, Phase
 
@@ -254,15 +256,6 @@ def test_why_illegal_is_none_exactly_for_the_legal_actions_of_the_seat_to_act(se
     rng = random.Random(seed)
     state = GAME.new_game(4, options={"target": 150}, seed=seed, dealer=seed % 4)
     while GAME.to_act(state):
-        for seat in range(4):
-            legal = GAME.legal_actions(state, seat)
-            allowed = [a for a in EVERY_ACTION if GAME.why_illegal(state, seat, a) is None]
-            assert sorted(map(str, allowed)) == sorted(map(str, legal))
-            for action in EVERY_ACTION:  # apply refuses with the very sentence
-                problem = GAME.why_illegal(state, seat, action)
-                if problem is not None:
-                    with pytest.raises((IllegalAction, NotYourTurn)) as err:
-                        GAME.apply(state, seat, action)
-                    assert str(err.value) == problem and problem
+        check_why_illegal(GAME, state, EVERY_ACTION)
         seat = GAME.to_act(state)[0]
         state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
