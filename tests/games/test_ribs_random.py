@@ -217,6 +217,7 @@ def replay(n, options, seed, dealer, log):
     return state
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", range(4, 11))
 def test_random_sessions_with_full_checks_keep_every_invariant(n):
     rng = random.Random(1000 + n)
@@ -230,6 +231,7 @@ def test_random_sessions_with_full_checks_keep_every_invariant(n):
             assert GAME.hand_records(again) == GAME.hand_records(state)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", range(4, 11))
 def test_many_random_sessions_conserve_cards_and_points(n):
     rng = random.Random(n)

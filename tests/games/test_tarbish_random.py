@@ -220,10 +220,12 @@ def run_matches(count: int, base_seed: int, targets, full_checks: bool) -> int:
     return hands
 
 
+@pytest.mark.slow
 def test_random_matches_with_every_invariant_checked_at_every_step():
     assert run_matches(150, 1, (150, 200, 300), full_checks=True) >= 150
 
 
+@pytest.mark.slow
 def test_a_thousand_random_short_matches_end_with_consistent_scores_and_replay():
     assert run_matches(1000, 7, (150, 200, 250, 300), full_checks=False) >= 1000
 

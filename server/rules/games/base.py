@@ -1,4 +1,4 @@
-"""The engine surface every game implements (PROTOCOL.md section 3).
+"""The engine surface every game implements (the rooms and the tests use nothing else).
 
 A game is a handful of pure functions over an immutable state:
 

@@ -553,7 +553,8 @@ class BidWhist(Game):
 
     def apply(self, state: BidWhistState, seat: int, action: Mapping[str, Any]) -> BidWhistState:
         """A new state after ``seat`` plays ``action``; the given state is unchanged."""
-        self.check_legal(state, seat, action)
+        if self.why_illegal(state, seat, action) is not None:
+            self.check_legal(state, seat, action)  # raises, saying why
         kind = action["type"]
         if kind == "play":
             return self._play(state, seat, action["card"])
@@ -568,11 +569,11 @@ class BidWhist(Game):
                 hands=tuple(hands),
                 discards=tuple(c for c in hand if c in chosen),
                 phase=_TRUMP_OR_LEAD,
-                log=state.log + ((seat, _DISCARD_MOVE),),
+                log=(state.log, seat, _DISCARD_MOVE),
             )
         suit = action["suit"]  # trump
         move = (seat, (("type", "trump"), ("suit", suit)))
-        return state.evolve(trump=suit, phase=_PLAYING, log=state.log + (move,))
+        return state.evolve(trump=suit, phase=_PLAYING, log=(state.log, *move))
 
     def _bid(
         self, state: BidWhistState, seat: int, kind: str, action: Mapping[str, Any]
@@ -588,7 +589,7 @@ class BidWhist(Game):
                 return self._award(state, tuple(bids), seat, contract, forced, _TAKE_MOVE)  # type: ignore[arg-type]
             return self._award(state, tuple(bids), state.high_bidder, high, False, _PASS_MOVE)  # type: ignore[arg-type]
         if kind == "pass":
-            log = state.log + ((seat, _PASS_MOVE),)
+            log = (state.log, seat, _PASS_MOVE)
             return state.evolve(bids=tuple(bids), turn=(seat + 1) % PLAYERS, log=log)
         value = action["value"]
         return state.evolve(
@@ -596,7 +597,7 @@ class BidWhist(Game):
             high_bid=value,
             high_bidder=seat,
             turn=(seat + 1) % PLAYERS,
-            log=state.log + ((seat, (("type", "bid"), ("value", value))),),
+            log=(state.log, seat, (("type", "bid"), ("value", value))),
         )
 
     def _award(
@@ -616,7 +617,7 @@ class BidWhist(Game):
             declarer=declarer,
             contract=contract,
             forced=forced,
-            log=state.log + ((state.dealer, move),),
+            log=(state.log, state.dealer, move),
             hands=tuple(hands),
             kitty_taken=True,
             phase=_DISCARDING,
@@ -640,7 +641,7 @@ class BidWhist(Game):
                 leader=trick[0][0],
                 trick=trick,
                 turn=(seat + 1) % PLAYERS,
-                log=state.log + ((seat, _PLAY_MOVE[card]),),
+                log=(state.log, seat, _PLAY_MOVE[card]),
             )
         winner = trick_winner(trick, trump)
         won = list(state.tricks_won)
@@ -654,7 +655,7 @@ class BidWhist(Game):
             tricks=state.tricks + ((trick, winner),),
             tricks_won=tuple(won),
             turn=winner,
-            log=state.log + ((seat, _PLAY_MOVE[card], winner),),
+            log=(state.log, seat, _PLAY_MOVE[card], winner),
         )
         return self._score_hand(done) if len(done.tricks) == TRICKS else done
 

@@ -479,7 +479,8 @@ class OhHell(Game):
 
     def apply(self, state: OhHellState, seat: int, action: Mapping[str, Any]) -> OhHellState:
         """A new state after ``seat`` plays ``action``; the given state is unchanged."""
-        self.check_legal(state, seat, action)
+        if self.why_illegal(state, seat, action) is not None:
+            self.check_legal(state, seat, action)  # raises, saying why
         if state.phase is _PLAYING:
             return self._play(state, seat, action["card"])
         value = action["value"]
@@ -488,7 +489,7 @@ class OhHell(Game):
             bids=bids[:seat] + (value,) + bids[seat + 1:],
             turn=(seat + 1) % state.rules.players,
             phase=_PLAYING if seat == state.deal.dealer else _BIDDING,
-            log=state.log + ((seat, _BID_MOVE[value]),),
+            log=(state.log, seat, _BID_MOVE[value]),
         )
 
     def _play(self, state: OhHellState, seat: int, card: str) -> OhHellState:
@@ -505,7 +506,7 @@ class OhHell(Game):
                 trick=trick,
                 led=card[-1] if state.led is None else state.led,
                 turn=seat + 1 if seat + 1 < n else 0,
-                log=state.log + ((seat, _PLAY_MOVE[card]),),
+                log=(state.log, seat, _PLAY_MOVE[card]),
             )
         winner = trick_winner(trick, state.deal.trump)
         won = list(state.tricks_won)
@@ -519,7 +520,7 @@ class OhHell(Game):
             tricks_won=tuple(won),
             last_trick=last,
             played=state.played + (last,),
-            log=state.log + ((seat, _PLAY_MOVE[card], winner),),
+            log=(state.log, seat, _PLAY_MOVE[card], winner),
         )
         return self._finish_hand(new) if not hands[winner] else new
 

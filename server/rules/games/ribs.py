@@ -54,7 +54,7 @@ from pydantic import Field
 
 from server.rules.cards import check_deck, hand_rng, ribs_deck, shuffled
 from server.rules.games.base import Action, Game, GameError, GameOptions, action_type
-from server.rules.state import ViewMemo, log_json, state
+from server.rules.state import ViewMemo, log_entries, log_json, state
 
 RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7")
 RANK_INDEX: dict[str, int] = {rank: i for i, rank in enumerate(RANKS)}
@@ -183,7 +183,7 @@ class State(NamedTuple):
     scores: tuple[int, ...]  # game points
     history: tuple[HandResult, ...]
     deals: tuple[DealRecord, ...]
-    log: tuple  # this hand's moves (see server.rules.state)
+    log: tuple  # this hand's moves, a chain (see server.rules.state)
     views: ViewMemo
 
 
@@ -495,14 +495,14 @@ def _bid(state: State, seat: int, value: int) -> State:
         high_bid=value,
         high_bidder=seat,
         turn=_next_in(state.passed, seat),
-        log=(*state.log, (seat, (("type", "bid"), ("value", value)))),
+        log=(state.log, seat, (("type", "bid"), ("value", value))),
     )
 
 
 def _pass(state: State, seat: int) -> State:
     passed = (*state.passed[:seat], True, *state.passed[seat + 1 :])
     bids = (*state.bids, (seat, 0))
-    log = (*state.log, (seat, _PASS_MOVE))
+    log = (state.log, seat, _PASS_MOVE)
     if passed.count(False) == 1:  # the high bidder leads
         leader = state.high_bidder
         return state.evolve(
@@ -524,7 +524,7 @@ def _lay_ribs(state: State, seat: int, a: int, b: int) -> State:
         hands=_without(state.hands, seat, a, b),
         ribs=(a, b),
         turn=(seat + 1) % state.cfg.n,
-        log=(*state.log, (seat, _RIBS_MOVE)),
+        log=(state.log, seat, _RIBS_MOVE),
     )
 
 
@@ -536,7 +536,7 @@ def _play_pair(state: State, seat: int, a: int, b: int, fold: bool) -> State:
         fold_used = (*fold_used[:seat], True, *fold_used[seat + 1 :])
     n = state.cfg.n
     if len(plays) < n - 1:
-        log = (*state.log, (seat, _pair_move(plays[-1])))
+        log = (state.log, seat, _pair_move(plays[-1]))
         return state.evolve(
             hands=hands, plays=plays, fold_used=fold_used, turn=(seat + 1) % n, log=log
         )
@@ -575,7 +575,7 @@ def _after_trick(
     n = state.cfg.n
     last = rec.trick_number == TRICKS_PER_HAND
     took = rec.double_match if rec.double_match >= 0 else rec.leader if rec.made else None
-    log = (*state.log, (rec.plays[-1].seat, _pair_move(rec.plays[-1]), took))
+    log = (state.log, rec.plays[-1].seat, _pair_move(rec.plays[-1]), took)
     after = state.evolve(
         hands=hands, fold_used=fold_used, points=tuple(map(add, state.points, rec.captured)),
         won=won, discard=discard, tricks=(*state.tricks, rec), bids=(), high_bid=0,
@@ -813,7 +813,7 @@ class Ribs(Game):
                 lambda tricks: _trick_dict(tricks[-1], show_all) if tricks else None,
             ),
             "tricks": grown("tricks", state.tricks, lambda t: _trick_dict(t, show_all)),
-            "log": grown("log", state.log, log_json),
+            "log": _log_view(state.log, memo),
         }
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
@@ -872,6 +872,13 @@ class Ribs(Game):
                 }
             )
         return out
+
+
+def _log_view(log: tuple, memo: ViewMemo | None) -> list[dict[str, Any]]:
+    """The view's ``log``: through the match's memo, or built whole (``full_view``)."""
+    if memo is not None:
+        return memo.log(log)
+    return [log_json(entry) for entry in log_entries(log)]
 
 
 def _step(state: State) -> str:

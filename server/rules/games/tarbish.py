@@ -258,7 +258,7 @@ class TarbishState(NamedTuple):
     won: tuple[tuple[str, ...], tuple[str, ...]]  # cards each team has taken this hand
     last_trick: tuple[tuple[int, str], ...]
     last_winner: int | None
-    log: tuple  # this hand's moves (see server.rules.state)
+    log: tuple  # this hand's moves, a chain (see server.rules.state)
     views: ViewMemo
 
 
@@ -437,7 +437,7 @@ def _play_card(state: TarbishState, seat: int, card: str) -> TarbishState:
     hands = _without(state.hands, seat, card)
     trick = (*state.trick, (seat, card))
     if len(trick) < PLAYERS:
-        log = (*state.log, (seat, _PLAY_MOVE[card]))
+        log = (state.log, seat, _PLAY_MOVE[card])
         return state.evolve(turn=(seat + 1) % PLAYERS, hands=hands, trick=trick, log=log)
     return _finish_trick(state, hands, trick)
 
@@ -466,7 +466,7 @@ def _finish_trick(
         won=(w0, w1),
         last_trick=trick,
         last_winner=winner,
-        log=(*state.log, (trick[-1][0], _PLAY_MOVE[c3], winner)),
+        log=(state.log, trick[-1][0], _PLAY_MOVE[c3], winner),
     )
     return new if new.tricks_played < TRICKS else _finish_hand(new, winner % 2)
 
@@ -487,14 +487,14 @@ def _name_trump(state: TarbishState, seat: int, suit: str) -> TarbishState:
         turn=(match.dealer + 1) % PLAYERS,
         hands=hands,
         kitties=_NO_KITTIES,
-        log=(*state.log, (seat, _TRUMP_MOVE[suit])),
+        log=(state.log, seat, _TRUMP_MOVE[suit]),
     )
 
 
 def _declare(state: TarbishState, seat: int, points: int | None) -> TarbishState:
     """One declaration (or pass); after the fourth the best run is known and play starts."""
     declarations = (*state.declarations, (seat, points))
-    log = (*state.log, (seat, _PASS_MOVE if points is None else _DECLARE_MOVE))
+    log = (state.log, seat, _PASS_MOVE if points is None else _DECLARE_MOVE)
     if len(declarations) < PLAYERS:
         return state.evolve(declarations=declarations, turn=(seat + 1) % PLAYERS, log=log)
     m = state.match
@@ -726,7 +726,8 @@ class Tarbish(Game):
             return _name_trump(state, seat, action["suit"])
         if kind == "pass":
             if state.phase is _NAMING:
-                return state.evolve(turn=(seat + 1) % PLAYERS, log=(*state.log, (seat, _PASS_MOVE)))
+                log = (state.log, seat, _PASS_MOVE)
+                return state.evolve(turn=(seat + 1) % PLAYERS, log=log)
             return _declare(state, seat, None)
         best = best_run(state.match.runs[seat], state.match.trump)
         return _declare(state, seat, best.points)  # type: ignore[union-attr]
