@@ -137,11 +137,16 @@ _BIDDING, _DISCARDING, _TRUMP_OR_LEAD, _PLAYING, _OVER = (
 )
 
 
+MAX_TARGET = 50
+
+
 class BidWhistOptions(GameOptions):
     """Options of a Bid Whist match."""
 
+    # At most a few points a hand: 50 is more than twice the usual game, and keeps a match
+    # (and its replay) to a few thousand actions.
     target: int = Field(
-        21, ge=1, le=1000, description="Points a team needs to win the game (default 21)."
+        21, ge=1, le=MAX_TARGET, description="Points a team needs to win the game (default 21)."
     )
 
 
