@@ -19,6 +19,8 @@ from fastapi.staticfiles import StaticFiles
 from server import __version__
 from server.edges.api import api_router
 from server.edges.api.errors import ApiError, install_error_handlers
+from server.edges.api.matches import replay_loader
+from server.edges.api.replays import BodyCache, Replays
 from server.config import Settings, get_settings
 from server.storage.db import Database
 from server.storage.recorder import MatchRecorder
@@ -70,6 +72,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.db = db
         app.state.recorder = recorder
         app.state.rooms = rooms
+        app.state.replays = Replays(
+            replay_loader(db),
+            builds=settings.replay_builds,
+            queue=settings.replay_queue,
+            cache=BodyCache(settings.replay_cache_entries, settings.replay_cache_mb * 2**20),
+        )
         # A server keeps many long-lived views: collect the young generation less often and
         # keep the long-lived heap out of the collector's sight (see _tend_collector).
         gc.collect()

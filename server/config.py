@@ -60,6 +60,12 @@ class Settings(BaseSettings):
     recorder_process: bool = Field(
         default=True, description="Write finished matches from a worker process, off the event loop's GIL."
     )
+    replay_builds: int = Field(default=2, ge=1, description="Replays built at once (each in a worker thread).")
+    replay_queue: int = Field(
+        default=8, ge=0, description="Replay requests that may wait for a build; more get 503 with Retry-After."
+    )
+    replay_cache_entries: int = Field(default=16, ge=0, description="Encoded replays kept in memory.")
+    replay_cache_mb: int = Field(default=64, ge=0, description="Largest total size of the kept replays.")
     db_retry_max_s: float = Field(default=30.0, gt=0, description="Longest wait between retries of a failed write.")
 
     @field_validator("database_url")

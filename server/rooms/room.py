@@ -520,6 +520,7 @@ class Room:
             "commitment": self.match.commitment,
             "dealer": self.match.dealer,
             "room_code": self.code,
+            "private": self.private,
             "players": self.match.players,
             "hands": self.game.hand_records(self.state),
             "actions": self.match.actions(),
