@@ -22,6 +22,7 @@ from server.edges.api.errors import ApiError, install_error_handlers
 from server.edges.api.matches import replay_loader
 from server.edges.api.replays import BodyCache, Replays
 from server.config import Settings, get_settings
+from server.probe import LoopProbe
 from server.storage.db import Database
 from server.storage.recorder import MatchRecorder
 from server.rooms import RoomManager
@@ -84,11 +85,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)
         collector = asyncio.get_running_loop().create_task(_tend_collector())
+        app.state.probe = LoopProbe(settings.loop_probe_ms / 1000) if settings.loop_probe_ms else None
+        probing = asyncio.get_running_loop().create_task(app.state.probe.run()) if app.state.probe else None
         log.info("Felt %s ready on %s", __version__, db.describe())
         try:
             yield
         finally:
             collector.cancel()
+            if probing is not None:
+                probing.cancel()
             await rooms.close()
             await recorder.close()
             await asyncio.to_thread(db.dispose)
@@ -109,6 +114,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ok = await asyncio.to_thread(app.state.db.ping)
         if not ok:
             raise ApiError(503, "unavailable", "The database does not answer.")
+        if app.state.probe is not None:  # test mode: the loop's worst lag since the last asking
+            return {"ok": True, "loop_lag_ms": round(app.state.probe.take() * 1000, 1)}
         return {"ok": True}
 
     def page(name: str):

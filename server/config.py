@@ -66,6 +66,9 @@ class Settings(BaseSettings):
     )
     replay_cache_entries: int = Field(default=16, ge=0, description="Encoded replays kept in memory.")
     replay_cache_mb: int = Field(default=64, ge=0, description="Largest total size of the kept replays.")
+    loop_probe_ms: float = Field(
+        default=0, ge=0, description="Tests: tick every this many ms and report the loop's worst lag on /healthz (0: off)."
+    )
     db_retry_max_s: float = Field(default=30.0, gt=0, description="Longest wait between retries of a failed write.")
 
     @field_validator("database_url")

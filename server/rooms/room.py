@@ -72,6 +72,9 @@ def utcnow() -> datetime:
     return datetime.now(timezone.utc)
 
 
+NO_CHAT: list = []  # shared and never changed: the chat a finished room's spectators see
+
+
 def _encode(frame: dict) -> str:
     return orjson.dumps(frame).decode()
 
@@ -126,7 +129,7 @@ class Room:
         "manager", "settings", "code", "game", "options", "private", "host_id", "host_name",
         "created_at", "lock", "version", "status", "seats", "connections", "state", "match",
         "result", "next_code", "last_seen", "finished_at", "closed", "_bots", "_bot_task",
-        "_grace_tasks", "_room_part", "_seats_part", "_chat_part", "_public_state", "_public",
+        "_grace_tasks", "_room_part", "_room_outside", "_seats_part", "_chat_part", "_public_state", "_public",
         "_seat_keys",
     )
 
@@ -168,6 +171,7 @@ class Room:
         # Parts of the view shared by every connection, rebuilt only when they change so
         # that the differ can skip them by identity.
         self._room_part: dict = {}
+        self._room_outside: dict = {}  # what non-players see of a finished room: no "next"
         self._seats_part: list = []
         self._chat_part: list = []
         # The game's public view (a spectator's), built once per state; the keys of a
@@ -220,6 +224,7 @@ class Room:
             "match_id": self.match.id if self.match and self.status == "finished" else None,
             "next": self.next_code,
         }
+        self._room_outside = {**self._room_part, "next": None}
 
     def _rebuild_seats_part(self) -> None:
         self._seats_part = [
@@ -257,14 +262,16 @@ class Room:
             else:
                 game_view = self.game.view(self.state, seat)
             cache[("seat", seat)] = game_view
+        # A finished room's chat and "Play again" table are its players' alone.
+        outside = seat is None and self.status == "finished"
         view = cache[conn.player_id] = {
-            "room": self._room_part,
+            "room": self._room_outside if outside else self._room_part,
             "seats": self._seats_part,
             "you": seat,
             "me": conn.me,
             "is_host": conn.player_id == self.host_id,
             "game": game_view,
-            "chat": self._chat_part,
+            "chat": NO_CHAT if outside else self._chat_part,
             "result": self.result,
         }
         return view

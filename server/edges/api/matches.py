@@ -194,10 +194,10 @@ async def get_replay(match_id: str, request: Request) -> Response:
     return Response(body, media_type="application/json")
 
 
-def replay_loader(db: Any) -> Callable[[str], bytes]:
+def replay_loader(db: Any) -> Callable[[str], memoryview]:
     """What the replay service runs in its worker thread: load a match, encode its replay."""
 
-    def load(match_id: str) -> bytes:
+    def load(match_id: str) -> memoryview:
         with db.session() as session:
             record = store.get_match(session, match_id, viewer=store.ANYONE)
         if record is None:

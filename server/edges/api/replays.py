@@ -25,27 +25,34 @@ from server.rules.games import get_game
 from server.rules.replay import replay_iter
 
 RETRY_AFTER_S = 2
+Body = memoryview  # an encoded replay, read-only
 _HEADER_KEYS = ("id", "game", "options", "seed", "commitment", "dealer", "players")
 
 
-def encode_replay(record: Mapping[str, Any]) -> bytes:
-    """The replay of a finished match as JSON bytes (raises ``ReplayError`` if it does not replay)."""
+def encode_replay(record: Mapping[str, Any]) -> memoryview:
+    """The replay of a finished match as JSON (raises ``ReplayError`` if it does not replay).
+
+    A read-only view of the buffer it was built in: a copy to ``bytes`` would double the peak.
+    """
     game = get_game(record["game"])
     actions = record.get("actions") or []
     header = {key: record.get(key) for key in _HEADER_KEYS}
     header["count"] = len(actions)
-    states = replay_iter(record)
-    previous = game.full_view(next(states))
-    parts = [orjson.dumps(header)[:-1], b',"first":', orjson.dumps(previous), b',"steps":[']
-    for i, state in enumerate(states):
-        view = game.full_view(state)
+    views = game.full_views(replay_iter(record))
+    previous = next(views)
+    # One growing buffer: orjson's results are small but each holds a page-sized allocation.
+    out = bytearray(orjson.dumps(header)[:-1])
+    out += b',"first":'
+    out += orjson.dumps(previous)
+    out += b',"steps":['
+    for i, view in enumerate(views):
         entry = actions[i]
         if i:
-            parts.append(b",")
-        parts.append(orjson.dumps({"seat": entry["seat"], "action": entry["action"], "ops": diff(previous, view)}))
+            out += b","
+        out += orjson.dumps({"seat": entry["seat"], "action": entry["action"], "ops": diff(previous, view)})
         previous = view
-    parts.append(b"]}")
-    return b"".join(parts)
+    out += b"]}"
+    return memoryview(out).toreadonly()
 
 
 class BodyCache:
@@ -55,15 +62,15 @@ class BodyCache:
         self.max_entries = max_entries
         self.max_bytes = max_bytes
         self.size = 0
-        self._bodies: OrderedDict[str, bytes] = OrderedDict()
+        self._bodies: OrderedDict[str, Body] = OrderedDict()
 
-    def get(self, key: str) -> bytes | None:
+    def get(self, key: str) -> Body | None:
         body = self._bodies.get(key)
         if body is not None:
             self._bodies.move_to_end(key)
         return body
 
-    def put(self, key: str, body: bytes) -> None:
+    def put(self, key: str, body: Body) -> None:
         if len(body) > self.max_bytes or self.max_entries == 0:
             return
         old = self._bodies.pop(key, None)
@@ -81,7 +88,7 @@ class BodyCache:
 class Replays:
     """The replay bodies of one server: a cache, a bounded number of builds, shared builds."""
 
-    def __init__(self, load: Callable[[str], bytes], builds: int, queue: int, cache: BodyCache) -> None:
+    def __init__(self, load: Callable[[str], Body], builds: int, queue: int, cache: BodyCache) -> None:
         self._load = load  # match id -> encoded body; blocking, run in a worker thread
         self._slots = asyncio.Semaphore(builds)
         self._queue = queue
@@ -89,7 +96,7 @@ class Replays:
         self.cache = cache
         self._building: dict[str, asyncio.Task] = {}
 
-    async def body(self, match_id: str) -> bytes:
+    async def body(self, match_id: str) -> Body:
         """The encoded replay of ``match_id`` (its access has been checked by the caller)."""
         cached = self.cache.get(match_id)
         if cached is not None:
@@ -112,7 +119,7 @@ class Replays:
         if not task.cancelled():
             task.exception()  # retrieved here too: every waiter may have gone away
 
-    async def _build(self, match_id: str) -> bytes:
+    async def _build(self, match_id: str) -> Body:
         try:
             await self._slots.acquire()
         finally:

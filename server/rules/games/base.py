@@ -20,7 +20,7 @@ first hands for tests. No I/O, no clock, no logging: the rules know nothing of r
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -185,6 +185,15 @@ class Game(ABC):
     @abstractmethod
     def full_view(self, state: Any) -> dict[str, Any]:
         """The public view with every hand and hidden card shown (replays of finished matches)."""
+
+    def full_views(self, states: Iterable[Any]) -> Iterator[dict[str, Any]]:
+        """``full_view`` of each of a match's consecutive states, one at a time.
+
+        A game whose full view repeats a growing record (finished hands) overrides this to
+        build each finished part once, so a replay costs O(match length), not its square.
+        """
+        for state in states:
+            yield self.full_view(state)
 
     @abstractmethod
     def outcome(self, state: Any) -> dict[str, Any] | None:

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import enum
 from operator import add, itemgetter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -422,6 +422,10 @@ def _trick_entry(rec: TrickRecord) -> dict[str, Any]:
 
 def _history_entry(h: HandResult) -> dict[str, Any]:
     return _hand_dict(h, False)
+
+
+def _full_history_entry(h: HandResult) -> dict[str, Any]:
+    return _hand_dict(h, True)
 
 
 def _trick_dict(rec: TrickRecord, show_all: bool) -> dict[str, Any]:
@@ -945,9 +949,13 @@ class Ribs(Game):
         )
         return public
 
-    def _public(self, state: State, show_all: bool) -> dict[str, Any]:
-        """The part of the view every seat shares (show_all: with face-down cards too)."""
-        history = self._history(state, show_all)
+    def _public(
+        self, state: State, show_all: bool, history: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
+        """The part of the view every seat shares (show_all: with face-down cards too);
+        ``history`` is the entries of ``state.history`` when the caller has them built."""
+        if history is None:
+            history = self._history(state, show_all)
         cfg = state.cfg
         n = cfg.n
         over = state.phase is Phase.OVER
@@ -1035,9 +1043,9 @@ class Ribs(Game):
         v["my_face_down"] = mine
         return v
 
-    def full_view(self, state: State) -> dict[str, Any]:
+    def full_view(self, state: State, history: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         """Everything, every hand and every face-down card shown (replays of finished matches)."""
-        v = self._public(state, True)
+        v = self._public(state, True, history)
         v["hand"] = None
         v["legal"] = []
         v["hands"] = [_expand(h) for h in state.hands]
@@ -1045,6 +1053,16 @@ class Ribs(Game):
         v["discard"] = [RANKS[r] for r in state.discard]
         v["ribs"] = _pair_cards(state.ribs) if state.ribs is not None else None
         return v
+
+    def full_views(self, states: Iterable[State]) -> Iterator[dict[str, Any]]:
+        """Full views of consecutive states; each finished hand's entry is built once."""
+        records: tuple[HandResult, ...] = ()
+        entries: list[dict[str, Any]] = []
+        for state in states:
+            if state.history is not records:
+                entries = _entries(state.history, records, entries, _full_history_entry)
+                records = state.history
+            yield self.full_view(state, entries)
 
     # ---- results ---------------------------------------------------------------------------
 
