@@ -51,9 +51,14 @@ class Settings(BaseSettings):
     max_bad_frames: int = Field(default=3, ge=1, description="Bad frames in a row before a socket is closed (1008).")
     chat_max_chars: int = Field(default=300, ge=1)
     chat_history: int = Field(default=50, ge=1)
-    chat_per_minute: int = Field(default=20, ge=1)
+    chat_per_minute: int = Field(default=20, ge=1, description="Chat lines a player may send a room per minute.")
+    chat_spectators_per_minute: int = Field(
+        default=20, ge=1, description="Chat lines all of a room's spectators together may send per minute."
+    )
     max_open_rooms_per_player: int = Field(default=5, ge=1)
-    max_connections_per_room: int = Field(default=64, ge=4)
+    max_spectators_per_room: int = Field(
+        default=64, ge=0, description="Sockets of people not seated at a table; its players always get in."
+    )
     send_queue_limit: int = Field(
         default=256, ge=8, description="Frames queued for one connection before it is closed as too slow."
     )

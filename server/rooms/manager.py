@@ -36,8 +36,13 @@ class RoomManager:
         private: bool,
         host_id: str,
         host_name: str,
+        follow: Room | None = None,
     ) -> Room:
-        """Open a room; the host is seated at seat 0."""
+        """Open a room; the host is seated at seat 0.
+
+        A room that ``follow``s a finished one ("Play again") seats each of that match's
+        players who comes in at the seat they had, the host (its creator) at once.
+        """
         try:
             game = get_game(game_name)
         except ValueError as err:
@@ -61,11 +66,19 @@ class RoomManager:
         while code in self.rooms:
             code = new_room_code()
         room = Room(self, code, game, parsed.model_dump(mode="json"), seats, private, host_id, host_name)
-        room.seats[0].player_id = host_id
-        room.seats[0].name = host_name
+        if follow is not None:
+            room.follow_seats = {s.player_id: s.index for s in follow.seats if s.player_id and s.index < seats}
+        host_seat = room.seats[room.follow_seats.get(host_id, 0)]
+        host_seat.player_id = host_id
+        host_seat.name = host_name
         room._rebuild_seats_part()
         self.rooms[code] = room
         return room
+
+    def discard(self, room: Room) -> None:
+        """Forget a room nobody has joined yet (its creation was refused after all)."""
+        room.closed = True
+        self.rooms.pop(room.code, None)
 
     def get(self, code: str) -> Room | None:
         room = self.rooms.get(normalize_code(code)) if isinstance(code, str) else None

@@ -20,7 +20,6 @@ import random
 import secrets
 import time
 import unicodedata
-from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
@@ -28,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from server.bots import Bot, get_bot
+from server.rooms.chat import ChatLimits
 from server.rooms.connection import Connection
 from server.rooms.errors import RoomError
 from server.rooms.fanout import Kept, PatchFrames
@@ -129,7 +129,7 @@ class Room:
         "manager", "settings", "code", "game", "options", "private", "host_id", "host_name",
         "created_at", "lock", "version", "status", "seats", "connections", "state", "match",
         "result", "next_code", "last_seen", "finished_at", "closed", "_bots", "_bot_task",
-        "_grace_tasks", "_room_part", "_room_outside", "_seats_part", "_chat_part", "_public_state", "_public",
+        "_grace_tasks", "_chat_limits", "next_by_host", "follow_seats", "_room_part", "_room_outside", "_seats_part", "_chat_part", "_public_state", "_public",
         "_seat_keys",
     )
 
@@ -168,6 +168,9 @@ class Room:
         self._bots: dict[int, Bot] = {}
         self._bot_task: asyncio.Task | None = None
         self._grace_tasks: dict[int, asyncio.Task] = {}
+        self._chat_limits = ChatLimits(self.settings.chat_per_minute, self.settings.chat_spectators_per_minute)
+        self.next_by_host = False  # the next table was opened by this room's host
+        self.follow_seats: dict[str, int] = {}  # "Play again": player id -> the seat they had
         # Parts of the view shared by every connection, rebuilt only when they change so
         # that the differ can skip them by identity.
         self._room_part: dict = {}
@@ -325,8 +328,12 @@ class Room:
     async def join(self, conn: Connection) -> None:
         """A socket opens: attach it, mark its seat connected, send the snapshot."""
         async with self.lock:
-            if len(self.connections) >= self.settings.max_connections_per_room:
-                raise RoomError("room_full", "This room has too many connections open.")
+            if self.status == "waiting" and conn.player_id in self.follow_seats:
+                self._seat_follower(conn)
+            if self.seat_of(conn.player_id) is None:
+                watching = sum(1 for c in self.connections if self.seat_of(c.player_id) is None)
+                if watching >= self.settings.max_spectators_per_room:
+                    raise RoomError("room_full", "This room has as many spectators as it can take.")
             self.connections.append(conn)
             self.last_seen = time.monotonic()
             seat_index = self.seat_of(conn.player_id)
@@ -346,6 +353,13 @@ class Room:
                 self._broadcast_except(conn)
             self.snapshot(conn)
             self._schedule_bots()
+
+    def _seat_follower(self, conn: Connection) -> None:
+        """Seat a player who followed "Play again" in the seat they had, if it is still free."""
+        seat = self.seats[self.follow_seats[conn.player_id]]
+        if self.seat_of(conn.player_id) is None and seat.player_id is None and not seat.bot:
+            seat.player_id, seat.name = conn.player_id, conn.name
+            self._rebuild_seats_part()
 
     def _broadcast_except(self, newcomer: Connection) -> None:
         # The newcomer gets a snapshot at the new version instead of a patch.
@@ -577,19 +591,15 @@ class Room:
 
     async def say(self, conn: Connection, text: str) -> None:
         s = self.settings
-        now = time.monotonic()
-        if conn.chat_times is None:
-            conn.chat_times = deque()
-        while conn.chat_times and now - conn.chat_times[0] > 60:
-            conn.chat_times.popleft()
-        if len(conn.chat_times) >= s.chat_per_minute:
-            raise RoomError("rate_limited", "You are sending chat too fast; wait a moment.", 429)
         if len(text) > s.chat_max_chars:
             raise RoomError("too_long", f"Chat lines are at most {s.chat_max_chars} characters.", 422)
         line = clean_text(text, s.chat_max_chars)
         if not line:
             raise RoomError("empty", "There is nothing to say in that line.", 422)
-        conn.chat_times.append(now)
+        seated = self.seat_of(conn.player_id) is not None
+        if self.private and not seated:
+            raise RoomError("players_only", "Only the players at this private table can chat.", 403)
+        self._chat_limits.take(conn.player_id, seated, time.monotonic())
         async with self.lock:
             said = {
                 "seat": self.seat_of(conn.player_id),
@@ -606,9 +616,21 @@ class Room:
         async with self.lock:
             self.snapshot(conn)
 
-    async def set_next(self, code: str) -> None:
+    def check_may_follow(self, player_id: str) -> None:
+        """Raise unless ``player_id`` played this room's finished match ("Play again")."""
+        if self.status != "finished":
+            raise RoomError("not_finished", "The next game can be set up once this one has finished.", 409)
+        if self.seat_of(player_id) is None:
+            raise RoomError("not_a_player", "Only the players of this match can set up its next game.", 403)
+
+    async def claim_next(self, player_id: str, code: str) -> None:
+        """Make ``code`` this room's next table: once, except that the host's choice wins."""
         async with self.lock:
-            self.next_code = code
+            self.check_may_follow(player_id)
+            is_host = player_id == self.host_id
+            if self.next_code is not None and (self.next_by_host or not is_host):
+                raise RoomError("next_exists", "This table's next game is already set up: join it.", 409)
+            self.next_code, self.next_by_host = code, is_host
             self._rebuild_room_part()
             self._broadcast()
 

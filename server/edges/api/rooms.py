@@ -50,18 +50,31 @@ class RoomList(BaseModel):
     status_code=201,
     response_model=RoomCreated,
     summary="Open a room; the caller is its host and sits in seat 0",
-    responses=error_response_doc(401, 422, 429),
+    responses=error_response_doc(401, 403, 404, 409, 422, 429),
 )
 async def create_room(body: CreateRoom, request: Request, caller: Caller = Depends(current_player)) -> dict:
+    """With ``from``: "Play again" after the finished room ``from``. Only a player of its match
+    may ask; the first one's room becomes its ``next``, except that its host's room replaces
+    one a non-host opened (once). Each player who follows sits in the seat they had."""
     manager = request.app.state.rooms
+    previous = None
     try:
-        room = manager.create(body.game, body.options, body.seats, body.private, caller.id, caller.name)
+        if body.from_:
+            previous = manager.get(body.from_)
+            if previous is None:
+                raise ApiError(404, "not_found", f"There is no open room {body.from_!r} to play again from.")
+            previous.check_may_follow(caller.id)
+        room = manager.create(
+            body.game, body.options, body.seats, body.private, caller.id, caller.name, follow=previous
+        )
+        if previous is not None:
+            try:
+                await previous.claim_next(caller.id, room.code)
+            except RoomError:
+                manager.discard(room)
+                raise
     except RoomError as err:
         raise ApiError(err.status, err.code, err.message) from None
-    if body.from_:
-        previous = manager.get(body.from_)
-        if previous is not None and previous.seat_of(caller.id) is not None and previous.next_code is None:
-            await previous.set_next(room.code)
     return {"code": room.code, "url": f"/r/{room.code}"}
 
 
