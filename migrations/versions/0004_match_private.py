@@ -3,8 +3,8 @@
 A private table's matches are listed and readable only for their own players (PROTOCOL §4),
 so the history must know which ones they are. Matches stored before this were public.
 
-Revision ID: 0003_match_private
-Revises: 0002_seat_finished_at
+Revision ID: 0004_match_private
+Revises: 0003_table_log
 Create Date: 2026-12-01
 """
 
@@ -15,8 +15,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0003_match_private"
-down_revision: str | None = "0002_seat_finished_at"
+revision: str = "0004_match_private"
+down_revision: str | None = "0003_table_log"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
