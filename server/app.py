@@ -27,6 +27,7 @@ from server.storage.db import Database
 from server.storage.dbwriter import DatabaseWriter
 from server.storage.source import DatabaseTables
 from server.rooms import RoomManager
+from server.edges.headers import SecurityHeaders
 from server.edges.ws import RoomSockets
 
 log = logging.getLogger("felt")
@@ -156,6 +157,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     app.include_router(api_router)
     app.add_middleware(RoomSockets)  # /ws/rooms/{code}: see server.edges.ws
+    app.add_middleware(SecurityHeaders)  # CSP, no framing, no referrer, no sniffing
 
     @app.get("/healthz", tags=["health"], summary="The server and its database answer")
     async def healthz() -> dict:
@@ -176,9 +178,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         return serve
 
-    app.add_api_route("/", page("index.html"), include_in_schema=False)
-    app.add_api_route("/r/{code}", page("room.html"), include_in_schema=False)
-    app.add_api_route("/history", page("history.html"), include_in_schema=False)
-    app.add_api_route("/matches/{match_id}", page("match.html"), include_in_schema=False)
+    for path, name in (("/", "index.html"), ("/r/{code}", "room.html"), ("/history", "history.html"),
+                       ("/matches/{match_id}", "match.html")):
+        app.add_api_route(path, page(name), methods=["GET", "HEAD"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=web_dir), name="static")
     return app

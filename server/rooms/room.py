@@ -40,6 +40,7 @@ from server.rooms.fanout import Kept, PatchFrames
 from server.rooms.messages import snapshot_frame
 from server.rooms.seats import Match, Seat, clean_text, new_seed, seed_commitment, utcnow
 from server.rules.games import Game, get_game
+from server.rules.games.base import canonical_action
 from server.storage.writer import LogEntry
 
 if TYPE_CHECKING:
@@ -606,6 +607,7 @@ class Room:
             self._apply(seat, action)
 
     def _apply(self, seat: int, action: dict) -> None:
+        action = canonical_action(action)  # extra fields ("note", "seat") are never stored
         # Encoded first: an action that cannot be stored is refused before anything changes.
         try:
             orjson.dumps(action)

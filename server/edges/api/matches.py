@@ -134,7 +134,9 @@ async def _load(request: Request, match_id: str) -> dict[str, Any]:
 async def list_matches(
     request: Request,
     player: str | None = Query(None, max_length=200, description="Only matches this player id sat in."),
-    game: str | None = Query(None, max_length=64, description="Only matches of this game."),
+    game: str | None = Query(
+        None, max_length=64, description="Only matches of this game.", json_schema_extra={"enum": sorted(game_names())}
+    ),
     limit: int = Query(20, ge=1, le=100),
     before: str | None = Query(None, max_length=512, description="The 'next' cursor of the previous page."),
 ) -> MatchPage:

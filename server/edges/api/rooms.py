@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from server.edges.api.deps import Caller, current_player
 from server.edges.api.errors import ApiError, error_response_doc
 from server.rooms import RoomError
+from server.rules.games import game_names
 
 router = APIRouter(tags=["rooms"])
 
@@ -17,7 +18,7 @@ router = APIRouter(tags=["rooms"])
 class CreateRoom(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    game: str = Field(description="A game id from GET /api/games.")
+    game: str = Field(description="A game id from GET /api/games.", json_schema_extra={"enum": sorted(game_names())})
     options: dict[str, Any] = Field(default_factory=dict, description="The game's options; defaults fill the rest.")
     seats: int | None = Field(default=None, description="How many players (default: the game's usual count).")
     private: bool = Field(default=False, description="Private rooms are not listed in the lobby.")
@@ -50,7 +51,7 @@ class RoomList(BaseModel):
     status_code=201,
     response_model=RoomCreated,
     summary="Open a room; the caller is its host and sits in seat 0",
-    responses=error_response_doc(401, 403, 404, 409, 422, 429),
+    responses=error_response_doc(400, 401, 403, 404, 409, 422, 429),
 )
 async def create_room(body: CreateRoom, request: Request, caller: Caller = Depends(current_player)) -> dict:
     """With ``from``: "Play again" after the finished room ``from``. Only a player of its match

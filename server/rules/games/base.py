@@ -73,6 +73,21 @@ def action_type(action: object) -> str:
     return kind
 
 
+# The fields of each action type (PROTOCOL §2): everything else a client sends is dropped.
+ACTION_FIELDS: dict[str, tuple[str, ...]] = {
+    "bid": ("value",), "pass": (), "take": (), "discard": ("cards",), "trump": ("suit",),
+    "declare": (), "play": ("card",), "ribs": ("cards",), "pair": ("cards", "fold"),
+}
+
+
+def canonical_action(action: Any) -> Any:
+    """The action as the engines know it: its ``type`` and that type's fields, nothing else
+    (what is applied and stored; an action of no known type is left for the engine to refuse)."""
+    if not isinstance(action, Mapping) or action.get("type") not in ACTION_FIELDS:
+        return action
+    return {k: action[k] for k in ("type", *ACTION_FIELDS[action["type"]]) if k in action}
+
+
 def action_cards(action: Mapping[str, Any], count: int) -> list[str]:
     """The ``cards`` field of an action: exactly ``count`` strings, or IllegalAction."""
     cards = action.get("cards")
