@@ -129,7 +129,7 @@ async def _load(request: Request, match_id: str) -> dict[str, Any]:
     "/matches",
     response_model=MatchPage,
     summary="Finished matches, newest first",
-    responses=error_response_doc(400, 422),
+    responses=error_response_doc(400, 422, 503),
 )
 async def list_matches(
     request: Request,
@@ -166,7 +166,7 @@ async def list_matches(
     "/matches/{match_id}",
     response_model=MatchRecord,
     summary="One finished match: enough to replay it",
-    responses=error_response_doc(404),
+    responses=error_response_doc(404, 503),
 )
 async def get_match(match_id: str, request: Request) -> dict[str, Any]:
     return await _load(request, match_id)
