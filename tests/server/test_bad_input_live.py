@@ -182,7 +182,7 @@ async def test_http_requests_that_are_malformed_or_unauthorised_get_json_errors(
             (http.post("/api/rooms", json={"game": "oh_hell", "options": {"colour": 1}}, headers=auth), 422),
             (http.post("/api/rooms", json={"game": "oh_hell", "seats": 9}, headers=auth), 422),
             (http.post("/api/rooms", json={"game": "bid_whist", "seats": 5}, headers=auth), 422),
-            (http.post("/api/rooms", content=b"{not json", headers={**auth, "content-type": "application/json"}), 422),
+            (http.post("/api/rooms", content=b"{not json", headers={**auth, "content-type": "application/json"}), 400),
             (http.post("/api/players", json={"name": ""}), 422),
             (http.post("/api/players", json={"name": "x" * 25}), 422),
             (http.post("/api/players", json={}), 422),

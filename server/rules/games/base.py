@@ -22,7 +22,7 @@ first hands for tests. No I/O, no clock, no logging: the rules know nothing of r
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -78,6 +78,21 @@ def action_type(action: object) -> str:
     if not isinstance(kind, str):
         raise IllegalAction("An action needs a 'type' string.")
     return kind
+
+
+# The fields of each action type (PROTOCOL §2): everything else a client sends is dropped.
+ACTION_FIELDS: dict[str, tuple[str, ...]] = {
+    "bid": ("value",), "pass": (), "take": (), "discard": ("cards",), "trump": ("suit",),
+    "declare": (), "play": ("card",), "ribs": ("cards",), "pair": ("cards", "fold"),
+}
+
+
+def canonical_action(action: Any) -> Any:
+    """The action as the engines know it: its ``type`` and that type's fields, nothing else
+    (what is applied and stored; an action of no known type is left for the engine to refuse)."""
+    if not isinstance(action, Mapping) or action.get("type") not in ACTION_FIELDS:
+        return action
+    return {k: action[k] for k in ("type", *ACTION_FIELDS[action["type"]]) if k in action}
 
 
 def action_cards(action: Mapping[str, Any], count: int) -> list[str]:
@@ -213,6 +228,15 @@ class Game(ABC):
     @abstractmethod
     def full_view(self, state: Any) -> dict[str, Any]:
         """The public view with every hand and hidden card shown (replays of finished matches)."""
+
+    def full_views(self, states: Iterable[Any]) -> Iterator[dict[str, Any]]:
+        """``full_view`` of each of a match's consecutive states, one at a time.
+
+        A game whose full view repeats a growing record (finished hands) overrides this to
+        build each finished part once, so a replay costs O(match length), not its square.
+        """
+        for state in states:
+            yield self.full_view(state)
 
     @abstractmethod
     def outcome(self, state: Any) -> dict[str, Any] | None:

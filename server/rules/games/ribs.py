@@ -45,7 +45,7 @@ and in ``full_view``.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from operator import add, itemgetter
 from typing import Any, NamedTuple
@@ -835,9 +835,9 @@ class Ribs(Game):
         v["my_face_down"] = _face_down(state, seat)
         return v
 
-    def full_view(self, state: State) -> dict[str, Any]:
+    def full_view(self, state: State, memo: ViewMemo | None = None) -> dict[str, Any]:
         """Everything, every hand and every face-down card shown (replays of finished matches)."""
-        v = self._public(state, True)
+        v = self._public(state, True, memo)
         v["hand"] = None
         v["legal"] = []
         v["hands"] = [_expand(h) for h in state.hands]
@@ -845,6 +845,13 @@ class Ribs(Game):
         v["discard"] = [RANKS[r] for r in state.discard]
         v["ribs"] = _pair_cards(state.ribs) if state.ribs is not None else None
         return v
+
+    def full_views(self, states: Iterable[State]) -> Iterator[dict[str, Any]]:
+        """Full views of a match's consecutive states through one memo of their own (never the
+        match's, whose parts hide cards), so each finished hand's entry is built once."""
+        memo = ViewMemo()
+        for state in states:
+            yield self.full_view(state, memo)
 
     # ---- results ---------------------------------------------------------------------------
 
