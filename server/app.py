@@ -19,6 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from server import __version__
 from server.edges.api import api_router
 from server.edges.api.errors import ApiError, install_error_handlers
+from server.cluster import Cluster
 from server.config import Settings, get_settings
 from server.storage.db import Database
 from server.storage.dbwriter import DatabaseWriter
@@ -96,6 +97,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await writer.start()
         source = DatabaseTables(db)
         rooms = RoomManager(settings, writer, source)
+        cluster = Cluster(settings) if settings.redis_url else None
+        if cluster is not None:
+            rooms.join_cluster(cluster)
+            await cluster.start()
         rooms.start()
         app.state.db = db
         app.state.writer = writer
@@ -113,6 +118,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await writer.flush(timeout=8)
             except TimeoutError as exc:
                 log.error("stopping: %s", exc)
+                return
+            if cluster is not None:  # everything is durable: other nodes may take the tables now
+                await cluster.release_all()
 
         DRAINS.append(drain)
         # A server keeps many long-lived views: collect the young generation less often and
@@ -131,6 +139,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await rooms.stop()
             await rooms.close()
             await writer.close()
+            if cluster is not None:
+                await cluster.close()
             await asyncio.to_thread(db.dispose)
 
     app = FastAPI(

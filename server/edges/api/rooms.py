@@ -55,7 +55,7 @@ class RoomList(BaseModel):
 async def create_room(body: CreateRoom, request: Request, caller: Caller = Depends(current_player)) -> dict:
     manager = request.app.state.rooms
     try:
-        room = manager.create(body.game, body.options, body.seats, body.private, caller.id, caller.name)
+        room = await manager.create_shared(body.game, body.options, body.seats, body.private, caller.id, caller.name)
     except RoomError as err:
         raise ApiError(err.status, err.code, err.message) from None
     if body.from_:
@@ -67,7 +67,7 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
 
 @router.get("/rooms", response_model=RoomList, summary="Public rooms waiting for players")
 async def list_rooms(request: Request) -> dict:
-    return {"rooms": request.app.state.rooms.list_public()}
+    return {"rooms": await request.app.state.rooms.list_lobby()}
 
 
 @router.get(
