@@ -106,6 +106,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.writer = writer
         app.state.tables = source
         app.state.rooms = rooms
+        app.state.cluster = cluster
         first_try = asyncio.Event()
         prepare = asyncio.get_running_loop().create_task(_prepare(db, rooms, first_try))
         tried = asyncio.ensure_future(first_try.wait())
@@ -161,7 +162,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise ApiError(503, "unavailable", "The database does not answer.")
         if not app.state.rooms.restored:
             raise ApiError(503, "unavailable", "The tables are still being restored.")
-        return {"ok": True}
+        cluster = app.state.cluster
+        return {"ok": True} if cluster is None else {"ok": True, "node": cluster.node}
 
     def page(name: str):
         path = web_dir / name
