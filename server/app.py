@@ -19,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from server import __version__
 from server.edges.api import api_router
 from server.edges.api.errors import ApiError, install_error_handlers
-from server.cluster import Cluster
+from server.cluster import Cluster, SharedRateLimiter
 from server.edges.guard import ClientAddresses, RequestGuard
 from server.config import Settings, get_settings
 from server.limits import MemoryRateLimiter, rates_from
@@ -104,6 +104,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if cluster is not None:
             rooms.join_cluster(cluster)
             await cluster.start()
+            app.state.limiter = SharedRateLimiter(cluster, rates_from(settings))
         rooms.start()
         app.state.db = db
         app.state.writer = writer

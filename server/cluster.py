@@ -34,6 +34,7 @@ import orjson
 from redis import asyncio as aioredis
 
 from server.config import Settings
+from server.limits import MemoryRateLimiter, Rate
 
 log = logging.getLogger("felt.cluster")
 
@@ -61,6 +62,22 @@ if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 1 end
 if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return 1
+"""
+
+# One token bucket shared by every node, on Redis's own clock: spend ARGV[3] tokens if there
+# are that many; the tokens left.
+BUCKET = """
+local rate, burst, cost = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local v = redis.call('HMGET', KEYS[1], 't', 's')
+local tokens = tonumber(v[1]) or burst
+local stamp = tonumber(v[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - stamp) * rate)
+if tokens >= cost then tokens = tokens - cost end
+redis.call('HSET', KEYS[1], 't', tostring(tokens), 's', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
+return tostring(tokens)
 """
 
 TRUST = 0.8  # a lease is trusted for this share of its length after the renewal was sent
@@ -304,3 +321,41 @@ class Cluster:
             self._spawn(self.redis.hset(self._hosting(host_id), code, self.node))
         else:
             self._spawn(self.redis.hdel(self._hosting(host_id), code))
+
+
+class SharedRateLimiter:
+    """The per-address rate limits of server/limits.py, shared by every node through Redis.
+
+    The edges ask synchronously, so each node answers from its own copy of the buckets
+    (a ``MemoryRateLimiter``) and every token it grants is also spent in the shared bucket
+    in Redis, whose answer (the tokens left across the cluster) replaces the local level.
+    A node therefore learns what the others spent with its next grant: across N nodes an
+    address gets at most N-1 tokens more than its burst, never a higher sustained rate.
+    """
+
+    def __init__(self, cluster: Cluster, rates: dict[str, Rate]) -> None:
+        self.cluster = cluster
+        self.rates = rates
+        self.local = MemoryRateLimiter(rates)
+        self._bucket = cluster.redis.register_script(BUCKET)
+
+    def wait(self, kind: str, key: str) -> float:
+        return self.local.wait(kind, key)
+
+    def take(self, kind: str, key: str) -> float:
+        wait_s = self.local.take(kind, key)
+        if wait_s == 0:
+            self.cluster._spawn(self._share(kind, key))
+        return wait_s
+
+    async def _share(self, kind: str, key: str) -> None:
+        rate = self.rates[kind]
+        self.cluster.ops += 1
+        try:
+            left = await self._bucket(
+                keys=[f"{self.cluster.prefix}rate:{kind}:{key}"], args=[rate.per_second, rate.burst, 1]
+            )
+        except Exception as exc:  # Redis unreachable: this node's own buckets still hold
+            log.warning("could not share a rate-limit token: %s", exc)
+            return
+        self.local._buckets[(kind, key)] = (float(left), self.local.clock())

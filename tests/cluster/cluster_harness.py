@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 HAPROXY_CFG = ROOT / "deploy" / "haproxy.cfg"
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 LEASE_MS = 1500
+LOOKUP_BURST = 4  # unknown room codes one address may try (the rate-limit test)
 
 
 def haproxy_config(port: int, nodes: list[int]) -> str:

@@ -18,7 +18,7 @@ import redis
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
 
-from cluster_harness import REDIS_URL, Cluster  # noqa: E402
+from cluster_harness import LOOKUP_BURST, REDIS_URL, Cluster  # noqa: E402
 
 from server.config import normalize_database_url  # noqa: E402
 
@@ -43,7 +43,14 @@ def cluster(tmp_path_factory):
             pytest.fail(f"FELT_REQUIRE_POSTGRES=1 but the cluster tests cannot run: {missing}")
         pytest.skip(f"cluster tests skipped: {missing}")
     url = normalize_database_url(os.environ["TEST_DATABASE_URL"])
-    cluster = Cluster(tmp_path_factory.mktemp("cluster"), url, FELT_MAX_OPEN_ROOMS_PER_PLAYER="3")
+    cluster = Cluster(
+        tmp_path_factory.mktemp("cluster"), url,
+        FELT_MAX_OPEN_ROOMS_PER_PLAYER="3",
+        # Every test client comes from 127.0.0.1: only the limit under test is tight.
+        FELT_RATE_PLAYERS_PER_MINUTE="100000", FELT_RATE_PLAYERS_BURST="100000",
+        FELT_RATE_ROOMS_PER_MINUTE="100000", FELT_RATE_ROOMS_BURST="100000",
+        FELT_RATE_LOOKUPS_PER_MINUTE="1", FELT_RATE_LOOKUPS_BURST=str(LOOKUP_BURST),
+    )
     try:
         cluster.start()
         yield cluster

@@ -62,8 +62,12 @@ class Player:
         v, seat = c.v, c.state["you"]
         action = choose(c.game, rng)
         errors, frames = len(c.errors), len(c.frames)
-        await c.send({"type": "act", "action": action, "v": v})
-        await c.send({"type": "ping"})
+        try:
+            await c.send({"type": "act", "action": action, "v": v})
+            await c.send({"type": "ping"})
+        except websockets.ConnectionClosed:  # the node went away under us: not acknowledged
+            await c.wait(lambda x: x.closed is not None, 20, "the reader to see the close")
+            return
         await c.wait(lambda x: x.closed is not None or '{"type":"pong"}' in x.frames[frames:], 20, "the pong")
         if c.closed is not None or len(c.errors) > errors:
             c.errors.clear()  # stale or moved: nothing changed; the next snapshot tells

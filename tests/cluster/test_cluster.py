@@ -10,6 +10,7 @@ import signal
 import httpx
 import pytest
 
+from cluster_harness import LOOKUP_BURST
 from players import Player, check_acknowledged, play, seat_players
 from ws_client import Client, choose, new_player
 
@@ -172,3 +173,18 @@ async def test_a_paused_owner_loses_its_table_and_applies_nothing_when_it_wakes(
     for p in players:
         await p.client.close()
     await stale.close()
+
+
+# Last: it spends 127.0.0.1's lookups, which every socket checks before it opens a room.
+async def test_a_rate_limit_holds_across_nodes(cluster):
+    """Unknown room codes tried on every node in turn spend one shared bucket: without it the
+    three nodes would allow three bursts; with it at most one burst and one token per other
+    node (each node learns the shared level with its own next grant)."""
+    answers = []
+    async with httpx.AsyncClient() as http:
+        for i in range(3 * LOOKUP_BURST):
+            node = cluster.nodes[i % len(cluster.nodes)]
+            answers.append((await http.get(f"{node.base}/api/rooms/ZZZZZZZZ")).status_code)
+    assert set(answers) == {404, 429}, answers
+    assert LOOKUP_BURST <= answers.count(404) <= LOOKUP_BURST + len(cluster.nodes) - 1, answers
+    assert answers[-1] == 429
