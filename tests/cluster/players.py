@@ -100,8 +100,11 @@ async def seat_players(base: str, ws_base: str, game: str, options: dict, seats:
     return code, players
 
 
-async def play(players: list[Player], rng: random.Random, timeout: float = 90, until=None) -> None:
-    """Play on (reconnecting as needed) until the match is over, or ``until()`` is true."""
+async def play(
+    players: list[Player], rng: random.Random, timeout: float = 90, until=None, pace_s: float = 0.0
+) -> None:
+    """Play on (reconnecting as needed) until the match is over, or ``until()`` is true;
+    ``pace_s``: a pause after each move, as people take."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:
@@ -117,6 +120,8 @@ async def play(players: list[Player], rng: random.Random, timeout: float = 90, u
         turn = next((p for p in players if p.client.my_turn() and p.client.v == newest), None)
         if turn is not None:
             await turn.act(rng)
+            if pace_s:
+                await asyncio.sleep(pace_s)
             continue
         assert loop.time() < deadline, "the match did not finish in time"
         waits = [asyncio.ensure_future(p.client.changed.wait()) for p in players]

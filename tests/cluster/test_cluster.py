@@ -20,6 +20,7 @@ SHORT = {
     "tarbish": {"target": 120},
     "ribs": {"target": 1},
 }
+TABLES_IN_RESTART = 12
 LONGER = {"max_cards": 5, "rebound": False}  # oh_hell: long enough to cut a node off mid-hand
 
 
@@ -173,6 +174,43 @@ async def test_a_paused_owner_loses_its_table_and_applies_nothing_when_it_wakes(
     for p in players:
         await p.client.close()
     await stale.close()
+
+
+@pytest.mark.slow
+async def test_a_rolling_restart_of_every_node_loses_no_table_and_no_acknowledged_action(cluster):
+    """Each node in turn is stopped (SIGTERM: it flushes, releases its leases, closes with 1012)
+    and started again while tables play at a human pace; every client finds its table again
+    through the balancer, at a version never behind what it saw."""
+    tables = await asyncio.gather(*(
+        seat_players(cluster.base, cluster.ws_base, "oh_hell", {"max_cards": 10, "rebound": False})
+        for _ in range(TABLES_IN_RESTART)
+    ))
+    restarted = asyncio.Event()
+
+    async def restart_all() -> None:
+        for node in cluster.nodes:
+            await asyncio.to_thread(node.stop)
+            node.start()
+            await asyncio.to_thread(node.wait)
+            await asyncio.to_thread(cluster.wait_all_up)
+        restarted.set()
+
+    async def keep_playing(index: int, players: list[Player]) -> None:
+        await play(players, random.Random(100 + index), timeout=150, until=restarted.is_set, pace_s=0.3)
+
+    await asyncio.gather(restart_all(), *(keep_playing(i, ps) for i, (_, ps) in enumerate(tables)))
+    moved = 0
+    for code, players in tables:
+        for p in players:  # every socket is back, on a live table
+            await p.connect() if p.gone else None
+            assert p.client.state["room"]["code"] == code
+        moved += sum(p.reconnects for p in players)
+        log = cluster.table_log(code)
+        assert [v for v, _, _ in log] == list(range(1, len(log) + 1)), f"{code}: one history, no gaps"
+        check_acknowledged(players, log)
+        for p in players:
+            await p.client.close()
+    assert moved > 0, "no table moved: the restart did not touch the tables"
 
 
 # Last: it spends 127.0.0.1's lookups, which every socket checks before it opens a room.
