@@ -54,6 +54,31 @@ async def _tend_collector(every_s: float = 1.0, full_every_s: float = 600.0) -> 
         gc.freeze()
 
 
+class LoopWatch:
+    """The longest the event loop ran without yielding, since it was last read (the bench's figure).
+
+    A 1 ms ticker: each gap between ticks is bounded by the loop thread's own CPU time in it,
+    so the time other processes of a shared machine take is not counted as a block.
+    """
+
+    def __init__(self) -> None:
+        self.longest_s = 0.0
+
+    def take(self) -> float:
+        longest, self.longest_s = self.longest_s, 0.0
+        return longest
+
+    async def run(self) -> None:
+        last, last_cpu = time.perf_counter(), time.thread_time()
+        while True:
+            await asyncio.sleep(0.001)
+            now, cpu = time.perf_counter(), time.thread_time()
+            block = min(now - last - 0.001, cpu - last_cpu)
+            if block > self.longest_s:
+                self.longest_s = block
+            last, last_cpu = now, cpu
+
+
 # Collect the young generation every 50,000 allocations, not 700: a server keeps many
 # long-lived views and makes thousands of short-lived action lists per second.
 GC_THRESHOLDS = (50_000, 20, 100)
@@ -88,73 +113,87 @@ async def _prepare(db: Database, rooms: RoomManager, first_try: asyncio.Event) -
             delay = min(delay * 2, 5.0)
 
 
+async def _join_cluster(app: FastAPI, settings: Settings, rooms: RoomManager) -> Cluster | None:
+    """Cluster mode (``FELT_REDIS_URL``): leases, the shared lobby and limits in Redis."""
+    cluster = app.state.cluster = Cluster(settings) if settings.redis_url else None
+    if cluster is not None:
+        rooms.join_cluster(cluster)
+        await cluster.start()
+        app.state.limiter = SharedRateLimiter(cluster, rates_from(settings))
+    return cluster
+
+
+@asynccontextmanager
+async def _lifespan(app: FastAPI):
+    """Storage, the writer and the rooms up (the tables restored, or restoring in the
+    background while the database is down), and down again in order at the stop."""
+    settings: Settings = app.state.settings
+    db = Database(settings.database_url)
+    writer = DatabaseWriter(settings.database_url, settings.spool_path, retry_max_s=settings.db_retry_max_s)
+    await writer.start()
+    source = DatabaseTables(db)
+    rooms = RoomManager(settings, writer, source)
+    cluster = await _join_cluster(app, settings, rooms)
+    rooms.start()
+    app.state.db = db
+    app.state.writer = writer
+    app.state.tables = source
+    app.state.rooms = rooms
+    first_try = asyncio.Event()
+    prepare = asyncio.get_running_loop().create_task(_prepare(db, rooms, first_try))
+    tried = asyncio.ensure_future(first_try.wait())
+    await asyncio.wait({prepare, tried}, return_when=asyncio.FIRST_COMPLETED)
+    tried.cancel()
+
+    async def drain() -> None:
+        await rooms.stop()
+        try:
+            await writer.flush(timeout=8)
+        except TimeoutError as exc:
+            log.error("stopping: %s", exc)
+            return
+        if cluster is not None:  # everything is durable: other nodes may take the tables now
+            await cluster.release_all()
+
+    DRAINS.append(drain)
+    # A server keeps many long-lived views: collect the young generation less often and
+    # keep the long-lived heap out of the collector's sight (see _tend_collector).
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+    collector = asyncio.get_running_loop().create_task(_tend_collector())
+    watch = app.state.loop_watch = LoopWatch() if settings.loop_monitor else None
+    watching = asyncio.get_running_loop().create_task(watch.run()) if watch else None
+    log.info("Felt %s ready on %s", __version__, db.describe())
+    try:
+        yield
+    finally:
+        DRAINS.remove(drain)
+        prepare.cancel()
+        collector.cancel()
+        if watching is not None:
+            watching.cancel()
+        await rooms.stop()
+        await rooms.close()
+        await writer.close()
+        if cluster is not None:
+            await cluster.close()
+        await asyncio.to_thread(db.dispose)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """A Felt application; uvicorn calls this with no arguments (``factory=True``)."""
     settings = settings or get_settings()
     web_dir = Path(settings.web_dir)
 
-    @asynccontextmanager
-    async def lifespan(app: FastAPI):
-        db = Database(settings.database_url)
-        writer = DatabaseWriter(settings.database_url, settings.spool_path, retry_max_s=settings.db_retry_max_s)
-        await writer.start()
-        source = DatabaseTables(db)
-        rooms = RoomManager(settings, writer, source)
-        cluster = Cluster(settings) if settings.redis_url else None
-        if cluster is not None:
-            rooms.join_cluster(cluster)
-            await cluster.start()
-            app.state.limiter = SharedRateLimiter(cluster, rates_from(settings))
-        rooms.start()
-        app.state.db = db
-        app.state.writer = writer
-        app.state.tables = source
-        app.state.rooms = rooms
-        app.state.cluster = cluster
-        first_try = asyncio.Event()
-        prepare = asyncio.get_running_loop().create_task(_prepare(db, rooms, first_try))
-        tried = asyncio.ensure_future(first_try.wait())
-        await asyncio.wait({prepare, tried}, return_when=asyncio.FIRST_COMPLETED)
-        tried.cancel()
-
-        async def drain() -> None:
-            await rooms.stop()
-            try:
-                await writer.flush(timeout=8)
-            except TimeoutError as exc:
-                log.error("stopping: %s", exc)
-                return
-            if cluster is not None:  # everything is durable: other nodes may take the tables now
-                await cluster.release_all()
-
-        DRAINS.append(drain)
-        # A server keeps many long-lived views: collect the young generation less often and
-        # keep the long-lived heap out of the collector's sight (see _tend_collector).
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(*GC_THRESHOLDS)
-        collector = asyncio.get_running_loop().create_task(_tend_collector())
-        log.info("Felt %s ready on %s", __version__, db.describe())
-        try:
-            yield
-        finally:
-            DRAINS.remove(drain)
-            prepare.cancel()
-            collector.cancel()
-            await rooms.stop()
-            await rooms.close()
-            await writer.close()
-            if cluster is not None:
-                await cluster.close()
-            await asyncio.to_thread(db.dispose)
-
     app = FastAPI(
         title="Felt",
         version=__version__,
         summary="Real-time trick-taking card games: Oh Hell, Bid Whist, Tarabish, Ribs.",
-        lifespan=lifespan,
+        lifespan=_lifespan,
     )
     app.state.settings = settings
+    app.state.cluster = None  # set by the lifespan in cluster mode
     app.state.metrics = Metrics(app.state)
     app.state.addresses = ClientAddresses(settings.trusted_proxies)
     app.state.limiter = MemoryRateLimiter(rates_from(settings))
@@ -177,8 +216,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise ApiError(503, "unavailable", "The database does not answer.", {"Retry-After": "5"})
         if not app.state.rooms.restored:
             raise ApiError(503, "unavailable", "The tables are still being restored.", {"Retry-After": "1"})
-        cluster = app.state.cluster
-        return {"ok": True} if cluster is None else {"ok": True, "node": cluster.node}
+        answer: dict = {"ok": True}
+        if app.state.cluster is not None:
+            answer["node"] = app.state.cluster.node
+        if app.state.loop_watch is not None:
+            answer["loop_block_max_ms"] = app.state.loop_watch.take() * 1000
+        return answer
 
     def page(name: str):
         path = web_dir / name

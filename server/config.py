@@ -62,6 +62,10 @@ class Settings(BaseSettings):
         default=True,
         description="Log every change to a table before showing it (off only to measure the log's cost).",
     )
+    loop_monitor: bool = Field(
+        default=False,
+        description="Measure the event loop's longest block (reported and reset by /healthz; for the bench).",
+    )
     table_retention_days: float = Field(
         default=30.0, gt=0, description="How long a parked table is kept before it is deleted."
     )
