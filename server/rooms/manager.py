@@ -40,6 +40,7 @@ class TableSource(Protocol):
 
 
 UNAVAILABLE = RoomError("unavailable", "The table store is not reachable right now; try again in a moment.", 503)
+SHARED_DOWN = RoomError("unavailable", "The cluster's shared store is not reachable; try again in a moment.", 503)
 BUSY = RoomError("unavailable", "This table is moving between servers; try again in a moment.", 503)
 MOVED = (1012, "this table moved to another server; reconnect")
 
@@ -104,13 +105,19 @@ class RoomManager:
         if cluster is None:
             return self.create(game_name, options, seats, private, host_id, host_name)
         created = self._check_new(game_name, options, seats, private, host_id, host_name)
-        code = new_room_code()
-        while code in self.rooms or not await cluster.claim(code):
-            code = new_room_code()
         cap = self.settings.max_open_rooms_per_player
-        if not await cluster.reserve_host(host_id, code, cap):
-            await cluster.release(code)
-            raise self._too_many(cap)
+        try:
+            code = new_room_code()
+            while code in self.rooms or not await cluster.claim(code):
+                code = new_room_code()
+            if not await cluster.reserve_host(host_id, code, cap):
+                await cluster.release(code)
+                raise self._too_many(cap)
+        except RoomError:
+            raise
+        except Exception as exc:  # Redis unreachable: no table can be placed safely
+            log.warning("could not place a new table in the cluster: %s", exc)
+            raise SHARED_DOWN from None
         return self._open_new(code, created)
 
     @staticmethod
@@ -177,8 +184,14 @@ class RoomManager:
         an ``owner`` entry first: the fence that refuses any later write of the old owner."""
         cluster = self.cluster
         assert cluster is not None
-        if not await cluster.acquire(code):
-            raise BUSY
+        try:
+            if not await cluster.acquire(code):
+                raise BUSY
+        except RoomError:
+            raise
+        except Exception as exc:
+            log.warning("could not take the lease of table %s: %s", code, exc)
+            raise SHARED_DOWN from None
         try:
             room = await self._restore_one(code)
         except BaseException:
@@ -282,7 +295,12 @@ class RoomManager:
         its creation's wall-clock time, which every node reads alike."""
         if self.cluster is None:
             return self.list_public(limit=limit, after=after)
-        rows = [r for r in await self.cluster.lobby() if after is None or (r["created"], r["code"]) < after]
+        try:
+            every = await self.cluster.lobby()
+        except Exception as exc:  # Redis unreachable: this node's own tables at least
+            log.warning("the shared lobby is not reachable (%s); listing this node's tables", exc)
+            every = self._lobby_rows()
+        rows = [r for r in every if after is None or (r["created"], r["code"]) < after]
         rows.sort(key=lambda r: (r["created"], r["code"]), reverse=True)
         page = rows if limit is None else rows[:limit]
         more = limit is not None and len(rows) > limit
