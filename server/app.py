@@ -20,6 +20,8 @@ from server import __version__
 from server.edges.api import api_router
 from server.edges.api.errors import ApiError, install_error_handlers
 from server.cluster import Cluster, SharedRateLimiter
+from server.edges.api.matches import replay_loader
+from server.edges.api.replays import BodyCache, Replays
 from server.edges.guard import ClientAddresses, RequestGuard
 from server.config import Settings, get_settings
 from server.limits import MemoryRateLimiter, rates_from
@@ -28,6 +30,7 @@ from server.storage.db import Database
 from server.storage.dbwriter import DatabaseWriter
 from server.storage.source import DatabaseTables
 from server.rooms import RoomManager
+from server.edges.headers import SecurityHeaders
 from server.edges.ws import RoomSockets
 
 log = logging.getLogger("felt")
@@ -139,6 +142,12 @@ async def _lifespan(app: FastAPI):
     app.state.writer = writer
     app.state.tables = source
     app.state.rooms = rooms
+    app.state.replays = Replays(
+        replay_loader(db),
+        builds=settings.replay_builds,
+        queue=settings.replay_queue,
+        cache=BodyCache(settings.replay_cache_entries, settings.replay_cache_mb * 2**20),
+    )
     first_try = asyncio.Event()
     prepare = asyncio.get_running_loop().create_task(_prepare(db, rooms, first_try))
     tried = asyncio.ensure_future(first_try.wait())
@@ -200,6 +209,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     app.include_router(api_router)
     app.add_middleware(RoomSockets)  # /ws/rooms/{code}: see server.edges.ws
+    app.add_middleware(SecurityHeaders)  # CSP, no framing, no referrer, no sniffing
     app.add_middleware(
         RequestGuard, max_body_bytes=settings.max_body_bytes, body_timeout_s=settings.body_timeout_s
     )
@@ -231,9 +241,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         return serve
 
-    app.add_api_route("/", page("index.html"), include_in_schema=False)
-    app.add_api_route("/r/{code}", page("room.html"), include_in_schema=False)
-    app.add_api_route("/history", page("history.html"), include_in_schema=False)
-    app.add_api_route("/matches/{match_id}", page("match.html"), include_in_schema=False)
+    for path, name in (("/", "index.html"), ("/r/{code}", "room.html"), ("/history", "history.html"),
+                       ("/matches/{match_id}", "match.html")):
+        app.add_api_route(path, page(name), methods=["GET", "HEAD"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=web_dir), name="static")
     return app

@@ -83,9 +83,14 @@ class RoomManager:
         private: bool,
         host_id: str,
         host_name: str,
+        follow: Room | None = None,
     ) -> Room:
-        """Open a room; the host is seated at seat 0."""
-        created = self._check_new(game_name, options, seats, private, host_id, host_name)
+        """Open a room; the host is seated at seat 0.
+
+        A room that ``follow``s a finished one ("Play again") seats each of that match's
+        players who comes in at the seat they had, the host (its creator) at once.
+        """
+        created = self._check_new(game_name, options, seats, private, host_id, host_name, follow)
         hosted = sum(
             1 for r in self.rooms.values() if r.host_id == host_id and r.status != "finished" and not r.closed
         )
@@ -97,14 +102,15 @@ class RoomManager:
         return self._open_new(code, created)
 
     async def create_shared(
-        self, game_name: str, options: dict | None, seats: int | None, private: bool, host_id: str, host_name: str
+        self, game_name: str, options: dict | None, seats: int | None, private: bool, host_id: str, host_name: str,
+        follow: Room | None = None,
     ) -> Room:
         """``create``, in either mode; in cluster mode the code is unique and the host's cap
         counted across every node, and this node takes the new table's lease."""
         cluster = self.cluster
         if cluster is None:
-            return self.create(game_name, options, seats, private, host_id, host_name)
-        created = self._check_new(game_name, options, seats, private, host_id, host_name)
+            return self.create(game_name, options, seats, private, host_id, host_name, follow)
+        created = self._check_new(game_name, options, seats, private, host_id, host_name, follow)
         cap = self.settings.max_open_rooms_per_player
         try:
             code = new_room_code()
@@ -125,7 +131,8 @@ class RoomManager:
         return RoomError("too_many_rooms", f"You already host {hosted} open rooms; finish or leave one first.", 429)
 
     def _check_new(
-        self, game_name: str, options: dict | None, seats: int | None, private: bool, host_id: str, host_name: str
+        self, game_name: str, options: dict | None, seats: int | None, private: bool, host_id: str, host_name: str,
+        follow: Room | None = None,
     ) -> dict:
         """A new table's ``created`` entry, or the RoomError that refuses it."""
         if self.stopping:
@@ -140,10 +147,15 @@ class RoomManager:
             parsed = game.parse_options(options or {})
         except ValueError as err:
             raise RoomError("bad_options", str(err), 422) from None
-        return {
+        created = {
             "game": game.name, "options": parsed.model_dump(mode="json"), "seats": seats,
             "private": private, "host_id": host_id, "host_name": host_name,
         }
+        if follow is not None:
+            created["follow_seats"] = {
+                s.player_id: s.index for s in follow.seats if s.player_id and s.index < seats
+            }
+        return created
 
     def _open_new(self, code: str, created: dict) -> Room:
         room = Room.open(self, code, created)
@@ -379,7 +391,7 @@ class RoomManager:
         stale = [r for r in self.rooms.values() if r.is_idle(now)]
         for room in stale:
             await room.retire("close" if room.status == "finished" else "park")
-        if self.source is not None and time.monotonic() - self._last_purge > 3600:
+        if self.source is not None and self.restored and time.monotonic() - self._last_purge > 3600:
             self._last_purge = time.monotonic()
             cutoff = time.time() - self.settings.table_retention_days * 86400
             purged = await self.source.purge(cutoff)
