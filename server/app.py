@@ -19,6 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from server import __version__
 from server.edges.api import api_router
 from server.edges.api.errors import ApiError, install_error_handlers
+from server.cluster import Cluster, SharedRateLimiter
 from server.edges.api.matches import replay_loader
 from server.edges.api.replays import BodyCache, Replays
 from server.edges.guard import ClientAddresses, RequestGuard
@@ -115,6 +116,16 @@ async def _prepare(db: Database, rooms: RoomManager, first_try: asyncio.Event) -
             delay = min(delay * 2, 5.0)
 
 
+async def _join_cluster(app: FastAPI, settings: Settings, rooms: RoomManager) -> Cluster | None:
+    """Cluster mode (``FELT_REDIS_URL``): leases, the shared lobby and limits in Redis."""
+    cluster = app.state.cluster = Cluster(settings) if settings.redis_url else None
+    if cluster is not None:
+        rooms.join_cluster(cluster)
+        await cluster.start()
+        app.state.limiter = SharedRateLimiter(cluster, rates_from(settings))
+    return cluster
+
+
 @asynccontextmanager
 async def _lifespan(app: FastAPI):
     """Storage, the writer and the rooms up (the tables restored, or restoring in the
@@ -125,6 +136,7 @@ async def _lifespan(app: FastAPI):
     await writer.start()
     source = DatabaseTables(db)
     rooms = RoomManager(settings, writer, source)
+    cluster = await _join_cluster(app, settings, rooms)
     rooms.start()
     app.state.db = db
     app.state.writer = writer
@@ -148,6 +160,9 @@ async def _lifespan(app: FastAPI):
             await writer.flush(timeout=8)
         except TimeoutError as exc:
             log.error("stopping: %s", exc)
+            return
+        if cluster is not None:  # everything is durable: other nodes may take the tables now
+            await cluster.release_all()
 
     DRAINS.append(drain)
     # A server keeps many long-lived views: collect the young generation less often and
@@ -170,6 +185,8 @@ async def _lifespan(app: FastAPI):
         await rooms.stop()
         await rooms.close()
         await writer.close()
+        if cluster is not None:
+            await cluster.close()
         await asyncio.to_thread(db.dispose)
 
 
@@ -185,6 +202,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=_lifespan,
     )
     app.state.settings = settings
+    app.state.cluster = None  # set by the lifespan in cluster mode
     app.state.metrics = Metrics(app.state)
     app.state.addresses = ClientAddresses(settings.trusted_proxies)
     app.state.limiter = MemoryRateLimiter(rates_from(settings))
@@ -208,9 +226,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise ApiError(503, "unavailable", "The database does not answer.", {"Retry-After": "5"})
         if not app.state.rooms.restored:
             raise ApiError(503, "unavailable", "The tables are still being restored.", {"Retry-After": "1"})
+        answer: dict = {"ok": True}
+        if app.state.cluster is not None:
+            answer["node"] = app.state.cluster.node
         if app.state.loop_watch is not None:
-            return {"ok": True, "loop_block_max_ms": app.state.loop_watch.take() * 1000}
-        return {"ok": True}
+            answer["loop_block_max_ms"] = app.state.loop_watch.take() * 1000
+        return answer
 
     def page(name: str):
         path = web_dir / name

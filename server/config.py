@@ -88,6 +88,19 @@ class Settings(BaseSettings):
     replay_cache_mb: int = Field(default=64, ge=0, description="Largest total size of the kept replays.")
     db_retry_max_s: float = Field(default=30.0, gt=0, description="Longest wait between retries of a failed write.")
 
+    # Cluster mode (docs/scaling.md): with a Redis URL, tables are owned by Redis leases.
+    redis_url: str | None = Field(
+        default=None, description="Redis URL; set it (with a PostgreSQL DATABASE_URL) to run as one node of many."
+    )
+    redis_prefix: str = Field(default="felt:", description="Prefix of every Redis key and channel this cluster uses.")
+    node_id: str | None = Field(default=None, description="This node's name in the cluster (default: host and pid).")
+    lease_ms: int = Field(
+        default=5000, ge=200, description="How long a node's claim on a table lasts unless it is renewed."
+    )
+    lobby_publish_s: float = Field(
+        default=0.5, gt=0, description="How often a node publishes its public tables to the shared lobby."
+    )
+
     # ---- operations: logs, limits against exhaustion, per-address rates ---------------------
     log_format: Literal["text", "json"] = Field(
         default="text", description="'json': one JSON object per log line; 'text': plain lines."

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from server.config import Settings
 from server.rooms.errors import RoomError
@@ -20,6 +20,9 @@ from server.rooms.room import Room
 from server.rooms.seats import new_room_code, normalize_code
 from server.rules.games import get_game
 from server.storage.writer import Writer
+
+if TYPE_CHECKING:
+    from server.cluster import Cluster
 
 log = logging.getLogger("felt.rooms")
 
@@ -37,6 +40,9 @@ class TableSource(Protocol):
 
 
 UNAVAILABLE = RoomError("unavailable", "The table store is not reachable right now; try again in a moment.", 503)
+SHARED_DOWN = RoomError("unavailable", "The cluster's shared store is not reachable; try again in a moment.", 503)
+BUSY = RoomError("unavailable", "This table is moving between servers; try again in a moment.", 503)
+MOVED = (1012, "this table moved to another server; reconnect")
 
 
 class RoomManager:
@@ -57,6 +63,14 @@ class RoomManager:
         self._last_purge = 0.0
         self.restored = source is None  # tables are looked up only once the restore is done
         self.stopping = False
+        self.cluster: Cluster | None = None
+
+    def join_cluster(self, cluster: Cluster) -> None:
+        """Cluster mode: tables are run here only under this node's Redis lease (server/cluster.py)."""
+        self.cluster = cluster
+        cluster.on_lost = self._lost
+        cluster.on_handover = self._hand_over
+        cluster.local_lobby = self._lobby_rows
 
     def start(self) -> None:
         self._janitor = asyncio.get_running_loop().create_task(self._sweep_forever())
@@ -76,6 +90,51 @@ class RoomManager:
         A room that ``follow``s a finished one ("Play again") seats each of that match's
         players who comes in at the seat they had, the host (its creator) at once.
         """
+        created = self._check_new(game_name, options, seats, private, host_id, host_name, follow)
+        hosted = sum(
+            1 for r in self.rooms.values() if r.host_id == host_id and r.status != "finished" and not r.closed
+        )
+        if hosted >= self.settings.max_open_rooms_per_player:
+            raise self._too_many(hosted)
+        code = new_room_code()
+        while code in self.rooms:
+            code = new_room_code()
+        return self._open_new(code, created)
+
+    async def create_shared(
+        self, game_name: str, options: dict | None, seats: int | None, private: bool, host_id: str, host_name: str,
+        follow: Room | None = None,
+    ) -> Room:
+        """``create``, in either mode; in cluster mode the code is unique and the host's cap
+        counted across every node, and this node takes the new table's lease."""
+        cluster = self.cluster
+        if cluster is None:
+            return self.create(game_name, options, seats, private, host_id, host_name, follow)
+        created = self._check_new(game_name, options, seats, private, host_id, host_name, follow)
+        cap = self.settings.max_open_rooms_per_player
+        try:
+            code = new_room_code()
+            while code in self.rooms or not await cluster.claim(code):
+                code = new_room_code()
+            if not await cluster.reserve_host(host_id, code, cap):
+                await cluster.release(code)
+                raise self._too_many(cap)
+        except RoomError:
+            raise
+        except Exception as exc:  # Redis unreachable: no table can be placed safely
+            log.warning("could not place a new table in the cluster: %s", exc)
+            raise SHARED_DOWN from None
+        return self._open_new(code, created)
+
+    @staticmethod
+    def _too_many(hosted: int) -> RoomError:
+        return RoomError("too_many_rooms", f"You already host {hosted} open rooms; finish or leave one first.", 429)
+
+    def _check_new(
+        self, game_name: str, options: dict | None, seats: int | None, private: bool, host_id: str, host_name: str,
+        follow: Room | None = None,
+    ) -> dict:
+        """A new table's ``created`` entry, or the RoomError that refuses it."""
         if self.stopping:
             raise RoomError("unavailable", "The server is restarting; try again in a moment.", 503)
         try:
@@ -88,18 +147,6 @@ class RoomManager:
             parsed = game.parse_options(options or {})
         except ValueError as err:
             raise RoomError("bad_options", str(err), 422) from None
-        hosted = sum(
-            1 for r in self.rooms.values() if r.host_id == host_id and r.status != "finished" and not r.closed
-        )
-        if hosted >= self.settings.max_open_rooms_per_player:
-            raise RoomError(
-                "too_many_rooms",
-                f"You already host {hosted} open rooms; finish or leave one first.",
-                429,
-            )
-        code = new_room_code()
-        while code in self.rooms:
-            code = new_room_code()
         created = {
             "game": game.name, "options": parsed.model_dump(mode="json"), "seats": seats,
             "private": private, "host_id": host_id, "host_name": host_name,
@@ -108,6 +155,9 @@ class RoomManager:
             created["follow_seats"] = {
                 s.player_id: s.index for s in follow.seats if s.player_id and s.index < seats
             }
+        return created
+
+    def _open_new(self, code: str, created: dict) -> Room:
         room = Room.open(self, code, created)
         self.rooms[code] = room
         room._change("created", created)
@@ -131,7 +181,7 @@ class RoomManager:
             return await asyncio.shield(opening)
         opening = self._opening[code] = asyncio.get_running_loop().create_future()
         try:
-            room = await self._restore_one(code)
+            room = await (self._restore_one(code) if self.cluster is None else self._take_over(code))
             opening.set_result(room)
             return room
         except BaseException as exc:
@@ -140,6 +190,31 @@ class RoomManager:
             raise
         finally:
             self._opening.pop(code, None)
+
+    async def _take_over(self, code: str) -> Room | None:
+        """Cluster mode: take the table's lease (its holder hands it over), restore it, and log
+        an ``owner`` entry first: the fence that refuses any later write of the old owner."""
+        cluster = self.cluster
+        assert cluster is not None
+        try:
+            if not await cluster.acquire(code):
+                raise BUSY
+        except RoomError:
+            raise
+        except Exception as exc:
+            log.warning("could not take the lease of table %s: %s", code, exc)
+            raise SHARED_DOWN from None
+        try:
+            room = await self._restore_one(code)
+        except BaseException:
+            await cluster.release(code)
+            raise
+        if room is None:
+            await cluster.release(code)
+            return None
+        async with room.lock:
+            room._broadcast("owner", {"node": cluster.node})
+        return room
 
     async def _restore_one(self, code: str) -> Room | None:
         for _ in range(500):  # a room being parked leaves memory once its last entry is durable
@@ -171,6 +246,9 @@ class RoomManager:
         assert self.source is not None
         if not await self.writer.sync():
             raise RuntimeError("the spool could not be written to the database yet")
+        if self.cluster is not None:  # every node restores a table when a client asks for it
+            self.restored = True
+            return 0
         codes = await self.source.open_codes()
         loaded = 0
         for start in range(0, len(codes), RESTORE_CHUNK):
@@ -212,6 +290,68 @@ class RoomManager:
         more = limit is not None and len(waiting) > limit
         return [r.summary() for r in page], ((page[-1].created_at, page[-1].code) if more else None)
 
+    def _lobby_rows(self) -> list[dict]:
+        """This node's part of the shared lobby: ``list_public`` with each table's creation time."""
+        now, wall = time.monotonic(), time.time()
+        return [
+            {**r.summary(), "created": wall - (now - r.created_at)}
+            for r in self.rooms.values()
+            if not r.private and r.status == "waiting" and not r.closed
+            and any(s.player_id is None and not s.bot for s in r.seats)
+        ]
+
+    async def list_lobby(
+        self, limit: int | None = None, after: tuple[float, str] | None = None
+    ) -> tuple[list[dict], tuple[float, str] | None]:
+        """``list_public``, of this node or (cluster mode) of every node: then a room's key is
+        its creation's wall-clock time, which every node reads alike."""
+        if self.cluster is None:
+            return self.list_public(limit=limit, after=after)
+        try:
+            every = await self.cluster.lobby()
+        except Exception as exc:  # Redis unreachable: this node's own tables at least
+            log.warning("the shared lobby is not reachable (%s); listing this node's tables", exc)
+            every = self._lobby_rows()
+        rows = [r for r in every if after is None or (r["created"], r["code"]) < after]
+        rows.sort(key=lambda r: (r["created"], r["code"]), reverse=True)
+        page = rows if limit is None else rows[:limit]
+        more = limit is not None and len(rows) > limit
+        return page, ((page[-1]["created"], page[-1]["code"]) if more else None)
+
+    # ---- cluster mode --------------------------------------------------------------------------
+
+    def may_change(self, code: str) -> bool:
+        """True unless this is a cluster node whose lease on ``code`` may have run out."""
+        return self.cluster is None or self.cluster.owns(code)
+
+    def table_changed(self, code: str, row: dict) -> None:
+        """A table's lobby row changed (status or seats): the shared limits follow it."""
+        if self.cluster is not None:
+            self.cluster.table_changed(code, row.get("host_id"), row["status"])
+
+    def _lost(self, code: str) -> None:
+        """This node lost the table's lease: drop it without writing; its clients reconnect."""
+        room = self.rooms.pop(code, None) or self._retiring.pop(code, None)
+        if room is not None:
+            asyncio.get_running_loop().create_task(room.close(*MOVED))
+
+    async def _hand_over(self, code: str) -> None:
+        """Another node was asked for this table: park it here, then release the lease."""
+        cluster = self.cluster
+        assert cluster is not None
+        opening = self._opening.get(code)
+        if opening is not None:
+            await asyncio.wait({opening}, timeout=10)
+        room = self.rooms.get(code)
+        if room is not None:
+            await room.retire("park", *MOVED)
+            for _ in range(500):
+                if code not in self._retiring:
+                    break
+                await asyncio.sleep(0.01)
+        if code in cluster.trusted and code not in self.rooms:
+            await cluster.release(code)
+
     # ---- the writer's reports ----------------------------------------------------------------
 
     def _durable(self, code: str, version: int) -> None:
@@ -222,11 +362,15 @@ class RoomManager:
         retiring = self._retiring.get(code)
         if retiring is not None and version >= retiring.version:
             del self._retiring[code]
+            if self.cluster is not None:
+                self.cluster.let_go(code)
 
     def _conflict(self, code: str) -> None:
         """Another writer logged a version of this table: this process must not serve it on."""
         room = self.rooms.pop(code, None) or self._retiring.pop(code, None)
         log.error("table %s: another writer holds its log; this process lets go of it", code)
+        if self.cluster is not None:
+            self.cluster.forget(code)
         if room is not None:
             asyncio.get_running_loop().create_task(room.close(1012, "this table moved; reconnect"))
 
@@ -236,6 +380,8 @@ class RoomManager:
             del self.rooms[room.code]
         if room.logged and room.durable_version < room.version:
             self._retiring[room.code] = room
+        elif self.cluster is not None:
+            self.cluster.let_go(room.code)
 
     # ---- sweeping ------------------------------------------------------------------------------
 

@@ -13,7 +13,8 @@ receiver may not see.
 The log entries (``kind``: data) are: ``created`` (game, options, seats, private, host),
 ``sit`` (seat, player_id, name), ``stand`` (seat), ``bot`` (seat, remove), ``start`` (match_id,
 seed, dealer, started_at), ``act`` (seat, action), ``chat`` (the line), ``next`` (code), ``leave``
-(seat), ``seen`` (who is connected changed; nothing to rebuild), ``unpark``, ``park`` and ``close``.
+(seat), ``seen`` (who is connected changed; nothing to rebuild), ``owner`` (a cluster node took the
+table: the fence, nothing to rebuild), ``unpark``, ``park`` and ``close``.
 
 The rooms know games only through the registry (``get_game``) and the engine surface, and
 know the transport only as a ``Connection`` with a queue and a way to close it.
@@ -294,6 +295,8 @@ class Room:
         """
         if self.manager.stopping:
             raise RoomError("restarting", "The server is restarting; nothing changed. Try again in a moment.", 503)
+        if not self.manager.may_change(self.code):
+            raise RoomError("moved", "This table is moving to another server; nothing changed. Reconnecting.", 503)
         at = time.time()
         self._enter(kind, data, at)
         self._broadcast(kind, data, at)
@@ -402,6 +405,8 @@ class Room:
         finishing = kind == "act" and self.status == "finished"
         table = self.table_row(RETIRED_STATUS.get(kind)) if kind in TABLE_KINDS or finishing else None
         self.writer.append(LogEntry(self.code, v, kind, data or {}, table, at))
+        if table is not None:
+            self.manager.table_changed(self.code, table)
 
     def durable(self, version: int) -> None:
         """The writer made every version up to ``version`` durable: send their frames, in order."""

@@ -85,11 +85,12 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
     previous = None
     try:
         if body.from_:
-            previous = manager.get(body.from_)
+            # In cluster mode the finished room may run on another node: take it over.
+            previous = manager.get(body.from_) if manager.cluster is None else await manager.open(body.from_)
             if previous is None:
                 raise ApiError(404, "not_found", f"There is no open room {body.from_!r} to play again from.")
             previous.check_may_follow(caller.id)
-        room = manager.create(
+        room = await manager.create_shared(
             body.game, body.options, body.seats, body.private, caller.id, caller.name, follow=previous
         )
         if previous is not None:
@@ -115,7 +116,7 @@ async def list_rooms(
     cursor: str | None = Query(None, max_length=200, description="The 'next' of the previous page."),
 ) -> dict:
     after = decode_cursor(cursor) if cursor is not None else None
-    rooms, last = request.app.state.rooms.list_public(limit=limit, after=after)
+    rooms, last = await request.app.state.rooms.list_lobby(limit=limit, after=after)
     return {"rooms": rooms, "next": encode_cursor(last) if last is not None else None}
 
 

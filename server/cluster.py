@@ -1,0 +1,361 @@
+"""Cluster mode: this node's share of what Redis keeps for every node (docs/scaling.md).
+
+With ``FELT_REDIS_URL`` set, several Felt nodes share one PostgreSQL and one Redis:
+
+- **Leases.** A node runs a table only while it holds the table's lease, a Redis key
+  ``<prefix>lease:<code>`` whose value is the node id, set with ``SET NX PX`` and renewed (one
+  script call for all of the node's tables) every third of its life. The node trusts a lease
+  only until the moment its last successful renewal *was sent* plus the lease's length, minus
+  a margin: a node that was paused or cut off stops applying changes on its own clock before
+  any other node can take the table. The table log's unique (table, version) key is the fence
+  behind that: a node taking a table logs an ``owner`` entry first, so a write of the old
+  owner at that version is refused by the database and the old owner drops the table.
+- **Handover.** The balancer sends every socket of a table to one node (consistent hashing of
+  the code). A node asked for a table another live node holds publishes ``handover`` on that
+  node's channel; the holder parks the table (logged, durable), closes its sockets with 1012
+  (the clients reconnect through the balancer) and releases the lease; the asking node then
+  takes the lease and restores the table from its log. A dead holder's lease simply expires.
+- **Lobby.** Every node publishes its public waiting tables under ``<prefix>lobby:<node>``
+  (expiring, refreshed every ``lobby_publish_s``); any node lists all of them.
+- **Limits.** A host's open tables are a hash ``<prefix>hosting:<player>`` (table -> node),
+  checked and added to in one script, so the per-player cap holds across nodes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+import time
+from collections.abc import Awaitable, Callable
+
+import orjson
+from redis import asyncio as aioredis
+
+from server.config import Settings
+from server.limits import MemoryRateLimiter, Rate
+
+log = logging.getLogger("felt.cluster")
+
+# Renew every lease of this node whose value is still this node; 1 per lease kept, 0 per lost.
+RENEW = """
+local out = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[2])
+    out[i] = 1
+  else
+    out[i] = 0
+  end
+end
+return out
+"""
+# Delete a lease only if this node holds it.
+RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+# Add a table to a host's open tables unless the host already has ``cap`` of them.
+RESERVE = """
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 1 end
+if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1
+"""
+
+# One token bucket shared by every node, on Redis's own clock: spend ARGV[3] tokens if there
+# are that many; the tokens left.
+BUCKET = """
+local rate, burst, cost = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local v = redis.call('HMGET', KEYS[1], 't', 's')
+local tokens = tonumber(v[1]) or burst
+local stamp = tonumber(v[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - stamp) * rate)
+if tokens >= cost then tokens = tokens - cost end
+redis.call('HSET', KEYS[1], 't', tostring(tokens), 's', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
+return tostring(tokens)
+"""
+
+TRUST = 0.8  # a lease is trusted for this share of its length after the renewal was sent
+ACTIVE = ("waiting", "playing")
+
+
+def default_node_id() -> str:
+    return f"{socket.gethostname()}-{os.getpid()}"
+
+
+class Cluster:
+    """This node's leases, its part of the lobby and the shared limits, all in Redis."""
+
+    def __init__(self, settings: Settings, client: aioredis.Redis | None = None) -> None:
+        assert settings.redis_url, "cluster mode needs FELT_REDIS_URL"
+        self.settings = settings
+        self.node = settings.node_id or default_node_id()
+        self.prefix = settings.redis_prefix
+        self.lease_ms = settings.lease_ms
+        self.redis = client or aioredis.from_url(settings.redis_url)
+        self._renew = self.redis.register_script(RENEW)
+        self._release = self.redis.register_script(RELEASE)
+        self._reserve = self.redis.register_script(RESERVE)
+        self.trusted: dict[str, float] = {}  # table code -> monotonic time its lease is trusted until
+        self.on_lost: Callable[[str], None] = lambda code: None
+        self.on_handover: Callable[[str], Awaitable[None]] | None = None
+        self.local_lobby: Callable[[], list[dict]] = list
+        self._tasks: list[asyncio.Task] = []
+        self._background: set[asyncio.Task] = set()
+        self.ops = 0  # Redis commands sent (for the benchmark: operations per move)
+
+    # ---- keys ----------------------------------------------------------------------------
+
+    def _lease(self, code: str) -> str:
+        return f"{self.prefix}lease:{code}"
+
+    def _channel(self, node: str) -> str:
+        return f"{self.prefix}node:{node}"
+
+    # ---- life cycle ----------------------------------------------------------------------
+
+    async def start(self) -> None:
+        await self.redis.ping()
+        loop = asyncio.get_running_loop()
+        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        await self._pubsub.subscribe(self._channel(self.node))
+        self._tasks = [
+            loop.create_task(self._renew_forever()),
+            loop.create_task(self._publish_lobby_forever()),
+            loop.create_task(self._listen()),
+        ]
+        log.warning("cluster node %s: leases of %d ms in Redis (prefix %r)", self.node, self.lease_ms, self.prefix)
+
+    async def release_all(self) -> None:
+        """A stopping node lets go of every table at once, so others need not wait for expiry."""
+        codes = list(self.trusted)
+        self.trusted.clear()
+        for code in codes:
+            await self.release(code)
+        await self.redis.delete(f"{self.prefix}lobby:{self.node}")
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, *self._background, return_exceptions=True)
+        try:
+            await self.release_all()
+            await self._pubsub.aclose()
+        except Exception:  # Redis gone: the leases expire by themselves
+            log.warning("could not release this node's leases; they expire in %d ms", self.lease_ms)
+        await self.redis.aclose()
+
+    def _spawn(self, coro: Awaitable) -> None:
+        task = asyncio.ensure_future(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    # ---- leases --------------------------------------------------------------------------
+
+    def owns(self, code: str) -> bool:
+        """True while this node may change table ``code`` (by its own clock; see the docstring)."""
+        return self.trusted.get(code, 0.0) > time.monotonic()
+
+    def _trust(self, code: str, sent_at: float) -> None:
+        self.trusted[code] = sent_at + self.lease_ms / 1000 * TRUST
+
+    async def claim(self, code: str) -> bool:
+        """Take the lease of ``code`` if nobody holds it (or this node already does)."""
+        sent = time.monotonic()
+        self.ops += 1
+        if await self.redis.set(self._lease(code), self.node, nx=True, px=self.lease_ms):
+            self._trust(code, sent)
+            return True
+        self.ops += 1
+        holder = await self.redis.get(self._lease(code))
+        if holder is not None and holder.decode() == self.node:
+            self.ops += 1
+            await self.redis.pexpire(self._lease(code), self.lease_ms)
+            self._trust(code, sent)
+            return True
+        return False
+
+    async def acquire(self, code: str) -> bool:
+        """Take the lease of ``code``, asking its holder to hand it over; False if that takes
+        longer than a lease's life and a second (the caller tells the client to retry)."""
+        deadline = time.monotonic() + self.lease_ms / 1000 + 1.0
+        asked, asked_at = None, 0.0
+        while True:
+            if await self.claim(code):
+                return True
+            holder = await self.redis.get(self._lease(code))
+            if holder is not None and (holder != asked or time.monotonic() - asked_at > 1.0):
+                asked, asked_at = holder, time.monotonic()
+                self.ops += 1
+                await self.redis.publish(self._channel(holder.decode()), b"handover " + code.encode())
+            if time.monotonic() > deadline:
+                return False
+            await asyncio.sleep(0.02)
+
+    async def release(self, code: str) -> None:
+        self.trusted.pop(code, None)
+        self.ops += 1
+        await self._release(keys=[self._lease(code)], args=[self.node])
+
+    def forget(self, code: str) -> None:
+        """Stop renewing ``code`` (the table left memory); the lease is not ours any more."""
+        self.trusted.pop(code, None)
+
+    def let_go(self, code: str) -> None:
+        """Release ``code`` in the background (its last entry is durable)."""
+        if code in self.trusted:
+            self._spawn(self.release(code))
+
+    async def renew(self) -> list[str]:
+        """Renew every lease of this node; the codes whose lease was lost (and forgotten)."""
+        codes = list(self.trusted)
+        if not codes:
+            return []
+        sent = time.monotonic()
+        self.ops += 1
+        kept = await self._renew(keys=[self._lease(c) for c in codes], args=[self.node, self.lease_ms])
+        lost = []
+        for code, ok in zip(codes, kept):
+            if code not in self.trusted:
+                continue  # released meanwhile
+            if ok:
+                self._trust(code, sent)
+            else:
+                lost.append(code)
+                self.trusted.pop(code, None)
+        return lost
+
+    async def _renew_forever(self) -> None:
+        every = self.lease_ms / 1000 / 3
+        while True:
+            await asyncio.sleep(every)
+            try:
+                lost = await self.renew()
+            except Exception as exc:  # Redis unreachable: trust runs out on its own clock
+                log.warning("could not renew this node's leases: %s", exc)
+                lost = [c for c in list(self.trusted) if not self.owns(c)]
+                for code in lost:
+                    self.trusted.pop(code, None)
+            for code in lost:
+                log.error("table %s: this node lost its lease; it lets go of the table", code)
+                self.on_lost(code)
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                message = await self._pubsub.get_message(timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("the cluster channel failed (%s); listening again", exc)
+                await asyncio.sleep(0.5)
+                continue
+            if message is None or message.get("type") != "message":
+                continue
+            verb, _, code = message["data"].decode().partition(" ")
+            if verb == "handover" and code and self.on_handover is not None:
+                self._spawn(self.on_handover(code))
+
+    # ---- the shared lobby ----------------------------------------------------------------
+
+    async def publish_lobby(self) -> None:
+        payload = orjson.dumps({"node": self.node, "rooms": self.local_lobby()})
+        ttl = max(1000, int(self.settings.lobby_publish_s * 4000))
+        self.ops += 1
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(f"{self.prefix}lobby:{self.node}", payload, px=ttl)
+            pipe.sadd(f"{self.prefix}nodes", self.node)
+            await pipe.execute()
+
+    async def _publish_lobby_forever(self) -> None:
+        while True:
+            try:
+                await self.publish_lobby()
+            except Exception as exc:
+                log.warning("could not publish this node's lobby: %s", exc)
+            await asyncio.sleep(self.settings.lobby_publish_s)
+
+    async def lobby(self) -> list[dict]:
+        """Every node's public waiting tables (this node's as they are now), newest first."""
+        nodes = sorted(n.decode() for n in await self.redis.smembers(f"{self.prefix}nodes"))
+        others = [n for n in nodes if n != self.node]
+        rooms = list(self.local_lobby())
+        if others:
+            blobs = await self.redis.mget([f"{self.prefix}lobby:{n}" for n in others])
+            gone = [n for n, blob in zip(others, blobs) if blob is None]
+            if gone:
+                await self.redis.srem(f"{self.prefix}nodes", *gone)
+            seen = {r["code"] for r in rooms}
+            for blob in blobs:
+                for room in orjson.loads(blob)["rooms"] if blob else ():
+                    if room["code"] not in seen:  # a table moving between nodes: listed once
+                        seen.add(room["code"])
+                        rooms.append(room)
+        rooms.sort(key=lambda r: r.get("created", 0), reverse=True)
+        return rooms
+
+    # ---- shared limits -------------------------------------------------------------------
+
+    def _hosting(self, player_id: str) -> str:
+        return f"{self.prefix}hosting:{player_id}"
+
+    async def reserve_host(self, player_id: str, code: str, cap: int) -> bool:
+        """Count ``code`` among ``player_id``'s open tables unless they have ``cap`` already."""
+        self.ops += 1
+        return bool(await self._reserve(keys=[self._hosting(player_id)], args=[code, self.node, cap]))
+
+    async def hosted(self, player_id: str) -> int:
+        return int(await self.redis.hlen(self._hosting(player_id)))
+
+    def table_changed(self, code: str, host_id: str | None, status: str) -> None:
+        """A table's status changed: it counts against its host's cap while waiting or playing."""
+        if not host_id:
+            return
+        self.ops += 1
+        if status in ACTIVE:
+            self._spawn(self.redis.hset(self._hosting(host_id), code, self.node))
+        else:
+            self._spawn(self.redis.hdel(self._hosting(host_id), code))
+
+
+class SharedRateLimiter:
+    """The per-address rate limits of server/limits.py, shared by every node through Redis.
+
+    The edges ask synchronously, so each node answers from its own copy of the buckets
+    (a ``MemoryRateLimiter``) and every token it grants is also spent in the shared bucket
+    in Redis, whose answer (the tokens left across the cluster) replaces the local level.
+    A node therefore learns what the others spent with its next grant: across N nodes an
+    address gets at most N-1 tokens more than its burst, never a higher sustained rate.
+    """
+
+    def __init__(self, cluster: Cluster, rates: dict[str, Rate]) -> None:
+        self.cluster = cluster
+        self.rates = rates
+        self.local = MemoryRateLimiter(rates)
+        self._bucket = cluster.redis.register_script(BUCKET)
+
+    def wait(self, kind: str, key: str) -> float:
+        return self.local.wait(kind, key)
+
+    def take(self, kind: str, key: str) -> float:
+        wait_s = self.local.take(kind, key)
+        if wait_s == 0:
+            self.cluster._spawn(self._share(kind, key))
+        return wait_s
+
+    async def _share(self, kind: str, key: str) -> None:
+        rate = self.rates[kind]
+        self.cluster.ops += 1
+        try:
+            left = await self._bucket(
+                keys=[f"{self.cluster.prefix}rate:{kind}:{key}"], args=[rate.per_second, rate.burst, 1]
+            )
+        except Exception as exc:  # Redis unreachable: this node's own buckets still hold
+            log.warning("could not share a rate-limit token: %s", exc)
+            return
+        self.local._buckets[(kind, key)] = (float(left), self.local.clock())

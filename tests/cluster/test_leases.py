@@ -1,0 +1,86 @@
+"""server.cluster against the real local Redis (a fresh key prefix per test): leases, the
+handover, the shared cap and rate buckets, without starting any node."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+
+import pytest
+import redis
+
+from cluster_harness import REDIS_URL
+from server.cluster import Cluster, SharedRateLimiter
+from server.config import Settings
+from server.limits import LOOKUPS, Rate
+
+
+@pytest.fixture
+async def pair():
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_timeout=2).ping()
+    except redis.RedisError as exc:
+        pytest.skip(f"Redis at {REDIS_URL} does not answer: {exc}")
+    prefix = f"felt-test-{secrets.token_hex(4)}:"
+    nodes = [Cluster(Settings(redis_url=REDIS_URL, redis_prefix=prefix, node_id=name, lease_ms=60_000))
+             for name in ("a", "b")]
+    for node in nodes:
+        await node.start()
+    yield nodes
+    for node in nodes:
+        await node.close()
+    plain = redis.Redis.from_url(REDIS_URL)
+    keys = list(plain.scan_iter(match=prefix + "*"))
+    if keys:
+        plain.delete(*keys)
+
+
+async def test_one_node_holds_a_lease_and_finds_out_when_it_is_gone(pair):
+    a, b = pair
+    assert await a.claim("T1") and a.owns("T1")
+    assert not await b.claim("T1") and not b.owns("T1")
+    assert await a.claim("T1"), "the holder claiming again keeps it"
+    assert await a.renew() == []
+    await a.redis.delete(a._lease("T1"))  # the lease ran out (a paused node, say)
+    assert await b.claim("T1")
+    assert await a.renew() == ["T1"]
+    assert not a.owns("T1"), "a node stops trusting a lease the moment it learns it is gone"
+    await a.release("T1")
+    assert (await b.redis.get(b._lease("T1"))) == b"b", "a node releases only its own lease"
+
+
+async def test_a_node_asked_for_a_table_hands_it_over(pair):
+    a, b = pair
+    handed = []
+
+    async def hand_over(code: str) -> None:
+        handed.append(code)
+        await a.release(code)
+
+    a.on_handover = hand_over
+    assert await a.claim("T2")
+    assert await b.acquire("T2")
+    assert handed == ["T2"] and b.owns("T2") and not a.owns("T2")
+
+
+async def test_the_host_cap_counts_tables_on_every_node(pair):
+    a, b = pair
+    assert await a.reserve_host("p1", "T3", 2)
+    assert await b.reserve_host("p1", "T4", 2)
+    assert not await a.reserve_host("p1", "T5", 2)
+    assert await b.reserve_host("p1", "T4", 2), "a table already counted is not counted twice"
+    b.table_changed("T4", "p1", "finished")
+    await asyncio.gather(*b._background)
+    assert await a.reserve_host("p1", "T5", 2)
+    assert await a.hosted("p1") == 2
+
+
+async def test_a_rate_bucket_is_shared_by_the_nodes(pair):
+    a, b = pair
+    rates = {LOOKUPS: Rate(per_second=0.001, burst=3)}
+    la, lb = SharedRateLimiter(a, rates), SharedRateLimiter(b, rates)
+    assert la.take(LOOKUPS, "1.2.3.4") == 0 and la.take(LOOKUPS, "1.2.3.4") == 0
+    await asyncio.gather(*a._background)
+    assert lb.take(LOOKUPS, "1.2.3.4") == 0, "b's first grant: it has not heard of a's yet"
+    await asyncio.gather(*b._background)
+    assert lb.take(LOOKUPS, "1.2.3.4") > 0, "b learned the shared bucket is empty"
