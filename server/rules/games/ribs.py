@@ -850,8 +850,8 @@ class Ribs(Game):
         """Full views of a match's consecutive states through one memo of their own (never the
         match's, whose parts hide cards), so each finished hand's entry is built once."""
         memo = ViewMemo()
-        for state in states:
-            yield self.full_view(state, memo)
+        for each in states:
+            yield self.full_view(each, memo)
 
     # ---- results ---------------------------------------------------------------------------
 
