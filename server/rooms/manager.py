@@ -10,6 +10,7 @@ from typing import Any
 from server.config import Settings
 from server.rooms.errors import RoomError
 from server.rooms.room import Room, new_room_code, normalize_code
+from server.rooms.timer import TURN_TIMER_CHOICES
 from server.rules.games import get_game
 
 log = logging.getLogger("felt.rooms")
@@ -36,8 +37,11 @@ class RoomManager:
         private: bool,
         host_id: str,
         host_name: str,
+        turn_timer: int = 0,
     ) -> Room:
         """Open a room; the host is seated at seat 0."""
+        if turn_timer not in TURN_TIMER_CHOICES:
+            raise RoomError("bad_options", f"The turn timer is one of {', '.join(map(str, TURN_TIMER_CHOICES))} seconds (0: off).", 422)
         try:
             game = get_game(game_name)
         except ValueError as err:
@@ -60,7 +64,7 @@ class RoomManager:
         code = new_room_code()
         while code in self.rooms:
             code = new_room_code()
-        room = Room(self, code, game, parsed.model_dump(mode="json"), seats, private, host_id, host_name)
+        room = Room(self, code, game, parsed.model_dump(mode="json"), seats, private, host_id, host_name, turn_timer)
         room.seats[0].player_id = host_id
         room.seats[0].name = host_name
         room._rebuild_seats_part()

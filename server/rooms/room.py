@@ -31,6 +31,7 @@ from server.bots import Bot, get_bot
 from server.rooms.connection import Connection
 from server.rooms.errors import RoomError
 from server.rooms.fanout import Kept, PatchFrames
+from server.rooms.timer import TurnTimer
 from server.rules.games import Game
 
 if TYPE_CHECKING:
@@ -127,7 +128,7 @@ class Room:
         "created_at", "lock", "version", "status", "seats", "connections", "state", "match",
         "result", "next_code", "last_seen", "finished_at", "closed", "_bots", "_bot_task",
         "_grace_tasks", "_room_part", "_seats_part", "_chat_part", "_public_state", "_public",
-        "_seat_keys",
+        "_seat_keys", "timer",
     )
 
     def __init__(
@@ -140,6 +141,7 @@ class Room:
         private: bool,
         host_id: str,
         host_name: str,
+        turn_timer: int = 0,
     ) -> None:
         self.manager = manager
         self.settings = manager.settings
@@ -165,6 +167,7 @@ class Room:
         self._bots: dict[int, Bot] = {}
         self._bot_task: asyncio.Task | None = None
         self._grace_tasks: dict[int, asyncio.Task] = {}
+        self.timer = TurnTimer(turn_timer, self.settings.turn_timer_scale)
         # Parts of the view shared by every connection, rebuilt only when they change so
         # that the differ can skip them by identity.
         self._room_part: dict = {}
@@ -192,6 +195,7 @@ class Room:
             "host_name": self.host_name,
             "status": self.status,
             "private": self.private,
+            "turn_timer": self.timer.seconds,
         }
 
     def seat_of(self, player_id: str | None) -> int | None:
@@ -219,6 +223,8 @@ class Room:
             "seed": self.match.seed if self.match and self.status == "finished" else None,
             "match_id": self.match.id if self.match and self.status == "finished" else None,
             "next": self.next_code,
+            "turn_timer": self.timer.seconds,
+            "deadline": self.timer.deadline,
         }
 
     def _rebuild_seats_part(self) -> None:
@@ -395,6 +401,8 @@ class Room:
 
     async def sit(self, conn: Connection, seat_index: int) -> None:
         async with self.lock:
+            if self._back_in_seat(conn, seat_index):
+                return
             self._require_waiting()
             if conn.player_id is None:
                 raise RoomError("unauthorized", "Connect with a player token to take a seat.")
@@ -411,6 +419,19 @@ class Room:
             seat.connections = sum(1 for c in self.connections if c.player_id == conn.player_id)
             self._rebuild_seats_part()
             self._broadcast()
+
+    def _back_in_seat(self, conn: Connection, seat_index: object) -> bool:
+        """A player whose seat a bot plays (missed turns) sits in it again: "I'm back"."""
+        if self.status != "playing" or seat_index != self.seat_of(conn.player_id):
+            return False
+        seat = self.seats[seat_index]
+        if not seat.away:
+            raise RoomError("seat_taken", "You are already playing in that seat.")
+        self._set_away(seat.index, False)
+        self.timer.acted(seat.index)
+        self._arm_timer()
+        self._broadcast()
+        return True
 
     async def stand(self, conn: Connection) -> None:
         async with self.lock:
@@ -449,6 +470,7 @@ class Room:
             if empty:
                 raise RoomError("not_full", f"Every seat must be filled first (empty: {', '.join(map(str, empty))}).")
             self._start_match()
+            self._arm_timer()
             self._broadcast()
             self._schedule_bots()
 
@@ -482,7 +504,20 @@ class Room:
                 raise RoomError("not_seated", "Only the players at the table can act; you are watching.", 403)
             if v != self.version:
                 raise RoomError("stale", f"Your view is out of date (version {v}, the table is at {self.version}).")
-            self._apply(seat, action)
+            away = self.seats[seat].away
+            if away:
+                self._set_away(seat, False)  # acting yourself takes the seat back from the bot
+            try:
+                self._apply(seat, action)
+            except Exception:
+                if away:
+                    self._set_away(seat, True)  # refused: nothing changes
+                raise
+            self.timer.acted(seat)
+
+    def _set_away(self, seat: int, away: bool) -> None:
+        self.seats[seat].away = away
+        self._rebuild_seats_part()
 
     def _apply(self, seat: int, action: dict) -> None:
         # Encoded first: an action that cannot be stored is refused before anything changes.
@@ -497,6 +532,7 @@ class Room:
         outcome = self.game.outcome(self.state)
         if outcome is not None:
             self._finish(outcome)
+        self._arm_timer()
         self._broadcast()
         self._schedule_bots()
 
@@ -551,19 +587,45 @@ class Room:
                 seats = self._bot_seats_to_act()
                 if not seats:
                     return
-                seat = seats[0]
-                view = self.game.view(self.state, seat)
-                legal = self.game.legal_actions(self.state, seat)
-                try:
-                    bot = self._bots.get(seat)
-                    if bot is None:
-                        bot = self._bots[seat] = get_bot(self.game.name, random.Random(f"{self.code}:{seat}"))
-                    action = bot.choose(view, legal)
-                    self._apply(seat, action)
-                except Exception:
-                    # A bot must never stall the table: log it and play its first legal action.
-                    log.exception("room %s: the bot in seat %d failed; playing a legal action", self.code, seat)
-                    self._apply(seat, legal[0])
+                self._bot_move(seats[0])
+
+    def _bot_move(self, seat: int) -> None:
+        """A bot plays one turn for ``seat`` (call under the lock)."""
+        view = self.game.view(self.state, seat)
+        legal = self.game.legal_actions(self.state, seat)
+        try:
+            bot = self._bots.get(seat)
+            if bot is None:
+                bot = self._bots[seat] = get_bot(self.game.name, random.Random(f"{self.code}:{seat}"))
+            action = bot.choose(view, legal)
+            self._apply(seat, action)
+        except Exception:
+            # A bot must never stall the table: log it and play its first legal action.
+            log.exception("room %s: the bot in seat %d failed; playing a legal action", self.code, seat)
+            self._apply(seat, legal[0])
+
+    # ---- the turn timer --------------------------------------------------------------------
+
+    def _arm_timer(self) -> None:
+        """Give the people to act now a fresh turn on the clock (call under the lock, before broadcasting)."""
+        people = [] if self.status != "playing" else [
+            s for s in self.game.to_act(self.state) if not self.seats[s].is_botted
+        ]
+        if self.timer.arm(people, self._turn_expired):
+            self._rebuild_room_part()
+
+    async def _turn_expired(self, deadline: int) -> None:
+        """The clock ran out: a bot plays this turn; a second miss in a row marks the seat away."""
+        async with self.lock:
+            if self.closed or self.status != "playing" or self.timer.deadline != deadline:
+                return  # someone acted in time, or the match is over
+            people = [s for s in self.game.to_act(self.state) if not self.seats[s].is_botted]
+            if not people:
+                return
+            seat = people[0]
+            if self.timer.missed(seat):
+                self._set_away(seat, True)
+            self._bot_move(seat)
 
     # ---- chat ----------------------------------------------------------------------------
 
@@ -617,6 +679,7 @@ class Room:
 
     async def close(self, code: int = 1001, reason: str = "room closed") -> None:
         self.closed = True
+        self.timer.cancel()
         for task in [self._bot_task, *self._grace_tasks.values()]:
             if task is not None:
                 task.cancel()

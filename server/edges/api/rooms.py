@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -21,6 +21,9 @@ class CreateRoom(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict, description="The game's options; defaults fill the rest.")
     seats: int | None = Field(default=None, description="How many players (default: the game's usual count).")
     private: bool = Field(default=False, description="Private rooms are not listed in the lobby.")
+    turn_timer: Literal[0, 30, 60, 120] = Field(
+        default=0, description="Seconds a player has per turn before a bot plays it for them (0: no timer)."
+    )
     from_: str | None = Field(default=None, alias="from", description="The room this one follows ('Play again').")
 
 
@@ -39,6 +42,7 @@ class RoomSummary(BaseModel):
     host_name: str
     status: str
     private: bool
+    turn_timer: int = 0
 
 
 class RoomList(BaseModel):
@@ -55,7 +59,9 @@ class RoomList(BaseModel):
 async def create_room(body: CreateRoom, request: Request, caller: Caller = Depends(current_player)) -> dict:
     manager = request.app.state.rooms
     try:
-        room = manager.create(body.game, body.options, body.seats, body.private, caller.id, caller.name)
+        room = manager.create(
+            body.game, body.options, body.seats, body.private, caller.id, caller.name, body.turn_timer
+        )
     except RoomError as err:
         raise ApiError(err.status, err.code, err.message) from None
     if body.from_:
