@@ -5,7 +5,7 @@ import { RoomConnection } from "./connection.js";
 import { playCards, renderTable } from "./table.js";
 import { SUITS, cardBack, cardButton, cardView } from "./cards.js";
 import { scoreSheet } from "./sheet.js";
-import { bidText, infoItems, passLabel, promptFor, seatLabel, teamNames } from "./games.js";
+import { actionText, bidText, infoItems, passLabel, promptFor, seatLabel, teamNames } from "./games.js";
 import { sha256Hex } from "./sha256.js";
 
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -16,6 +16,12 @@ let selectionKey = "";
 let pending = false; // an action is on its way: wait for the next version
 let wasMyTurn = false;
 let chatSeen = 0;
+let chatRead = null; // chat lines read (null until the first view: history counts as read)
+let held = null; // a finished trick kept on the table: {key, plays, winner, shownAt, ms, timer}
+let lastTrickKey; // undefined until the first view
+const HOLD_MS = 1100; // how long a finished trick stays before it is swept to its winner
+const SWEEP_MS = 380;
+const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 const digests = new Map(); // seed -> sha256 hex
 
 const room = () => state.room;
@@ -54,10 +60,12 @@ function render() {
     selection = [];
     selectionKey = key;
   }
+  trackTrick();
   keepFocus(() => {
     renderHeader();
     renderJoin();
     renderInfo();
+    renderScoreStrip();
     renderTableArea();
     renderControls();
     renderHand();
@@ -67,8 +75,126 @@ function render() {
     renderSheet();
     renderFair();
     renderChat();
+    renderMoveLog();
   });
   announceTurn();
+  fitTable();
+}
+
+// ---- the finished trick: held on the table, then swept to its winner --------------------
+
+/** The trick a view has just finished: its last_trick, or the last hand's final trick. */
+function finishedTrick(v) {
+  if (!v) return null;
+  const last = v.last_trick || (Array.isArray(v.history) && v.history.length
+    ? v.history[v.history.length - 1].last_trick || v.history[v.history.length - 1].final_trick : null);
+  const plays = last && (Array.isArray(last.cards) ? last.cards : Array.isArray(last.plays) ? last.plays : null);
+  return plays && plays.length ? { last, plays } : null;
+}
+
+/** Hold a trick that has just been finished (never one that was already there on arrival). */
+function trackTrick() {
+  const done = finishedTrick(view());
+  const key = done ? JSON.stringify([view().hand_number ?? null, done.last]) : null;
+  const first = lastTrickKey === undefined;
+  if (key === lastTrickKey) return;
+  lastTrickKey = key;
+  if (first || !done) return;
+  clearTimeout(held?.timer);
+  held = { plays: done.plays, winner: done.last.winner ?? null, ms: HOLD_MS, sweepAt: null, timer: null };
+  scheduleSweep();
+}
+
+function scheduleSweep() {
+  clearTimeout(held.timer);
+  if (document.hidden) return; // you were not looking: it waits for you (see visibilitychange)
+  held.timer = setTimeout(sweepHeld, held.ms);
+}
+
+function sweepHeld() {
+  if (!held) return;
+  if (reducedMotion.matches || held.winner === null) {
+    releaseHeld();
+    return;
+  }
+  held.sweepAt = performance.now();
+  render();
+  held.timer = setTimeout(releaseHeld, SWEEP_MS);
+}
+
+function releaseHeld() {
+  if (!held) return;
+  clearTimeout(held.timer);
+  held = null;
+  if (state) render();
+}
+
+document.addEventListener("visibilitychange", () => {
+  if (held && !document.hidden && held.sweepAt === null) {
+    held.ms = HOLD_MS * 2; // back from elsewhere: a longer look
+    scheduleSweep();
+  }
+});
+
+/** What the middle of the table shows: the held trick while it is held, else the trick in play. */
+function tableTrick() {
+  if (!held) return { plays: view()?.trick || [], winner: null, sweep: null };
+  const sweep = held.sweepAt === null ? null : { elapsed: Math.round(performance.now() - held.sweepAt), ms: SWEEP_MS };
+  return { plays: held.plays, winner: held.winner, sweep, held: true };
+}
+
+// ---- the table fits the screen ---------------------------------------------------------------
+
+/** Size the felt so that the table, your controls and your hand fit the window together. */
+function fitTable() {
+  const felt = $("#table .felt");
+  if (!felt) return;
+  const top = $("#table").getBoundingClientRect().top + window.scrollY;
+  const dock = $("#dock").offsetHeight;
+  const room = Math.floor(window.innerHeight - top - dock - 12);
+  document.documentElement.style.setProperty("--felt-fit", `${room}px`);
+}
+
+window.addEventListener("resize", fitTable);
+new ResizeObserver(fitTable).observe($("#dock"));
+
+/** The turn timer's deadline for the seats to act, when the table has one running. */
+function turnTimer() {
+  const r = room();
+  if (!r.turn_timer || !r.deadline || r.status !== "playing") return null;
+  return { seats: view()?.to_act || [], deadline: r.deadline, total: r.turn_timer * 1000 };
+}
+
+/** The score, always in sight above the table while a match is on. */
+function renderScoreStrip() {
+  const v = view();
+  const box = $("#score-strip");
+  box.hidden = !v || !Array.isArray(v.scores);
+  if (box.hidden) return;
+  const nm = names();
+  const rows = v.teams
+    ? teamNames(v, nm).map((label, t) => ({ label, score: v.scores[v.teams[t][0]], you: v.teams[t].includes(state.you) }))
+    : v.scores.map((score, s) => ({ label: seatLabel(nm, s), score, you: s === state.you }));
+  fill(box, rows.map((r) => h("span", { class: ["score-item", r.you && "you"] },
+    h("span", { class: "score-name" }, r.label), " ", h("strong", {}, String(r.score)))),
+  v.target ? h("span", { class: "score-target" }, `to ${v.target}`) : null,
+  h("a", { class: "score-more", href: "#sheet" }, "Sheet"));
+}
+
+/** The current hand's moves in words, newest last (the panel is a polite live region). */
+function renderMoveLog() {
+  const v = view();
+  const entries = v && Array.isArray(v.log) ? v.log : [];
+  const nm = names();
+  const items = [];
+  for (const e of entries) {
+    items.push(h("li", {}, `${seatLabel(nm, e.seat)} ${e.action ? actionText(room().game, e.action) : "moved"}`));
+    if (e.won !== undefined && e.won !== null) items.push(h("li", { class: "won" }, `${seatLabel(nm, e.won)} won the trick`));
+  }
+  const box = $("#move-log");
+  if (box.childElementCount === items.length && box.textContent === items.map((i) => i.textContent).join("")) return;
+  fill(box, items.length ? items : h("li", { class: "hint" }, "No moves yet in this hand."));
+  box.scrollTop = box.scrollHeight;
 }
 
 function renderHeader() {
@@ -123,6 +249,8 @@ function renderTableArea() {
     names: names(),
     seatExtras,
     center,
+    trick: tableTrick(),
+    timer: turnTimer(),
   });
 }
 
@@ -390,8 +518,31 @@ function renderChat() {
     h("span", { class: "chat-text" }, line.text))));
   if (lines.length !== chatSeen && (atBottom || chatSeen === 0)) log.scrollTop = log.scrollHeight;
   chatSeen = lines.length;
+  if (chatRead === null || chatInView()) chatRead = lines.length;
+  const unread = lines.length - chatRead;
+  const badge = $("#chat-unread");
+  badge.hidden = unread <= 0;
+  badge.textContent = unread > 0 ? String(unread) : "";
+  $("#chat-jump").setAttribute("aria-label", unread > 0 ? `Chat: ${unread} unread` : "Chat");
   $("#chat-form").hidden = !state.me;
 }
+
+/** Whether the chat's last lines are on screen (then they count as read). */
+function chatInView() {
+  const r = $("#chat-log").getBoundingClientRect();
+  return r.height > 0 && r.top < window.innerHeight && r.bottom > 0;
+}
+
+function jumpToChat() {
+  $("#chat-h").scrollIntoView({ block: "start" });
+  if (!$("#chat-form").hidden) $("#chat-text").focus({ preventScroll: true });
+  chatRead = (state?.chat || []).length;
+  if (state) render();
+}
+
+window.addEventListener("scroll", () => {
+  if (state && chatRead !== (state.chat || []).length && chatInView()) render();
+}, { passive: true });
 
 function announceTurn() {
   const mine = state.you !== null && legal().length > 0 && room().status === "playing";
@@ -480,10 +631,15 @@ async function playAgain(btn) {
 }
 
 document.addEventListener("click", (event) => {
+  if (held && event.target.closest("[data-skip-hold]")) {
+    releaseHeld(); // a tap on the table clears the finished trick at once
+    return;
+  }
   const el = event.target.closest("button");
   if (!el || el.disabled) return;
   const d = el.dataset;
   if ("copyInvite" in d) copyInvite();
+  else if ("chatJump" in d) jumpToChat();
   else if ("sit" in d) send({ type: "sit", seat: Number(d.sit) });
   else if ("stand" in d) send({ type: "stand" });
   else if ("botNext" in d) {

@@ -60,35 +60,59 @@ export function renderTable(el, o) {
         seatNotes(o.game, view, seat).map((t) => h("span", {}, t)),
         Number.isInteger(count) ? h("span", { class: "seat-count" }, `${count} card${count === 1 ? "" : "s"}`) : null) : null,
       acting ? h("div", { class: "seat-turn" }, seat === o.you ? "Your turn" : "To act") : null,
+      acting ? timerRing(o.timer, seat) : null,
       o.seatExtras ? o.seatExtras(s) : null,
     );
   });
 
-  const trickLayer = (view?.trick || []).map((entry) =>
-    h(
-      "div",
-      {
-        class: ["play", entry.folded && "play-folded"],
-        style: place(entry.seat, base, n),
-        "data-trick-seat": entry.seat,
-        title: o.names[entry.seat] || "",
-      },
-      playCards(entry),
-      entry.folded ? h("span", { class: "play-note" }, "folded") : entry.ribs ? h("span", { class: "play-note" }, "the Ribs") : null,
-    ),
-  );
-
-  const trickText = (view?.trick || [])
+  const trick = o.trick || { plays: view?.trick || [], winner: null, sweep: null };
+  const trickLayer = trick.plays.map((entry, i) => playBox(entry, i, trick, base, n, o));
+  const trickText = trick.plays
     .map((e) => `${o.names[e.seat] || `Seat ${e.seat + 1}`}: ${typeof e.card === "string" ? cardText(e.card) : Array.isArray(e.cards) ? e.cards.map((c) => (c ? cardText(c) : "face down")).join(" ") : "face down"}`)
     .join("; ");
 
   fill(
     el,
-    h("div", { class: ["felt", n >= 7 && "felt-crowded"], role: "group", "aria-label": "Card table" },
+    h("div", { class: ["felt", n >= 7 && "felt-crowded", trick.held && "felt-held"], role: "group", "aria-label": "Card table", "data-skip-hold": trick.held ? "" : null },
       h("div", { class: "felt-center" },
         o.center || null),
       h("p", { class: "sr-only", "aria-live": "off" }, trickText ? `On the table: ${trickText}` : "No cards on the table."),
       trickLayer,
       seatsLayer),
   );
+}
+
+/** One seat's cards in the middle; a held trick marks its winner, and sweeps toward them. */
+function playBox(entry, i, trick, base, n, o) {
+  const won = trick.winner !== null && trick.winner !== undefined && entry.seat === trick.winner;
+  const style = place(entry.seat, base, n);
+  if (trick.sweep && trick.winner !== null) {
+    const to = place(trick.winner, base, n);
+    Object.assign(style, { "--wx": to["--cx"], "--wy": to["--cy"], "animation-duration": `${trick.sweep.ms}ms`,
+      "animation-delay": `-${Math.min(trick.sweep.elapsed, trick.sweep.ms)}ms` });
+  }
+  const note = entry.folded ? "folded" : entry.ribs ? "the Ribs" : won ? "won" : !trick.held && i === 0 ? "led" : null;
+  return h(
+    "div",
+    {
+      class: ["play", entry.folded && "play-folded", won && "play-won", !trick.held && i === 0 && "play-led", trick.sweep && "play-sweep"],
+      style,
+      "data-trick-seat": entry.seat,
+      title: o.names[entry.seat] || "",
+    },
+    playCards(entry),
+    note ? h("span", { class: "play-note" }, note) : null,
+  );
+}
+
+/** The turn timer's ring on the seat that must act: it empties as the deadline nears. */
+function timerRing(timer, seat) {
+  if (!timer || !timer.seats.includes(seat)) return null;
+  const left = Math.max(0, timer.deadline - Date.now());
+  const total = timer.total;
+  const secs = Math.ceil(left / 1000);
+  return h("div", {
+    class: "seat-timer", role: "timer", "aria-label": `${secs} seconds left`, "data-timer-seat": seat,
+    style: { "animation-duration": `${total}ms`, "animation-delay": `-${Math.max(0, total - left)}ms` },
+  });
 }
