@@ -18,6 +18,7 @@ let selectionKey = "";
 let pending = false; // an action is on its way: wait for the next version
 let wasMyTurn = false;
 let chatSeen = 0;
+let botAsked = new Set(); // seats a bot was asked for that the table has not filled yet
 let chatRead = null; // chat lines read (null until the first view: history counts as read)
 let held = null; // a finished trick kept on the table: {key, plays, winner, shownAt, ms, timer}
 let lastTrickKey; // undefined until the first view
@@ -302,8 +303,11 @@ function renderControls() {
     return;
   }
   if (state.seats[state.you]?.away) {
-    fill(box, h("p", { class: "prompt" }, t("away.text")),
-      h("div", { class: "row" }, h("button", { type: "button", class: "btn btn-primary", "data-back": "", "data-key": "back" }, t("away.back"))));
+    // Drawn once while away: the button must not be replaced under a finger as the bots play on.
+    if (!box.querySelector("[data-back]")) {
+      fill(box, h("p", { class: "prompt" }, t("away.text")),
+        h("div", { class: "row" }, h("button", { type: "button", class: "btn btn-primary", "data-back": "", "data-key": "back" }, t("away.back"))));
+    }
     return;
   }
   if (moves.length === 0) {
@@ -472,7 +476,7 @@ function renderScores() {
   const best = Math.max(...rows.map((r) => r.score));
   fill(box, h("table", { class: "scores" },
     h("tbody", {}, rows.map((r) => h("tr", { class: [r.you && "you", r.score === best && "leader"] },
-      h("th", { scope: "row" }, r.label), h("td", {}, String(r.score)))))),
+      h("th", { scope: "row" }, r.label, r.you ? h("span", { class: "you-mark" }, ` ${t("scores.you")}`) : null), h("td", {}, String(r.score)))))),
   v.target ? h("p", { class: "hint" }, t("scores.firstTo", { n: v.target })) : null);
 }
 
@@ -667,8 +671,12 @@ document.addEventListener("click", (event) => {
   else if ("stand" in d) send({ type: "stand" });
   else if ("back" in d) send({ type: "sit", seat: state.you });
   else if ("botNext" in d) {
-    const free = state.seats.find((s) => !s.name);
-    if (free) send({ type: "bot", seat: free.seat });
+    // Quick clicks before the table answers each ask for a different seat.
+    const free = state.seats.find((s) => !s.name && !botAsked.has(s.seat));
+    if (free) {
+      botAsked.add(free.seat);
+      send({ type: "bot", seat: free.seat });
+    }
   } else if ("botRemove" in d) send({ type: "bot", seat: Number(d.botRemove), remove: true });
   else if ("bot" in d) send({ type: "bot", seat: Number(d.bot) });
   else if ("start" in d) send({ type: "start" });
@@ -731,11 +739,13 @@ async function main() {
     onState: (next) => {
       state = next;
       pending = false;
+      botAsked = new Set([...botAsked].filter((i) => next.seats[i] && !next.seats[i].name));
       render();
     },
     onStatus: showStatus,
     onError: (frame) => {
       pending = false;
+      botAsked = new Set();
       if (frame.code === "not_found") {
         showStatus("gone", t("room.noSuch", { code }));
         return;

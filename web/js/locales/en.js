@@ -307,6 +307,7 @@ export default {
   "log.won": "{who} won the trick",
 
   "scores.title": "Scores",
+  "scores.you": "(you)",
   "scores.notStarted": "The match has not started.",
   "scores.firstTo": "First to {n} wins.",
   "scores.to": "to {n}",

@@ -306,6 +306,7 @@ export default {
   "log.won": "{who} levou a vaza",
 
   "scores.title": "Placar",
+  "scores.you": "(você)",
   "scores.notStarted": "A partida ainda não começou.",
   "scores.firstTo": "Vence quem chegar primeiro a {n}.",
   "scores.to": "até {n}",
