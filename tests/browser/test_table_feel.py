@@ -269,3 +269,29 @@ def test_the_portuguese_client_plays_a_whole_match_with_no_english_on_screen(pag
     page.locator("#lang").select_option("en")
     expect(page.locator("#replay-h")).to_have_text("Replay")
     expect(page.locator("#sheet-h")).to_have_text("Score sheet")
+
+
+def test_the_lobby_speaks_plainly_and_a_late_watcher_is_told_the_game_is_on(pages, table):
+    page = pages.open("/", viewport=DESKTOP)
+    name = page.get_by_label("Your name", exact=True)
+    assert name.get_attribute("maxlength") == "24"  # the server's limit
+    page.get_by_role("button", name="Create room").click()
+    # The problem is said beside the name field, and the field says it is the one in error.
+    expect(page.locator("#name-error")).to_have_text("Please enter your name first.")
+    assert page.evaluate("() => document.activeElement.id") == "name"
+    assert name.get_attribute("aria-invalid") == "true"
+    page.get_by_label("Game", exact=True).select_option("oh_hell")
+    page.locator("#options-box > summary").click()
+    for label in ("Most cards in a hand", "Fewest cards in a hand", "Hook rule", "Scoring"):
+        expect(page.get_by_label(label, exact=True)).to_be_visible()
+    assert "min(10" not in page.locator("#options").inner_text()
+    assert "Max Cards" not in page.locator("#options").inner_text()
+    name.fill("Ana")
+    expect(page.locator("#name-error")).to_have_text("Please enter your name first.")  # until the next try
+    _start_against_bots(page, table, "bid_whist", {"target": 1})
+    # Someone opens the invite link after the start: told the game is on, no form to sit down.
+    late = pages.open(None, viewport=PHONE)
+    late.goto(page.url)
+    expect(late.locator("#controls")).to_contain_text("already in play")
+    expect(late.locator("#join")).to_be_hidden()
+    expect(late.locator("[data-sit]")).to_have_count(0)

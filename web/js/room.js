@@ -152,6 +152,8 @@ function tableTrick() {
 
 // ---- the table fits the screen ---------------------------------------------------------------
 
+let fitted = 0; // the felt height last set
+
 /** Size the felt so that the table, your controls and your hand fit the window together. */
 function fitTable() {
   const felt = $("#table .felt");
@@ -159,6 +161,9 @@ function fitTable() {
   const top = $("#table").getBoundingClientRect().top + window.scrollY;
   const dock = $("#dock").offsetHeight;
   const room = Math.floor(window.innerHeight - top - dock - 12);
+  // Small changes are ignored, so that a scroll bar coming and going cannot make it swing.
+  if (Math.abs(room - fitted) < 4) return;
+  fitted = room;
   document.documentElement.style.setProperty("--felt-fit", `${room}px`);
 }
 
