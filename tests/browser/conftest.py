@@ -73,6 +73,9 @@ def server(tmp_path_factory):
         DATABASE_URL=f"sqlite:///{tmp}/felt.db",
         FELT_BOT_DELAY_MS="30",
         FELT_TURN_TIMER_SCALE="0.05",  # a 30 s turn timer runs out in 1.5 s (tables without one are untouched)
+        FELT_RATE_PLAYERS_BURST="100000",  # every browser shares one address
+        FELT_RATE_ROOMS_BURST="100000",
+        FELT_RATE_LOOKUPS_BURST="100000",
         PYTHONUNBUFFERED="1",
     )
     log = open(tmp / "server.log", "w")

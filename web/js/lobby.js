@@ -150,6 +150,54 @@ function showNameError(message) {
   if (message) $("#name").focus();
 }
 
+// ---- Your tables: the player's unfinished tables, parked ones too (GET /api/tables) ----
+
+function titleOf(name) {
+  return gameTitle(name, (games.find((g) => g.name === name) || {}).title);
+}
+
+function myTableRow(row) {
+  const title = titleOf(row.game);
+  const actions = [h("a", { class: "btn btn-small btn-primary", href: roomUrl(row.code), "aria-label": t("mine.openLabel", { title }) }, t("mine.open"))];
+  if (row.is_host && row.status === "waiting") {
+    actions.push(h("button", { class: "btn btn-small", type: "button", "data-table-close": row.code, "aria-label": t("mine.closeLabel", { title }) }, t("mine.close")));
+  } else {
+    actions.push(h("button", { class: "btn btn-small", type: "button", "data-table-leave": row.code, "aria-label": t("mine.leaveLabel", { title }) }, t("mine.leave")));
+  }
+  return h("li", { class: "room-row", "data-my-table": row.code },
+    h("div", { class: "room-row-main" },
+      h("strong", {}, title),
+      h("span", { class: "hint" }, ` · ${t(`mine.status.${row.status}`)}${row.private ? ` · ${t("mine.private")}` : ""}`)),
+    ...actions);
+}
+
+async function loadMine() {
+  if (!identity.get()) return;
+  try {
+    const data = await api("/api/tables", { auth: true });
+    const tables = data.tables || [];
+    $("#mine-panel").hidden = tables.length === 0;
+    fill($("#mine"), h("ul", { class: "room-list" }, tables.map(myTableRow)));
+  } catch (err) {
+    if (err.status === 401) $("#mine-panel").hidden = true;
+  }
+}
+
+$("#mine").addEventListener("click", async (event) => {
+  const button = event.target.closest("button[data-table-leave], button[data-table-close]");
+  if (!button) return;
+  const code = button.dataset.tableLeave || button.dataset.tableClose;
+  const verb = button.dataset.tableLeave ? "leave" : "close";
+  button.disabled = true;
+  try {
+    await api(`/api/tables/${encodeURIComponent(code)}/${verb}`, { method: "POST", auth: true });
+    toast(verb === "leave" ? t("mine.left") : t("mine.closed"));
+  } catch (err) {
+    toast(errorText(err), "error");
+  }
+  loadMine();
+});
+
 $("#game").addEventListener("change", showGame);
 
 $("#create-form").addEventListener("submit", async (event) => {
@@ -199,8 +247,11 @@ $("#join-form").addEventListener("submit", (event) => {
 
 const me = identity.get();
 if (me) $("#name").value = me.name;
-loadGames();
+loadGames().then(loadMine);
 loadRooms();
 setInterval(() => {
-  if (document.visibilityState === "visible") loadRooms();
+  if (document.visibilityState === "visible") {
+    loadRooms();
+    loadMine();
+  }
 }, POLL_MS);
