@@ -109,6 +109,8 @@ class GuardedHttp(HttpToolsProtocol):
             self.transport.close()
 
     def data_received(self, data: bytes) -> None:
+        if not self._in_headers and self.cycle is not None and self.cycle.response_complete:
+            self._arm()  # the next request on a kept-alive connection: its headers start here
         if self._in_headers:
             end = data.find(b"\r\n\r\n")  # a body arriving with the headers is not theirs
             self._header_bytes += len(data) if end < 0 else end

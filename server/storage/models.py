@@ -84,6 +84,8 @@ class Match(Base):
     commitment: Mapped[str] = mapped_column(sa.String(64))
     dealer: Mapped[int]
     room_code: Mapped[str | None] = mapped_column(sa.String(32))
+    # Played at a private table: listed and readable only for its own players.
+    private: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
     scores: Mapped[list[Any]]
     winners: Mapped[list[Any]]
     player_count: Mapped[int]

@@ -142,6 +142,15 @@ async def test_oversized_and_slow_request_bodies_get_json_errors(tmp_path):
         # Headers over the cap: 431, in the error shape.
         answer = raw_request(server.port, b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 40000 + b"\r\n\r\n")
         assert answer.startswith(b"HTTP/1.1 431") and error_code(answer) == "headers_too_large", answer[:100]
+        # ... and on a kept-alive connection's second request as on its first.
+        with socket.create_connection(("127.0.0.1", server.port)) as s:
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            first = b""
+            while not first.endswith(b'{"ok":true}'):
+                first += s.recv(4096)
+            s.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 40000 + b"\r\n\r\n")
+            answer = wait_closed_by_peer(s, 10)
+        assert answer.startswith(b"HTTP/1.1 431"), answer[:100]
         async with httpx.AsyncClient(base_url=server.base) as http:
             assert (await http.get("/healthz")).status_code == 200
     finally:

@@ -11,7 +11,7 @@ from alembic.migration import MigrationContext
 from server.storage.db import Database
 from server.storage.models import Base
 
-HEAD = "0003_table_log"
+HEAD = "0004_match_private"
 
 TABLES = {"players", "matches", "match_seats", "hands", "actions"}
 

@@ -189,7 +189,7 @@ $("#step-range").addEventListener("input", (event) => {
 async function main() {
   let title = "";
   try {
-    record = await api(`/api/matches/${encodeURIComponent(matchId)}`);
+    record = await api(`/api/matches/${encodeURIComponent(matchId)}`, { auth: true });
   } catch (err) {
     const box = $("#missing");
     box.hidden = false;
@@ -209,7 +209,7 @@ async function main() {
   renderSummary(title);
   renderFair();
   try {
-    steps = unpack(await api(`/api/matches/${encodeURIComponent(matchId)}/replay`));
+    steps = unpack(await api(`/api/matches/${encodeURIComponent(matchId)}/replay`, { auth: true }));
     step = 0;
     renderStep();
   } catch (err) {
