@@ -2,7 +2,7 @@
 // result, the score sheet (each row opens the replay at its hand) and the seed check.
 import { $, h, fill } from "./dom.js";
 import { api } from "./api.js";
-import { applyPatch } from "./patch.js";
+import { Replay } from "./replay.js";
 import { renderTable } from "./table.js";
 import { cardView } from "./cards.js";
 import { actionText, gameTitle, infoItems, seatLabel } from "./games.js";
@@ -17,17 +17,11 @@ let steps = []; // [{view, seat, action}] : the deal, then one per action
 let step = 0;
 let names = [];
 
-/** The replay's positions as whole views, from either the list of states or first state + patches. */
-function unpack(replay) {
-  if (Array.isArray(replay.states)) return replay.states;
-  const first = replay.first ?? replay.start ?? replay.initial ?? replay.state;
-  const out = [{ view: first?.view ?? first, seat: null, action: null }];
-  let view = out[0].view;
-  for (const s of replay.steps ?? replay.actions ?? []) {
-    view = applyPatch(view, s.ops || []);
-    out.push({ view, seat: s.seat, action: s.action });
-  }
-  return out;
+/** The replay's positions as whole views (the server sends the deal, then a patch per action). */
+function unpack(body) {
+  if (Array.isArray(body.states)) return body.states;
+  const replay = new Replay(body);
+  return Array.from({ length: replay.length }, (_, i) => ({ ...replay.entry(i), view: replay.view(i) }));
 }
 
 const handOf = (v) => v?.hand_number ?? v?.hand ?? null;
