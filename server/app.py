@@ -12,8 +12,10 @@ import time
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import swagger_ui_bundle
 from fastapi import FastAPI
-from fastapi.responses import FileResponse, Response
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from server import __version__
@@ -200,6 +202,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version=__version__,
         summary="Real-time trick-taking card games: Oh Hell, Bid Whist, Tarabish, Ribs.",
         lifespan=_lifespan,
+        docs_url=None,  # served below from the swagger-ui-bundle package: no CDN, works offline
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.cluster = None  # set by the lifespan in cluster mode
@@ -245,4 +249,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                        ("/matches/{match_id}", "match.html")):
         app.add_api_route(path, page(name), methods=["GET", "HEAD"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=web_dir), name="static")
+    _serve_docs(app)
     return app
+
+
+def _serve_docs(app: FastAPI) -> None:
+    """Swagger UI at /docs, its scripts and styles from the installed package (no internet needed)."""
+    app.mount("/docs-static", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path), name="docs-static")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url=app.openapi_url or "/openapi.json",
+            title=f"{app.title} API",
+            swagger_js_url="/docs-static/swagger-ui-bundle.js",
+            swagger_css_url="/docs-static/swagger-ui.css",
+            swagger_favicon_url="/docs-static/favicon-32x32.png",
+        )

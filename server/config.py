@@ -40,6 +40,9 @@ class Settings(BaseSettings):
     reconnect_grace_s: float = Field(
         default=30.0, ge=0, description="How long a dropped player's seat waits before a bot plays it."
     )
+    turn_timer_scale: float = Field(
+        default=1.0, gt=0, le=1.0, description="Multiplies every table's turn timer (tests use a small value)."
+    )
     room_idle_close_s: float = Field(
         default=900.0, gt=0, description="A table nobody has been connected to for this long is parked."
     )

@@ -18,6 +18,7 @@ from server.config import Settings
 from server.rooms.errors import RoomError
 from server.rooms.room import Room
 from server.rooms.seats import new_room_code, normalize_code
+from server.rooms.timer import TURN_TIMER_CHOICES
 from server.rules.games import get_game
 from server.storage.writer import Writer
 
@@ -83,6 +84,7 @@ class RoomManager:
         private: bool,
         host_id: str,
         host_name: str,
+        turn_timer: int = 0,
         follow: Room | None = None,
     ) -> Room:
         """Open a room; the host is seated at seat 0.
@@ -90,7 +92,9 @@ class RoomManager:
         A room that ``follow``s a finished one ("Play again") seats each of that match's
         players who comes in at the seat they had, the host (its creator) at once.
         """
-        created = self._check_new(game_name, options, seats, private, host_id, host_name, follow)
+        created = self._check_new(
+            game_name, options, seats, private, host_id, host_name, turn_timer=turn_timer, follow=follow
+        )
         hosted = sum(
             1 for r in self.rooms.values() if r.host_id == host_id and r.status != "finished" and not r.closed
         )
@@ -103,14 +107,18 @@ class RoomManager:
 
     async def create_shared(
         self, game_name: str, options: dict | None, seats: int | None, private: bool, host_id: str, host_name: str,
-        follow: Room | None = None,
+        turn_timer: int = 0, follow: Room | None = None,
     ) -> Room:
         """``create``, in either mode; in cluster mode the code is unique and the host's cap
         counted across every node, and this node takes the new table's lease."""
         cluster = self.cluster
         if cluster is None:
-            return self.create(game_name, options, seats, private, host_id, host_name, follow)
-        created = self._check_new(game_name, options, seats, private, host_id, host_name, follow)
+            return self.create(
+                game_name, options, seats, private, host_id, host_name, turn_timer=turn_timer, follow=follow
+            )
+        created = self._check_new(
+            game_name, options, seats, private, host_id, host_name, turn_timer=turn_timer, follow=follow
+        )
         cap = self.settings.max_open_rooms_per_player
         try:
             code = new_room_code()
@@ -132,11 +140,14 @@ class RoomManager:
 
     def _check_new(
         self, game_name: str, options: dict | None, seats: int | None, private: bool, host_id: str, host_name: str,
-        follow: Room | None = None,
+        turn_timer: int = 0, follow: Room | None = None,
     ) -> dict:
         """A new table's ``created`` entry, or the RoomError that refuses it."""
         if self.stopping:
             raise RoomError("unavailable", "The server is restarting; try again in a moment.", 503)
+        if turn_timer not in TURN_TIMER_CHOICES:
+            choices = ", ".join(map(str, TURN_TIMER_CHOICES))
+            raise RoomError("bad_options", f"The turn timer is one of {choices} seconds (0: off).", 422)
         try:
             game = get_game(game_name)
         except ValueError as err:
@@ -149,7 +160,7 @@ class RoomManager:
             raise RoomError("bad_options", str(err), 422) from None
         created = {
             "game": game.name, "options": parsed.model_dump(mode="json"), "seats": seats,
-            "private": private, "host_id": host_id, "host_name": host_name,
+            "private": private, "host_id": host_id, "host_name": host_name, "turn_timer": turn_timer,
         }
         if follow is not None:
             created["follow_seats"] = {

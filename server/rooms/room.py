@@ -40,6 +40,7 @@ from server.rooms.errors import RoomError
 from server.rooms.fanout import Kept, PatchFrames
 from server.rooms.messages import snapshot_frame
 from server.rooms.seats import Match, Seat, clean_text, new_seed, seed_commitment, utcnow
+from server.rooms.timer import TurnTimer
 from server.rules.games import Game, get_game
 from server.rules.games.base import canonical_action
 from server.storage.writer import LogEntry
@@ -70,7 +71,7 @@ class Room:
         "result", "next_code", "last_seen", "finished_at", "closed", "_bots", "_bot_task",
         "_grace_tasks", "_chat_limits", "next_by_host", "follow_seats", "_room_part", "_room_outside",
         "_seats_part", "_chat_part", "_public_state", "_public",
-        "_seat_keys", "writer", "logged", "durable_version", "_held", "record",
+        "_seat_keys", "writer", "logged", "durable_version", "_held", "record", "timer",
     )
 
     def __init__(
@@ -83,6 +84,7 @@ class Room:
         private: bool,
         host_id: str,
         host_name: str,
+        turn_timer: int = 0,
     ) -> None:
         self.manager = manager
         self.settings = manager.settings
@@ -114,6 +116,7 @@ class Room:
         self._bots: dict[int, Bot] = {}
         self._bot_task: asyncio.Task | None = None
         self._grace_tasks: dict[int, asyncio.Task] = {}
+        self.timer = TurnTimer(turn_timer, self.settings.turn_timer_scale)
         self._chat_limits = ChatLimits(self.settings.chat_per_minute, self.settings.chat_spectators_per_minute)
         self.next_by_host = False  # the next table was opened by this room's host
         self.follow_seats: dict[str, int] = {}  # "Play again": player id -> the seat they had
@@ -137,7 +140,7 @@ class Room:
         "Play again" table, in the seat they had: ``follow_seats``)."""
         room = cls(
             manager, code, get_game(created["game"]), created["options"], created["seats"],
-            created["private"], created["host_id"], created["host_name"],
+            created["private"], created["host_id"], created["host_name"], created.get("turn_timer", 0),
         )
         room.follow_seats = dict(created.get("follow_seats") or {})
         host_seat = room.seats[room.follow_seats.get(created["host_id"], 0)]
@@ -184,6 +187,7 @@ class Room:
             "host_name": self.host_name,
             "status": self.status,
             "private": self.private,
+            "turn_timer": self.timer.seconds,
         }
 
     def seat_of(self, player_id: str | None) -> int | None:
@@ -211,6 +215,8 @@ class Room:
             "seed": self.match.seed if self.match and self.status == "finished" else None,
             "match_id": self.match.id if self.match and self.status == "finished" else None,
             "next": self.next_code,
+            "turn_timer": self.timer.seconds,
+            "deadline": self.timer.deadline,
         }
         self._room_outside = {**self._room_part, "next": None}
 
@@ -299,6 +305,8 @@ class Room:
             raise RoomError("moved", "This table is moving to another server; nothing changed. Reconnecting.", 503)
         at = time.time()
         self._enter(kind, data, at)
+        if kind in ("start", "act"):
+            self._arm_timer()  # before the broadcast: the new deadline goes out with the change
         self._broadcast(kind, data, at)
 
     def _enter(self, kind: str, data: dict, at: float) -> None:
@@ -542,6 +550,8 @@ class Room:
 
     async def sit(self, conn: Connection, seat_index: int) -> None:
         async with self.lock:
+            if self._back_in_seat(conn, seat_index):
+                return
             self._require_waiting()
             if conn.player_id is None:
                 raise RoomError("unauthorized", "Connect with a player token to take a seat.")
@@ -551,6 +561,23 @@ class Room:
             if seat.player_id is not None or seat.bot:
                 raise RoomError("seat_taken", f"Seat {seat_index} is taken.")
             self._change("sit", {"seat": seat_index, "player_id": conn.player_id, "name": conn.name})
+
+    def _back_in_seat(self, conn: Connection, seat_index: object) -> bool:
+        """A player whose seat a bot plays (missed turns) sits in it again: "I'm back"."""
+        if self.status != "playing" or seat_index != self.seat_of(conn.player_id):
+            return False
+        seat = self.seats[seat_index]
+        if not seat.away:
+            raise RoomError("seat_taken", "You are already playing in that seat.")
+        self._set_away(seat.index, False)
+        self.timer.acted(seat.index)
+        self._arm_timer()
+        self._broadcast()
+        return True
+
+    def _set_away(self, seat: int, away: bool) -> None:
+        self.seats[seat].away = away
+        self._rebuild_seats_part()
 
     async def stand(self, conn: Connection) -> None:
         async with self.lock:
@@ -619,7 +646,16 @@ class Room:
                 raise RoomError("not_seated", "Only the players at the table can act; you are watching.", 403)
             if v != self.version:
                 raise RoomError("stale", f"Your view is out of date (version {v}, the table is at {self.version}).")
-            self._apply(seat, action)
+            away = self.seats[seat].away
+            if away:
+                self._set_away(seat, False)  # acting yourself takes the seat back from the bot
+            try:
+                self._apply(seat, action)
+            except Exception:
+                if away:
+                    self._set_away(seat, True)  # refused: nothing changes
+                raise
+            self.timer.acted(seat)
 
     def _apply(self, seat: int, action: dict) -> None:
         action = canonical_action(action)  # extra fields ("note", "seat") are never stored
@@ -687,19 +723,47 @@ class Room:
                 seats = self._bot_seats_to_act()
                 if not seats:
                     return
-                seat = seats[0]
-                view = self.game.view(self.state, seat)
-                legal = self.game.legal_actions(self.state, seat)
-                try:
-                    bot = self._bots.get(seat)
-                    if bot is None:
-                        bot = self._bots[seat] = get_bot(self.game.name, random.Random(f"{self.code}:{seat}"))
-                    action = bot.choose(view, legal)
-                    self._apply(seat, action)
-                except Exception:
-                    # A bot must never stall the table: log it and play its first legal action.
-                    log.exception("room %s: the bot in seat %d failed; playing a legal action", self.code, seat)
-                    self._apply(seat, legal[0])
+                self._bot_move(seats[0])
+
+    def _bot_move(self, seat: int) -> None:
+        """A bot plays one turn for ``seat`` (call under the lock)."""
+        view = self.game.view(self.state, seat)
+        legal = self.game.legal_actions(self.state, seat)
+        try:
+            bot = self._bots.get(seat)
+            if bot is None:
+                bot = self._bots[seat] = get_bot(self.game.name, random.Random(f"{self.code}:{seat}"))
+            action = bot.choose(view, legal)
+            self._apply(seat, action)
+        except Exception:
+            # A bot must never stall the table: log it and play its first legal action.
+            log.exception("room %s: the bot in seat %d failed; playing a legal action", self.code, seat)
+            self._apply(seat, legal[0])
+
+    # ---- the turn timer --------------------------------------------------------------------
+
+    def _arm_timer(self) -> None:
+        """Give the people to act now a fresh turn on the clock (under the lock, before broadcasting)."""
+        people = [] if self.status != "playing" else [
+            s for s in self.game.to_act(self.state) if not self.seats[s].is_botted
+        ]
+        if self.timer.arm(people, self._turn_expired):
+            self._rebuild_room_part()
+
+    async def _turn_expired(self, deadline: int) -> None:
+        """The clock ran out: a bot plays this turn; a second miss in a row marks the seat away."""
+        async with self.lock:
+            if self.closed or self.manager.stopping or self.status != "playing" or self.timer.deadline != deadline:
+                return  # someone acted in time, or the match is over
+            if not self.connections:
+                return  # nobody at the table: it waits, as bots do
+            people = [s for s in self.game.to_act(self.state) if not self.seats[s].is_botted]
+            if not people:
+                return
+            seat = people[0]
+            if self.timer.missed(seat):
+                self._set_away(seat, True)
+            self._bot_move(seat)
 
     # ---- chat ----------------------------------------------------------------------------
 
@@ -769,6 +833,7 @@ class Room:
     async def close(self, code: int = 1001, reason: str = "room closed") -> None:
         """Stop the room's tasks and close its sockets (its log stays as it is)."""
         self.closed = True
+        self.timer.cancel()
         for task in [self._bot_task, *self._grace_tasks.values()]:
             if task is not None:
                 task.cancel()

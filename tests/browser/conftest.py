@@ -31,7 +31,9 @@ LAUNCH_ARGS = [
     "--no-first-run",
 ]
 DESKTOP = {"width": 1280, "height": 800}
+LAPTOP = {"width": 1366, "height": 657}  # a laptop's page: a 768 px screen less the browser's bars
 PHONE = {"width": 390, "height": 844}
+SIZES = {"desktop": DESKTOP, "laptop": LAPTOP, "phone": PHONE}
 
 try:
     from playwright.sync_api import sync_playwright
@@ -70,6 +72,7 @@ def server(tmp_path_factory):
     env.update(
         DATABASE_URL=f"sqlite:///{tmp}/felt.db",
         FELT_BOT_DELAY_MS="30",
+        FELT_TURN_TIMER_SCALE="0.05",  # a 30 s turn timer runs out in 1.5 s (tables without one are untouched)
         FELT_RATE_PLAYERS_BURST="100000",  # every browser shares one address
         FELT_RATE_ROOMS_BURST="100000",
         FELT_RATE_LOOKUPS_BURST="100000",
@@ -129,8 +132,8 @@ class Pages:
         self.contexts = []
         self.errors: list[str] = []
 
-    def open(self, path: str = "/", viewport: dict | None = None):
-        context = self.browser.new_context(viewport=viewport or DESKTOP)
+    def open(self, path: str = "/", viewport: dict | None = None, **options):
+        context = self.browser.new_context(viewport=viewport or DESKTOP, **options)
         context.set_default_timeout(15000)
         self.contexts.append(context)
         page = context.new_page()
@@ -180,7 +183,7 @@ PROBE = """() => {
 class Table:
     """Clicks through the lobby and the table like a player."""
 
-    def create_room(self, page, name: str, game: str, options: dict, seats: int | None = None) -> str:
+    def create_room(self, page, name: str, game: str, options: dict, seats: int | None = None, timer: int | None = None) -> str:
         page.get_by_label("Your name", exact=True).fill(name)
         page.get_by_label("Game", exact=True).select_option(game)
         if options and not page.locator("#options-box").evaluate("el => el.open"):
@@ -196,6 +199,8 @@ class Table:
                 control.fill("" if value is None else str(value))
         if seats is not None:
             page.get_by_label("Players", exact=True).fill(str(seats))
+        if timer is not None:
+            page.get_by_label("Turn timer", exact=True).select_option(str(timer))
         page.get_by_role("button", name="Create room").click()
         page.wait_for_url("**/r/*")
         page.wait_for_selector(".seat-you")

@@ -55,6 +55,27 @@ async def test_the_client_pages_and_static_files_are_served(client):
         assert "<html" in r.text.lower()
 
 
+async def test_an_unknown_address_is_a_page_for_browsers_and_json_for_the_api(client):
+    c, _ = client
+    page = await c.get("/no/such/page", headers={"Accept": "text/html,application/xhtml+xml"})
+    assert page.status_code == 404 and "text/html" in page.headers["content-type"]
+    assert 'data-i18n="missing.title"' in page.text and "/static/js/notfound.js" in page.text
+    for path, accept in (("/api/nowhere", "text/html"), ("/no/such/page", "application/json"), ("/no/such/page", "*/*")):
+        r = await c.get(path, headers={"Accept": accept})
+        assert r.status_code == 404 and r.json()["error"]["code"] == "not_found", (path, accept)
+
+
+async def test_docs_load_swagger_ui_from_this_server_not_a_cdn(client):
+    c, _ = client
+    docs = await c.get("/docs")
+    assert docs.status_code == 200
+    assert "cdn" not in docs.text.lower() and "https://" not in docs.text
+    for asset in ("/docs-static/swagger-ui-bundle.js", "/docs-static/swagger-ui.css"):
+        r = await c.get(asset)
+        assert r.status_code == 200 and len(r.content) > 10_000, asset
+    assert (await c.get("/redoc")).status_code == 404  # ReDoc would need a CDN: not offered
+
+
 async def test_the_openapi_document_describes_every_route(client):
     c, _ = client
     paths = (await c.get("/openapi.json")).json()["paths"]

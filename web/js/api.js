@@ -1,4 +1,5 @@
 // HTTP helpers and the guest identity kept in localStorage.
+import { t } from "./i18n.js";
 
 const KEY = "felt.player";
 
@@ -39,7 +40,7 @@ export async function api(path, { method = "GET", body, auth = false } = {}) {
   try {
     res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
-    throw new ApiError(0, "network", "The server cannot be reached. Check your connection.");
+    throw new ApiError(0, "network", t("error.network"));
   }
   let data = null;
   try {
@@ -49,7 +50,7 @@ export async function api(path, { method = "GET", body, auth = false } = {}) {
   }
   if (!res.ok) {
     const err = data && data.error;
-    throw new ApiError(res.status, err?.code || "error", err?.message || `The server answered ${res.status}.`);
+    throw new ApiError(res.status, err?.code || "error", err?.message || t("error.status", { n: res.status }));
   }
   return data;
 }
@@ -59,7 +60,7 @@ export async function ensurePlayer(name) {
   const clean = (name || "").trim();
   const me = identity.get();
   if (me && (!clean || clean === me.name)) return me;
-  if (!clean) throw new ApiError(0, "name", "Please enter your name first.");
+  if (!clean) throw new ApiError(0, "name", t("error.name"));
   const player = await api("/api/players", { method: "POST", body: { name: clean } });
   identity.set(player);
   return player;

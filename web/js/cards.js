@@ -1,15 +1,17 @@
 // How cards look: rank + suit symbol + a distinct colour per suit (four-colour deck).
 import { h } from "./dom.js";
+import { t, has } from "./i18n.js";
 
 // U+FE0E asks for the text (not emoji) form of the symbol.
 export const SUITS = {
-  S: { symbol: "\u2660\uFE0E", name: "spades", one: "spade" },
-  H: { symbol: "\u2665\uFE0E", name: "hearts", one: "heart" },
-  D: { symbol: "\u2666\uFE0E", name: "diamonds", one: "diamond" },
-  C: { symbol: "\u2663\uFE0E", name: "clubs", one: "club" },
+  S: { symbol: "\u2660\uFE0E" },
+  H: { symbol: "\u2665\uFE0E" },
+  D: { symbol: "\u2666\uFE0E" },
+  C: { symbol: "\u2663\uFE0E" },
 };
 
-const RANK_NAMES = { A: "Ace", K: "King", Q: "Queen", J: "Jack" };
+/** A suit's name in the page's language: "spades", "espadas". */
+export const suitName = (suit) => (SUITS[suit] ? t(`suit.${suit}`) : String(suit ?? "—"));
 
 /** {rank, suit}: "10H" -> {rank: "10", suit: "H"}; a Ribs rank "A" -> {rank: "A", suit: null}. */
 export function parseCard(code) {
@@ -22,8 +24,8 @@ export function parseCard(code) {
 /** Words for screen readers: "Queen of hearts", "Ten", "Ace". */
 export function cardName(code) {
   const { rank, suit } = parseCard(code);
-  const r = RANK_NAMES[rank] || rank;
-  return suit ? `${r} of ${SUITS[suit].name}` : r;
+  const r = has(`rank.${rank}`) ? t(`rank.${rank}`) : rank;
+  return suit ? t("card.of", { rank: r, suit: suitName(suit) }) : r;
 }
 
 /** Short text: "Q♥", "10♠", "A". */
@@ -56,8 +58,8 @@ export function cardView(code, { small = false } = {}) {
 }
 
 /** A face-down card. */
-export function cardBack({ small = false, label = "face-down card" } = {}) {
-  return h("span", { class: ["card", "card-back", small && "card-small"], role: "img", "aria-label": label });
+export function cardBack({ small = false, label } = {}) {
+  return h("span", { class: ["card", "card-back", small && "card-small"], role: "img", "aria-label": label || t("card.faceDown") });
 }
 
 /** A card in your hand: a button carrying data-card (and its position, for repeated Ribs ranks). */
@@ -81,6 +83,6 @@ export function cardButton(code, index, { disabled = false, pressed = null, key 
 /** A suit symbol in its colour, with its name for screen readers. */
 export function suitBadge(suit) {
   if (!SUITS[suit]) return h("span", {}, String(suit ?? "—"));
-  return h("span", { class: ["suit-badge", `suit-${suit}`], title: SUITS[suit].name },
-    h("span", { "aria-hidden": "true" }, SUITS[suit].symbol), h("span", { class: "sr-only" }, SUITS[suit].name));
+  return h("span", { class: ["suit-badge", `suit-${suit}`], title: suitName(suit) },
+    h("span", { "aria-hidden": "true" }, SUITS[suit].symbol), h("span", { class: "sr-only" }, suitName(suit)));
 }

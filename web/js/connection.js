@@ -1,6 +1,7 @@
 // One WebSocket to a room: snapshot + patches through ViewSync, resync on a gap,
 // reconnect with exponential backoff after a drop, ping to keep the line warm.
 import { ViewSync } from "./sync.js";
+import { t } from "./i18n.js";
 
 const PING_MS = 25000;
 const MAX_BACKOFF_MS = 15000;
@@ -57,7 +58,7 @@ export class RoomConnection {
       if (this.closed) return;
       if (event.code === 4404) {
         // The server refused the room itself (unknown or closed): retrying cannot help.
-        this.onStatus("gone", event.reason || "This room does not exist (any more).");
+        this.onStatus("gone", t("room.gone"));
         return;
       }
       this.#retry();

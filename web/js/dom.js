@@ -60,12 +60,13 @@ export function toast(message, kind = "info") {
   setTimeout(() => item.remove(), 4500);
 }
 
-export function timeAgo(iso) {
+/** "3 min ago", in the page's language (``t`` is i18n's lookup, passed in to avoid a cycle). */
+export function timeAgo(iso, t) {
   const then = Date.parse(iso);
   if (Number.isNaN(then)) return "";
   const s = Math.max(0, (Date.now() - then) / 1000);
-  if (s < 60) return "just now";
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
-  return new Date(then).toLocaleDateString();
+  if (s < 60) return t("time.now");
+  if (s < 3600) return t("time.min", { n: Math.floor(s / 60) });
+  if (s < 86400) return t("time.h", { n: Math.floor(s / 3600) });
+  return new Date(then).toLocaleDateString(document.documentElement.lang || undefined);
 }

@@ -1,33 +1,31 @@
-// Words for what the view says, per game. Display only: no rule is decided here;
-// what a player may do always comes from the view's `legal` list.
+// Words for what the view says. Display only: no rule is decided here; what a player may do
+// always comes from the view's `legal` list. What differs between games lives in one
+// descriptor per game (games/<name>.js, listed in games/index.js); this module holds what
+// they share.
 import { h } from "./dom.js";
-import { SUITS, cardView, suitBadge } from "./cards.js";
+import { t, has } from "./i18n.js";
+import { SUITS, cardText, cardView, suitBadge, suitName } from "./cards.js";
+import { descriptor } from "./games/index.js";
 
-const BID_WORDS = { 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven" };
+export { descriptor };
 
-const PHASES = {
-  bidding: "Bidding",
-  playing: "Playing",
-  over: "Finished",
-  discarding: "Declarer discards",
-  trump_or_lead: "Declarer names trump",
-  naming: "Naming trump",
-  declaring: "Declaring runs",
-};
+export const phaseText = (phase) => (has(`phase.${phase}`) ? t(`phase.${phase}`) : String(phase || "").replace(/_/g, " "));
 
-export const phaseText = (phase) => PHASES[phase] || String(phase || "").replace(/_/g, " ");
+/** A game's title and rules summary in the page's language (the server's English otherwise). */
+export const gameTitle = (name, fallback) => (has(`game.${name}.title`) ? t(`game.${name}.title`) : fallback || name);
+export const gameSummary = (name, fallback) => (has(`game.${name}.summary`) ? t(`game.${name}.summary`) : fallback || "");
 
 /** A bid as people say it: 3 -> "3" (Bid Whist "Three"), "pass" -> "Pass". */
 export function bidText(game, value) {
   if (value === null || value === undefined) return null;
-  if (value === "pass") return "Pass";
-  if (value === "take") return "Took it";
-  if (typeof value === "number" && game === "bid_whist") return BID_WORDS[value] || String(value);
-  return String(value);
+  if (value === "pass") return t("bid.pass");
+  if (value === "take") return t("bid.took");
+  const word = descriptor(game).bidWord;
+  return word ? word(value) : String(value);
 }
 
 export const seatLabel = (names, seat) =>
-  seat === null || seat === undefined ? "—" : names[seat] || `Seat ${Number(seat) + 1}`;
+  seat === null || seat === undefined ? "—" : names[seat] || t("seat.n", { n: Number(seat) + 1 });
 
 /** Team names from the view's `teams` ([[0, 2], [1, 3]]): "Ana & Cy". */
 export function teamNames(view, names) {
@@ -38,34 +36,25 @@ export function teamNames(view, names) {
 export function promptFor(game, view, legal) {
   const types = new Set(legal.map((a) => a.type));
   const discard = legal.find((a) => a.type === "discard");
-  if (discard) return `Choose ${discard.count ?? (discard.cards || []).length} cards to discard, then press Discard.`;
-  if (types.has("ribs")) return "You lead: choose two cards for the Ribs (they go face down).";
-  if (types.has("pair")) {
-    return legal.some((a) => a.type === "pair" && a.fold)
-      ? "Choose two cards, then play them face up or fold them face down."
-      : "Choose two cards to play face up.";
-  }
-  if (types.has("take")) {
-    return types.has("pass") ? "Take the contract yourself, or pass to grant it to the high bidder." : "You must take the contract.";
-  }
-  if (types.has("trump") && types.has("play")) return "Name trump, or lead a card (its suit becomes trump).";
-  if (types.has("trump")) return types.has("pass") ? "Name a trump suit, or pass." : "Name a trump suit.";
-  if (types.has("declare")) return "Declare your runs, or pass.";
-  if (view.phase === "declaring" && types.has("pass")) return "Nothing to declare: press Pass.";
-  if (types.has("bid")) {
-    if (game === "oh_hell") return "How many tricks will you take?";
-    return types.has("pass") ? "Bid or pass." : "Make your bid.";
-  }
-  if (types.has("play")) return "Play a card.";
-  if (types.has("pass")) return "Pass.";
-  return "Your move.";
+  if (discard) return t("prompt.discard", { n: discard.count ?? (discard.cards || []).length });
+  if (types.has("ribs")) return t("prompt.ribs");
+  if (types.has("pair")) return legal.some((a) => a.type === "pair" && a.fold) ? t("prompt.pairOrFold") : t("prompt.pair");
+  if (types.has("take")) return types.has("pass") ? t("prompt.takeOrPass") : t("prompt.take");
+  if (types.has("trump") && types.has("play")) return t("prompt.trumpOrLead");
+  if (types.has("trump")) return types.has("pass") ? t("prompt.trumpOrPass") : t("prompt.trump");
+  if (types.has("declare")) return t("prompt.declare");
+  if (view.phase === "declaring" && types.has("pass")) return t("prompt.nothingToDeclare");
+  if (types.has("bid")) return t(descriptor(game).bidPrompt || (types.has("pass") ? "prompt.bidOrPass" : "prompt.bid"));
+  if (types.has("play")) return t("prompt.play");
+  if (types.has("pass")) return t("prompt.pass");
+  return t("prompt.move");
 }
 
 /** The label of a pass button in this situation. */
 export function passLabel(view, legal) {
-  if (legal.some((a) => a.type === "take")) return "Pass (grant)";
-  if (view.phase === "declaring") return "Pass (no declaration)";
-  return "Pass";
+  if (legal.some((a) => a.type === "take")) return t("button.passGrant");
+  if (view.phase === "declaring") return t("button.passDeclare");
+  return t("button.pass");
 }
 
 /**
@@ -85,104 +74,83 @@ function seatBid(view, seat) {
 
 /** Short lines under a seat's name: bid, tricks, declarations, roles. */
 export function seatNotes(game, view, seat) {
+  const d = descriptor(game);
   const notes = [];
   if (!view) return notes;
-  if (view.declarer === seat && view.contract != null) notes.push(`Declarer · ${bidText(game, view.contract)}`);
-  if (view.caller === seat && view.trump) notes.push("Named trump");
-  if (game === "ribs" && view.leader === seat && view.phase !== "bidding") notes.push("Leader");
+  if (view.declarer === seat && view.contract != null) notes.push(t("note.declarer", { bid: bidText(game, view.contract) }));
+  if (view.caller === seat && view.trump) notes.push(t("note.namedTrump"));
   const bid = seatBid(view, seat);
-  if (bid !== null && bid !== undefined && !(game === "bid_whist" && view.contract != null)) {
-    notes.push(bid === "pass" ? "Passed" : bid === "take" ? "Took it" : `Bid ${bidText(game, bid)}`);
+  if (bid !== null && bid !== undefined && !(d.hideBidsOnceContracted && view.contract != null)) {
+    notes.push(bid === "pass" ? t("note.passed") : bid === "take" ? t("bid.took") : t("note.bid", { bid: bidText(game, bid) }));
   }
-  for (const d of view.declarations || []) {
-    if (d.seat === seat) notes.push(d.run ? `Declared a ${d.run}` : "No runs declared");
+  for (const decl of view.declarations || []) {
+    if (decl.seat === seat) notes.push(decl.run ? t("note.declaredRun", { run: runName(decl.run) }) : t("note.noRuns"));
   }
   const perSeat = Array.isArray(view.tricks_won) && view.tricks_won.length === (view.hand_counts || []).length;
-  if (perSeat && view.phase !== "bidding" && game !== "ribs") {
+  if (perSeat && view.phase !== "bidding" && d.trickCounts !== false) {
     const n = view.tricks_won[seat];
-    if (typeof n === "number") notes.push(`${n} trick${n === 1 ? "" : "s"}`);
+    if (typeof n === "number") notes.push(t("note.tricks", { n }));
   }
-  if (game === "ribs" && Array.isArray(view.points)) notes.push(`${view.points[seat]} pts`);
+  if (d.seatNotes) notes.push(...d.seatNotes(view, seat));
   return notes;
 }
 
+const runName = (run) => (has(`run.${run}`) ? t(`run.${run}`) : String(run));
+
+const item = (label, value) => [label, value];
+
 /** Label/value pairs for the bar above the table. */
 export function infoItems(game, view, names) {
+  const d = descriptor(game);
   const items = [];
   if (!view) return items;
-  if (view.phase) items.push(["", h("span", { class: "phase-pill" }, phaseText(view.phase))]);
+  if (view.phase) items.push(item("", h("span", { class: "phase-pill" }, phaseText(view.phase))));
   if (view.hand_number) {
-    items.push(["Hand", view.hands_total ? `${view.hand_number} of ${view.hands_total}` : String(view.hand_number)]);
+    items.push(item(t("info.hand"), view.hands_total ? t("info.nOfM", { n: view.hand_number, m: view.hands_total }) : String(view.hand_number)));
   }
-  if (view.hand_size) items.push(["Cards", String(view.hand_size)]);
-  if (game !== "ribs") items.push(["Trump", view.trump ? h("span", {}, suitBadge(view.trump), ` ${SUITS[view.trump]?.name || view.trump}`) : "not yet"]);
-  if (view.turned) items.push(["Turned", cardView(view.turned, { small: true })]);
-  if (game === "ribs" && view.trick_number) items.push(["Trick", `${view.trick_number} of 4`]);
-  if (game === "oh_hell" && Array.isArray(view.bids) && view.bids.some((b) => typeof b === "number")) {
-    const total = view.bids.reduce((sum, b) => sum + (typeof b === "number" ? b : 0), 0);
-    items.push(["Bids", `${total} for ${view.hand_size ?? "?"} tricks`]);
+  if (view.hand_size) items.push(item(t("info.cards"), String(view.hand_size)));
+  if (d.trump !== false) {
+    items.push(item(t("info.trump"), view.trump ? h("span", {}, suitBadge(view.trump), ` ${suitName(view.trump)}`) : t("info.notYet")));
   }
+  if (view.turned) items.push(item(t("info.turned"), cardView(view.turned, { small: true })));
+  if (d.info) items.push(...d.info(view, names));
   if (view.contract != null && view.declarer != null) {
-    const need = view.tricks_needed != null ? ` (needs ${view.tricks_needed})` : "";
-    items.push(["Contract", `${bidText(game, view.contract)} by ${seatLabel(names, view.declarer)}${need}`]);
+    const need = view.tricks_needed != null ? t("info.needs", { n: view.tricks_needed }) : "";
+    items.push(item(t("info.contract"), `${t("info.byWhom", { what: bidText(game, view.contract), who: seatLabel(names, view.declarer) })}${need}`));
   } else if (view.high_bid != null) {
     const by = view.high_bidder ?? view.leader;
-    items.push(["High bid", `${bidText(game, view.high_bid)}${by != null ? ` by ${seatLabel(names, by)}` : ""}`]);
+    items.push(item(t("info.highBid"), by != null ? t("info.byWhom", { what: bidText(game, view.high_bid), who: seatLabel(names, by) }) : bidText(game, view.high_bid)));
   }
-  if (view.caller != null) items.push(["Called by", seatLabel(names, view.caller)]);
+  if (view.caller != null) items.push(item(t("info.calledBy"), seatLabel(names, view.caller)));
   const teamTricks = Array.isArray(view.team_tricks) ? view.team_tricks
     : view.teams && Array.isArray(view.tricks_won) && view.tricks_won.length === view.teams.length ? view.tricks_won : null;
   if (teamTricks && view.teams) {
-    items.push(["Tricks", teamNames(view, names).map((t, i) => `${t} ${teamTricks[i]}`).join(" · ")]);
+    items.push(item(t("info.tricks"), teamNames(view, names).map((tm, i) => `${tm} ${teamTricks[i]}`).join(" · ")));
   }
   if (view.teams && Array.isArray(view.points_taken) && view.points_taken.length === view.teams.length) {
-    items.push(["Card points", teamNames(view, names).map((t, i) => `${t} ${view.points_taken[i]}`).join(" · ")]);
+    items.push(item(t("info.cardPoints"), teamNames(view, names).map((tm, i) => `${tm} ${view.points_taken[i]}`).join(" · ")));
   }
-  if (view.target) items.push(["Playing to", String(view.target)]);
   return items;
 }
 
-/** A short description of one finished hand for the score sheet. */
-export function handNote(game, entry, names) {
-  const parts = [];
-  if (entry.hand_size) parts.push(`${entry.hand_size} card${entry.hand_size === 1 ? "" : "s"}`);
-  if (entry.trump && SUITS[entry.trump]) parts.push(`${SUITS[entry.trump].symbol} trump`);
-  if (entry.contract != null && entry.declarer != null) {
-    parts.push(`${bidText(game, entry.contract)} by ${seatLabel(names, entry.declarer)}`);
-  }
-  if (entry.caller != null) parts.push(`called by ${seatLabel(names, entry.caller)}`);
-  if (entry.chicago) parts.push("Chicago!");
-  else if (entry.result === "half_bait") parts.push("half bait");
-  else if (entry.bait === true) parts.push("bait");
-  else if (entry.made === true) parts.push("made");
-  else if (entry.made === false) parts.push("set");
-  if (Array.isArray(entry.bids) && game === "oh_hell" && Array.isArray(entry.tricks_won)) {
-    parts.push(`took/bid: ${entry.bids.map((b, s) => `${seatLabel(names, s)} ${entry.tricks_won[s]}/${b}`).join(", ")}`);
-  }
-  if (Array.isArray(entry.points)) parts.push(`points ${entry.points.join("–")}`);
-  return parts.join(" · ");
-}
-
-/** An action in words, for the replay: "played Q♥", "bid Four", "passed". */
+/** An action in words: "played Q♥", "bid Four", "passed". */
 export function actionText(game, action) {
   if (!action) return "";
-  const cards = (list) => (list || []).map((c) => cardTextOf(c)).join(" ");
+  const cards = (list) => (list || []).map((c) => (c ? cardText(c) : "🂠")).join(" ");
   switch (action.type) {
-    case "play": return `played ${cardTextOf(action.card)}`;
-    case "bid": return `bid ${bidText(game, action.value)}`;
-    case "pass": return "passed";
-    case "take": return "took the contract";
-    case "discard": return `discarded ${cards(action.cards)}`;
-    case "trump": return `named ${SUITS[action.suit]?.name || action.suit} trump`;
-    case "declare": return "declared runs";
-    case "ribs": return `laid the Ribs (${cards(action.cards)})`;
-    case "pair": return action.fold ? `folded (${cards(action.cards)})` : `played ${cards(action.cards)}`;
-    default: return action.type;
+    case "play": return t("act.play", { card: cardText(action.card) });
+    case "bid": return t("act.bid", { bid: bidText(game, action.value) });
+    case "pass": return t("act.pass");
+    case "take": return t("act.take");
+    case "discard": return Array.isArray(action.cards) ? t("act.discard", { cards: cards(action.cards) }) : t("act.discardHidden");
+    case "trump": return t("act.trump", { suit: suitName(action.suit) });
+    case "declare": return t("act.declare");
+    case "ribs": return Array.isArray(action.cards) ? t("act.ribs", { cards: cards(action.cards) }) : t("act.ribsHidden");
+    case "pair":
+      if (action.fold) return t("act.fold");
+      return t("act.pair", { cards: cards(action.cards) });
+    default: return t("act.other");
   }
 }
 
-function cardTextOf(code) {
-  const text = String(code);
-  const suit = SUITS[text.slice(-1)];
-  return suit && text.length > 1 ? `${text.slice(0, -1)}${suit.symbol}` : text;
-}
+export { SUITS };

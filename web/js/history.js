@@ -1,6 +1,10 @@
 // /history: your finished matches and the recent ones, newest first, with "Load more".
 import { $, h, fill, timeAgo } from "./dom.js";
 import { api, identity, matchUrl } from "./api.js";
+import { t, translatePage, errorText } from "./i18n.js";
+import { gameTitle } from "./games.js";
+
+translatePage();
 
 let titles = {};
 
@@ -10,20 +14,20 @@ function matchRow(m, me) {
   const mine = me && players.find((p) => p.player_id === me.id);
   return h("li", { class: "match-row" },
     h("div", { class: "match-row-head" },
-      h("strong", {}, titles[m.game] || m.game),
-      mine ? h("span", { class: ["pill", winners.has(mine.seat) ? "pill-won" : "pill-lost"] }, winners.has(mine.seat) ? "You won" : "You lost") : null,
-      h("span", { class: "hint" }, ` ${timeAgo(m.finished_at)}`)),
+      h("strong", {}, gameTitle(m.game, titles[m.game])),
+      mine ? h("span", { class: ["pill", winners.has(mine.seat) ? "pill-won" : "pill-lost"] }, winners.has(mine.seat) ? t("history.won") : t("history.lost")) : null,
+      h("span", { class: "hint" }, ` ${timeAgo(m.finished_at, t)}`)),
     h("ul", { class: "match-players" }, players.map((p) => h("li", { class: winners.has(p.seat) ? "winner" : null },
-      h("span", {}, `${p.name}${p.bot ? " (bot)" : ""}`),
+      h("span", {}, p.bot ? t("seat.botName", { n: p.seat + 1 }) : p.name),
       h("span", { class: "score" }, String((m.scores || [])[p.seat] ?? "")),
-      winners.has(p.seat) ? h("span", { class: "sr-only" }, " (winner)") : null))),
-    h("a", { class: "btn btn-small", href: matchUrl(m.id) }, "Score sheet & replay"));
+      winners.has(p.seat) ? h("span", { class: "sr-only" }, t("history.winnerSr")) : null))),
+    h("a", { class: "btn btn-small", href: matchUrl(m.id) }, t("history.open")));
 }
 
 /** A list that loads page after page from /api/matches with the given query. */
 async function list(box, query, empty, me) {
   const ul = h("ul", { class: "match-list" });
-  const more = h("button", { type: "button", class: "btn btn-small", hidden: true }, "Load more");
+  const more = h("button", { type: "button", class: "btn btn-small", hidden: true }, t("history.more"));
   fill(box, ul, more);
   let cursor = null;
   async function page() {
@@ -37,7 +41,7 @@ async function list(box, query, empty, me) {
       more.hidden = !cursor;
       if (!ul.children.length) fill(box, h("p", { class: "hint" }, empty));
     } catch (err) {
-      fill(box, h("p", { class: "error" }, err.message));
+      fill(box, h("p", { class: "error" }, errorText(err)));
     }
     more.disabled = false;
   }
@@ -52,9 +56,9 @@ async function main() {
     titles = {};
   }
   const me = identity.get();
-  if (me) list($("#mine"), { player: me.id }, "You have not finished a match yet.", me);
-  else fill($("#mine"), h("p", { class: "hint" }, "Play a game from the lobby and your matches show up here."), h("a", { class: "btn btn-small", href: "/" }, "Lobby"));
-  list($("#recent"), {}, "No match has been finished yet.", me);
+  if (me) list($("#mine"), { player: me.id }, t("history.noneMine"), me);
+  else fill($("#mine"), h("p", { class: "hint" }, t("history.playFirst")), h("a", { class: "btn btn-small", href: "/" }, t("nav.lobby")));
+  list($("#recent"), {}, t("history.none"), me);
 }
 
 main();

@@ -1,6 +1,10 @@
 // The lobby: your name, a game and its options (built from GET /api/games), open tables.
 import { $, h, fill, toast } from "./dom.js";
 import { api, ensurePlayer, identity, roomUrl } from "./api.js";
+import { t, has, translatePage, errorText } from "./i18n.js";
+import { gameSummary, gameTitle } from "./games.js";
+
+translatePage();
 
 const POLL_MS = 4000;
 let games = [];
@@ -13,13 +17,23 @@ function resolve(schema, prop) {
   return { ...(schema.$defs?.[name] || {}), ...prop, $ref: undefined, allOf: undefined };
 }
 
+/** An option's words from the catalogue (option.<game>.<key>...), the schema's as a fallback. */
+function optionWords(game, key, prop) {
+  const base = `option.${game}.${key}`;
+  return {
+    label: has(base) ? t(base) : prop.title || key.replace(/_/g, " "),
+    help: has(`${base}.help`) ? t(`${base}.help`) : prop.description || "",
+    value: (v) => (has(`${base}.${v}`) ? t(`${base}.${v}`) : String(v)),
+  };
+}
+
 /** One option's control, from its JSON Schema. Returns {node, read()}. */
-function optionControl(schema, key, raw) {
+function optionControl(game, schema, key, raw) {
   const prop = resolve(schema, raw);
   const id = `opt-${key}`;
-  const label = prop.title || key.replace(/_/g, " ");
-  const provisional = /provisional/i.test(prop.description || "");
-  const help = prop.description ? h("p", { class: "hint", id: `${id}-help` }, prop.description) : null;
+  const words = optionWords(game, key, prop);
+  const label = words.label;
+  const help = words.help ? h("p", { class: "hint", id: `${id}-help` }, words.help) : null;
   const describedBy = help ? `${id}-help` : null;
   const nullable = Array.isArray(prop.anyOf) && prop.anyOf.some((p) => p.type === "null");
   const base = nullable ? prop.anyOf.find((p) => p.type !== "null") || {} : prop;
@@ -35,7 +49,7 @@ function optionControl(schema, key, raw) {
   if (Array.isArray(values)) {
     const select = h("select", { id, "aria-describedby": describedBy },
       values.map((v) => h("option", { value: JSON.stringify(v), selected: v === prop.default },
-        `${v}${provisional && /anderson/i.test(String(v)) ? " (provisional)" : ""}${v === prop.default ? " (default)" : ""}`)));
+        v === prop.default ? t("lobby.defaultValue", { value: words.value(v) }) : words.value(v))));
     return {
       node: h("div", { class: "field" }, h("label", { for: id }, label), select, help),
       read: () => JSON.parse(select.value),
@@ -45,7 +59,7 @@ function optionControl(schema, key, raw) {
     const input = h("input", {
       id, type: "number", inputmode: "numeric", "aria-describedby": describedBy,
       min: base.minimum ?? null, max: base.maximum ?? null, step: base.type === "integer" ? 1 : "any",
-      value: prop.default ?? "", placeholder: nullable ? "default" : null,
+      value: prop.default ?? "", placeholder: nullable ? t("lobby.defaultPlaceholder") : null,
     });
     return {
       node: h("div", { class: "field" }, h("label", { for: id }, label), input, help),
@@ -67,7 +81,7 @@ let readers = {};
 function showGame() {
   const game = games.find((g) => g.name === $("#game").value) || games[0];
   if (!game) return;
-  $("#game-summary").textContent = game.summary || "";
+  $("#game-summary").textContent = gameSummary(game.name, game.summary);
   const seatsField = $("#seats-field");
   const seats = $("#seats");
   if (game.min_players !== game.max_players) {
@@ -75,7 +89,7 @@ function showGame() {
     seats.min = game.min_players;
     seats.max = game.max_players;
     seats.value = game.default_players ?? game.min_players;
-    $("#seats-hint").textContent = `${game.min_players} to ${game.max_players} players (bots can fill seats).`;
+    $("#seats-hint").textContent = t("lobby.seatsHint", { min: game.min_players, max: game.max_players });
   } else {
     seatsField.hidden = true;
     seats.value = game.min_players;
@@ -83,12 +97,12 @@ function showGame() {
   const schema = game.options || {};
   readers = {};
   const controls = Object.entries(schema.properties || {}).map(([key, prop]) => {
-    const c = optionControl(schema, key, prop);
+    const c = optionControl(game.name, schema, key, prop);
     readers[key] = c.read;
     return c.node;
   });
   const box = $("#options");
-  fill(box, h("legend", { class: "sr-only" }, "Options"), controls.length ? controls : h("p", { class: "hint" }, "This game has no options."));
+  fill(box, h("legend", { class: "sr-only" }, t("lobby.options")), controls.length ? controls : h("p", { class: "hint" }, t("lobby.noOptions")));
   localStorage.setItem("felt.lastGame", game.name);
 }
 
@@ -96,22 +110,24 @@ async function loadGames() {
   try {
     games = await api("/api/games");
   } catch (err) {
-    $("#create-error").textContent = `The games could not be loaded: ${err.message}`;
+    $("#create-error").textContent = t("lobby.gamesFailed", { why: errorText(err) });
     return;
   }
   const select = $("#game");
   const last = localStorage.getItem("felt.lastGame");
-  fill(select, games.map((g) => h("option", { value: g.name, selected: g.name === last }, g.title)));
+  fill(select, games.map((g) => h("option", { value: g.name, selected: g.name === last }, gameTitle(g.name, g.title))));
   showGame();
 }
 
 function roomRow(r) {
   return h("li", { class: "room-row" },
     h("div", { class: "room-row-main" },
-      h("strong", {}, r.title || r.game),
-      h("span", { class: "hint" }, ` · hosted by ${r.host_name || "someone"}`)),
-    h("span", { class: "room-row-seats", "aria-label": `${r.taken} of ${r.seats} seats taken` }, `${r.taken}/${r.seats}`),
-    h("a", { class: "btn btn-small btn-primary", href: roomUrl(r.code), "aria-label": `Join ${r.title || r.game} hosted by ${r.host_name || "someone"}` }, "Join"));
+      h("strong", {}, gameTitle(r.game, r.title)),
+      h("span", { class: "hint" }, ` · ${t("lobby.hostedBy", { host: r.host_name || t("lobby.someone") })}`),
+      r.turn_timer ? h("span", { class: "hint" }, ` · ${t("lobby.timerShort", { n: r.turn_timer })}`) : null),
+    h("span", { class: "room-row-seats", "aria-label": t("lobby.seatsTaken", { n: r.taken, m: r.seats }) }, `${r.taken}/${r.seats}`),
+    h("a", { class: "btn btn-small btn-primary", href: roomUrl(r.code),
+      "aria-label": t("lobby.joinLabel", { game: gameTitle(r.game, r.title), host: r.host_name || t("lobby.someone") }) }, t("lobby.join")));
 }
 
 async function loadRooms() {
@@ -120,32 +136,38 @@ async function loadRooms() {
     const rooms = (data.rooms || []).filter((r) => r.status === "waiting" || r.status === undefined);
     fill($("#rooms"), rooms.length
       ? h("ul", { class: "room-list" }, rooms.map(roomRow))
-      : h("p", { class: "hint" }, "No open tables right now. Start one!"));
+      : h("p", { class: "hint" }, t("lobby.noRooms")));
   } catch {
-    fill($("#rooms"), h("p", { class: "hint" }, "Cannot reach the server; retrying…"));
+    fill($("#rooms"), h("p", { class: "hint" }, t("lobby.unreachable")));
   }
+}
+
+/** The name's problem, beside the name field (and read out with it). */
+function showNameError(message) {
+  const box = $("#name-error");
+  box.textContent = message;
+  $("#name").setAttribute("aria-invalid", message ? "true" : "false");
+  if (message) $("#name").focus();
 }
 
 // ---- Your tables: the player's unfinished tables, parked ones too (GET /api/tables) ----
 
-const STATUS_TEXT = { waiting: "waiting for players", playing: "in play", parked: "paused" };
-
 function titleOf(name) {
-  return (games.find((g) => g.name === name) || {}).title || name;
+  return gameTitle(name, (games.find((g) => g.name === name) || {}).title);
 }
 
-function myTableRow(t) {
-  const title = titleOf(t.game);
-  const actions = [h("a", { class: "btn btn-small btn-primary", href: roomUrl(t.code), "aria-label": `Open your ${title} table` }, "Open")];
-  if (t.is_host && t.status === "waiting") {
-    actions.push(h("button", { class: "btn btn-small", type: "button", "data-table-close": t.code, "aria-label": `Close your ${title} table` }, "Close"));
+function myTableRow(row) {
+  const title = titleOf(row.game);
+  const actions = [h("a", { class: "btn btn-small btn-primary", href: roomUrl(row.code), "aria-label": t("mine.openLabel", { title }) }, t("mine.open"))];
+  if (row.is_host && row.status === "waiting") {
+    actions.push(h("button", { class: "btn btn-small", type: "button", "data-table-close": row.code, "aria-label": t("mine.closeLabel", { title }) }, t("mine.close")));
   } else {
-    actions.push(h("button", { class: "btn btn-small", type: "button", "data-table-leave": t.code, "aria-label": `Leave your ${title} table` }, "Leave"));
+    actions.push(h("button", { class: "btn btn-small", type: "button", "data-table-leave": row.code, "aria-label": t("mine.leaveLabel", { title }) }, t("mine.leave")));
   }
-  return h("li", { class: "room-row", "data-my-table": t.code },
+  return h("li", { class: "room-row", "data-my-table": row.code },
     h("div", { class: "room-row-main" },
       h("strong", {}, title),
-      h("span", { class: "hint" }, ` · ${STATUS_TEXT[t.status] || t.status}${t.private ? " · private" : ""}`)),
+      h("span", { class: "hint" }, ` · ${t(`mine.status.${row.status}`)}${row.private ? ` · ${t("mine.private")}` : ""}`)),
     ...actions);
 }
 
@@ -169,9 +191,9 @@ $("#mine").addEventListener("click", async (event) => {
   button.disabled = true;
   try {
     await api(`/api/tables/${encodeURIComponent(code)}/${verb}`, { method: "POST", auth: true });
-    toast(verb === "leave" ? "You left the table." : "The table is closed.");
+    toast(verb === "leave" ? t("mine.left") : t("mine.closed"));
   } catch (err) {
-    toast(err.message, "error");
+    toast(errorText(err), "error");
   }
   loadMine();
 });
@@ -184,10 +206,10 @@ $("#create-form").addEventListener("submit", async (event) => {
   error.textContent = "";
   const name = $("#name").value.trim();
   if (!name) {
-    error.textContent = "Please enter your name first.";
-    $("#name").focus();
+    showNameError(t("error.name"));
     return;
   }
+  showNameError("");
   const button = $("#create");
   button.disabled = true;
   try {
@@ -197,12 +219,16 @@ $("#create-form").addEventListener("submit", async (event) => {
     const made = await api("/api/rooms", {
       method: "POST",
       auth: true,
-      body: { game: $("#game").value, options, seats: Number($("#seats").value), private: $("#private").checked },
+      body: {
+        game: $("#game").value, options, seats: Number($("#seats").value), private: $("#private").checked,
+        turn_timer: Number($("#turn-timer").value),
+      },
     });
     location.href = made.url && made.url.startsWith("/") ? made.url : roomUrl(made.code);
   } catch (err) {
     if (err.status === 401) identity.clear();
-    error.textContent = err.message;
+    if (err.code === "name" || /name/.test(err.code || "")) showNameError(errorText(err));
+    else error.textContent = errorText(err);
     button.disabled = false;
   }
 });
@@ -213,7 +239,7 @@ $("#join-form").addEventListener("submit", (event) => {
   if (!raw) return;
   const code = raw.includes("/r/") ? raw.split("/r/").pop().split(/[?#/]/)[0] : raw;
   if (!code) {
-    toast("That is not a room code.", "error");
+    toast(t("lobby.badCode"), "error");
     return;
   }
   location.href = roomUrl(code);

@@ -1,98 +1,161 @@
-// /matches/{id}: result, score sheet, seed check, and a replay of every action with all hands shown.
+// /matches/{id}: the replay first (every hand face up, by action, trick or hand), then the
+// result, the score sheet (each row opens the replay at its hand) and the seed check.
 import { $, h, fill } from "./dom.js";
 import { api } from "./api.js";
+import { Replay } from "./replay.js";
 import { renderTable } from "./table.js";
 import { cardView } from "./cards.js";
-import { actionText, infoItems, seatLabel } from "./games.js";
+import { actionText, gameTitle, infoItems, seatLabel } from "./games.js";
 import { scoreSheet } from "./sheet.js";
 import { sha256Hex } from "./sha256.js";
-import { Replay } from "./replay.js";
+import { t, translatePage, errorText } from "./i18n.js";
 
+translatePage();
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 let record = null;
-let replay = null;
+let steps = []; // [{view, seat, action}] : the deal, then one per action
 let step = 0;
 let names = [];
+
+/** The replay's positions as whole views (the server sends the deal, then a patch per action). */
+function unpack(body) {
+  if (Array.isArray(body.states)) return body.states;
+  const replay = new Replay(body);
+  return Array.from({ length: replay.length }, (_, i) => ({ ...replay.entry(i), view: replay.view(i) }));
+}
+
+const handOf = (v) => v?.hand_number ?? v?.hand ?? null;
+const trickKey = (v) => JSON.stringify(v?.last_trick ?? null);
 
 function renderSummary(title) {
   const winners = new Set(record.winners || []);
   const players = [...record.players].sort((a, b) => a.seat - b.seat);
-  const when = record.finished_at ? new Date(record.finished_at).toLocaleString() : "";
+  const when = record.finished_at ? new Date(record.finished_at).toLocaleString(document.documentElement.lang) : "";
   fill($("#summary"),
-    h("p", {}, `${title}, ${players.length} players${when ? `, finished ${when}` : ""}.`),
+    h("p", {}, when ? t("match.summaryWhen", { title, n: players.length, when }) : t("match.summary", { title, n: players.length })),
     h("table", { class: "scores" }, h("tbody", {}, players.map((p) => h("tr", { class: winners.has(p.seat) ? "leader" : null },
-      h("th", { scope: "row" }, `${p.name}${p.bot ? " (bot)" : ""}`),
+      h("th", { scope: "row" }, p.bot ? t("seat.botName", { n: p.seat + 1 }) : p.name),
       h("td", {}, String(record.scores[p.seat])),
-      h("td", {}, winners.has(p.seat) ? "Winner" : ""))))));
+      h("td", {}, winners.has(p.seat) ? t("match.winner") : ""))))));
 }
 
 async function renderFair() {
   const box = $("#fair");
   const seed = record.seed == null ? null : String(record.seed);
-  const parts = [
-    h("p", { class: "hint" }, "The server committed to the shuffle seed before the first card by publishing its SHA-256 hash. Anyone can check the seed against it."),
-    h("div", { class: "hash-label" }, "Commitment"), h("code", { class: "hash" }, record.commitment || "—"),
-    h("div", { class: "hash-label" }, "Seed"), h("code", { class: "hash" }, seed ?? "—"),
-  ];
-  fill(box, parts);
+  fill(box, h("p", { class: "hint" }, t("fair.explainMatch")),
+    h("div", { class: "hash-label" }, t("fair.commitment")), h("code", { class: "hash" }, record.commitment || "—"),
+    h("div", { class: "hash-label" }, t("fair.seed")), h("code", { class: "hash" }, seed ?? "—"));
   if (seed && record.commitment) {
     const digest = await sha256Hex(seed);
     box.appendChild(digest === record.commitment
-      ? h("p", { class: "verify ok" }, "✓ Verified: SHA-256 of the seed equals the commitment.")
-      : h("p", { class: "verify bad" }, `✗ SHA-256 of the seed is ${digest}, which does not match.`));
+      ? h("p", { class: "verify ok" }, t("fair.verified"))
+      : h("p", { class: "verify bad" }, t("fair.mismatch", { digest })));
   }
 }
 
 function renderSheet() {
-  const last = replay?.lastView;
+  const last = steps.at(-1)?.view;
+  const handLink = (n) => `#hand-${n}`;
   if (last && Array.isArray(last.history) && last.history.length) {
-    fill($("#sheet"), scoreSheet(record.game, last.history, last.teams, names, record.scores));
+    fill($("#sheet"), scoreSheet(record.game, last.history, { names, teams: last.teams, handLink }));
     return;
   }
   const hands = (record.hands || []).filter((x) => Array.isArray(x.scores));
-  fill($("#sheet"), hands.length ? scoreSheet(record.game, hands.map((x, i) => ({ ...x, hand_number: i + 1 })), null, names, record.scores)
-    : h("p", { class: "hint" }, "No hand scores were recorded."));
+  fill($("#sheet"), hands.length ? scoreSheet(record.game, hands.map((x, i) => ({ ...x, hand_number: i + 1 })), { names, handLink })
+    : h("p", { class: "hint" }, t("sheet.noneRecorded")));
+}
+
+/** The middle of the table: the trick in play, or the trick this action has just finished. */
+function shownTrick(i) {
+  const v = steps[i].view;
+  if ((v.trick || []).length || i === 0) return { plays: v.trick || [], winner: null };
+  const last = v.last_trick;
+  const plays = last && (last.cards || last.plays);
+  if (plays && trickKey(v) !== trickKey(steps[i - 1].view)) return { plays, winner: last.winner ?? null, held: true };
+  return { plays: [], winner: null };
 }
 
 function renderStep() {
-  const count = replay.length;
-  step = Math.max(0, Math.min(step, count - 1));
-  const s = replay.entry(step);
-  const v = replay.view(step);
-  $("#step-label").textContent = step === 0 ? `Deal · 0 of ${count - 1}` : `Action ${step} of ${count - 1}`;
-  $("#step-action").textContent = step === 0 ? "The cards are dealt." : `${seatLabel(names, s.seat)} ${actionText(record.game, s.action)}.`;
-  $("#step-range").max = String(count - 1);
+  step = Math.max(0, Math.min(step, steps.length - 1));
+  const s = steps[step];
+  const v = s.view;
+  const total = steps.length - 1;
+  const hand = handOf(v);
+  $("#step-label").textContent = step === 0 ? t("replay.deal", { m: total }) : t("replay.action", { n: step, m: total, hand: hand ?? "–" });
+  $("#step-action").textContent = step === 0 ? t("replay.dealt") : t("log.line", { who: seatLabel(names, s.seat), what: actionText(record.game, s.action) });
+  $("#step-range").max = String(total);
   $("#step-range").value = String(step);
   for (const b of document.querySelectorAll("[data-step]")) {
-    const back = b.dataset.step === "first" || b.dataset.step === "prev";
-    b.disabled = back ? step === 0 : step === count - 1;
+    const back = ["first", "prev", "prevTrick", "prevHand"].includes(b.dataset.step);
+    b.disabled = back ? step === 0 : step === total;
   }
   fill($("#info"), infoItems(record.game, v, names).map(([label, value]) => h("span", { class: "info-item" }, h("span", { class: "info-label" }, `${label} `), value)));
   const seats = [...record.players].sort((a, b) => a.seat - b.seat).map((p) => ({ seat: p.seat, name: p.name, bot: p.bot, connected: true, player_id: p.player_id }));
-  renderTable($("#table"), { game: record.game, view: v, seats, you: null, names });
+  renderTable($("#table"), { game: record.game, view: v, seats, you: null, names, trick: shownTrick(step) });
+  renderHands(v);
+}
+
+function renderHands(v) {
   const hands = Array.isArray(v.hands) ? v.hands : [];
   const small = (list) => list.map((c) => cardView(c, { small: true }));
   const rows = hands.map((cards, seat) => {
     const kitty = Array.isArray(v.kitties) && v.kitties[seat]?.length
-      ? h("span", { class: "lt-cards kitty" }, h("span", { class: "hint" }, "kitty "), small(v.kitties[seat]))
+      ? h("span", { class: "lt-cards kitty" }, h("span", { class: "hint" }, t("replay.kitty")), small(v.kitties[seat]))
       : null;
     return h("li", { class: (v.to_act || []).includes(seat) ? "acting" : null },
       h("span", { class: "lt-name" }, seatLabel(names, seat)),
-      h("span", { class: "lt-cards" }, cards.length ? small(cards) : h("span", { class: "hint" }, "no cards")),
+      h("span", { class: "lt-cards" }, cards.length ? small(cards) : h("span", { class: "hint" }, t("replay.noCards"))),
       kitty);
   });
   fill($("#hands"),
-    h("h3", {}, "Every hand"),
+    h("h3", {}, t("replay.everyHand")),
     h("ul", { class: "hand-list" }, rows),
-    Array.isArray(v.kitty) && v.kitty.length ? h("p", { class: "lt-cards" }, h("span", { class: "hint" }, "Kitty: "), small(v.kitty)) : null,
-    Array.isArray(v.discards) && v.discards.length ? h("p", { class: "lt-cards" }, h("span", { class: "hint" }, "Discards: "), small(v.discards)) : null);
+    Array.isArray(v.kitty) && v.kitty.length ? h("p", { class: "lt-cards" }, h("span", { class: "hint" }, t("replay.kittyAll")), small(v.kitty)) : null,
+    Array.isArray(v.discards) && v.discards.length ? h("p", { class: "lt-cards" }, h("span", { class: "hint" }, t("replay.discards")), small(v.discards)) : null);
+}
+
+/** The first position of hand ``n`` (its deal), or null. */
+function handStart(n) {
+  const i = steps.findIndex((s) => String(handOf(s.view)) === String(n));
+  return i < 0 ? null : i;
+}
+
+/** The next (dir 1) or previous (dir -1) step where a trick was finished or a hand began. */
+function seek(dir, kind) {
+  const same = kind === "hand" ? (a, b) => handOf(a) === handOf(b) : (a, b) => trickKey(a) === trickKey(b) && handOf(a) === handOf(b);
+  if (dir > 0) {
+    for (let i = step + 1; i < steps.length; i++) if (!same(steps[i].view, steps[i - 1].view)) return i;
+    return steps.length - 1;
+  }
+  // Back: to the start of this trick or hand, or of the one before when already there.
+  let i = step;
+  while (i > 0 && same(steps[i].view, steps[i - 1].view)) i--;
+  if (i === step && i > 0) {
+    i -= 1;
+    while (i > 0 && same(steps[i].view, steps[i - 1].view)) i--;
+  }
+  return i;
 }
 
 function go(where) {
-  if (!replay) return;
-  const last = replay.length - 1;
-  step = { first: 0, prev: step - 1, next: step + 1, last }[where] ?? step;
+  if (!steps.length) return;
+  const moves = {
+    first: () => 0, prev: () => step - 1, next: () => step + 1, last: () => steps.length - 1,
+    nextTrick: () => seek(1, "trick"), prevTrick: () => seek(-1, "trick"),
+    nextHand: () => seek(1, "hand"), prevHand: () => seek(-1, "hand"),
+  };
+  step = (moves[where] || (() => step))();
   renderStep();
+}
+
+function goToHash() {
+  const m = /^#hand-(\d+)$/.exec(location.hash);
+  if (!m || !steps.length) return;
+  const at = handStart(m[1]);
+  if (at === null) return;
+  step = at;
+  renderStep();
+  $("#replay-h").scrollIntoView({ block: "start" });
 }
 
 document.addEventListener("click", (event) => {
@@ -102,12 +165,15 @@ document.addEventListener("click", (event) => {
 
 document.addEventListener("keydown", (event) => {
   if (event.target.closest && event.target.closest("input, textarea, select")) return;
-  const where = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" }[event.key];
-  if (where && replay) {
+  const keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", PageUp: "prevHand", PageDown: "nextHand", ArrowUp: "prevTrick", ArrowDown: "nextTrick" };
+  const where = keys[event.key];
+  if (where && steps.length) {
     event.preventDefault();
     go(where);
   }
 });
+
+window.addEventListener("hashchange", goToHash);
 
 $("#step-range").addEventListener("input", (event) => {
   step = Number(event.target.value);
@@ -121,28 +187,30 @@ async function main() {
   } catch (err) {
     const box = $("#missing");
     box.hidden = false;
-    fill(box, h("p", {}, err.status === 404 ? "There is no such match." : err.message), h("a", { class: "btn", href: "/history" }, "Match history"));
+    fill(box, h("p", {}, err.status === 404 ? t("match.none") : errorText(err)), h("a", { class: "btn", href: "/history" }, t("history.title")));
     fill($("#summary"), h("p", { class: "hint" }, "—"));
     return;
   }
   try {
-    title = (await api("/api/games")).find((g) => g.name === record.game)?.title || record.game;
+    const server = (await api("/api/games")).find((g) => g.name === record.game)?.title;
+    title = gameTitle(record.game, server);
   } catch {
-    title = record.game;
+    title = gameTitle(record.game);
   }
-  names = [...record.players].sort((a, b) => a.seat - b.seat).map((p) => p.name);
-  $("#match-title").textContent = `${title} · match record`;
-  document.title = `${title} match · Felt`;
+  names = [...record.players].sort((a, b) => a.seat - b.seat).map((p) => (p.bot ? t("seat.botName", { n: p.seat + 1 }) : p.name));
+  $("#match-title").textContent = t("match.titleOf", { title });
+  document.title = t("title.matchOf", { title });
   renderSummary(title);
   renderFair();
   try {
-    replay = new Replay(await api(`/api/matches/${encodeURIComponent(matchId)}/replay`, { auth: true }));
+    steps = unpack(await api(`/api/matches/${encodeURIComponent(matchId)}/replay`, { auth: true }));
     step = 0;
     renderStep();
   } catch (err) {
-    fill($("#step-action"), `The replay is not available: ${err.message}`);
+    fill($("#step-action"), t("replay.unavailable", { why: errorText(err) }));
   }
   renderSheet();
+  goToHash();
 }
 
 main();

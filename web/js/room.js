@@ -3,11 +3,13 @@ import { $, h, fill, keepFocus, toast } from "./dom.js";
 import { api, ensurePlayer, identity, matchUrl, roomUrl } from "./api.js";
 import { RoomConnection } from "./connection.js";
 import { playCards, renderTable } from "./table.js";
-import { SUITS, cardBack, cardButton, cardView } from "./cards.js";
+import { SUITS, cardBack, cardButton, cardView, suitName } from "./cards.js";
 import { scoreSheet } from "./sheet.js";
-import { bidText, infoItems, passLabel, promptFor, seatLabel, teamNames } from "./games.js";
+import { actionText, bidText, descriptor, gameTitle, infoItems, passLabel, promptFor, seatLabel, teamNames } from "./games.js";
+import { t, has, translatePage, errorText } from "./i18n.js";
 import { sha256Hex } from "./sha256.js";
 
+translatePage();
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 let state = null;
 let conn = null;
@@ -16,13 +18,24 @@ let selectionKey = "";
 let pending = false; // an action is on its way: wait for the next version
 let wasMyTurn = false;
 let chatSeen = 0;
+let botAsked = new Set(); // seats a bot was asked for that the table has not filled yet
+let chatRead = null; // chat lines read (null until the first view: history counts as read)
+let held = null; // a finished trick kept on the table: {key, plays, winner, shownAt, ms, timer}
+let lastTrickKey; // undefined until the first view
+const HOLD_MS = 1100; // how long a finished trick stays before it is swept to its winner
+const SWEEP_MS = 380;
+const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 const digests = new Map(); // seed -> sha256 hex
 
 const room = () => state.room;
 const view = () => state.game;
 const legal = () => (state.game && Array.isArray(state.game.legal) ? state.game.legal : []);
-const names = () => state.seats.map((s) => s.name || `Seat ${s.seat + 1}`);
+// Bots are named by the server ("Bot 3"); here they get the page's word for a bot.
+const names = () => state.seats.map((s) => (s.bot ? t("seat.botName", { n: s.seat + 1 }) : s.name || t("seat.n", { n: s.seat + 1 })));
 const inviteUrl = () => `${location.origin}${roomUrl(code)}`;
+
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+const playResult = (r) => (has(`ribs.result.${r}`) ? t(`ribs.result.${r}`) : String(r).replace(/_/g, " "));
 
 function sameCards(a, b) {
   if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
@@ -54,10 +67,12 @@ function render() {
     selection = [];
     selectionKey = key;
   }
+  trackTrick();
   keepFocus(() => {
     renderHeader();
     renderJoin();
     renderInfo();
+    renderScoreStrip();
     renderTableArea();
     renderControls();
     renderHand();
@@ -67,22 +82,152 @@ function render() {
     renderSheet();
     renderFair();
     renderChat();
+    renderMoveLog();
   });
   announceTurn();
+  fitTable();
+}
+
+// ---- the finished trick: held on the table, then swept to its winner --------------------
+
+/** The trick a view has just finished: its last_trick, or the last hand's final trick. */
+function finishedTrick(v) {
+  if (!v) return null;
+  const last = v.last_trick || (Array.isArray(v.history) && v.history.length
+    ? v.history[v.history.length - 1].last_trick || v.history[v.history.length - 1].final_trick : null);
+  const plays = last && (Array.isArray(last.cards) ? last.cards : Array.isArray(last.plays) ? last.plays : null);
+  return plays && plays.length ? { last, plays } : null;
+}
+
+/** Hold a trick that has just been finished (never one that was already there on arrival). */
+function trackTrick() {
+  const done = finishedTrick(view());
+  const key = done ? JSON.stringify([view().hand_number ?? null, done.last]) : null;
+  const first = lastTrickKey === undefined;
+  if (key === lastTrickKey) return;
+  lastTrickKey = key;
+  if (first || !done) return;
+  clearTimeout(held?.timer);
+  held = { plays: done.plays, winner: done.last.winner ?? null, ms: HOLD_MS, sweepAt: null, timer: null };
+  scheduleSweep();
+}
+
+function scheduleSweep() {
+  clearTimeout(held.timer);
+  if (document.hidden) return; // you were not looking: it waits for you (see visibilitychange)
+  held.timer = setTimeout(sweepHeld, held.ms);
+}
+
+function sweepHeld() {
+  if (!held) return;
+  if (reducedMotion.matches || held.winner === null) {
+    releaseHeld();
+    return;
+  }
+  held.sweepAt = performance.now();
+  render();
+  held.timer = setTimeout(releaseHeld, SWEEP_MS);
+}
+
+function releaseHeld() {
+  if (!held) return;
+  clearTimeout(held.timer);
+  held = null;
+  if (state) render();
+}
+
+document.addEventListener("visibilitychange", () => {
+  if (held && !document.hidden && held.sweepAt === null) {
+    held.ms = HOLD_MS * 2; // back from elsewhere: a longer look
+    scheduleSweep();
+  }
+});
+
+/** What the middle of the table shows: the held trick while it is held, else the trick in play. */
+function tableTrick() {
+  if (!held) return { plays: view()?.trick || [], winner: null, sweep: null };
+  const sweep = held.sweepAt === null ? null : { elapsed: Math.round(performance.now() - held.sweepAt), ms: SWEEP_MS };
+  return { plays: held.plays, winner: held.winner, sweep, held: true };
+}
+
+// ---- the table fits the screen ---------------------------------------------------------------
+
+let fitted = 0; // the felt height last set
+
+/** Size the felt so that the table, your controls and your hand fit the window together. */
+function fitTable() {
+  const felt = $("#table .felt");
+  if (!felt) return;
+  const top = $("#table").getBoundingClientRect().top + window.scrollY;
+  const dock = $("#dock").offsetHeight;
+  const room = Math.floor(window.innerHeight - top - dock - 12);
+  // Small changes are ignored, so that a scroll bar coming and going cannot make it swing.
+  if (Math.abs(room - fitted) < 4) return;
+  fitted = room;
+  document.documentElement.style.setProperty("--felt-fit", `${room}px`);
+}
+
+window.addEventListener("resize", fitTable);
+new ResizeObserver(fitTable).observe($("#dock"));
+
+/** The turn timer's deadline for the seats to act, when the table has one running. */
+function turnTimer() {
+  const r = room();
+  if (!r.turn_timer || !r.deadline || r.status !== "playing") return null;
+  return { seats: view()?.to_act || [], deadline: r.deadline, total: r.turn_timer * 1000 };
+}
+
+/** The running score per team (team games) or per player. */
+function scoreRows(v, nm) {
+  return v.teams
+    ? teamNames(v, nm).map((label, i) => ({ label, score: v.scores[v.teams[i][0]], you: v.teams[i].includes(state.you) }))
+    : v.scores.map((score, s) => ({ label: seatLabel(nm, s), score, you: s === state.you }));
+}
+
+/** The score, always in sight above the table while a match is on. */
+function renderScoreStrip() {
+  const v = view();
+  const box = $("#score-strip");
+  box.hidden = !v || !Array.isArray(v.scores);
+  if (box.hidden) return;
+  const nm = names();
+  const rows = scoreRows(v, nm);
+  fill(box, rows.map((r) => h("span", { class: ["score-item", r.you && "you"] },
+    h("span", { class: "score-name" }, r.label), " ", h("strong", {}, String(r.score)))),
+  v.target ? h("span", { class: "score-target" }, t("scores.to", { n: v.target })) : null,
+  h("a", { class: "score-more", href: "#sheet" }, t("scores.sheetLink")));
+}
+
+/** The current hand's moves in words, newest last (the panel is a polite live region). */
+function renderMoveLog() {
+  const v = view();
+  const entries = v && Array.isArray(v.log) ? v.log : [];
+  const nm = names();
+  const items = [];
+  for (const e of entries) {
+    items.push(h("li", {}, t("log.line", { who: seatLabel(nm, e.seat), what: actionText(room().game, e.action) })));
+    if (e.won !== undefined && e.won !== null) items.push(h("li", { class: "won" }, t("log.won", { who: seatLabel(nm, e.won) })));
+  }
+  const box = $("#move-log");
+  if (box.childElementCount === items.length && box.textContent === items.map((i) => i.textContent).join("")) return;
+  fill(box, items.length ? items : h("li", { class: "hint" }, t("log.empty")));
+  box.scrollTop = box.scrollHeight;
 }
 
 function renderHeader() {
   const r = room();
-  const status = { waiting: "Waiting for players", playing: "Playing", finished: "Finished" }[r.status] || r.status;
-  fill($("#room-title"), r.title || r.game, h("span", { class: "room-code" }, ` · ${r.code}`),
+  const status = t(`status.${r.status}`);
+  const title = gameTitle(r.game, r.title);
+  fill($("#room-title"), title, h("span", { class: "room-code" }, ` · ${r.code}`),
     h("span", { class: ["pill", `pill-${r.status}`] }, status),
-    r.private ? h("span", { class: "pill" }, "Private") : null);
+    r.private ? h("span", { class: "pill" }, t("room.private")) : null);
   const mine = state.you !== null && legal().length > 0;
-  document.title = `${mine ? "● Your turn · " : ""}${r.title || r.game} · Felt`;
+  document.title = mine ? t("title.yourTurn", { title }) : t("title.room", { title });
 }
 
 function renderJoin() {
-  $("#join").hidden = Boolean(identity.get());
+  // Once a game is in play there is no seat to take: a newcomer only watches.
+  $("#join").hidden = Boolean(identity.get()) || room().status !== "waiting";
 }
 
 function renderInfo() {
@@ -95,13 +240,13 @@ function seatExtras(s) {
   if (room().status !== "waiting") return null;
   const out = [];
   if (!s.name && state.me && state.you === null) {
-    out.push(h("button", { type: "button", class: "btn btn-small btn-primary", "data-sit": s.seat, "data-key": `sit-${s.seat}` }, "Sit here"));
+    out.push(h("button", { type: "button", class: "btn btn-small btn-primary", "data-sit": s.seat, "data-key": `sit-${s.seat}` }, t("seat.sit")));
   }
   if (!s.name && state.is_host) {
-    out.push(h("button", { type: "button", class: "btn btn-small", "data-bot": s.seat, "data-key": `bot-${s.seat}` }, "Add bot"));
+    out.push(h("button", { type: "button", class: "btn btn-small", "data-bot": s.seat, "data-key": `bot-${s.seat}` }, t("button.addBot")));
   }
   if (s.bot && state.is_host) {
-    out.push(h("button", { type: "button", class: "btn btn-small btn-ghost", "data-bot-remove": s.seat, "data-key": `unbot-${s.seat}`, "aria-label": `Remove the bot from seat ${s.seat + 1}` }, "Remove bot"));
+    out.push(h("button", { type: "button", class: "btn btn-small btn-ghost", "data-bot-remove": s.seat, "data-key": `unbot-${s.seat}`, "aria-label": t("seat.removeBotLabel", { n: s.seat + 1 }) }, t("seat.removeBot")));
   }
   return out.length ? h("div", { class: "seat-actions" }, out) : null;
 }
@@ -111,8 +256,8 @@ function renderTableArea() {
   let center = null;
   if (r.status === "waiting") {
     const taken = state.seats.filter((s) => s.name).length;
-    center = [h("div", { class: "felt-wait" }, `${taken} of ${state.seats.length} seated`),
-      h("div", { class: "felt-hint" }, taken < state.seats.length ? "Invite friends or add bots" : "Ready to start")];
+    center = [h("div", { class: "felt-wait" }, t("wait.seated", { n: taken, m: state.seats.length })),
+      h("div", { class: "felt-hint" }, taken < state.seats.length ? t("wait.invite") : t("wait.ready"))];
   }
   renderTable($("#table"), {
     game: r.game,
@@ -123,6 +268,8 @@ function renderTableArea() {
     names: names(),
     seatExtras,
     center,
+    trick: tableTrick(),
+    timer: turnTimer(),
   });
 }
 
@@ -136,16 +283,16 @@ function renderControls() {
   if (r.status === "waiting") {
     const parts = [];
     const empty = state.seats.filter((s) => !s.name).length;
-    if (!state.me) parts.push(h("p", {}, "You are watching. Give your name above to take a seat."));
-    else if (state.you === null) parts.push(h("p", {}, empty ? "Choose a seat at the table: press “Sit here”." : "Every seat is taken: you are watching."));
-    else parts.push(h("p", {}, `You sit at seat ${state.you + 1}. `), h("div", { class: "row" }, h("button", { type: "button", class: "btn btn-ghost", "data-stand": "", "data-key": "stand" }, "Stand up")));
+    if (!state.me) parts.push(h("p", {}, t("wait.watchingGiveName")));
+    else if (state.you === null) parts.push(h("p", {}, empty ? t("wait.chooseSeat") : t("wait.full")));
+    else parts.push(h("p", {}, t("wait.youSit", { n: state.you + 1 })), h("div", { class: "row" }, h("button", { type: "button", class: "btn btn-ghost", "data-stand": "", "data-key": "stand" }, t("button.stand"))));
     if (state.is_host) {
       parts.push(h("div", { class: "row" },
-        h("button", { type: "button", class: "btn", "data-bot-next": "", "data-key": "bot-next", disabled: empty === 0 }, "Add bot"),
-        h("button", { type: "button", class: "btn btn-primary", "data-start": "", "data-key": "start", disabled: empty > 0 }, "Start"),
-        empty > 0 ? h("span", { class: "hint" }, `Fill ${empty} more seat${empty === 1 ? "" : "s"} to start.`) : null));
+        h("button", { type: "button", class: "btn", "data-bot-next": "", "data-key": "bot-next", disabled: empty === 0 }, t("button.addBot")),
+        h("button", { type: "button", class: "btn btn-primary", "data-start": "", "data-key": "start", disabled: empty > 0 }, t("button.start")),
+        empty > 0 ? h("span", { class: "hint" }, t("wait.fill", { n: empty })) : null));
     } else {
-      parts.push(h("p", { class: "hint" }, `Waiting for ${r.host_name || "the host"} to start the game.`));
+      parts.push(h("p", { class: "hint" }, t("wait.host", { host: r.host_name || t("wait.theHost") })));
     }
     fill(box, parts);
     return;
@@ -157,7 +304,15 @@ function renderControls() {
   const v = view();
   const moves = legal();
   if (state.you === null) {
-    fill(box, h("p", { class: "hint" }, "You are watching this game."), waitingLine(v));
+    fill(box, h("p", { class: "hint" }, t("watch.inPlay")), waitingLine(v));
+    return;
+  }
+  if (state.seats[state.you]?.away) {
+    // Drawn once while away: the button must not be replaced under a finger as the bots play on.
+    if (!box.querySelector("[data-back]")) {
+      fill(box, h("p", { class: "prompt" }, t("away.text")),
+        h("div", { class: "row" }, h("button", { type: "button", class: "btn btn-primary", "data-back": "", "data-key": "back" }, t("away.back"))));
+    }
     return;
   }
   if (moves.length === 0) {
@@ -165,23 +320,22 @@ function renderControls() {
     return;
   }
   const game = r.game;
-  const out = [h("div", { class: "turn-banner" }, "Your turn"), h("p", { class: "prompt" }, promptFor(game, v, moves))];
-  if (game === "oh_hell" && v.forbidden_bid != null && moves.some((a) => a.type === "bid")) {
-    out.push(h("p", { class: "hint" }, `Hook rule: as dealer you may not bid ${v.forbidden_bid}.`));
-  }
+  const out = [h("div", { class: "turn-banner" }, t("turn.yours")), h("p", { class: "prompt" }, promptFor(game, v, moves))];
+  const hint = descriptor(game).hint?.(v, moves);
+  if (hint) out.push(h("p", { class: "hint" }, hint));
   const row = [];
   moves.forEach((a, i) => {
     if (a.type === "bid") row.push(button(bidText(game, a.value), { class: "btn btn-bid", "data-bid": a.value, "data-legal": i, "data-key": `bid-${a.value}` }));
   });
   moves.forEach((a, i) => {
     if (a.type === "trump" && SUITS[a.suit]) {
-      row.push(button([h("span", { class: `suit-${a.suit}`, "aria-hidden": "true" }, SUITS[a.suit].symbol), ` ${SUITS[a.suit].name[0].toUpperCase()}${SUITS[a.suit].name.slice(1)}`],
+      row.push(button([h("span", { class: `suit-${a.suit}`, "aria-hidden": "true" }, SUITS[a.suit].symbol), ` ${capital(suitName(a.suit))}`],
         { class: "btn btn-suit", "data-suit": a.suit, "data-legal": i, "data-key": `trump-${a.suit}` }));
     }
   });
   moves.forEach((a, i) => {
-    if (a.type === "take") row.push(button("Take the contract", { class: "btn btn-primary", "data-act": "take", "data-legal": i, "data-key": "take" }));
-    if (a.type === "declare") row.push(button("Declare runs", { class: "btn btn-primary", "data-act": "declare", "data-legal": i, "data-key": "declare" }));
+    if (a.type === "take") row.push(button(t("button.take"), { class: "btn btn-primary", "data-act": "take", "data-legal": i, "data-key": "take" }));
+    if (a.type === "declare") row.push(button(t("button.declare"), { class: "btn btn-primary", "data-act": "declare", "data-legal": i, "data-key": "declare" }));
   });
   moves.forEach((a, i) => {
     if (a.type === "pass") row.push(button(passLabel(v, moves), { "data-act": "pass", "data-legal": i, "data-key": "pass" }));
@@ -192,18 +346,18 @@ function renderControls() {
     const need = selectCount();
     const kinds = new Set(moves.map((a) => a.type));
     if (kinds.has("discard")) {
-      row.push(button(`Discard (${chosen.length}/${need})`, { class: "btn btn-primary", "data-submit": "discard", "data-key": "submit-discard", disabled: pending || chosen.length !== need }));
+      row.push(button(t("button.discard", { n: chosen.length, m: need }), { class: "btn btn-primary", "data-submit": "discard", "data-key": "submit-discard", disabled: pending || chosen.length !== need }));
     }
     if (kinds.has("ribs")) {
-      row.push(button(`Lay the Ribs (${chosen.length}/2)`, { class: "btn btn-primary", "data-submit": "ribs", "data-key": "submit-ribs", disabled: pending || !findSelected("ribs", chosen) }));
+      row.push(button(t("button.ribs", { n: chosen.length }), { class: "btn btn-primary", "data-submit": "ribs", "data-key": "submit-ribs", disabled: pending || !findSelected("ribs", chosen) }));
     }
     if (kinds.has("pair")) {
-      row.push(button(`Play face up (${chosen.length}/2)`, { class: "btn btn-primary", "data-submit": "pair", "data-key": "submit-pair", disabled: pending || !findSelected("pair", chosen, false) }));
+      row.push(button(t("button.pair", { n: chosen.length }), { class: "btn btn-primary", "data-submit": "pair", "data-key": "submit-pair", disabled: pending || !findSelected("pair", chosen, false) }));
       if (moves.some((a) => a.type === "pair" && a.fold)) {
-        row.push(button("Fold (face down)", { "data-submit": "fold", "data-key": "submit-fold", disabled: pending || !findSelected("pair", chosen, true) }));
+        row.push(button(t("button.fold"), { "data-submit": "fold", "data-key": "submit-fold", disabled: pending || !findSelected("pair", chosen, true) }));
       }
     }
-    if (selection.length) row.push(h("button", { type: "button", class: "btn btn-ghost", "data-clear-selection": "", "data-key": "clear" }, "Clear"));
+    if (selection.length) row.push(h("button", { type: "button", class: "btn btn-ghost", "data-clear-selection": "", "data-key": "clear" }, t("button.clear")));
   }
   if (row.length) out.push(h("div", { class: "row actions" }, row));
   fill(box, out);
@@ -211,7 +365,7 @@ function renderControls() {
 
 function waitingLine(v) {
   const who = (v.to_act || []).map((s) => seatLabel(names(), s));
-  return h("p", { class: "waiting" }, who.length ? `Waiting for ${who.join(", ")}…` : "");
+  return h("p", { class: "waiting" }, who.length ? t("turn.waitingFor", { who: who.join(", ") }) : "");
 }
 
 /** The legal action of ``type`` that the chosen cards make (null if none). */
@@ -251,20 +405,20 @@ function renderHand() {
     if (kitty.has(c)) btn.classList.add("from-kitty");
     return btn;
   });
-  const parts = [h("h2", { class: "sr-only" }, "Your hand"), h("div", { class: ["hand-cards", mode !== "none" && "hand-live"] }, cards)];
-  if (v.hand.length === 0) parts.push(h("p", { class: "hint" }, "No cards in hand."));
-  if (kitty.size) parts.push(h("p", { class: "hint" }, "Cards marked ★ came from the kitty."));
+  const parts = [h("h2", { class: "sr-only" }, t("hand.title")), h("div", { class: ["hand-cards", mode !== "none" && "hand-live"] }, cards)];
+  if (v.hand.length === 0) parts.push(h("p", { class: "hint" }, t("hand.empty")));
+  if (kitty.size) parts.push(h("p", { class: "hint" }, t("hand.kittyMarked")));
   const faceDown = (Array.isArray(v.my_face_down) ? v.my_face_down : []).filter((f) => f.trick_number === v.trick_number);
   for (const f of faceDown) {
-    parts.push(h("div", { class: "discards" }, h("span", { class: "hint" }, f.fold ? "You folded, face down: " : "Your Ribs, face down: "),
+    parts.push(h("div", { class: "discards" }, h("span", { class: "hint" }, f.fold ? t("hand.folded") : t("hand.ribsDown")),
       (f.cards || []).map((c) => cardView(c, { small: true }))));
   }
   if (Array.isArray(v.discards) && v.discards.length) {
-    parts.push(h("div", { class: "discards" }, h("span", { class: "hint" }, "Your discards: "), v.discards.map((c) => cardView(c, { small: true }))));
+    parts.push(h("div", { class: "discards" }, h("span", { class: "hint" }, t("hand.discards")), v.discards.map((c) => cardView(c, { small: true }))));
   }
   if (Array.isArray(v.kitty_count) && state.you !== null && v.kitty_count[state.you]) {
     const k = v.kitty_count[state.you];
-    parts.push(h("div", { class: "discards" }, h("span", { class: "hint" }, "Your kitty (face down until trump is named): "),
+    parts.push(h("div", { class: "discards" }, h("span", { class: "hint" }, t("hand.kittyDown")),
       Array.from({ length: k }, () => cardBack({ small: true }))));
   }
   fill(box, parts);
@@ -277,6 +431,21 @@ function selectableRanks() {
   return new Set(lists.flatMap((a) => a.cards));
 }
 
+/** Who won and the final scores: by team in a team game, by player otherwise. */
+function resultLines(res, teams) {
+  const nm = names();
+  const won = new Set(res.winners || []);
+  const rows = teams
+    ? teams.map((team) => ({ label: team.map((s) => seatLabel(nm, s)).join(" & "), score: res.scores[team[0]], won: team.some((s) => won.has(s)) }))
+    : (res.scores || []).map((score, s) => ({ label: seatLabel(nm, s), score, won: won.has(s) }));
+  const winners = rows.filter((r) => r.won).map((r) => r.label);
+  return [
+    h("p", { class: "result-winners" }, winners.length > 1 ? t("result.winners", { who: winners.join(", ") }) : t("result.winner", { who: winners[0] || "—" })),
+    h("ol", { class: "result-scores" }, rows.sort((a, b) => b.score - a.score)
+      .map((r) => h("li", { class: r.won ? "winner" : null }, `${r.label}: ${r.score}`))),
+  ];
+}
+
 function renderResult() {
   const box = $("#result");
   const r = room();
@@ -285,25 +454,17 @@ function renderResult() {
     fill(box);
     return;
   }
-  const nm = names();
-  const winners = (res.winners || []).map((s) => seatLabel(nm, s));
   const iWon = state.you !== null && (res.winners || []).includes(state.you);
-  const parts = [
-    h("h2", {}, iWon ? "You won!" : "Game over"),
-    h("p", { class: "result-winners" }, winners.length > 1 ? `Winners: ${winners.join(", ")}` : `Winner: ${winners[0] || "—"}`),
-    h("ol", { class: "result-scores" }, (res.scores || []).map((score, s) => ({ s, score }))
-      .sort((a, b) => b.score - a.score)
-      .map(({ s, score }) => h("li", { class: (res.winners || []).includes(s) ? "winner" : null }, `${seatLabel(nm, s)}: ${score}`))),
-  ];
+  const parts = [h("h2", {}, iWon ? t("result.youWon") : t("result.over")), ...resultLines(res, view()?.teams)];
   const row = [];
   if (r.next) {
-    row.push(h("a", { class: "btn btn-primary", href: roomUrl(r.next), "data-key": "next-room" }, "Join the next game"));
+    row.push(h("a", { class: "btn btn-primary", href: roomUrl(r.next), "data-key": "next-room" }, t("result.next")));
   } else if (state.me && state.you !== null) {
-    row.push(h("button", { type: "button", class: "btn btn-primary", "data-play-again": "", "data-key": "again" }, "Play again"));
+    row.push(h("button", { type: "button", class: "btn btn-primary", "data-play-again": "", "data-key": "again" }, t("result.again")));
   }
-  if (res.match_id) row.push(h("a", { class: "btn", href: matchUrl(res.match_id), "data-key": "record" }, "Match record & replay"));
-  else parts.push(h("p", { class: "hint" }, "The match record is being saved…"));
-  row.push(h("a", { class: "btn btn-ghost", href: "/" }, "Lobby"));
+  if (res.match_id) row.push(h("a", { class: "btn", href: matchUrl(res.match_id), "data-key": "record" }, t("result.record")));
+  else parts.push(h("p", { class: "hint" }, t("result.saving")));
+  row.push(h("a", { class: "btn btn-ghost", href: "/" }, t("nav.lobby")));
   parts.push(h("div", { class: "row" }, row));
   fill(box, h("div", { class: "panel result-panel" }, parts));
 }
@@ -312,18 +473,16 @@ function renderScores() {
   const v = view();
   const box = $("#scores");
   if (!v || !Array.isArray(v.scores)) {
-    fill(box, h("p", { class: "hint" }, "The match has not started."));
+    fill(box, h("p", { class: "hint" }, t("scores.notStarted")));
     return;
   }
   const nm = names();
-  const rows = v.teams
-    ? teamNames(v, nm).map((label, t) => ({ label, score: v.scores[v.teams[t][0]], you: v.teams[t].includes(state.you) }))
-    : v.scores.map((score, s) => ({ label: seatLabel(nm, s), score, you: s === state.you }));
+  const rows = scoreRows(v, nm);
   const best = Math.max(...rows.map((r) => r.score));
   fill(box, h("table", { class: "scores" },
     h("tbody", {}, rows.map((r) => h("tr", { class: [r.you && "you", r.score === best && "leader"] },
-      h("th", { scope: "row" }, r.label), h("td", {}, String(r.score)))))),
-  v.target ? h("p", { class: "hint" }, `First to ${v.target} wins.`) : null);
+      h("th", { scope: "row" }, r.label, r.you ? h("span", { class: "you-mark" }, ` ${t("scores.you")}`) : null), h("td", {}, String(r.score)))))),
+  v.target ? h("p", { class: "hint" }, t("scores.firstTo", { n: v.target })) : null);
 }
 
 function renderLastTrick() {
@@ -332,49 +491,50 @@ function renderLastTrick() {
   const last = v && v.last_trick;
   const plays = last && (Array.isArray(last.cards) ? last.cards : Array.isArray(last.plays) ? last.plays : Array.isArray(last) ? last : null);
   if (!plays || plays.length === 0) {
-    fill(box, h("p", { class: "hint" }, "None yet."));
+    fill(box, h("p", { class: "hint" }, t("lastTrick.none")));
     return;
   }
   const nm = names();
-  const ribs = last.ribs ? h("li", {}, h("span", { class: "lt-name" }, "Ribs"), h("span", { class: "lt-cards" }, playCards({ cards: last.ribs }, { small: true }))) : null;
+  const ribs = last.ribs ? h("li", {}, h("span", { class: "lt-name" }, t("lastTrick.ribs")), h("span", { class: "lt-cards" }, playCards({ cards: last.ribs }, { small: true }))) : null;
   fill(box, h("ul", { class: "last-trick" }, ribs,
     plays.map((p) => h("li", { class: p.seat === last.winner ? "winner" : null },
       h("span", { class: "lt-name" }, seatLabel(nm, p.seat)),
       h("span", { class: "lt-cards" }, playCards(p, { small: true })),
-      p.result || p.outcome ? h("span", { class: "hint" }, String(p.result || p.outcome)) : null))),
-  last.winner != null ? h("p", { class: "hint" }, `Won by ${seatLabel(nm, last.winner)}`) : null,
-  last.summary ? h("p", { class: "hint" }, String(last.summary)) : null);
+      p.result || p.outcome ? h("span", { class: "hint" }, playResult(p.result || p.outcome)) : null))),
+  last.winner != null ? h("p", { class: "hint" }, t("lastTrick.wonBy", { who: seatLabel(nm, last.winner) })) : null);
 }
 
 function renderSheet() {
   const v = view();
+  const r = room();
   const box = $("#sheet");
   if (!v || !Array.isArray(v.history) || v.history.length === 0) {
-    fill(box, h("p", { class: "hint" }, "No hand finished yet."));
+    fill(box, h("p", { class: "hint" }, t("sheet.none")));
     return;
   }
-  fill(box, scoreSheet(room().game, v.history, v.teams, names(), v.scores));
+  fill(box, scoreSheet(room().game, v.history, { names: names(), teams: v.teams, you: state.you,
+    handLink: r.match_id ? (n) => `${matchUrl(r.match_id)}#hand-${n}` : null }));
 }
 
 function renderFair() {
   const r = room();
   const box = $("#fair");
   if (!r.commitment) {
-    fill(box, h("p", { class: "hint" }, "The seed commitment appears when the match starts."));
+    fill(box, h("p", { class: "hint" }, t("fair.before")));
     return;
   }
-  const parts = [h("p", { class: "hint" }, "Before the first card the server commits to its shuffle seed with this SHA-256 hash. The seed is revealed at the end, so anyone can check it."),
-    h("div", { class: "hash-label" }, "Commitment"), h("code", { class: "hash" }, r.commitment)];
+  const parts = [h("p", { class: "hint" }, t("fair.explain")),
+    h("div", { class: "hash-label" }, t("fair.commitment")), h("code", { class: "hash" }, r.commitment)];
   if (r.seed) {
-    parts.push(h("div", { class: "hash-label" }, "Seed"), h("code", { class: "hash" }, r.seed));
+    parts.push(h("div", { class: "hash-label" }, t("fair.seed")), h("code", { class: "hash" }, r.seed));
     const digest = digests.get(r.seed);
     if (digest === undefined) {
       digests.set(r.seed, null);
       sha256Hex(r.seed).then((hex) => { digests.set(r.seed, hex); render(); });
     } else if (digest) {
       parts.push(digest === r.commitment
-        ? h("p", { class: "verify ok" }, "✓ SHA-256 of the seed equals the commitment.")
-        : h("p", { class: "verify bad" }, "✗ The seed does not match the commitment."));
+        ? h("p", { class: "verify ok" }, t("fair.ok"))
+        : h("p", { class: "verify bad" }, t("fair.bad")));
     }
   }
   fill(box, parts);
@@ -386,21 +546,44 @@ function renderChat() {
   const nm = names();
   const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 30;
   fill(log, lines.map((line) => h("li", {},
-    h("span", { class: "chat-name" }, line.name || (line.seat != null ? seatLabel(nm, line.seat) : "Watcher")),
+    h("span", { class: "chat-name" }, line.name || (line.seat != null ? seatLabel(nm, line.seat) : t("chat.watcher"))),
     h("span", { class: "chat-text" }, line.text))));
   if (lines.length !== chatSeen && (atBottom || chatSeen === 0)) log.scrollTop = log.scrollHeight;
   chatSeen = lines.length;
+  if (chatRead === null || chatInView()) chatRead = lines.length;
+  const unread = lines.length - chatRead;
+  const badge = $("#chat-unread");
+  badge.hidden = unread <= 0;
+  badge.textContent = unread > 0 ? String(unread) : "";
+  $("#chat-jump").setAttribute("aria-label", unread > 0 ? t("chat.unread", { n: unread }) : t("chat.title"));
   $("#chat-form").hidden = !state.me;
 }
+
+/** Whether the chat's last lines are on screen (then they count as read). */
+function chatInView() {
+  const r = $("#chat-log").getBoundingClientRect();
+  return r.height > 0 && r.top < window.innerHeight && r.bottom > 0;
+}
+
+function jumpToChat() {
+  $("#chat-h").scrollIntoView({ block: "start" });
+  if (!$("#chat-form").hidden) $("#chat-text").focus({ preventScroll: true });
+  chatRead = (state?.chat || []).length;
+  if (state) render();
+}
+
+window.addEventListener("scroll", () => {
+  if (state && chatRead !== (state.chat || []).length && chatInView()) render();
+}, { passive: true });
 
 function announceTurn() {
   const mine = state.you !== null && legal().length > 0 && room().status === "playing";
   if (mine && !wasMyTurn) {
     const live = $("#announce");
     live.textContent = "";
-    setTimeout(() => { live.textContent = `Your turn. ${promptFor(room().game, view(), legal())}`; }, 50);
+    setTimeout(() => { live.textContent = t("turn.announce", { prompt: promptFor(room().game, view(), legal()) }); }, 50);
   } else if (room().status === "finished" && wasMyTurn !== "over") {
-    $("#announce").textContent = "Game over.";
+    $("#announce").textContent = t("result.overAnnounce");
   }
   wasMyTurn = room().status === "finished" ? "over" : mine;
 }
@@ -413,12 +596,12 @@ function act(action) {
     pending = true;
     render();
   } else {
-    toast("Not connected: your move was not sent.", "error");
+    toast(t("conn.notSent"), "error");
   }
 }
 
 function send(frame) {
-  if (!conn || !conn.send(frame)) toast("Not connected: try again in a moment.", "error");
+  if (!conn || !conn.send(frame)) toast(t("conn.tryAgain"), "error");
 }
 
 function onCard(btn) {
@@ -431,7 +614,7 @@ function onCard(btn) {
     const at = selection.indexOf(index);
     if (at >= 0) selection.splice(at, 1);
     else if (selection.length < selectCount()) selection.push(index);
-    else toast(`Choose ${selectCount()} cards: unselect one first.`);
+    else toast(t("hand.unselectFirst", { n: selectCount() }));
     render();
   }
 }
@@ -453,13 +636,13 @@ async function copyInvite() {
   const url = inviteUrl();
   try {
     await navigator.clipboard.writeText(url);
-    toast("Invite link copied. Send it to your friends.");
+    toast(t("invite.copied"));
   } catch {
     const input = $("#invite-url");
     input.focus();
     input.select();
     const ok = document.execCommand && document.execCommand("copy");
-    toast(ok ? "Invite link copied." : "Select the link and copy it.");
+    toast(ok ? t("invite.copiedShort") : t("invite.selectIt"));
   }
 }
 
@@ -470,25 +653,35 @@ async function playAgain(btn) {
     const made = await api("/api/rooms", {
       method: "POST",
       auth: true,
-      body: { game: r.game, options: r.options, seats: r.seats, private: r.private, from: r.code },
+      body: { game: r.game, options: r.options, seats: r.seats, private: r.private, turn_timer: r.turn_timer || 0, from: r.code },
     });
     location.href = roomUrl(made.code);
   } catch (err) {
-    toast(err.message, "error");
+    toast(errorText(err), "error");
     btn.disabled = false;
   }
 }
 
 document.addEventListener("click", (event) => {
+  if (held && event.target.closest("[data-skip-hold]")) {
+    releaseHeld(); // a tap on the table clears the finished trick at once
+    return;
+  }
   const el = event.target.closest("button");
   if (!el || el.disabled) return;
   const d = el.dataset;
   if ("copyInvite" in d) copyInvite();
+  else if ("chatJump" in d) jumpToChat();
   else if ("sit" in d) send({ type: "sit", seat: Number(d.sit) });
   else if ("stand" in d) send({ type: "stand" });
+  else if ("back" in d) send({ type: "sit", seat: state.you });
   else if ("botNext" in d) {
-    const free = state.seats.find((s) => !s.name);
-    if (free) send({ type: "bot", seat: free.seat });
+    // Quick clicks before the table answers each ask for a different seat.
+    const free = state.seats.find((s) => !s.name && !botAsked.has(s.seat));
+    if (free) {
+      botAsked.add(free.seat);
+      send({ type: "bot", seat: free.seat });
+    }
   } else if ("botRemove" in d) send({ type: "bot", seat: Number(d.botRemove), remove: true });
   else if ("bot" in d) send({ type: "bot", seat: Number(d.bot) });
   else if ("start" in d) send({ type: "start" });
@@ -519,7 +712,7 @@ $("#join-form").addEventListener("submit", async (event) => {
     $("#join").hidden = true;
     conn.reopen(me.token);
   } catch (err) {
-    toast(err.message, "error");
+    toast(errorText(err), "error");
   }
 });
 
@@ -527,7 +720,7 @@ $("#join-form").addEventListener("submit", async (event) => {
 
 function showStatus(status, message) {
   const el = $("#conn");
-  const text = { connecting: "Connecting…", connected: "Connected", reconnecting: "Reconnecting…", gone: "Closed" }[status] || status;
+  const text = t(`conn.${status}`);
   el.className = `conn conn-${status}`;
   el.textContent = text;
   if (status === "gone") showMissing(message);
@@ -537,8 +730,8 @@ function showMissing(message) {
   const box = $("#missing");
   if (!box.hidden) return; // the first explanation stays
   box.hidden = false;
-  fill(box, h("p", {}, message), h("a", { class: "btn btn-primary", href: "/" }, "Back to the lobby"));
-  $("#room-title").textContent = "Room not found";
+  fill(box, h("p", {}, message), h("a", { class: "btn btn-primary", href: "/" }, t("room.backToLobby")));
+  $("#room-title").textContent = t("room.notFound");
   if (!state) $("#table").hidden = true;
 }
 
@@ -551,13 +744,15 @@ async function main() {
     onState: (next) => {
       state = next;
       pending = false;
+      botAsked = new Set([...botAsked].filter((i) => next.seats[i] && !next.seats[i].name));
       render();
     },
     onStatus: showStatus,
     onError: (frame) => {
       pending = false;
+      botAsked = new Set();
       if (frame.code === "not_found") {
-        showStatus("gone", `There is no room “${code}”. It may have closed.`);
+        showStatus("gone", t("room.noSuch", { code }));
         return;
       }
       if (frame.code === "unauthorized" && conn.sync.waiting) {
@@ -567,7 +762,7 @@ async function main() {
         renderJoin();
         if (!state) $("#join").hidden = false;
       }
-      toast(frame.message || "That was refused.", "error");
+      toast(errorText(frame), "error");
       if (state) render();
     },
   });

@@ -3,6 +3,7 @@
 import { h, fill } from "./dom.js";
 import { cardBack, cardText, cardView } from "./cards.js";
 import { seatNotes } from "./games.js";
+import { t } from "./i18n.js";
 
 /** Where seat ``seat`` sits, in percent of the table box, seen from ``base`` (at the bottom). */
 /** The direction of seat ``seat`` from the middle, seen from ``base`` (at the bottom); the
@@ -17,7 +18,7 @@ function place(seat, base, n) {
 export function playCards(entry, { small = false } = {}) {
   if (typeof entry.card === "string") return [cardView(entry.card, { small })];
   if (Array.isArray(entry.cards)) return entry.cards.map((c) => (c === null ? cardBack({ small }) : cardView(c, { small })));
-  const label = entry.folded ? "folded cards, face down" : "cards face down";
+  const label = entry.folded ? t("table.foldedDown") : t("table.faceDown");
   const count = Number.isInteger(entry.count) ? entry.count : 2;
   return Array.from({ length: count }, () => cardBack({ small, label }));
 }
@@ -36,12 +37,12 @@ export function renderTable(el, o) {
     const seat = s.seat;
     const empty = !s.name;
     const badges = [];
-    if (seat === o.you) badges.push(h("span", { class: "badge badge-you" }, "You"));
-    if (s.player_id && s.player_id === o.hostId) badges.push(h("span", { class: "badge" }, "Host"));
-    if (s.bot) badges.push(h("span", { class: "badge badge-bot" }, "Bot"));
-    if (s.away) badges.push(h("span", { class: "badge badge-away", title: "Disconnected: a bot plays until they return" }, "Away · bot playing"));
-    else if (!empty && !s.bot && s.connected === false) badges.push(h("span", { class: "badge badge-off" }, "Offline"));
-    if (view && view.dealer === seat) badges.push(h("span", { class: "badge badge-dealer", title: "Dealer" }, "Dealer"));
+    if (seat === o.you) badges.push(h("span", { class: "badge badge-you" }, t("badge.you")));
+    if (s.player_id && s.player_id === o.hostId) badges.push(h("span", { class: "badge" }, t("badge.host")));
+    if (s.bot) badges.push(h("span", { class: "badge badge-bot" }, t("badge.bot")));
+    if (s.away) badges.push(h("span", { class: "badge badge-away", title: t("badge.awayTitle") }, t("badge.away")));
+    else if (!empty && !s.bot && s.connected === false) badges.push(h("span", { class: "badge badge-off" }, t("badge.offline")));
+    if (view && view.dealer === seat) badges.push(h("span", { class: "badge badge-dealer", title: t("badge.dealer") }, t("badge.dealer")));
     const count = view && Array.isArray(view.hand_counts) ? view.hand_counts[seat] : null;
     const acting = toAct.has(seat);
     return h(
@@ -50,45 +51,69 @@ export function renderTable(el, o) {
         class: ["seat", empty && "seat-empty", seat === o.you && "seat-you", acting && "seat-acting"],
         "data-seat-box": seat,
         style: place(seat, base, n),
-        "aria-label": `Seat ${seat + 1}: ${empty ? "empty" : s.name}${acting ? ", to act" : ""}`,
+        "aria-label": t(acting ? "seat.labelActing" : "seat.label", { n: seat + 1, who: empty ? t("seat.emptyWord") : o.names[seat] || s.name }),
       },
       h("div", { class: "seat-name" },
         h("span", { class: ["dot", empty ? "dot-empty" : s.bot || s.connected !== false ? "dot-on" : "dot-off"], "aria-hidden": "true" }),
-        h("span", { class: "seat-name-text" }, empty ? "Empty seat" : s.name)),
+        h("span", { class: "seat-name-text" }, empty ? t("seat.empty") : o.names[seat] || s.name)),
       badges.length ? h("div", { class: "seat-badges" }, badges) : null,
       view ? h("div", { class: "seat-notes" },
         seatNotes(o.game, view, seat).map((t) => h("span", {}, t)),
-        Number.isInteger(count) ? h("span", { class: "seat-count" }, `${count} card${count === 1 ? "" : "s"}`) : null) : null,
-      acting ? h("div", { class: "seat-turn" }, seat === o.you ? "Your turn" : "To act") : null,
+        Number.isInteger(count) ? h("span", { class: "seat-count" }, t("seat.cards", { n: count })) : null) : null,
+      acting ? h("div", { class: "seat-turn" }, seat === o.you ? t("turn.yours") : t("turn.toAct")) : null,
+      acting ? timerRing(o.timer, seat) : null,
       o.seatExtras ? o.seatExtras(s) : null,
     );
   });
 
-  const trickLayer = (view?.trick || []).map((entry) =>
-    h(
-      "div",
-      {
-        class: ["play", entry.folded && "play-folded"],
-        style: place(entry.seat, base, n),
-        "data-trick-seat": entry.seat,
-        title: o.names[entry.seat] || "",
-      },
-      playCards(entry),
-      entry.folded ? h("span", { class: "play-note" }, "folded") : entry.ribs ? h("span", { class: "play-note" }, "the Ribs") : null,
-    ),
-  );
-
-  const trickText = (view?.trick || [])
-    .map((e) => `${o.names[e.seat] || `Seat ${e.seat + 1}`}: ${typeof e.card === "string" ? cardText(e.card) : Array.isArray(e.cards) ? e.cards.map((c) => (c ? cardText(c) : "face down")).join(" ") : "face down"}`)
+  const trick = o.trick || { plays: view?.trick || [], winner: null, sweep: null };
+  const trickLayer = trick.plays.map((entry, i) => playBox(entry, i, trick, base, n, o));
+  const trickText = trick.plays
+    .map((e) => `${o.names[e.seat] || t("seat.n", { n: e.seat + 1 })}: ${typeof e.card === "string" ? cardText(e.card) : Array.isArray(e.cards) ? e.cards.map((c) => (c ? cardText(c) : t("table.down"))).join(" ") : t("table.down")}`)
     .join("; ");
 
   fill(
     el,
-    h("div", { class: ["felt", n >= 7 && "felt-crowded"], role: "group", "aria-label": "Card table" },
+    h("div", { class: ["felt", n >= 7 && "felt-crowded", trick.held && "felt-held"], role: "group", "aria-label": t("table.label"), "data-skip-hold": trick.held ? "" : null },
       h("div", { class: "felt-center" },
         o.center || null),
-      h("p", { class: "sr-only", "aria-live": "off" }, trickText ? `On the table: ${trickText}` : "No cards on the table."),
+      h("p", { class: "sr-only", "aria-live": "off" }, trickText ? t("table.onTable", { plays: trickText }) : t("table.empty")),
       trickLayer,
       seatsLayer),
   );
+}
+
+/** One seat's cards in the middle; a held trick marks its winner, and sweeps toward them. */
+function playBox(entry, i, trick, base, n, o) {
+  const won = trick.winner !== null && trick.winner !== undefined && entry.seat === trick.winner;
+  const style = place(entry.seat, base, n);
+  if (trick.sweep && trick.winner !== null) {
+    const to = place(trick.winner, base, n);
+    Object.assign(style, { "--wx": to["--cx"], "--wy": to["--cy"], "animation-duration": `${trick.sweep.ms}ms`,
+      "animation-delay": `-${Math.min(trick.sweep.elapsed, trick.sweep.ms)}ms` });
+  }
+  const note = entry.folded ? t("play.folded") : entry.ribs ? t("play.ribs") : won ? t("play.won") : !trick.held && i === 0 ? t("play.led") : null;
+  return h(
+    "div",
+    {
+      class: ["play", entry.folded && "play-folded", won && "play-won", !trick.held && i === 0 && "play-led", trick.sweep && "play-sweep"],
+      style,
+      "data-trick-seat": entry.seat,
+      title: o.names[entry.seat] || "",
+    },
+    playCards(entry),
+    note ? h("span", { class: "play-note" }, note) : null,
+  );
+}
+
+/** The turn timer's ring on the seat that must act: it empties as the deadline nears. */
+function timerRing(timer, seat) {
+  if (!timer || !timer.seats.includes(seat)) return null;
+  const left = Math.max(0, timer.deadline - Date.now());
+  const total = timer.total;
+  const secs = Math.ceil(left / 1000);
+  return h("div", {
+    class: "seat-timer", role: "timer", "aria-label": t("timer.left", { n: secs }), "data-timer-seat": seat,
+    style: { "animation-duration": `${total}ms`, "animation-delay": `-${Math.max(0, total - left)}ms` },
+  });
 }

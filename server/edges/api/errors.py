@@ -11,7 +11,7 @@ import logging
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -72,6 +72,14 @@ def error_response_doc(*statuses: int) -> dict:
     }
 
 
+def _wants_page(request: Request) -> bool:
+    """A browser asking for a page (not the API, which always answers JSON)."""
+    path = request.url.path
+    if path.startswith(("/api/", "/ws/")) or path in ("/api", "/healthz", "/openapi.json"):
+        return False
+    return "text/html" in request.headers.get("accept", "")
+
+
 def _count(request: Request, code: str) -> None:
     metrics = getattr(request.app.state, "metrics", None)
     if metrics is not None:
@@ -91,7 +99,11 @@ def install_error_handlers(app: FastAPI) -> None:
         return _answer(request, exc.status, exc.code, exc.message, exc.headers)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 404 and _wants_page(request):
+            _count(request, "not_found")
+            page = request.app.state.settings.web_dir / "404.html"
+            return FileResponse(page, status_code=404, media_type="text/html")
         code = _DEFAULT_CODES.get(exc.status_code, "error")
         message = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
         if exc.status_code == 404 and message == "Not Found":

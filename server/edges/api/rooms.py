@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from typing import Any
+from typing import Any, Literal
 
 import orjson
 from fastapi import APIRouter, Depends, Query, Request
@@ -26,6 +26,9 @@ class CreateRoom(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict, description="The game's options; defaults fill the rest.")
     seats: int | None = Field(default=None, description="How many players (default: the game's usual count).")
     private: bool = Field(default=False, description="Private rooms are not listed in the lobby.")
+    turn_timer: Literal[0, 30, 60, 120] = Field(
+        default=0, description="Seconds a player has per turn before a bot plays it for them (0: no timer)."
+    )
     from_: str | None = Field(default=None, alias="from", description="The room this one follows ('Play again').")
 
 
@@ -44,6 +47,7 @@ class RoomSummary(BaseModel):
     host_name: str
     status: str
     private: bool
+    turn_timer: int = 0
 
 
 class RoomList(BaseModel):
@@ -91,7 +95,8 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
                 raise ApiError(404, "not_found", f"There is no open room {body.from_!r} to play again from.")
             previous.check_may_follow(caller.id)
         room = await manager.create_shared(
-            body.game, body.options, body.seats, body.private, caller.id, caller.name, follow=previous
+            body.game, body.options, body.seats, body.private, caller.id, caller.name,
+            turn_timer=body.turn_timer, follow=previous,
         )
         if previous is not None:
             try:
