@@ -43,6 +43,7 @@ class BotMsg(_Msg):
     type: Literal["bot"]
     seat: StrictInt
     remove: StrictBool = False
+    level: Literal["easy", "strong"] = "easy"
 
 
 class Start(_Msg):
@@ -337,6 +338,6 @@ async def _dispatch(room: Room, conn: Connection, msg: _Msg) -> None:
     elif isinstance(msg, Stand):
         await room.stand(conn)
     elif isinstance(msg, BotMsg):
-        await room.set_bot(conn, msg.seat, msg.remove)
+        await room.set_bot(conn, msg.seat, msg.remove, msg.level)
     elif isinstance(msg, Start):
         await room.start(conn)

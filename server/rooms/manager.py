@@ -7,6 +7,7 @@ import logging
 import time
 from typing import Any
 
+from server.bots.pool import BotPool
 from server.config import Settings
 from server.rooms.errors import RoomError
 from server.rooms.room import Room, new_room_code, normalize_code
@@ -23,6 +24,7 @@ class RoomManager:
         self.settings = settings
         self.recorder = recorder
         self.rooms: dict[str, Room] = {}
+        self.bot_pool = BotPool(settings.bot_workers, settings.bot_think_ms)
         self._janitor: asyncio.Task | None = None
 
     def start(self) -> None:
@@ -103,3 +105,4 @@ class RoomManager:
         for room in list(self.rooms.values()):
             await room.close(1001, "server shutting down")
         self.rooms.clear()
+        self.bot_pool.close()

@@ -82,6 +82,7 @@ class Seat:
     player_id: str | None = None
     name: str | None = None
     bot: bool = False
+    level: str | None = None  # a bot seat's level: "easy" or "strong"
     away: bool = False  # a dropped player's seat, played by a bot until they return
     connections: int = 0
     dropped_at: float | None = None
@@ -228,6 +229,7 @@ class Room:
                 "name": s.name,
                 "player_id": s.player_id,
                 "bot": s.bot,
+                "level": s.level,
                 "connected": s.bot or s.connections > 0,
                 "away": s.away,
             }
@@ -422,7 +424,7 @@ class Room:
             self._rebuild_seats_part()
             self._broadcast()
 
-    async def set_bot(self, conn: Connection, seat_index: int, remove: bool) -> None:
+    async def set_bot(self, conn: Connection, seat_index: int, remove: bool, level: str = "easy") -> None:
         async with self.lock:
             if conn.player_id != self.host_id:
                 raise RoomError("not_host", "Only the host can add or remove bots.", 403)
@@ -436,7 +438,8 @@ class Room:
                 if seat.player_id is not None or seat.bot:
                     raise RoomError("seat_taken", f"Seat {seat_index} is taken.")
                 seat.bot = True
-                seat.name = f"Bot {seat_index + 1}"
+                seat.level = level
+                seat.name = f"{'Strong bot' if level == 'strong' else 'Bot'} {seat_index + 1}"
             self._rebuild_seats_part()
             self._broadcast()
 
@@ -464,7 +467,8 @@ class Room:
             dealer=dealer,
             started_at=utcnow(),
             players=[
-                {"seat": s.index, "name": s.name, "player_id": s.player_id, "bot": s.bot} for s in self.seats
+                {"seat": s.index, "name": s.name, "player_id": s.player_id, "bot": s.bot, "level": s.level}
+                for s in self.seats
             ],
         )
         self.status = "playing"
@@ -552,18 +556,42 @@ class Room:
                 if not seats:
                     return
                 seat = seats[0]
-                view = self.game.view(self.state, seat)
-                legal = self.game.legal_actions(self.state, seat)
+                state = self.state
+                view = self.game.view(state, seat)
+                legal = self.game.legal_actions(state, seat)
+                strong = self.seats[seat].bot and self.seats[seat].level == "strong"
+                if not strong:
+                    self._apply(seat, self._easy_choice(seat, view, legal))
+                    continue
+            # A Strong bot thinks in a worker process, outside the lock: the table stays live.
+            action = await self._strong_choice(seat, view, legal)
+            async with self.lock:
+                if self.state is not state or self.closed:
+                    continue  # the table moved on while it thought: look again
                 try:
-                    bot = self._bots.get(seat)
-                    if bot is None:
-                        bot = self._bots[seat] = get_bot(self.game.name, random.Random(f"{self.code}:{seat}"))
-                    action = bot.choose(view, legal)
                     self._apply(seat, action)
                 except Exception:
-                    # A bot must never stall the table: log it and play its first legal action.
-                    log.exception("room %s: the bot in seat %d failed; playing a legal action", self.code, seat)
-                    self._apply(seat, legal[0])
+                    log.exception("room %s: the Strong bot in seat %d chose badly; the Easy bot plays", self.code, seat)
+                    self._apply(seat, self._easy_choice(seat, view, legal))
+
+    def _easy_choice(self, seat: int, view: dict, legal: list[dict]) -> dict:
+        try:
+            bot = self._bots.get(seat)
+            if bot is None:
+                bot = self._bots[seat] = get_bot(self.game.name, random.Random(f"{self.code}:{seat}"))
+            return bot.choose(view, legal)
+        except Exception:
+            # A bot must never stall the table: log it and play its first legal action.
+            log.exception("room %s: the bot in seat %d failed; playing a legal action", self.code, seat)
+            return legal[0]
+
+    async def _strong_choice(self, seat: int, view: dict, legal: list[dict]) -> dict:
+        seed = f"{self.code}:{seat}:{self.version}"
+        try:
+            return await self.manager.bot_pool.choose(self.game.name, self.options, seed, view, legal)
+        except Exception:
+            log.exception("room %s: the Strong bot in seat %d failed; the Easy bot plays", self.code, seat)
+            return self._easy_choice(seat, view, legal)
 
     # ---- chat ----------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ import { sha256Hex } from "./sha256.js";
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 let state = null;
 let conn = null;
+let botLevel = "easy"; // the level of the next bot the host adds: "easy" or "strong"
 let selection = []; // positions in your hand chosen for a discard or a Ribs pair
 let selectionKey = "";
 let pending = false; // an action is on its way: wait for the next version
@@ -141,6 +142,10 @@ function renderControls() {
     else parts.push(h("p", {}, `You sit at seat ${state.you + 1}. `), h("div", { class: "row" }, h("button", { type: "button", class: "btn btn-ghost", "data-stand": "", "data-key": "stand" }, "Stand up")));
     if (state.is_host) {
       parts.push(h("div", { class: "row" },
+        h("label", { class: "bot-level" }, "Bot level ",
+          h("select", { "data-bot-level": "", "data-key": "bot-level" },
+            h("option", { value: "easy", selected: botLevel === "easy" }, "Easy"),
+            h("option", { value: "strong", selected: botLevel === "strong" }, "Strong"))),
         h("button", { type: "button", class: "btn", "data-bot-next": "", "data-key": "bot-next", disabled: empty === 0 }, "Add bot"),
         h("button", { type: "button", class: "btn btn-primary", "data-start": "", "data-key": "start", disabled: empty > 0 }, "Start"),
         empty > 0 ? h("span", { class: "hint" }, `Fill ${empty} more seat${empty === 1 ? "" : "s"} to start.`) : null));
@@ -479,6 +484,10 @@ async function playAgain(btn) {
   }
 }
 
+document.addEventListener("change", (event) => {
+  if (event.target.matches("[data-bot-level]")) botLevel = event.target.value === "strong" ? "strong" : "easy";
+});
+
 document.addEventListener("click", (event) => {
   const el = event.target.closest("button");
   if (!el || el.disabled) return;
@@ -488,9 +497,9 @@ document.addEventListener("click", (event) => {
   else if ("stand" in d) send({ type: "stand" });
   else if ("botNext" in d) {
     const free = state.seats.find((s) => !s.name);
-    if (free) send({ type: "bot", seat: free.seat });
+    if (free) send({ type: "bot", seat: free.seat, level: botLevel });
   } else if ("botRemove" in d) send({ type: "bot", seat: Number(d.botRemove), remove: true });
-  else if ("bot" in d) send({ type: "bot", seat: Number(d.bot) });
+  else if ("bot" in d) send({ type: "bot", seat: Number(d.bot), level: botLevel });
   else if ("start" in d) send({ type: "start" });
   else if ("card" in d) onCard(el);
   else if ("submit" in d) submitSelection(d.submit);

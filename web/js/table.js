@@ -38,7 +38,7 @@ export function renderTable(el, o) {
     const badges = [];
     if (seat === o.you) badges.push(h("span", { class: "badge badge-you" }, "You"));
     if (s.player_id && s.player_id === o.hostId) badges.push(h("span", { class: "badge" }, "Host"));
-    if (s.bot) badges.push(h("span", { class: "badge badge-bot" }, "Bot"));
+    if (s.bot) badges.push(h("span", { class: "badge badge-bot" }, s.level === "strong" ? "Strong bot" : "Bot"));
     if (s.away) badges.push(h("span", { class: "badge badge-away", title: "Disconnected: a bot plays until they return" }, "Away · bot playing"));
     else if (!empty && !s.bot && s.connected === false) badges.push(h("span", { class: "badge badge-off" }, "Offline"));
     if (view && view.dealer === seat) badges.push(h("span", { class: "badge badge-dealer", title: "Dealer" }, "Dealer"));
