@@ -56,38 +56,35 @@ class StrongBot(Bot):
         self.samples_used = 0  # how many samples the last decision weighed (for benchmarks)
 
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
-        """The candidate with the best mean result over the samples the budget allows."""
-        candidates = self._candidates(view, legal)
+        """The best candidate over the samples the budget allows (the Easy choice unless beaten)."""
+        easy = _easy(self.game.name, random.Random(self.rng.getrandbits(32))).choose(view, legal)
+        candidates = self._candidates(view, legal, easy)
         if len(candidates) == 1:
             return candidates[0]
         seat = view["to_act"][0]
-        totals = [0.0] * len(candidates)
+        tally = Tally(len(candidates), baseline=candidates.index(easy) if easy in candidates else 0)
         deadline = time.perf_counter() + self.think_ms / 1000
         seed = self.rng.getrandbits(64)
-        samples = 0
-        while samples < self.max_samples:
-            if samples >= self.min_samples and time.perf_counter() >= deadline:
+        while tally.samples < self.max_samples:
+            if tally.samples >= self.min_samples and time.perf_counter() >= deadline:
                 break
-            world_rng = random.Random(seed + samples)
+            world_rng = random.Random(seed + tally.samples)
             try:
                 state = sample_state(self.game.name, self.options, view, seat, world_rng)
             except SamplingError:
                 break
             rollout_seed = world_rng.getrandbits(64)
-            for i, action in enumerate(candidates):
-                totals[i] += self._play_out(state, seat, action, rollout_seed)
-            samples += 1
-        self.samples_used = samples
-        if samples == 0:
-            return _easy(self.game.name, self.rng).choose(view, legal)
-        best = max(totals)
-        return candidates[totals.index(best)]
+            tally.add([self._play_out(state, seat, action, rollout_seed) for action in candidates])
+        self.samples_used = tally.samples
+        return candidates[tally.choice()]
 
-    def _candidates(self, view: dict[str, Any], legal: list[Action]) -> list[Action]:
-        """The actions worth weighing: every legal one, or a handful of Bid Whist's discards."""
-        if not any(a.get("type") == "discard" for a in legal):
+    def _candidates(self, view: dict[str, Any], legal: list[Action], easy: Action) -> list[Action]:
+        """The actions worth weighing: one of each set of equivalent cards, a handful of discards."""
+        if any(a.get("type") == "discard" for a in legal):
+            return discard_candidates(view, easy)
+        if self.game.name == "ribs":
             return list(legal)
-        return discard_candidates(view, _easy(self.game.name, random.Random(0)).choose(view, legal))
+        return distinct_plays(self.game.name, view, legal, easy)
 
     def _play_out(self, state: Any, seat: int, action: Action, seed: int) -> float:
         """Apply ``action``, let the Easy bots finish the hand, and score it for ``seat``."""
@@ -110,6 +107,44 @@ class StrongBot(Bot):
         return hand_result(game.name, game.view(state, None), seat)
 
 
+class Tally:
+    """Each candidate's results over the samples, kept as differences from the baseline's.
+
+    Every candidate is played out on the same sampled deals, so the differences are paired:
+    a candidate replaces the baseline (the Easy bot's choice) only when its mean advantage
+    is more than ``Z`` standard errors above zero. With few samples the search is noisy, and
+    then the Easy bot's considered choice is the better bet than the noisiest winner.
+    """
+
+    Z = 1.0
+
+    def __init__(self, count: int, baseline: int) -> None:
+        self.baseline = baseline
+        self.samples = 0
+        self.sums = [0.0] * count
+        self.squares = [0.0] * count
+
+    def add(self, results: list[float]) -> None:
+        base = results[self.baseline]
+        for i, value in enumerate(results):
+            diff = value - base
+            self.sums[i] += diff
+            self.squares[i] += diff * diff
+        self.samples += 1
+
+    def choice(self) -> int:
+        """The candidate to play: the best mean if it beats the baseline clearly, else the baseline."""
+        k = self.samples
+        if k < 2:
+            return self.baseline
+        best = max(range(len(self.sums)), key=lambda i: (self.sums[i], -i))
+        mean = self.sums[best] / k
+        variance = max(0.0, self.squares[best] / k - mean * mean) * k / (k - 1)
+        if mean > 0 and (variance == 0 or mean > self.Z * (variance / k) ** 0.5):
+            return best
+        return self.baseline
+
+
 def hand_result(game: str, view: dict[str, Any], seat: int) -> float:
     """How good the first finished hand in ``view``'s history is for ``seat``."""
     entry = view["history"][0]
@@ -122,6 +157,41 @@ def hand_result(game: str, view: dict[str, Any], seat: int) -> float:
         best_other = max(points[s] for s in range(n) if s != seat)
         return 10.0 * scores[seat] + points[seat] - best_other
     return float(scores[seat])
+
+
+# Trick order, high to low, for deciding which cards are equivalent (RULES.md §2, §3, §4).
+_NATURAL = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
+_TARABISH_TRUMP = ("J", "9", "A", "10", "K", "Q", "8", "7", "6")
+_TARABISH_PLAIN = ("A", "10", "K", "Q", "J", "9", "8", "7", "6")
+_TARABISH_POINTS = {"trump": {"J": 20, "9": 14, "A": 11, "10": 10, "K": 4, "Q": 3},
+                    "plain": {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2}}
+
+
+def distinct_plays(game: str, view: dict[str, Any], legal: list[Action], keep: Action) -> list[Action]:
+    """The legal actions with equivalent cards merged: two cards of a suit are equivalent when
+    every card ranked between them is in the hand or already played (and, in Tarabish, they
+    are worth the same points), so playing either changes nothing. ``keep`` always stays."""
+    plays = {a["card"] for a in legal if a.get("type") == "play"}
+    if len(plays) < 2:
+        return list(legal)
+    gone = {e["action"]["card"] for e in view.get("log") or [] if e["action"].get("type") == "play"}
+    gone |= plays | set(view.get("hand") or [])
+    tarabish = game == "tarbish"
+    drop: set[str] = set()
+    for suit in "SHDC":
+        is_trump = suit == view.get("trump")
+        order = (_TARABISH_TRUMP if is_trump else _TARABISH_PLAIN) if tarabish else _NATURAL
+        points = _TARABISH_POINTS["trump" if is_trump else "plain"] if tarabish else {}
+        previous: str | None = None
+        for rank in order:
+            card = rank + suit
+            if card in plays:
+                if previous is not None and points.get(rank, 0) == points.get(previous[:-1], 0):
+                    drop.add(card if card != keep.get("card") else previous)
+                previous = card if card not in drop else previous
+            elif card not in gone:
+                previous = None
+    return [a for a in legal if a.get("card") not in drop or a == keep]
 
 
 def discard_candidates(view: dict[str, Any], easy_choice: Action) -> list[Action]:
@@ -146,7 +216,14 @@ def _discard_order(hand: list[str]) -> Callable[[str], tuple[bool, bool, int]]:
     return lambda c: (NATURAL_STRENGTH[c[:-1]] == 14, lengths[c[-1]] > 2, NATURAL_STRENGTH[c[:-1]])
 
 
-def _easy(game: str, rng: random.Random) -> Bot:
-    from server.bots import get_bot
+_EASY: dict[str, Callable[[random.Random], Bot]] = {}
 
-    return get_bot(game, rng, level="easy")
+
+def _easy(game: str, rng: random.Random) -> Bot:
+    """A new Easy bot (its class looked up once: rollouts make thousands of them)."""
+    make = _EASY.get(game)
+    if make is None:
+        from server.bots import get_bot  # the registry imports this module: import it late
+
+        make = _EASY[game] = type(get_bot(game, rng, level="easy"))
+    return make(rng)

@@ -558,13 +558,12 @@ class Room:
                 seat = seats[0]
                 state = self.state
                 view = self.game.view(state, seat)
-                legal = self.game.legal_actions(state, seat)
-                strong = self.seats[seat].bot and self.seats[seat].level == "strong"
-                if not strong:
-                    self._apply(seat, self._easy_choice(seat, view, legal))
+                if not (self.seats[seat].bot and self.seats[seat].level == "strong"):
+                    self._apply(seat, self._easy_choice(seat, view, self.game.legal_actions(state, seat)))
                     continue
             # A Strong bot thinks in a worker process, outside the lock: the table stays live.
-            action = await self._strong_choice(seat, view, legal)
+            # It gets the view's own (compact) legal actions: all a seat is told, and cheap to send.
+            action = await self._strong_choice(seat, view, view["legal"])
             async with self.lock:
                 if self.state is not state or self.closed:
                     continue  # the table moved on while it thought: look again
@@ -572,7 +571,7 @@ class Room:
                     self._apply(seat, action)
                 except Exception:
                     log.exception("room %s: the Strong bot in seat %d chose badly; the Easy bot plays", self.code, seat)
-                    self._apply(seat, self._easy_choice(seat, view, legal))
+                    self._apply(seat, self._easy_choice(seat, view, self.game.legal_actions(state, seat)))
 
     def _easy_choice(self, seat: int, view: dict, legal: list[dict]) -> dict:
         try:

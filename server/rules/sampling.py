@@ -78,12 +78,20 @@ def sample_state(
     """A state whose view for ``seat`` equals ``view`` in every key of the current hand."""
     game = get_game(game_name)
     reader = _READERS[game_name]
-    knowledge = reader.read(view, seat)
+    if "log" not in view:
+        raise SamplingError("the view has no log of the hand's moves to replay")
+    try:
+        knowledge = reader.read(view, seat)
+    except (KeyError, TypeError, IndexError) as err:
+        raise SamplingError(f"this view of {game_name} cannot be read: {err!r}") from None
     for _ in range(ATTEMPTS):
         deal = _draw(knowledge, rng)
         if deal is None:
             continue
-        deck, fills = reader.lay_out(view, seat, knowledge, deal, rng)
+        try:
+            deck, fills = reader.lay_out(view, seat, knowledge, deal, rng)
+        except (KeyError, TypeError, IndexError) as err:  # the view's counts contradict each other
+            raise SamplingError(f"no deal of {game_name} fits this view: {err!r}") from None
         state = _replay(game, reader.options(view, options), view, deck, fills)
         if state is not None and _matches(game.view(state, seat), view):
             return state
