@@ -1,21 +1,67 @@
-"""Trick mechanics shared by Oh Hell, Bid Whist and Tarabish.
+"""Trick rules shared by every engine: who may play what, and who takes the trick.
 
-- The suit led is the suit of the first card of the trick.
-- A player who holds a card of the suit led must play one (``follow_suit``); Tarabish adds
-  its own duties on top of this.
+Every game that plays tricks gets these rules from here, fed by its own rank tables:
+
+- The suit led is the suit of the first card of the trick (``led_suit``).
+- A player who holds a card of the suit led must play one (``follow_suit`` lists the cards
+  that may be played, ``why_not_follow`` says why one may not). Oh Hell, Bid Whist and Ribs
+  stop there.
+- Tarabish adds duties about trumps (``trump_duty``, ``why_not_trump``): when trumps are led
+  you must head the trick (beat its highest trump) if you can; void in the suit led you must
+  trump, and overtrump if you can, otherwise undertrump.
 - A trick goes to the highest trump played; if no trump was played, to the highest card of
-  the suit led. "Highest" is given by a rank order passed in, so that Tarabish's trump order
-  (J 9 A 10 K Q 8 7 6) and plain order (A 10 K Q J 9 8 7 6) fit beside the natural A-high one.
+  the suit led (``trick_winner``).
+
+"Highest" comes from a ``Ranks``: card -> strength tables built once per game from rank
+orders written high to low, so the natural A-high order and Tarabish's trump order
+(J 9 A 10 K Q 8 7 6) and plain order (A 10 K Q J 9 8 7 6) fit side by side. Cards are codes
+like ``"10H"``: the suit is the last character.
+
+How an engine uses this module::
+
+    RANKS = Ranks(RANK_ORDER)                      # once, at import
+    legal = follow_suit(hand, led_suit(trick))     # legal_actions
+    problem = why_not_follow(hand, card, led)      # the engine's why-illegal function
+    winner = trick_winner(trick, trump, RANKS)     # when the trick is complete
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from server.rules.cards import NATURAL_STRENGTH
+from server.rules.cards import RANKS, SUIT_NAMES, SUIT_SINGULAR, SUITS, card_name
 
 # A play on the table: (seat, card).
 Play = tuple[int, str]
+
+
+def strength_map(order_high_to_low: Sequence[str]) -> dict[str, int]:
+    """A rank -> strength map from a rank order written high to low (highest = largest)."""
+    n = len(order_high_to_low)
+    return {rank: n - i for i, rank in enumerate(order_high_to_low)}
+
+
+class Ranks:
+    """A game's rank tables, keyed by card: ``plain[card]`` and ``trump[card]`` strengths.
+
+    ``plain_order`` (and ``trump_order``, by default the same) are rank orders high to low.
+    A trump always beats a plain card whatever the numbers; strengths only compare cards
+    of one suit.
+    """
+
+    __slots__ = ("plain", "trump")
+
+    def __init__(
+        self, plain_order: Sequence[str], trump_order: Sequence[str] | None = None
+    ) -> None:
+        plain = strength_map(plain_order)
+        trump = plain if trump_order is None else strength_map(trump_order)
+        self.plain: Mapping[str, int] = {r + s: plain[r] for s in SUITS for r in plain}
+        self.trump: Mapping[str, int] = {r + s: trump[r] for s in SUITS for r in trump}
+
+
+#: Ace high down to 2 in every suit, trump or not (Oh Hell, Bid Whist, Ribs).
+NATURAL = Ranks(RANKS)
 
 
 def led_suit(trick: Sequence[Play]) -> str | None:
@@ -23,7 +69,7 @@ def led_suit(trick: Sequence[Play]) -> str | None:
     return trick[0][1][-1] if trick else None
 
 
-def holds_suit(hand: Sequence[str], suit: str) -> bool:
+def holds_suit(hand: Sequence[str], suit: str | None) -> bool:
     """True when the hand holds at least one card of ``suit``."""
     for card in hand:
         if card[-1] == suit:
@@ -38,38 +84,89 @@ def cards_of_suit(hand: Sequence[str], suit: str) -> list[str]:
 
 def follow_suit(hand: Sequence[str], led: str | None) -> list[str]:
     """The cards that may be played under plain follow-suit: the led suit if held, else any."""
-    if led is None:
+    if led is not None:
+        same = [card for card in hand if card[-1] == led]
+        if same:
+            return same
+    return list(hand)
+
+
+def why_not_follow(hand: Sequence[str], card: str, led: str | None) -> str | None:
+    """Why ``card`` (held) breaks follow-suit, or None when it may be played."""
+    if led is None or card[-1] == led or not holds_suit(hand, led):
+        return None
+    return f"You must follow suit: you hold a {SUIT_SINGULAR[led]}."
+
+
+def _highest_trump(trick: Sequence[Play], trump: str, ranks: Ranks) -> int:
+    """The strength of the highest trump in the trick (0 when there is none)."""
+    strength = ranks.trump
+    high = 0
+    for _, card in trick:
+        if card[-1] == trump and strength[card] > high:
+            high = strength[card]
+    return high
+
+
+def trump_duty(
+    hand: Sequence[str], trick: Sequence[Play], trump: str | None, ranks: Ranks
+) -> list[str]:
+    """The cards that may be played when follow-suit comes with the duty to trump and head.
+
+    Follow suit; when trumps are led, beat the highest trump in the trick if you can; void in
+    the suit led, trump (overtrumping if you can, else undertrumping); with neither, any card.
+    """
+    if not trick:
         return list(hand)
+    led = trick[0][1][-1]
     same = [card for card in hand if card[-1] == led]
-    return same if same else list(hand)
+    if same and led != trump:
+        return same
+    trumps = same or [card for card in hand if card[-1] == trump]
+    if not trumps:
+        return list(hand)
+    high = _highest_trump(trick, trump, ranks)  # type: ignore[arg-type]
+    strength = ranks.trump
+    over = [card for card in trumps if strength[card] > high]
+    return over or trumps
 
 
-def strength_map(order_high_to_low: Sequence[str]) -> dict[str, int]:
-    """A rank -> strength map from a rank order written high to low."""
-    n = len(order_high_to_low)
-    return {rank: n - i for i, rank in enumerate(order_high_to_low)}
+def why_not_trump(
+    hand: Sequence[str], trick: Sequence[Play], trump: str | None, ranks: Ranks, card: str
+) -> str | None:
+    """Why ``card`` (held) breaks ``trump_duty``, or None when it may be played."""
+    if card in trump_duty(hand, trick, trump, ranks):
+        return None
+    led = trick[0][1][-1]
+    problem = why_not_follow(hand, card, led)
+    if problem is not None:
+        return problem
+    if card[-1] != trump:
+        return (
+            f"You must trump: you have no {SUIT_NAMES[led]} and you hold a "
+            f"{SUIT_SINGULAR[trump]} (trump)."  # type: ignore[index]
+        )
+    top = max((c for _, c in trick if c[-1] == trump), key=ranks.trump.__getitem__)
+    if led == trump:
+        return f"You must head the trick: you hold a trump higher than {card_name(top)}."
+    return f"You must overtrump: you hold a trump higher than {card_name(top)}."
 
 
-def trick_winner(
-    trick: Sequence[Play],
-    trump: str | None,
-    plain_rank: Mapping[str, int] = NATURAL_STRENGTH,
-    trump_rank: Mapping[str, int] | None = None,
-) -> int:
+def trick_winner(trick: Sequence[Play], trump: str | None, ranks: Ranks = NATURAL) -> int:
     """The seat that wins the trick: highest trump, else highest card of the suit led."""
     if not trick:
         raise ValueError("an empty trick has no winner")
-    if trump_rank is None:
-        trump_rank = plain_rank
-    led = trick[0][1][-1]
-    best_seat, best_card = trick[0]
-    best_is_trump = led == trump
+    winner, best = trick[0]
+    best_suit = best[-1]
+    table = ranks.trump if best_suit == trump else ranks.plain
+    best_strength = table[best]
     for seat, card in trick[1:]:
         suit = card[-1]
-        if suit == trump:
-            if not best_is_trump or trump_rank[card[:-1]] > trump_rank[best_card[:-1]]:
-                best_seat, best_card, best_is_trump = seat, card, True
-        elif not best_is_trump and suit == led:
-            if plain_rank[card[:-1]] > plain_rank[best_card[:-1]]:
-                best_seat, best_card = seat, card
-    return best_seat
+        if suit == best_suit:
+            strength = table[card]
+            if strength > best_strength:
+                winner, best_strength = seat, strength
+        elif suit == trump:
+            table = ranks.trump
+            winner, best_suit, best_strength = seat, suit, table[card]
+    return winner

@@ -4,10 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from server.rules.tricks import follow_suit, holds_suit, led_suit, strength_map, trick_winner
+from server.rules.tricks import (
+    Ranks,
+    follow_suit,
+    holds_suit,
+    led_suit,
+    trick_winner,
+    trump_duty,
+    why_not_follow,
+    why_not_trump,
+)
 
-TARBISH_TRUMP = strength_map(["J", "9", "A", "10", "K", "Q", "8", "7", "6"])
-TARBISH_PLAIN = strength_map(["A", "10", "K", "Q", "J", "9", "8", "7", "6"])
+TARBISH = Ranks(["A", "10", "K", "Q", "J", "9", "8", "7", "6"], ["J", "9", "A", "10", "K", "Q", "8", "7", "6"])
 
 
 def test_a_player_holding_the_suit_led_must_play_it():
@@ -35,14 +43,54 @@ def test_any_trump_beats_the_suit_led_and_the_highest_trump_wins():
 
 def test_tarabish_trump_order_puts_the_jack_and_nine_on_top():
     trick = [(0, "AH"), (1, "9H"), (2, "JH"), (3, "10H")]
-    assert trick_winner(trick, "H", TARBISH_PLAIN, TARBISH_TRUMP) == 2
-    assert trick_winner(trick[:2], "H", TARBISH_PLAIN, TARBISH_TRUMP) == 1
+    assert trick_winner(trick, "H", TARBISH) == 2
+    assert trick_winner(trick[:2], "H", TARBISH) == 1
 
 
 def test_tarabish_plain_order_puts_the_ten_above_the_king():
-    assert trick_winner([(0, "KD"), (1, "10D"), (2, "JD")], "S", TARBISH_PLAIN, TARBISH_TRUMP) == 1
+    assert trick_winner([(0, "KD"), (1, "10D"), (2, "JD")], "S", TARBISH) == 1
 
 
 def test_an_empty_trick_has_no_winner():
     with pytest.raises(ValueError):
         trick_winner([], None)
+
+
+def test_why_not_follow_names_the_suit_held_and_allows_a_void_player_anything():
+    assert why_not_follow(["AS", "2H"], "AS", "H") == "You must follow suit: you hold a heart."
+    assert why_not_follow(["AS", "2H"], "2H", "H") is None
+    assert why_not_follow(["AS", "2C"], "AS", "H") is None
+    assert why_not_follow(["AS"], "AS", None) is None
+
+
+def test_trumps_led_must_be_headed_when_the_hand_can():
+    trick = [(0, "AH")]  # hearts trump: the ace is the third trump
+    assert trump_duty(["9H", "KH", "AS"], trick, "H", TARBISH) == ["9H"]
+    assert why_not_trump(["9H", "KH", "AS"], trick, "H", TARBISH, "KH") == (
+        "You must head the trick: you hold a trump higher than A\u2665."
+    )
+    # a hand that cannot head plays any trump
+    assert trump_duty(["KH", "QH", "AS"], trick, "H", TARBISH) == ["KH", "QH"]
+
+
+def test_a_void_player_must_trump_and_overtrump_if_possible():
+    trick = [(0, "AS"), (1, "9H")]
+    assert trump_duty(["JH", "KH", "AD"], trick, "H", TARBISH) == ["JH"]
+    assert why_not_trump(["JH", "KH", "AD"], trick, "H", TARBISH, "AD") == (
+        "You must trump: you have no spades and you hold a heart (trump)."
+    )
+    assert why_not_trump(["JH", "KH", "AD"], trick, "H", TARBISH, "KH") == (
+        "You must overtrump: you hold a trump higher than 9\u2665."
+    )
+    # unable to overtrump: undertrump; with no trump either: anything
+    assert trump_duty(["KH", "AD"], trick, "H", TARBISH) == ["KH"]
+    assert trump_duty(["AD", "7C"], trick, "H", TARBISH) == ["AD", "7C"]
+    assert why_not_trump(["AD", "7C"], trick, "H", TARBISH, "7C") is None
+
+
+def test_following_suit_comes_before_trumping():
+    trick = [(0, "AS")]
+    assert trump_duty(["7S", "JH"], trick, "H", TARBISH) == ["7S"]
+    assert why_not_trump(["7S", "JH"], trick, "H", TARBISH, "JH") == (
+        "You must follow suit: you hold a spade."
+    )

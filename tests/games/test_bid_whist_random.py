@@ -57,6 +57,8 @@ def check_views(state, full):
     on_table = {p["card"] for p in full["trick"]}
     if full["tricks"]:
         on_table |= {p["card"] for p in full["tricks"][-1]["cards"]}
+    # every card played this hand stays public in the move log
+    on_table |= {p["card"] for t in full["tricks"] for p in t["cards"]}
     discards_open = bool(full["discards"]) and not full["tricks"] and not full["trick"]
     public = None
     for seat in (0, 1, 2, 3, None):

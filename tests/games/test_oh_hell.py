@@ -603,7 +603,7 @@ def test_without_until_clear_winner_a_tie_ends_the_match():
 VIEW_KEYS = {
     "phase", "dealer", "to_act", "hand", "hand_counts", "trick", "led_suit", "trump", "turned",
     "bids", "forbidden_bid", "tricks_won", "last_trick", "hand_size", "hand_number",
-    "hands_total", "scores", "history", "legal", "revealed",
+    "hands_total", "scores", "history", "legal", "revealed", "log",
 }
 
 

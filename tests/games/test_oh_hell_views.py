@@ -18,12 +18,12 @@ GAME = get_game("oh_hell")
 PUBLIC_KEYS = (
     "phase", "dealer", "to_act", "hand_counts", "trick", "led_suit", "trump", "turned", "bids",
     "forbidden_bid", "tricks_won", "last_trick", "hand_size", "hand_number", "hands_total",
-    "scores", "history", "revealed",
+    "scores", "history", "revealed", "log",
 )
 ORDER = (
     "phase", "dealer", "to_act", "hand", "hand_counts", "trick", "led_suit", "trump", "turned",
     "bids", "forbidden_bid", "tricks_won", "last_trick", "hand_size", "hand_number",
-    "hands_total", "scores", "history", "legal", "revealed",
+    "hands_total", "scores", "history", "legal", "revealed", "log",
 )
 
 
@@ -63,6 +63,10 @@ def reference_view(state: OhHellState, seat):
         "hand_size": deal.size, "hand_number": deal.index + 1,
         "hands_total": max(len(state.rules.sizes), deal.index + 1),
         "scores": list(state.scores), "history": history, "legal": legal, "revealed": [],
+        "log": [
+            {"seat": e[0], "action": dict(e[1]), **({"won": e[2]} if len(e) == 3 else {})}
+            for e in state.log
+        ],
     }
 
 

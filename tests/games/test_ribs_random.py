@@ -103,15 +103,19 @@ def check_views(state) -> None:
     spectator = GAME.view(state, None)
     assert spectator["hand"] is None and spectator["legal"] == []
     assert spectator["my_face_down"] == []
-    public = {k: v for k, v in spectator.items() if k not in PRIVATE}
+    public = {k: v for k, v in spectator.items() if k not in PRIVATE and k != "log"}
     seen: Counter = Counter()
     rank_strings(public, seen)
     assert seen == public_cards(state), "a view shows a card that is not face up"
+    logged: Counter = Counter()
+    rank_strings(spectator["log"], logged)  # the log repeats face-up pairs, never more
+    assert logged <= seen, "the log shows a card that is not face up"
     acting = GAME.to_act(state)
     assert spectator["to_act"] == acting
     for seat in range(n):
         view = GAME.view(state, seat)
-        assert {k: v for k, v in view.items() if k not in PRIVATE} == public
+        assert {k: v for k, v in view.items() if k not in PRIVATE and k != "log"} == public
+        assert view["log"] == spectator["log"]
         hand = Counter(view["hand"])
         assert hand == Counter({RANKS[r]: c for r, c in enumerate(state.hands[seat]) if c})
         assert view["hand_counts"][seat] == len(view["hand"])

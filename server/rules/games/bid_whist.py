@@ -80,6 +80,7 @@ from server.rules.games.base import (
     IllegalAction,
     action_type,
 )
+from server.rules.state import ViewMemo
 
 PLAYERS = 4
 HAND_SIZE = 12
@@ -100,6 +101,11 @@ assert sort_hand(_FULL_DECK) == list(_FULL_DECK)
 # Card -> natural strength (A high), for taking tricks without splitting card strings.
 _STRENGTH: dict[str, int] = {card: NATURAL_STRENGTH[card[:-1]] for card in _FULL_DECK}
 _PASS: Action = {"type": "pass"}
+# Each move's public form, as the log keeps it (see server.rules.state).
+_PLAY_MOVE = {card: (("type", "play"), ("card", card)) for card in _FULL_DECK}
+_PASS_MOVE = (("type", "pass"),)
+_TAKE_MOVE = (("type", "take"),)
+_DISCARD_MOVE = (("type", "discard"),)
 _TAKE: Action = {"type": "take"}
 
 
@@ -208,6 +214,8 @@ class _BidWhistFields(NamedTuple):
     history: tuple[HandResult, ...]
     records: tuple[HandRecord, ...]
     winners: tuple[int, ...]
+    log: tuple
+    views: ViewMemo
 
 
 class BidWhistState(_BidWhistFields):
@@ -236,6 +244,7 @@ _I_LEADER = _FIELD["leader"]
 _I_TRICK = _FIELD["trick"]
 _I_TRICKS = _FIELD["tricks"]
 _I_TRICKS_WON = _FIELD["tricks_won"]
+_I_LOG = _FIELD["log"]
 
 
 def _successor(state: BidWhistState, values: list[Any]) -> BidWhistState:
@@ -303,6 +312,7 @@ def _hand_fields(
         "trick": (),
         "tricks": (),
         "tricks_won": (0, 0, 0, 0),
+        "log": (),
     }
 
 
@@ -406,6 +416,7 @@ def _shared(state: BidWhistState) -> tuple[dict[str, Any], tuple[list[str], ...]
         "last_trick": last,
         "kitty_count": 0 if state.kitty_taken else KITTY_SIZE,
         "winners": list(state.winners) if over else None,
+        "log": state.views.log(state.log),
     }
     cache["_pub"] = ((hands, trick, tricks, won, team_scores, history, bids), public, hand_lists)
     return public, hand_lists
@@ -476,6 +487,7 @@ class BidWhist(Game):
             history=(),
             records=(),
             winners=(),
+            views=ViewMemo(),
             **_hand_fields(seed, stacked, 0, dealer),
         )
 
@@ -547,7 +559,8 @@ class BidWhist(Game):
             suit = action.get("suit")
             if not isinstance(suit, str) or suit not in SUITS:
                 raise IllegalAction("Name trump as one of the suits S, H, D or C.")
-            return _put(state, trump=suit, phase=_PLAYING)
+            move = (seat, (("type", "trump"), ("suit", suit)))
+            return _put(state, trump=suit, phase=_PLAYING, log=state.log + (move,))
         if kind == "play":
             return self._play(state, seat, action)
         raise IllegalAction("Name trump or lead a card (the suit you lead becomes trump).")
@@ -569,7 +582,9 @@ class BidWhist(Game):
                         "no more and no less."
                     )
                 bids[seat] = "take"
-                return self._award(state, tuple(bids), seat, contract, forced=not can_grant)
+                return self._award(
+                    state, tuple(bids), seat, contract, not can_grant, (seat, _TAKE_MOVE)
+                )
             if kind == "pass":
                 if not can_grant:
                     raise IllegalAction(
@@ -577,7 +592,9 @@ class BidWhist(Game):
                     )
                 bids[seat] = "pass"
                 assert state.high_bidder is not None and high is not None
-                return self._award(state, tuple(bids), state.high_bidder, high, forced=False)
+                return self._award(
+                    state, tuple(bids), state.high_bidder, high, False, (seat, _PASS_MOVE)
+                )
             if kind == "bid":
                 raise IllegalAction(
                     "The dealer does not bid: take the contract at the high bid, or pass to "
@@ -586,7 +603,8 @@ class BidWhist(Game):
             raise IllegalAction("It is the bidding: the dealer may take or pass.")
         if kind == "pass":
             bids[seat] = "pass"
-            return _put(state, bids=tuple(bids), turn=(seat + 1) % PLAYERS)
+            log = state.log + ((seat, _PASS_MOVE),)
+            return _put(state, bids=tuple(bids), turn=(seat + 1) % PLAYERS, log=log)
         if kind == "bid":
             value = action.get("value")
             if isinstance(value, bool) or not isinstance(value, int):
@@ -606,6 +624,7 @@ class BidWhist(Game):
                 high_bid=value,
                 high_bidder=seat,
                 turn=(seat + 1) % PLAYERS,
+                log=state.log + ((seat, (("type", "bid"), ("value", value))),),
             )
         if kind == "take":
             raise IllegalAction("Only the dealer may take the contract; bid or pass.")
@@ -618,8 +637,9 @@ class BidWhist(Game):
         declarer: int,
         contract: int,
         forced: bool,
+        move: tuple,
     ) -> BidWhistState:
-        """The declarer picks up the kitty and must discard."""
+        """The declarer picks up the kitty and must discard (``move``: the dealer's)."""
         hands = list(state.hands)
         hands[declarer] = tuple(sorted(hands[declarer] + state.kitty, key=_display_key))
         return _put(
@@ -628,6 +648,7 @@ class BidWhist(Game):
             declarer=declarer,
             contract=contract,
             forced=forced,
+            log=state.log + (move,),
             hands=tuple(hands),
             kitty_taken=True,
             phase=_DISCARDING,
@@ -656,7 +677,10 @@ class BidWhist(Game):
         hands = list(state.hands)
         hands[seat] = tuple(c for c in hand if c not in chosen)
         discards = tuple(c for c in hand if c in chosen)
-        return _put(state, hands=tuple(hands), discards=discards, phase=_TRUMP_OR_LEAD)
+        log = state.log + ((seat, _DISCARD_MOVE),)
+        return _put(
+            state, hands=tuple(hands), discards=discards, phase=_TRUMP_OR_LEAD, log=log
+        )
 
     def _play(self, state: BidWhistState, seat: int, action: Mapping[str, Any]) -> BidWhistState:
         card = action.get("card")
@@ -695,6 +719,7 @@ class BidWhist(Game):
             values[_I_LEADER] = trick[0][0]
             values[_I_TRICK] = trick
             values[_I_TURN] = (seat + 1) % PLAYERS
+            values[_I_LOG] = state.log + ((seat, _PLAY_MOVE[card]),)
             return _successor(state, values)
         # trick_winner(trick, trump), inlined: the highest trump, else the highest of the suit led
         winner, best = trick[0]
@@ -715,6 +740,7 @@ class BidWhist(Game):
         values[_I_TRICKS] = tricks
         values[_I_TRICKS_WON] = tuple(won)
         values[_I_TURN] = winner
+        values[_I_LOG] = state.log + ((seat, _PLAY_MOVE[card], winner),)
         done = _successor(state, values)
         if len(tricks) < TRICKS:
             return done

@@ -73,6 +73,7 @@ from server.rules.cards import (
     standard_deck,
 )
 from server.rules.games.base import Action, Game, GameOptions, IllegalAction
+from server.rules.state import ViewMemo
 
 MAX_EXTRA_HANDS = 10
 
@@ -82,6 +83,9 @@ _SORT_KEY: dict[str, int] = {
     rank + suit: s * 13 + r for s, suit in enumerate(SUITS) for r, rank in enumerate(RANKS)
 }
 _sort_key = _SORT_KEY.__getitem__
+# Each move's public form, as the log keeps it (see server.rules.state).
+_PLAY_MOVE = {card: (("type", "play"), ("card", card)) for card in _DECK}
+_BID_MOVE = tuple((("type", "bid"), ("value", v)) for v in range(18))
 _NEW = object.__new__
 
 
@@ -252,7 +256,7 @@ class _ViewMemo:
     """
 
     __slots__ = ("to_act", "legal", "revealed", "counts", "trick", "bids", "tricks_won",
-                 "last_trick", "scores", "history", "seat_hands")
+                 "last_trick", "scores", "history", "seat_hands", "moves")
 
     def __init__(self, players: int) -> None:
         self.to_act = [[seat] for seat in range(players)]
@@ -266,6 +270,7 @@ class _ViewMemo:
         self.scores: tuple = (_NONE, None)
         self.history: tuple = (_NONE, None)
         self.seat_hands: list = [(_NONE, None)] * players
+        self.moves = ViewMemo()
 
 
 class _Rules(_Value):
@@ -328,7 +333,7 @@ class OhHellState(_Value):
     """An immutable Oh Hell match state (never changed after ``apply`` returns it)."""
 
     _fields = ("rules", "deal", "phase", "hands", "bids", "tricks_won", "trick", "led",
-               "turn", "last_trick", "played", "scores", "results")
+               "turn", "last_trick", "played", "scores", "results", "log")
     # ``_pub``: the part of the view that is the same for every seat, built by the first
     # ``view`` of this state (never set by ``apply``, so not compared, copied or shown).
     __slots__ = _fields + ("_pub",)
@@ -346,6 +351,7 @@ class OhHellState(_Value):
     played: tuple[tuple[tuple[tuple[int, str], ...], int], ...]
     scores: tuple[int, ...]
     results: tuple[_Result, ...]
+    log: tuple
 
     def _copy(self) -> OhHellState:
         new = _NEW(OhHellState)
@@ -362,6 +368,7 @@ class OhHellState(_Value):
         new.played = self.played
         new.scores = self.scores
         new.results = self.results
+        new.log = self.log
         return new
 
     def __repr__(self) -> str:
@@ -466,6 +473,7 @@ class OhHell(Game):
         state.turn = eldest
         state.last_trick = None
         state.played = ()
+        state.log = ()
 
     # ---- queries ------------------------------------------------------------------------
 
@@ -555,6 +563,7 @@ class OhHell(Game):
             new.tricks_won = state.tricks_won
             new.last_trick = state.last_trick
             new.played = state.played
+            new.log = state.log + ((seat, _PLAY_MOVE[card]),)
             return new
         # The trick is complete: highest trump, else highest card of the suit led.
         trump = state.deal.trump
@@ -572,6 +581,7 @@ class OhHell(Game):
         won = list(state.tricks_won)
         won[winner] += 1
         new.tricks_won = tuple(won)
+        new.log = state.log + ((seat, _PLAY_MOVE[card], winner),)
         last = (trick, winner)
         new.last_trick = last
         new.played = state.played + (last,)
@@ -605,6 +615,7 @@ class OhHell(Game):
         new = state._copy()
         bids = state.bids
         new.bids = bids[:seat] + (value,) + bids[seat + 1:]
+        new.log = state.log + ((seat, _BID_MOVE[value]),)
         new.turn = (seat + 1) % state.rules.players
         if seat == dealer:
             new.phase = _PLAYING
@@ -763,6 +774,7 @@ class OhHell(Game):
             "history": history,
             "legal": memo.legal,
             "revealed": memo.revealed,
+            "log": memo.moves.log(state.log),
         }
         return pub
 

@@ -54,6 +54,7 @@ from pydantic import Field
 
 from server.rules.cards import check_deck, hand_rng, ribs_deck, shuffled
 from server.rules.games.base import Action, Game, GameOptions, IllegalAction, action_type
+from server.rules.state import ViewMemo
 
 RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7")
 RANK_INDEX: dict[str, int] = {rank: i for i, rank in enumerate(RANKS)}
@@ -101,6 +102,8 @@ class Config:
     first_dealer: int
     decks: tuple[tuple[str, ...], ...]
     max_bid: int
+    # the view memo of the match (not part of its value)
+    views: ViewMemo = field(default_factory=ViewMemo, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +181,7 @@ class State:
     scores: tuple[int, ...]  # game points
     history: tuple[HandResult, ...]
     deals: tuple[DealRecord, ...]
+    log: tuple  # this hand's moves (see server.rules.state)
     # Caches of the public view, filled on first use and never part of the state's value:
     # the public part is the same for every seat. ``view_base`` is the (sources, public view)
     # last built on this state or an ancestor: public values whose source fields are the same
@@ -242,6 +246,7 @@ def _copy(state: State) -> State:
     new.scores = state.scores
     new.history = state.history
     new.deals = state.deals
+    new.log = state.log
     new.public_cache = None
     new.view_base = state.view_base
     return new
@@ -316,6 +321,18 @@ _PAIR_CARDS: dict[tuple[int, ...], tuple[tuple[str, str], ...]] = {}
 # Per highest bid: the opening bids' actions (templates: only copies leave).
 _OPENING_BIDS: dict[int, tuple[dict[str, Any], ...]] = {}
 _copy_dict = dict.copy
+
+
+_PASS_MOVE = (("type", "pass"),)
+_RIBS_MOVE = (("type", "ribs"), ("cards", None))
+_FOLD_MOVE = (("type", "pair"), ("cards", None), ("fold", True))
+
+
+def _pair_move(play: Play) -> tuple:
+    """A pair as the log shows it: a folded pair's cards are nobody else's business."""
+    if play.folded:
+        return _FOLD_MOVE
+    return (("type", "pair"), ("cards", tuple(_pair_cards(play.pair))), ("fold", False))
 
 
 def _play(seat: int, a: int, b: int, fold: bool) -> Play:
@@ -510,7 +527,7 @@ class Ribs(Game):
             hands=(), trick_number=1, turn=dealer, opener=dealer, bids=(), high_bid=0,
             high_bidder=-1, passed=(False,) * players, leader=-1, ribs=None, plays=(),
             fold_used=(False,) * players, points=zeros, won=((),) * players, discard=(),
-            tricks=(), scores=zeros, history=(), deals=(),
+            tricks=(), scores=zeros, history=(), deals=(), log=(),
         )
         return self._deal_next(base, base.scores, base.history)
 
@@ -550,6 +567,7 @@ class Ribs(Game):
         new.scores = scores
         new.history = history
         new.deals = state.deals + (_deal_record(dealer, tuple(deck), dealt),)
+        new.log = ()
         return new
 
     # ---- whose turn, what is legal ---------------------------------------------------
@@ -688,6 +706,7 @@ class Ribs(Game):
         new.high_bid = value  # type: ignore[assignment]
         new.high_bidder = seat
         new.turn = nxt
+        new.log = (*state.log, (seat, (("type", "bid"), ("value", value))))
         return new
 
     def _pass(self, state: State, seat: int) -> State:
@@ -701,6 +720,7 @@ class Ribs(Game):
         new = _copy(state)
         new.bids = state.bids + ((seat, 0),)
         new.passed = tuple(passed)
+        new.log = (*state.log, (seat, _PASS_MOVE))
         if passed.count(False) == 1:
             new.phase = _PLAYING
             new.leader = new.turn = state.high_bidder
@@ -729,6 +749,7 @@ class Ribs(Game):
         new.hands = self._remove(state, seat, pair)
         new.ribs = pair
         new.turn = (seat + 1) % state.cfg.n
+        new.log = (*state.log, (seat, _RIBS_MOVE))
         return new
 
     def _play_pair(self, state: State, seat: int, pair: tuple[int, int], fold: bool) -> State:
@@ -746,6 +767,7 @@ class Ribs(Game):
             new.plays = plays
             new.fold_used = fold_used
             new.turn = (seat + 1) % n
+            new.log = (*state.log, (seat, _pair_move(plays[-1])))
             return new
         assert state.ribs is not None
         rec = resolve_trick(n, state.leader, state.high_bid, state.ribs, plays, state.trick_number)
@@ -779,6 +801,9 @@ class Ribs(Game):
             discard += ribs
         points = tuple(map(add, state.points, rec.captured))
         tricks = state.tricks + (rec,)
+        last = rec.plays[-1]
+        took = rec.double_match if rec.double_match >= 0 else rec.leader if rec.made else None
+        log = (*state.log, (last.seat, _pair_move(last), took))
         if rec.trick_number < TRICKS_PER_HAND:
             new = _copy(state)
             new.phase = _BIDDING
@@ -797,6 +822,7 @@ class Ribs(Game):
             new.won = tuple(won)
             new.discard = discard
             new.tricks = tricks
+            new.log = log
             return new
         best = max(points)
         gained = tuple(1 if p == best else 0 for p in points)
@@ -814,7 +840,7 @@ class Ribs(Game):
                 state, phase=Phase.OVER, hands=hands, turn=-1, leader=-1, ribs=None, plays=(),
                 bids=(), high_bid=0, high_bidder=-1, passed=(False,) * n,
                 fold_used=fold_used, points=points, won=tuple(won), discard=discard,
-                tricks=tricks, scores=scores, history=history,
+                tricks=tricks, scores=scores, history=history, log=log,
             )
         return self._deal_next(state, scores, history)
 
@@ -933,6 +959,7 @@ class Ribs(Game):
                 "points": old["points"] if state.points is old_src[6] else list(state.points),
                 "last_trick": last_v,
                 "tricks": tricks_v,
+                "log": cfg.views.log(state.log),
             }
         state.public_cache = public
         state.view_base = (
@@ -992,6 +1019,7 @@ class Ribs(Game):
             "points": list(state.points),
             "last_trick": _trick_dict(last, show_all) if last is not None else None,
             "tricks": [_trick_dict(t, show_all) for t in state.tricks],
+            "log": cfg.views.log(state.log),
         }
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:

@@ -66,6 +66,7 @@ from server.rules.games.base import (
     IllegalAction,
     action_type,
 )
+from server.rules.state import ViewMemo
 from server.rules.tricks import strength_map
 
 PLAYERS = 4
@@ -101,6 +102,10 @@ _SORT_KEY: dict[str, int] = {
 _TRUMP_ACTIONS = tuple({"type": "trump", "suit": s} for s in SUITS)
 _TRUMP_OR_PASS = (*_TRUMP_ACTIONS, {"type": "pass"})
 _copy_dict = dict.copy
+# Each move's public form, as the log keeps it (see server.rules.state).
+_PLAY_MOVE = {card: (("type", "play"), ("card", card)) for card in DECK}
+_PASS_MOVE = (("type", "pass"),)
+_DECLARE_MOVE = (("type", "declare"),)
 _TEAMS = [[0, 2], [1, 3]]  # the view's "teams": one shared constant (views are read-only)
 # How a state differs from the one before it, for building its public view from that one's.
 _DELTA_PLAY, _DELTA_PASS, _DELTA_DECLARE = 1, 2, 3
@@ -213,6 +218,7 @@ class MatchInfo:
     history: tuple[HandResult, ...]
     past_deals: tuple[tuple[int, tuple[tuple[str, ...], ...]], ...]  # (dealer, deals) per hand
     winners: tuple[int, ...] | None
+    views: ViewMemo  # the view memo of the match (not part of its value)
     # ``history`` as the view shows it, built once per hand and shared by every later view
     # (views are read-only), so a view costs the same late in a match as early.
     history_json: list = field(default_factory=list, compare=False, hash=False)
@@ -242,6 +248,7 @@ class TarbishState:
     won: tuple[tuple[str, ...], tuple[str, ...]]  # cards each team has taken this hand
     last_trick: tuple[tuple[int, str], ...]
     last_winner: int | None
+    log: tuple  # this hand's moves (see server.rules.state)
     # Caches (not part of the value; reset by every copy). ``_legal``: the turn seat's legal
     # cards when they took more than following a plain suit led, shared by ``legal_actions``
     # and ``apply``. ``_public``: the part of the view that is the same for every seat, built
@@ -529,6 +536,7 @@ def _play_card(state: TarbishState, seat: int, card: str) -> TarbishState:
     new.won = state.won
     new.last_trick = state.last_trick
     new.last_winner = state.last_winner
+    new.log = (*state.log, (seat, _PLAY_MOVE[card]))
     new._legal = new._public = None
     pub = state._public
     new._base = None if pub is None else (_DELTA_PLAY, pub)
@@ -553,6 +561,7 @@ def _copied(state: TarbishState) -> Any:
     new.won = state.won
     new.last_trick = state.last_trick
     new.last_winner = state.last_winner
+    new.log = state.log
     new._legal = new._public = new._base = None
     return new
 
@@ -577,6 +586,7 @@ def _copied_match(m: MatchInfo) -> Any:
     match.history = m.history
     match.past_deals = m.past_deals
     match.winners = m.winners
+    match.views = m.views
     match.history_json = m.history_json
     match._parts = None
     return match
@@ -617,6 +627,7 @@ def _deal_hand(
     match.history = history
     match.past_deals = (*m.past_deals, (dealer, deals))
     match.winners = m.winners
+    match.views = m.views
     match.history_json = history_json
     match._parts = None
     match.__class__ = MatchInfo
@@ -639,6 +650,7 @@ def _deal_hand(
     new.won = ((), ())
     new.last_trick = ()
     new.last_winner = None
+    new.log = ()
     new._legal = new._public = new._base = None
     new.__class__ = TarbishState
     return new
@@ -690,6 +702,7 @@ def _finish_trick(
     new.won = won
     new.last_trick = trick
     new.last_winner = winner
+    new.log = (*state.log, (s3, _PLAY_MOVE[c3], winner))
     new._legal = new._public = new._base = None
     new.__class__ = TarbishState
     if played < TRICKS:
@@ -756,6 +769,7 @@ class Tarbish(Game):
             history=(),
             past_deals=(),
             winners=None,
+            views=ViewMemo(),
             history_json=[],
         )
         return _deal_hand(match, 0, dealer, (0, 0), (), [])
@@ -858,6 +872,7 @@ class Tarbish(Game):
                     )
                 new = _copied(state)
                 new.turn = (seat + 1) % PLAYERS
+                new.log = (*state.log, (seat, _PASS_MOVE))
                 if state._public is not None:
                     new._base = (_DELTA_PASS, state._public)
                 new.__class__ = TarbishState
@@ -898,6 +913,7 @@ class Tarbish(Game):
         new.turn = (match.dealer + 1) % PLAYERS
         new.hands = hands
         new.kitties = _NO_KITTIES
+        new.log = (*state.log, (seat, (("type", "trump"), ("suit", suit))))
         new.__class__ = TarbishState
         return new
 
@@ -905,6 +921,7 @@ class Tarbish(Game):
         declarations = state.declarations + ((seat, points),)
         new = _copied(state)
         new.declarations = declarations
+        new.log = (*state.log, (seat, _PASS_MOVE if points is None else _DECLARE_MOVE))
         if len(declarations) < PLAYERS:
             new.turn = (seat + 1) % PLAYERS
             if state._public is not None:
@@ -1056,6 +1073,7 @@ class Tarbish(Game):
                     *pub["declarations"], {"seat": seat, "run": _run_name(points)}
                 ]
             # _DELTA_PASS (trump not named yet): only the turn moved
+            pub["log"] = state.match.views.log(state.log)
             _SET(state, "_base", None)
             _SET(state, "_public", pub)
             return pub
@@ -1108,6 +1126,7 @@ class Tarbish(Game):
             "history": match.history_json,
             "legal": [],
             "winners": parts[2],
+            "log": match.views.log(state.log),
         }
         _SET(state, "_base", None)
         _SET(state, "_public", pub)

@@ -1,0 +1,164 @@
+"""The one way every engine holds its state, and the one way it memoises views.
+
+States
+    A game state is an immutable record: a ``typing.NamedTuple`` decorated with ``@state``.
+    Fields are read by name (``state.hands``); the next state is derived with
+    ``state.evolve(hands=..., turn=...)``, which copies every other field as the very same
+    object. Nothing ever changes a state after it is made: a tuple cannot be changed, and
+    nothing is cached on it. Equality, hashing, ``copy.deepcopy`` and pickling are the
+    tuple's own, so a replayed match equals the original field by field::
+
+        @state
+        class HandState(NamedTuple):
+            hands: tuple[tuple[str, ...], ...]
+            turn: int
+            views: ViewMemo                       # see below; always the last field
+
+        new = old.evolve(turn=2)                  # old is unchanged
+
+    Why a tuple: measured against slotted classes copied field by field (the fastest, but
+    a copy per class written out by hand or generated with ``exec``), dict-backed objects
+    (a fast C copy, but reading a field of a copied dict is ~2x slower) and
+    ``NamedTuple._replace``, ``evolve`` (``list(state)``, the changed slots set, one
+    ``tuple.__new__``) is the fastest copy that is written once for every class, and a
+    field read is a C descriptor.
+
+Views
+    The room builds every seat's view (and a spectator's) after every action, and its
+    differ skips a part of the view that is the very same object as in the previous view
+    (``Game.seat_keys``; ``server.rooms.fanout``). A ``ViewMemo`` gives that identity: each
+    match has one (made by ``new_game``, handed on by ``evolve`` untouched), and an engine
+    builds each JSON part through it::
+
+        memo = state.views
+        public = memo.public(state, build)                  # built once per state
+        hand = memo.part(("hand", seat), held, list)        # same list while held is same
+        log = memo.grown("log", state.log, entry_json)      # an append-only tuple
+
+    ``part(key, source, build)`` returns the JSON built last time for ``key`` when ``source``
+    is the very same object as then (or when the new JSON is equal to the old one),
+    otherwise ``build(source)``. Sources are compared with ``is``, so viewing an older state
+    or a search's branch only misses the memo, never reads another state's part. Callers
+    never change a view's nested values, so sharing them is safe.
+
+    The memo is a state field but not part of the state's value: every ``ViewMemo`` equals
+    every other, and a copied or unpickled one starts empty.
+
+The move log
+    Every game's view has ``log``: the current hand's moves in order, as the whole table saw
+    them. A state keeps it as a tuple of entries, one per action, cleared when a hand is
+    dealt: ``(seat, action)``, or ``(seat, action, won)`` for the play that completed a trick
+    (``won``: the seat that took it). ``action`` is the action's public form as a tuple of
+    (key, value) pairs (a list of cards as a tuple), hidden cards left out or ``None``. ``log_json`` turns an entry into
+    the view's ``{"seat", "action", "won"?}``; ``ViewMemo.log`` builds the whole list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
+
+S = TypeVar("S")
+
+_new_tuple = tuple.__new__
+
+
+def state(cls: type[S]) -> type[S]:
+    """Give a ``NamedTuple`` state class its ``evolve(**changes)``.
+
+    ``evolve`` returns a new state with the named fields replaced and every other field the
+    very same object; an unknown field name raises ``TypeError``.
+    """
+    index = {name: i for i, name in enumerate(cls._fields)}  # type: ignore[attr-defined]
+
+    def evolve(self: S, **changes: Any) -> S:
+        values = list(self)  # type: ignore[call-overload]
+        try:
+            for name, value in changes.items():
+                values[index[name]] = value
+        except KeyError as err:
+            raise TypeError(f"{cls.__name__} has no field {err.args[0]!r}") from None
+        return _new_tuple(cls, values)
+
+    evolve.__doc__ = f"A new {cls.__name__} with the given fields replaced."
+    evolve.__qualname__ = f"{cls.__name__}.evolve"
+    cls.evolve = evolve  # type: ignore[attr-defined]
+    return cls
+
+
+class ViewMemo:
+    """One match's view parts, each kept with the source it was built from (see the module)."""
+
+    __slots__ = ("_state", "_public", "_parts")
+
+    def __init__(self) -> None:
+        self._state: object = None
+        self._public: Any = None
+        self._parts: dict[Hashable, tuple[Any, Any]] = {}
+
+    def public(self, state: S, build: Callable[[S], Any]) -> Any:
+        """``build(state)``, once per state: the parts of the view every seat shares."""
+        if self._state is not state:
+            self._public = build(state)
+            self._state = state
+        return self._public
+
+    def part(self, key: Hashable, source: Any, build: Callable[[Any], Any]) -> Any:
+        """The JSON of ``source``: last time's very object when ``source`` is unchanged."""
+        entry = self._parts.get(key)
+        if entry is not None:
+            if entry[0] is source:
+                return entry[1]
+            fresh = build(source)
+            if fresh == entry[1]:
+                fresh = entry[1]
+        else:
+            fresh = build(source)
+        self._parts[key] = (source, fresh)
+        return fresh
+
+    def grown(self, key: Hashable, source: tuple, item: Callable[[Any], Any]) -> list:
+        """The JSON list of an append-only tuple: ``[item(x) for x in source]``.
+
+        When ``source`` extends the tuple of the last call, the items already built are
+        reused as the very same objects (the list itself is new).
+        """
+        entry = self._parts.get(key)
+        if entry is not None:
+            old, built = entry
+            if old is source:
+                return built
+            k = len(old)
+            if len(source) >= k and source[:k] == old:
+                fresh = built + [item(x) for x in source[k:]]
+                self._parts[key] = (source, fresh)
+                return fresh
+        fresh = [item(x) for x in source]
+        self._parts[key] = (source, fresh)
+        return fresh
+
+    def log(self, log: tuple) -> list:
+        """The view's ``log`` of a state's log tuple (see the module)."""
+        return self.grown("log", log, log_json)
+
+    # Not part of a state's value: every memo equals every other, copies start empty.
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ViewMemo)
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __reduce__(self) -> tuple[type, tuple]:
+        return (ViewMemo, ())
+
+    def __repr__(self) -> str:
+        return "ViewMemo()"
+
+
+def log_json(entry: tuple) -> dict[str, Any]:
+    """One move of a state's log as the view shows it: ``{"seat", "action"}`` (+ ``"won"``)."""
+    action = {key: list(value) if type(value) is tuple else value for key, value in entry[1]}
+    if len(entry) == 2:
+        return {"seat": entry[0], "action": action}
+    return {"seat": entry[0], "action": action, "won": entry[2]}

@@ -1,0 +1,69 @@
+"""The state idiom: evolve copies a NamedTuple state, the view memo keeps unchanged parts."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+from typing import NamedTuple
+
+import pytest
+
+from server.rules.state import ViewMemo, state
+
+
+@state
+class Sample(NamedTuple):
+    hands: tuple[tuple[str, ...], ...]
+    turn: int
+    views: ViewMemo
+
+
+def test_evolve_replaces_the_named_fields_and_shares_the_others():
+    memo = ViewMemo()
+    old = Sample(hands=(("AS",), ("KH",)), turn=0, views=memo)
+    new = old.evolve(turn=1)
+    assert new.turn == 1 and old.turn == 0
+    assert new.hands is old.hands and new.views is memo
+    assert type(new) is Sample
+
+
+def test_evolve_refuses_an_unknown_field():
+    with pytest.raises(TypeError, match="no field 'tun'"):
+        Sample((), 0, ViewMemo()).evolve(tun=1)
+
+
+def test_states_are_equal_by_value_whatever_their_memos():
+    a = Sample((("AS",),), 0, ViewMemo())
+    b = Sample((("AS",),), 0, ViewMemo())
+    assert a == b and hash(a) == hash(b)
+    assert copy.deepcopy(a) == a and pickle.loads(pickle.dumps(a)) == a
+    assert a != b.evolve(turn=1)
+
+
+def test_a_part_is_the_same_object_while_its_source_is():
+    memo = ViewMemo()
+    hand = ("AS", "KH")
+    first = memo.part("hand", hand, list)
+    assert memo.part("hand", hand, list) is first
+    assert memo.part("hand", ("AS", "KH"), list) is first  # equal JSON: the old list
+    other = memo.part("hand", ("AS",), list)
+    assert other == ["AS"] and other is not first
+
+
+def test_public_is_built_once_per_state():
+    memo = ViewMemo()
+    built = []
+    s1, s2 = Sample((), 0, memo), Sample((), 1, memo)
+    p1 = memo.public(s1, lambda s: built.append(s) or {"turn": s.turn})
+    assert memo.public(s1, lambda s: built.append(s) or {}) is p1
+    assert memo.public(s2, lambda s: built.append(s) or {"turn": s.turn}) == {"turn": 1}
+    assert len(built) == 2
+
+
+def test_grown_reuses_the_items_of_a_shorter_tuple():
+    memo = ViewMemo()
+    one = memo.grown("log", ((0, "AS"),), lambda x: {"seat": x[0], "card": x[1]})
+    two = memo.grown("log", ((0, "AS"), (1, "KS")), lambda x: {"seat": x[0], "card": x[1]})
+    assert two == [{"seat": 0, "card": "AS"}, {"seat": 1, "card": "KS"}]
+    assert two[0] is one[0] and two is not one
+    assert memo.grown("log", (), lambda x: x) == []
