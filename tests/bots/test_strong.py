@@ -8,7 +8,7 @@ import pytest
 
 from server.bots import LEVELS, get_bot
 from server.bots.strong import StrongBot, Tally, distinct_plays
-from server.rules.cards import standard_deck
+from server.rules.cards import NATURAL_STRENGTH, standard_deck
 from server.rules.games import get_game
 
 SHORT = {
@@ -54,7 +54,9 @@ def two_deals_one_seat_cannot_tell_apart() -> tuple[list[str], list[str]]:
     random.Random(4).shuffle(deck)
     other = list(deck)
     # Card k of the deal goes to seat (1 + k) % 4: seat 2 gets k = 1, 5, 9...; seat 3 gets k = 2, 6, 10...
-    i, j = next((i, j) for i in range(1, 32, 4) for j in range(2, 32, 4) if deck[i][-1] == deck[j][-1])
+    # The two lowest cards of one suit: the last either seat would play, so the tables agree long.
+    pairs = [(i, j) for i in range(1, 32, 4) for j in range(2, 32, 4) if deck[i][-1] == deck[j][-1]]
+    i, j = min(pairs, key=lambda p: NATURAL_STRENGTH[deck[p[0]][:-1]] + NATURAL_STRENGTH[deck[p[1]][:-1]])
     other[i], other[j] = other[j], other[i]
     return deck, other
 

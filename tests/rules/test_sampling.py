@@ -20,7 +20,7 @@ TABLES = [
     ("oh_hell", 5, {"max_cards": 4, "scoring": "basic"}),
     ("bid_whist", 4, {"target": 9}),
     ("tarbish", 4, {"target": 200}),
-    ("ribs", 4, {"target": 1}),
+    ("ribs", 4, {"target": 2}),
     ("ribs", 6, {"target": 1}),
 ]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -22,6 +22,9 @@ class SeatOut(BaseModel):
     name: str
     player_id: str | None
     bot: bool
+    level: Literal["easy", "strong"] | None = Field(
+        default=None, description='A bot seat\'s level ("easy" or "strong"); null for a person.'
+    )
 
 
 class MatchSummary(BaseModel):
