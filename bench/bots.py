@@ -71,9 +71,9 @@ def play_match(name: str, players: int, options: dict, seed: int, strong: set[in
         seat = game.to_act(state)[0]
         state = game.apply(state, seat, bots[seat].choose(game.view(state, seat), game.legal_actions(state, seat)))
     made, bids = [0] * players, [0] * players
-    for hand in game.view(state, None)["history"]:
+    for hand in game.view(state, None)["history"] if name == "oh_hell" else []:
         for s in range(players):
-            if "bids" in hand and hand["bids"][s] is not None:
+            if hand["bids"][s] is not None:
                 bids[s] += 1
                 made[s] += hand["bids"][s] == hand["tricks_won"][s]
     return {"outcome": game.outcome(state), "made": made, "bids": bids}

@@ -32,6 +32,12 @@ from server.rules.games import get_game
 from server.rules.sampling import SamplingError, sample_state
 
 ROLLOUT_MOVES = 400  # more moves than any hand has: a safety net, not a limit that is reached
+# Oh Hell: a made bid is worth this much beyond what it scores. Scores pay more for bigger
+# bids, but a bid missed scores nothing: without the bonus the search likes risky bids.
+MADE_BONUS = 10.0
+# The moves that tell about a hand without showing a card: bids, passes, takes, trump calls, run
+# declarations. A sampled deal is weighed by how well it explains the other seats' calls.
+_CALLS = frozenset({"bid", "pass", "take", "trump", "declare"})
 
 
 class StrongBot(Bot):
@@ -70,13 +76,29 @@ class StrongBot(Bot):
                 break
             world_rng = random.Random(seed + tally.samples)
             try:
-                state = sample_state(self.game.name, self.options, view, seat, world_rng)
+                state, weight = sample_state(
+                    self.game.name, self.options, view, seat, world_rng, self._judge, weighted=True
+                )
             except SamplingError:
                 break
             rollout_seed = world_rng.getrandbits(64)
-            tally.add([self._play_out(state, seat, action, rollout_seed) for action in candidates])
+            tally.add([self._play_out(state, seat, action, rollout_seed) for action in candidates], weight)
         self.samples_used = tally.samples
         return candidates[tally.choice()]
+
+    def _judge(self, state: Any, seat: int, action: Action) -> float:
+        """How likely another seat's bid (or call) was with the cards a sample gave it: the
+        Easy bot's bid from its view in that sample is the model of a sensible bidder."""
+        kind = action.get("type")
+        if kind not in _CALLS:
+            return 1.0
+        view = self.game.view(state, seat)
+        expected = _easy(self.game.name, random.Random(0)).choose(view, view["legal"])
+        if expected == action:
+            return 1.0
+        if kind == "bid" and expected.get("type") == "bid" and abs(expected["value"] - action["value"]) == 1:
+            return 0.3
+        return 0.1
 
     def _candidates(self, view: dict[str, Any], legal: list[Action], easy: Action) -> list[Action]:
         """The actions worth weighing: one of each set of equivalent cards, a handful of discards."""
@@ -84,6 +106,8 @@ class StrongBot(Bot):
             return discard_candidates(view, easy)
         if self.game.name == "ribs":
             return list(legal)
+        if self.game.name == "oh_hell" and easy.get("type") == "bid":
+            return nearby_bids(legal, easy)
         return distinct_plays(self.game.name, view, legal, easy)
 
     def _play_out(self, state: Any, seat: int, action: Action, seed: int) -> float:
@@ -110,37 +134,41 @@ class StrongBot(Bot):
 class Tally:
     """Each candidate's results over the samples, kept as differences from the baseline's.
 
-    Every candidate is played out on the same sampled deals, so the differences are paired:
-    a candidate replaces the baseline (the Easy bot's choice) only when its mean advantage
-    is more than ``Z`` standard errors above zero. With few samples the search is noisy, and
+    Every candidate is played out on the same sampled deals, so the differences are paired;
+    each deal counts with its weight (how well it explains the other seats' bids). A
+    candidate replaces the baseline (the Easy bot's choice) only when its mean advantage is
+    more than ``Z`` standard errors above zero: with few samples the search is noisy, and
     then the Easy bot's considered choice is the better bet than the noisiest winner.
     """
 
-    Z = 1.0
+    Z = 0.5
 
     def __init__(self, count: int, baseline: int) -> None:
         self.baseline = baseline
         self.samples = 0
+        self.weight = self.weight_squares = 0.0
         self.sums = [0.0] * count
         self.squares = [0.0] * count
 
-    def add(self, results: list[float]) -> None:
+    def add(self, results: list[float], weight: float = 1.0) -> None:
         base = results[self.baseline]
         for i, value in enumerate(results):
             diff = value - base
-            self.sums[i] += diff
-            self.squares[i] += diff * diff
+            self.sums[i] += weight * diff
+            self.squares[i] += weight * diff * diff
         self.samples += 1
+        self.weight += weight
+        self.weight_squares += weight * weight
 
     def choice(self) -> int:
         """The candidate to play: the best mean if it beats the baseline clearly, else the baseline."""
-        k = self.samples
-        if k < 2:
+        if self.samples < 2 or self.weight <= 0:
             return self.baseline
         best = max(range(len(self.sums)), key=lambda i: (self.sums[i], -i))
-        mean = self.sums[best] / k
-        variance = max(0.0, self.squares[best] / k - mean * mean) * k / (k - 1)
-        if mean > 0 and (variance == 0 or mean > self.Z * (variance / k) ** 0.5):
+        mean = self.sums[best] / self.weight
+        effective = self.weight * self.weight / self.weight_squares  # Kish's effective sample size
+        variance = max(0.0, self.squares[best] / self.weight - mean * mean)
+        if mean > 0 and (variance == 0 or mean > self.Z * (variance / effective) ** 0.5):
             return best
         return self.baseline
 
@@ -156,7 +184,8 @@ def hand_result(game: str, view: dict[str, Any], seat: int) -> float:
         points = entry["points"]
         best_other = max(points[s] for s in range(n) if s != seat)
         return 10.0 * scores[seat] + points[seat] - best_other
-    return float(scores[seat])
+    made = entry["bids"][seat] == entry["tricks_won"][seat]
+    return scores[seat] + (MADE_BONUS if made else 0.0)
 
 
 # Trick order, high to low, for deciding which cards are equivalent (RULES.md §2, §3, §4).
@@ -192,6 +221,12 @@ def distinct_plays(game: str, view: dict[str, Any], legal: list[Action], keep: A
             elif card not in gone:
                 previous = None
     return [a for a in legal if a.get("card") not in drop or a == keep]
+
+
+def nearby_bids(legal: list[Action], easy: Action, reach: int = 1) -> list[Action]:
+    """Oh Hell bids within ``reach`` of the Easy bot's (its estimate is rarely further off, and
+    every bid left out buys the others more samples)."""
+    return [a for a in legal if abs(a["value"] - easy["value"]) <= reach]
 
 
 def discard_candidates(view: dict[str, Any], easy_choice: Action) -> list[Action]:

@@ -28,11 +28,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from server.rules.cards import ribs_deck, standard_deck, tarbish_deck
 from server.rules.games import GameError, get_game
+
+# Weighs another seat's move in a sampled deal: (state before it, seat, action) -> chance 0..1.
+Judge = Callable[[Any, int, dict[str, Any]], float]
 
 # The view keys that describe the current hand as the seat sees it: a sample must match them.
 HAND_KEYS = ("hand", "trick", "bids", "trump", "to_act", "legal", "log", "hand_counts")
@@ -73,9 +77,44 @@ class Deal:
 
 
 def sample_state(
-    game_name: str, options: dict[str, Any], view: dict[str, Any], seat: int, rng: random.Random
+    game_name: str,
+    options: dict[str, Any],
+    view: dict[str, Any],
+    seat: int,
+    rng: random.Random,
+    judge: Judge | None = None,
+    *,
+    weighted: bool = False,
 ) -> Any:
-    """A state whose view for ``seat`` equals ``view`` in every key of the current hand."""
+    """A state whose view for ``seat`` equals ``view`` in every key of the current hand.
+
+    ``judge``, when given, weighs each deal by how likely the other seats' moves were with
+    the cards it gave them: ``judge(state_before, seat, action) -> 0..1`` for each of their
+    moves, multiplied. A deal is then kept with that chance, so deals that explain the
+    table's bids come up more often (after ``ATTEMPTS`` deals the likeliest one is kept).
+    With ``weighted=True`` the first deal that fits is returned with its chance instead,
+    ``(state, chance)``: searching with each deal weighted by its chance is importance
+    sampling, cheaper than drawing deals until one is accepted.
+    """
+    if weighted:
+        return _sample(game_name, options, view, seat, rng, judge)
+    if judge is None:
+        return _sample(game_name, options, view, seat, rng, None)[0]
+    likeliest, best = None, -1.0
+    for _ in range(ATTEMPTS):
+        state, chance = _sample(game_name, options, view, seat, rng, judge)
+        if chance >= 1.0 or rng.random() < chance:
+            return state
+        if chance > best:
+            likeliest, best = state, chance
+    return likeliest
+
+
+def _sample(
+    game_name: str, options: dict[str, Any], view: dict[str, Any], seat: int, rng: random.Random,
+    judge: Judge | None,
+) -> tuple[Any, float]:
+    """The first deal that fits the view, replayed, with the judge's chance for it."""
     game = get_game(game_name)
     reader = _READERS[game_name]
     if "log" not in view:
@@ -92,9 +131,9 @@ def sample_state(
             deck, fills = reader.lay_out(view, seat, knowledge, deal, rng)
         except (KeyError, TypeError, IndexError) as err:  # the view's counts contradict each other
             raise SamplingError(f"no deal of {game_name} fits this view: {err!r}") from None
-        state = _replay(game, reader.options(view, options), view, deck, fills)
-        if state is not None and _matches(game.view(state, seat), view):
-            return state
+        replayed = _replay(game, reader.options(view, options), view, deck, fills, seat, judge)
+        if replayed is not None and _matches(game.view(replayed[0], seat), view):
+            return replayed
     raise SamplingError(f"no deal of {game_name} fits this view of seat {seat}")
 
 
@@ -126,9 +165,14 @@ def _draw(knowledge: Knowledge, rng: random.Random) -> Deal | None:
     return Deal(held, down, cards)
 
 
-def _replay(game: Any, options: dict[str, Any], view: dict[str, Any], deck: list[str], fills: list) -> Any:
-    """A new game dealt from ``deck`` with the log replayed; None if a move does not apply."""
+def _replay(
+    game: Any, options: dict[str, Any], view: dict[str, Any], deck: list[str], fills: list,
+    seat: int, judge: Judge | None,
+) -> tuple[Any, float] | None:
+    """A new game dealt from ``deck`` with the log replayed, and how likely the judge finds the
+    other seats' moves; None if a move does not apply."""
     n = len(view["hand_counts"])
+    chance = 1.0
     try:
         state = game.new_game(players=n, options=options, seed=0, dealer=view["dealer"], decks=[deck])
         hidden = iter(fills)
@@ -136,10 +180,12 @@ def _replay(game: Any, options: dict[str, Any], view: dict[str, Any], deck: list
             action = entry["action"]
             if _is_hidden(action):
                 action = {**action, "cards": next(hidden)}
+            if judge is not None and entry["seat"] != seat:
+                chance *= judge(state, entry["seat"], action)
             state = game.apply(state, entry["seat"], action)
     except (GameError, ValueError, StopIteration):
         return None
-    return state
+    return state, chance
 
 
 def _is_hidden(action: dict[str, Any]) -> bool:

@@ -102,3 +102,26 @@ def test_a_view_no_deal_can_explain_is_refused_with_a_sampling_error():
     view["hand"] = ["AS", "AS", "AS"]  # three aces of spades: no deal gives this hand
     with pytest.raises(SamplingError):
         sample_state("oh_hell", {"max_cards": 3}, view, 1, random.Random(0))
+
+
+def test_a_judge_makes_deals_that_explain_the_other_seats_moves_come_up_more_often():
+    game = get_game("oh_hell")
+    options = {"max_cards": 6}
+    state = game.new_game(players=4, options=options, seed=8, dealer=0)
+    state = game.apply(state, 1, {"type": "bid", "value": 2})  # seat 1 bids; seat 2 samples
+    view = game.view(state, 2)
+    ace = next(c for c in ("AS", "AH", "AD", "AC") if c not in view["hand"] and c != view["turned"])
+
+    def judge(before, seat, action):  # "seat 1 bid as it did only when it held that ace"
+        return 1.0 if ace in game.view(before, seat)["hand"] else 0.02
+
+    def share(**kwargs) -> float:
+        held = 0
+        for k in range(40):
+            sample = sample_state("oh_hell", options, view, 2, random.Random(k), **kwargs)
+            held += ace in game.view(sample, 1)["hand"]
+        return held / 40
+
+    assert share(judge=judge) > 0.8 > 0.5 > share()
+    sample, chance = sample_state("oh_hell", options, view, 2, random.Random(1), judge, weighted=True)
+    assert chance == (1.0 if ace in game.view(sample, 1)["hand"] else 0.02)
