@@ -21,14 +21,10 @@ import orjson
 from bench.common import figure, median, pct
 from server.config import Settings
 from server.rules.games import game_names
+from server.storage.writer import MemoryWriter
 from server.rooms import Connection, RoomManager
 
 PLAY_TYPES = ("play", "ribs", "pair")
-
-
-class _NullRecorder:
-    def submit(self, record: dict) -> None:
-        pass
 
 
 async def _closer(code: int, reason: str) -> None:
@@ -38,8 +34,8 @@ async def _closer(code: int, reason: str) -> None:
 async def _play(
     game_name: str, max_actions: int, seed: int, profiler: cProfile.Profile | None = None, collect_every: int = 0
 ) -> dict:
-    settings = Settings(bot_delay_ms=0, max_open_rooms_per_player=1_000_000, send_queue_limit=1_000_000)
-    mgr = RoomManager(settings, _NullRecorder())
+    settings = Settings(bot_delay_ms=0, max_open_rooms_per_player=1_000_000, send_queue_limit=1_000_000, table_log=False)
+    mgr = RoomManager(settings, MemoryWriter())
     rng = random.Random(seed)
     out = {"ratios": [], "bytes": [], "snap": [], "trick_end": [], "hand_end": [], "act_us": [], "pairs": []}
     actions = 0

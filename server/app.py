@@ -21,7 +21,8 @@ from server.edges.api import api_router
 from server.edges.api.errors import ApiError, install_error_handlers
 from server.config import Settings, get_settings
 from server.storage.db import Database
-from server.storage.recorder import MatchRecorder
+from server.storage.dbwriter import DatabaseWriter
+from server.storage.source import DatabaseTables
 from server.rooms import RoomManager
 from server.edges.ws import RoomSockets
 
@@ -53,6 +54,35 @@ async def _tend_collector(every_s: float = 1.0, full_every_s: float = 600.0) -> 
 # long-lived views and makes thousands of short-lived action lists per second.
 GC_THRESHOLDS = (50_000, 20, 100)
 
+# What a stopping server does before its sockets are closed (see server/__main__.py): one
+# coroutine function per running app.
+DRAINS: list = []
+
+
+async def drain_all() -> None:
+    """Every running app: refuse new changes, make every logged change durable and shown."""
+    for drain in list(DRAINS):
+        await drain()
+
+
+async def _prepare(db: Database, rooms: RoomManager, first_try: asyncio.Event) -> None:
+    """Bring the schema up and restore the tables, retrying while the database is unreachable.
+
+    The server starts serving after the first try either way (``/healthz`` answers 503 until
+    this is done), so a database outage never keeps it from starting.
+    """
+    delay = 0.25
+    while True:
+        try:
+            await asyncio.to_thread(db.upgrade)
+            await rooms.restore_all()
+            return
+        except Exception as exc:
+            first_try.set()
+            log.warning("the database is not ready (%s); retrying in %.1f s", exc, delay)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 5.0)
+
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     """A Felt application; uvicorn calls this with no arguments (``factory=True``)."""
@@ -62,14 +92,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         db = Database(settings.database_url)
-        await asyncio.to_thread(db.upgrade)
-        recorder = MatchRecorder(db, retry_max_s=settings.db_retry_max_s, process=settings.recorder_process)
-        recorder.start()
-        rooms = RoomManager(settings, recorder)
+        writer = DatabaseWriter(settings.database_url, settings.spool_path, retry_max_s=settings.db_retry_max_s)
+        await writer.start()
+        source = DatabaseTables(db)
+        rooms = RoomManager(settings, writer, source)
         rooms.start()
         app.state.db = db
-        app.state.recorder = recorder
+        app.state.writer = writer
+        app.state.tables = source
         app.state.rooms = rooms
+        first_try = asyncio.Event()
+        prepare = asyncio.get_running_loop().create_task(_prepare(db, rooms, first_try))
+        tried = asyncio.ensure_future(first_try.wait())
+        await asyncio.wait({prepare, tried}, return_when=asyncio.FIRST_COMPLETED)
+        tried.cancel()
+
+        async def drain() -> None:
+            await rooms.stop()
+            try:
+                await writer.flush(timeout=8)
+            except TimeoutError as exc:
+                log.error("stopping: %s", exc)
+
+        DRAINS.append(drain)
         # A server keeps many long-lived views: collect the young generation less often and
         # keep the long-lived heap out of the collector's sight (see _tend_collector).
         gc.collect()
@@ -80,9 +125,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            DRAINS.remove(drain)
+            prepare.cancel()
             collector.cancel()
+            await rooms.stop()
             await rooms.close()
-            await recorder.close()
+            await writer.close()
             await asyncio.to_thread(db.dispose)
 
     app = FastAPI(
@@ -101,6 +149,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ok = await asyncio.to_thread(app.state.db.ping)
         if not ok:
             raise ApiError(503, "unavailable", "The database does not answer.")
+        if not app.state.rooms.restored:
+            raise ApiError(503, "unavailable", "The tables are still being restored.")
         return {"ok": True}
 
     def page(name: str):

@@ -46,7 +46,7 @@ class Settings(BaseSettings):
         default=30.0, ge=0, description="How long a dropped player's seat waits before a bot plays it."
     )
     room_idle_close_s: float = Field(
-        default=900.0, gt=0, description="A room nobody has been connected to for this long is closed."
+        default=900.0, gt=0, description="A table nobody has been connected to for this long is parked."
     )
     finished_room_close_s: float = Field(
         default=3600.0, gt=0, description="How long a finished room stays open for its players."
@@ -63,8 +63,16 @@ class Settings(BaseSettings):
     send_queue_limit: int = Field(
         default=256, ge=8, description="Frames queued for one connection before it is closed as too slow."
     )
-    recorder_process: bool = Field(
-        default=True, description="Write finished matches from a worker process, off the event loop's GIL."
+    table_log: bool = Field(
+        default=True,
+        description="Log every change to a table before showing it (off only to measure the log's cost).",
+    )
+    table_retention_days: float = Field(
+        default=30.0, gt=0, description="How long a parked table is kept before it is deleted."
+    )
+    spool_path: Path = Field(
+        default=Path("felt-spool.jsonl"),
+        description="Where log entries and matches wait (fsync'ed) while the database is unreachable.",
     )
     db_retry_max_s: float = Field(default=30.0, gt=0, description="Longest wait between retries of a failed write.")
 

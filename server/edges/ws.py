@@ -11,97 +11,20 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Annotated, Any, Literal, Union
+from typing import Any
 from urllib.parse import parse_qs
 
-import orjson
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter, ValidationError
-
 from server.players import player_for_token
-from server.rules.games import GameError
 from server.rooms import Connection, Room, RoomError
+from server.rooms.messages import (
+    PONG, Act, BotMsg, Chat, ClientMsg, Close, Leave, Ping, Resync, Sit, Stand, Start, error_frame, parse_frame,
+)
+from server.rules.games import GameError
 
 log = logging.getLogger("felt.ws")
 
 CLOSE_POLICY = 1008
-
-
-class _Msg(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Sit(_Msg):
-    type: Literal["sit"]
-    seat: StrictInt
-
-
-class Stand(_Msg):
-    type: Literal["stand"]
-
-
-class BotMsg(_Msg):
-    type: Literal["bot"]
-    seat: StrictInt
-    remove: StrictBool = False
-    level: Literal["easy", "strong"] = "easy"
-
-
-class Start(_Msg):
-    type: Literal["start"]
-
-
-class Act(_Msg):
-    type: Literal["act"]
-    action: dict[str, Any]
-    v: StrictInt
-
-
-class Chat(_Msg):
-    type: Literal["chat"]
-    text: StrictStr
-
-
-class Resync(_Msg):
-    type: Literal["resync"]
-
-
-class Ping(_Msg):
-    type: Literal["ping"]
-
-
-ClientMessage = Annotated[
-    Union[Sit, Stand, BotMsg, Start, Act, Chat, Resync, Ping], Field(discriminator="type")
-]
-_parser: TypeAdapter = TypeAdapter(ClientMessage)
-KNOWN_TYPES = ("sit", "stand", "bot", "start", "act", "chat", "resync", "ping")
-
-
-class BadFrame(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def parse_frame(text: str, max_bytes: int) -> _Msg:
-    """A typed client message from a text frame, or BadFrame saying what is wrong."""
-    if len(text) > max_bytes or len(text.encode()) > max_bytes:
-        raise BadFrame("too_large", f"Frames are limited to {max_bytes} bytes.")
-    try:
-        data = orjson.loads(text)
-    except orjson.JSONDecodeError:
-        raise BadFrame("bad_json", "That frame is not valid JSON.") from None
-    if not isinstance(data, dict):
-        raise BadFrame("bad_frame", "A frame must be a JSON object with a 'type'.")
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in KNOWN_TYPES:
-        raise BadFrame("unknown_type", f"Unknown message type {kind!r}; expected one of: {', '.join(KNOWN_TYPES)}.")
-    try:
-        return _parser.validate_python(data)
-    except ValidationError as err:
-        first = err.errors()[0]
-        where = ".".join(str(x) for x in first.get("loc", ())[1:]) or kind
-        raise BadFrame("bad_frame", f"Bad '{kind}' message: {where}: {first.get('msg', 'invalid')}.") from None
+CLOSE_TRY_AGAIN = 1013
 
 
 class TokenBucket:
@@ -123,10 +46,6 @@ class TokenBucket:
             self.tokens -= 1
             return True
         return False
-
-
-def _error(code: str, message: str) -> str:
-    return orjson.dumps({"type": "error", "code": code, "message": message}).decode()
 
 
 ROOM_PATH = "/ws/rooms/"
@@ -186,7 +105,7 @@ class RoomSocket:
 
     async def _refuse(self, code: str, message: str, close_code: int) -> None:
         await self.send({"type": "websocket.accept"})
-        await self._send_text(_error(code, message))
+        await self._send_text(error_frame(code, message))
         await self._close(close_code)
 
     def request_close(self, code: int, reason: str = "") -> None:
@@ -235,7 +154,11 @@ class RoomSocket:
             return
         app = self.scope["app"]
         settings = app.state.settings
-        room: Room | None = app.state.rooms.get(code)
+        try:
+            room: Room | None = await app.state.rooms.open(code)
+        except RoomError as err:  # the table store is unreachable: the client retries
+            await self._refuse(err.code, err.message, CLOSE_TRY_AGAIN)
+            return
         if room is None:
             await self._refuse("not_found", f"There is no open room {code!r}.", 4404)
             return
@@ -258,7 +181,7 @@ class RoomSocket:
         try:
             await room.join(conn)
         except RoomError as err:
-            conn.push(_error(err.code, err.message))
+            conn.push(error_frame(err.code, err.message))
             self.request_close(CLOSE_POLICY, err.code)
             await asyncio.wait({sender_task})
             return
@@ -296,11 +219,11 @@ class RoomSocket:
                 text = raw.decode("utf-8", "replace") if len(raw) <= max_bytes else "x" * (max_bytes + 1)
             try:
                 if not bucket.take():
-                    raise BadFrame("rate_limited", "Too many messages: slow down.")
+                    raise RoomError("rate_limited", "Too many messages: slow down.", 429)
                 msg = parse_frame(text, max_bytes)
-            except BadFrame as err:
+            except RoomError as err:
                 bad_in_a_row += 1
-                conn.push(_error(err.code, err.message))
+                conn.push(error_frame(err.code, err.message))
                 if bad_in_a_row >= settings.max_bad_frames:
                     self.request_close(CLOSE_POLICY, "too many bad frames")
                     break
@@ -308,11 +231,13 @@ class RoomSocket:
             bad_in_a_row = 0
             try:
                 await _dispatch(room, conn, msg)
-            except (RoomError, GameError) as err:
-                conn.push(_error(err.code, str(err.message if isinstance(err, RoomError) else err)))
+            except RoomError as err:
+                conn.push(error_frame(err.code, err.message))
+            except GameError as err:
+                conn.push(error_frame(err.code, str(err)))
             except Exception:
                 log.exception("room %s: unexpected error handling %s", room.code, type(msg).__name__)
-                conn.push(_error("internal", "Something went wrong on the server; nothing changed."))
+                conn.push(error_frame("internal", "Something went wrong on the server; nothing changed."))
 
 
 def _query_token(scope: dict) -> str | None:
@@ -324,7 +249,7 @@ def _query_token(scope: dict) -> str | None:
     return values[-1] if values else None
 
 
-async def _dispatch(room: Room, conn: Connection, msg: _Msg) -> None:
+async def _dispatch(room: Room, conn: Connection, msg: ClientMsg) -> None:
     if isinstance(msg, Act):
         await room.act(conn, msg.action, msg.v)
     elif isinstance(msg, Chat):
@@ -332,7 +257,7 @@ async def _dispatch(room: Room, conn: Connection, msg: _Msg) -> None:
     elif isinstance(msg, Resync):
         await room.resync(conn)
     elif isinstance(msg, Ping):
-        conn.push('{"type":"pong"}')
+        conn.push(PONG)
     elif isinstance(msg, Sit):
         await room.sit(conn, msg.seat)
     elif isinstance(msg, Stand):
@@ -341,3 +266,7 @@ async def _dispatch(room: Room, conn: Connection, msg: _Msg) -> None:
         await room.set_bot(conn, msg.seat, msg.remove, msg.level)
     elif isinstance(msg, Start):
         await room.start(conn)
+    elif isinstance(msg, Leave):
+        await room.leave_table(conn.player_id)
+    elif isinstance(msg, Close):
+        await room.close_table(conn.player_id)

@@ -1,11 +1,19 @@
-"""Rooms: the authoritative tables, kept in memory, one lock each.
+"""Rooms: the authoritative tables, kept in memory, one lock each, rebuilt from their logs.
 
 A room holds its seats, the game's state, a version and the connections watching it. Every
-change (a seat taken, an action applied, a chat line) happens under the room's lock, bumps
-the version by one, and gives every connection a patch from *its own* last view to its new
-view, put on that connection's own queue; a sender per connection drains it, so a slow or
-dead client never delays the table. Views are built per seat (spectators get the public
-view) before any diff, so a patch cannot carry what its receiver may not see.
+change (a seat taken, an action applied, a chat line) happens under the room's lock as one
+log entry: ``_enter`` applies it (the same code rebuilds a room from its log after a restart),
+the version goes up by one, the entry goes to the writer, and every connection gets a patch
+from *its own* last view to its new view. Those frames are held until the writer reports the
+version durable, then put on each connection's own queue, in version order; a sender per
+connection drains it, so a slow or dead client never delays the table. Views are built per
+seat (spectators get the public view) before any diff, so a patch cannot carry what its
+receiver may not see.
+
+The log entries (``kind``: data) are: ``created`` (game, options, seats, private, host),
+``sit`` (seat, player_id, name), ``stand`` (seat), ``bot`` (seat, remove, level), ``start`` (match_id,
+seed, dealer, started_at), ``act`` (seat, action), ``chat`` (the line), ``next`` (code), ``leave``
+(seat), ``seen`` (who is connected changed; nothing to rebuild), ``unpark``, ``park`` and ``close``.
 
 The rooms know games only through the registry (``get_game``) and the engine surface, and
 know the transport only as a ``Connection`` with a queue and a way to close it.
@@ -14,14 +22,11 @@ know the transport only as a ``Connection`` with a queue and a way to close it.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import random
 import secrets
 import time
-import unicodedata
 from collections import deque
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
@@ -31,92 +36,23 @@ from server.bots import Bot, get_bot
 from server.rooms.connection import Connection
 from server.rooms.errors import RoomError
 from server.rooms.fanout import Kept, PatchFrames
-from server.rules.games import Game
+from server.rooms.messages import snapshot_frame
+from server.rooms.seats import Match, Seat, clean_text, new_seed, seed_commitment, utcnow
+from server.rules.games import Game, get_game
+from server.storage.writer import LogEntry
 
 if TYPE_CHECKING:
     from server.rooms.manager import RoomManager
 
 log = logging.getLogger("felt.rooms")
 
-# No 0/O, 1/I/L: codes are read aloud and typed. 31 symbols ** 8 > 2**39.
-CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
-CODE_LENGTH = 8
+# The entries that change the table's lobby row (its status or who sits there).
+TABLE_KINDS = frozenset({"created", "sit", "stand", "bot", "start", "leave", "unpark", "park", "close"})
+RETIRED_STATUS = {"park": "parked", "close": "closed"}
 
 
-def new_room_code() -> str:
-    """A short, unguessable room code (about 40 bits)."""
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-
-
-def normalize_code(code: str) -> str:
-    return code.strip().upper()
-
-
-def new_seed() -> str:
-    """A match seed from the operating system's secure random source (128 bits)."""
-    return str(secrets.randbits(128))
-
-
-def seed_commitment(seed: str) -> str:
-    """The SHA-256 commitment to a seed, shown when the match starts."""
-    return hashlib.sha256(seed.encode("ascii")).hexdigest()
-
-
-def clean_text(text: str, limit: int) -> str:
-    """Strip control characters and surrounding space; cut to ``limit`` characters."""
-    kept = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C" or ch == " ")
-    return " ".join(kept.split())[:limit]
-
-
-def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
-
-
-def _encode(frame: dict) -> str:
-    return orjson.dumps(frame).decode()
-
-
-@dataclass(slots=True)
-class Seat:
-    index: int
-    player_id: str | None = None
-    name: str | None = None
-    bot: bool = False
-    level: str | None = None  # a bot seat's level: "easy" or "strong"
-    away: bool = False  # a dropped player's seat, played by a bot until they return
-    connections: int = 0
-    dropped_at: float | None = None
-
-    @property
-    def is_botted(self) -> bool:
-        return self.bot or self.away
-
-
-@dataclass(slots=True)
-class Match:
-    """The match in play: what storage needs when it ends."""
-
-    id: str
-    seed: str
-    commitment: str
-    dealer: int
-    started_at: datetime
-    players: list[dict] = field(default_factory=list)
-    # The action log as JSON, '{"seat":S,"action":{...}},' per move: about 45 bytes a move
-    # where a list of dicts held about 420 (a long match's log is most of a room's memory).
-    log: bytearray = field(default_factory=bytearray)
-
-    def log_action(self, seat: int, encoded_action: bytes) -> None:
-        """Append one applied action (``encoded_action`` is its JSON)."""
-        self.log += b'{"seat":%d,"action":' % seat
-        self.log += encoded_action
-        self.log += b"},"
-
-    def actions(self) -> list[dict]:
-        """The whole log, in order: ``{"seat", "action"}`` per move."""
-        if not self.log:
-            return []
-        return orjson.loads(b"[" + self.log[:-1] + b"]")
+def _stamp(at: float) -> datetime:
+    return datetime.fromtimestamp(at, timezone.utc)
 
 
 class Room:
@@ -128,7 +64,7 @@ class Room:
         "created_at", "lock", "version", "status", "seats", "connections", "state", "match",
         "result", "next_code", "last_seen", "finished_at", "closed", "_bots", "_bot_task",
         "_grace_tasks", "_room_part", "_seats_part", "_chat_part", "_public_state", "_public",
-        "_seat_keys",
+        "_seat_keys", "writer", "logged", "durable_version", "_held", "record",
     )
 
     def __init__(
@@ -144,6 +80,8 @@ class Room:
     ) -> None:
         self.manager = manager
         self.settings = manager.settings
+        self.writer = manager.writer
+        self.logged = manager.settings.table_log  # False only to measure the log's cost
         self.code = code
         self.game = game
         self.options = options
@@ -153,12 +91,16 @@ class Room:
         self.created_at = time.monotonic()
         self.lock = asyncio.Lock()
         self.version = 0
+        self.durable_version = 0
+        # Frames of versions the writer has not yet made durable: [(version, [(conn, frame)])].
+        self._held: deque[tuple[int, list[tuple[Connection, str]]]] = deque()
         self.status = "waiting"
         self.seats = [Seat(i) for i in range(seats)]
         self.connections: list[Connection] = []
         self.state: Any = None
         self.match: Match | None = None
         self.result: dict | None = None
+        self.record: dict | None = None  # the finished match, as storage keeps it
         self.next_code: str | None = None
         self.last_seen = time.monotonic()
         self.finished_at: float | None = None
@@ -178,6 +120,42 @@ class Room:
         self._seat_keys: tuple[str, ...] | None = getattr(game, "seat_keys", None)
         self._rebuild_room_part()
         self._rebuild_seats_part()
+
+    @classmethod
+    def open(cls, manager: RoomManager, code: str, created: dict) -> Room:
+        """A new room from its ``created`` entry's data (the host sits in seat 0)."""
+        room = cls(
+            manager, code, get_game(created["game"]), created["options"], created["seats"],
+            created["private"], created["host_id"], created["host_name"],
+        )
+        room.seats[0].player_id = created["host_id"]
+        room.seats[0].name = created["host_name"]
+        room._rebuild_seats_part()
+        return room
+
+    @classmethod
+    def rebuild(cls, manager: RoomManager, code: str, entries: list[tuple[int, str, dict, float]]) -> Room:
+        """The room as its log leaves it: every entry entered again, in order, through the engines."""
+        version, kind, data, _at = entries[0]
+        if kind != "created":
+            raise ValueError(f"table {code}: its log starts with {kind!r}, not 'created'")
+        room = cls.open(manager, code, data)
+        for version, kind, data, at in entries[1:]:
+            room._enter(kind, data, at)
+        room.version = room.durable_version = version
+        room._rebuild_room_part()
+        room._rebuild_seats_part()
+        return room
+
+    def table_row(self, status: str | None = None) -> dict:
+        """The table as its lobby row keeps it."""
+        return {
+            "game": self.game.name,
+            "status": status or self.status,
+            "private": self.private,
+            "host_id": self.host_id,
+            "players": [s.player_id for s in self.seats if s.player_id],
+        }
 
     # ---- public summaries --------------------------------------------------------------
 
@@ -283,14 +261,112 @@ class Room:
         return None if conn.view is None else conn.view.whole(self._seat_keys)
 
     def snapshot(self, conn: Connection) -> None:
-        """Send ``conn`` its whole view at the current version."""
+        """Send ``conn`` its whole view at the current version (once that version is durable)."""
         view = self._compose(conn, {})
         conn.view = self._kept(view, {})
-        if not conn.push(_encode({"type": "snapshot", "v": self.version, "state": view})):
+        frame = snapshot_frame(self.version, view)
+        if self._held:  # the newest held version is the current one: the snapshot waits with it
+            self._held[-1][1].append((conn, frame))
+        elif not conn.push(frame):
             self._drop_slow(conn)
 
-    def _broadcast(self) -> None:
-        """Bump the version and give every connection its own patch (call under the lock)."""
+
+    # ---- changes: one log entry each ------------------------------------------------------
+
+    def _change(self, kind: str, data: dict) -> None:
+        """Apply one change, log it at the next version and give every connection its patch.
+
+        ``_enter`` raises (a game rule, say) before anything has changed.
+        """
+        if self.manager.stopping:
+            raise RoomError("restarting", "The server is restarting; nothing changed. Try again in a moment.", 503)
+        at = time.time()
+        self._enter(kind, data, at)
+        self._broadcast(kind, data, at)
+
+    def _enter(self, kind: str, data: dict, at: float) -> None:
+        handler = _ENTER.get(kind)
+        if handler is not None:
+            handler(self, data, at)
+
+    def _enter_sit(self, data: dict, _at: float) -> None:
+        player_id = data["player_id"]
+        for seat in self.seats:
+            if seat.player_id == player_id:
+                self.seats[seat.index] = Seat(seat.index)
+        seat = self.seats[data["seat"]]
+        seat.player_id = player_id
+        seat.name = data["name"]
+        seat.connections = sum(1 for c in self.connections if c.player_id == player_id)
+        self._rebuild_seats_part()
+
+    def _enter_stand(self, data: dict, _at: float) -> None:
+        self.seats[data["seat"]] = Seat(data["seat"])
+        self._rebuild_seats_part()
+
+    def _enter_bot(self, data: dict, _at: float) -> None:
+        index = data["seat"]
+        if data.get("remove"):
+            self.seats[index] = Seat(index)
+        else:
+            level = data.get("level", "easy")
+            self.seats[index].bot = True
+            self.seats[index].level = level
+            self.seats[index].name = f"{'Strong bot' if level == 'strong' else 'Bot'} {index + 1}"
+        self._rebuild_seats_part()
+
+    def _enter_leave(self, data: dict, _at: float) -> None:
+        index = data["seat"]
+        if self.status == "waiting":
+            self.seats[index] = Seat(index)
+        else:  # a bot keeps the seat for good; the match record keeps who sat there
+            seat = self.seats[index]
+            seat.player_id, seat.bot, seat.away, seat.connections = None, True, False, 0
+        self._rebuild_seats_part()
+
+    def _enter_start(self, data: dict, _at: float) -> None:
+        seed = data["seed"]
+        players = len(self.seats)
+        self.state = self.game.new_game(players=players, options=self.options, seed=int(seed), dealer=data["dealer"])
+        self.match = Match(
+            id=data["match_id"],
+            seed=seed,
+            commitment=seed_commitment(seed),
+            dealer=data["dealer"],
+            started_at=datetime.fromisoformat(data["started_at"]),
+            players=[
+                {"seat": s.index, "name": s.name, "player_id": s.player_id, "bot": s.bot, "level": s.level}
+                for s in self.seats
+            ],
+        )
+        self.status = "playing"
+        self.result = None
+        self._rebuild_room_part()
+
+    def _enter_act(self, data: dict, at: float) -> None:
+        seat, action = data["seat"], data["action"]
+        # GameError propagates to the edge with its sentence; nothing has changed then.
+        self.state = self.game.apply(self.state, seat, action)
+        assert self.match is not None
+        self.match.log_action(seat, orjson.dumps(action))
+        outcome = self.game.outcome(self.state)
+        if outcome is not None:
+            self._finish(outcome, at)
+
+    def _enter_chat(self, data: dict, _at: float) -> None:
+        # The last ``chat_history`` lines, a new list each time (the differ compares by identity).
+        keep = self.settings.chat_history - 1
+        self._chat_part = [*(self._chat_part[-keep:] if keep else ()), data]
+
+    def _enter_next(self, data: dict, _at: float) -> None:
+        self.next_code = data["code"]
+        self._rebuild_room_part()
+
+    def _broadcast(self, kind: str = "seen", data: dict | None = None, at: float | None = None) -> None:
+        """Bump the version, log the change and give every connection its own patch (under the lock).
+
+        The frames wait until the writer says this version is durable (``durable``).
+        """
         self.version += 1
         v = self.version
         public = self._public_view()
@@ -298,6 +374,7 @@ class Room:
         cache: dict = {}
         kept: dict = {}
         frames: dict[int, str] = {}
+        out: list[tuple[Connection, str]] = []
         for conn in list(self.connections):
             new = self._compose(conn, cache)
             key = id(conn.view)  # tabs of one player hold the same view: one diff for all
@@ -305,6 +382,25 @@ class Room:
             if frame is None:
                 frame = frames[key] = patches.frame(conn.view, new)
             conn.view = self._kept(new, kept)
+            out.append((conn, frame))
+        if not self.logged:
+            self._deliver(out)
+            return
+        self._held.append((v, out))  # before append: a writer may report it durable at once
+        finishing = kind == "act" and self.status == "finished"
+        table = self.table_row(RETIRED_STATUS.get(kind)) if kind in TABLE_KINDS or finishing else None
+        self.writer.append(LogEntry(self.code, v, kind, data or {}, table, at))
+
+    def durable(self, version: int) -> None:
+        """The writer made every version up to ``version`` durable: send their frames, in order."""
+        if version > self.durable_version:
+            self.durable_version = version
+        held = self._held
+        while held and held[0][0] <= version:
+            self._deliver(held.popleft()[1])
+
+    def _deliver(self, frames: list[tuple[Connection, str]]) -> None:
+        for conn, frame in frames:
             if not conn.push(frame):
                 self._drop_slow(conn)
 
@@ -320,12 +416,13 @@ class Room:
     async def join(self, conn: Connection) -> None:
         """A socket opens: attach it, mark its seat connected, send the snapshot."""
         async with self.lock:
+            if self.closed:
+                raise RoomError("not_found", f"There is no open room {self.code!r}.", 404)
             if len(self.connections) >= self.settings.max_connections_per_room:
                 raise RoomError("room_full", "This room has too many connections open.")
             self.connections.append(conn)
             self.last_seen = time.monotonic()
             seat_index = self.seat_of(conn.player_id)
-            changed = False
             if seat_index is not None:
                 seat = self.seats[seat_index]
                 seat.connections += 1
@@ -333,11 +430,8 @@ class Room:
                 task = self._grace_tasks.pop(seat_index, None)
                 if task:
                     task.cancel()
-                if seat.away:
-                    seat.away = False  # reclaimed at once
+                seat.away = False  # reclaimed at once
                 self._rebuild_seats_part()
-                changed = True
-            if changed:
                 self._broadcast_except(conn)
             self.snapshot(conn)
             self._schedule_bots()
@@ -359,30 +453,43 @@ class Room:
             self.connections.remove(conn)
             self.last_seen = time.monotonic()
             seat_index = self.seat_of(conn.player_id)
-            if seat_index is None:
+            if seat_index is None or self.closed:
                 return
             seat = self.seats[seat_index]
             seat.connections = max(0, seat.connections - 1)
             if seat.connections == 0:
-                seat.dropped_at = time.monotonic()
-                if self.status == "playing":
-                    self._grace_tasks[seat_index] = asyncio.get_running_loop().create_task(
-                        self._grace_expired(seat_index, self.settings.reconnect_grace_s)
-                    )
+                self._start_grace(seat_index)
             self._rebuild_seats_part()
             self._broadcast()
+
+    def _start_grace(self, seat_index: int) -> None:
+        """The seat's player is gone: a bot plays it if they are not back within the grace period."""
+        self.seats[seat_index].dropped_at = time.monotonic()
+        if self.status == "playing" and seat_index not in self._grace_tasks:
+            self._grace_tasks[seat_index] = asyncio.get_running_loop().create_task(
+                self._grace_expired(seat_index, self.settings.reconnect_grace_s)
+            )
 
     async def _grace_expired(self, seat_index: int, delay: float) -> None:
         await asyncio.sleep(delay)
         async with self.lock:
             self._grace_tasks.pop(seat_index, None)
             seat = self.seats[seat_index]
-            if self.status != "playing" or seat.connections > 0 or seat.away:
+            if self.closed or self.status != "playing" or seat.connections > 0 or seat.away:
                 return
             seat.away = True
             self._rebuild_seats_part()
             self._broadcast()
             self._schedule_bots()
+
+    def restored(self) -> None:
+        """After a rebuild: every seated player's grace period starts now; a finished match is
+        handed to storage again (saving is idempotent, so a record lost in a crash is not)."""
+        for seat in self.seats:
+            if seat.player_id is not None:
+                self._start_grace(seat.index)
+        if self.record is not None:
+            self.writer.record(self.record)
 
     # ---- seat management -----------------------------------------------------------------
 
@@ -401,18 +508,11 @@ class Room:
             if conn.player_id is None:
                 raise RoomError("unauthorized", "Connect with a player token to take a seat.")
             seat = self._check_seat_index(seat_index)
-            current = self.seat_of(conn.player_id)
-            if current == seat_index:
+            if self.seat_of(conn.player_id) == seat_index:
                 raise RoomError("seat_taken", "You are already in that seat.")
             if seat.player_id is not None or seat.bot:
                 raise RoomError("seat_taken", f"Seat {seat_index} is taken.")
-            if current is not None:
-                self.seats[current] = Seat(current)
-            seat.player_id = conn.player_id
-            seat.name = conn.name
-            seat.connections = sum(1 for c in self.connections if c.player_id == conn.player_id)
-            self._rebuild_seats_part()
-            self._broadcast()
+            self._change("sit", {"seat": seat_index, "player_id": conn.player_id, "name": conn.name})
 
     async def stand(self, conn: Connection) -> None:
         async with self.lock:
@@ -420,9 +520,7 @@ class Room:
             current = self.seat_of(conn.player_id)
             if current is None:
                 raise RoomError("not_seated", "You are not sitting at this table.")
-            self.seats[current] = Seat(current)
-            self._rebuild_seats_part()
-            self._broadcast()
+            self._change("stand", {"seat": current})
 
     async def set_bot(self, conn: Connection, seat_index: int, remove: bool, level: str = "easy") -> None:
         async with self.lock:
@@ -430,18 +528,11 @@ class Room:
                 raise RoomError("not_host", "Only the host can add or remove bots.", 403)
             self._require_waiting()
             seat = self._check_seat_index(seat_index)
-            if remove:
-                if not seat.bot:
-                    raise RoomError("bad_seat", f"There is no bot in seat {seat_index}.")
-                self.seats[seat_index] = Seat(seat_index)
-            else:
-                if seat.player_id is not None or seat.bot:
-                    raise RoomError("seat_taken", f"Seat {seat_index} is taken.")
-                seat.bot = True
-                seat.level = level
-                seat.name = f"{'Strong bot' if level == 'strong' else 'Bot'} {seat_index + 1}"
-            self._rebuild_seats_part()
-            self._broadcast()
+            if remove and not seat.bot:
+                raise RoomError("bad_seat", f"There is no bot in seat {seat_index}.")
+            if not remove and (seat.player_id is not None or seat.bot):
+                raise RoomError("seat_taken", f"Seat {seat_index} is taken.")
+            self._change("bot", {"seat": seat_index, "remove": remove, "level": level})
 
     async def start(self, conn: Connection) -> None:
         async with self.lock:
@@ -451,29 +542,33 @@ class Room:
             empty = [s.index for s in self.seats if s.player_id is None and not s.bot]
             if empty:
                 raise RoomError("not_full", f"Every seat must be filled first (empty: {', '.join(map(str, empty))}).")
-            self._start_match()
-            self._broadcast()
+            seed = new_seed()
+            self._change("start", {
+                "match_id": secrets.token_hex(8),
+                "seed": seed,
+                "dealer": random.Random(seed).randrange(len(self.seats)),
+                "started_at": utcnow().isoformat(),
+            })
             self._schedule_bots()
 
-    def _start_match(self) -> None:
-        seed = new_seed()
-        players = len(self.seats)
-        dealer = random.Random(seed).randrange(players)
-        self.state = self.game.new_game(players=players, options=self.options, seed=int(seed), dealer=dealer)
-        self.match = Match(
-            id=secrets.token_hex(8),
-            seed=seed,
-            commitment=seed_commitment(seed),
-            dealer=dealer,
-            started_at=utcnow(),
-            players=[
-                {"seat": s.index, "name": s.name, "player_id": s.player_id, "bot": s.bot, "level": s.level}
-                for s in self.seats
-            ],
-        )
-        self.status = "playing"
-        self.result = None
-        self._rebuild_room_part()
+    async def leave_table(self, player_id: str | None) -> None:
+        """A player leaves for good: before the start the seat empties, during play a bot keeps it."""
+        async with self.lock:
+            seat = self.seat_of(player_id)
+            if seat is None:
+                raise RoomError("not_seated", "You are not sitting at this table.")
+            if self.status == "finished":
+                raise RoomError("finished", "This match is over; there is nothing to leave.")
+            self._change("leave", {"seat": seat})
+            self._schedule_bots()
+
+    async def close_table(self, player_id: str | None) -> None:
+        """The host closes a table that has not started: everyone is sent away."""
+        async with self.lock:
+            if player_id != self.host_id:
+                raise RoomError("not_host", "Only the host can close the table.", 403)
+            self._require_waiting()
+        await self.retire("close", 1000, "the host closed the table")
 
     # ---- actions -----------------------------------------------------------------------
 
@@ -491,23 +586,19 @@ class Room:
     def _apply(self, seat: int, action: dict) -> None:
         # Encoded first: an action that cannot be stored is refused before anything changes.
         try:
-            encoded = orjson.dumps(action)
+            orjson.dumps(action)
         except TypeError:
             raise RoomError("bad_action", "That action cannot be recorded: use plain JSON values.", 422) from None
-        # GameError propagates to the edge with its sentence; nothing has changed then.
-        self.state = self.game.apply(self.state, seat, action)
-        assert self.match is not None
-        self.match.log_action(seat, encoded)
-        outcome = self.game.outcome(self.state)
-        if outcome is not None:
-            self._finish(outcome)
-        self._broadcast()
+        self._change("act", {"seat": seat, "action": action})
+        if self.record is not None and self.status == "finished":
+            self.writer.record(self.record)  # never blocks: written off the loop, after the entry
         self._schedule_bots()
 
-    def _finish(self, outcome: dict) -> None:
+    def _finish(self, outcome: dict, at: float) -> None:
         assert self.match is not None
         self.status = "finished"
         self.finished_at = time.monotonic()
+        self.match.finished_at = _stamp(at)
         self.result = {
             "match_id": self.match.id,
             "scores": outcome["scores"],
@@ -516,7 +607,7 @@ class Room:
             "commitment": self.match.commitment,
         }
         self._rebuild_room_part()
-        record = {
+        self.record = {
             "id": self.match.id,
             "game": self.game.name,
             "options": self.options,
@@ -530,14 +621,14 @@ class Room:
             "scores": outcome["scores"],
             "winners": outcome["winners"],
             "started_at": self.match.started_at,
-            "finished_at": utcnow(),
+            "finished_at": self.match.finished_at,
         }
-        self.manager.recorder.submit(record)  # never blocks: written off the loop by the recorder
 
     # ---- bots ----------------------------------------------------------------------------
 
     def _bot_seats_to_act(self) -> list[int]:
-        if self.status != "playing":
+        # Bots never play on alone: a table with nobody connected pauses until someone is back.
+        if self.status != "playing" or not self.connections or self.closed or self.manager.stopping:
             return []
         return [s for s in self.game.to_act(self.state) if self.seats[s].is_botted]
 
@@ -590,7 +681,7 @@ class Room:
             return await self.manager.bot_pool.choose(self.game.name, self.options, seed, view, legal)
         except Exception:
             log.exception("room %s: the Strong bot in seat %d failed; the Easy bot plays", self.code, seat)
-            return self._easy_choice(seat, view, legal)
+            return self._easy_choice(seat, view, self.game.legal_actions(self.state, seat))
 
     # ---- chat ----------------------------------------------------------------------------
 
@@ -610,16 +701,12 @@ class Room:
             raise RoomError("empty", "There is nothing to say in that line.", 422)
         conn.chat_times.append(now)
         async with self.lock:
-            said = {
+            self._change("chat", {
                 "seat": self.seat_of(conn.player_id),
                 "name": conn.name or "Spectator",
                 "text": line,
                 "at": utcnow().isoformat(timespec="seconds"),
-            }
-            # The last ``chat_history`` lines, a new list each time (the differ compares by identity).
-            keep = self.settings.chat_history - 1
-            self._chat_part = [*(self._chat_part[-keep:] if keep else ()), said]
-            self._broadcast()
+            })
 
     async def resync(self, conn: Connection) -> None:
         async with self.lock:
@@ -627,9 +714,7 @@ class Room:
 
     async def set_next(self, code: str) -> None:
         async with self.lock:
-            self.next_code = code
-            self._rebuild_room_part()
-            self._broadcast()
+            self._change("next", {"code": code})
 
     # ---- life cycle -------------------------------------------------------------------------
 
@@ -638,11 +723,25 @@ class Room:
             return False
         if self.status == "finished":
             return now - self.last_seen > min(self.settings.room_idle_close_s, self.settings.finished_room_close_s)
-        if self.status == "playing" and self._bot_seats_to_act() and all(s.is_botted for s in self.seats):
-            return False  # bots are finishing the match; it will be recorded
         return now - self.last_seen > self.settings.room_idle_close_s
 
+    async def unpark(self) -> None:
+        """A parked table opened again: its lobby row says where it stands."""
+        async with self.lock:
+            self._broadcast("unpark", {})
+
+    async def retire(self, kind: str, code: int = 1001, reason: str = "room closed") -> None:
+        """Take the room out of memory: ``park`` (it resumes when opened) or ``close`` (for good)."""
+        async with self.lock:
+            if self.closed:
+                return
+            self._broadcast(kind, {})
+            self.closed = True
+        self.manager.retiring(self)
+        await self.close(code, reason)
+
     async def close(self, code: int = 1001, reason: str = "room closed") -> None:
+        """Stop the room's tasks and close its sockets (its log stays as it is)."""
         self.closed = True
         for task in [self._bot_task, *self._grace_tasks.values()]:
             if task is not None:
@@ -653,3 +752,13 @@ class Room:
                 await conn.closer(code, reason)
 
 
+_ENTER = {
+    "sit": Room._enter_sit,
+    "stand": Room._enter_stand,
+    "bot": Room._enter_bot,
+    "leave": Room._enter_leave,
+    "start": Room._enter_start,
+    "act": Room._enter_act,
+    "chat": Room._enter_chat,
+    "next": Room._enter_next,
+}

@@ -108,7 +108,7 @@ class MatchSeat(Base):
     player_id: Mapped[str | None] = mapped_column(sa.ForeignKey("players.id", ondelete="SET NULL"))
     name: Mapped[str] = mapped_column(sa.String(64))
     bot: Mapped[bool]
-    # A bot seat's level ("easy" or "strong"); NULL for people (and for bots before 0003).
+    # A bot seat's level ("easy" or "strong"); NULL for people (and for bots before 0004).
     bot_level: Mapped[str | None] = mapped_column(sa.String(16))
     score: Mapped[int]
     winner: Mapped[bool]
@@ -144,3 +144,49 @@ class Action(Base):
     seq: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
     seat: Mapped[int]
     action: Mapped[dict[str, Any]]
+
+
+class Table(Base):
+    """A table (room) that outlives processes: what it is and where it stands.
+
+    ``status`` is waiting, playing, finished, parked (out of memory, resumes when opened) or
+    closed. Its whole history is its log (``TableLogEntry``); this row is what the lobby and
+    the restore read without replaying it.
+    """
+
+    __tablename__ = "tables"
+    __table_args__ = (sa.Index("ix_tables_status_updated_at", "status", "updated_at"),)
+
+    code: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(sa.String(32))
+    status: Mapped[str] = mapped_column(sa.String(16))
+    private: Mapped[bool]
+    host_id: Mapped[str | None] = mapped_column(sa.String(ID_LENGTH))
+    version: Mapped[int]
+    updated_at: Mapped[float] = mapped_column(sa.Float)  # Unix seconds of the last change
+
+
+class TablePlayer(Base):
+    """A player seated at a table (the lobby's "Your tables")."""
+
+    __tablename__ = "table_players"
+    __table_args__ = (sa.Index("ix_table_players_player_id", "player_id"),)
+
+    code: Mapped[str] = mapped_column(sa.ForeignKey("tables.code", ondelete="CASCADE"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(sa.String(ID_LENGTH), primary_key=True)
+
+
+class TableLogEntry(Base):
+    """One change to a table at one version: the write-ahead log a table is rebuilt from.
+
+    The primary key (code, version) is the fence: a second writer of the same version fails.
+    ``data`` is the change as JSON text (kind-specific; see server/rooms/room.py).
+    """
+
+    __tablename__ = "table_log"
+
+    code: Mapped[str] = mapped_column(sa.ForeignKey("tables.code", ondelete="CASCADE"), primary_key=True)
+    version: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    kind: Mapped[str] = mapped_column(sa.String(16))
+    data: Mapped[str] = mapped_column(sa.Text)
+    at: Mapped[float] = mapped_column(sa.Float)  # Unix seconds

@@ -217,7 +217,7 @@ async def test_a_bot_match_played_in_a_real_room_is_recorded_and_replays(tmp_pat
                     break
                 await asyncio.sleep(0.01)
             assert room.status == "finished"
-            await app.state.recorder.flush()
+            await app.state.writer.flush()
             page = (await client.get("/api/matches", params={"game": "oh_hell"})).json()
             assert [m["id"] for m in page["matches"]] == [room.result["match_id"]]
             match_id = page["matches"][0]["id"]

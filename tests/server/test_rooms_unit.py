@@ -10,15 +10,8 @@ import orjson
 
 from server.config import Settings
 from server.rooms import Connection, RoomManager
-from server.rooms.room import CODE_ALPHABET, new_room_code, seed_commitment
-
-
-class Recorder:
-    def __init__(self) -> None:
-        self.records: list[dict] = []
-
-    def submit(self, record: dict) -> None:
-        self.records.append(record)
+from server.rooms.seats import CODE_ALPHABET, new_room_code, seed_commitment
+from server.storage.writer import MemoryWriter
 
 
 def connection(player_id, name, limit=256):
@@ -51,7 +44,7 @@ def test_the_commitment_is_the_sha256_of_the_seed():
 
 
 async def test_a_connection_that_never_reads_is_closed_and_the_others_keep_every_frame():
-    manager = RoomManager(Settings(bot_delay_ms=0), Recorder())
+    manager = RoomManager(Settings(bot_delay_ms=0), MemoryWriter())
     room = manager.create("oh_hell", {"max_cards": 1, "rebound": False}, 3, False, "p0", "Ann")
     reader, _ = connection("p0", "Ann")
     stalled, stalled_closed = connection(None, None, limit=8)
@@ -75,7 +68,7 @@ async def test_a_connection_that_never_reads_is_closed_and_the_others_keep_every
 
 
 async def test_a_finished_match_is_handed_to_storage_with_its_whole_log():
-    recorder = Recorder()
+    recorder = MemoryWriter()
     manager = RoomManager(Settings(bot_delay_ms=0), recorder)
     room = manager.create("ribs", {"target": 1}, 4, True, "p0", "Ann")
     host, _ = connection("p0", "Ann")
@@ -97,7 +90,7 @@ async def test_a_finished_match_is_handed_to_storage_with_its_whole_log():
 
 
 async def test_a_room_nobody_has_been_connected_to_for_a_while_is_closed():
-    manager = RoomManager(Settings(room_idle_close_s=0.05), Recorder())
+    manager = RoomManager(Settings(room_idle_close_s=0.05), MemoryWriter())
     idle = manager.create("tarbish", {}, 4, False, "p0", "Ann")
     busy = manager.create("tarbish", {}, 4, False, "p1", "Ben")
     conn, _ = connection("p1", "Ben")
@@ -111,7 +104,7 @@ async def test_a_room_nobody_has_been_connected_to_for_a_while_is_closed():
 
 async def test_the_chat_keeps_exactly_its_last_lines_and_every_view_gets_them():
     for history in (1, 3):
-        manager = RoomManager(Settings(bot_delay_ms=0, chat_history=history, chat_per_minute=100), Recorder())
+        manager = RoomManager(Settings(bot_delay_ms=0, chat_history=history, chat_per_minute=100), MemoryWriter())
         room = manager.create("oh_hell", {}, 3, False, "p0", "Ann")
         ann, _ = connection("p0", "Ann")
         watcher, _ = connection(None, None)
@@ -133,7 +126,7 @@ async def test_an_action_that_cannot_be_recorded_is_refused_and_changes_nothing(
 
     from server.rooms import RoomError
 
-    manager = RoomManager(Settings(bot_delay_ms=0), Recorder())
+    manager = RoomManager(Settings(bot_delay_ms=0), MemoryWriter())
     room = manager.create("oh_hell", {"max_cards": 1, "rebound": False}, 3, False, "p0", "Ann")
     conns = [connection(f"p{i}", f"P{i}")[0] for i in range(3)]
     for c in conns:

@@ -102,7 +102,10 @@ def test_deleting_a_match_takes_its_seats_hands_and_actions_with_it(db, template
     save(db, template_records["oh_hell"])
     with db.session() as session:
         session.execute(sa.delete(Match))
-    assert table_counts(db) == {"players": 0, "matches": 0, "match_seats": 0, "hands": 0, "actions": 0}
+    assert table_counts(db) == {
+        "players": 0, "matches": 0, "match_seats": 0, "hands": 0, "actions": 0,
+        "tables": 0, "table_players": 0, "table_log": 0,
+    }
 
 
 def test_history_is_newest_first(db, template_records):

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from server.edges.api import games, matches, players, rooms
+from server.edges.api import games, matches, players, rooms, tables
 
 api_router = APIRouter(prefix="/api")
 api_router.include_router(players.router)
 api_router.include_router(games.router)
 api_router.include_router(rooms.router)
 api_router.include_router(matches.router)
+api_router.include_router(tables.router)
 
 __all__ = ["api_router"]

@@ -74,10 +74,13 @@ async def list_rooms(request: Request) -> dict:
     "/rooms/{code}",
     response_model=RoomSummary,
     summary="A room's public summary",
-    responses=error_response_doc(404),
+    responses=error_response_doc(404, 503),
 )
 async def get_room(code: str, request: Request) -> dict:
-    room = request.app.state.rooms.get(code)
+    try:
+        room = await request.app.state.rooms.open(code)
+    except RoomError as err:
+        raise ApiError(err.status, err.code, err.message) from None
     if room is None:
         raise ApiError(404, "not_found", f"There is no open room {code!r}.")
     return room.summary()

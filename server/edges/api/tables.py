@@ -1,0 +1,84 @@
+"""A player's own tables over HTTP: the lobby's "Your tables", and leaving or closing one.
+
+Tables outlive processes (see server/rooms/manager.py): the list comes from the database, so
+it shows parked tables too; leaving or closing one brings it back into memory first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request
+from pydantic import BaseModel
+
+from server.edges.api.deps import Caller, current_player
+from server.edges.api.errors import ApiError, error_response_doc
+from server.rooms import RoomError
+
+router = APIRouter(tags=["tables"])
+
+
+class TableSummary(BaseModel):
+    code: str
+    url: str
+    game: str
+    status: str  # waiting, playing or parked
+    private: bool
+    is_host: bool
+    updated_at: float  # Unix seconds of the table's last change
+
+
+class TableList(BaseModel):
+    tables: list[TableSummary]
+
+
+@router.get(
+    "/tables",
+    response_model=TableList,
+    summary="Your unfinished tables (waiting, playing or parked), newest first",
+    responses=error_response_doc(401, 503),
+)
+async def my_tables(request: Request, caller: Caller = Depends(current_player)) -> dict:
+    try:
+        found = await request.app.state.tables.tables_of(caller.id)
+    except Exception:
+        raise ApiError(503, "unavailable", "The table store is not reachable right now; try again.") from None
+    return {"tables": [{**t, "url": f"/r/{t['code']}"} for t in found]}
+
+
+async def _refusals_as_api(step: Awaitable[Any]) -> Any:
+    """Await ``step``; a room's refusal becomes the HTTP error it stands for."""
+    try:
+        return await step
+    except RoomError as err:
+        raise ApiError(err.status, err.code, err.message) from None
+
+
+async def _open(request: Request, code: str):
+    room = await _refusals_as_api(request.app.state.rooms.open(code))
+    if room is None:
+        raise ApiError(404, "not_found", f"There is no open table {code!r}.")
+    return room
+
+
+@router.post(
+    "/tables/{code}/leave",
+    status_code=204,
+    summary="Leave a table for good: before the start your seat empties, during play a bot keeps it",
+    responses=error_response_doc(401, 404, 409, 503),
+)
+async def leave_table(code: str, request: Request, caller: Caller = Depends(current_player)) -> None:
+    room = await _open(request, code)
+    await _refusals_as_api(room.leave_table(caller.id))
+
+
+@router.post(
+    "/tables/{code}/close",
+    status_code=204,
+    summary="Host only, before the start: close the table for everyone",
+    responses=error_response_doc(401, 403, 404, 409, 503),
+)
+async def close_table(code: str, request: Request, caller: Caller = Depends(current_player)) -> None:
+    room = await _open(request, code)
+    await _refusals_as_api(room.close_table(caller.id))

@@ -1,0 +1,88 @@
+"""A table's seats and its match in play, and the small helpers a room needs (codes, seeds, text)."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+import orjson
+
+# No 0/O, 1/I/L: codes are read aloud and typed. 31 symbols ** 8 > 2**39.
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 8
+
+
+def new_room_code() -> str:
+    """A short, unguessable room code (about 40 bits)."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalize_code(code: str) -> str:
+    return code.strip().upper()
+
+
+def new_seed() -> str:
+    """A match seed from the operating system's secure random source (128 bits)."""
+    return str(secrets.randbits(128))
+
+
+def seed_commitment(seed: str) -> str:
+    """The SHA-256 commitment to a seed, shown when the match starts."""
+    return hashlib.sha256(seed.encode("ascii")).hexdigest()
+
+
+def clean_text(text: str, limit: int) -> str:
+    """Strip control characters and surrounding space; cut to ``limit`` characters."""
+    kept = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C" or ch == " ")
+    return " ".join(kept.split())[:limit]
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+@dataclass(slots=True)
+class Seat:
+    index: int
+    player_id: str | None = None
+    name: str | None = None
+    bot: bool = False
+    level: str | None = None  # a bot seat's level: "easy" or "strong"
+    away: bool = False  # a dropped player's seat, played by a bot until they return
+    connections: int = 0
+    dropped_at: float | None = None
+
+    @property
+    def is_botted(self) -> bool:
+        return self.bot or self.away
+
+
+@dataclass(slots=True)
+class Match:
+    """The match in play: what storage needs when it ends."""
+
+    id: str
+    seed: str
+    commitment: str
+    dealer: int
+    started_at: datetime
+    players: list[dict] = field(default_factory=list)
+    finished_at: datetime | None = None
+    # The action log as JSON, '{"seat":S,"action":{...}},' per move: about 45 bytes a move
+    # where a list of dicts held about 420 (a long match's log is most of a room's memory).
+    log: bytearray = field(default_factory=bytearray)
+
+    def log_action(self, seat: int, encoded_action: bytes) -> None:
+        """Append one applied action (``encoded_action`` is its JSON)."""
+        self.log += b'{"seat":%d,"action":' % seat
+        self.log += encoded_action
+        self.log += b"},"
+
+    def actions(self) -> list[dict]:
+        """The whole log, in order: ``{"seat", "action"}`` per move."""
+        if not self.log:
+            return []
+        return orjson.loads(b"[" + self.log[:-1] + b"]")

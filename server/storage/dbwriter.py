@@ -1,0 +1,380 @@
+"""The database backend of the writer: a worker process group-commits, a local spool keeps the rest.
+
+The event loop only queues entries and matches and exchanges bytes with one spawned worker
+process over a socket pair (asyncio streams): no database call, and no other thread holding
+the interpreter, in the server's process. Whatever was queued while the worker wrote the
+previous batch goes in the next one, in one transaction (group commit): under load many
+tables' entries share each commit, and when idle an entry is written at once.
+
+When the database cannot be reached the worker appends the batch to a local spool file
+(one JSON line per batch, fsync'ed) and answers that it is durable there; while the spool
+holds anything, new batches go after it, and the worker writes the spool to the database
+(idempotently) as soon as it answers again, then empties it. On start the spool is written
+before any table is restored. A worker that dies is replaced and the batch it held is sent
+again as a replay (entries already stored are skipped). If the worker cannot take the last
+batches at a stop, the server's process spools them itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import socket
+import struct
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+from sqlalchemy import exc as sa_exc
+
+from server.storage import tables
+from server.storage.db import Database
+from server.storage.writer import LogEntry, Writer
+
+log = logging.getLogger("felt.writer")
+
+MAX_BATCH_ENTRIES = 5000
+FIRST_RETRY_S = 0.05
+# Errors that mean "the database is not reachable or not ready", not "this batch is wrong".
+UNREACHABLE = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.ProgrammingError)
+
+
+class WorkerDied(RuntimeError):
+    """The worker process went away (killed, out of memory) before it answered."""
+
+
+def _encode(value: Any) -> bytes:
+    try:
+        return orjson.dumps(value)
+    except TypeError:  # integer keys in a game's notes, say: slower, so only when needed
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+
+
+class Spool:
+    """A local file of batches not yet in the database: appended with fsync, emptied once written."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+
+    def is_empty(self) -> bool:
+        try:
+            return self.path.stat().st_size == 0
+        except FileNotFoundError:
+            return True
+
+    def append(self, batch: bytes) -> None:
+        """Add one batch (its JSON, one line) and wait until it is on disk."""
+        new = not self.path.exists()
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            os.write(fd, batch.replace(b"\n", b" ") + b"\n")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if new:  # the file's name must survive a power loss too
+            directory = os.open(self.path.parent, os.O_RDONLY)
+            try:
+                os.fsync(directory)
+            finally:
+                os.close(directory)
+
+    def batches(self) -> list[dict]:
+        """Every whole batch in the file, in order (a torn last line, from a crash, is skipped)."""
+        out = []
+        for line in self.path.read_bytes().splitlines():
+            try:
+                out.append(orjson.loads(line))
+            except orjson.JSONDecodeError:
+                log.error("spool %s: skipping a torn line of %d bytes", self.path, len(line))
+        return out
+
+    def clear(self) -> None:
+        fd = os.open(self.path, os.O_WRONLY | os.O_TRUNC)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+# ---- the worker process ------------------------------------------------------------------
+
+
+def _write_isolated(db: Database, batch: dict, replay: bool) -> tuple[list[str], list[str]]:
+    """Write ``batch`` one table and one match at a time, each in its own savepoint.
+
+    Returns the tables refused (a second writer of a version) and the matches refused.
+    """
+    refused_tables: list[str] = []
+    refused_matches: list[str] = []
+    with db.session() as session:
+        for code in tables.codes_of(batch):
+            try:
+                with session.begin_nested():
+                    tables.write_batch(session, tables.only_code(batch, code), replay=replay)
+            except sa_exc.IntegrityError as exc:
+                log.error("table %s: a second writer of one of its versions was refused: %s", code, exc.orig)
+                refused_tables.append(code)
+        for record in batch.get("matches") or ():
+            try:
+                with session.begin_nested():
+                    tables.write_batch(session, {"matches": [record]})
+            except UNREACHABLE:
+                raise
+            except Exception as exc:
+                log.error("match %s cannot be stored and is dropped: %s: %r", record.get("id"), exc, record)
+                refused_matches.append(str(record.get("id")))
+    return refused_tables, refused_matches
+
+
+class _WorkerState:
+    def __init__(self, url: str, spool_path: str) -> None:
+        self.db = Database(url)
+        self.spool = Spool(spool_path)
+        self.last_drain = 0.0
+
+    def drain(self) -> bool:
+        """Write the spool to the database; True when it is empty afterwards."""
+        if self.spool.is_empty():
+            return True
+        self.last_drain = time.monotonic()
+        batches = self.spool.batches()
+        try:
+            with self.db.session() as session:
+                for batch in batches:
+                    tables.write_batch(session, batch, replay=True)
+        except UNREACHABLE as exc:
+            log.warning("the spool (%d batches) waits for the database: %s", len(batches), exc)
+            return False
+        self.spool.clear()
+        log.warning("wrote %d spooled batches to the database", len(batches))
+        return True
+
+    def write(self, message: bytes) -> dict:
+        batch = orjson.loads(message)
+        if batch.get("op") == "sync":
+            return {"ok": True, "spooled": not self.drain()}
+        replay = bool(batch.get("replay"))
+        if not self.spool.is_empty() and not (time.monotonic() - self.last_drain > 1.0 and self.drain()):
+            self.spool.append(message)
+            return {"ok": True, "spooled": True}
+        try:
+            with self.db.session() as session:
+                tables.write_batch(session, batch, replay=replay)
+            return {"ok": True, "spooled": False, "conflicts": []}
+        except UNREACHABLE as exc:
+            log.warning("database unreachable; batch spooled: %s", exc)
+            self.spool.append(message)
+            self.last_drain = time.monotonic()
+            return {"ok": True, "spooled": True}
+        except Exception:  # a second writer, or a record the database refuses: isolate it
+            pass
+        try:
+            conflicts, refused = _write_isolated(self.db, batch, replay)
+        except UNREACHABLE:
+            self.spool.append(message)
+            return {"ok": True, "spooled": True}
+        return {"ok": True, "spooled": False, "conflicts": conflicts, "refused_matches": refused}
+
+
+def _worker_main(conn: Any, url: str, spool_path: str) -> None:
+    """The worker process: answer b"ready", then one JSON answer per batch it is sent."""
+    try:  # background work: the server's event loop gets the CPU first when both want it
+        os.nice(10)
+    except OSError:
+        pass
+    state = _WorkerState(url, spool_path)
+    conn.send_bytes(b"ready")
+    while True:
+        try:
+            message = conn.recv_bytes()
+        except (EOFError, OSError):  # the server closed the pipe: stop
+            break
+        try:
+            answer = state.write(message)
+        except Exception as exc:
+            answer = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
+        conn.send_bytes(orjson.dumps(answer))
+    state.db.dispose()
+
+
+class _Worker:
+    """The spawned worker process and the event loop's streams to it."""
+
+    def __init__(self, url: str, spool_path: str) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        self.conn, child = ctx.Pipe()
+        self.process = ctx.Process(
+            target=_worker_main, args=(child, url, spool_path), name="felt-writer", daemon=True
+        )
+        self.process.start()
+        child.close()
+        try:
+            ready = self.conn.recv_bytes()
+        except (EOFError, OSError) as exc:
+            raise WorkerDied("the writer's worker process did not start") from exc
+        if ready != b"ready":
+            raise WorkerDied("the writer's worker process did not start")
+
+    async def open_streams(self) -> None:
+        sock = socket.socket(fileno=os.dup(self.conn.fileno()))
+        self.streams = await asyncio.open_unix_connection(sock=sock)
+
+    async def ask(self, message: bytes) -> dict:
+        """Send one message (framed as multiprocessing frames it) and read the answer."""
+        reader, writer = self.streams
+        try:
+            writer.write(struct.pack("!i", len(message)))
+            writer.write(message)
+            await writer.drain()
+            size = struct.unpack("!i", await reader.readexactly(4))[0]
+            return orjson.loads(await reader.readexactly(size))
+        except (OSError, asyncio.IncompleteReadError) as exc:
+            raise WorkerDied(f"the writer's worker process died (exit code {self.process.exitcode})") from exc
+
+    def close(self, timeout: float = 5.0) -> None:
+        streams = getattr(self, "streams", None)
+        if streams is not None:
+            streams[1].close()
+        self.conn.close()  # the worker sees EOF and stops
+        self.process.join(timeout)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join(1)
+
+
+# ---- the event loop's side ---------------------------------------------------------------
+
+
+class DatabaseWriter(Writer):
+    """The writer the server uses: batches to the worker process, one in flight at a time."""
+
+    def __init__(self, url: str, spool_path: str | Path, retry_max_s: float = 30.0) -> None:
+        super().__init__()
+        self.url = url
+        self.spool = Spool(spool_path)
+        self.retry_max_s = max(float(retry_max_s), FIRST_RETRY_S)
+        self._entries: list[LogEntry] = []
+        self._matches: list[dict] = []
+        self._in_flight = 0
+        self._flying: tuple[list[LogEntry], list[dict]] = ([], [])
+        self._spooled = not self.spool.is_empty()
+        self._worker: _Worker | None = None
+        self._talk = asyncio.Lock()  # one exchange with the worker at a time
+        self._wake: asyncio.Event | None = None
+        self._task: asyncio.Task | None = None
+        self._closing = False
+        self.batches = 0  # batches committed (for the bench: entries per commit)
+
+    async def start(self) -> None:
+        self._wake = asyncio.Event()
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    def append(self, entry: LogEntry) -> None:
+        self._entries.append(entry)
+        if self._wake is not None:
+            self._wake.set()
+
+    def record(self, match: dict) -> None:
+        self._matches.append(match)
+        if self._wake is not None:
+            self._wake.set()
+
+    @property
+    def pending(self) -> int:
+        return len(self._entries) + len(self._matches) + self._in_flight
+
+    @property
+    def spooled(self) -> bool:
+        return self._spooled
+
+    async def sync(self) -> bool:
+        answer = await self._ask(b'{"op":"sync"}')
+        self._spooled = bool(answer.get("spooled"))
+        return not self._spooled
+
+    async def _ask(self, message: bytes) -> dict:
+        """One exchange with the worker, starting (or replacing) it as needed."""
+        async with self._talk:
+            if self._worker is None:
+                # Spawning blocks (fork, exec, the worker's imports): off the loop.
+                worker = await asyncio.to_thread(_Worker, self.url, str(self.spool.path))
+                await worker.open_streams()
+                self._worker = worker
+            worker = self._worker
+            try:
+                return await worker.ask(message)
+            except WorkerDied:
+                self._worker = None
+                await asyncio.to_thread(worker.close, 1)
+                raise
+
+    def _take(self) -> tuple[list[LogEntry], list[dict]]:
+        entries = self._entries[:MAX_BATCH_ENTRIES]
+        del self._entries[: len(entries)]
+        matches, self._matches = self._matches, []
+        self._in_flight = len(entries) + len(matches)
+        self._flying = (entries, matches)
+        return entries, matches
+
+    async def _run(self) -> None:
+        assert self._wake is not None
+        while True:
+            if not self._entries and not self._matches:
+                if self._closing:
+                    return
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            entries, matches = self._take()
+            answer = await self._commit(entries, matches)
+            self._in_flight = 0
+            self._flying = ([], [])
+            self._spooled = bool(answer.get("spooled"))
+            self._report(entries, set(answer.get("conflicts") or ()))
+
+    async def _commit(self, entries: list[LogEntry], matches: list[dict]) -> dict:
+        """Send one batch until the worker says it is durable (database or spool)."""
+        batch = {"op": "write", "log": [e.row() for e in entries], "matches": matches}
+        attempts = 0
+        while True:
+            try:
+                answer = await self._ask(_encode(batch))
+                if answer.get("ok"):
+                    self.batches += 1
+                    return answer
+                error = answer.get("error")
+            except WorkerDied as exc:
+                batch["replay"] = True  # it may have committed before it died
+                error = str(exc)
+            attempts += 1
+            delay = min(self.retry_max_s, FIRST_RETRY_S * 2 ** (attempts - 1))
+            log.warning("could not write a batch of %d entries (attempt %d), retrying in %.2f s: %s",
+                        len(entries), attempts, delay, error)
+            if self._closing:
+                self.spool.append(_encode({**batch, "replay": True}))
+                return {"ok": True, "spooled": True}
+            await asyncio.sleep(delay)
+
+
+    async def close(self, timeout: float = 10.0) -> None:
+        """Write (or spool) everything queued, then stop the worker."""
+        self._closing = True
+        if self._wake is not None:
+            self._wake.set()
+        if self._task is not None:
+            done, _ = await asyncio.wait({self._task}, timeout=timeout)
+            if not done:  # stuck on the worker: spool what is left ourselves
+                self._task.cancel()
+                await asyncio.gather(self._task, return_exceptions=True)
+        left = self._flying[0] + self._entries
+        matches = self._flying[1] + self._matches
+        self._entries, self._matches, self._flying, self._in_flight = [], [], ([], []), 0
+        if left or matches:
+            log.error("the writer spools %d entries and %d matches at the stop", len(left), len(matches))
+            self.spool.append(_encode({"op": "write", "log": [e.row() for e in left], "matches": matches, "replay": True}))
+        if self._worker is not None:
+            await asyncio.to_thread(self._worker.close)
+            self._worker = None

@@ -1,0 +1,50 @@
+"""The rooms' view of stored tables: each call runs in a worker thread, never on the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+
+from server.storage import tables
+from server.storage.db import Database
+
+
+class DatabaseTables:
+    """A ``TableSource`` (see server/rooms/manager.py) over the database."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def _load(self, code: str) -> tuple[str, list] | None:
+        with self.db.session() as session:
+            status = tables.table_status(session, code)
+            if status is None:
+                return None
+            return status, tables.table_log(session, code)
+
+    async def load(self, code: str) -> tuple[str, list[tuple[int, str, dict, float]]] | None:
+        """A table's status and whole log, or None when there is no such table."""
+        return await asyncio.to_thread(self._load, code)
+
+    def _codes(self) -> list[str]:
+        with self.db.session() as session:
+            return tables.table_codes(session, tables.OPEN_STATUSES)
+
+    async def open_codes(self) -> list[str]:
+        """The tables to rebuild on start: waiting, playing or finished."""
+        return await asyncio.to_thread(self._codes)
+
+    def _purge(self, parked_before: float) -> int:
+        with self.db.session() as session:
+            return tables.purge(session, parked_before)
+
+    async def purge(self, parked_before: float) -> int:
+        """Delete closed tables and those parked before ``parked_before`` (Unix seconds)."""
+        return await asyncio.to_thread(self._purge, parked_before)
+
+    def _of(self, player_id: str) -> list[dict]:
+        with self.db.session() as session:
+            return tables.tables_of(session, player_id)
+
+    async def tables_of(self, player_id: str) -> list[dict]:
+        """A player's unfinished tables (waiting, playing, parked), newest first."""
+        return await asyncio.to_thread(self._of, player_id)

@@ -1,0 +1,165 @@
+"""Data access for tables that outlive processes: write a batch of log entries, read a log back.
+
+A batch is what the writer group-commits in one transaction: ``log`` entries
+``[code, version, kind, data, at, table]`` (``table``: the table's row when it changed, or
+None) and finished ``matches``. Like store.py, these functions take the session explicitly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import orjson
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session
+
+from server.storage import store
+from server.storage.models import Table, TableLogEntry, TablePlayer
+
+OPEN_STATUSES = ("waiting", "playing", "finished")  # in memory while the server runs
+RESUMABLE_STATUSES = ("waiting", "playing", "finished", "parked")
+
+
+def _insert(session: Session):
+    return postgresql.insert if session.bind.dialect.name == "postgresql" else sqlite.insert
+
+
+def _table_rows(entries: list) -> tuple[list[dict], dict[str, list[str]]]:
+    """The newest row of each table that changed in ``entries``, and its seated players."""
+    rows: dict[str, dict] = {}
+    players: dict[str, list[str]] = {}
+    for code, version, _kind, _data, at, table in entries:
+        if table is None:
+            continue
+        rows[code] = {
+            "code": code,
+            "game": table["game"],
+            "status": table["status"],
+            "private": bool(table["private"]),
+            "host_id": table.get("host_id"),
+            "version": version,
+            "updated_at": at,
+        }
+        players[code] = sorted(set(table.get("players") or ()))
+    return list(rows.values()), players
+
+
+def _upsert_tables(session: Session, entries: list) -> None:
+    rows, players = _table_rows(entries)
+    if not rows:
+        return
+    insert = _insert(session)(Table.__table__)
+    changing = ("game", "status", "private", "host_id", "version", "updated_at")
+    stmt = insert.on_conflict_do_update(
+        index_elements=["code"], set_={c: getattr(insert.excluded, c) for c in changing}
+    )
+    conn = session.connection()
+    for row in rows:
+        conn.execute(stmt, row)
+    conn.execute(sa.delete(TablePlayer.__table__).where(TablePlayer.code.in_(list(players))))
+    seated = [{"code": code, "player_id": p} for code, ids in players.items() for p in ids]
+    if seated:
+        conn.execute(TablePlayer.__table__.insert(), seated)
+
+
+def _log_rows(entries: list) -> list[tuple]:
+    return [
+        (code, int(version), kind, orjson.dumps(data).decode(), float(at))
+        for code, version, kind, data, at, _table in entries
+    ]
+
+
+def write_batch(session: Session, batch: Mapping[str, Any], *, replay: bool = False) -> None:
+    """Store one batch in the session's transaction.
+
+    A (code, version) already stored raises IntegrityError: a second writer of that version.
+    With ``replay`` (a batch written again after its answer was lost, or the spool on start)
+    the entries already stored are skipped instead.
+    """
+    entries = list(batch.get("log") or ())
+    _upsert_tables(session, entries)
+    rows = _log_rows(entries)
+    if rows:
+        conn = session.connection()
+        columns = ("code", "version", "kind", "data", "at")
+        if replay:
+            stmt = _insert(session)(TableLogEntry.__table__).on_conflict_do_nothing()
+            conn.execute(stmt, [dict(zip(columns, row)) for row in rows])
+        else:
+            store._insert_many(conn, TableLogEntry.__table__, columns, rows)
+    for record in batch.get("matches") or ():
+        store.save_match(session, record)
+
+
+def codes_of(batch: Mapping[str, Any]) -> list[str]:
+    """The tables a batch writes to, each once, in order."""
+    return list(dict.fromkeys(entry[0] for entry in batch.get("log") or ()))
+
+
+def only_code(batch: Mapping[str, Any], code: str) -> dict:
+    """The part of ``batch`` that writes table ``code`` (no matches)."""
+    return {"log": [e for e in batch.get("log") or () if e[0] == code]}
+
+
+def without_codes(batch: Mapping[str, Any], codes: Iterable[str]) -> dict:
+    """``batch`` without the entries of ``codes``."""
+    skip = set(codes)
+    return {"log": [e for e in batch.get("log") or () if e[0] not in skip], "matches": batch.get("matches") or []}
+
+
+# ---- reading --------------------------------------------------------------------------------
+
+
+def table_codes(session: Session, statuses: Iterable[str]) -> list[str]:
+    """The codes of the tables in ``statuses``, oldest change first."""
+    query = sa.select(Table.code).where(Table.status.in_(list(statuses))).order_by(Table.updated_at)
+    return list(session.scalars(query))
+
+
+def table_status(session: Session, code: str) -> str | None:
+    return session.scalar(sa.select(Table.status).where(Table.code == code))
+
+
+def table_log(session: Session, code: str) -> list[tuple[int, str, dict, float]]:
+    """A table's whole log, in version order: ``(version, kind, data, at)``."""
+    query = (
+        sa.select(TableLogEntry.version, TableLogEntry.kind, TableLogEntry.data, TableLogEntry.at)
+        .where(TableLogEntry.code == code)
+        .order_by(TableLogEntry.version)
+    )
+    return [(v, kind, orjson.loads(data), at) for v, kind, data, at in session.execute(query)]
+
+
+def tables_of(session: Session, player_id: str, limit: int = 50) -> list[dict]:
+    """The unfinished tables where ``player_id`` sits (waiting, playing or parked), newest first."""
+    query = (
+        sa.select(Table)
+        .join(TablePlayer, TablePlayer.code == Table.code)
+        .where(TablePlayer.player_id == player_id, Table.status.in_(("waiting", "playing", "parked")))
+        .order_by(Table.updated_at.desc())
+        .limit(limit)
+    )
+    return [
+        {
+            "code": t.code,
+            "game": t.game,
+            "status": t.status,
+            "private": t.private,
+            "is_host": t.host_id == player_id,
+            "updated_at": t.updated_at,
+        }
+        for t in session.scalars(query)
+    ]
+
+
+def purge(session: Session, parked_before: float) -> int:
+    """Delete closed tables, and parked ones not changed since ``parked_before`` (their logs go too)."""
+    doomed = sa.or_(Table.status == "closed", sa.and_(Table.status == "parked", Table.updated_at < parked_before))
+    codes = list(session.scalars(sa.select(Table.code).where(doomed).limit(1000)))
+    if codes:  # the children first: SQLite enforces the foreign keys, not every build cascades
+        session.execute(sa.delete(TableLogEntry).where(TableLogEntry.code.in_(codes)))
+        session.execute(sa.delete(TablePlayer).where(TablePlayer.code.in_(codes)))
+        session.execute(sa.delete(Table).where(Table.code.in_(codes)))
+    return len(codes)

@@ -1,0 +1,142 @@
+"""The one writer interface for everything the rooms make durable, and its in-memory backend.
+
+Rooms hand the writer two things and never wait: ``append`` a table's log entry (one per
+version of the table) and ``record`` a finished match. The writer makes them durable in
+order and then reports, on the event loop, ``on_durable(code, version)`` for each table: the
+room shows a version only after that. A second writer of a table's version is refused and
+reported as ``on_conflict(code)``. (encode/broadcaster's backends are the model: one small
+interface, a real backend and one in memory for tests.)
+
+Backends: ``MemoryWriter`` (here: unit tests, or a server without a log) and
+``server.storage.dbwriter.DatabaseWriter`` (the worker process: group commit, spool).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Any
+
+
+class LogEntry:
+    """One change of one table at one version (``table``: its lobby row when that changed)."""
+
+    __slots__ = ("code", "version", "kind", "data", "at", "table")
+
+    def __init__(
+        self, code: str, version: int, kind: str, data: dict, table: dict | None = None, at: float | None = None
+    ) -> None:
+        self.code = code
+        self.version = version
+        self.kind = kind
+        self.data = data
+        self.at = time.time() if at is None else at
+        self.table = table
+
+    def row(self) -> list:
+        """The entry as a batch carries it: ``[code, version, kind, data, at, table]``."""
+        return [self.code, self.version, self.kind, self.data, self.at, self.table]
+
+
+def _ignore(*_args: Any) -> None:
+    return None
+
+
+class Writer:
+    """What the rooms write through; see the module docstring. Subclasses do the writing."""
+
+    def __init__(self) -> None:
+        self.on_durable: Callable[[str, int], None] = _ignore
+        self.on_conflict: Callable[[str], None] = _ignore
+
+    async def start(self) -> None:
+        """Begin writing (inside the running event loop)."""
+
+    def append(self, entry: LogEntry) -> None:
+        """Queue one log entry; returns at once and never raises."""
+        raise NotImplementedError
+
+    def record(self, match: dict) -> None:
+        """Queue one finished match; returns at once and never raises."""
+        raise NotImplementedError
+
+    @property
+    def pending(self) -> int:
+        """Entries and matches not yet durable."""
+        return 0
+
+    @property
+    def spooled(self) -> bool:
+        """True while some durable entries are only in the local spool, not in the database."""
+        return False
+
+    async def sync(self) -> bool:
+        """Write what the spool holds to the database; True when the spool is empty."""
+        return True
+
+    async def flush(self, timeout: float = 10.0) -> None:
+        """Wait until everything queued is durable; TimeoutError after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while self.pending:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{self.pending} entries still not durable after {timeout} s")
+            await asyncio.sleep(0.002)
+
+    async def close(self, timeout: float = 10.0) -> None:
+        """Make everything queued durable (database or spool) within ``timeout``, then stop."""
+
+    def _report(self, entries: list[LogEntry], refused: set[str]) -> None:
+        """Tell the rooms: each table's newest version in ``entries`` is durable, or refused."""
+        newest = {entry.code: entry.version for entry in entries}
+        for code in refused:
+            self.on_conflict(code)
+        for code, version in newest.items():
+            if code not in refused:
+                self.on_durable(code, version)
+
+
+class MemoryWriter(Writer):
+    """Keeps everything in lists: durable at once, or when ``commit()`` is called (``manual``).
+
+    Refuses a second entry for the same (code, version) as the database does.
+    """
+
+    def __init__(self, manual: bool = False) -> None:
+        super().__init__()
+        self.manual = manual
+        self.log: dict[str, list[LogEntry]] = {}
+        self.records: list[dict] = []
+        self.tables: dict[str, dict] = {}
+        self._queued: list[LogEntry] = []
+
+    def append(self, entry: LogEntry) -> None:
+        self._queued.append(entry)
+        if not self.manual:
+            self.commit()
+
+    def record(self, match: dict) -> None:
+        if not any(r["id"] == match["id"] for r in self.records):
+            self.records.append(match)
+
+    @property
+    def pending(self) -> int:
+        return len(self._queued)
+
+    def commit(self) -> None:
+        """Make every queued entry durable and report each table's newest version."""
+        queued, self._queued = self._queued, []
+        refused: set[str] = set()
+        for entry in queued:
+            kept = self.log.setdefault(entry.code, [])
+            if any(e.version == entry.version for e in kept):
+                refused.add(entry.code)
+                continue
+            kept.append(entry)
+            if entry.table is not None:
+                self.tables[entry.code] = {**entry.table, "version": entry.version}
+        self._report(queued, refused)
+
+    def entries(self, code: str) -> list[tuple[int, str, dict, float]]:
+        """A table's log as the database gives it back."""
+        return [(e.version, e.kind, e.data, e.at) for e in sorted(self.log.get(code, ()), key=lambda e: e.version)]
