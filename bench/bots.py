@@ -11,6 +11,12 @@ Parts (each match has fixed seeds; the Strong seats rotate so each seat position
 - ``bid_whist``, ``tarbish``: a team of two Strong bots against two Easy bots: matches won.
 - ``ribs4``, ``ribs6``: one Strong bot against Easy bots at 4 and 6 seats: matches won
   against par (1/N).
+- ``openspiel``: one Strong bot against three of OpenSpiel's ISMCTS bots (``pyspiel.ISMCTSBot``
+  with random rollouts, its simulation count calibrated to take the Strong bot's think time
+  per decision here), 5-card hands of Oh Hell played on both engines at once (the same deal,
+  every action applied to both, their turns and scores checked equal; OpenSpiel's scoring is
+  Felt's ``basic``): the share of hands the Strong bot wins (par 25%, co-winners count).
+  Needs ``open-spiel`` in the venv (``.venv/bin/pip install open-spiel``).
 - ``playouts``: hands played out per second per game by the Strong bot's rollouts (sample a
   state from a real view, apply an action, let the Easy bots finish the hand).
 - ``loop``: many tables of Strong bots in one process's ``RoomManager`` (the server's own
@@ -138,6 +144,106 @@ def run_playouts(seconds: float, log=print) -> dict:
     return out
 
 
+# OpenSpiel's oh_hell: a card is rank * 4 + suit, ranks 2..A, suits C D S H; a bid b is 52 + b.
+_OS_SUITS = "CDSH"
+_OS_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+
+def _os_card(card: str) -> int:
+    return _OS_RANKS.index(card[:-1]) * 4 + _OS_SUITS.index(card[-1])
+
+
+def _os_action(action: dict) -> int:
+    return 52 + action["value"] if action["type"] == "bid" else _os_card(action["card"])
+
+
+def _felt_action(code: int) -> dict:
+    if code >= 52:
+        return {"type": "bid", "value": code - 52}
+    return {"type": "play", "card": _OS_RANKS[code // 4] + _OS_SUITS[code % 4]}
+
+
+def _ismcts_bots(pyspiel, sims: int, seed: int) -> list:
+    return [
+        pyspiel.ISMCTSBot(seed * 4 + p, pyspiel.RandomRolloutEvaluator(1, seed * 4 + p), 2.0, sims, -1,
+                          pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False)
+        for p in range(4)
+    ]
+
+
+def play_openspiel_hand(pyspiel, hand: int, sims: int, think_ms: float) -> dict:
+    """One hand of 5 cards on both engines at once: the Strong seat on Felt's view, the three
+    others OpenSpiel's ISMCTS on OpenSpiel's state; every action is applied to both."""
+    options = {"max_cards": 5, "rebound": False, "scoring": "basic"}  # basic = OpenSpiel's scoring
+    game = get_game("oh_hell")
+    deck = [r + s for s in "SHDC" for r in ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")]
+    random.Random(hand).shuffle(deck)
+    dealer, strong = hand % 4, (hand // 4) % 4
+    state = game.new_game(players=4, options=options, seed=hand, dealer=dealer, decks=[deck])
+    hands = {(dealer + 1 + k) % 4: deck[k:20:4] for k in range(4)}
+    spiel = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 5}).new_initial_state()
+    spiel.apply_action(5)  # the number of tricks (its only outcome here), then the dealer
+    spiel.apply_action(dealer)
+    for i in range(20):  # OpenSpiel deals card i to player i % 4
+        spiel.apply_action(_os_card(hands[i % 4][i // 4]))
+    spiel.apply_action(_os_card(deck[20]))
+    bot = get_bot("oh_hell", random.Random(hand), level="strong", options=options, think_ms=think_ms)
+    others = _ismcts_bots(pyspiel, sims, hand)
+    while not spiel.is_terminal():
+        seat = game.to_act(state)[0]
+        assert spiel.current_player() == seat, "the two engines disagree on whose turn it is"
+        if seat == strong:
+            action = bot.choose(game.view(state, seat), game.legal_actions(state, seat))
+            code = _os_action(action)
+        else:
+            code = others[seat].step(spiel)
+            action = _felt_action(code)
+        for other in others:
+            if other is not others[seat]:
+                other.inform_action(spiel, seat, code)
+        state = game.apply(state, seat, action)
+        spiel.apply_action(code)
+    scores = game.view(state, None)["history"][0]["scores"]
+    assert [int(x) for x in spiel.returns()] == scores, "the two engines scored the hand differently"
+    return {"strong": strong, "scores": scores}
+
+
+def run_openspiel(quick: bool, think_ms: float, log=print) -> dict:
+    """One Strong bot against three of OpenSpiel's ISMCTS bots, as much time per decision."""
+    try:
+        import pyspiel
+    except ImportError as err:
+        log(f"openspiel: not measured: open-spiel is not installed ({err})")
+        return {"error": str(err)}
+    sims = _ismcts_sims(pyspiel, think_ms)
+    count = 40 if quick else 120
+    wins = 0
+    started = time.perf_counter()
+    for hand in range(count):
+        result = play_openspiel_hand(pyspiel, 20_000 + hand, sims, think_ms)
+        wins += result["scores"][result["strong"]] == max(result["scores"])
+    low, high = wilson(wins, count)
+    log(f"openspiel: Strong ({think_ms:g} ms) against three ISMCTS bots ({sims} simulations, about as long) "
+        f"won {wins}/{count} hands = {wins / count:.1%} (95% {low:.1%}-{high:.1%}; its share 25%; "
+        f"co-winners count) in {time.perf_counter() - started:.0f} s")
+    return {"hands": count, "wins": wins, "share": wins / count, "interval": [low, high],
+            "ismcts_simulations": sims, "think_ms": think_ms, "version": getattr(pyspiel, "__version__", None)}
+
+
+def _ismcts_sims(pyspiel, think_ms: float) -> int:
+    """The simulation count that makes an ISMCTS decision take about ``think_ms`` here."""
+    spiel = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 5}).new_initial_state()
+    while spiel.is_chance_node():
+        spiel.apply_action(spiel.legal_actions()[0])
+    spiel.apply_action(spiel.legal_actions()[1])  # a bid: time a play decision, the common one
+    bot = _ismcts_bots(pyspiel, 400, 1)[spiel.current_player()]
+    started = time.perf_counter()
+    for _ in range(5):
+        bot.step(spiel)
+    per_sim = (time.perf_counter() - started) / 5 / 400
+    return max(10, int(think_ms / 1000 / per_sim))
+
+
 async def _loop_block(tables: int, seconds: float, think_ms: float, delay_ms: int) -> dict:
     from server.app import GC_THRESHOLDS, _tend_collector
     from server.config import Settings
@@ -251,7 +357,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.bots")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--think-ms", type=float, default=40.0)
-    parser.add_argument("--only", default="playouts,oh_hell,bid_whist,tarbish,ribs4,ribs6,loop")
+    parser.add_argument("--only", default="playouts,oh_hell,openspiel,bid_whist,tarbish,ribs4,ribs6,loop")
     parser.add_argument("--tables", type=int, default=200)
     args = parser.parse_args(argv)
     parts = args.only.split(",")
@@ -261,6 +367,8 @@ def main(argv: list[str] | None = None) -> int:
     for part in MATCHES:
         if part in parts:
             results[part] = run_matches(part, args.quick, args.think_ms)
+    if "openspiel" in parts:
+        results["openspiel"] = run_openspiel(args.quick, args.think_ms)
     if "loop" in parts:
         results["loop"] = run_loop(args.tables, 10.0 if args.quick else 30.0, args.think_ms)
     BOTS_RESULTS.parent.mkdir(exist_ok=True)

@@ -3,7 +3,9 @@
 For each decision it repeats, until its time budget is spent:
 
 1. sample a full state consistent with everything its seat has seen
-   (``server.rules.sampling.sample_state``: other hands, the stock or kitty, face-down cards);
+   (``server.rules.sampling.sample_state``: other hands, the stock or kitty, face-down cards),
+   weighted by how well it explains the other seats' calls (bids, passes, trump, run
+   declarations), the Easy bot serving as the model of a sensible bidder;
 2. for every candidate action, apply it to that state and play the hand out to its end with
    the Easy bots in every seat (the same rollout generator for every candidate, so candidates
    are compared on the same futures);
@@ -12,8 +14,10 @@ For each decision it repeats, until its time budget is spent:
    Whist and Tarabish, and in Ribs the game point plus its card points against the best
    other seat's.
 
-It plays the candidate with the best mean. The candidates are the legal actions, except Bid
-Whist's 1,820 discards, of which it weighs the Easy bot's choice and, for each suit, the four
+It plays the candidate with the best weighted mean when that beats the Easy bot's own choice
+by more than half a standard error (with few samples the Easy choice is the safer bet). The
+candidates are the legal actions with equivalent cards merged; Oh Hell's bids within one of
+the Easy bot's; of Bid Whist's 1,820 discards, the Easy bot's and, for each suit, the four
 weakest cards outside it. It reads only the view and the legal actions (never the real
 state), so it cannot peek; the same view, generator seed and sample count give the same
 choice. When no sample fits the view (a malformed view), it plays as the Easy bot would.

@@ -15,7 +15,9 @@ from ws_client import Client, new_player, new_room, play_to_end
 
 @pytest.fixture(scope="module")
 def thinking_server(tmp_path_factory):
-    server = LiveServer(tmp_path_factory.mktemp("strong"), FELT_BOT_THINK_MS="5", FELT_BOT_WORKERS="1")
+    folder = tmp_path_factory.mktemp("strong")
+    server = LiveServer(folder, FELT_BOT_THINK_MS="5", FELT_BOT_WORKERS="1")
+    server.log_path = folder / "server.log"
     yield server
     server.stop()
 
@@ -45,6 +47,8 @@ async def test_a_person_plays_a_whole_match_with_strong_and_easy_bots(thinking_s
     assert c.state["room"]["status"] == "finished"
     strong_moves = [v for _, v in c.history if v and v.get("log") and v["log"][-1]["seat"] in (1, 3)]
     assert strong_moves, "the Strong bots never moved"
+    # They thought in the worker pool: no decision fell back to the Easy bot.
+    assert "Strong bot" not in thinking_server.log_path.read_text()
     matches = await stored_matches(thinking_server, host["id"], "oh_hell")
     assert [(p["bot"], p["level"]) for p in matches[0]["players"]] == [
         (False, None), (True, "strong"), (True, "easy"), (True, "strong")
