@@ -29,4 +29,4 @@ bench-quick: $(STAMP)
 	$(PY) -m bench.run --quick
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis felt.db felt.db-wal felt.db-shm
+	rm -rf $(VENV) .pytest_cache .hypothesis felt.db felt.db-wal felt.db-shm felt-spool.jsonl

@@ -13,13 +13,16 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from server import __version__
 from server.edges.api import api_router
 from server.edges.api.errors import ApiError, install_error_handlers
+from server.edges.guard import ClientAddresses, RequestGuard
 from server.config import Settings, get_settings
+from server.limits import MemoryRateLimiter, rates_from
+from server.metrics import Metrics
 from server.storage.db import Database
 from server.storage.dbwriter import DatabaseWriter
 from server.storage.source import DatabaseTables
@@ -140,17 +143,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings
+    app.state.metrics = Metrics(app.state)
+    app.state.addresses = ClientAddresses(settings.trusted_proxies)
+    app.state.limiter = MemoryRateLimiter(rates_from(settings))
     install_error_handlers(app)
     app.include_router(api_router)
     app.add_middleware(RoomSockets)  # /ws/rooms/{code}: see server.edges.ws
+    app.add_middleware(
+        RequestGuard, max_body_bytes=settings.max_body_bytes, body_timeout_s=settings.body_timeout_s
+    )
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics() -> Response:
+        body, content_type = app.state.metrics.render()
+        return Response(body, media_type=content_type)
 
     @app.get("/healthz", tags=["health"], summary="The server and its database answer")
     async def healthz() -> dict:
         ok = await asyncio.to_thread(app.state.db.ping)
         if not ok:
-            raise ApiError(503, "unavailable", "The database does not answer.")
+            raise ApiError(503, "unavailable", "The database does not answer.", {"Retry-After": "5"})
         if not app.state.rooms.restored:
-            raise ApiError(503, "unavailable", "The tables are still being restored.")
+            raise ApiError(503, "unavailable", "The tables are still being restored.", {"Retry-After": "1"})
         return {"ok": True}
 
     def page(name: str):

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Annotated, Literal
 
 from pydantic import AliasChoices, Field, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -75,6 +76,52 @@ class Settings(BaseSettings):
         description="Where log entries and matches wait (fsync'ed) while the database is unreachable.",
     )
     db_retry_max_s: float = Field(default=30.0, gt=0, description="Longest wait between retries of a failed write.")
+
+    # ---- operations: logs, limits against exhaustion, per-address rates ---------------------
+    log_format: Literal["text", "json"] = Field(
+        default="text", description="'json': one JSON object per log line; 'text': plain lines."
+    )
+    access_log: bool = Field(default=True, description="Log every request (player tokens are never logged).")
+    header_timeout_s: float = Field(
+        default=10.0, gt=0, description="A connection must finish sending a request's headers within this."
+    )
+    body_timeout_s: float = Field(default=20.0, gt=0, description="A request's whole body must arrive within this.")
+    keep_alive_s: float = Field(default=5.0, gt=0, description="An idle HTTP keep-alive connection is closed after this.")
+    max_body_bytes: int = Field(default=65536, ge=1024, description="Larger request bodies are refused with 413.")
+    max_header_bytes: int = Field(default=16384, ge=1024, description="Larger request headers are refused.")
+    max_connections: int = Field(
+        default=50_000, ge=16,
+        description="Open connections (HTTP and WebSocket) before new ones get 503; lowered to the "
+        "file-descriptor limit less a reserve the server keeps for itself.",
+    )
+    fd_reserve: int = Field(default=512, ge=16, description="File descriptors kept back from connections.")
+    backlog: int = Field(default=2048, ge=16, description="The listening socket's accept queue.")
+    ws_send_timeout_s: float = Field(
+        default=10.0, gt=0,
+        description="A socket whose unsent backlog does not drain for this long is cut (a client not reading).",
+    )
+    ws_send_buffer_bytes: int = Field(
+        default=262_144, ge=16_384, description="The kernel's send buffer per WebSocket (bounds what one can hold)."
+    )
+    trusted_proxies: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Proxy addresses (comma-separated) whose X-Forwarded-For names the client.",
+    )
+    rate_players_per_minute: float = Field(default=10.0, gt=0, description="New players per address, sustained.")
+    rate_players_burst: int = Field(default=20, ge=1)
+    rate_rooms_per_minute: float = Field(default=20.0, gt=0, description="New rooms per address, sustained.")
+    rate_rooms_burst: int = Field(default=30, ge=1)
+    rate_lookups_per_minute: float = Field(
+        default=12.0, gt=0, description="Failed room lookups (unknown codes) per address, sustained."
+    )
+    rate_lookups_burst: int = Field(default=20, ge=1)
+
+    @field_validator("trusted_proxies", mode="before")
+    @classmethod
+    def _split_proxies(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
 
     @field_validator("database_url")
     @classmethod

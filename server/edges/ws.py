@@ -14,12 +14,14 @@ import time
 from typing import Any
 from urllib.parse import parse_qs
 
+from server.limits import LOOKUPS
 from server.players import player_for_token
 from server.rooms import Connection, Room, RoomError
 from server.rooms.messages import (
     PONG, Act, BotMsg, Chat, ClientMsg, Close, Leave, Ping, Resync, Sit, Stand, Start, error_frame, parse_frame,
 )
 from server.rules.games import GameError
+from server.storage.db import OUTAGE_ERRORS
 
 log = logging.getLogger("felt.ws")
 
@@ -80,7 +82,7 @@ class RoomSocket:
 
     __slots__ = (
         "scope", "receive", "send", "conn", "close_requested", "close_code", "close_reason", "peer_gone",
-        "sender_task", "handler",
+        "sender_task", "handler", "metrics",
     )
 
     def __init__(self, scope: dict, receive: Any, send: Any) -> None:
@@ -94,6 +96,15 @@ class RoomSocket:
         self.peer_gone = False  # the client closed or vanished: nothing more can be sent
         self.sender_task: asyncio.Task | None = None
         self.handler: asyncio.Task | None = None
+        self.metrics: Any = None  # the app's Metrics, when it has them
+
+    def _refused(self, code: str) -> None:
+        if self.metrics is not None:
+            self.metrics.refused("ws", code)
+
+    def _push_error(self, conn: Connection, code: str, message: str) -> None:
+        self._refused(code)
+        conn.push(error_frame(code, message))
 
     async def _send_text(self, text: str) -> None:
         await self.send({"type": "websocket.send", "text": text})
@@ -104,6 +115,7 @@ class RoomSocket:
             await self.send({"type": "websocket.close", "code": code, "reason": reason})
 
     async def _refuse(self, code: str, message: str, close_code: int) -> None:
+        self._refused(code)
         await self.send({"type": "websocket.accept"})
         await self._send_text(error_frame(code, message))
         await self._close(close_code)
@@ -122,6 +134,8 @@ class RoomSocket:
     async def closer(self, code: int, reason: str) -> None:
         # Used by the room (a client too slow to read, a room closing, shutdown). A client
         # that stopped reading never drains its queue: then give up on it and end the handler.
+        if code == CLOSE_POLICY:
+            self._refused("too_slow")
         self.request_close(code, reason)
         if self.sender_task is None:
             return
@@ -154,22 +168,54 @@ class RoomSocket:
             return
         app = self.scope["app"]
         settings = app.state.settings
-        try:
-            room: Room | None = await app.state.rooms.open(code)
-        except RoomError as err:  # the table store is unreachable: the client retries
-            await self._refuse(err.code, err.message, CLOSE_TRY_AGAIN)
-            return
+        self.metrics = getattr(app.state, "metrics", None)
+        room = await self._find_room(app, code)
         if room is None:
-            await self._refuse("not_found", f"There is no open room {code!r}.", 4404)
             return
         token = _query_token(self.scope)
         player = None
         if token:
-            player = await player_for_token(app, token)
+            try:
+                player = await player_for_token(app, token)
+            except OUTAGE_ERRORS as exc:
+                log.warning("socket to room %s: the database is unavailable: %s", room.code, type(exc).__name__)
+                if self.metrics is not None:
+                    self.metrics.database_errors += 1
+                await self._refuse("unavailable", "The database is unavailable; try again shortly.", CLOSE_TRY_AGAIN)
+                return
             if player is None:
                 await self._refuse("unauthorized", "That player token is not known here.", CLOSE_POLICY)
                 return
         await self.send({"type": "websocket.accept"})
+        if self.metrics is not None:
+            self.metrics.sockets.inc()
+        try:
+            await self._attached(room, player, settings)
+        finally:
+            if self.metrics is not None:
+                self.metrics.sockets.dec()
+
+    async def _find_room(self, app: Any, code: str) -> Room | None:
+        """The open room ``code``, or None once the socket is refused (unknown, too many misses,
+        or the table store unreachable)."""
+        limiter = getattr(app.state, "limiter", None)
+        address = app.state.addresses.of(self.scope) if limiter is not None else ""
+        if limiter is not None and limiter.wait(LOOKUPS, address) > 0:
+            await self._refuse("rate_limited", "Too many unknown room codes from your address; wait a while.", CLOSE_POLICY)
+            return None
+        try:
+            room: Room | None = await app.state.rooms.open(code)
+        except RoomError as err:  # the table store is unreachable: the client retries
+            await self._refuse(err.code, err.message, CLOSE_TRY_AGAIN)
+            return None
+        if room is None:
+            if limiter is not None:
+                limiter.take(LOOKUPS, address)
+            await self._refuse("not_found", f"There is no open room {code!r}.", 4404)
+        return room
+
+    async def _attached(self, room: Room, player: Any, settings: Any) -> None:
+        """The accepted socket's life in its room: join, the receive loop, leave."""
         self.handler = asyncio.current_task()
         conn = self.conn = Connection(
             player.id if player else None,
@@ -181,7 +227,7 @@ class RoomSocket:
         try:
             await room.join(conn)
         except RoomError as err:
-            conn.push(error_frame(err.code, err.message))
+            self._push_error(conn, err.code, err.message)
             self.request_close(CLOSE_POLICY, err.code)
             await asyncio.wait({sender_task})
             return
@@ -205,8 +251,10 @@ class RoomSocket:
         max_bytes = settings.max_frame_bytes
         bucket = TokenBucket(settings.max_frames_per_second, settings.frame_burst)
         bad_in_a_row = 0
+        timing = self.metrics.action_seconds if self.metrics is not None else None
         while not conn.closed:
             message = await receive()
+            arrived = time.perf_counter()
             kind = message["type"]
             if kind == "websocket.disconnect":
                 self.peer_gone = True
@@ -223,7 +271,7 @@ class RoomSocket:
                 msg = parse_frame(text, max_bytes)
             except RoomError as err:
                 bad_in_a_row += 1
-                conn.push(error_frame(err.code, err.message))
+                self._push_error(conn, err.code, err.message)
                 if bad_in_a_row >= settings.max_bad_frames:
                     self.request_close(CLOSE_POLICY, "too many bad frames")
                     break
@@ -232,12 +280,17 @@ class RoomSocket:
             try:
                 await _dispatch(room, conn, msg)
             except RoomError as err:
-                conn.push(error_frame(err.code, err.message))
+                self._push_error(conn, err.code, err.message)
+                continue
             except GameError as err:
-                conn.push(error_frame(err.code, str(err)))
+                self._push_error(conn, err.code, str(err))
+                continue
             except Exception:
                 log.exception("room %s: unexpected error handling %s", room.code, type(msg).__name__)
-                conn.push(error_frame("internal", "Something went wrong on the server; nothing changed."))
+                self._push_error(conn, "internal", "Something went wrong on the server; nothing changed.")
+                continue
+            if timing is not None and type(msg) is Act:
+                timing.observe(time.perf_counter() - arrived)
 
 
 def _query_token(scope: dict) -> str | None:

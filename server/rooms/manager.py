@@ -52,6 +52,7 @@ class RoomManager:
         writer.on_conflict = self._conflict
         self.rooms: dict[str, Room] = {}
         self.bot_pool = BotPool(settings.bot_workers, settings.bot_think_ms)
+        self.actions_applied = 0  # every room's, players' and bots' (read by the metrics)
         self._retiring: dict[str, Room] = {}
         self._opening: dict[str, asyncio.Future] = {}
         self._janitor: asyncio.Task | None = None
@@ -188,13 +189,21 @@ class RoomManager:
                 log.exception("table %s could not be rebuilt from its log", code)
         return rooms
 
-    def list_public(self) -> list[dict]:
-        """Public rooms that wait for players, newest first."""
+    def list_public(
+        self, limit: int | None = None, after: tuple[float, str] | None = None
+    ) -> tuple[list[dict], tuple[float, str] | None]:
+        """Public rooms that wait for players, newest first: one page of at most ``limit``
+        after the room keyed ``after``, and the key to pass for the next page (None at the end)."""
         waiting = [
-            r for r in self.rooms.values() if not r.private and r.status == "waiting" and not r.closed
+            r for r in self.rooms.values()
+            if not r.private and r.status == "waiting" and not r.closed
+            and any(s.player_id is None and not s.bot for s in r.seats)
+            and (after is None or (r.created_at, r.code) < after)
         ]
-        waiting.sort(key=lambda r: r.created_at, reverse=True)
-        return [r.summary() for r in waiting if any(s.player_id is None and not s.bot for s in r.seats)]
+        waiting.sort(key=lambda r: (r.created_at, r.code), reverse=True)
+        page = waiting if limit is None else waiting[:limit]
+        more = limit is not None and len(waiting) > limit
+        return [r.summary() for r in page], ((page[-1].created_at, page[-1].code) if more else None)
 
     # ---- the writer's reports ----------------------------------------------------------------
 

@@ -396,13 +396,23 @@ class Room:
         if version > self.durable_version:
             self.durable_version = version
         held = self._held
+        released: list[tuple[Connection, str]] = []
         while held and held[0][0] <= version:
-            self._deliver(held.popleft()[1])
+            released += held.popleft()[1]
+        self._deliver(released)
 
     def _deliver(self, frames: list[tuple[Connection, str]]) -> None:
+        """Queue ``frames``; a connection already ``limit`` frames behind is closed instead.
+
+        The limit is checked once per delivery, not per frame: one commit may release many
+        versions at once, which says nothing about how fast the client reads.
+        """
+        behind = {id(conn) for conn, _ in frames if conn.queue.qsize() >= conn.limit}
         for conn, frame in frames:
-            if not conn.push(frame):
+            if id(conn) in behind:
                 self._drop_slow(conn)
+            elif not conn.closed:
+                conn.queue.put_nowait(frame)
 
     def _drop_slow(self, conn: Connection) -> None:
         if conn.closed:
@@ -590,6 +600,7 @@ class Room:
         except TypeError:
             raise RoomError("bad_action", "That action cannot be recorded: use plain JSON values.", 422) from None
         self._change("act", {"seat": seat, "action": action})
+        self.manager.actions_applied += 1
         if self.record is not None and self.status == "finished":
             self.writer.record(self.record)  # never blocks: written off the loop, after the entry
         self._schedule_bots()

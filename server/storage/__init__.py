@@ -1,5 +1,6 @@
-"""The storage layer: the database engine, its tables, data access and the match recorder.
+"""The storage layer: the database engine, its tables, data access and the writer (table log
+and finished matches; ``writer.py`` is its interface).
 
 Every call here is blocking; the async code runs it off the event loop (threads or the
-recorder's worker process), never under a room's lock.
+writer's worker process), never under a room's lock.
 """

@@ -27,6 +27,16 @@ ALEMBIC_INI = ROOT / "alembic.ini"
 MIGRATIONS = ROOT / "migrations"
 
 
+# What a database that is down, unreachable or overloaded raises (a lost connection, a refused
+# one, a full pool, a locked SQLite file): callers answer "try again later", not "bug".
+OUTAGE_ERRORS: tuple[type[Exception], ...] = (
+    sa.exc.OperationalError,
+    sa.exc.InterfaceError,
+    sa.exc.DisconnectionError,
+    sa.exc.TimeoutError,
+)
+
+
 def _json_dumps(value: object) -> str:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 

@@ -23,6 +23,7 @@ import multiprocessing
 import os
 import socket
 import struct
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -179,12 +180,12 @@ class _WorkerState:
         return {"ok": True, "spooled": False, "conflicts": conflicts, "refused_matches": refused}
 
 
-def _worker_main(conn: Any, url: str, spool_path: str) -> None:
+def _worker_main(conn: Any, url: str, spool_path: str, parent_end: Any = None) -> None:
     """The worker process: answer b"ready", then one JSON answer per batch it is sent."""
-    try:  # background work: the server's event loop gets the CPU first when both want it
-        os.nice(10)
-    except OSError:
-        pass
+    if parent_end is not None:  # forked: close our copy of the server's end, or EOF never comes
+        parent_end.close()
+    # No lower priority (as the old match recorder had): every frame now waits for this
+    # process's commit, so starving it would stall every table.
     state = _WorkerState(url, spool_path)
     conn.send_bytes(b"ready")
     while True:
@@ -203,12 +204,11 @@ def _worker_main(conn: Any, url: str, spool_path: str) -> None:
 class _Worker:
     """The spawned worker process and the event loop's streams to it."""
 
-    def __init__(self, url: str, spool_path: str) -> None:
-        ctx = multiprocessing.get_context("spawn")
+    def __init__(self, url: str, spool_path: str, method: str = "spawn") -> None:
+        ctx = multiprocessing.get_context(method)
         self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(
-            target=_worker_main, args=(child, url, spool_path), name="felt-writer", daemon=True
-        )
+        args = (child, url, spool_path, self.conn if method == "fork" else None)
+        self.process = ctx.Process(target=_worker_main, args=args, name="felt-writer", daemon=True)
         self.process.start()
         child.close()
         try:
@@ -234,11 +234,18 @@ class _Worker:
         except (OSError, asyncio.IncompleteReadError) as exc:
             raise WorkerDied(f"the writer's worker process died (exit code {self.process.exitcode})") from exc
 
-    def close(self, timeout: float = 5.0) -> None:
+    async def close_streams(self) -> None:
+        """Close the loop's end (a duplicate of the pipe's descriptor): the worker then sees EOF."""
         streams = getattr(self, "streams", None)
         if streams is not None:
             streams[1].close()
-        self.conn.close()  # the worker sees EOF and stops
+            try:
+                await streams[1].wait_closed()
+            except OSError:
+                pass
+
+    def close(self, timeout: float = 5.0) -> None:
+        self.conn.close()  # with the streams closed, the worker sees EOF and stops
         self.process.join(timeout)
         if self.process.is_alive():
             self.process.kill()
@@ -267,10 +274,24 @@ class DatabaseWriter(Writer):
         self._task: asyncio.Task | None = None
         self._closing = False
         self.batches = 0  # batches committed (for the bench: entries per commit)
+        self.failures = 0  # attempts that failed (each retried): for the operators' metrics
 
     async def start(self) -> None:
         self._wake = asyncio.Event()
+        if threading.active_count() == 1:
+            # Nothing but this thread runs yet (no database connection either): a fork is
+            # safe here and takes milliseconds, where a spawn imports everything again
+            # (seconds on a busy machine, on every start).
+            self._worker = _Worker(self.url, str(self.spool.path), "fork")
+            await self._worker.open_streams()
         self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _spawn(self) -> None:
+        """Start the worker (under ``_talk``): spawning blocks (fork, exec, imports), so off the loop."""
+        if self._worker is None:
+            worker = await asyncio.to_thread(_Worker, self.url, str(self.spool.path))
+            await worker.open_streams()
+            self._worker = worker
 
     def append(self, entry: LogEntry) -> None:
         self._entries.append(entry)
@@ -298,16 +319,14 @@ class DatabaseWriter(Writer):
     async def _ask(self, message: bytes) -> dict:
         """One exchange with the worker, starting (or replacing) it as needed."""
         async with self._talk:
-            if self._worker is None:
-                # Spawning blocks (fork, exec, the worker's imports): off the loop.
-                worker = await asyncio.to_thread(_Worker, self.url, str(self.spool.path))
-                await worker.open_streams()
-                self._worker = worker
+            await self._spawn()
             worker = self._worker
+            assert worker is not None
             try:
                 return await worker.ask(message)
             except WorkerDied:
                 self._worker = None
+                await worker.close_streams()
                 await asyncio.to_thread(worker.close, 1)
                 raise
 
@@ -321,6 +340,11 @@ class DatabaseWriter(Writer):
 
     async def _run(self) -> None:
         assert self._wake is not None
+        try:  # now, while the server starts, not in the middle of the first change
+            async with self._talk:
+                await self._spawn()
+        except Exception:
+            log.exception("the writer's worker did not start; trying again with the first batch")
         while True:
             if not self._entries and not self._matches:
                 if self._closing:
@@ -350,6 +374,7 @@ class DatabaseWriter(Writer):
                 batch["replay"] = True  # it may have committed before it died
                 error = str(exc)
             attempts += 1
+            self.failures += 1
             delay = min(self.retry_max_s, FIRST_RETRY_S * 2 ** (attempts - 1))
             log.warning("could not write a batch of %d entries (attempt %d), retrying in %.2f s: %s",
                         len(entries), attempts, delay, error)
@@ -376,5 +401,6 @@ class DatabaseWriter(Writer):
             log.error("the writer spools %d entries and %d matches at the stop", len(left), len(matches))
             self.spool.append(_encode({"op": "write", "log": [e.row() for e in left], "matches": matches, "replay": True}))
         if self._worker is not None:
+            await self._worker.close_streams()
             await asyncio.to_thread(self._worker.close)
             self._worker = None

@@ -64,9 +64,9 @@ def _upsert_tables(session: Session, entries: list) -> None:
         conn.execute(TablePlayer.__table__.insert(), seated)
 
 
-def _log_rows(entries: list) -> list[tuple]:
+def _log_rows(entries: list) -> list[dict]:
     return [
-        (code, int(version), kind, orjson.dumps(data).decode(), float(at))
+        {"code": code, "version": int(version), "kind": kind, "data": orjson.dumps(data).decode(), "at": float(at)}
         for code, version, kind, data, at, _table in entries
     ]
 
@@ -82,13 +82,12 @@ def write_batch(session: Session, batch: Mapping[str, Any], *, replay: bool = Fa
     _upsert_tables(session, entries)
     rows = _log_rows(entries)
     if rows:
-        conn = session.connection()
-        columns = ("code", "version", "kind", "data", "at")
+        # One multi-row INSERT (SQLAlchemy's insertmanyvalues), so that a second writer's
+        # duplicate key arrives as IntegrityError on both backends.
+        stmt = _insert(session)(TableLogEntry.__table__)
         if replay:
-            stmt = _insert(session)(TableLogEntry.__table__).on_conflict_do_nothing()
-            conn.execute(stmt, [dict(zip(columns, row)) for row in rows])
-        else:
-            store._insert_many(conn, TableLogEntry.__table__, columns, rows)
+            stmt = stmt.on_conflict_do_nothing()
+        session.connection().execute(stmt, rows)
     for record in batch.get("matches") or ():
         store.save_match(session, record)
 

@@ -70,6 +70,9 @@ def server(tmp_path_factory):
     env.update(
         DATABASE_URL=f"sqlite:///{tmp}/felt.db",
         FELT_BOT_DELAY_MS="30",
+        FELT_RATE_PLAYERS_BURST="100000",  # every browser shares one address
+        FELT_RATE_ROOMS_BURST="100000",
+        FELT_RATE_LOOKUPS_BURST="100000",
         PYTHONUNBUFFERED="1",
     )
     log = open(tmp / "server.log", "w")

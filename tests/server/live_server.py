@@ -1,8 +1,13 @@
-"""A real Felt server on loopback: uvicorn in a subprocess with its own SQLite file."""
+"""A real Felt server on loopback: uvicorn in a subprocess with its own SQLite file.
+
+It can be stopped (SIGTERM), killed (SIGKILL) and started again on the same port and the
+same database, as a deploy or a crash would do.
+"""
 
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -19,11 +24,16 @@ def free_port() -> int:
 
 
 class LiveServer:
-    def __init__(self, tmp: Path, **env: str) -> None:
+    def __init__(
+        self, tmp: Path, healthy: bool = True, log_level: str = "warning", preexec=None, **env: str
+    ) -> None:
+        self.tmp = tmp
+        self.log_level = log_level
+        self.preexec = preexec
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
-        full_env = {
+        self.env = {
             **os.environ,
             "DATABASE_URL": f"sqlite:///{tmp / 'felt.db'}",
             "FELT_BOT_DELAY_MS": "0",
@@ -31,31 +41,85 @@ class LiveServer:
             "FELT_MAX_OPEN_ROOMS_PER_PLAYER": "1000",
             "FELT_MAX_FRAMES_PER_SECOND": "1000",  # test clients act as fast as the server answers
             "FELT_FRAME_BURST": "1000",
+            # Every test client shares one address: per-address limits only where a test sets them.
+            "FELT_RATE_PLAYERS_BURST": "1000000",
+            "FELT_RATE_ROOMS_BURST": "1000000",
+            "FELT_RATE_LOOKUPS_BURST": "1000000",
             **env,
         }
-        self.log = open(tmp / "server.log", "w")
+        self.proc: subprocess.Popen | None = None
+        self.log = open(tmp / "server.log", "a")
+        self.start(healthy)
+
+    def start(self, healthy: bool = True) -> None:
+        """Start the server; with ``healthy`` wait until ``/healthz`` says 200, else until it answers."""
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "server", "--port", str(self.port), "--log-level", "warning"],
-            cwd=tmp,
-            env=full_env,
+            [sys.executable, "-m", "server", "--port", str(self.port), "--log-level", self.log_level],
+            cwd=self.tmp,
+            env=self.env,
             stdout=self.log,
             stderr=subprocess.STDOUT,
+            preexec_fn=self.preexec,
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited: {(tmp / 'server.log').read_text()[-2000:]}")
+                raise RuntimeError(f"the server exited: {(self.tmp / 'server.log').read_text()[-2000:]}")
             try:
-                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
+                status = httpx.get(self.base + "/healthz", timeout=1).status_code
+                if status == 200 or not healthy:
                     return
             except httpx.HTTPError:
-                time.sleep(0.1)
+                pass
+            time.sleep(0.05)
         raise RuntimeError("the server did not become healthy in 30 s")
 
-    def stop(self) -> None:
+    def kill(self) -> None:
+        """SIGKILL: the process ends at once, as in a crash (its writer worker goes with it)."""
+        assert self.proc is not None
+        children = _children(self.proc.pid)
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+        _wait_gone(children)
+
+    def terminate(self, timeout: float = 30) -> int:
+        """SIGTERM, and wait for a clean exit; returns the exit code."""
+        assert self.proc is not None
         self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
+        return self.proc.wait(timeout)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
         self.log.close()
+
+
+def _children(parent_pid: int) -> list[Path]:
+    return [p for p in Path("/proc").iterdir() if p.name.isdigit() and _ppid(p) == parent_pid]
+
+
+def _wait_gone(procs: list[Path]) -> None:
+    """The writer's worker of a killed server sees its pipe close and exits: wait for that."""
+    deadline = time.monotonic() + 10
+    while any(p.exists() and _state(p) not in ("Z", None) for p in procs) and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+def _state(proc: Path) -> str | None:
+    try:
+        return (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return None
+
+
+def _ppid(proc: Path) -> int | None:
+    try:
+        stat = (proc / "stat").read_text()
+    except OSError:
+        return None
+    return int(stat.rsplit(")", 1)[1].split()[1])

@@ -9,7 +9,7 @@ import jsonpatch
 import orjson
 
 from server.config import Settings
-from server.rooms import Connection, RoomManager
+from server.rooms import Connection, Room, RoomManager
 from server.rooms.seats import CODE_ALPHABET, new_room_code, seed_commitment
 from server.storage.writer import MemoryWriter
 
@@ -99,7 +99,7 @@ async def test_a_room_nobody_has_been_connected_to_for_a_while_is_closed():
     await asyncio.sleep(0.1)
     assert await manager.sweep() == 1
     assert manager.get(idle.code) is None and manager.get(busy.code) is busy
-    assert [r["code"] for r in manager.list_public()] == [busy.code]
+    assert [r["code"] for r in manager.list_public()[0]] == [busy.code]
 
 
 async def test_the_chat_keeps_exactly_its_last_lines_and_every_view_gets_them():
@@ -161,3 +161,45 @@ async def test_a_bot_seat_keeps_its_level_when_the_table_is_rebuilt_from_its_log
     again = Room.rebuild(manager, room.code, entries)
     assert [s.level for s in again.seats] == [None, "strong", "easy", "strong"]
     assert again.seats[1].name == "Strong bot 2" and again.seats[2].name == "Bot 3"
+
+
+async def test_no_frame_of_a_version_leaves_the_room_before_the_writer_makes_it_durable():
+    writer = MemoryWriter(manual=True)
+    manager = RoomManager(Settings(bot_delay_ms=0), writer)
+    room = manager.create("oh_hell", {"max_cards": 1, "rebound": False}, 3, False, "p0", "Ann")
+    host, _ = connection("p0", "Ann")
+    await room.join(host)
+    assert drain(host) == []  # the snapshot waits for the room's 'created' entry
+    writer.commit()
+    (snapshot,) = drain(host)
+    assert snapshot["type"] == "snapshot" and snapshot["v"] == room.version
+    await room.set_bot(host, 1, remove=False)
+    await room.set_bot(host, 2, remove=False)
+    assert drain(host) == [] and room.version == snapshot["v"] + 2  # accepted, applied, not shown
+    writer.commit()
+    assert [f["v"] for f in drain(host)] == [snapshot["v"] + 1, snapshot["v"] + 2]
+    assert [e.kind for e in writer.log[room.code]] == ["created", "seen", "bot", "bot"]  # seen: Ann connected
+
+
+async def test_a_room_rebuilt_from_its_log_is_the_room_that_wrote_it():
+    writer = MemoryWriter()
+    settings = Settings(bot_delay_ms=0)
+    manager = RoomManager(settings, writer)
+    room = manager.create("tarbish", {"target": 150}, 4, False, "p0", "Ann")
+    host, _ = connection("p0", "Ann")
+    await room.join(host)
+    for seat in (1, 2, 3):
+        await room.set_bot(host, seat, remove=False)
+    await room.say(host, "good luck")
+    room.seats[0].away = True  # a bot plays Ann's seat too, while she watches
+    await room.start(host)
+    for _ in range(300):
+        await asyncio.sleep(0)
+    rebuilt = Room.rebuild(RoomManager(settings, MemoryWriter()), room.code, writer.entries(room.code))
+    assert rebuilt.version == room.version
+    assert rebuilt.status == room.status and rebuilt.match.id == room.match.id
+    assert rebuilt.match.actions() == room.match.actions()
+    assert rebuilt.state == room.state
+    assert rebuilt._chat_part == room._chat_part
+    assert [(s.player_id, s.name, s.bot) for s in rebuilt.seats] == [(s.player_id, s.name, s.bot) for s in room.seats]
+    await room.close()

@@ -126,6 +126,56 @@ async function loadRooms() {
   }
 }
 
+// ---- Your tables: the player's unfinished tables, parked ones too (GET /api/tables) ----
+
+const STATUS_TEXT = { waiting: "waiting for players", playing: "in play", parked: "paused" };
+
+function titleOf(name) {
+  return (games.find((g) => g.name === name) || {}).title || name;
+}
+
+function myTableRow(t) {
+  const title = titleOf(t.game);
+  const actions = [h("a", { class: "btn btn-small btn-primary", href: roomUrl(t.code), "aria-label": `Open your ${title} table` }, "Open")];
+  if (t.is_host && t.status === "waiting") {
+    actions.push(h("button", { class: "btn btn-small", type: "button", "data-table-close": t.code, "aria-label": `Close your ${title} table` }, "Close"));
+  } else {
+    actions.push(h("button", { class: "btn btn-small", type: "button", "data-table-leave": t.code, "aria-label": `Leave your ${title} table` }, "Leave"));
+  }
+  return h("li", { class: "room-row", "data-my-table": t.code },
+    h("div", { class: "room-row-main" },
+      h("strong", {}, title),
+      h("span", { class: "hint" }, ` · ${STATUS_TEXT[t.status] || t.status}${t.private ? " · private" : ""}`)),
+    ...actions);
+}
+
+async function loadMine() {
+  if (!identity.get()) return;
+  try {
+    const data = await api("/api/tables", { auth: true });
+    const tables = data.tables || [];
+    $("#mine-panel").hidden = tables.length === 0;
+    fill($("#mine"), h("ul", { class: "room-list" }, tables.map(myTableRow)));
+  } catch (err) {
+    if (err.status === 401) $("#mine-panel").hidden = true;
+  }
+}
+
+$("#mine").addEventListener("click", async (event) => {
+  const button = event.target.closest("button[data-table-leave], button[data-table-close]");
+  if (!button) return;
+  const code = button.dataset.tableLeave || button.dataset.tableClose;
+  const verb = button.dataset.tableLeave ? "leave" : "close";
+  button.disabled = true;
+  try {
+    await api(`/api/tables/${encodeURIComponent(code)}/${verb}`, { method: "POST", auth: true });
+    toast(verb === "leave" ? "You left the table." : "The table is closed.");
+  } catch (err) {
+    toast(err.message, "error");
+  }
+  loadMine();
+});
+
 $("#game").addEventListener("change", showGame);
 
 $("#create-form").addEventListener("submit", async (event) => {
@@ -171,8 +221,11 @@ $("#join-form").addEventListener("submit", (event) => {
 
 const me = identity.get();
 if (me) $("#name").value = me.name;
-loadGames();
+loadGames().then(loadMine);
 loadRooms();
 setInterval(() => {
-  if (document.visibilityState === "visible") loadRooms();
+  if (document.visibilityState === "visible") {
+    loadRooms();
+    loadMine();
+  }
 }, POLL_MS);

@@ -1,10 +1,14 @@
-"""Request dependencies: the database, the room manager and the calling player."""
+"""Request dependencies: the calling player, and the per-address rate limits."""
 
 from __future__ import annotations
+
+import math
+from typing import Any
 
 from fastapi import Request
 
 from server.edges.api.errors import ApiError
+from server.limits import LOOKUPS
 from server.players import Caller, player_for_token
 
 
@@ -26,3 +30,48 @@ async def current_player(request: Request) -> Caller:
     if caller is None:
         raise ApiError(401, "unauthorized", "That player token is not known here.")
     return caller
+
+
+def _limits(request: Request) -> tuple[Any, str] | None:
+    """The app's rate limiter and this request's client address (None when the app has none)."""
+    state = request.app.state
+    limiter = getattr(state, "limiter", None)
+    if limiter is None:
+        return None
+    return limiter, state.addresses.of(request.scope)
+
+
+def too_many(wait_s: float, what: str) -> ApiError:
+    seconds = max(1, math.ceil(wait_s))
+    return ApiError(
+        429, "rate_limited", f"Too many {what} from your address; try again in {seconds} s.",
+        {"Retry-After": str(seconds)},
+    )
+
+
+def spend(request: Request, kind: str, what: str) -> None:
+    """Take one of this address's ``kind`` tokens, or refuse with 429 and ``Retry-After``."""
+    limits = _limits(request)
+    if limits is not None:
+        limiter, address = limits
+        wait_s = limiter.take(kind, address)
+        if wait_s > 0:
+            raise too_many(wait_s, what)
+
+
+def check_lookups(request: Request) -> None:
+    """Refuse (429) an address that has used up its failed room lookups, before it looks."""
+    limits = _limits(request)
+    if limits is not None:
+        limiter, address = limits
+        wait_s = limiter.wait(LOOKUPS, address)
+        if wait_s > 0:
+            raise too_many(wait_s, "unknown room codes")
+
+
+def lookup_failed(request: Request) -> None:
+    """Count one failed room lookup against this address."""
+    limits = _limits(request)
+    if limits is not None:
+        limiter, address = limits
+        limiter.take(LOOKUPS, address)

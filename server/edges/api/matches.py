@@ -109,7 +109,7 @@ async def _load(request: Request, match_id: str) -> dict[str, Any]:
     "/matches",
     response_model=MatchPage,
     summary="Finished matches, newest first",
-    responses=error_response_doc(400, 422),
+    responses=error_response_doc(400, 422, 503),
 )
 async def list_matches(
     request: Request,
@@ -142,7 +142,7 @@ async def list_matches(
     "/matches/{match_id}",
     response_model=MatchRecord,
     summary="One finished match: enough to replay it",
-    responses=error_response_doc(404),
+    responses=error_response_doc(404, 503),
 )
 async def get_match(match_id: str, request: Request) -> dict[str, Any]:
     return await _load(request, match_id)
@@ -152,7 +152,7 @@ async def get_match(match_id: str, request: Request) -> dict[str, Any]:
     "/matches/{match_id}/replay",
     response_model=Replay,
     summary="Every state of a finished match, with all hands shown",
-    responses=error_response_doc(404, 500),
+    responses=error_response_doc(404, 500, 503),
 )
 async def get_replay(match_id: str, request: Request) -> dict[str, Any]:
     record = await _load(request, match_id)

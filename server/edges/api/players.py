@@ -8,7 +8,9 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from server.storage import store
+from server.edges.api.deps import spend
 from server.edges.api.errors import ApiError, error_response_doc
+from server.limits import PLAYERS
 
 router = APIRouter(tags=["players"])
 
@@ -28,9 +30,10 @@ class PlayerCreated(BaseModel):
     status_code=201,
     response_model=PlayerCreated,
     summary="Create a guest player and its bearer token",
-    responses=error_response_doc(422),
+    responses=error_response_doc(422, 429, 503),
 )
 async def create_player(body: NewPlayer, request: Request) -> PlayerCreated:
+    spend(request, PLAYERS, "new players")
     try:
         name = store.clean_name(body.name)
     except store.InvalidName as exc:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 from typing import Any
 
-from fastapi import APIRouter, Depends, Request
+import orjson
+from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from server.edges.api.deps import Caller, current_player
+from server.edges.api.deps import Caller, check_lookups, current_player, lookup_failed, spend
 from server.edges.api.errors import ApiError, error_response_doc
+from server.limits import ROOMS
 from server.rooms import RoomError
 
 router = APIRouter(tags=["rooms"])
@@ -43,6 +47,25 @@ class RoomSummary(BaseModel):
 
 class RoomList(BaseModel):
     rooms: list[RoomSummary]
+    next: str | None = Field(
+        default=None, description="Pass as 'cursor' for the next (older) page; null on the last page."
+    )
+
+
+def encode_cursor(key: tuple[float, str]) -> str:
+    return base64.urlsafe_b64encode(orjson.dumps(list(key))).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[float, str]:
+    """The room key a cursor names; ApiError 400 when it is not one of ours."""
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        created, code = orjson.loads(raw)
+        if isinstance(created, (int, float)) and not isinstance(created, bool) and isinstance(code, str):
+            return float(created), code
+    except (binascii.Error, ValueError, TypeError):
+        pass
+    raise ApiError(400, "bad_cursor", "That cursor is not one this server gave out; start from the first page.")
 
 
 @router.post(
@@ -50,9 +73,10 @@ class RoomList(BaseModel):
     status_code=201,
     response_model=RoomCreated,
     summary="Open a room; the caller is its host and sits in seat 0",
-    responses=error_response_doc(401, 422, 429),
+    responses=error_response_doc(401, 422, 429, 503),
 )
 async def create_room(body: CreateRoom, request: Request, caller: Caller = Depends(current_player)) -> dict:
+    spend(request, ROOMS, "new rooms")
     manager = request.app.state.rooms
     try:
         room = manager.create(body.game, body.options, body.seats, body.private, caller.id, caller.name)
@@ -65,22 +89,35 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
     return {"code": room.code, "url": f"/r/{room.code}"}
 
 
-@router.get("/rooms", response_model=RoomList, summary="Public rooms waiting for players")
-async def list_rooms(request: Request) -> dict:
-    return {"rooms": request.app.state.rooms.list_public()}
+@router.get(
+    "/rooms",
+    response_model=RoomList,
+    summary="Public rooms waiting for players, newest first, a page at a time",
+    responses=error_response_doc(400, 422),
+)
+async def list_rooms(
+    request: Request,
+    limit: int = Query(50, ge=1, le=200, description="Rooms on this page (at most 200)."),
+    cursor: str | None = Query(None, max_length=200, description="The 'next' of the previous page."),
+) -> dict:
+    after = decode_cursor(cursor) if cursor is not None else None
+    rooms, last = request.app.state.rooms.list_public(limit=limit, after=after)
+    return {"rooms": rooms, "next": encode_cursor(last) if last is not None else None}
 
 
 @router.get(
     "/rooms/{code}",
     response_model=RoomSummary,
     summary="A room's public summary",
-    responses=error_response_doc(404, 503),
+    responses=error_response_doc(404, 429, 503),
 )
 async def get_room(code: str, request: Request) -> dict:
+    check_lookups(request)
     try:
         room = await request.app.state.rooms.open(code)
     except RoomError as err:
         raise ApiError(err.status, err.code, err.message) from None
     if room is None:
+        lookup_failed(request)
         raise ApiError(404, "not_found", f"There is no open room {code!r}.")
     return room.summary()

@@ -1,0 +1,229 @@
+"""The server's two socket protocols: uvicorn's, with the limits a public server needs.
+
+uvicorn's HTTP protocol has no timeout for a request's headers (a connection that sends half
+a request line is held forever: slowloris), no cap on header size (httptools has none), and
+refuses WebSocket upgrades past no connection limit at all. Its WebSocket protocol buffers
+frames for a client that never reads, and a socket closed with frames still buffered is
+held open until they drain, which for a client that stopped reading is never.
+
+``protocols(settings, max_connections)`` gives the two classes ``python -m server`` passes to
+uvicorn (``http=``, ``ws=``):
+
+- ``GuardedHttp``: the headers of each request must arrive within ``header_timeout_s`` and
+  fit in ``max_header_bytes`` (else 431); past ``max_connections`` open connections, requests
+  other than ``/healthz`` get a JSON 503 and WebSocket upgrades are refused the same way;
+  past that plus a small reserve a new connection is cut at once, so descriptors stay free
+  for the server's own files and database connections.
+- ``GuardedWebSocket``: each socket's kernel send buffer is bounded; a send that cannot
+  proceed for ``ws_send_timeout_s`` (the client's backlog is not draining) cuts the socket,
+  and a socket whose application has finished is aborted if it is still open after that
+  long, so a client that stopped reading is gone within a bounded time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+import struct
+from typing import Any
+
+import httptools
+import orjson
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.utils import ClientDisconnected
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from server.config import Settings
+
+log = logging.getLogger("felt.transport")
+
+HEALTH_PATH = b"/healthz"
+# Connections past the cap still get a 503 (or /healthz its answer); past the cap plus this
+# many they are cut without a word.
+OVERFLOW = 256
+
+
+def _json_response(status: int, reason: bytes, code: str, message: str, extra: bytes = b"") -> bytes:
+    body = orjson.dumps({"error": {"code": code, "message": message}})
+    head = b"HTTP/1.1 %d %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\n" % (
+        status, reason, len(body)
+    )
+    return head + extra + b"connection: close\r\n\r\n" + body
+
+
+OVERLOADED = _json_response(
+    503, b"Service Unavailable", "overloaded", "The server has too many open connections; try again shortly.",
+    b"retry-after: 5\r\n",
+)
+HEADERS_TOO_LARGE = _json_response(
+    431, b"Request Header Fields Too Large", "headers_too_large", "The request's headers are too large."
+)
+
+
+async def _overloaded_app(scope: dict, receive: Any, send: Any) -> None:
+    body = OVERLOADED.split(b"\r\n\r\n", 1)[1]
+    await send({
+        "type": "http.response.start",
+        "status": 503,
+        "headers": [(b"content-type", b"application/json"), (b"retry-after", b"5"), (b"connection", b"close")],
+    })
+    await send({"type": "http.response.body", "body": body})
+
+
+class GuardedHttp(HttpToolsProtocol):
+    """uvicorn's httptools protocol with a header deadline, a header size cap and a connection cap."""
+
+    header_timeout_s = 10.0
+    max_header_bytes = 16384
+    max_connections = 10_000
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._header_timer: asyncio.TimerHandle | None = None
+        self._header_bytes = 0
+        self._in_headers = False
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if len(self.connections) > self.max_connections + OVERFLOW:
+            transport.abort()  # no descriptor to spare: not even an answer
+            return
+        self._arm()
+
+    def _arm(self) -> None:
+        self._in_headers = True
+        self._header_bytes = 0
+        if self._header_timer is None:
+            self._header_timer = self.loop.call_later(self.header_timeout_s, self._headers_too_slow)
+
+    def _disarm(self) -> None:
+        self._in_headers = False
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+            self._header_timer = None
+
+    def _headers_too_slow(self) -> None:
+        self._header_timer = None
+        if not self.transport.is_closing():
+            self.transport.close()
+
+    def data_received(self, data: bytes) -> None:
+        if self._in_headers:
+            end = data.find(b"\r\n\r\n")  # a body arriving with the headers is not theirs
+            self._header_bytes += len(data) if end < 0 else end
+            if self._header_bytes > self.max_header_bytes:
+                self._disarm()
+                self.transport.write(HEADERS_TOO_LARGE)
+                self.transport.close()
+                return
+        super().data_received(data)
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        if not self._in_headers:
+            self._arm()
+
+    def on_headers_complete(self) -> None:
+        self._disarm()
+        if len(self.connections) <= self.max_connections or self._is_health_check():
+            super().on_headers_complete()
+            return
+        app = self.app
+        self.app = _overloaded_app
+        try:
+            super().on_headers_complete()
+        finally:
+            self.app = app
+
+    def _is_health_check(self) -> bool:
+        try:
+            return httptools.parse_url(self.url).path == HEALTH_PATH
+        except httptools.HttpParserInvalidURLError:
+            return False
+
+    def handle_websocket_upgrade(self) -> None:
+        if len(self.connections) > self.max_connections:
+            self.transport.write(OVERLOADED)
+            self.transport.close()
+            return
+        super().handle_websocket_upgrade()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+
+class GuardedWebSocket(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol that cuts a client whose unsent backlog stops draining."""
+
+    send_timeout_s = 10.0
+    send_buffer_bytes = 262_144
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._lost = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.send_buffer_bytes)
+            except OSError:  # not a TCP socket (tests, unix sockets): keep the default
+                pass
+
+    async def send(self, message: Any) -> None:
+        if not self.writable.is_set() and not self.disconnected:
+            try:
+                await asyncio.wait_for(self.writable.wait(), self.send_timeout_s)
+            except TimeoutError:
+                self._cut()
+                raise ClientDisconnected() from None
+        await super().send(message)
+
+    def _cut(self) -> None:
+        """Drop the connection now, buffered frames and all (the client is not reading).
+
+        With a zero linger the kernel resets the connection and frees its send buffer at
+        once; a plain close would leave it queued behind the unread frames (FIN-WAIT-1).
+        """
+        if self._lost:
+            return
+        log.warning("cutting a WebSocket whose client stopped reading (%s)", self.client and self.client[0])
+        sock = self.transport.get_extra_info("socket")
+        if sock is not None:
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            except OSError:
+                pass
+        self.transport.abort()
+
+    def on_task_complete(self, task: asyncio.Task[None]) -> None:
+        super().on_task_complete(task)
+        # A close sent into a full buffer waits for a reader that may never come.
+        if not self._lost:
+            self.loop.call_later(self.send_timeout_s, self._cut)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._lost = True
+        super().connection_lost(exc)
+
+
+def protocols(settings: Settings, max_connections: int) -> tuple[type[GuardedHttp], type[GuardedWebSocket]]:
+    """The two protocol classes, configured from ``settings``."""
+    http = type(
+        "FeltHttp",
+        (GuardedHttp,),
+        {
+            "header_timeout_s": settings.header_timeout_s,
+            "max_header_bytes": settings.max_header_bytes,
+            "max_connections": max_connections,
+        },
+    )
+    ws = type(
+        "FeltWebSocket",
+        (GuardedWebSocket,),
+        {"send_timeout_s": settings.ws_send_timeout_s, "send_buffer_bytes": settings.ws_send_buffer_bytes},
+    )
+    return http, ws

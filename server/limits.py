@@ -1,0 +1,84 @@
+"""Per-address rate limits: token buckets behind a small interface.
+
+``RateLimiter`` is what the edges use: ``take(kind, key)`` spends one token of the bucket
+``kind`` for ``key`` (a client address) and answers how long to wait when there was none;
+``wait(kind, key)`` only looks. ``MemoryRateLimiter`` keeps the buckets in this process; a
+shared backend (Redis, for a cluster) implements the same two methods.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Protocol
+
+from server.config import Settings
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """A sustained rate (tokens a second) and a burst (the bucket's size)."""
+
+    per_second: float
+    burst: int
+
+
+# What each kind of bucket limits, per client address.
+PLAYERS = "players"  # POST /api/players
+ROOMS = "rooms"  # POST /api/rooms
+LOOKUPS = "lookups"  # unknown room codes, over HTTP and WebSocket
+
+
+def rates_from(settings: Settings) -> dict[str, Rate]:
+    return {
+        PLAYERS: Rate(settings.rate_players_per_minute / 60, settings.rate_players_burst),
+        ROOMS: Rate(settings.rate_rooms_per_minute / 60, settings.rate_rooms_burst),
+        LOOKUPS: Rate(settings.rate_lookups_per_minute / 60, settings.rate_lookups_burst),
+    }
+
+
+class RateLimiter(Protocol):
+    def take(self, kind: str, key: str) -> float:
+        """Spend a token: 0 when there was one, else the seconds until there is."""
+
+    def wait(self, kind: str, key: str) -> float:
+        """The seconds until a token is free (0 when one is), spending nothing."""
+
+
+class MemoryRateLimiter:
+    """Token buckets in this process's memory, kept only while they are not full."""
+
+    # Buckets that have refilled are forgotten: an address seen once costs nothing for long.
+    SWEEP_EVERY = 10_000
+
+    def __init__(self, rates: dict[str, Rate], clock=time.monotonic) -> None:
+        self.rates = rates
+        self.clock = clock
+        self._buckets: dict[tuple[str, str], tuple[float, float]] = {}  # (tokens, stamp)
+        self._ops = 0
+
+    def _level(self, kind: str, key: str, now: float) -> float:
+        rate = self.rates[kind]
+        tokens, stamp = self._buckets.get((kind, key), (float(rate.burst), now))
+        return min(float(rate.burst), tokens + (now - stamp) * rate.per_second)
+
+    def wait(self, kind: str, key: str) -> float:
+        tokens = self._level(kind, key, self.clock())
+        return 0.0 if tokens >= 1 else (1 - tokens) / self.rates[kind].per_second
+
+    def take(self, kind: str, key: str) -> float:
+        now = self.clock()
+        tokens = self._level(kind, key, now)
+        self._ops += 1
+        if self._ops % self.SWEEP_EVERY == 0:
+            self._sweep(now)
+        if tokens < 1:
+            self._buckets[(kind, key)] = (tokens, now)
+            return (1 - tokens) / self.rates[kind].per_second
+        self._buckets[(kind, key)] = (tokens - 1, now)
+        return 0.0
+
+    def _sweep(self, now: float) -> None:
+        full = [k for k in self._buckets if self._level(k[0], k[1], now) >= self.rates[k[0]].burst]
+        for k in full:
+            del self._buckets[k]

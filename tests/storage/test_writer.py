@@ -1,0 +1,187 @@
+"""The writer: the table log and finished matches, group-committed off the loop, refused twice,
+spooled while the database is down and written from the spool when it is back."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import sqlalchemy as sa
+
+from server.storage import tables
+from server.storage.dbwriter import DatabaseWriter, Spool
+from server.storage.models import Match, TableLogEntry
+from server.storage.writer import LogEntry, MemoryWriter
+
+
+def _row(status: str = "waiting") -> dict:
+    return {"game": "oh_hell", "status": status, "private": False, "host_id": "p0", "players": ["p0"]}
+
+
+def _entries(code: str, first: int, count: int) -> list[LogEntry]:
+    return [
+        LogEntry(code, v, "created" if v == 1 else "chat", {"n": v}, _row() if v == 1 else None)
+        for v in range(first, first + count)
+    ]
+
+
+def _versions(db, code: str) -> list[int]:
+    with db.session() as session:
+        return [v for v, *_ in tables.table_log(session, code)]
+
+
+def _writer(db, tmp_path) -> DatabaseWriter:
+    return DatabaseWriter(db.url.render_as_string(hide_password=False), tmp_path / "spool.jsonl", retry_max_s=0.2)
+
+
+def test_the_log_refuses_a_second_writer_of_the_same_version(db):
+    batch = {"log": [["T1", 1, "created", {}, 1.0, _row()], ["T1", 2, "chat", {"a": 1}, 2.0, None]]}
+    with db.session() as session:
+        tables.write_batch(session, batch)
+    second = {"log": [["T1", 2, "chat", {"b": 2}, 3.0, None]]}
+    with pytest.raises(sa.exc.IntegrityError):
+        with db.session() as session:
+            tables.write_batch(session, second)
+    with db.session() as session:
+        assert tables.table_log(session, "T1")[1] == (2, "chat", {"a": 1}, 2.0)
+        tables.write_batch(session, second, replay=True)  # a replay skips what is stored
+        assert tables.table_log(session, "T1")[1] == (2, "chat", {"a": 1}, 2.0)
+
+
+async def test_many_tables_entries_share_commits_and_each_version_is_reported_durable_in_order(db, tmp_path):
+    writer = _writer(db, tmp_path)
+    durable: dict[str, list[int]] = {}
+    writer.on_durable = lambda code, v: durable.setdefault(code, []).append(v)
+    await writer.start()
+    try:
+        codes = [f"G{i}" for i in range(40)]
+        for step in range(5):  # 40 tables, 5 versions each, queued faster than a commit
+            for code in codes:
+                for entry in _entries(code, 1 + step * 2, 2):
+                    writer.append(entry)
+            await asyncio.sleep(0)
+        await writer.flush(30)
+    finally:
+        await writer.close()
+    assert writer.batches < 40 * 5  # group commit: far fewer commits than entries
+    for code in codes:
+        assert _versions(db, code) == list(range(1, 11))
+        assert durable[code] == sorted(durable[code]) and durable[code][-1] == 10
+
+
+async def test_a_second_writer_is_reported_as_a_conflict_and_the_other_tables_are_written(db, tmp_path):
+    writer = _writer(db, tmp_path)
+    durable, conflicts = [], []
+    writer.on_durable = lambda code, v: durable.append((code, v))
+    writer.on_conflict = conflicts.append
+    await writer.start()
+    try:
+        for entry in _entries("A", 1, 3):
+            writer.append(entry)
+        await writer.flush(30)
+        # Another process wrote A's version 4 first; this writer then writes A 4 and B 1.
+        with db.session() as session:
+            tables.write_batch(session, {"log": [["A", 4, "chat", {"other": True}, 1.0, None]]})
+        writer.append(LogEntry("A", 4, "chat", {"mine": True}))
+        writer.append(_entries("B", 1, 1)[0])
+        await writer.flush(30)
+    finally:
+        await writer.close()
+    assert conflicts == ["A"]
+    assert ("B", 1) in durable and ("A", 4) not in durable
+    with db.session() as session:
+        assert tables.table_log(session, "A")[3][2] == {"other": True}
+    assert _versions(db, "B") == [1]
+
+
+async def test_a_match_record_is_written_with_the_log(db, tmp_path, template_records):
+    writer = _writer(db, tmp_path)
+    await writer.start()
+    record = dict(template_records["ribs"], id="match-with-log")
+    try:
+        for entry in _entries("M", 1, 2):
+            writer.append(entry)
+        writer.record(record)
+        writer.record(dict(record))  # twice: stored once
+        await writer.flush(30)
+    finally:
+        await writer.close()
+    with db.session() as session:
+        assert session.scalar(sa.select(sa.func.count()).select_from(Match)) == 1
+
+
+async def test_while_the_database_is_down_entries_are_spooled_and_written_when_it_is_back(
+    db, tmp_path, outage, template_records
+):
+    writer = _writer(db, tmp_path)
+    durable = []
+    writer.on_durable = lambda code, v: durable.append((code, v))
+    await writer.start()
+    try:
+        with outage(db):
+            for entry in _entries("S", 1, 4):
+                writer.append(entry)
+            writer.record(dict(template_records["oh_hell"], id="spooled-match"))
+            await writer.flush(30)  # durable in the spool: the rooms may show it
+            assert ("S", 4) in durable
+            assert writer.spooled and not Spool(tmp_path / "spool.jsonl").is_empty()
+        assert await writer.sync()
+    finally:
+        await writer.close()
+    assert _versions(db, "S") == [1, 2, 3, 4]
+    with db.session() as session:
+        assert session.get(Match, "spooled-match") is not None
+    assert Spool(tmp_path / "spool.jsonl").is_empty()
+
+
+async def test_a_stop_during_an_outage_leaves_everything_in_the_spool_for_the_next_start(
+    db, tmp_path, outage, template_records
+):
+    with outage(db):
+        writer = _writer(db, tmp_path)
+        await writer.start()
+        for entry in _entries("Z", 1, 3):
+            writer.append(entry)
+        writer.record(dict(template_records["tarbish"], id="stopped-match"))
+        await writer.close(timeout=20)
+    with db.session() as session:
+        assert session.scalar(sa.select(sa.func.count()).select_from(TableLogEntry)) == 0
+    later = _writer(db, tmp_path)  # the next start, the database back
+    await later.start()
+    try:
+        assert later.spooled and await later.sync()
+    finally:
+        await later.close()
+    assert _versions(db, "Z") == [1, 2, 3]
+    with db.session() as session:
+        assert session.get(Match, "stopped-match") is not None
+
+
+async def test_a_worker_that_dies_is_replaced_and_its_batch_written_once(db, tmp_path):
+    writer = _writer(db, tmp_path)
+    await writer.start()
+    try:
+        for entry in _entries("W", 1, 2):
+            writer.append(entry)
+        await writer.flush(30)
+        writer._worker.process.kill()
+        for entry in _entries("W", 3, 2):
+            writer.append(entry)
+        await writer.flush(30)
+    finally:
+        await writer.close()
+    assert _versions(db, "W") == [1, 2, 3, 4]
+
+
+def test_the_memory_writer_refuses_a_second_writer_and_reports_only_when_committed():
+    writer = MemoryWriter(manual=True)
+    durable, conflicts = [], []
+    writer.on_durable = lambda code, v: durable.append((code, v))
+    writer.on_conflict = conflicts.append
+    writer.append(LogEntry("X", 1, "created", {}))
+    assert durable == [] and writer.pending == 1
+    writer.commit()
+    assert durable == [("X", 1)]
+    writer.append(LogEntry("X", 1, "chat", {}))
+    writer.commit()
+    assert conflicts == ["X"] and [e.kind for e in writer.log["X"]] == ["created"]
