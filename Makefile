@@ -1,4 +1,5 @@
-# Felt: `make run` serves the game, `make test` runs the whole suite. Each sets itself up.
+# Felt: `make run` serves the game, `make test` runs the whole suite, `make test-fast` the
+# edit-run lane (no `slow` or `browser` tests). Each sets itself up.
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
@@ -6,7 +7,7 @@ PORT   ?= 8000
 HOST   ?= 127.0.0.1
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench bench-quick install clean
+.PHONY: run test test-fast bench bench-quick install clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -21,6 +22,9 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest -q $(PYTEST_ARGS)
+
+test-fast: $(STAMP)
+	$(PY) -m pytest -q -m "not slow and not browser" $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(PY) -m bench.run

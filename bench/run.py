@@ -3,7 +3,7 @@
 Parts, in order: calibration, engines, micro (diff + encode), patches (patch size and the
 in-process room path), storage (``bench/storage.py``, another engineer's, run as a
 subprocess), load (WebSocket load against the bare baseline, memory, and the py-spy
-profile). Every figure goes to ``bench/results/latest.json`` (read-modify-write: the
+profile), durable (the write-ahead table log's cost at human pace: log on, log off, bare). Every figure goes to ``bench/results/latest.json`` (read-modify-write: the
 "storage" key written by ``bench/storage.py`` is kept) and the table in ``bench/README.md``
 is rewritten from this run.
 """
@@ -20,7 +20,7 @@ import time
 
 from bench.common import RESULTS, ROOT, figure, line, merge_results, now_iso, read_results
 
-PARTS = ("calibration", "engines", "micro", "patches", "storage", "load")
+PARTS = ("calibration", "engines", "micro", "patches", "storage", "load", "durable")
 README = ROOT / "bench" / "README.md"
 STORAGE_ARGS: list[str] | None = None
 
@@ -117,7 +117,9 @@ def write_readme(figs: list[dict], meta: dict, raw: dict) -> None:
     from bench.common import fmt
 
     for f in figs:
-        if "target" not in f and not f["name"].startswith(("load.", "memory.", "engine.", "micro.diff", "room.", "calibration")):
+        if "target" not in f and not f["name"].startswith(
+            ("load.", "memory.", "engine.", "micro.diff", "room.", "calibration", "durable.")
+        ):
             continue
         verdict = {True: "pass", False: "**FAIL**", None: "n/a"}[f.get("pass")] if "target" in f else ""
         rows.append(
@@ -209,6 +211,13 @@ def main(argv: list[str] | None = None) -> int:
         return res, load_figures(res, args.quick)
 
     part("load", load)
+
+    def durable():
+        from bench.durable import run as run_durable
+
+        return run_durable(args.quick, log)
+
+    part("durable", durable)
     meta["finished"] = now_iso()
     meta["seconds"] = time.perf_counter() - t0
     meta["loadavg_end"] = os.getloadavg()

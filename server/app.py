@@ -19,6 +19,8 @@ from fastapi.staticfiles import StaticFiles
 from server import __version__
 from server.edges.api import api_router
 from server.edges.api.errors import ApiError, install_error_handlers
+from server.edges.api.matches import replay_loader
+from server.edges.api.replays import BodyCache, Replays
 from server.edges.guard import ClientAddresses, RequestGuard
 from server.config import Settings, get_settings
 from server.limits import MemoryRateLimiter, rates_from
@@ -27,6 +29,7 @@ from server.storage.db import Database
 from server.storage.dbwriter import DatabaseWriter
 from server.storage.source import DatabaseTables
 from server.rooms import RoomManager
+from server.edges.headers import SecurityHeaders
 from server.edges.ws import RoomSockets
 
 log = logging.getLogger("felt")
@@ -51,6 +54,31 @@ async def _tend_collector(every_s: float = 1.0, full_every_s: float = 600.0) -> 
             gc.collect()
             last_full = time.monotonic()
         gc.freeze()
+
+
+class LoopWatch:
+    """The longest the event loop ran without yielding, since it was last read (the bench's figure).
+
+    A 1 ms ticker: each gap between ticks is bounded by the loop thread's own CPU time in it,
+    so the time other processes of a shared machine take is not counted as a block.
+    """
+
+    def __init__(self) -> None:
+        self.longest_s = 0.0
+
+    def take(self) -> float:
+        longest, self.longest_s = self.longest_s, 0.0
+        return longest
+
+    async def run(self) -> None:
+        last, last_cpu = time.perf_counter(), time.thread_time()
+        while True:
+            await asyncio.sleep(0.001)
+            now, cpu = time.perf_counter(), time.thread_time()
+            block = min(now - last - 0.001, cpu - last_cpu)
+            if block > self.longest_s:
+                self.longest_s = block
+            last, last_cpu = now, cpu
 
 
 # Collect the young generation every 50,000 allocations, not 700: a server keeps many
@@ -87,60 +115,74 @@ async def _prepare(db: Database, rooms: RoomManager, first_try: asyncio.Event) -
             delay = min(delay * 2, 5.0)
 
 
+@asynccontextmanager
+async def _lifespan(app: FastAPI):
+    """Storage, the writer and the rooms up (the tables restored, or restoring in the
+    background while the database is down), and down again in order at the stop."""
+    settings: Settings = app.state.settings
+    db = Database(settings.database_url)
+    writer = DatabaseWriter(settings.database_url, settings.spool_path, retry_max_s=settings.db_retry_max_s)
+    await writer.start()
+    source = DatabaseTables(db)
+    rooms = RoomManager(settings, writer, source)
+    rooms.start()
+    app.state.db = db
+    app.state.writer = writer
+    app.state.tables = source
+    app.state.rooms = rooms
+    app.state.replays = Replays(
+        replay_loader(db),
+        builds=settings.replay_builds,
+        queue=settings.replay_queue,
+        cache=BodyCache(settings.replay_cache_entries, settings.replay_cache_mb * 2**20),
+    )
+    first_try = asyncio.Event()
+    prepare = asyncio.get_running_loop().create_task(_prepare(db, rooms, first_try))
+    tried = asyncio.ensure_future(first_try.wait())
+    await asyncio.wait({prepare, tried}, return_when=asyncio.FIRST_COMPLETED)
+    tried.cancel()
+
+    async def drain() -> None:
+        await rooms.stop()
+        try:
+            await writer.flush(timeout=8)
+        except TimeoutError as exc:
+            log.error("stopping: %s", exc)
+
+    DRAINS.append(drain)
+    # A server keeps many long-lived views: collect the young generation less often and
+    # keep the long-lived heap out of the collector's sight (see _tend_collector).
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+    collector = asyncio.get_running_loop().create_task(_tend_collector())
+    watch = app.state.loop_watch = LoopWatch() if settings.loop_monitor else None
+    watching = asyncio.get_running_loop().create_task(watch.run()) if watch else None
+    log.info("Felt %s ready on %s", __version__, db.describe())
+    try:
+        yield
+    finally:
+        DRAINS.remove(drain)
+        prepare.cancel()
+        collector.cancel()
+        if watching is not None:
+            watching.cancel()
+        await rooms.stop()
+        await rooms.close()
+        await writer.close()
+        await asyncio.to_thread(db.dispose)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """A Felt application; uvicorn calls this with no arguments (``factory=True``)."""
     settings = settings or get_settings()
     web_dir = Path(settings.web_dir)
 
-    @asynccontextmanager
-    async def lifespan(app: FastAPI):
-        db = Database(settings.database_url)
-        writer = DatabaseWriter(settings.database_url, settings.spool_path, retry_max_s=settings.db_retry_max_s)
-        await writer.start()
-        source = DatabaseTables(db)
-        rooms = RoomManager(settings, writer, source)
-        rooms.start()
-        app.state.db = db
-        app.state.writer = writer
-        app.state.tables = source
-        app.state.rooms = rooms
-        first_try = asyncio.Event()
-        prepare = asyncio.get_running_loop().create_task(_prepare(db, rooms, first_try))
-        tried = asyncio.ensure_future(first_try.wait())
-        await asyncio.wait({prepare, tried}, return_when=asyncio.FIRST_COMPLETED)
-        tried.cancel()
-
-        async def drain() -> None:
-            await rooms.stop()
-            try:
-                await writer.flush(timeout=8)
-            except TimeoutError as exc:
-                log.error("stopping: %s", exc)
-
-        DRAINS.append(drain)
-        # A server keeps many long-lived views: collect the young generation less often and
-        # keep the long-lived heap out of the collector's sight (see _tend_collector).
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(*GC_THRESHOLDS)
-        collector = asyncio.get_running_loop().create_task(_tend_collector())
-        log.info("Felt %s ready on %s", __version__, db.describe())
-        try:
-            yield
-        finally:
-            DRAINS.remove(drain)
-            prepare.cancel()
-            collector.cancel()
-            await rooms.stop()
-            await rooms.close()
-            await writer.close()
-            await asyncio.to_thread(db.dispose)
-
     app = FastAPI(
         title="Felt",
         version=__version__,
         summary="Real-time trick-taking card games: Oh Hell, Bid Whist, Tarabish, Ribs.",
-        lifespan=lifespan,
+        lifespan=_lifespan,
     )
     app.state.settings = settings
     app.state.metrics = Metrics(app.state)
@@ -149,6 +191,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     app.include_router(api_router)
     app.add_middleware(RoomSockets)  # /ws/rooms/{code}: see server.edges.ws
+    app.add_middleware(SecurityHeaders)  # CSP, no framing, no referrer, no sniffing
     app.add_middleware(
         RequestGuard, max_body_bytes=settings.max_body_bytes, body_timeout_s=settings.body_timeout_s
     )
@@ -165,6 +208,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise ApiError(503, "unavailable", "The database does not answer.", {"Retry-After": "5"})
         if not app.state.rooms.restored:
             raise ApiError(503, "unavailable", "The tables are still being restored.", {"Retry-After": "1"})
+        if app.state.loop_watch is not None:
+            return {"ok": True, "loop_block_max_ms": app.state.loop_watch.take() * 1000}
         return {"ok": True}
 
     def page(name: str):
@@ -175,9 +220,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         return serve
 
-    app.add_api_route("/", page("index.html"), include_in_schema=False)
-    app.add_api_route("/r/{code}", page("room.html"), include_in_schema=False)
-    app.add_api_route("/history", page("history.html"), include_in_schema=False)
-    app.add_api_route("/matches/{match_id}", page("match.html"), include_in_schema=False)
+    for path, name in (("/", "index.html"), ("/r/{code}", "room.html"), ("/history", "history.html"),
+                       ("/matches/{match_id}", "match.html")):
+        app.add_api_route(path, page(name), methods=["GET", "HEAD"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=web_dir), name="static")
     return app

@@ -58,15 +58,24 @@ class Settings(BaseSettings):
     max_bad_frames: int = Field(default=3, ge=1, description="Bad frames in a row before a socket is closed (1008).")
     chat_max_chars: int = Field(default=300, ge=1)
     chat_history: int = Field(default=50, ge=1)
-    chat_per_minute: int = Field(default=20, ge=1)
+    chat_per_minute: int = Field(default=20, ge=1, description="Chat lines a player may send a room per minute.")
+    chat_spectators_per_minute: int = Field(
+        default=20, ge=1, description="Chat lines all of a room's spectators together may send per minute."
+    )
     max_open_rooms_per_player: int = Field(default=5, ge=1)
-    max_connections_per_room: int = Field(default=64, ge=4)
+    max_spectators_per_room: int = Field(
+        default=64, ge=0, description="Sockets of people not seated at a table; its players always get in."
+    )
     send_queue_limit: int = Field(
         default=256, ge=8, description="Frames queued for one connection before it is closed as too slow."
     )
     table_log: bool = Field(
         default=True,
         description="Log every change to a table before showing it (off only to measure the log's cost).",
+    )
+    loop_monitor: bool = Field(
+        default=False,
+        description="Measure the event loop's longest block (reported and reset by /healthz; for the bench).",
     )
     table_retention_days: float = Field(
         default=30.0, gt=0, description="How long a parked table is kept before it is deleted."
@@ -75,6 +84,14 @@ class Settings(BaseSettings):
         default=Path("felt-spool.jsonl"),
         description="Where log entries and matches wait (fsync'ed) while the database is unreachable.",
     )
+    replay_builds: int = Field(
+        default=1, ge=1, description="Replays built at once, each in a worker thread (a 20,000-action one: about 30 MB)."
+    )
+    replay_queue: int = Field(
+        default=8, ge=0, description="Replay requests that may wait for a build; more get 503 with Retry-After."
+    )
+    replay_cache_entries: int = Field(default=16, ge=0, description="Encoded replays kept in memory.")
+    replay_cache_mb: int = Field(default=64, ge=0, description="Largest total size of the kept replays.")
     db_retry_max_s: float = Field(default=30.0, gt=0, description="Longest wait between retries of a failed write.")
 
     # ---- operations: logs, limits against exhaustion, per-address rates ---------------------

@@ -1,4 +1,4 @@
-"""The public path to the game registry (PROTOCOL §3): ``from server.games import get_game``.
+"""The public path to the game registry: ``from server.games import get_game``.
 
 The games themselves live in the rules layer, ``server.rules.games``; this module only keeps
 the documented import path working for outside clients and test suites.

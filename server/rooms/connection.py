@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -64,7 +63,7 @@ class SendQueue:
 class Connection:
     """One socket's side of a room: an outbound queue, drained by the transport's sender."""
 
-    __slots__ = ("player_id", "name", "me", "queue", "view", "closer", "closed", "chat_times", "limit")
+    __slots__ = ("player_id", "name", "me", "queue", "view", "closer", "closed", "limit")
 
     def __init__(
         self,
@@ -81,7 +80,6 @@ class Connection:
         self.view: Kept | None = None  # what it keeps of the last view it was sent
         self.closer = closer
         self.closed = False
-        self.chat_times: deque[float] | None = None  # made on the first chat line
         self.limit = limit
 
     def push(self, frame: str) -> bool:

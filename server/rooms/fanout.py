@@ -67,8 +67,9 @@ class PatchFrames:
     in front of the few operations that are a connection's own (``you``, ``me``,
     ``is_host`` and the seat keys; the whole game view when the game names no seat keys or
     has just begun). The two sets touch disjoint paths, so their order does not matter. The
-    shared part is reused only while a connection's kept view holds the very same shared
-    parts as the one it was found for; otherwise it is found again.
+    shared part is reused only while a connection's kept view and its new view hold the very
+    same shared parts as the ones it was found for (a finished room shows spectators its own
+    room part and no chat); otherwise it is found again.
     """
 
     __slots__ = ("head", "public", "seat_keys", "skip", "_base", "_common", "_plain")
@@ -102,6 +103,8 @@ class PatchFrames:
             and base[2] is old.seats
             and base[3] is old.chat
             and base[4] is old.result
+            and base[5] is new["room"]
+            and base[6] is new["chat"]
         ):
             ops: list = []
             for name in SHARED_PARTS:
@@ -110,7 +113,9 @@ class PatchFrames:
                     _diff_part(before, after, f"/{name}", ops)
             if split:
                 diff_except(old.public, self.public, self.skip, "/game", ops)
-            self._base = (old.public if split else None, old.room, old.seats, old.chat, old.result)
+            self._base = (
+                old.public if split else None, old.room, old.seats, old.chat, old.result, new["room"], new["chat"]
+            )
             self._common = orjson.dumps(ops)
             self._plain = (self.head + self._common + b"}").decode()
         own: list | None = None

@@ -71,8 +71,13 @@ class RoomManager:
         private: bool,
         host_id: str,
         host_name: str,
+        follow: Room | None = None,
     ) -> Room:
-        """Open a room; the host is seated at seat 0."""
+        """Open a room; the host is seated at seat 0.
+
+        A room that ``follow``s a finished one ("Play again") seats each of that match's
+        players who comes in at the seat they had, the host (its creator) at once.
+        """
         if self.stopping:
             raise RoomError("unavailable", "The server is restarting; try again in a moment.", 503)
         try:
@@ -101,6 +106,10 @@ class RoomManager:
             "game": game.name, "options": parsed.model_dump(mode="json"), "seats": seats,
             "private": private, "host_id": host_id, "host_name": host_name,
         }
+        if follow is not None:
+            created["follow_seats"] = {
+                s.player_id: s.index for s in follow.seats if s.player_id and s.index < seats
+            }
         room = Room.open(self, code, created)
         self.rooms[code] = room
         room._change("created", created)
@@ -238,7 +247,7 @@ class RoomManager:
         stale = [r for r in self.rooms.values() if r.is_idle(now)]
         for room in stale:
             await room.retire("close" if room.status == "finished" else "park")
-        if self.source is not None and time.monotonic() - self._last_purge > 3600:
+        if self.source is not None and self.restored and time.monotonic() - self._last_purge > 3600:
             self._last_purge = time.monotonic()
             cutoff = time.time() - self.settings.table_retention_days * 86400
             purged = await self.source.purge(cutoff)

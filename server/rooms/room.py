@@ -33,18 +33,22 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from server.bots import Bot, get_bot
+from server.rooms.chat import ChatLimits
 from server.rooms.connection import Connection
 from server.rooms.errors import RoomError
 from server.rooms.fanout import Kept, PatchFrames
 from server.rooms.messages import snapshot_frame
 from server.rooms.seats import Match, Seat, clean_text, new_seed, seed_commitment, utcnow
 from server.rules.games import Game, get_game
+from server.rules.games.base import canonical_action
 from server.storage.writer import LogEntry
 
 if TYPE_CHECKING:
     from server.rooms.manager import RoomManager
 
 log = logging.getLogger("felt.rooms")
+
+NO_CHAT: list = []  # shared and never changed: the chat a finished room's spectators see
 
 # The entries that change the table's lobby row (its status or who sits there).
 TABLE_KINDS = frozenset({"created", "sit", "stand", "bot", "start", "leave", "unpark", "park", "close"})
@@ -63,7 +67,8 @@ class Room:
         "manager", "settings", "code", "game", "options", "private", "host_id", "host_name",
         "created_at", "lock", "version", "status", "seats", "connections", "state", "match",
         "result", "next_code", "last_seen", "finished_at", "closed", "_bots", "_bot_task",
-        "_grace_tasks", "_room_part", "_seats_part", "_chat_part", "_public_state", "_public",
+        "_grace_tasks", "_chat_limits", "next_by_host", "follow_seats", "_room_part", "_room_outside",
+        "_seats_part", "_chat_part", "_public_state", "_public",
         "_seat_keys", "writer", "logged", "durable_version", "_held", "record",
     )
 
@@ -108,9 +113,13 @@ class Room:
         self._bots: dict[int, Bot] = {}
         self._bot_task: asyncio.Task | None = None
         self._grace_tasks: dict[int, asyncio.Task] = {}
+        self._chat_limits = ChatLimits(self.settings.chat_per_minute, self.settings.chat_spectators_per_minute)
+        self.next_by_host = False  # the next table was opened by this room's host
+        self.follow_seats: dict[str, int] = {}  # "Play again": player id -> the seat they had
         # Parts of the view shared by every connection, rebuilt only when they change so
         # that the differ can skip them by identity.
         self._room_part: dict = {}
+        self._room_outside: dict = {}  # what non-players see of a finished room: no "next"
         self._seats_part: list = []
         self._chat_part: list = []
         # The game's public view (a spectator's), built once per state; the keys of a
@@ -123,13 +132,16 @@ class Room:
 
     @classmethod
     def open(cls, manager: RoomManager, code: str, created: dict) -> Room:
-        """A new room from its ``created`` entry's data (the host sits in seat 0)."""
+        """A new room from its ``created`` entry's data (the host sits in seat 0, or, at a
+        "Play again" table, in the seat they had: ``follow_seats``)."""
         room = cls(
             manager, code, get_game(created["game"]), created["options"], created["seats"],
             created["private"], created["host_id"], created["host_name"],
         )
-        room.seats[0].player_id = created["host_id"]
-        room.seats[0].name = created["host_name"]
+        room.follow_seats = dict(created.get("follow_seats") or {})
+        host_seat = room.seats[room.follow_seats.get(created["host_id"], 0)]
+        host_seat.player_id = created["host_id"]
+        host_seat.name = created["host_name"]
         room._rebuild_seats_part()
         return room
 
@@ -199,6 +211,7 @@ class Room:
             "match_id": self.match.id if self.match and self.status == "finished" else None,
             "next": self.next_code,
         }
+        self._room_outside = {**self._room_part, "next": None}
 
     def _rebuild_seats_part(self) -> None:
         self._seats_part = [
@@ -237,14 +250,16 @@ class Room:
             else:
                 game_view = self.game.view(self.state, seat)
             cache[("seat", seat)] = game_view
+        # A finished room's chat and "Play again" table are its players' alone.
+        outside = seat is None and self.status == "finished"
         view = cache[conn.player_id] = {
-            "room": self._room_part,
+            "room": self._room_outside if outside else self._room_part,
             "seats": self._seats_part,
             "you": seat,
             "me": conn.me,
             "is_host": conn.player_id == self.host_id,
             "game": game_view,
-            "chat": self._chat_part,
+            "chat": NO_CHAT if outside else self._chat_part,
             "result": self.result,
         }
         return view
@@ -360,6 +375,7 @@ class Room:
 
     def _enter_next(self, data: dict, _at: float) -> None:
         self.next_code = data["code"]
+        self.next_by_host = bool(data.get("by_host"))
         self._rebuild_room_part()
 
     def _broadcast(self, kind: str = "seen", data: dict | None = None, at: float | None = None) -> None:
@@ -428,8 +444,12 @@ class Room:
         async with self.lock:
             if self.closed:
                 raise RoomError("not_found", f"There is no open room {self.code!r}.", 404)
-            if len(self.connections) >= self.settings.max_connections_per_room:
-                raise RoomError("room_full", "This room has too many connections open.")
+            if self.status == "waiting" and conn.player_id in self.follow_seats:
+                self._seat_follower(conn)
+            if self.seat_of(conn.player_id) is None:
+                watching = sum(1 for c in self.connections if self.seat_of(c.player_id) is None)
+                if watching >= self.settings.max_spectators_per_room:
+                    raise RoomError("room_full", "This room has as many spectators as it can take.")
             self.connections.append(conn)
             self.last_seen = time.monotonic()
             seat_index = self.seat_of(conn.player_id)
@@ -445,6 +465,13 @@ class Room:
                 self._broadcast_except(conn)
             self.snapshot(conn)
             self._schedule_bots()
+
+    def _seat_follower(self, conn: Connection) -> None:
+        """Seat a player who followed "Play again" in the seat they had, if it is still free."""
+        index = self.follow_seats[conn.player_id]
+        seat = self.seats[index]
+        if self.seat_of(conn.player_id) is None and seat.player_id is None and not seat.bot:
+            self._change("sit", {"seat": index, "player_id": conn.player_id, "name": conn.name})
 
     def _broadcast_except(self, newcomer: Connection) -> None:
         # The newcomer gets a snapshot at the new version instead of a patch.
@@ -594,6 +621,7 @@ class Room:
             self._apply(seat, action)
 
     def _apply(self, seat: int, action: dict) -> None:
+        action = canonical_action(action)  # extra fields ("note", "seat") are never stored
         # Encoded first: an action that cannot be stored is refused before anything changes.
         try:
             orjson.dumps(action)
@@ -626,6 +654,7 @@ class Room:
             "commitment": self.match.commitment,
             "dealer": self.match.dealer,
             "room_code": self.code,
+            "private": self.private,
             "players": self.match.players,
             "hands": self.game.hand_records(self.state),
             "actions": self.match.actions(),
@@ -698,19 +727,15 @@ class Room:
 
     async def say(self, conn: Connection, text: str) -> None:
         s = self.settings
-        now = time.monotonic()
-        if conn.chat_times is None:
-            conn.chat_times = deque()
-        while conn.chat_times and now - conn.chat_times[0] > 60:
-            conn.chat_times.popleft()
-        if len(conn.chat_times) >= s.chat_per_minute:
-            raise RoomError("rate_limited", "You are sending chat too fast; wait a moment.", 429)
         if len(text) > s.chat_max_chars:
             raise RoomError("too_long", f"Chat lines are at most {s.chat_max_chars} characters.", 422)
         line = clean_text(text, s.chat_max_chars)
         if not line:
             raise RoomError("empty", "There is nothing to say in that line.", 422)
-        conn.chat_times.append(now)
+        seated = self.seat_of(conn.player_id) is not None
+        if self.private and not seated:
+            raise RoomError("players_only", "Only the players at this private table can chat.", 403)
+        self._chat_limits.take(conn.player_id, seated, time.monotonic())
         async with self.lock:
             self._change("chat", {
                 "seat": self.seat_of(conn.player_id),
@@ -723,9 +748,21 @@ class Room:
         async with self.lock:
             self.snapshot(conn)
 
-    async def set_next(self, code: str) -> None:
+    def check_may_follow(self, player_id: str) -> None:
+        """Raise unless ``player_id`` played this room's finished match and may set its next
+        table ("Play again"): once, except that the host's choice replaces a non-host's."""
+        if self.status != "finished":
+            raise RoomError("not_finished", "The next game can be set up once this one has finished.", 409)
+        if self.seat_of(player_id) is None:
+            raise RoomError("not_a_player", "Only the players of this match can set up its next game.", 403)
+        if self.next_code is not None and (self.next_by_host or player_id != self.host_id):
+            raise RoomError("next_exists", "This table's next game is already set up: join it.", 409)
+
+    async def claim_next(self, player_id: str, code: str) -> None:
+        """Make ``code`` this room's next table (see ``check_may_follow``)."""
         async with self.lock:
-            self._change("next", {"code": code})
+            self.check_may_follow(player_id)
+            self._change("next", {"code": code, "by_host": player_id == self.host_id})
 
     # ---- life cycle -------------------------------------------------------------------------
 

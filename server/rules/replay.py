@@ -1,13 +1,15 @@
 """Replays: rebuild every state of a finished match from its seed and its action log.
 
 Pure: the engine, the record, nothing else. A record that does not replay to the scores it
-claims is refused with a ``ReplayError`` that says where it went wrong.
+claims is refused with a ``ReplayError`` that says where it went wrong. ``replay_iter`` yields
+the states one at a time, so a caller that needs only one state at a time (the replay endpoint
+builds a patch per action) holds O(1) states, never the whole match.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from server.rules.games import GameError, get_game
@@ -17,8 +19,7 @@ class ReplayError(ValueError):
     """A stored match that the engine cannot rebuild as recorded."""
 
 
-def replay(record: Mapping[str, Any]) -> list[Any]:
-    """Every engine state of the match in order: the deal, then one state after each action."""
+def _first_state(record: Mapping[str, Any]) -> tuple[Any, Any]:
     match_id = record.get("id", "?")
     try:
         game = get_game(record["game"])
@@ -36,13 +37,11 @@ def replay(record: Mapping[str, Any]) -> list[Any]:
         raise
     except (KeyError, TypeError, ValueError) as exc:
         raise ReplayError(f"match {match_id} cannot be set up again: {exc}") from exc
-    states = [state]
-    for i, entry in enumerate(record.get("actions") or []):
-        try:
-            state = game.apply(state, entry["seat"], entry["action"])
-        except (GameError, KeyError, TypeError) as exc:
-            raise ReplayError(f"match {match_id}: action {i} {entry!r} does not replay: {exc}") from exc
-        states.append(state)
+    return game, state
+
+
+def _check_outcome(game: Any, state: Any, record: Mapping[str, Any]) -> None:
+    match_id = record.get("id", "?")
     outcome = game.outcome(state)
     if outcome is None:
         raise ReplayError(f"match {match_id}: the action log ends before the match does")
@@ -54,23 +53,26 @@ def replay(record: Mapping[str, Any]) -> list[Any]:
         raise ReplayError(
             f"match {match_id}: the replay's winners are {outcome['winners']}, the record says {record['winners']}"
         )
-    return states
 
 
-def replay_states(record: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Every state as ``{"index", "seat", "action", "view"}`` with all hands shown."""
-    states = replay(record)
-    game = get_game(record["game"])
-    actions = record.get("actions") or []
-    out = []
-    for i, state in enumerate(states):
-        entry = actions[i - 1] if i else None
-        out.append(
-            {
-                "index": i,
-                "seat": entry["seat"] if entry else None,
-                "action": entry["action"] if entry else None,
-                "view": game.full_view(state),
-            }
-        )
-    return out
+def replay_iter(record: Mapping[str, Any]) -> Iterator[Any]:
+    """The engine states of the match in order, one at a time: the deal, then one per action.
+
+    The last state is checked against the record's scores and winners before the iterator
+    ends: a caller that consumed every state without a ``ReplayError`` has a faithful replay.
+    """
+    game, state = _first_state(record)
+    match_id = record.get("id", "?")
+    yield state
+    for i, entry in enumerate(record.get("actions") or []):
+        try:
+            state = game.apply(state, entry["seat"], entry["action"])
+        except (GameError, KeyError, TypeError) as exc:
+            raise ReplayError(f"match {match_id}: action {i} {entry!r} does not replay: {exc}") from exc
+        yield state
+    _check_outcome(game, state, record)
+
+
+def replay(record: Mapping[str, Any]) -> list[Any]:
+    """Every engine state of the match in a list (short matches: tests and tools)."""
+    return list(replay_iter(record))

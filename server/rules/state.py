@@ -46,11 +46,17 @@ Views
 
 The move log
     Every game's view has ``log``: the current hand's moves in order, as the whole table saw
-    them. A state keeps it as a tuple of entries, one per action, cleared when a hand is
-    dealt: ``(seat, action)``, or ``(seat, action, won)`` for the play that completed a trick
-    (``won``: the seat that took it). ``action`` is the action's public form as a tuple of
-    (key, value) pairs (a list of cards as a tuple), hidden cards left out or ``None``. ``log_json`` turns an entry into
-    the view's ``{"seat", "action", "won"?}``; ``ViewMemo.log`` builds the whole list.
+    them. A state keeps it as a chain that grows at the front in constant time, ``()`` when
+    a hand is dealt, then one link per action: ``(previous, seat, action)``, or
+    ``(previous, seat, action, won)`` for the play that completed a trick (``won``: the seat
+    that took it). ``action`` is the action's public form as a tuple of (key, value) pairs (a
+    list of cards as a tuple), hidden cards left out or ``None``::
+
+        log = (state.log, seat, (("type", "play"), ("card", card)))
+
+    ``log_entries`` lists the links oldest first, ``log_json`` turns one into the view's
+    ``{"seat", "action", "won"?}``, and ``ViewMemo.log`` builds the view's list, reusing the
+    entries it built for the previous state.
 """
 
 from __future__ import annotations
@@ -129,7 +135,10 @@ class ViewMemo:
             if old is source:
                 return built
             k = len(old)
-            if len(source) >= k and source[:k] == old:
+            if len(source) == k and source == old:
+                self._parts[key] = (source, built)
+                return built
+            if len(source) > k and source[:k] == old:
                 fresh = built + [item(x) for x in source[k:]]
                 self._parts[key] = (source, fresh)
                 return fresh
@@ -138,8 +147,23 @@ class ViewMemo:
         return fresh
 
     def log(self, log: tuple) -> list:
-        """The view's ``log`` of a state's log tuple (see the module)."""
-        return self.grown("log", log, log_json)
+        """The view's ``log`` of a state's log chain (see the module), oldest move first.
+
+        The links added since the last call are built and appended to a copy of the last
+        list, whose entries stay the very same objects; a new hand's chain starts afresh.
+        """
+        last = self._parts.get("log")
+        if last is not None and last[0] is log:
+            return last[1]
+        newer = []
+        link = log
+        while link and (last is None or link is not last[0]):
+            newer.append(link)
+            link = link[0]
+        built = last[1] if last is not None and link is last[0] else []
+        fresh = built + [log_json(entry) for entry in reversed(newer)]
+        self._parts["log"] = (log, fresh)
+        return fresh
 
     # Not part of a state's value: every memo equals every other, copies start empty.
 
@@ -156,9 +180,19 @@ class ViewMemo:
         return "ViewMemo()"
 
 
+def log_entries(log: tuple) -> list[tuple]:
+    """The links of a log chain, oldest first: each ``(previous, seat, action[, won])``."""
+    entries = []
+    while log:
+        entries.append(log)
+        log = log[0]
+    entries.reverse()
+    return entries
+
+
 def log_json(entry: tuple) -> dict[str, Any]:
-    """One move of a state's log as the view shows it: ``{"seat", "action"}`` (+ ``"won"``)."""
-    action = {key: list(value) if type(value) is tuple else value for key, value in entry[1]}
-    if len(entry) == 2:
-        return {"seat": entry[0], "action": action}
-    return {"seat": entry[0], "action": action, "won": entry[2]}
+    """One link of a log chain as the view shows it: ``{"seat", "action"}`` (+ ``"won"``)."""
+    action = {key: list(value) if type(value) is tuple else value for key, value in entry[2]}
+    if len(entry) == 3:
+        return {"seat": entry[1], "action": action}
+    return {"seat": entry[1], "action": action, "won": entry[3]}

@@ -135,9 +135,13 @@ def why_not_trump(
     hand: Sequence[str], trick: Sequence[Play], trump: str | None, ranks: Ranks, card: str
 ) -> str | None:
     """Why ``card`` (held) breaks ``trump_duty``, or None when it may be played."""
-    if card in trump_duty(hand, trick, trump, ranks):
+    if not trick:
         return None
     led = trick[0][1][-1]
+    if card[-1] == led != trump:  # following a plain suit led: always allowed (and common)
+        return None
+    if card in trump_duty(hand, trick, trump, ranks):
+        return None
     problem = why_not_follow(hand, card, led)
     if problem is not None:
         return problem

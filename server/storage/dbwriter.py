@@ -274,6 +274,7 @@ class DatabaseWriter(Writer):
         self._task: asyncio.Task | None = None
         self._closing = False
         self.batches = 0  # batches committed (for the bench: entries per commit)
+        self.failures = 0  # batches the worker could not write at once (for /metrics)
         self.failures = 0  # attempts that failed (each retried): for the operators' metrics
 
     async def start(self) -> None:

@@ -84,6 +84,8 @@ class Match(Base):
     commitment: Mapped[str] = mapped_column(sa.String(64))
     dealer: Mapped[int]
     room_code: Mapped[str | None] = mapped_column(sa.String(32))
+    # Played at a private table: listed and readable only for its own players.
+    private: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
     scores: Mapped[list[Any]]
     winners: Mapped[list[Any]]
     player_count: Mapped[int]
@@ -108,7 +110,7 @@ class MatchSeat(Base):
     player_id: Mapped[str | None] = mapped_column(sa.ForeignKey("players.id", ondelete="SET NULL"))
     name: Mapped[str] = mapped_column(sa.String(64))
     bot: Mapped[bool]
-    # A bot seat's level ("easy" or "strong"); NULL for people (and for bots before 0004).
+    # A bot seat's level ("easy" or "strong"); NULL for people (and for bots before 0005).
     bot_level: Mapped[str | None] = mapped_column(sa.String(16))
     score: Mapped[int]
     winner: Mapped[bool]

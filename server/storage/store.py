@@ -198,6 +198,7 @@ def save_match(session: Session, record: Mapping[str, Any]) -> str:
             commitment=str(_require(record, "commitment")),
             dealer=int(_require(record, "dealer")),
             room_code=record.get("room_code"),
+            private=bool(record.get("private", False)),
             scores=scores,
             winners=winners,
             player_count=len(players),
@@ -297,6 +298,22 @@ def _summary(match: Match, players: list[dict]) -> dict[str, Any]:
     }
 
 
+def _visible_to(viewer: str | None) -> sa.ColumnElement[bool]:
+    """Public matches, and the private ones ``viewer`` sat in."""
+    if viewer is None or not is_valid_id(viewer):
+        return Match.private.is_(False)
+    theirs = sa.select(MatchSeat.match_id).where(MatchSeat.player_id == viewer)
+    return sa.or_(Match.private.is_(False), Match.id.in_(theirs))
+
+
+def may_read(session: Session, match_id: str, viewer: str | None) -> bool:
+    """True when the match exists and ``viewer`` may read it (public, or they sat in it)."""
+    if not is_valid_id(match_id):
+        return False
+    query = sa.select(Match.id).where(Match.id == match_id, _visible_to(viewer))
+    return session.scalar(query) is not None
+
+
 def list_matches(
     session: Session,
     *,
@@ -304,8 +321,12 @@ def list_matches(
     game: str | None = None,
     before: str | None = None,
     limit: int = 20,
+    viewer: str | None = None,
 ) -> tuple[list[dict[str, Any]], str | None]:
-    """A page of match summaries, newest first, and the cursor of the next page (or None)."""
+    """A page of match summaries, newest first, and the cursor of the next page (or None).
+
+    Matches of private tables are included only when ``viewer`` (a player id) sat in them.
+    """
     limit = max(1, min(int(limit), 100))
     if player is not None:
         if not is_valid_id(player):
@@ -320,6 +341,7 @@ def list_matches(
     else:
         query = sa.select(Match)
         stamp_col, id_col = Match.finished_at, Match.id
+    query = query.where(_visible_to(viewer))
     if game is not None:
         query = query.where(Match.game == game)
     if before is not None:
@@ -335,12 +357,19 @@ def list_matches(
     return page, next_cursor
 
 
-def get_match(session: Session, match_id: str) -> dict[str, Any] | None:
-    """The whole record of a finished match (enough to replay it), or None."""
+ANYONE = "*"  # the viewer that may read every match, private ones included
+
+
+def get_match(session: Session, match_id: str, viewer: str | None = None) -> dict[str, Any] | None:
+    """The whole record of a finished match (enough to replay it), or None.
+
+    A private table's match is None unless ``viewer`` (a player id) sat in it; pass
+    ``viewer=ANYONE`` to read any match (the server's own tools and tests).
+    """
     if not is_valid_id(match_id):
         return None
     match = session.get(Match, match_id)
-    if match is None:
+    if match is None or (viewer is not ANYONE and not may_read(session, match_id, viewer)):
         return None
     players = _seats_by_match(session, [match_id])[match_id]
     hands = [
@@ -365,6 +394,7 @@ def get_match(session: Session, match_id: str) -> dict[str, Any] | None:
         "commitment": match.commitment,
         "dealer": match.dealer,
         "room_code": match.room_code,
+        "private": match.private,
         "players": players,
         "hands": hands,
         "actions": actions,

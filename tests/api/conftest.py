@@ -7,6 +7,8 @@ import pytest
 from fastapi import FastAPI
 
 from server.edges.api.errors import install_error_handlers
+from server.edges.api.matches import replay_loader
+from server.edges.api.replays import BodyCache, Replays
 from server.storage.db import Database
 
 
@@ -24,5 +26,6 @@ async def client(db, request):
     install_error_handlers(app)
     app.include_router(request.module.ROUTER, prefix="/api")
     app.state.db = db
+    app.state.replays = Replays(replay_loader(db), builds=1, queue=4, cache=BodyCache(4, 2**24))
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://felt") as client:
         yield client

@@ -9,6 +9,7 @@ import secrets
 from datetime import datetime, timedelta, timezone
 
 import httpx
+import jsonpatch
 import pytest
 
 from server.storage import store
@@ -146,17 +147,21 @@ async def test_an_unknown_or_malformed_match_id_is_a_json_404(client, match_id):
 
 
 @pytest.mark.parametrize("game_name", GAMES)
-async def test_the_replay_lists_every_state_from_the_deal_to_the_end(client, db, game_name):
+async def test_the_replay_patches_from_the_deal_to_every_state_the_engine_computes(client, db, game_name):
     record = random_record(game_name, 2024, T0)
     save(db, record)
     body = (await client.get(f"/api/matches/{record['id']}/replay")).json()
-    states = body["states"]
-    assert len(states) == len(record["actions"]) + 1
-    assert states[0]["seat"] is None and states[0]["action"] is None
-    assert [{"seat": s["seat"], "action": s["action"]} for s in states[1:]] == record["actions"]
+    assert (body["id"], body["game"], body["seed"], body["dealer"]) == (record["id"], game_name, "2024", 1)
+    assert body["count"] == len(body["steps"]) == len(record["actions"])
+    assert [{"seat": s["seat"], "action": s["action"]} for s in body["steps"]] == record["actions"]
     game = get_game(game_name)
-    assert states[-1]["view"] == game.full_view(replay(record)[-1])
-    assert states[-1]["view"]["phase"] == game.full_view(replay(record)[-1])["phase"]
+    views = [game.full_view(state) for state in replay(record)]
+    assert body["first"] == views[0]
+    doc = body["first"]
+    for step, expected in zip(body["steps"], views[1:]):
+        doc = jsonpatch.apply_patch(doc, step["ops"])  # the oracle: an independent RFC 6902 library
+        assert doc == expected
+    assert doc["phase"] == "over"
 
 
 async def test_a_stored_match_that_no_longer_replays_is_a_clear_500(client, db):
@@ -226,6 +231,9 @@ async def test_a_bot_match_played_in_a_real_room_is_recorded_and_replays(tmp_pat
             assert record["scores"] == room.result["scores"]
             assert hashlib.sha256(record["seed"].encode()).hexdigest() == record["commitment"]
             replayed = (await client.get(f"/api/matches/{match_id}/replay")).json()
-            assert len(replayed["states"]) == len(record["actions"]) + 1
-            assert replayed["states"][-1]["view"]["phase"] == "over"
+            assert len(replayed["steps"]) == len(record["actions"])
+            last = replayed["first"]
+            for step in replayed["steps"]:
+                last = jsonpatch.apply_patch(last, step["ops"])
+            assert last["phase"] == "over"
             assert (await client.get("/api/matches/ffffffffffffffff")).status_code == 404

@@ -81,3 +81,40 @@ def test_every_game_has_a_bot_that_only_chooses_legal_actions(game):
 def test_a_first_dealer_who_is_not_a_seat_is_refused(game, dealer):
     with pytest.raises(ValueError, match="dealer must be a seat"):
         game.new_game(game.default_players, None, seed=1, dealer=dealer)
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)
+def test_every_numeric_option_is_bounded_and_a_value_past_a_bound_is_refused_naming_it(game):
+    """A match's length follows its options: no option may ask for a match of any length."""
+    properties = game.options_schema()["properties"]
+    numeric = {name: prop for name, prop in properties.items() if _is_integer(prop)}
+    for name, prop in numeric.items():
+        low, high = _bounds(prop)
+        assert low is not None and high is not None, f"{game.name}.{name} is unbounded"
+        game.new_game(game.min_players, {name: high}, seed=1)  # the bound itself is fine
+        for bad in (low - 1, high + 1):  # (an enum's outside values)
+            with pytest.raises(ValueError, match=f"option '{name}'"):
+                game.new_game(game.default_players, {name: bad}, seed=1)
+
+
+@pytest.mark.parametrize(
+    ("name", "default", "maximum"),
+    [("bid_whist", 21, 50), ("tarbish", 500, 1000), ("ribs", 5, 30)],
+)
+def test_the_targets_keep_their_defaults_within_sane_maximums(name, default, maximum):
+    target = get_game(name).options_schema()["properties"]["target"]
+    assert (target["default"], target["minimum"], target["maximum"]) == (default, 1, maximum)
+
+
+def _is_integer(prop: dict) -> bool:
+    types = [prop.get("type")] + [p.get("type") for p in prop.get("anyOf", ())]
+    return "integer" in types
+
+
+def _bounds(prop: dict) -> tuple[int | None, int | None]:
+    for p in [prop, *prop.get("anyOf", ())]:
+        if p.get("type") == "integer" and "enum" in p:
+            return min(p["enum"]), max(p["enum"])
+        if p.get("type") == "integer":
+            return p.get("minimum"), p.get("maximum")
+    return None, None

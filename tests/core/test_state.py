@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 import pytest
 
-from server.rules.state import ViewMemo, state
+from server.rules.state import ViewMemo, log_entries, state
 
 
 @state
@@ -67,3 +67,17 @@ def test_grown_reuses_the_items_of_a_shorter_tuple():
     assert two == [{"seat": 0, "card": "AS"}, {"seat": 1, "card": "KS"}]
     assert two[0] is one[0] and two is not one
     assert memo.grown("log", (), lambda x: x) == []
+
+
+def test_the_log_chain_grows_at_the_front_and_its_view_reuses_built_entries():
+    memo = ViewMemo()
+    one = ((), 0, (("type", "bid"), ("value", 2)))
+    two = (one, 1, (("type", "play"), ("card", "AS")), 1)
+    assert log_entries(two) == [one, two] and log_entries(()) == []
+    first = memo.log(one)
+    assert first == [{"seat": 0, "action": {"type": "bid", "value": 2}}]
+    second = memo.log(two)
+    assert second == first + [{"seat": 1, "action": {"type": "play", "card": "AS"}, "won": 1}]
+    assert second[0] is first[0] and memo.log(two) is second
+    fresh = ((), 2, (("type", "pair"), ("cards", ("A", "K")), ("fold", False)))
+    assert memo.log(fresh) == [{"seat": 2, "action": {"type": "pair", "cards": ["A", "K"], "fold": False}}]

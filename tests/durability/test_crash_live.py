@@ -86,7 +86,7 @@ class Player:
                 return
             await client.wait(
                 lambda c: c.closed is not None or len(c.errors) > self._pending[1] or c.game != before,
-                30, "the action's answer",
+                120, "the action's answer",
             )
             if client.closed is None:
                 self._settle(client, applied=client.game != before)
@@ -161,7 +161,7 @@ async def _crash_and_check(tmp_path, database_url: str, how: str, kills: int, ro
         tables = await _seat_rooms(server, rooms_per_game, seed)
         playing = [asyncio.get_running_loop().create_task(p.run()) for _, ps in tables for p in ps]
         landed = await _disrupt(server, kills, how, seed, playing)
-        await asyncio.wait_for(asyncio.gather(*playing), 240)
+        await asyncio.wait_for(asyncio.gather(*playing), 600)
         assert landed >= min(kills, 3), f"only {landed} of {kills} stops landed mid-match"
         for code, players in tables:
             result = players[0].finished

@@ -300,7 +300,7 @@ def test_nobody_sees_the_kitty_before_it_is_taken():
     for seat in (0, 1, 2, 3, None):
         view = GAME.view(state, seat)
         text = json.dumps(view)
-        assert view["kitty_count"] == 4 and "kitty" not in view
+        assert view["kitty_count"] == 4 and view["kitty"] is None
         for card in B1_KITTY:
             assert f'"{card}"' not in text
 
@@ -311,6 +311,7 @@ def test_the_declarer_picks_up_the_kitty_and_only_the_declarer_sees_it():
     assert view["phase"] == "discarding" and view["kitty_count"] == 0
     assert view["hand_counts"] == [12, 12, 12, 16]
     assert set(B1_KITTY) <= set(view["hand"])
+    assert sorted(view["kitty"]) == sorted(B1_KITTY)
     for seat in (0, 1, 2, None):
         text = json.dumps(GAME.view(state, seat))
         for card in B1_KITTY:
@@ -357,7 +358,10 @@ def test_discards_are_seen_by_the_declarer_only_and_only_until_their_first_card(
         assert view["discards"] is None
         for card in discards:
             assert f'"{card}"' not in json.dumps(view)
+    assert sorted(GAME.view(state, 3)["kitty"]) == sorted(B1_KITTY)
     state = play_card(state, "AC")
+    kept = [card for card in B1_KITTY if card not in discards]
+    assert sorted(GAME.view(state, 3)["kitty"]) == sorted(kept)
     for seat in (0, 1, 2, 3, None):
         view = GAME.view(state, seat)
         assert view["discards"] is None
@@ -616,3 +620,28 @@ def test_cached_views_equal_fresh_views_and_share_unchanged_parts():
             # Sometimes skip the views of a state, as a room that applies two actions would.
             skip = rng.random() < 0.2
             state = GAME.apply(state, acting[0], rng.choice(GAME.legal_actions(state, acting[0])))
+
+
+def test_only_the_declarer_sees_the_kitty_from_the_pickup_to_the_end_of_the_hand():
+    state = GAME.new_game(players=4, seed=3, dealer=0)
+    kitty = None
+    while GAME.to_act(state):
+        seat = GAME.to_act(state)[0]
+        full = GAME.full_view(state)
+        if full["kitty_count"] == 0:
+            kitty = full["kitty"]
+            for other in (None, 0, 1, 2, 3):
+                view = GAME.view(state, other)
+                if other != full["declarer"]:
+                    assert view["kitty"] is None
+                    continue
+                assert set(view["kitty"]) <= set(kitty)
+                assert set(kitty) & set(view["hand"]) <= set(view["kitty"])
+        else:
+            assert all(GAME.view(state, s)["kitty"] is None for s in (None, 0, 1, 2, 3))
+        before = GAME.hand_records(state)
+        state = GAME.apply(state, seat, GAME.legal_actions(state, seat)[0])
+        if len(GAME.hand_records(state)) > len(before):
+            break
+    assert kitty is not None and len(kitty) == 4
+    assert all(GAME.view(state, s)["kitty"] is None for s in (None, 0, 1, 2, 3))

@@ -1,27 +1,22 @@
-"""Bid Whist: random whole matches by the thousand, checking the invariants at every step."""
+"""Bid Whist: random whole matches by the thousand, checking what is Bid Whist's own at every
+step (who sees the discards and the kitty, team scores) and at the end (the target, Chicago,
+replay with the options). What every game keeps (cards conserved, refusals, purity, replay,
+the seat-key split) is tests/games/test_contract.py."""
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from server.rules.cards import hand_rng, is_card, shuffled, standard_deck
-from server.rules.games import IllegalAction, NotYourTurn, get_game
+from server.rules.games import get_game
 
 GAME = get_game("bid_whist")
-DECK = sorted(standard_deck())
-PUBLIC_ONLY = ("hand", "legal", "discards")
-JUNK = [
-    None, 7, "play", [], {}, {"type": None}, {"type": "dance"}, {"type": "play"},
-    {"type": "play", "card": 5}, {"type": "play", "card": "1S"}, {"type": "bid"},
-    {"type": "bid", "value": "5"}, {"type": "bid", "value": 99}, {"type": "trump", "suit": "N"},
-    {"type": "discard", "cards": None}, {"type": "discard", "cards": ["AS"]},
-    {"type": "discard", "cards": ["AS", "AS", "AS", "AS"]},
-]
+PUBLIC_ONLY = ("hand", "legal", "discards", "kitty")
 
 
 def cards_in(obj, found):
@@ -38,17 +33,6 @@ def cards_in(obj, found):
     else:
         assert obj is None or isinstance(obj, (int, bool)), f"not JSON-able: {obj!r}"
     return found
-
-
-def check_conserved(full):
-    """Hands + trick + finished tricks + untaken kitty + discards are exactly the deck."""
-    cards = [c for hand in full["hands"] for c in hand]
-    cards += [p["card"] for p in full["trick"]]
-    cards += [p["card"] for t in full["tricks"] for p in t["cards"]]
-    if full["kitty_count"]:
-        cards += full["kitty"]
-    cards += full["discards"]
-    assert sorted(cards) == DECK
 
 
 def check_views(state, full):
@@ -68,6 +52,15 @@ def check_views(state, full):
             allowed |= set(hands[seat])
             if seat == full["declarer"] and discards_open:
                 allowed |= set(full["discards"])
+            if seat == full["declarer"] and full["kitty_count"] == 0 and full["phase"] != "over":
+                # the kitty's cards, to the declarer only; the discarded ones while open
+                kitty = [c for c in full["kitty"] if discards_open or c not in full["discards"]]
+                if full["phase"] == "discarding":
+                    kitty = full["kitty"]
+                allowed |= set(kitty)
+                assert view["kitty"] == kitty
+            else:
+                assert view["kitty"] is None
             assert view["hand"] == hands[seat]
             if seat in GAME.to_act(state):
                 legal = GAME.legal_actions(state, seat)
@@ -92,42 +85,6 @@ def check_views(state, full):
         assert view["scores"][1] == view["scores"][3] == view["team_scores"][1]
 
 
-def check_refusals(state, rng):
-    """Actions off the legal list are refused with a sentence and change nothing."""
-    before = copy.deepcopy(state)
-    acting = GAME.to_act(state)
-    for seat in range(4):
-        if seat not in acting:
-            try:
-                GAME.apply(state, seat, {"type": "pass"})
-                raise AssertionError("a seat acted out of turn")
-            except NotYourTurn as err:
-                assert str(err)
-    if not acting:
-        return
-    seat = acting[0]
-    legal = GAME.legal_actions(state, seat)
-    tries = rng.sample(JUNK, 4)
-    held = set(GAME.full_view(state)["hands"][seat])
-    tries.append({"type": "play", "card": rng.choice([c for c in DECK if c not in held])})
-    tries += [{"type": "play", "card": c} for c in held][:3]
-    tries.append({"type": "bid", "value": rng.randint(1, 8)})
-    tries.append({"type": "take"})
-    tries.append({"type": "pass"})
-    for action in tries:
-        if action in legal:
-            continue
-        if isinstance(action, dict) and isinstance(action.get("cards"), list):
-            if any(set(action["cards"]) == set(a.get("cards", ())) for a in legal):
-                continue
-        try:
-            GAME.apply(state, seat, action)
-            raise AssertionError(f"illegal {action!r} was accepted")
-        except (IllegalAction, NotYourTurn) as err:
-            assert str(err).strip()
-    assert state == before
-
-
 def play_match(seed, target, deep=True, rng=None):
     """One random match: check the invariants after every action; return the state and log."""
     rng = rng or random.Random(seed)
@@ -145,19 +102,11 @@ def play_match(seed, target, deep=True, rng=None):
         action = rng.choice(legal)
         if action["type"] == "discard":
             action = {"type": "discard", "cards": rng.sample(action["cards"], 4)}
-        if deep and steps % 5 == 0:
-            check_refusals(state, rng)
-        before = copy.deepcopy(state) if deep and steps % 7 == 0 else None
-        new = GAME.apply(state, seat, action)
-        if before is not None:
-            assert state == before, "apply changed its input"
-        state = new
+        state = GAME.apply(state, seat, action)
         log.append((seat, action))
         steps += 1
-        full = GAME.full_view(state)
-        check_conserved(full)
         if deep:
-            check_views(state, full)
+            check_views(state, GAME.full_view(state))
         assert steps < 2000
     return state, log
 
@@ -197,6 +146,7 @@ def replay(seed, target, log):
     return state
 
 
+@pytest.mark.slow
 def test_a_thousand_short_random_matches_keep_every_invariant_and_replay_exactly():
     for seed in range(1000):
         target = 1 + seed % 7
@@ -213,12 +163,13 @@ def test_a_thousand_short_random_matches_keep_every_invariant_and_replay_exactly
 
 
 def test_random_matches_with_every_check_at_every_step():
-    for seed in range(1000, 1100):
+    for seed in range(1000, 1020):
         target = 3 + seed % 5
         state, _ = play_match(seed, target, deep=True)
         check_match_end(state, target)
 
 
+@pytest.mark.slow
 def test_random_matches_to_twenty_one_end_with_the_right_winner():
     for seed in range(2000, 2040):
         state, log = play_match(seed, 21, deep=seed % 8 == 0)

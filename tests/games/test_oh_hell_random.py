@@ -1,10 +1,10 @@
 """Oh Hell: random whole matches for every player count and a spread of options, checking
-the invariants at every step (cards conserved, scores add up, replay, no leaks, purity,
-refusals, legal in the view, the hook) and that every match ends with the top scorers winning."""
+what is Oh Hell's own (the hook, the sequence of hand sizes, scores that add up, replay with
+these options) and that every match ends with the top scorers winning. What every game
+keeps (cards conserved, no leaks, refusals, purity, the views) is tests/games/test_contract.py."""
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 
@@ -12,18 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.rules.cards import standard_deck
-from server.rules.games import GameError, IllegalAction, NotYourTurn, get_game
+from server.rules.games import GameError, get_game
 from server.rules.games.oh_hell import MAX_EXTRA_HANDS, hand_sizes
 
 GAME = get_game("oh_hell")
-DECK = frozenset(standard_deck())
-PUBLIC_KEYS = (
-    "phase", "dealer", "to_act", "hand_counts", "trick", "led_suit", "trump", "turned", "bids",
-    "forbidden_bid", "tricks_won", "last_trick", "hand_size", "hand_number", "hands_total",
-    "scores", "history", "revealed",
-)
-
 SHORT_MIXES = [
     {"max_cards": 2, "rebound": False},
     {"max_cards": 2},
@@ -36,72 +28,6 @@ SHORT_MIXES = [
     {"max_cards": 2, "rebound": False, "until_clear_winner": True, "scoring": "basic"},
     {"min_cards": 3, "max_cards": 3, "hook": False},
 ]
-
-
-def strings_in(value, out):
-    """Every string anywhere inside a JSON value."""
-    if isinstance(value, str):
-        out.add(value)
-    elif isinstance(value, dict):
-        for v in value.values():
-            strings_in(v, out)
-    elif isinstance(value, list):
-        for v in value:
-            strings_in(v, out)
-    return out
-
-
-def check_cards_conserved(full):
-    cards = [c for hand in full["hands"] for c in hand]
-    cards += [p["card"] for p in full["trick"]]
-    cards += [p["card"] for t in full["tricks_played"] for p in t["cards"]]
-    cards += [full["turned"], *full["stock"]]
-    assert len(cards) == 52 and set(cards) == DECK
-
-
-def check_views(state, full, n):
-    views = [GAME.view(state, seat) for seat in range(n)]
-    spectator = GAME.view(state, None)
-    assert spectator["hand"] is None and spectator["legal"] == []
-    for key in PUBLIC_KEYS:
-        assert all(v[key] == spectator[key] for v in views), key
-    acting = GAME.to_act(state)
-    for seat, v in enumerate(views):
-        assert v["hand"] == full["hands"][seat]
-        assert v["legal"] == (GAME.legal_actions(state, seat) if seat in acting else [])
-        # nothing of another seat's hand or of the stock outside history
-        hidden = {c for s, h in enumerate(full["hands"]) if s != seat for c in h}
-        hidden |= set(full["stock"])
-        current = {k: val for k, val in v.items() if k != "history"}
-        assert not strings_in(current, set()) & hidden
-    hidden_all = {c for h in full["hands"] for c in h} | set(full["stock"])
-    assert not strings_in({k: v for k, v in spectator.items() if k != "history"}, set()) & hidden_all
-    assert json.loads(json.dumps(spectator)) == spectator
-    return views
-
-
-def check_refusals(state, seat, legal, rng, n):
-    """Some actions off the legal list: each raises with a message and changes nothing."""
-    before = GAME.full_view(state)
-    hand = before["hands"][seat]
-    legal_set = {json.dumps(a, sort_keys=True) for a in legal}
-    candidates = [{"type": "play", "card": c} for c in rng.sample(sorted(DECK), 4)]
-    candidates += [{"type": "play", "card": c} for c in hand]
-    candidates += [{"type": "bid", "value": v} for v in (-1, 0, 1, 2, before["hand_size"] + 1)]
-    candidates += [None, "play", {"type": "pass"}, {"type": "bid", "value": "1"},
-                   {"type": "play", "card": 7}, {"type": "take"}]
-    for action in candidates:
-        if action is not None and isinstance(action, dict) and (
-                json.dumps(action, sort_keys=True) in legal_set):
-            continue
-        with pytest.raises(IllegalAction) as err:
-            GAME.apply(state, seat, action)
-        assert str(err.value)
-    other = rng.choice([s for s in range(n) if s != seat])
-    with pytest.raises(NotYourTurn) as err:
-        GAME.apply(state, other, legal[0])
-    assert str(err.value)
-    assert GAME.full_view(state) == before
 
 
 def play_match(players, options, seed, rng, heavy=True, max_steps=5000):
@@ -119,15 +45,9 @@ def play_match(players, options, seed, rng, heavy=True, max_steps=5000):
         seat = acting[0]
         legal = GAME.legal_actions(state, seat)
         assert legal
+        full = GAME.view(state, seat)
         if heavy:
             assert len({json.dumps(a, sort_keys=True) for a in legal}) == len(legal)
-            full = GAME.full_view(state)
-            check_cards_conserved(full)
-            check_views(state, full, players)
-            if rng.random() < 0.2:
-                check_refusals(state, seat, legal, rng, players)
-        else:
-            full = GAME.view(state, seat)
             assert full["legal"] == legal
         if full["phase"] == "bidding" and seat == full["dealer"]:
             f = full["hand_size"] - sum(b for b in full["bids"] if b is not None)
@@ -137,14 +57,8 @@ def play_match(players, options, seed, rng, heavy=True, max_steps=5000):
             else:
                 assert values == list(range(full["hand_size"] + 1))
         action = rng.choice(legal)
-        snapshot = copy.deepcopy(state) if heavy and rng.random() < 0.25 else None
-        new = GAME.apply(state, seat, action)
-        if heavy:
-            assert GAME.full_view(state) == full
-        if snapshot is not None:
-            assert snapshot == state
         log.append((seat, action))
-        state = new
+        state = GAME.apply(state, seat, action)
     else:
         raise AssertionError("the match did not end")
     return state, dealer, log
@@ -199,6 +113,7 @@ def test_random_short_matches_keep_every_invariant(players, mix):
         check_final(state, players, options, seed, dealer, log)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
 def test_thousands_of_random_short_matches_end_with_the_top_scorers_winning(players):
     rng = random.Random(players)
@@ -209,6 +124,7 @@ def test_thousands_of_random_short_matches_end_with_the_top_scorers_winning(play
         check_final(state, players, options, seed, dealer, log)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
 def test_random_full_default_matches_keep_every_invariant(players):
     rng = random.Random(1000 + players)
@@ -217,6 +133,7 @@ def test_random_full_default_matches_keep_every_invariant(players):
     check_final(state, players, {}, seed, dealer, log)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
 def test_random_full_matches_with_other_settings_end_properly(players):
     rng = random.Random(2000 + players)

@@ -12,6 +12,7 @@ import pytest
 
 from server.rules.games import get_game
 from server.rules.games.oh_hell import OhHellState
+from server.rules.state import log_entries
 
 GAME = get_game("oh_hell")
 
@@ -64,8 +65,8 @@ def reference_view(state: OhHellState, seat):
         "hands_total": max(len(state.rules.sizes), deal.index + 1),
         "scores": list(state.scores), "history": history, "legal": legal, "revealed": [],
         "log": [
-            {"seat": e[0], "action": dict(e[1]), **({"won": e[2]} if len(e) == 3 else {})}
-            for e in state.log
+            {"seat": e[1], "action": dict(e[2]), **({"won": e[3]} if len(e) == 4 else {})}
+            for e in log_entries(state.log)
         ],
     }
 

@@ -11,6 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from legality_helpers import check_why_illegal
+
 from server.rules.games import IllegalAction, NotYourTurn, get_game
 from server.rules.games.ribs import POINTS, RANKS
 
@@ -215,6 +217,7 @@ def replay(n, options, seed, dealer, log):
     return state
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", range(4, 11))
 def test_random_sessions_with_full_checks_keep_every_invariant(n):
     rng = random.Random(1000 + n)
@@ -228,6 +231,7 @@ def test_random_sessions_with_full_checks_keep_every_invariant(n):
             assert GAME.hand_records(again) == GAME.hand_records(state)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", range(4, 11))
 def test_many_random_sessions_conserve_cards_and_points(n):
     rng = random.Random(n)
@@ -296,3 +300,26 @@ def test_views_reuse_unchanged_public_parts_and_match_a_fresh_build(n):
             state = GAME.apply(state, acting[0], rng.choice(GAME.legal_actions(state, acting[0])))
     for key in ("history", "scores", "tricks", "bids", "passed", "points"):
         assert reused[key] > 0, key
+
+
+def _every_action(n: int) -> list[dict]:
+    """Every action a seat could send: each bid, pass, and each pair as Ribs, face up, folded."""
+    pairs = [[a, b] for i, a in enumerate(RANKS) for b in RANKS[i:]]
+    return (
+        [{"type": "bid", "value": v} for v in range(0, 4 * n + 2)]
+        + [{"type": "pass"}]
+        + [{"type": "ribs", "cards": p} for p in pairs]
+        + [{"type": "pair", "cards": p, "fold": f} for p in pairs for f in (False, True)]
+    )
+
+
+@pytest.mark.parametrize("n", [4, 6, 10])
+def test_why_illegal_is_none_exactly_for_the_legal_actions_of_each_seat(n):
+    """One rule, two uses: ``legal_actions`` lists what ``why_illegal`` lets through."""
+    rng = random.Random(n)
+    every = _every_action(n)
+    state = GAME.new_game(players=n, options={"target": 1}, seed=n, dealer=n % 3)
+    while GAME.to_act(state):
+        check_why_illegal(GAME, state, every)
+        seat = GAME.to_act(state)[0]
+        state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))

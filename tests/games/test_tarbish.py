@@ -18,8 +18,6 @@ from server.rules.games.tarbish import (
     find_runs,
     legal_cards,
     match_winner,
-    replace,
-    replace_match,
     settle,
 )
 
@@ -579,7 +577,7 @@ def test_a_tie_in_play_is_whole_bait_and_half_bait_with_the_option():
         state = play_lines(state, "\n".join(body[:8]))
         assert state.points_taken == (107, 35)
         # the last trick (10S 9C 8C 9S) is worth 10 + 10 to B; doctor the count to end 81-81
-        state = replace(state, points_taken=(81, 61))
+        state = state.evolve(points_taken=(81, 61))
         state = play_lines(state, body[8])
         (entry,) = GAME.view(state, None)["history"]
         assert [t["total"] for t in entry["teams"]] == [81, 81]
@@ -592,7 +590,7 @@ def test_a_tie_in_play_is_whole_bait_and_half_bait_with_the_option():
 
 def t1_from_scores(scores, target=500):
     state = play_t1(target=target)
-    state = replace(state, match=replace_match(state.match, scores=scores))
+    state = state.evolve(match=state.match.evolve(scores=scores))
     return play_lines(state, T1_PLAY)  # A +107, B +55
 
 

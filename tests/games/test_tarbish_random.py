@@ -12,6 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from legality_helpers import check_why_illegal
+
 from server.rules.games import IllegalAction, NotYourTurn, get_game
 from server.rules.games.tarbish import DECK, Phase
 
@@ -176,7 +178,8 @@ def play_match(seed: int, options: dict, dealer: int, full_checks: bool, rng: ra
         history = state.match.history
         if len(history) > hands_seen:
             hands_seen = len(history)
-            check_hand_entry(history[-1].to_json(hands_seen), options["half_bait"])
+            assert history[-1].to_json()["hand"] == hands_seen
+            check_hand_entry(history[-1].to_json(), options["half_bait"])
     return state, log
 
 
@@ -217,10 +220,12 @@ def run_matches(count: int, base_seed: int, targets, full_checks: bool) -> int:
     return hands
 
 
+@pytest.mark.slow
 def test_random_matches_with_every_invariant_checked_at_every_step():
     assert run_matches(150, 1, (150, 200, 300), full_checks=True) >= 150
 
 
+@pytest.mark.slow
 def test_a_thousand_random_short_matches_end_with_consistent_scores_and_replay():
     assert run_matches(1000, 7, (150, 200, 250, 300), full_checks=False) >= 1000
 
@@ -237,3 +242,22 @@ def test_any_seed_gives_a_hand_whose_totals_are_162_plus_runs_plus_bella(seed, d
     options = {"target": 100, "half_bait": bool(seed % 2)}
     state, log = play_match(seed, options, dealer, full_checks=True, rng=rng)
     check_end(state, log, seed, options, dealer)
+
+
+# Every action a seat could send in any phase: each card, each suit named, pass, declare.
+EVERY_ACTION = (
+    [{"type": "play", "card": c} for c in DECK]
+    + [{"type": "trump", "suit": s} for s in "SHDC"]
+    + [{"type": "pass"}, {"type": "declare"}]
+)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_why_illegal_is_none_exactly_for_the_legal_actions_of_the_seat_to_act(seed):
+    """One rule, two uses: ``legal_actions`` lists what ``why_illegal`` lets through."""
+    rng = random.Random(seed)
+    state = GAME.new_game(4, options={"target": 150}, seed=seed, dealer=seed % 4)
+    while GAME.to_act(state):
+        check_why_illegal(GAME, state, EVERY_ACTION)
+        seat = GAME.to_act(state)[0]
+        state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))

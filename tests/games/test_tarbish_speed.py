@@ -9,7 +9,8 @@ from collections.abc import Mapping
 import pytest
 
 from server.rules.games import IllegalAction, NotYourTurn, get_game
-from server.rules.games.tarbish import Phase, legal_cards, replace
+from server.rules.games.tarbish import Phase, legal_cards
+from server.rules.state import ViewMemo
 
 GAME = get_game("tarbish")
 SEATS = (0, 1, 2, 3, None)
@@ -32,8 +33,8 @@ class FrozenAction(Mapping):
 
 
 def fresh(state):
-    """The same state without any cache: its view is built from scratch."""
-    return replace(state)
+    """The same state with an empty view memo: its view is built from scratch."""
+    return state.evolve(views=ViewMemo())
 
 
 def play_match(seed: int, view_every: float):

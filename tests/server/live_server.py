@@ -61,7 +61,8 @@ class LiveServer:
             stderr=subprocess.STDOUT,
             preexec_fn=self.preexec,
         )
-        deadline = time.monotonic() + 30
+        # Generous: on a shared 2-core machine under heavy load a start has taken over 30 s.
+        deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server exited: {(self.tmp / 'server.log').read_text()[-2000:]}")
@@ -72,7 +73,7 @@ class LiveServer:
             except httpx.HTTPError:
                 pass
             time.sleep(0.05)
-        raise RuntimeError("the server did not become healthy in 30 s")
+        raise RuntimeError("the server did not become healthy in 120 s")
 
     def kill(self) -> None:
         """SIGKILL: the process ends at once, as in a crash (its writer worker goes with it)."""

@@ -182,7 +182,7 @@ async def test_http_requests_that_are_malformed_or_unauthorised_get_json_errors(
             (http.post("/api/rooms", json={"game": "oh_hell", "options": {"colour": 1}}, headers=auth), 422),
             (http.post("/api/rooms", json={"game": "oh_hell", "seats": 9}, headers=auth), 422),
             (http.post("/api/rooms", json={"game": "bid_whist", "seats": 5}, headers=auth), 422),
-            (http.post("/api/rooms", content=b"{not json", headers={**auth, "content-type": "application/json"}), 422),
+            (http.post("/api/rooms", content=b"{not json", headers={**auth, "content-type": "application/json"}), 400),
             (http.post("/api/players", json={"name": ""}), 422),
             (http.post("/api/players", json={"name": "x" * 25}), 422),
             (http.post("/api/players", json={}), 422),
@@ -240,3 +240,19 @@ async def test_a_flood_of_frames_is_rate_limited_and_then_closed(tmp_path):
         assert c.closed[0] == 1008
     finally:
         server.stop()
+
+
+async def test_an_option_past_its_maximum_gets_a_422_naming_it_and_opens_no_room(live_server):
+    async with httpx.AsyncClient(base_url=live_server.base) as http:
+        player = (await http.post("/api/players", json={"name": "Maxima"})).json()
+        auth = {"Authorization": f"Bearer {player['token']}"}
+        games = {g["name"]: g for g in (await http.get("/api/games")).json()}
+        assert games["ribs"]["options"]["properties"]["target"]["maximum"] == 30
+        r = await http.post("/api/rooms", json={"game": "ribs", "options": {"target": 99}, "seats": 10},
+                            headers=auth)
+        assert r.status_code == 422 and "'target'" in r.json()["error"]["message"]
+        listed = (await http.get("/api/rooms")).json()["rooms"]
+        assert not [room for room in listed if room["host_name"] == "Maxima"]
+        r = await http.post("/api/rooms", json={"game": "ribs", "options": {"target": 30}, "seats": 10},
+                            headers=auth)
+        assert r.status_code == 201

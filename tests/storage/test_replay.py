@@ -5,13 +5,16 @@ from __future__ import annotations
 import hashlib
 
 import httpx
+import jsonpatch
 import pytest
 from fastapi import FastAPI
 
 from server.storage import store
 from server.edges.api import matches
 from server.edges.api.errors import install_error_handlers
-from server.rules.replay import ReplayError, replay, replay_states
+from server.edges.api.matches import replay_loader
+from server.edges.api.replays import BodyCache, Replays
+from server.rules.replay import ReplayError, replay
 from storage_helpers import GAMES, SHORT_OPTIONS, copy_record, make_record, play_random_match
 
 SEEDS = [7, 2**100 + 3, 424242]
@@ -27,11 +30,9 @@ def test_a_stored_random_match_replays_to_every_state_that_was_played(db, game_n
         store.save_match(session, record)
     with db.session() as session:
         back = store.get_match(session, record["id"])
-    rebuilt = replay_states(back)
+    rebuilt = replay(back)
     assert len(rebuilt) == len(actions) + 1
-    assert [s["view"] for s in rebuilt] == [game.full_view(s) for s in states]
-    assert rebuilt[0]["seat"] is None and rebuilt[0]["action"] is None
-    assert [(s["seat"], s["action"]) for s in rebuilt[1:]] == [(a["seat"], a["action"]) for a in actions]
+    assert [game.full_view(s) for s in rebuilt] == [game.full_view(s) for s in states]
 
 
 @pytest.mark.parametrize("game_name", GAMES)
@@ -82,6 +83,7 @@ def _app(db) -> FastAPI:
     install_error_handlers(app)
     app.include_router(matches.router, prefix="/api")
     app.state.db = db
+    app.state.replays = Replays(replay_loader(db), builds=1, queue=4, cache=BodyCache(4, 2**24))
     return app
 
 
@@ -101,6 +103,8 @@ async def test_a_match_read_back_over_http_replays_to_the_final_position(db, gam
     assert answer.status_code == 200
     body = answer.json()
     assert body["id"] == record["id"] and body["game"] == game_name
-    assert len(body["states"]) == len(actions) + 1
-    assert [s["index"] for s in body["states"]] == list(range(len(actions) + 1))
-    assert body["states"][-1]["view"] == game.full_view(states[-1])
+    assert len(body["steps"]) == len(actions)
+    last = body["first"]
+    for step in body["steps"]:
+        last = jsonpatch.apply_patch(last, step["ops"])
+    assert last == game.full_view(states[-1])

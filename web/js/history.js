@@ -31,7 +31,7 @@ async function list(box, query, empty, me) {
     const params = new URLSearchParams({ ...query, limit: "20" });
     if (cursor) params.set("before", cursor);
     try {
-      const data = await api(`/api/matches?${params}`);
+      const data = await api(`/api/matches?${params}`, { auth: true });
       for (const m of data.matches || []) ul.appendChild(matchRow(m, me));
       cursor = data.next || null;
       more.hidden = !cursor;

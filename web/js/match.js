@@ -6,6 +6,7 @@ import { cardView } from "./cards.js";
 import { actionText, infoItems, seatLabel } from "./games.js";
 import { scoreSheet } from "./sheet.js";
 import { sha256Hex } from "./sha256.js";
+import { Replay } from "./replay.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 let record = null;
@@ -43,7 +44,7 @@ async function renderFair() {
 }
 
 function renderSheet() {
-  const last = replay?.states?.at(-1)?.view;
+  const last = replay?.lastView;
   if (last && Array.isArray(last.history) && last.history.length) {
     fill($("#sheet"), scoreSheet(record.game, last.history, last.teams, names, record.scores));
     return;
@@ -54,17 +55,17 @@ function renderSheet() {
 }
 
 function renderStep() {
-  const states = replay.states;
-  step = Math.max(0, Math.min(step, states.length - 1));
-  const s = states[step];
-  const v = s.view;
-  $("#step-label").textContent = step === 0 ? `Deal · 0 of ${states.length - 1}` : `Action ${step} of ${states.length - 1}`;
+  const count = replay.length;
+  step = Math.max(0, Math.min(step, count - 1));
+  const s = replay.entry(step);
+  const v = replay.view(step);
+  $("#step-label").textContent = step === 0 ? `Deal · 0 of ${count - 1}` : `Action ${step} of ${count - 1}`;
   $("#step-action").textContent = step === 0 ? "The cards are dealt." : `${seatLabel(names, s.seat)} ${actionText(record.game, s.action)}.`;
-  $("#step-range").max = String(states.length - 1);
+  $("#step-range").max = String(count - 1);
   $("#step-range").value = String(step);
   for (const b of document.querySelectorAll("[data-step]")) {
     const back = b.dataset.step === "first" || b.dataset.step === "prev";
-    b.disabled = back ? step === 0 : step === states.length - 1;
+    b.disabled = back ? step === 0 : step === count - 1;
   }
   fill($("#info"), infoItems(record.game, v, names).map(([label, value]) => h("span", { class: "info-item" }, h("span", { class: "info-label" }, `${label} `), value)));
   const seats = [...record.players].sort((a, b) => a.seat - b.seat).map((p) => ({ seat: p.seat, name: p.name, bot: p.bot, connected: true, player_id: p.player_id }));
@@ -89,7 +90,7 @@ function renderStep() {
 
 function go(where) {
   if (!replay) return;
-  const last = replay.states.length - 1;
+  const last = replay.length - 1;
   step = { first: 0, prev: step - 1, next: step + 1, last }[where] ?? step;
   renderStep();
 }
@@ -116,7 +117,7 @@ $("#step-range").addEventListener("input", (event) => {
 async function main() {
   let title = "";
   try {
-    record = await api(`/api/matches/${encodeURIComponent(matchId)}`);
+    record = await api(`/api/matches/${encodeURIComponent(matchId)}`, { auth: true });
   } catch (err) {
     const box = $("#missing");
     box.hidden = false;
@@ -135,7 +136,7 @@ async function main() {
   renderSummary(title);
   renderFair();
   try {
-    replay = await api(`/api/matches/${encodeURIComponent(matchId)}/replay`);
+    replay = new Replay(await api(`/api/matches/${encodeURIComponent(matchId)}/replay`, { auth: true }));
     step = 0;
     renderStep();
   } catch (err) {

@@ -303,7 +303,7 @@ function renderResult() {
   const row = [];
   if (r.next) {
     row.push(h("a", { class: "btn btn-primary", href: roomUrl(r.next), "data-key": "next-room" }, "Join the next game"));
-  } else if (state.me) {
+  } else if (state.me && state.you !== null) {
     row.push(h("button", { type: "button", class: "btn btn-primary", "data-play-again": "", "data-key": "again" }, "Play again"));
   }
   if (res.match_id) row.push(h("a", { class: "btn", href: matchUrl(res.match_id), "data-key": "record" }, "Match record & replay"));

@@ -100,6 +100,11 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        for e in exc.errors():
+            if e.get("type") == "json_invalid":
+                at = e.get("loc", ("body", "?"))[-1]
+                message = f"The request body is not valid JSON (the error is at character {at})."
+                return _answer(request, 400, "bad_json", message)
         parts = []
         for e in exc.errors()[:5]:
             loc = ".".join(str(x) for x in e.get("loc", ()) if x not in ("body", "query", "path"))

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from server.storage import store
 from server.edges.api.errors import ApiError, error_response_doc
 from server.rules.games import game_names
-from server.rules.replay import ReplayError, replay_states
+from server.edges.api.deps import bearer_token
+from server.edges.api.replays import encode_replay
+from server.players import player_for_token
+from server.rules.replay import ReplayError
 
 router = APIRouter(tags=["matches"])
 
@@ -65,6 +69,7 @@ class MatchRecord(BaseModel):
     commitment: str = Field(description="SHA-256 hex of the seed, published when the match began.")
     dealer: int = Field(description="The first hand's dealer.")
     room_code: str | None = None
+    private: bool = Field(default=False, description="Played at a private table: readable only for its players.")
     players: list[SeatOut]
     hands: list[HandOut]
     actions: list[ActionOut]
@@ -74,34 +79,52 @@ class MatchRecord(BaseModel):
     finished_at: datetime
 
 
-class ReplayState(BaseModel):
-    index: int
-    seat: int | None = Field(description="The seat that acted to reach this state; null for the deal.")
-    action: dict[str, Any] | None
-    view: dict[str, Any] = Field(description="The game's full view: every hand shown.")
+class ReplayStep(BaseModel):
+    seat: int = Field(description="The seat that acted.")
+    action: dict[str, Any]
+    ops: list[dict[str, Any]] = Field(description="RFC 6902 patch from the previous state to this one.")
 
 
 class Replay(BaseModel):
+    """The first state in full, then one patch per action: O(match length)."""
+
     id: str
     game: str
+    options: dict[str, Any]
+    seed: str = Field(description="Public once the match is over.")
+    commitment: str
+    dealer: int
     players: list[SeatOut]
-    states: list[ReplayState]
+    count: int = Field(description="The number of actions (and steps).")
+    first: dict[str, Any] = Field(description="The deal, as the game's full view: every hand shown.")
+    steps: list[ReplayStep]
 
 
 def _db(request: Request):
     return request.app.state.db
 
 
+async def _viewer(request: Request) -> str | None:
+    """The calling player's id when a known bearer token came with the request, else None."""
+    caller = await player_for_token(request.app, bearer_token(request))
+    return caller.id if caller else None
+
+
+def _missing(match_id: str) -> ApiError:
+    return ApiError(404, "not_found", f"There is no finished match {match_id!r}.")
+
+
 async def _load(request: Request, match_id: str) -> dict[str, Any]:
     db = _db(request)
+    viewer = await _viewer(request)
 
     def load() -> dict[str, Any] | None:
         with db.session() as session:
-            return store.get_match(session, match_id)
+            return store.get_match(session, match_id, viewer=viewer)
 
     record = await asyncio.to_thread(load) if store.is_valid_id(match_id) else None
     if record is None:
-        raise ApiError(404, "not_found", f"There is no finished match {match_id!r}.")
+        raise _missing(match_id)
     return record
 
 
@@ -114,10 +137,13 @@ async def _load(request: Request, match_id: str) -> dict[str, Any]:
 async def list_matches(
     request: Request,
     player: str | None = Query(None, max_length=200, description="Only matches this player id sat in."),
-    game: str | None = Query(None, max_length=64, description="Only matches of this game."),
+    game: str | None = Query(
+        None, max_length=64, description="Only matches of this game.", json_schema_extra={"enum": sorted(game_names())}
+    ),
     limit: int = Query(20, ge=1, le=100),
     before: str | None = Query(None, max_length=512, description="The 'next' cursor of the previous page."),
 ) -> MatchPage:
+    """Matches of private tables are listed only to their own players (send your bearer token)."""
     if game is not None and game not in game_names():
         known = ", ".join(sorted(game_names()))
         raise ApiError(400, "unknown_game", f"There is no game {game!r}; the games are: {known}.")
@@ -127,11 +153,12 @@ async def list_matches(
         except store.InvalidCursor as exc:
             raise ApiError(400, "bad_cursor", str(exc)) from None
     db = _db(request)
+    viewer = await _viewer(request)
 
     def page() -> MatchPage:
         with db.session() as session:
             matches, next_cursor = store.list_matches(
-                session, player=player, game=game, before=before, limit=limit
+                session, player=player, game=game, before=before, limit=limit, viewer=viewer
             )
         return MatchPage(matches=matches, next=next_cursor)
 
@@ -151,13 +178,35 @@ async def get_match(match_id: str, request: Request) -> dict[str, Any]:
 @router.get(
     "/matches/{match_id}/replay",
     response_model=Replay,
-    summary="Every state of a finished match, with all hands shown",
+    summary="A finished match's states: the deal in full, then one patch per action, all hands shown",
     responses=error_response_doc(404, 500, 503),
 )
-async def get_replay(match_id: str, request: Request) -> dict[str, Any]:
-    record = await _load(request, match_id)
+async def get_replay(match_id: str, request: Request) -> Response:
+    """Private tables' matches: 404 to anyone but their players. 503 with Retry-After when busy."""
+    db = _db(request)
+    viewer = await _viewer(request)
+
+    def readable() -> bool:
+        with db.session() as session:
+            return store.may_read(session, match_id, viewer)
+
+    if not store.is_valid_id(match_id) or not await asyncio.to_thread(readable):
+        raise _missing(match_id)
     try:
-        states = await asyncio.to_thread(replay_states, record)
+        body = await request.app.state.replays.body(match_id)
     except ReplayError as exc:
         raise ApiError(500, "replay_failed", str(exc)) from None
-    return {"id": record["id"], "game": record["game"], "players": record["players"], "states": states}
+    return Response(body, media_type="application/json")
+
+
+def replay_loader(db: Any) -> Callable[[str], memoryview]:
+    """What the replay service runs in its worker thread: load a match, encode its replay."""
+
+    def load(match_id: str) -> memoryview:
+        with db.session() as session:
+            record = store.get_match(session, match_id, viewer=store.ANYONE)
+        if record is None:
+            raise _missing(match_id)
+        return encode_replay(record)
+
+    return load

@@ -16,7 +16,14 @@ router = APIRouter(tags=["players"])
 
 
 class NewPlayer(BaseModel):
-    name: str = Field(max_length=200, description="1 to 24 printable characters once trimmed.", examples=["Ana"])
+    # The schema says what the server enforces (after trimming, with a sentence: invalid_name);
+    # the looser bound here only stops absurd bodies before they are cleaned.
+    name: str = Field(
+        max_length=200,
+        description="1 to 24 printable characters once trimmed.",
+        examples=["Ana"],
+        json_schema_extra={"minLength": 1, "maxLength": 24},
+    )
 
 
 class PlayerCreated(BaseModel):
@@ -30,7 +37,7 @@ class PlayerCreated(BaseModel):
     status_code=201,
     response_model=PlayerCreated,
     summary="Create a guest player and its bearer token",
-    responses=error_response_doc(422, 429, 503),
+    responses=error_response_doc(400, 422, 429, 503),
 )
 async def create_player(body: NewPlayer, request: Request) -> PlayerCreated:
     spend(request, PLAYERS, "new players")

@@ -14,6 +14,7 @@ from server.edges.api.deps import Caller, check_lookups, current_player, lookup_
 from server.edges.api.errors import ApiError, error_response_doc
 from server.limits import ROOMS
 from server.rooms import RoomError
+from server.rules.games import game_names
 
 router = APIRouter(tags=["rooms"])
 
@@ -21,7 +22,7 @@ router = APIRouter(tags=["rooms"])
 class CreateRoom(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    game: str = Field(description="A game id from GET /api/games.")
+    game: str = Field(description="A game id from GET /api/games.", json_schema_extra={"enum": sorted(game_names())})
     options: dict[str, Any] = Field(default_factory=dict, description="The game's options; defaults fill the rest.")
     seats: int | None = Field(default=None, description="How many players (default: the game's usual count).")
     private: bool = Field(default=False, description="Private rooms are not listed in the lobby.")
@@ -73,19 +74,32 @@ def decode_cursor(cursor: str) -> tuple[float, str]:
     status_code=201,
     response_model=RoomCreated,
     summary="Open a room; the caller is its host and sits in seat 0",
-    responses=error_response_doc(401, 422, 429, 503),
+    responses=error_response_doc(400, 401, 403, 404, 409, 422, 429, 503),
 )
 async def create_room(body: CreateRoom, request: Request, caller: Caller = Depends(current_player)) -> dict:
+    """With ``from``: "Play again" after the finished room ``from``. Only a player of its match
+    may ask; the first one's room becomes its ``next``, except that its host's room replaces
+    one a non-host opened (once). Each player who follows sits in the seat they had."""
     spend(request, ROOMS, "new rooms")
     manager = request.app.state.rooms
+    previous = None
     try:
-        room = manager.create(body.game, body.options, body.seats, body.private, caller.id, caller.name)
+        if body.from_:
+            previous = manager.get(body.from_)
+            if previous is None:
+                raise ApiError(404, "not_found", f"There is no open room {body.from_!r} to play again from.")
+            previous.check_may_follow(caller.id)
+        room = manager.create(
+            body.game, body.options, body.seats, body.private, caller.id, caller.name, follow=previous
+        )
+        if previous is not None:
+            try:
+                await previous.claim_next(caller.id, room.code)
+            except RoomError:  # another player's table got there first
+                await room.retire("close")
+                raise
     except RoomError as err:
         raise ApiError(err.status, err.code, err.message) from None
-    if body.from_:
-        previous = manager.get(body.from_)
-        if previous is not None and previous.seat_of(caller.id) is not None and previous.next_code is None:
-            await previous.set_next(room.code)
     return {"code": room.code, "url": f"/r/{room.code}"}
 
 

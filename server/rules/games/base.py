@@ -1,4 +1,4 @@
-"""The engine surface every game implements (PROTOCOL.md section 3).
+"""The engine surface every game implements (the rooms and the tests use nothing else).
 
 A game is a handful of pure functions over an immutable state:
 
@@ -7,20 +7,22 @@ A game is a handful of pure functions over an immutable state:
 - ``legal_actions(state, seat)`` enumerates every legal action of that seat;
 - ``apply(state, seat, action)`` returns a new state and never changes the one it was given;
   anything off the legal list raises ``IllegalAction`` (or ``NotYourTurn``) with a reason a
-  player can read;
+  player can read: the sentence ``why_illegal(state, seat, action)`` gives;
 - ``view(state, seat)`` is the only way state leaves the server: what that seat may see
   (``None`` is a spectator, who sees only what is public);
 - ``outcome(state)`` is ``None`` until the match ends, then ``{"scores", "winners"}``.
 
-Options are a pydantic model per game; unknown keys or bad values raise ``ValueError``
-naming the option. Randomness enters once, as the seed; ``decks`` stacks the deck of the
+States are immutable records (``server.rules.state``); views are built through the match's
+``ViewMemo`` so that unchanged parts stay the same objects. Trick rules come from
+``server.rules.tricks``. Options are a pydantic model per game; unknown keys or bad values
+raise ``ValueError`` naming the option (``parse_options``, for every game). Randomness enters once, as the seed; ``decks`` stacks the deck of the
 first hands for tests. No I/O, no clock, no logging: the rules know nothing of rooms.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -53,11 +55,16 @@ class GameOptions(BaseModel):
 
 
 def _describe_validation_error(err: ValidationError) -> str:
+    """The problems pydantic found, one clause each, naming the option."""
     parts = []
     for e in err.errors():
-        loc = ".".join(str(x) for x in e.get("loc", ())) or "options"
+        loc = ".".join(str(x) for x in e.get("loc", ()))
         if e.get("type") == "extra_forbidden":
             parts.append(f"unknown option '{loc}'")
+        elif not loc:
+            # A check across options (a model validator): its message names the options.
+            ctx = e.get("ctx") or {}
+            parts.append(str(ctx.get("error", e.get("msg", "invalid options"))))
         else:
             parts.append(f"option '{loc}': {e.get('msg', 'invalid value')}")
     return "; ".join(parts)
@@ -71,6 +78,21 @@ def action_type(action: object) -> str:
     if not isinstance(kind, str):
         raise IllegalAction("An action needs a 'type' string.")
     return kind
+
+
+# The fields of each action type (PROTOCOL §2): everything else a client sends is dropped.
+ACTION_FIELDS: dict[str, tuple[str, ...]] = {
+    "bid": ("value",), "pass": (), "take": (), "discard": ("cards",), "trump": ("suit",),
+    "declare": (), "play": ("card",), "ribs": ("cards",), "pair": ("cards", "fold"),
+}
+
+
+def canonical_action(action: Any) -> Any:
+    """The action as the engines know it: its ``type`` and that type's fields, nothing else
+    (what is applied and stored; an action of no known type is left for the engine to refuse)."""
+    if not isinstance(action, Mapping) or action.get("type") not in ACTION_FIELDS:
+        return action
+    return {k: action[k] for k in ("type", *ACTION_FIELDS[action["type"]]) if k in action}
 
 
 def action_cards(action: Mapping[str, Any], count: int) -> list[str]:
@@ -172,6 +194,27 @@ class Game(ABC):
     def apply(self, state: Any, seat: int, action: Mapping[str, Any]) -> Any:
         """A new state after ``seat`` plays ``action``; the given state is unchanged."""
 
+    def check_legal(self, state: Any, seat: int, action: Any) -> None:
+        """Raise unless ``seat`` may play ``action`` now: ``NotYourTurn`` when it is not
+        theirs to play, else ``IllegalAction`` with ``why_illegal``'s sentence."""
+        problem = self.why_illegal(state, seat, action)
+        if problem is not None:
+            self.require_turn(state, seat)
+            raise IllegalAction(problem)
+
+    def why_illegal(self, state: Any, seat: int, action: Any) -> str | None:
+        """Why ``seat`` may not play ``action`` now, as a sentence; None when it may.
+
+        An engine says it from its rules in one function that both ``legal_actions`` and
+        ``apply`` use (``apply`` raises with this very sentence). This default asks
+        ``apply``, for an engine that has not written that function yet.
+        """
+        try:
+            self.apply(state, seat, action)
+        except GameError as err:
+            return str(err)
+        return None
+
     @abstractmethod
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see, JSON-able; None is a spectator.
@@ -185,6 +228,15 @@ class Game(ABC):
     @abstractmethod
     def full_view(self, state: Any) -> dict[str, Any]:
         """The public view with every hand and hidden card shown (replays of finished matches)."""
+
+    def full_views(self, states: Iterable[Any]) -> Iterator[dict[str, Any]]:
+        """``full_view`` of each of a match's consecutive states, one at a time.
+
+        A game whose full view repeats a growing record (finished hands) overrides this to
+        build each finished part once, so a replay costs O(match length), not its square.
+        """
+        for state in states:
+            yield self.full_view(state)
 
     @abstractmethod
     def outcome(self, state: Any) -> dict[str, Any] | None:

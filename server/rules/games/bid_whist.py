@@ -1,4 +1,5 @@
-"""Bid Whist, the seed's variant: 52 cards, no jokers, 12 tricks, a 4-card kitty (RULES.md §4).
+"""Bid Whist, the seed's variant: 52 cards, no jokers, 12 tricks, a 4-card kitty 
+(the rules this engine enforces, in full).
 
 Players and deck
     Four players in two partnerships, partners opposite: team 0 (A) is seats 0 and 2, team 1 (B)
@@ -46,9 +47,17 @@ Decisions where the rules are silent
       bids a number.
     - After the discard both ``trump`` and ``play`` are legal; once trump is named the phase is
       "playing".
-    - The kitty's cards join the declarer's hand; no view ever shows the kitty as such
-      (``kitty_count`` says whether it is still on the table); ``full_view`` shows it.
+    - The kitty's cards join the declarer's hand; from then until the hand ends the
+      declarer's view (only theirs) lists them as ``kitty``, so the client can mark them:
+      all four while the discards may be looked at, then only those not discarded (nobody
+      looks at the discards after the declarer's first card). ``kitty_count``
+      tells everyone whether it is still on the table; ``full_view`` shows it.
     - History entries name no cards, so no card of an earlier hand ever reappears in a view.
+
+Code
+    The state is an immutable record (``server.rules.state``); ``why_illegal`` is the one
+    place that says why a move is refused, ``legal_actions`` lists what it allows and
+    ``apply`` raises with its sentence. Tricks follow ``server.rules.tricks``.
 """
 
 from __future__ import annotations
@@ -62,8 +71,6 @@ from typing import Any, NamedTuple
 from pydantic import Field
 
 from server.rules.cards import (
-    NATURAL_STRENGTH,
-    SUIT_SINGULAR,
     SUITS,
     card_name,
     check_deck,
@@ -73,14 +80,9 @@ from server.rules.cards import (
     sort_hand,
     standard_deck,
 )
-from server.rules.games.base import (
-    Action,
-    Game,
-    GameOptions,
-    IllegalAction,
-    action_type,
-)
-from server.rules.state import ViewMemo
+from server.rules.games.base import Action, Game, GameOptions
+from server.rules.state import ViewMemo, state
+from server.rules.tricks import follow_suit, trick_winner, why_not_follow
 
 PLAYERS = 4
 HAND_SIZE = 12
@@ -98,15 +100,24 @@ _FULL_DECK = tuple(standard_deck())
 _DISPLAY_ORDER = {card: i for i, card in enumerate(_FULL_DECK)}
 _display_key = _DISPLAY_ORDER.__getitem__
 assert sort_hand(_FULL_DECK) == list(_FULL_DECK)
-# Card -> natural strength (A high), for taking tricks without splitting card strings.
-_STRENGTH: dict[str, int] = {card: NATURAL_STRENGTH[card[:-1]] for card in _FULL_DECK}
-_PASS: Action = {"type": "pass"}
 # Each move's public form, as the log keeps it (see server.rules.state).
 _PLAY_MOVE = {card: (("type", "play"), ("card", card)) for card in _FULL_DECK}
 _PASS_MOVE = (("type", "pass"),)
 _TAKE_MOVE = (("type", "take"),)
 _DISCARD_MOVE = (("type", "discard"),)
-_TAKE: Action = {"type": "take"}
+# The bidding's candidate actions, in canonical order (``legal_actions`` keeps the legal ones).
+_BIDDING_ACTIONS: tuple[Action, ...] = (
+    {"type": "take"},
+    {"type": "pass"},
+    *({"type": "bid", "value": v} for v in range(MIN_BID, MAX_BID + 1)),
+)
+# Public view parts that never change: shared by every view (views are read-only below
+# their top level).
+_TEAMS_VIEW: list[list[int]] = [[0, 2], [1, 3]]
+_REVEALED_VIEW: list[Any] = []
+_NO_ONE: list[int] = []
+_NO_LEGAL: list[Action] = []
+_TO_ACT_VIEW: tuple[list[int], ...] = tuple([seat] for seat in range(PLAYERS))
 
 
 class Phase(str, enum.Enum):
@@ -126,11 +137,16 @@ _BIDDING, _DISCARDING, _TRUMP_OR_LEAD, _PLAYING, _OVER = (
 )
 
 
+MAX_TARGET = 50
+
+
 class BidWhistOptions(GameOptions):
     """Options of a Bid Whist match."""
 
+    # At most a few points a hand: 50 is more than twice the usual game, and keeps a match
+    # (and its replay) to a few thousand actions.
     target: int = Field(
-        21, ge=1, le=1000, description="Points a team needs to win the game (default 21)."
+        21, ge=1, le=MAX_TARGET, description="Points a team needs to win the game (default 21)."
     )
 
 
@@ -183,8 +199,9 @@ class HandRecord:
     team_points: tuple[int, int]
 
 
-class _BidWhistFields(NamedTuple):
-    """The fields of a match state (see ``BidWhistState``)."""
+@state
+class BidWhistState(NamedTuple):
+    """A Bid Whist match: immutable, the next one made by ``evolve``."""
 
     options: BidWhistOptions
     target: int
@@ -218,54 +235,6 @@ class _BidWhistFields(NamedTuple):
     views: ViewMemo
 
 
-class BidWhistState(_BidWhistFields):
-    """The whole state of a match: an immutable tuple, never changed in place.
-
-    Equality, hashing, ``repr`` and copies see only the tuple. The instance ``__dict__`` holds
-    only caches that ``view`` fills: ``_pub``, the part of the view every seat shares (with
-    the seats' hands as lists), built once per state; and ``_prev``, the previous state's
-    ``_pub``, left by ``apply`` so that parts that did not change are reused as the very same
-    objects (the differ then skips them by identity). They are never compared or copied.
-    """
-
-    def __getstate__(self) -> None:
-        return None
-
-
-_NEW = tuple.__new__
-_FIELD = {name: i for i, name in enumerate(_BidWhistFields._fields)}
-
-
-_I_PHASE = _FIELD["phase"]
-_I_TURN = _FIELD["turn"]
-_I_HANDS = _FIELD["hands"]
-_I_TRUMP = _FIELD["trump"]
-_I_LEADER = _FIELD["leader"]
-_I_TRICK = _FIELD["trick"]
-_I_TRICKS = _FIELD["tricks"]
-_I_TRICKS_WON = _FIELD["tricks_won"]
-_I_LOG = _FIELD["log"]
-
-
-def _successor(state: BidWhistState, values: list[Any]) -> BidWhistState:
-    """The state holding ``values`` (all fields, in order), which follows ``state``."""
-    new: BidWhistState = _NEW(BidWhistState, values)
-    # getattr rather than ``state.__dict__``: reading ``__dict__`` creates an empty one on
-    # every state that was never viewed (simulations view none)
-    pub = getattr(state, "_pub", None)
-    if pub is not None:
-        new.__dict__["_prev"] = pub
-    return new
-
-
-def _put(state: BidWhistState, **changes: Any) -> BidWhistState:
-    """``state._replace(**changes)`` without namedtuple's generic checks (the fields are known)."""
-    values = list(state)
-    for name, value in changes.items():
-        values[_FIELD[name]] = value
-    return _successor(state, values)
-
-
 def team_of(seat: int) -> int:
     """The team (0 or 1) of a seat."""
     return seat % 2
@@ -289,7 +258,6 @@ def _hand_fields(
     dealt: list[list[str]] = [[], [], [], []]
     for i in range(PLAYERS):
         dealt[(dealer + 1 + i) % PLAYERS] = deck[i : PLAYERS * HAND_SIZE : PLAYERS]
-    rest = deck[PLAYERS * HAND_SIZE :]
     hands = tuple(tuple(sorted(h, key=_display_key)) for h in dealt)
     return {
         "hand_number": hand_number,
@@ -298,7 +266,7 @@ def _hand_fields(
         "turn": (dealer + 1) % PLAYERS,
         "hands": hands,
         "dealt": tuple(tuple(h) for h in dealt),
-        "kitty": tuple(rest),
+        "kitty": tuple(deck[PLAYERS * HAND_SIZE :]),
         "kitty_taken": False,
         "bids": (None, None, None, None),
         "high_bid": None,
@@ -320,117 +288,67 @@ def _plays(trick: Sequence[tuple[int, str]]) -> list[dict[str, Any]]:
     return [{"seat": seat, "card": card} for seat, card in trick]
 
 
-# Public view parts that never change: shared by every view (views are never changed in
-# place below their top level).
-_TEAMS_VIEW: list[list[int]] = [[0, 2], [1, 3]]
-_REVEALED_VIEW: list[Any] = []
-_NO_ONE: list[int] = []
-_TO_ACT_VIEW: tuple[list[int], ...] = tuple([seat] for seat in range(PLAYERS))
+def _play_json(play: tuple[int, str]) -> dict[str, Any]:
+    return {"seat": play[0], "card": play[1]}
 
 
-def _shared(state: BidWhistState) -> tuple[dict[str, Any], tuple[list[str], ...]]:
-    """The view parts every seat shares, and each seat's hand as a list; built once per state.
-
-    Parts whose source field is the very same object as in the previous state's (left by
-    ``apply``) are taken over as the same objects rather than rebuilt.
-    """
-    cache = state.__dict__
-    pub = cache.get("_pub")
-    if pub is not None:
-        return pub[1], pub[2]
-    prev = cache.pop("_prev", None)
-    hands, trick, tricks, won = state.hands, state.trick, state.tricks, state.tricks_won
-    team_scores, history, bids = state.team_scores, state.history, state.bids
-    if prev is not None:
-        (p_hands, p_trick, p_tricks, p_won, p_scores, p_history, p_bids), old, p_lists = prev
-    else:
-        p_hands = p_trick = p_tricks = p_won = p_scores = p_history = p_bids = None
-        old, p_lists = {}, None
-    if p_hands is hands:
-        hand_lists = p_lists
-        hand_counts = old["hand_counts"]
-    else:
-        hand_lists = tuple(
-            p_lists[i] if p_lists is not None and p_hands[i] is h else list(h)
-            for i, h in enumerate(hands)
-        )
-        hand_counts = [len(h) for h in hands]
-    if p_trick is trick:
-        trick_view = old["trick"]
-    else:
-        trick_view = _plays(trick)
-    if p_tricks is tricks:
-        last = old["last_trick"]
-    elif tricks:
-        plays, winner = tricks[-1]
-        last = {"cards": _plays(plays), "winner": winner}
-    else:
-        last = None
-    if p_won is won:
-        tricks_won = old["tricks_won"]
-        team_tricks = old["team_tricks"]
-    else:
-        tricks_won = list(won)
-        team_tricks = [won[0] + won[2], won[1] + won[3]]
-    if p_scores is team_scores:
-        scores = old["scores"]
-        team_view = old["team_scores"]
-    else:
-        a, b = team_scores
-        scores = [a, b, a, b]
-        team_view = [a, b]
-    if p_history is history:
-        history_view = old["history"]
-    else:
-        done = old.get("history", ())
-        n = len(done) if p_history is not None and history[: len(p_history)] == p_history else 0
-        history_view = list(done[:n]) + [h.to_dict() for h in history[n:]]
-    bids_view = old["bids"] if p_bids is bids else list(bids)
-    over = state.phase is _OVER
-    contract = state.contract
-    public = {
-        "phase": state.phase.value,
-        "hand_number": state.hand_number + 1,
-        "dealer": state.dealer,
-        "to_act": _NO_ONE if over else _TO_ACT_VIEW[state.turn],
-        "hand_counts": hand_counts,
-        "trick": trick_view,
-        "leader": state.leader,
-        "trump": state.trump,
-        "scores": scores,
-        "team_scores": team_view,
-        "teams": _TEAMS_VIEW,
-        "target": state.target,
-        "history": history_view,
-        "revealed": _REVEALED_VIEW,
-        "bids": bids_view,
-        "high_bid": state.high_bid,
-        "high_bidder": state.high_bidder,
-        "declarer": state.declarer,
-        "contract": contract,
-        "forced": state.forced,
-        "tricks_needed": None if contract is None else BOOK + contract,
-        "tricks_won": tricks_won,
-        "team_tricks": team_tricks,
-        "tricks_played": len(tricks),
-        "last_trick": last,
-        "kitty_count": 0 if state.kitty_taken else KITTY_SIZE,
-        "winners": list(state.winners) if over else None,
-        "log": state.views.log(state.log),
-    }
-    cache["_pub"] = ((hands, trick, tricks, won, team_scores, history, bids), public, hand_lists)
-    return public, hand_lists
+def _last_trick(tricks: tuple) -> dict[str, Any] | None:
+    if not tricks:
+        return None
+    plays, winner = tricks[-1]
+    return {"cards": _plays(plays), "winner": winner}
 
 
-def _bid_legal(state: BidWhistState) -> list[Action]:
-    """The bidding actions of the seat to act."""
-    high = state.high_bid
-    if state.turn == state.dealer:
-        if high is not None and high >= MIN_CONTRACT:
-            return [dict(_TAKE), dict(_PASS)]
-        return [dict(_TAKE)]
-    start = MIN_BID if high is None else high + 1
-    return [dict(_PASS)] + [{"type": "bid", "value": v} for v in range(start, MAX_BID + 1)]
+def _counts(hands: tuple[tuple[str, ...], ...]) -> list[int]:
+    return [len(h) for h in hands]
+
+
+def _team_tricks(won: tuple[int, ...]) -> list[int]:
+    return [won[0] + won[2], won[1] + won[3]]
+
+
+def _seat_scores(team_scores: tuple[int, int]) -> list[int]:
+    a, b = team_scores
+    return [a, b, a, b]
+
+
+def _score(state: BidWhistState) -> tuple[HandResult, HandRecord]:
+    """The finished hand's result (public) and record (private)."""
+    declarer, contract, trump = state.declarer, state.contract, state.trump
+    assert declarer is not None and contract is not None and trump is not None
+    side = team_of(declarer)
+    team_tricks = _team_tricks(state.tricks_won)
+    d = team_tricks[side]
+    points = [0, 0]
+    made = d >= BOOK + contract
+    if made:
+        points[side] = d - BOOK
+    else:
+        points[1 - side] = contract + max(0, (TRICKS - d) - 6)
+    result = HandResult(
+        hand_number=state.hand_number + 1,
+        dealer=state.dealer,
+        bids=state.bids,
+        declarer=declarer,
+        contract=contract,
+        forced=state.forced,
+        trump=trump,
+        team_tricks=(team_tricks[0], team_tricks[1]),
+        made=made,
+        team_points=(points[0], points[1]),
+        chicago=TRICKS in team_tricks,
+    )
+    record = HandRecord(
+        dealer=state.dealer,
+        dealt=state.dealt,
+        kitty=state.kitty,
+        declarer=declarer,
+        contract=contract,
+        trump=trump,
+        discards=state.discards,
+        team_points=(points[0], points[1]),
+    )
+    return result, record
 
 
 def _discard_legal(hand: tuple[str, ...]) -> list[Action]:
@@ -448,7 +366,7 @@ class BidWhist(Game):
 
     name = "bid_whist"
     title = "Bid Whist"
-    seat_keys = ("hand", "legal", "discards")
+    seat_keys = ("hand", "legal", "discards", "kitty")
     min_players = 4
     max_players = 4
     default_players = 4
@@ -509,16 +427,13 @@ class BidWhist(Game):
         if phase is _OVER or seat != state.turn or isinstance(seat, bool):
             return []
         if phase is _PLAYING:
-            hand = state.hands[seat]
-            trick = state.trick
-            if trick:
-                led = trick[0][1][-1]
-                follow = [{"type": "play", "card": c} for c in hand if c[-1] == led]
-                if follow:
-                    return follow
-            return [{"type": "play", "card": c} for c in hand]
+            led = state.trick[0][1][-1] if state.trick else None
+            return [{"type": "play", "card": c} for c in follow_suit(state.hands[seat], led)]
         if phase is _BIDDING:
-            return _bid_legal(state)
+            return [
+                dict(a) for a in _BIDDING_ACTIONS
+                if self._why_not_bid(state, seat, a["type"], a) is None
+            ]
         if phase is _DISCARDING:
             return _discard_legal(state.hands[seat])
         # TRUMP_OR_LEAD
@@ -529,106 +444,161 @@ class BidWhist(Game):
     def _view_legal(self, state: BidWhistState, seat: int | None) -> list[Action]:
         """Legal actions as the view shows them (the discard in compact form)."""
         if seat is None or state.phase is _OVER or seat != state.turn:
-            return []
+            return _NO_LEGAL
         if state.phase is _DISCARDING:
             return [{"type": "discard", "count": KITTY_SIZE}]
         return self.legal_actions(state, seat)
+
+    def why_illegal(self, state: BidWhistState, seat: int, action: Any) -> str | None:
+        """Why ``seat`` may not play ``action`` now (a sentence), or None when it may."""
+        phase = state.phase
+        if phase is _OVER:
+            return "The game is over."
+        if seat != state.turn or isinstance(seat, bool):
+            return f"It is not your turn: waiting for seat {state.turn}."
+        if type(action) is not dict and not isinstance(action, Mapping):
+            return "An action must be a JSON object with a 'type'."
+        kind = action.get("type")
+        if not isinstance(kind, str):
+            return "An action needs a 'type' string."
+        if phase is _PLAYING:
+            if kind != "play":
+                return "Play a card: it is your turn in the trick."
+            return self._why_not_play(state, seat, action.get("card"))
+        if phase is _BIDDING:
+            return self._why_not_bid(state, seat, kind, action)
+        if phase is _DISCARDING:
+            if kind != "discard":
+                return "Discard four cards first: you have picked up the kitty."
+            return self._why_not_discard(state, seat, action.get("cards"))
+        # TRUMP_OR_LEAD
+        if kind == "trump":
+            suit = action.get("suit")
+            if not isinstance(suit, str) or suit not in SUITS:
+                return "Name trump as one of the suits S, H, D or C."
+            return None
+        if kind == "play":
+            return self._why_not_play(state, seat, action.get("card"))
+        return "Name trump or lead a card (the suit you lead becomes trump)."
+
+    def _why_not_play(self, state: BidWhistState, seat: int, card: object) -> str | None:
+        hand = state.hands[seat]
+        if type(card) is not str or card not in hand:
+            if not is_card(card):
+                return f"{card!r} is not a card (rank then suit, like 'AS' or '10H')."
+            return f"You do not hold {card_name(card)}."  # type: ignore[arg-type]
+        trick = state.trick
+        return why_not_follow(hand, card, trick[0][1][-1]) if trick else None
+
+    def _why_not_bid(
+        self, state: BidWhistState, seat: int, kind: str, action: Mapping[str, Any]
+    ) -> str | None:
+        """Why a bidding action is refused: the dealer takes or passes, the others bid up."""
+        high = state.high_bid
+        if seat == state.dealer:
+            can_grant = high is not None and high >= MIN_CONTRACT
+            if kind == "take":
+                contract = high if can_grant else MIN_CONTRACT
+                value = action.get("value", contract)
+                if value != contract or isinstance(value, bool):
+                    return (
+                        f"The dealer takes the contract at {bid_name(contract)}, "  # type: ignore[arg-type]
+                        "no more and no less."
+                    )
+                return None
+            if kind == "pass":
+                if can_grant:
+                    return None
+                return "Nobody bid Four or more, so the dealer must take the contract at Four."
+            if kind == "bid":
+                return (
+                    "The dealer does not bid: take the contract at the high bid, or pass to "
+                    "grant it to the high bidder."
+                )
+            return "It is the bidding: the dealer may take or pass."
+        if kind == "pass":
+            return None
+        if kind == "bid":
+            value = action.get("value")
+            if isinstance(value, bool) or not isinstance(value, int):
+                return "A bid needs a whole-number 'value' from 3 (Three) to 7 (Seven)."
+            if not MIN_BID <= value <= MAX_BID:
+                return "Bids run from Three to Seven."
+            if high is not None and value <= high:
+                return f"Your bid must be higher than the high bid of {bid_name(high)}."
+            return None
+        if kind == "take":
+            return "Only the dealer may take the contract; bid or pass."
+        return "It is the bidding: bid (Three to Seven) or pass."
+
+    @staticmethod
+    def _why_not_discard(state: BidWhistState, seat: int, cards: object) -> str | None:
+        if (
+            not isinstance(cards, (list, tuple))
+            or len(cards) != KITTY_SIZE
+            or not all(isinstance(c, str) for c in cards)
+        ):
+            return "Discard exactly four cards: 'cards' must list four cards."
+        hand = state.hands[seat]
+        for card in cards:
+            if not is_card(card):
+                return f"{card!r} is not a card (rank then suit, like 'AS' or '10H')."
+            if card not in hand:
+                return f"You do not hold {card_name(card)}."
+        if len(set(cards)) != KITTY_SIZE:
+            return "Discard four different cards."
+        return None
 
     # ---- apply -----------------------------------------------------------------------------
 
     def apply(self, state: BidWhistState, seat: int, action: Mapping[str, Any]) -> BidWhistState:
         """A new state after ``seat`` plays ``action``; the given state is unchanged."""
-        phase = state.phase
-        if phase is _OVER or not (seat is state.turn or seat == state.turn):
-            self.require_turn(state, seat)  # raises NotYourTurn with the reason
-        kind = action.get("type") if type(action) is dict else None
-        if type(kind) is not str:
-            kind = action_type(action)
-        if phase is _PLAYING:
-            if kind != "play":
-                raise IllegalAction("Play a card: it is your turn in the trick.")
-            return self._play(state, seat, action)
-        if phase is _BIDDING:
-            return self._bid(state, seat, kind, action)
-        if phase is _DISCARDING:
-            if kind != "discard":
-                raise IllegalAction("Discard four cards first: you have picked up the kitty.")
-            return self._discard(state, seat, action)
-        # TRUMP_OR_LEAD
-        if kind == "trump":
-            suit = action.get("suit")
-            if not isinstance(suit, str) or suit not in SUITS:
-                raise IllegalAction("Name trump as one of the suits S, H, D or C.")
-            move = (seat, (("type", "trump"), ("suit", suit)))
-            return _put(state, trump=suit, phase=_PLAYING, log=state.log + (move,))
+        if self.why_illegal(state, seat, action) is not None:
+            self.check_legal(state, seat, action)  # raises, saying why
+        kind = action["type"]
         if kind == "play":
-            return self._play(state, seat, action)
-        raise IllegalAction("Name trump or lead a card (the suit you lead becomes trump).")
+            return self._play(state, seat, action["card"])
+        if state.phase is _BIDDING:
+            return self._bid(state, seat, kind, action)
+        if kind == "discard":
+            hand = state.hands[seat]
+            chosen = set(action["cards"])
+            hands = list(state.hands)
+            hands[seat] = tuple(c for c in hand if c not in chosen)
+            return state.evolve(
+                hands=tuple(hands),
+                discards=tuple(c for c in hand if c in chosen),
+                phase=_TRUMP_OR_LEAD,
+                log=(state.log, seat, _DISCARD_MOVE),
+            )
+        suit = action["suit"]  # trump
+        move = (seat, (("type", "trump"), ("suit", suit)))
+        return state.evolve(trump=suit, phase=_PLAYING, log=(state.log, *move))
 
     def _bid(
         self, state: BidWhistState, seat: int, kind: str, action: Mapping[str, Any]
     ) -> BidWhistState:
-        high = state.high_bid
+        """A legal bidding action: a bid or a pass goes round; the dealer's ends the bidding."""
         bids = list(state.bids)
+        bids[seat] = action["value"] if kind == "bid" else kind
+        high = state.high_bid
         if seat == state.dealer:
-            can_grant = high is not None and high >= MIN_CONTRACT
             if kind == "take":
-                contract = high if can_grant else MIN_CONTRACT
-                assert contract is not None
-                value = action.get("value", contract)
-                if value != contract or isinstance(value, bool):
-                    raise IllegalAction(
-                        f"The dealer takes the contract at {bid_name(contract)}, "
-                        "no more and no less."
-                    )
-                bids[seat] = "take"
-                return self._award(
-                    state, tuple(bids), seat, contract, not can_grant, (seat, _TAKE_MOVE)
-                )
-            if kind == "pass":
-                if not can_grant:
-                    raise IllegalAction(
-                        "Nobody bid Four or more, so the dealer must take the contract at Four."
-                    )
-                bids[seat] = "pass"
-                assert state.high_bidder is not None and high is not None
-                return self._award(
-                    state, tuple(bids), state.high_bidder, high, False, (seat, _PASS_MOVE)
-                )
-            if kind == "bid":
-                raise IllegalAction(
-                    "The dealer does not bid: take the contract at the high bid, or pass to "
-                    "grant it to the high bidder."
-                )
-            raise IllegalAction("It is the bidding: the dealer may take or pass.")
+                forced = high is None or high < MIN_CONTRACT
+                contract = MIN_CONTRACT if forced else high
+                return self._award(state, tuple(bids), seat, contract, forced, _TAKE_MOVE)  # type: ignore[arg-type]
+            return self._award(state, tuple(bids), state.high_bidder, high, False, _PASS_MOVE)  # type: ignore[arg-type]
         if kind == "pass":
-            bids[seat] = "pass"
-            log = state.log + ((seat, _PASS_MOVE),)
-            return _put(state, bids=tuple(bids), turn=(seat + 1) % PLAYERS, log=log)
-        if kind == "bid":
-            value = action.get("value")
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise IllegalAction(
-                    "A bid needs a whole-number 'value' from 3 (Three) to 7 (Seven)."
-                )
-            if not MIN_BID <= value <= MAX_BID:
-                raise IllegalAction("Bids run from Three to Seven.")
-            if high is not None and value <= high:
-                raise IllegalAction(
-                    f"Your bid must be higher than the high bid of {bid_name(high)}."
-                )
-            bids[seat] = value
-            return _put(
-                state,
-                bids=tuple(bids),
-                high_bid=value,
-                high_bidder=seat,
-                turn=(seat + 1) % PLAYERS,
-                log=state.log + ((seat, (("type", "bid"), ("value", value))),),
-            )
-        if kind == "take":
-            raise IllegalAction("Only the dealer may take the contract; bid or pass.")
-        raise IllegalAction("It is the bidding: bid (Three to Seven) or pass.")
+            log = (state.log, seat, _PASS_MOVE)
+            return state.evolve(bids=tuple(bids), turn=(seat + 1) % PLAYERS, log=log)
+        value = action["value"]
+        return state.evolve(
+            bids=tuple(bids),
+            high_bid=value,
+            high_bidder=seat,
+            turn=(seat + 1) % PLAYERS,
+            log=(state.log, seat, (("type", "bid"), ("value", value))),
+        )
 
     def _award(
         self,
@@ -642,160 +612,69 @@ class BidWhist(Game):
         """The declarer picks up the kitty and must discard (``move``: the dealer's)."""
         hands = list(state.hands)
         hands[declarer] = tuple(sorted(hands[declarer] + state.kitty, key=_display_key))
-        return _put(
-            state,
+        return state.evolve(
             bids=bids,
             declarer=declarer,
             contract=contract,
             forced=forced,
-            log=state.log + (move,),
+            log=(state.log, state.dealer, move),
             hands=tuple(hands),
             kitty_taken=True,
             phase=_DISCARDING,
             turn=declarer,
         )
 
-    def _discard(
-        self, state: BidWhistState, seat: int, action: Mapping[str, Any]
-    ) -> BidWhistState:
-        cards = action.get("cards")
-        if (
-            not isinstance(cards, (list, tuple))
-            or len(cards) != KITTY_SIZE
-            or not all(isinstance(c, str) for c in cards)
-        ):
-            raise IllegalAction("Discard exactly four cards: 'cards' must list four cards.")
-        hand = state.hands[seat]
-        for card in cards:
-            if not is_card(card):
-                raise IllegalAction(f"{card!r} is not a card (rank then suit, like 'AS' or '10H').")
-            if card not in hand:
-                raise IllegalAction(f"You do not hold {card_name(card)}.")
-        chosen = set(cards)
-        if len(chosen) != KITTY_SIZE:
-            raise IllegalAction("Discard four different cards.")
-        hands = list(state.hands)
-        hands[seat] = tuple(c for c in hand if c not in chosen)
-        discards = tuple(c for c in hand if c in chosen)
-        log = state.log + ((seat, _DISCARD_MOVE),)
-        return _put(
-            state, hands=tuple(hands), discards=discards, phase=_TRUMP_OR_LEAD, log=log
-        )
-
-    def _play(self, state: BidWhistState, seat: int, action: Mapping[str, Any]) -> BidWhistState:
-        card = action.get("card")
+    def _play(self, state: BidWhistState, seat: int, card: str) -> BidWhistState:
+        """``seat`` plays ``card`` (legal; a lead before trump is named makes it trump)."""
         hands = state.hands
         hand = hands[seat]
-        if type(card) is not str or card not in hand:
-            # Held cards are cards: only a card that is not held needs the full check.
-            if not is_card(card):
-                raise IllegalAction(
-                    f"{card!r} is not a card (rank then suit, like 'AS' or '10H')."
-                )
-            assert isinstance(card, str)
-            if card not in hand:
-                raise IllegalAction(f"You do not hold {card_name(card)}.")
-        trick = state.trick
-        if trick:
-            led = trick[0][1][-1]
-            if card[-1] != led:
-                for held in hand:
-                    if held[-1] == led:
-                        raise IllegalAction(
-                            f"You must follow suit: you hold a {SUIT_SINGULAR[led]}."
-                        )
         i = hand.index(card)
         new_hands = list(hands)
         new_hands[seat] = hand[:i] + hand[i + 1 :]
-        trump = state.trump
-        if trump is None:
-            trump = card[-1]
-        trick = trick + ((seat, card),)
-        values = list(state)
-        values[_I_HANDS] = tuple(new_hands)
-        values[_I_TRUMP] = trump
-        values[_I_PHASE] = _PLAYING
+        trump = card[-1] if state.trump is None else state.trump
+        trick = state.trick + ((seat, card),)
         if len(trick) < PLAYERS:
-            values[_I_LEADER] = trick[0][0]
-            values[_I_TRICK] = trick
-            values[_I_TURN] = (seat + 1) % PLAYERS
-            values[_I_LOG] = state.log + ((seat, _PLAY_MOVE[card]),)
-            return _successor(state, values)
-        # trick_winner(trick, trump), inlined: the highest trump, else the highest of the suit led
-        winner, best = trick[0]
-        best_suit = best[-1]
-        best_strength = _STRENGTH[best]
-        for s, c in trick[1:]:
-            suit = c[-1]
-            if suit == best_suit:
-                if _STRENGTH[c] > best_strength:
-                    winner, best_strength = s, _STRENGTH[c]
-            elif suit == trump:
-                winner, best_suit, best_strength = s, suit, _STRENGTH[c]
+            return state.evolve(
+                hands=tuple(new_hands),
+                trump=trump,
+                phase=_PLAYING,
+                leader=trick[0][0],
+                trick=trick,
+                turn=(seat + 1) % PLAYERS,
+                log=(state.log, seat, _PLAY_MOVE[card]),
+            )
+        winner = trick_winner(trick, trump)
         won = list(state.tricks_won)
         won[winner] += 1
-        tricks = state.tricks + ((trick, winner),)
-        values[_I_LEADER] = winner
-        values[_I_TRICK] = ()
-        values[_I_TRICKS] = tricks
-        values[_I_TRICKS_WON] = tuple(won)
-        values[_I_TURN] = winner
-        values[_I_LOG] = state.log + ((seat, _PLAY_MOVE[card], winner),)
-        done = _successor(state, values)
-        if len(tricks) < TRICKS:
-            return done
-        return self._score_hand(done)
+        done = state.evolve(
+            hands=tuple(new_hands),
+            trump=trump,
+            phase=_PLAYING,
+            leader=winner,
+            trick=(),
+            tricks=state.tricks + ((trick, winner),),
+            tricks_won=tuple(won),
+            turn=winner,
+            log=(state.log, seat, _PLAY_MOVE[card], winner),
+        )
+        return self._score_hand(done) if len(done.tricks) == TRICKS else done
 
     def _score_hand(self, state: BidWhistState) -> BidWhistState:
         """Score the finished hand, then end the match or deal the next hand."""
-        declarer, contract, trump = state.declarer, state.contract, state.trump
-        assert declarer is not None and contract is not None and trump is not None
-        side = team_of(declarer)
-        won = state.tricks_won
-        team_tricks = [won[0] + won[2], won[1] + won[3]]
-        d = team_tricks[side]
-        o = TRICKS - d
-        points = [0, 0]
-        made = d >= BOOK + contract
-        if made:
-            points[side] = d - BOOK
-        else:
-            points[1 - side] = contract + max(0, o - 6)
-        chicago_team = 0 if team_tricks[0] == TRICKS else 1 if team_tricks[1] == TRICKS else None
+        result, record = _score(state)
+        points = result.team_points
         totals = (state.team_scores[0] + points[0], state.team_scores[1] + points[1])
-        result = HandResult(
-            hand_number=state.hand_number + 1,
-            dealer=state.dealer,
-            bids=state.bids,
-            declarer=declarer,
-            contract=contract,
-            forced=state.forced,
-            trump=trump,
-            team_tricks=(team_tricks[0], team_tricks[1]),
-            made=made,
-            team_points=(points[0], points[1]),
-            chicago=chicago_team is not None,
-        )
-        record = HandRecord(
-            dealer=state.dealer,
-            dealt=state.dealt,
-            kitty=state.kitty,
-            declarer=declarer,
-            contract=contract,
-            trump=trump,
-            discards=state.discards,
-            team_points=(points[0], points[1]),
-        )
         history = state.history + (result,)
         records = state.records + (record,)
-        winning_team: int | None = chicago_team
-        if winning_team is None:
+        winning_team: int | None = None
+        if result.chicago:
+            winning_team = 0 if result.team_tricks[0] == TRICKS else 1
+        else:
             for team in (0, 1):
                 if totals[team] >= state.target:
                     winning_team = team
         if winning_team is not None:
-            return _put(
-                state,
+            return state.evolve(
                 team_scores=totals,
                 history=history,
                 records=records,
@@ -803,8 +682,7 @@ class BidWhist(Game):
                 turn=-1,
                 winners=TEAMS[winning_team],
             )
-        return _put(
-            state,
+        return state.evolve(
             team_scores=totals,
             history=history,
             records=records,
@@ -816,28 +694,72 @@ class BidWhist(Game):
     # ---- views -------------------------------------------------------------------------------
 
     def _public(self, state: BidWhistState) -> dict[str, Any]:
-        """Every key that is the same for every seat (a new top-level dict, safe to change)."""
-        return dict(_shared(state)[0])
+        """Every key that is the same for every seat, built once per state by the memo."""
+        memo = state.views
+        over = state.phase is _OVER
+        contract = state.contract
+        return {
+            "phase": state.phase.value,
+            "hand_number": state.hand_number + 1,
+            "dealer": state.dealer,
+            "to_act": _NO_ONE if over else _TO_ACT_VIEW[state.turn],
+            "hand_counts": memo.part("hand_counts", state.hands, _counts),
+            "trick": memo.grown("trick", state.trick, _play_json),
+            "leader": state.leader,
+            "trump": state.trump,
+            "scores": memo.part("scores", state.team_scores, _seat_scores),
+            "team_scores": memo.part("team_scores", state.team_scores, list),
+            "teams": _TEAMS_VIEW,
+            "target": state.target,
+            "history": memo.grown("history", state.history, HandResult.to_dict),
+            "revealed": _REVEALED_VIEW,
+            "bids": memo.part("bids", state.bids, list),
+            "high_bid": state.high_bid,
+            "high_bidder": state.high_bidder,
+            "declarer": state.declarer,
+            "contract": contract,
+            "forced": state.forced,
+            "tricks_needed": None if contract is None else BOOK + contract,
+            "tricks_won": memo.part("tricks_won", state.tricks_won, list),
+            "team_tricks": memo.part("team_tricks", state.tricks_won, _team_tricks),
+            "tricks_played": len(state.tricks),
+            "last_trick": memo.part("last_trick", state.tricks, _last_trick),
+            "kitty_count": 0 if state.kitty_taken else KITTY_SIZE,
+            "winners": list(state.winners) if over else None,
+            "log": memo.log(state.log),
+        }
 
     def view(self, state: BidWhistState, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see, JSON-able; None is a spectator."""
-        public, hands = _shared(state)
-        out = dict(public)
+        memo = state.views
+        out = dict(memo.public(state, self._public))
         is_seat = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < PLAYERS
         if not is_seat:
             out["hand"] = None
-            out["legal"] = []
+            out["legal"] = _NO_LEGAL
             out["discards"] = None
+            out["kitty"] = None
             return out
         assert seat is not None
-        out["hand"] = hands[seat]
+        out["hand"] = memo.part(("hand", seat), state.hands[seat], list)
         out["legal"] = self._view_legal(state, seat)
         out["discards"] = (
             list(state.discards)
             if seat == state.declarer and state.discards and self._discards_open(state)
             else None
         )
+        out["kitty"] = self._kitty_seen(state) if seat == state.declarer else None
         return out
+
+    def _kitty_seen(self, state: BidWhistState) -> list[str] | None:
+        """The kitty's cards as the declarer sees them from the pickup to the end of the hand:
+        all four while the discards may be looked at, then those not discarded."""
+        if not state.kitty_taken or state.phase is _OVER:
+            return None
+        cards = state.kitty
+        if state.phase is not _DISCARDING and not self._discards_open(state):
+            cards = tuple(card for card in cards if card not in state.discards)
+        return state.views.part("kitty", cards, list)
 
     @staticmethod
     def _discards_open(state: BidWhistState) -> bool:
@@ -848,7 +770,7 @@ class BidWhist(Game):
 
     def full_view(self, state: BidWhistState) -> dict[str, Any]:
         """The public view with every hand, the kitty and the discards shown."""
-        out = self._public(state)
+        out = dict(state.views.public(state, self._public))
         out["hand"] = None
         out["legal"] = []
         out["hands"] = [list(h) for h in state.hands]

@@ -1,4 +1,4 @@
-"""Oh Hell, as Felt plays it (RULES.md section 2).
+"""Oh Hell, as Felt plays it: the rules this engine enforces, in full.
 
 Players and cards
     3 to 7 players, each for themselves, one 52-card deck ranked A high down to 2.
@@ -51,42 +51,42 @@ Decisions where the rules are silent
     hearts, diamonds, clubs; high to low), which is also the order of ``legal``.
     ``forbidden_bid`` is shown (to everyone) only while the dealer is to bid under the hook.
     During extra hands ``hands_total`` counts the extra hand being played.
+
+Code
+    The state is an immutable record (``server.rules.state``): the match's fixed ``Rules``,
+    the hand's ``Deal``, and what changes move by move. ``why_illegal`` is the one place
+    that says why a move is refused; ``legal_actions`` lists what it allows and ``apply``
+    raises with its sentence. Tricks follow ``server.rules.tricks``.
 """
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
-from pydantic import Field, ValidationError, model_validator
+from pydantic import Field, model_validator
 
-from server.rules.cards import (
-    NATURAL_STRENGTH,
-    RANKS,
-    SUIT_SINGULAR,
-    SUITS,
-    check_deck,
-    hand_rng,
-    is_card,
-    shuffled,
-    standard_deck,
-)
-from server.rules.games.base import Action, Game, GameOptions, IllegalAction
-from server.rules.state import ViewMemo
+from server.rules.cards import RANKS, SUITS, check_deck, hand_rng, is_card, shuffled, standard_deck
+from server.rules.games.base import Action, Game, GameOptions
+from server.rules.state import ViewMemo, state
+from server.rules.tricks import follow_suit, trick_winner, why_not_follow
 
 MAX_EXTRA_HANDS = 10
 
 _DECK: tuple[str, ...] = tuple(standard_deck())
-_STRENGTH: dict[str, int] = {card: NATURAL_STRENGTH[card[:-1]] for card in _DECK}
 _SORT_KEY: dict[str, int] = {
     rank + suit: s * 13 + r for s, suit in enumerate(SUITS) for r, rank in enumerate(RANKS)
 }
 _sort_key = _SORT_KEY.__getitem__
-# Each move's public form, as the log keeps it (see server.rules.state).
+# Each move's public form, as the log keeps it (see server.rules.state), and as an action.
 _PLAY_MOVE = {card: (("type", "play"), ("card", card)) for card in _DECK}
 _BID_MOVE = tuple((("type", "bid"), ("value", v)) for v in range(18))
-_NEW = object.__new__
+# View parts that never change, shared by every view (views are read-only below the top).
+_TO_ACT = tuple([seat] for seat in range(7))
+_NOBODY: list[int] = []
+_NO_LEGAL: list[Action] = []
+_NOTHING_REVEALED: list[Any] = []
 
 
 class Phase(str, enum.Enum):
@@ -103,7 +103,7 @@ _OVER = Phase.OVER
 
 
 class OhHellOptions(GameOptions):
-    """The settings of an Oh Hell match (PROTOCOL.md, Options)."""
+    """The settings of an Oh Hell match (docs/protocol.md lists them too)."""
 
     start: Literal["high", "low"] = Field(
         "high",
@@ -215,131 +215,53 @@ def score_hand(scoring: str, vienna: bool, bid: int, taken: int, size: int) -> i
     return 0
 
 
-class _Value:
-    """Equality by the listed fields, so a deep copy of a state equals the state."""
-
-    __slots__ = ()
-    _fields: tuple[str, ...] = ()
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, f) == getattr(other, f) for f in self._fields)
-
-    __hash__ = None  # type: ignore[assignment]
-
-
-_NONE = object()  # a source that no state field ever is
-
-
-def _list_memo(entry: tuple, source: tuple) -> tuple:
-    """(source, its JSON list) for a view, keeping the previous list object when nothing changed.
-
-    Unchanged parts must stay the same objects from one view to the next so that the room's
-    differ skips them by identity.
-    """
-    if entry[0] is source:
-        return entry
-    fresh = list(source)
-    return (source, entry[1] if fresh == entry[1] else fresh)
-
-
-class _ViewMemo:
-    """The JSON parts of the last view built in a match, each with the state field it came from.
-
-    A new state shares every field that did not change with the state it came from, so a
-    part whose field is the very same object (or, for the short lists, whose new list is
-    equal) is reused as the very same list: the room's differ then skips it by identity.
-    Read-only sharing is safe: callers never change the nested values of a view. Entries
-    hold their fields and are matched with ``is``, so a branch or an older state viewed
-    later only misses the memo, never reads another state's part.
-    """
-
-    __slots__ = ("to_act", "legal", "revealed", "counts", "trick", "bids", "tricks_won",
-                 "last_trick", "scores", "history", "seat_hands", "moves")
-
-    def __init__(self, players: int) -> None:
-        self.to_act = [[seat] for seat in range(players)]
-        self.legal: list = []
-        self.revealed: list = []
-        self.counts: tuple = (_NONE, None)
-        self.trick: tuple = ((), [])
-        self.bids: tuple = (_NONE, None)
-        self.tricks_won: tuple = (_NONE, None)
-        self.last_trick: tuple = (None, None)
-        self.scores: tuple = (_NONE, None)
-        self.history: tuple = (_NONE, None)
-        self.seat_hands: list = [(_NONE, None)] * players
-        self.moves = ViewMemo()
-
-
-class _Rules(_Value):
+class Rules(NamedTuple):
     """What stays fixed for the whole match."""
 
-    _fields = ("players", "options", "sizes", "scoring", "vienna", "hook", "until_clear",
-               "seed", "decks", "first_dealer")
-    __slots__ = _fields + ("memo",)
-
-    def __init__(self, players: int, options: OhHellOptions, seed: int | str, dealer: int,
-                 decks: tuple[tuple[str, ...], ...]) -> None:
-        self.players = players
-        self.options = options
-        self.sizes = hand_sizes(players, options)
-        self.scoring = options.scoring
-        self.vienna = options.vienna
-        self.hook = options.hook
-        self.until_clear = options.until_clear_winner
-        self.seed = seed
-        self.decks = decks
-        self.first_dealer = dealer
-        self.memo = _ViewMemo(players)
+    players: int
+    options: OhHellOptions
+    sizes: tuple[int, ...]
+    seed: int | str
+    decks: tuple[tuple[str, ...], ...]
+    first_dealer: int
 
 
-class _Deal(_Value):
+class Deal(NamedTuple):
     """One hand as dealt: fixed while it is played."""
 
-    __slots__ = ("index", "dealer", "size", "dealt", "turned", "trump", "stock")
-    _fields = __slots__
+    index: int
+    dealer: int
+    size: int
+    dealt: tuple[tuple[str, ...], ...]
+    turned: str
+    stock: tuple[str, ...]
 
-    def __init__(self, index: int, dealer: int, size: int, dealt: tuple[tuple[str, ...], ...],
-                 turned: str, stock: tuple[str, ...]) -> None:
-        self.index = index
-        self.dealer = dealer
-        self.size = size
-        self.dealt = dealt
-        self.turned = turned
-        self.trump = turned[-1]
-        self.stock = stock
+    @property
+    def trump(self) -> str:
+        """The suit of the turned card."""
+        return self.turned[-1]
 
 
-class _Result(_Value):
+# A finished trick: its plays and the seat that took it.
+Trick = tuple[tuple[tuple[int, str], ...], int]
+
+
+class Result(NamedTuple):
     """A finished hand: its deal, bids, tricks, points and last trick."""
 
-    __slots__ = ("deal", "bids", "tricks_won", "scores", "last_trick", "entry")
-    _fields = ("deal", "bids", "tricks_won", "scores", "last_trick")
-
-    def __init__(self, deal: _Deal, bids: tuple[int, ...], tricks_won: tuple[int, ...],
-                 scores: tuple[int, ...], last_trick: tuple[tuple[tuple[int, str], ...], int]
-                 ) -> None:
-        self.deal = deal
-        self.bids = bids
-        self.tricks_won = tricks_won
-        self.scores = scores
-        self.last_trick = last_trick
-        self.entry: dict[str, Any] | None = None  # its history entry, built by the first view
+    deal: Deal
+    bids: tuple[int, ...]
+    tricks_won: tuple[int, ...]
+    scores: tuple[int, ...]
+    last_trick: Trick
 
 
-class OhHellState(_Value):
-    """An immutable Oh Hell match state (never changed after ``apply`` returns it)."""
+@state
+class OhHellState(NamedTuple):
+    """An Oh Hell match: immutable, the next one made by ``evolve``."""
 
-    _fields = ("rules", "deal", "phase", "hands", "bids", "tricks_won", "trick", "led",
-               "turn", "last_trick", "played", "scores", "results", "log")
-    # ``_pub``: the part of the view that is the same for every seat, built by the first
-    # ``view`` of this state (never set by ``apply``, so not compared, copied or shown).
-    __slots__ = _fields + ("_pub",)
-
-    rules: _Rules
-    deal: _Deal
+    rules: Rules
+    deal: Deal
     phase: Phase
     hands: tuple[tuple[str, ...], ...]
     bids: tuple[int | None, ...]
@@ -347,29 +269,12 @@ class OhHellState(_Value):
     trick: tuple[tuple[int, str], ...]
     led: str | None
     turn: int | None
-    last_trick: tuple[tuple[tuple[int, str], ...], int] | None
-    played: tuple[tuple[tuple[tuple[int, str], ...], int], ...]
+    last_trick: Trick | None
+    played: tuple[Trick, ...]
     scores: tuple[int, ...]
-    results: tuple[_Result, ...]
+    results: tuple[Result, ...]
     log: tuple
-
-    def _copy(self) -> OhHellState:
-        new = _NEW(OhHellState)
-        new.rules = self.rules
-        new.deal = self.deal
-        new.phase = self.phase
-        new.hands = self.hands
-        new.bids = self.bids
-        new.tricks_won = self.tricks_won
-        new.trick = self.trick
-        new.led = self.led
-        new.turn = self.turn
-        new.last_trick = self.last_trick
-        new.played = self.played
-        new.scores = self.scores
-        new.results = self.results
-        new.log = self.log
-        return new
+    views: ViewMemo
 
     def __repr__(self) -> str:
         return (
@@ -378,14 +283,81 @@ class OhHellState(_Value):
         )
 
 
-def _trick_json(trick: Sequence[tuple[int, str]]) -> list[dict[str, Any]]:
+def _deal(rules: Rules, index: int) -> dict[str, Any]:
+    """The fields of hand ``index``, freshly dealt."""
+    n = rules.players
+    size = rules.sizes[index] if index < len(rules.sizes) else rules.sizes[-1]
+    dealer = (rules.first_dealer + index) % n
+    if index < len(rules.decks):
+        deck = rules.decks[index]
+    else:
+        deck = shuffled(_DECK, hand_rng(rules.seed, index))
+    eldest = (dealer + 1) % n
+    count = n * size
+    hands: list[tuple[str, ...]] = [()] * n
+    for k in range(n):
+        hands[(eldest + k) % n] = tuple(sorted(deck[k:count:n], key=_sort_key))
+    dealt = tuple(hands)
+    return {
+        "deal": Deal(index, dealer, size, dealt, deck[count], tuple(deck[count + 1:])),
+        "phase": _BIDDING,
+        "hands": dealt,
+        "bids": (None,) * n,
+        "tricks_won": (0,) * n,
+        "trick": (),
+        "led": None,
+        "turn": eldest,
+        "last_trick": None,
+        "played": (),
+        "log": (),
+    }
+
+
+def _plays_json(trick: Sequence[tuple[int, str]]) -> list[dict[str, Any]]:
     return [{"seat": seat, "card": card} for seat, card in trick]
 
 
-def _last_trick_json(last: tuple[tuple[tuple[int, str], ...], int] | None) -> dict | None:
+def _play_json(play: tuple[int, str]) -> dict[str, Any]:
+    return {"seat": play[0], "card": play[1]}
+
+
+def _last_trick_json(last: Trick | None) -> dict | None:
     if last is None:
         return None
-    return {"cards": _trick_json(last[0]), "winner": last[1]}
+    return {"cards": _plays_json(last[0]), "winner": last[1]}
+
+
+def _history_entry(r: Result) -> dict[str, Any]:
+    """A finished hand as the view's ``history`` shows it."""
+    return {
+        "hand_number": r.deal.index + 1,
+        "dealer": r.deal.dealer,
+        "hand_size": r.deal.size,
+        "turned": r.deal.turned,
+        "trump": r.deal.trump,
+        "bids": list(r.bids),
+        "tricks_won": list(r.tricks_won),
+        "scores": list(r.scores),
+        "last_trick": _last_trick_json(r.last_trick),
+    }
+
+
+def _counts(hands: tuple[tuple[str, ...], ...]) -> list[int]:
+    return [len(h) for h in hands]
+
+
+def _record(deal: Deal, scores: list[int] | None) -> dict[str, Any]:
+    return {
+        "dealer": deal.dealer,
+        "deal": {
+            "hand_size": deal.size,
+            "hands": [list(h) for h in deal.dealt],
+            "turned": deal.turned,
+            "trump": deal.trump,
+            "stock": list(deal.stock),
+        },
+        "scores": scores,
+    }
 
 
 class OhHell(Game):
@@ -403,21 +375,6 @@ class OhHell(Game):
     )
     Options = OhHellOptions
 
-    # ---- options --------------------------------------------------------------------
-
-    def parse_options(self, options: Mapping[str, Any] | GameOptions | None) -> OhHellOptions:
-        """Validate options (None = all defaults); raise ValueError naming a bad option."""
-        if isinstance(options, OhHellOptions):
-            return options
-        if options is None:
-            options = {}
-        if not isinstance(options, Mapping):
-            raise ValueError("options must be an object")
-        try:
-            return OhHellOptions.model_validate(dict(options))
-        except ValidationError as err:
-            raise ValueError(_describe(err)) from None
-
     # ---- setup ------------------------------------------------------------------------
 
     def new_game(
@@ -431,49 +388,16 @@ class OhHell(Game):
         """Start a match and deal its first hand."""
         self.check_players(players)
         opts = self.parse_options(options)
+        assert isinstance(opts, OhHellOptions)
         problem = _option_problem(opts, players)
         if problem:
             raise ValueError(problem)
         self.check_dealer(dealer, players)
         stacked = tuple(tuple(check_deck(deck, _DECK)) for deck in (decks or ()))
-        rules = _Rules(players, opts, seed, dealer, stacked)
-        state = _NEW(OhHellState)
-        state.rules = rules
-        state.scores = (0,) * players
-        state.results = ()
-        self._deal(state, 0)
-        return state
-
-    def _deal(self, state: OhHellState, index: int) -> None:
-        """Deal hand ``index`` into ``state`` (a fresh copy being built)."""
-        rules = state.rules
-        n = rules.players
-        if index < len(rules.sizes):
-            size = rules.sizes[index]
-        else:
-            size = rules.sizes[-1]
-        dealer = (rules.first_dealer + index) % n
-        if index < len(rules.decks):
-            deck = rules.decks[index]
-        else:
-            deck = shuffled(_DECK, hand_rng(rules.seed, index))
-        eldest = (dealer + 1) % n
-        count = n * size
-        hands = [None] * n
-        for k in range(n):
-            hands[(eldest + k) % n] = tuple(sorted(deck[k:count:n], key=_sort_key))
-        dealt = tuple(hands)
-        state.deal = _Deal(index, dealer, size, dealt, deck[count], tuple(deck[count + 1:]))
-        state.phase = _BIDDING
-        state.hands = dealt
-        state.bids = (None,) * n
-        state.tricks_won = (0,) * n
-        state.trick = ()
-        state.led = None
-        state.turn = eldest
-        state.last_trick = None
-        state.played = ()
-        state.log = ()
+        rules = Rules(players, opts, hand_sizes(players, opts), seed, stacked, dealer)
+        return OhHellState(
+            rules=rules, scores=(0,) * players, results=(), views=ViewMemo(), **_deal(rules, 0)
+        )
 
     # ---- queries ------------------------------------------------------------------------
 
@@ -488,11 +412,11 @@ class OhHell(Game):
 
     def forbidden_bid(self, state: OhHellState) -> int | None:
         """The bid the dealer may not make now under the hook rule, else None."""
-        if state.phase is not _BIDDING or not state.rules.hook or state.turn != state.deal.dealer:
+        deal = state.deal
+        if state.phase is not _BIDDING or state.turn != deal.dealer or not state.rules.options.hook:
             return None
-        size = state.deal.size
-        f = size - sum(b for b in state.bids if b is not None)
-        return f if 0 <= f <= size else None
+        f = deal.size - sum(b for b in state.bids if b is not None)
+        return f if 0 <= f <= deal.size else None
 
     def legal_actions(self, state: OhHellState, seat: int) -> list[Action]:
         """Every legal action of ``seat`` now ([] when it need not act); cards in hand order."""
@@ -500,283 +424,171 @@ class OhHell(Game):
         if seat != turn or turn is None:
             return []
         if state.phase is _PLAYING:
+            return [{"type": "play", "card": c} for c in follow_suit(state.hands[seat], state.led)]
+        return [
+            {"type": "bid", "value": v}
+            for v in range(state.deal.size + 1)
+            if self._why_not_bid(state, v) is None
+        ]
+
+    def why_illegal(self, state: OhHellState, seat: int, action: Any) -> str | None:
+        """Why ``seat`` may not play ``action`` now (a sentence), or None when it may."""
+        turn = state.turn
+        if turn is None:
+            return "The game is over."
+        if seat != turn:
+            return f"It is not your turn: waiting for seat {turn}."
+        if type(action) is not dict and not isinstance(action, Mapping):
+            return "An action must be a JSON object with a 'type'."
+        kind = action.get("type")
+        if state.phase is _PLAYING:
+            if kind != "play":
+                return (
+                    "It is time to play a card: send {'type': 'play', 'card': ...}, "
+                    f"not {kind!r}."
+                )
+            card = action.get("card")
             hand = state.hands[seat]
-            led = state.led
-            if led is not None:
-                follow = [{"type": "play", "card": c} for c in hand if c[-1] == led]
-                if follow:
-                    return follow
-            return [{"type": "play", "card": c} for c in hand]
+            if type(card) is not str or card not in hand:
+                if not is_card(card):
+                    return f"{card!r} is not a card (expected a code like 'AS' or '10H')."
+                return f"You do not hold {card}."
+            return why_not_follow(hand, card, state.led)
+        if kind != "bid":
+            return f"It is time to bid: send {{'type': 'bid', 'value': ...}}, not {kind!r}."
+        return self._why_not_bid(state, action.get("value"))
+
+    def _why_not_bid(self, state: OhHellState, value: object) -> str | None:
+        """Why the seat to bid may not bid ``value``: not a number, out of range, or hooked."""
         size = state.deal.size
-        if seat == state.deal.dealer:
-            forbidden = self.forbidden_bid(state)
-            if forbidden is not None:
-                return [{"type": "bid", "value": v} for v in range(size + 1) if v != forbidden]
-        return [{"type": "bid", "value": v} for v in range(size + 1)]
+        if type(value) is not int:
+            return f"A bid needs 'value': a whole number from 0 to {size}."
+        if not 0 <= value <= size:
+            return (
+                f"Bids run from 0 to {size}, the number of cards in your hand; "
+                f"{value} is out of range."
+            )
+        if value == self.forbidden_bid(state):
+            return (
+                f"As dealer you may not bid {value}: the bids would total the {size} "
+                f"trick{'s' if size != 1 else ''} available (hook rule)."
+            )
+        return None
 
     # ---- actions ------------------------------------------------------------------------
 
     def apply(self, state: OhHellState, seat: int, action: Mapping[str, Any]) -> OhHellState:
         """A new state after ``seat`` plays ``action``; the given state is unchanged."""
-        turn = state.turn
-        if seat != turn or turn is None:
-            self.require_turn(state, seat)
-        if type(action) is not dict and not isinstance(action, Mapping):
-            raise IllegalAction("An action must be a JSON object with a 'type'.")
-        if state.phase is not _PLAYING:
-            return self._bid(state, seat, action)
-        if action.get("type") != "play":
-            raise IllegalAction(
-                "It is time to play a card: send {'type': 'play', 'card': ...}, "
-                f"not {action.get('type')!r}."
-            )
-        card = action.get("card")
+        if self.why_illegal(state, seat, action) is not None:
+            self.check_legal(state, seat, action)  # raises, saying why
+        if state.phase is _PLAYING:
+            return self._play(state, seat, action["card"])
+        value = action["value"]
+        bids = state.bids
+        return state.evolve(
+            bids=bids[:seat] + (value,) + bids[seat + 1:],
+            turn=(seat + 1) % state.rules.players,
+            phase=_PLAYING if seat == state.deal.dealer else _BIDDING,
+            log=(state.log, seat, _BID_MOVE[value]),
+        )
+
+    def _play(self, state: OhHellState, seat: int, card: str) -> OhHellState:
+        """``seat`` plays ``card`` (legal): the trick goes on, or is taken."""
         hands = state.hands
         hand = hands[seat]
-        if type(card) is not str or card not in hand:
-            if not is_card(card):
-                raise IllegalAction(f"{card!r} is not a card (expected a code like 'AS' or '10H').")
-            raise IllegalAction(f"You do not hold {card}.")
-        led = state.led
-        suit = card[-1]
-        if led is not None and suit != led:
-            for c in hand:
-                if c[-1] == led:
-                    raise IllegalAction(f"You must follow suit: you hold a {SUIT_SINGULAR[led]}.")
-        # Build the new state by hand: this is the hot path of every simulation.
-        new = _NEW(OhHellState)
-        new.rules = rules = state.rules
-        new.deal = state.deal
-        new.phase = _PLAYING
-        new.bids = state.bids
-        new.scores = state.scores
-        new.results = state.results
         i = hand.index(card)
         hands = hands[:seat] + (hand[:i] + hand[i + 1:],) + hands[seat + 1:]
-        new.hands = hands
         trick = state.trick + ((seat, card),)
-        n = rules.players
+        n = state.rules.players
         if len(trick) < n:
-            new.trick = trick
-            new.led = suit if led is None else led
-            new.turn = seat + 1 if seat + 1 < n else 0
-            new.tricks_won = state.tricks_won
-            new.last_trick = state.last_trick
-            new.played = state.played
-            new.log = state.log + ((seat, _PLAY_MOVE[card]),)
-            return new
-        # The trick is complete: highest trump, else highest card of the suit led.
-        trump = state.deal.trump
-        winner, best = trick[0]
-        best_suit = best[-1]
-        best_strength = _STRENGTH[best]
-        for s, c in trick[1:]:
-            suit = c[-1]
-            if suit == best_suit:
-                strength = _STRENGTH[c]
-                if strength > best_strength:
-                    winner, best_strength = s, strength
-            elif suit == trump:
-                winner, best_suit, best_strength = s, suit, _STRENGTH[c]
+            return state.evolve(
+                hands=hands,
+                trick=trick,
+                led=card[-1] if state.led is None else state.led,
+                turn=seat + 1 if seat + 1 < n else 0,
+                log=(state.log, seat, _PLAY_MOVE[card]),
+            )
+        winner = trick_winner(trick, state.deal.trump)
         won = list(state.tricks_won)
         won[winner] += 1
-        new.tricks_won = tuple(won)
-        new.log = state.log + ((seat, _PLAY_MOVE[card], winner),)
         last = (trick, winner)
-        new.last_trick = last
-        new.played = state.played + (last,)
-        new.trick = ()
-        new.led = None
-        new.turn = winner
-        if not hands[winner]:
-            self._finish_hand(new)
-        return new
+        new = state.evolve(
+            hands=hands,
+            trick=(),
+            led=None,
+            turn=winner,
+            tricks_won=tuple(won),
+            last_trick=last,
+            played=state.played + (last,),
+            log=(state.log, seat, _PLAY_MOVE[card], winner),
+        )
+        return self._finish_hand(new) if not hands[winner] else new
 
-    def _bid(self, state: OhHellState, seat: int, action: Mapping[str, Any]) -> OhHellState:
-        kind = action.get("type")
-        if kind != "bid":
-            raise IllegalAction(
-                f"It is time to bid: send {{'type': 'bid', 'value': ...}}, not {kind!r}."
-            )
-        value = action.get("value")
-        size = state.deal.size
-        if type(value) is not int:
-            raise IllegalAction(f"A bid needs 'value': a whole number from 0 to {size}.")
-        if not 0 <= value <= size:
-            raise IllegalAction(
-                f"Bids run from 0 to {size}, the number of cards in your hand; {value} is out of range."
-            )
-        dealer = state.deal.dealer
-        if seat == dealer and value == self.forbidden_bid(state):
-            raise IllegalAction(
-                f"As dealer you may not bid {value}: the bids would total the {size} "
-                f"trick{'s' if size != 1 else ''} available (hook rule)."
-            )
-        new = state._copy()
-        bids = state.bids
-        new.bids = bids[:seat] + (value,) + bids[seat + 1:]
-        new.log = state.log + ((seat, _BID_MOVE[value]),)
-        new.turn = (seat + 1) % state.rules.players
-        if seat == dealer:
-            new.phase = _PLAYING
-        return new
-
-    def _finish_hand(self, new: OhHellState) -> None:
-        """Score the hand just completed in ``new``, then deal the next or end the match."""
-        rules = new.rules
-        deal = new.deal
-        scoring, vienna, size = rules.scoring, rules.vienna, deal.size
+    def _finish_hand(self, state: OhHellState) -> OhHellState:
+        """Score the hand just completed, then deal the next or end the match."""
+        rules, deal = state.rules, state.deal
+        opts = rules.options
         points = tuple(
-            score_hand(scoring, vienna, b, t, size) for b, t in zip(new.bids, new.tricks_won)
+            score_hand(opts.scoring, opts.vienna, b, t, deal.size)
+            for b, t in zip(state.bids, state.tricks_won)
         )
-        new.scores = tuple(a + b for a, b in zip(new.scores, points))
-        new.results = new.results + (
-            _Result(deal, new.bids, new.tricks_won, points, new.last_trick),
-        )
+        scores = tuple(a + b for a, b in zip(state.scores, points))
+        result = Result(deal, state.bids, state.tricks_won, points, state.last_trick)
+        results = state.results + (result,)
         following = deal.index + 1
         if following < len(rules.sizes) or (
-            rules.until_clear
+            opts.until_clear_winner
             and following < len(rules.sizes) + MAX_EXTRA_HANDS
-            and new.scores.count(max(new.scores)) > 1
+            and scores.count(max(scores)) > 1
         ):
-            self._deal(new, following)
-            return
-        new.phase = _OVER
-        new.turn = None
+            return state.evolve(scores=scores, results=results, **_deal(rules, following))
+        return state.evolve(scores=scores, results=results, phase=_OVER, turn=None)
 
     # ---- views ----------------------------------------------------------------------------
-
-    def _history(self, state: OhHellState) -> list[dict[str, Any]]:
-        # Each finished hand's entry is built once and shared by every later view: the
-        # view is computed for every connection on every action, and views are read-only.
-        entries = []
-        for r in state.results:
-            entry = r.entry
-            if entry is None:
-                entry = r.entry = {
-                    "hand_number": r.deal.index + 1,
-                    "dealer": r.deal.dealer,
-                    "hand_size": r.deal.size,
-                    "turned": r.deal.turned,
-                    "trump": r.deal.trump,
-                    "bids": list(r.bids),
-                    "tricks_won": list(r.tricks_won),
-                    "scores": list(r.scores),
-                    "last_trick": _last_trick_json(r.last_trick),
-                }
-            entries.append(entry)
-        return entries
 
     def view(self, state: OhHellState, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see, JSON-able; None is a spectator.
 
-        The public part is built once per state (``_public``); each call returns a new
-        top-level dict, a copy of it with this seat's ``hand`` and ``legal`` put in.
+        The public part is built once per state; each call returns a new top-level dict, a
+        copy of it with this seat's ``hand`` and ``legal`` put in.
         """
-        try:
-            view = state._pub.copy()
-        except AttributeError:
-            view = self._public(state).copy()
+        memo = state.views
+        view = memo.public(state, self._public).copy()
         if type(seat) is int and 0 <= seat < state.rules.players:
-            memo = state.rules.memo
-            held = state.hands[seat]
-            source, hand = memo.seat_hands[seat]
-            if source is not held:
-                hand = list(held)
-                memo.seat_hands[seat] = (held, hand)
-            view["hand"] = hand
+            view["hand"] = memo.part(("hand", seat), state.hands[seat], list)
             if seat == state.turn:
                 view["legal"] = self.legal_actions(state, seat)
         return view
 
     def _public(self, state: OhHellState) -> dict[str, Any]:
-        """The part of every seat's view that is the same for all, cached on the state.
-
-        Parts that did not change since the match's last built view are the very same
-        objects as then (see ``_ViewMemo``); a trick that grew by one card shares the
-        entries of the shorter one.
-        """
-        rules = state.rules
-        memo = rules.memo
+        """The part of every seat's view that is the same for all (hand None, legal [])."""
+        memo = state.views
         deal = state.deal
         turn = state.turn
-        phase = state.phase
-
-        hands = state.hands
-        source, counts = memo.counts
-        if source is not hands:
-            fresh = [len(h) for h in hands]
-            if fresh != counts:
-                counts = fresh
-            memo.counts = (hands, counts)
-
-        trick = state.trick
-        source, trick_json = memo.trick
-        if source is not trick:
-            k = len(source)
-            if len(trick) == k + 1 and trick[:k] == source:
-                seat_, card = trick[k]
-                trick_json = trick_json + [{"seat": seat_, "card": card}]
-            else:
-                trick_json = _trick_json(trick)
-            memo.trick = (trick, trick_json)
-
-        bids = state.bids
-        memo.bids = _list_memo(memo.bids, bids)
-        bids_json = memo.bids[1]
-
-        won = state.tricks_won
-        memo.tricks_won = _list_memo(memo.tricks_won, won)
-        won_json = memo.tricks_won[1]
-
-        last = state.last_trick
-        source, last_json = memo.last_trick
-        if source is not last:
-            last_json = _last_trick_json(last)
-            memo.last_trick = (last, last_json)
-
-        scores = state.scores
-        memo.scores = _list_memo(memo.scores, scores)
-        scores_json = memo.scores[1]
-
-        results = state.results
-        source, history = memo.history
-        if source is not results:
-            history = self._history(state)
-            memo.history = (results, history)
-
-        forbidden = None
-        if phase is _BIDDING and rules.hook and turn == deal.dealer:
-            size = deal.size
-            f = size - sum(b for b in bids if b is not None)
-            if 0 <= f <= size:
-                forbidden = f
-
-        sizes = len(rules.sizes)
-        pub = state._pub = {
-            "phase": phase._value_,
+        sizes = len(state.rules.sizes)
+        return {
+            "phase": state.phase.value,
             "dealer": deal.dealer,
-            "to_act": [] if turn is None else memo.to_act[turn],
+            "to_act": _NOBODY if turn is None else _TO_ACT[turn],
             "hand": None,
-            "hand_counts": counts,
-            "trick": trick_json,
+            "hand_counts": memo.part("hand_counts", state.hands, _counts),
+            "trick": memo.grown("trick", state.trick, _play_json),
             "led_suit": state.led,
             "trump": deal.trump,
             "turned": deal.turned,
-            "bids": bids_json,
-            "forbidden_bid": forbidden,
-            "tricks_won": won_json,
-            "last_trick": last_json,
+            "bids": memo.part("bids", state.bids, list),
+            "forbidden_bid": self.forbidden_bid(state),
+            "tricks_won": memo.part("tricks_won", state.tricks_won, list),
+            "last_trick": memo.part("last_trick", state.last_trick, _last_trick_json),
             "hand_size": deal.size,
             "hand_number": deal.index + 1,
             "hands_total": sizes if sizes > deal.index else deal.index + 1,
-            "scores": scores_json,
-            "history": history,
-            "legal": memo.legal,
-            "revealed": memo.revealed,
-            "log": memo.moves.log(state.log),
+            "scores": memo.part("scores", state.scores, list),
+            "history": memo.grown("history", state.results, _history_entry),
+            "legal": _NO_LEGAL,
+            "revealed": _NOTHING_REVEALED,
+            "log": memo.log(state.log),
         }
-        return pub
 
     def full_view(self, state: OhHellState) -> dict[str, Any]:
         """The public view with every hand, the stock and this hand's tricks shown."""
@@ -800,35 +612,6 @@ class OhHell(Game):
         if state.phase is not _OVER:
             records.append(_record(state.deal, None))
         return records
-
-
-def _record(deal: _Deal, scores: list[int] | None) -> dict[str, Any]:
-    return {
-        "dealer": deal.dealer,
-        "deal": {
-            "hand_size": deal.size,
-            "hands": [list(h) for h in deal.dealt],
-            "turned": deal.turned,
-            "trump": deal.trump,
-            "stock": list(deal.stock),
-        },
-        "scores": scores,
-    }
-
-
-def _describe(err: ValidationError) -> str:
-    parts = []
-    for e in err.errors():
-        loc = ".".join(str(x) for x in e.get("loc", ()))
-        if e.get("type") == "extra_forbidden":
-            parts.append(f"unknown option '{loc}'")
-        elif not loc:
-            # A cross-option check: its message already names the option.
-            ctx = e.get("ctx") or {}
-            parts.append(str(ctx.get("error", e.get("msg", "invalid options"))))
-        else:
-            parts.append(f"option '{loc}': {e.get('msg', 'invalid value')}")
-    return "; ".join(parts)
 
 
 GAME = OhHell()

@@ -45,16 +45,16 @@ and in ``full_view``.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from operator import add, itemgetter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import Field
 
 from server.rules.cards import check_deck, hand_rng, ribs_deck, shuffled
-from server.rules.games.base import Action, Game, GameOptions, IllegalAction, action_type
-from server.rules.state import ViewMemo
+from server.rules.games.base import Action, Game, GameError, GameOptions, action_type
+from server.rules.state import ViewMemo, log_entries, log_json, state
 
 RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7")
 RANK_INDEX: dict[str, int] = {rank: i for i, rank in enumerate(RANKS)}
@@ -80,10 +80,18 @@ class Phase(str, enum.Enum):
     OVER = "over"
 
 
+_BIDDING, _PLAYING, _OVER = Phase.BIDDING, Phase.PLAYING, Phase.OVER
+MAX_TARGET = 30
+
+
 class RibsOptions(GameOptions):
     """Options of a Ribs session."""
 
-    target: int = Field(5, ge=1, le=99, description="Game points needed to win the session.")
+    # Sessions are played to 5. At 10 seats each game point takes ~700 actions, so the
+    # longest session (30) stays near 20,000 actions, and so does its replay.
+    target: int = Field(
+        5, ge=1, le=MAX_TARGET, description="Game points needed to win the session."
+    )
     until_sole_winner: bool = Field(
         False,
         description="Play on until one player leads alone, instead of sharing the win"
@@ -102,8 +110,6 @@ class Config:
     first_dealer: int
     decks: tuple[tuple[str, ...], ...]
     max_bid: int
-    # the view memo of the match (not part of its value)
-    views: ViewMemo = field(default_factory=ViewMemo, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,8 +121,7 @@ class Play:
     folded: bool
 
 
-@dataclass(frozen=True, slots=True)
-class TrickRecord:
+class TrickRecord(NamedTuple):
     """A resolved trick: who led, what was bid, what became of every pair."""
 
     trick_number: int
@@ -132,8 +137,7 @@ class TrickRecord:
     ribs_discarded: bool
 
 
-@dataclass(frozen=True, slots=True)
-class HandResult:
+class HandResult(NamedTuple):
     """A finished hand: game points added, card points captured, points discarded."""
 
     hand_number: int
@@ -144,8 +148,7 @@ class HandResult:
     final_trick: TrickRecord
 
 
-@dataclass(frozen=True, slots=True)
-class DealRecord:
+class DealRecord(NamedTuple):
     """How one hand was dealt."""
 
     dealer: int
@@ -153,10 +156,9 @@ class DealRecord:
     hands: tuple[tuple[str, ...], ...]  # in the order received
 
 
-@dataclass(slots=True)
-class State:
-    """The whole match. Never changed in place: ``apply`` copies it (``_evolve``) and sets
-    only what the action changes; every field holds immutable values (tuples, records)."""
+@state
+class State(NamedTuple):
+    """The whole match (``server.rules.state``): every field an immutable value."""
 
     cfg: Config
     phase: Phase
@@ -181,88 +183,76 @@ class State:
     scores: tuple[int, ...]  # game points
     history: tuple[HandResult, ...]
     deals: tuple[DealRecord, ...]
-    log: tuple  # this hand's moves (see server.rules.state)
-    # Caches of the public view, filled on first use and never part of the state's value:
-    # the public part is the same for every seat. ``view_base`` is the (sources, public view)
-    # last built on this state or an ancestor: public values whose source fields are the same
-    # objects are reused as they are, so that differs skip them by identity.
-    public_cache: dict[str, Any] | None = field(default=None, compare=False, repr=False)
-    view_base: tuple[tuple[Any, ...], dict[str, Any]] | None = field(
-        default=None, compare=False, repr=False
+    log: tuple  # this hand's moves, a chain (see server.rules.state)
+    views: ViewMemo
+
+
+# Every play there can be, built once (plays are immutable, so states share them):
+# per seat, per fold (False, True), per ``8 * a + b`` for the pair (a, b) with a <= b.
+_PLAYS: tuple[tuple[tuple[Play | None, ...], ...], ...] = tuple(
+    tuple(
+        tuple(Play(seat, (a, b), fold) if a <= b else None for a in range(8) for b in range(8))
+        for fold in (False, True)
     )
-
-
-_NEW = object.__new__
-
-
-def _maker(cls: type) -> Any:
-    """A constructor of the frozen dataclass ``cls`` taking its fields in order, several times
-    cheaper than its ``__init__`` (which sets each field through ``object.__setattr__``): the
-    fields are set on a plain twin class with the very same slots, which then becomes ``cls``
-    by ``__class__`` assignment (Python allows it because the layouts are the same)."""
-    twin = type(f"_Mutable{cls.__name__}", (), {"__slots__": cls.__slots__})
-    probe = _NEW(twin)
-    probe.__class__ = cls  # raises TypeError at import if the layouts ever differ
-    names = [f.name for f in fields(cls)]
-    body = "".join(f"    new.{n} = {n}\n" for n in names)
-    src = f"def make({', '.join(names)}):\n    new = _new(_T)\n{body}    new.__class__ = _S\n    return new\n"
-    scope = {"_new": _NEW, "_S": cls, "_T": twin}
-    exec(src, scope)  # noqa: S102 - generated from the dataclass's own field names
-    return scope["make"]
-
-
-_trick_record = _maker(TrickRecord)
-_hand_result = _maker(HandResult)
-_deal_record = _maker(DealRecord)
-_BIDDING = Phase.BIDDING
-_PLAYING = Phase.PLAYING
-_OVER = Phase.OVER
-
-
-def _copy(state: State) -> State:
-    """A shallow copy of ``state`` without its public view (the caller then sets what changes;
-    the history's view stays, as it changes only with ``history``)."""
-    new = _NEW(State)
-    new.cfg = state.cfg
-    new.phase = state.phase
-    new.hand_index = state.hand_index
-    new.dealer = state.dealer
-    new.hands = state.hands
-    new.trick_number = state.trick_number
-    new.turn = state.turn
-    new.opener = state.opener
-    new.bids = state.bids
-    new.high_bid = state.high_bid
-    new.high_bidder = state.high_bidder
-    new.passed = state.passed
-    new.leader = state.leader
-    new.ribs = state.ribs
-    new.plays = state.plays
-    new.fold_used = state.fold_used
-    new.points = state.points
-    new.won = state.won
-    new.discard = state.discard
-    new.tricks = state.tricks
-    new.scores = state.scores
-    new.history = state.history
-    new.deals = state.deals
-    new.log = state.log
-    new.public_cache = None
-    new.view_base = state.view_base
-    return new
-
-
-def _evolve(state: State, **changes: Any) -> State:
-    """A shallow copy of ``state`` with ``changes`` set (cheaper than dataclasses.replace)."""
-    new = _copy(state)
-    for key, value in changes.items():
-        setattr(new, key, value)
-    return new
-
-
+    for seat in range(10)  # Ribs.max_players
+)
 _FULL_DECKS: dict[int, tuple[str, ...]] = {}
 # Per table size, per seat offset from the first to receive: picks its 8 cards from the deck.
 _DEAL_PICKS: dict[int, tuple[Any, ...]] = {}
+# Per hand (count of each rank): the pairs it holds (a table that only grows: at most one
+# entry per way of holding 8 cards of 8 ranks, 6,435).
+_HELD_PAIRS: dict[tuple[int, ...], Any] = {}
+# Each move's public form, as the log keeps it (see server.rules.state).
+_PASS_MOVE = (("type", "pass"),)
+_RIBS_MOVE = (("type", "ribs"), ("cards", None))
+_FOLD_MOVE = (("type", "pair"), ("cards", None), ("fold", True))
+
+
+# ---- rules as plain functions -----------------------------------------------------------
+
+
+def bid_values(state: State) -> range:
+    """The bids the seat to act may make: any opening from 2 up to the most a trick can
+    yield, after that exactly one more than the high bid (never above that most)."""
+    max_bid = state.cfg.max_bid
+    if not state.bids:
+        return range(MIN_OPENING_BID, max_bid + 1)
+    raise_to = state.high_bid + 1
+    return range(raise_to, raise_to + 1) if raise_to <= max_bid else range(0)
+
+
+def may_pass(state: State) -> bool:
+    """Anyone may pass while bidding, except the opener before the opening bid."""
+    return bool(state.bids)
+
+
+class HeldPairs(NamedTuple):
+    """The pairs one hand (count of each rank) holds: each distinct pair once, high first."""
+
+    ranks: frozenset[tuple[int, int]]  # (a, b) rank indices, a <= b
+    cards: tuple[tuple[str, str], ...]  # the same pairs as rank strings, in the canonical order
+
+
+def held_pairs(counts: tuple[int, ...]) -> HeldPairs:
+    """The pairs ``counts`` holds: two different ranks held, or one rank held twice."""
+    pairs = _HELD_PAIRS.get(counts)
+    if pairs is None:
+        held = [r for r in range(8) if counts[r]]
+        ranks = [(a, b) for i, a in enumerate(held) for b in held[i:] if a != b or counts[a] > 1]
+        pairs = _HELD_PAIRS[counts] = HeldPairs(
+            frozenset(ranks), tuple((RANKS[a], RANKS[b]) for a, b in ranks)
+        )
+    return pairs
+
+
+def _next_in(passed: Sequence[bool], seat: int) -> int:
+    """The first seat after ``seat``, clockwise, that has not passed (``seat`` if none)."""
+    n = len(passed)
+    for k in range(1, n):
+        t = (seat + k) % n
+        if not passed[t]:
+            return t
+    return seat
 
 
 def _deal_pairs(deck: Sequence[str], n: int, first: int) -> tuple[tuple[str, ...], ...]:
@@ -307,66 +297,12 @@ def _pair_cards(pair: tuple[int, int]) -> list[str]:
     return [RANKS[pair[0]], RANKS[pair[1]]]
 
 
-# Every play there can be, built once (plays are immutable, so states share them):
-# per seat, per fold (False, True), per ``8 * a + b`` for the pair (a, b) with a <= b.
-_PLAYS: tuple[tuple[tuple[Play | None, ...], ...], ...] = tuple(
-    tuple(
-        tuple(Play(seat, (a, b), fold) if a <= b else None for a in range(8) for b in range(8))
-        for fold in (False, True)
-    )
-    for seat in range(10)  # Ribs.max_players
-)
-# Per hand (count of each rank): its legal pairs as rank strings, in the canonical order.
-_PAIR_CARDS: dict[tuple[int, ...], tuple[tuple[str, str], ...]] = {}
-# Per highest bid: the opening bids' actions (templates: only copies leave).
-_OPENING_BIDS: dict[int, tuple[dict[str, Any], ...]] = {}
-_copy_dict = dict.copy
-
-
-_PASS_MOVE = (("type", "pass"),)
-_RIBS_MOVE = (("type", "ribs"), ("cards", None))
-_FOLD_MOVE = (("type", "pair"), ("cards", None), ("fold", True))
-
-
 def _pair_move(play: Play) -> tuple:
     """A pair as the log shows it: a folded pair's cards are nobody else's business."""
     if play.folded:
         return _FOLD_MOVE
-    return (("type", "pair"), ("cards", tuple(_pair_cards(play.pair))), ("fold", False))
-
-
-def _play(seat: int, a: int, b: int, fold: bool) -> Play:
-    return _PLAYS[seat][fold][8 * a + b]  # type: ignore[return-value]
-
-
-def _pair_cards_of(counts: tuple[int, ...]) -> tuple[tuple[str, str], ...]:
-    pairs = _PAIR_CARDS.get(counts)
-    if pairs is None:
-        pairs = _PAIR_CARDS[counts] = tuple((RANKS[a], RANKS[b]) for a, b in _legal_pairs(counts))
-    return pairs
-
-
-def _opening_bids(max_bid: int) -> tuple[dict[str, Any], ...]:
-    bids = _OPENING_BIDS.get(max_bid)
-    if bids is None:
-        bids = _OPENING_BIDS[max_bid] = tuple(
-            {"type": "bid", "value": v} for v in range(MIN_OPENING_BID, max_bid + 1)
-        )
-    return bids
-
-
-def _legal_pairs(counts: Sequence[int]) -> list[tuple[int, int]]:
-    pairs = []
-    for i in range(8):
-        ci = counts[i]
-        if not ci:
-            continue
-        if ci >= 2:
-            pairs.append((i, i))
-        for j in range(i + 1, 8):
-            if counts[j]:
-                pairs.append((i, j))
-    return pairs
+    cards = (RANKS[play.pair[0]], RANKS[play.pair[1]])
+    return (("type", "pair"), ("cards", cards), ("fold", False))
 
 
 def resolve_trick(
@@ -389,7 +325,7 @@ def resolve_trick(
                     captured[play.seat] += _pair_points(other.pair)
             results[k] = DOUBLE_MATCH
             captured[play.seat] += ribs_pts
-            return _trick_record(
+            return TrickRecord(
                 trick_number, leader, bid, ribs, tuple(plays), tuple(results), tuple(captured),
                 False, play.seat, 0, False,
             )
@@ -415,30 +351,10 @@ def resolve_trick(
         for k in beaten:
             results[k] = RETURNED
             captured[plays[k].seat] += _pair_points(plays[k].pair)
-    return _trick_record(
+    return TrickRecord(
         trick_number, leader, bid, ribs, tuple(plays), tuple(results), tuple(captured),
         made, -1, beaten_points, not made,
     )
-
-
-def _entries(
-    records: tuple[Any, ...], old_records: tuple[Any, ...], old_entries: list[Any], build: Any
-) -> list[Any]:
-    """The view entries of ``records``, reusing the old entry of each record that is the same
-    object at the same place in ``old_records``."""
-    m = len(old_records)
-    return [
-        old_entries[i] if i < m and old_records[i] is rec else build(rec)
-        for i, rec in enumerate(records)
-    ]
-
-
-def _trick_entry(rec: TrickRecord) -> dict[str, Any]:
-    return _trick_dict(rec, False)
-
-
-def _history_entry(h: HandResult) -> dict[str, Any]:
-    return _hand_dict(h, False)
 
 
 def _trick_dict(rec: TrickRecord, show_all: bool) -> dict[str, Any]:
@@ -475,6 +391,217 @@ def _hand_dict(h: HandResult, show_all: bool) -> dict[str, Any]:
         "discarded": h.discarded,
         "final_trick": _trick_dict(h.final_trick, show_all),
     }
+
+
+def _bid_json(bid: tuple[int, int]) -> dict[str, Any]:
+    seat, value = bid
+    return {"seat": seat, "bid": value if value else None, "pass": not value}
+
+
+def _why_not_bid(state: State, value: object) -> str | None:
+    """Why ``value`` is no bid the seat to act may make, or None when it is."""
+    if type(value) is not int:  # (bools are ints but no bids)
+        return ("A bid needs a whole-number 'value'.")
+    if value in bid_values(state):
+        return None
+    max_bid = state.cfg.max_bid
+    if not state.bids:
+        return (f"The opening bid must be from {MIN_OPENING_BID} to {max_bid}.")
+    if value != state.high_bid + 1:
+        return (
+            f"Bids must be exactly one more than the high bid of {state.high_bid}."
+        )
+    return (f"No bid may be above {max_bid}: you can only pass.")
+
+
+def _pair_of(cards: object) -> tuple[int, int] | None:
+    """The ranks of a two-card list, low index (high rank) first, or None if it is none."""
+    if type(cards) is list and len(cards) == 2:
+        c0, c1 = cards
+        if type(c0) is str and type(c1) is str:
+            a, b = RANK_INDEX.get(c0), RANK_INDEX.get(c1)
+            if a is not None and b is not None:
+                return (a, b) if a <= b else (b, a)
+    return None
+
+
+def _why_not_pair(hand: tuple[int, ...], action: Mapping[str, Any]) -> str | None:
+    """Why the action's ``cards`` are no pair this hand holds, or None when they are."""
+    cards = action.get("cards")
+    if _pair_of(cards) in (_HELD_PAIRS.get(hand) or held_pairs(hand)).ranks:
+        return None
+    if not isinstance(cards, (list, tuple)) or len(cards) != 2:
+        return (f"'{action.get('type')}' needs 'cards': a list of 2 cards.")
+    for card in cards:
+        if not isinstance(card, str) or card not in RANK_INDEX:
+            return (f"{card!r} is not a Ribs card: the ranks are A K Q J 10 9 8 7.")
+    a, b = sorted(RANK_INDEX[c] for c in cards)
+    if a == b:
+        return (f"You do not hold two {RANKS[a]}s.")
+    return (f"You do not hold {_a_card(RANKS[a] if not hand[a] else RANKS[b])}.")
+
+
+def _why_not_in_play(
+    state: State, seat: int, kind: str, action: Mapping[str, Any]
+) -> str | None:
+    """``why_illegal`` once the Leader is known: the Ribs, then every other seat's pair."""
+    if state.ribs is None:
+        if kind != "ribs":
+            return (
+                f"You are the Leader: lay the Ribs (two cards face down), not '{kind}'."
+            )
+        return _why_not_pair(state.hands[seat], action)
+    if kind != "pair":
+        return (f"Play two cards with 'pair' (face up, or folded): not '{kind}'.")
+    fold = action.get("fold")
+    if fold is not None and fold is not False and fold is not True:
+        return ("'fold' must be true or false.")
+    problem = _why_not_pair(state.hands[seat], action)
+    if problem is None and fold and state.fold_used[seat]:
+        return ("You have already folded once this hand.")
+    return problem
+
+
+# ---- deriving the next state ---------------------------------------------------------------
+
+
+def _new_hand(state: State, scores: tuple[int, ...], history: tuple[HandResult, ...]) -> State:
+    """The next hand dealt (by the next dealer), the session's scores and history carried."""
+    cfg = state.cfg
+    n = cfg.n
+    index = state.hand_index + 1
+    dealer = (state.dealer + 1) % n
+    if index < len(cfg.decks):
+        deck = list(cfg.decks[index])
+    else:
+        full = _FULL_DECKS.get(n)
+        if full is None:
+            full = _FULL_DECKS[n] = tuple(ribs_deck(n))
+        deck = shuffled(full, hand_rng(cfg.seed, index))
+    dealt = _deal_pairs(deck, n, (dealer + 1) % n)
+    return state.evolve(
+        phase=_BIDDING, hand_index=index, dealer=dealer, hands=tuple(map(_counts, dealt)),
+        trick_number=1, turn=dealer, opener=dealer, bids=(), high_bid=0, high_bidder=-1,
+        passed=(False,) * n, leader=-1, ribs=None, plays=(), fold_used=(False,) * n,
+        points=(0,) * n, won=((),) * n, discard=(), tricks=(), scores=scores, history=history,
+        deals=(*state.deals, DealRecord(dealer, tuple(deck), dealt)),
+        log=(),
+    )
+
+
+def _bid(state: State, seat: int, value: int) -> State:
+    return state.evolve(
+        bids=(*state.bids, (seat, value)),
+        high_bid=value,
+        high_bidder=seat,
+        turn=_next_in(state.passed, seat),
+        log=(state.log, seat, (("type", "bid"), ("value", value))),
+    )
+
+
+def _pass(state: State, seat: int) -> State:
+    passed = (*state.passed[:seat], True, *state.passed[seat + 1 :])
+    bids = (*state.bids, (seat, 0))
+    log = (state.log, seat, _PASS_MOVE)
+    if passed.count(False) == 1:  # the high bidder leads
+        leader = state.high_bidder
+        return state.evolve(
+            bids=bids, passed=passed, log=log, phase=_PLAYING, leader=leader, turn=leader
+        )
+    return state.evolve(bids=bids, passed=passed, log=log, turn=_next_in(passed, seat))
+
+
+def _without(hands: tuple[tuple[int, ...], ...], seat: int, a: int, b: int) -> tuple:
+    """``hands`` with the pair ``a``, ``b`` taken out of ``seat``'s hand."""
+    hand = list(hands[seat])
+    hand[a] -= 1
+    hand[b] -= 1
+    return (*hands[:seat], tuple(hand), *hands[seat + 1 :])
+
+
+def _lay_ribs(state: State, seat: int, a: int, b: int) -> State:
+    return state.evolve(
+        hands=_without(state.hands, seat, a, b),
+        ribs=(a, b),
+        turn=(seat + 1) % state.cfg.n,
+        log=(state.log, seat, _RIBS_MOVE),
+    )
+
+
+def _play_pair(state: State, seat: int, a: int, b: int, fold: bool) -> State:
+    hands = _without(state.hands, seat, a, b)
+    plays = (*state.plays, _PLAYS[seat][fold][8 * a + b])
+    fold_used = state.fold_used
+    if fold:
+        fold_used = (*fold_used[:seat], True, *fold_used[seat + 1 :])
+    n = state.cfg.n
+    if len(plays) < n - 1:
+        log = (state.log, seat, _pair_move(plays[-1]))
+        return state.evolve(
+            hands=hands, plays=plays, fold_used=fold_used, turn=(seat + 1) % n, log=log
+        )
+    ribs: Any = state.ribs  # laid before any pair
+    rec = resolve_trick(n, state.leader, state.high_bid, ribs, plays, state.trick_number)
+    return _after_trick(state, hands, fold_used, rec)
+
+
+def _piles(state: State, rec: TrickRecord) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """Each seat's capture pile and the discard once ``rec``'s cards have gone their ways."""
+    won = list(state.won)
+    discard = state.discard
+    for play, result in zip(rec.plays, rec.results):
+        if result == FOLDED:
+            discard += play.pair
+        elif result == BEAT or result == RETURNED:
+            won[play.seat] += play.pair
+        elif result == BEATEN:
+            won[rec.leader] += play.pair
+        else:  # TAKEN or DOUBLE_MATCH
+            won[rec.double_match] += play.pair
+    if rec.double_match >= 0:
+        won[rec.double_match] += rec.ribs
+    elif rec.made:
+        won[rec.leader] += rec.ribs
+    else:
+        discard += rec.ribs
+    return tuple(won), discard
+
+
+def _after_trick(
+    state: State, hands: tuple[tuple[int, ...], ...], fold_used: tuple[bool, ...], rec: TrickRecord
+) -> State:
+    """The trick resolved: the next trick's bidding, or the hand scored."""
+    won, discard = _piles(state, rec)
+    n = state.cfg.n
+    last = rec.trick_number == TRICKS_PER_HAND
+    took = rec.double_match if rec.double_match >= 0 else rec.leader if rec.made else None
+    log = (state.log, rec.plays[-1].seat, _pair_move(rec.plays[-1]), took)
+    after = state.evolve(
+        hands=hands, fold_used=fold_used, points=tuple(map(add, state.points, rec.captured)),
+        won=won, discard=discard, tricks=(*state.tricks, rec), bids=(), high_bid=0,
+        high_bidder=-1, passed=(False,) * n, leader=-1, ribs=None, plays=(), phase=_BIDDING,
+        trick_number=rec.trick_number + (not last), turn=rec.leader, opener=rec.leader,
+        log=log,
+    )
+    return _finish_hand(after, rec) if last else after
+
+
+def _finish_hand(state: State, rec: TrickRecord) -> State:
+    """Game points to the most card points; the session ends or the next hand is dealt."""
+    points = state.points
+    best = max(points)
+    gained = tuple(1 if p == best else 0 for p in points)
+    scores = tuple(map(add, state.scores, gained))
+    result = HandResult(
+        state.hand_index + 1, state.dealer, gained, points,
+        sum(POINTS[r] for r in state.discard), rec,
+    )
+    history = (*state.history, result)
+    top = max(scores)
+    cfg = state.cfg
+    if top >= cfg.target and (not cfg.until_sole_winner or scores.count(top) == 1):
+        return state.evolve(phase=_OVER, turn=-1, scores=scores, history=history)
+    return _new_hand(state, scores, history)
 
 
 class Ribs(Game):
@@ -522,53 +649,14 @@ class Ribs(Game):
             max_bid=TRICKS_PER_HAND * (players - 1),
         )
         zeros = (0,) * players
-        base = State(
-            cfg=cfg, phase=Phase.BIDDING, hand_index=-1, dealer=(dealer - 1) % players,
+        before = State(
+            cfg=cfg, phase=_BIDDING, hand_index=-1, dealer=(dealer - 1) % players,
             hands=(), trick_number=1, turn=dealer, opener=dealer, bids=(), high_bid=0,
             high_bidder=-1, passed=(False,) * players, leader=-1, ribs=None, plays=(),
             fold_used=(False,) * players, points=zeros, won=((),) * players, discard=(),
-            tricks=(), scores=zeros, history=(), deals=(), log=(),
+            tricks=(), scores=zeros, history=(), deals=(), log=(), views=ViewMemo(),
         )
-        return self._deal_next(base, base.scores, base.history)
-
-    def _deal_next(
-        self, state: State, scores: tuple[int, ...], history: tuple[HandResult, ...]
-    ) -> State:
-        cfg = state.cfg
-        n = cfg.n
-        index = state.hand_index + 1
-        dealer = (state.dealer + 1) % n
-        if index < len(cfg.decks):
-            deck = list(cfg.decks[index])
-        else:
-            full = _FULL_DECKS.get(n)
-            if full is None:
-                full = _FULL_DECKS[n] = tuple(ribs_deck(n))
-            deck = shuffled(full, hand_rng(cfg.seed, index))
-        dealt = _deal_pairs(deck, n, (dealer + 1) % n)
-        new = _copy(state)
-        new.phase = _BIDDING
-        new.hand_index = index
-        new.dealer = dealer
-        new.hands = tuple(map(_counts, dealt))
-        new.trick_number = 1
-        new.turn = new.opener = dealer
-        new.bids = ()
-        new.high_bid = 0
-        new.high_bidder = -1
-        new.passed = new.fold_used = (False,) * n
-        new.leader = -1
-        new.ribs = None
-        new.plays = ()
-        new.points = (0,) * n
-        new.won = ((),) * n
-        new.discard = ()
-        new.tricks = ()
-        new.scores = scores
-        new.history = history
-        new.deals = state.deals + (_deal_record(dealer, tuple(deck), dealt),)
-        new.log = ()
-        return new
+        return _new_hand(before, zeros, ())
 
     # ---- whose turn, what is legal ---------------------------------------------------
 
@@ -587,267 +675,65 @@ class Ribs(Game):
         if seat != turn or turn < 0:
             return []
         if state.phase is _BIDDING:
-            max_bid = state.cfg.max_bid
-            if not state.bids:
-                # fresh dicts of scalars: copies of the templates
-                return list(map(_copy_dict, _OPENING_BIDS.get(max_bid) or _opening_bids(max_bid)))
-            if state.high_bid < max_bid:
-                return [{"type": "bid", "value": state.high_bid + 1}, {"type": "pass"}]
-            return [{"type": "pass"}]
+            actions: list[Action] = [{"type": "bid", "value": v} for v in bid_values(state)]
+            if may_pass(state):
+                actions.append({"type": "pass"})
+            return actions
         hand = state.hands[seat]
-        pairs = _PAIR_CARDS.get(hand) or _pair_cards_of(hand)
+        pairs = (_HELD_PAIRS.get(hand) or held_pairs(hand)).cards
         if state.ribs is None:
             return [{"type": "ribs", "cards": [x, y]} for x, y in pairs]
         if state.fold_used[seat]:
             return [{"type": "pair", "cards": [x, y], "fold": False} for x, y in pairs]
         # each pair face up, then folded (a plain loop: cheaper than a nested comprehension)
-        actions: list[Action] = []
-        add = actions.append
+        actions = []
+        append = actions.append
         for x, y in pairs:
-            add({"type": "pair", "cards": [x, y], "fold": False})
-            add({"type": "pair", "cards": [x, y], "fold": True})
+            append({"type": "pair", "cards": [x, y], "fold": False})
+            append({"type": "pair", "cards": [x, y], "fold": True})
         return actions
+
+    def why_illegal(self, state: State, seat: int, action: Any) -> str | None:
+        """Why ``seat`` may not play ``action`` now (a sentence), or None when it may: the
+        engine's one legality check, which ``apply`` raises with (``check_legal``)."""
+        turn = state.turn
+        kind = action.get("type") if type(action) is dict else None
+        try:
+            if seat != turn or turn < 0:
+                self.require_turn(state, seat)
+            if type(kind) is not str:
+                kind = action_type(action)
+        except GameError as err:
+            return str(err)
+        if state.phase is not _BIDDING:
+            return _why_not_in_play(state, seat, kind, action)  # type: ignore[arg-type]
+        if kind == "bid":
+            return _why_not_bid(state, action.get("value"))
+        if kind != "pass":
+            return (f"It is time to bid: you cannot '{kind}' now; bid or pass.")
+        if may_pass(state):
+            return None
+        return (
+            f"You open the bidding and may not pass: bid at least {MIN_OPENING_BID}."
+        )
 
     # ---- apply ---------------------------------------------------------------------------
 
     def apply(self, state: State, seat: int, action: Mapping[str, Any]) -> State:
         """The state after ``seat`` plays ``action``; ``state`` itself is unchanged."""
-        turn = state.turn
-        if seat != turn or turn < 0:
-            self.require_turn(state, seat)
-        if type(action) is dict:
-            kind = action.get("type")
-            if type(kind) is not str:
-                kind = action_type(action)
-        else:
-            kind = action_type(action)
-        if state.phase is _BIDDING:
-            if kind == "bid":
-                return self._bid(state, seat, action.get("value"))
-            if kind == "pass":
-                return self._pass(state, seat)
-            raise IllegalAction(f"It is time to bid: you cannot '{kind}' now; bid or pass.")
-        if state.ribs is None:
-            if kind == "ribs":
-                return self._lay_ribs(state, seat, self._parse_pair(state, seat, action))
-            raise IllegalAction(
-                f"You are the Leader: lay the Ribs (two cards face down), not '{kind}'."
-            )
+        self.check_legal(state, seat, action)
+        kind = action["type"]
         if kind == "pair":
-            fold = action.get("fold", False)
-            if fold is None:
-                fold = False
-            elif fold is not False and fold is not True:
-                raise IllegalAction("'fold' must be true or false.")
-            pair = self._parse_pair(state, seat, action)
-            if fold and state.fold_used[seat]:
-                raise IllegalAction("You have already folded once this hand.")
-            return self._play_pair(state, seat, pair, fold)
-        raise IllegalAction(f"Play two cards with 'pair' (face up, or folded): not '{kind}'.")
-
-    def _parse_pair(self, state: State, seat: int, action: Mapping[str, Any]) -> tuple[int, int]:
-        cards = action.get("cards")
-        if type(cards) is list and len(cards) == 2:
-            c0, c1 = cards
-            if type(c0) is str and type(c1) is str:
-                a = RANK_INDEX.get(c0)
-                b = RANK_INDEX.get(c1)
-                if a is not None and b is not None:
-                    if a > b:
-                        a, b = b, a
-                    hand = state.hands[seat]
-                    if (hand[a] >= 2) if a == b else (hand[a] and hand[b]):
-                        return (a, b)
-        if not isinstance(cards, (list, tuple)) or len(cards) != 2:
-            raise IllegalAction(f"'{action.get('type')}' needs 'cards': a list of 2 cards.")
-        idx = []
-        for card in cards:
-            r = RANK_INDEX.get(card) if isinstance(card, str) else None
-            if r is None:
-                raise IllegalAction(
-                    f"{card!r} is not a Ribs card: the ranks are A K Q J 10 9 8 7."
-                )
-            idx.append(r)
-        a, b = min(idx), max(idx)
-        hand = state.hands[seat]
-        if a == b:
-            if hand[a] < 2:
-                raise IllegalAction(f"You do not hold two {RANKS[a]}s.")
-        elif not hand[a] or not hand[b]:
-            missing = RANKS[a] if not hand[a] else RANKS[b]
-            raise IllegalAction(f"You do not hold {_a_card(missing)}.")
-        return (a, b)
-
-    def _bid(self, state: State, seat: int, value: object) -> State:
-        if type(value) is not int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise IllegalAction("A bid needs a whole-number 'value'.")
-        max_bid = state.cfg.max_bid
-        if not state.bids:
-            if not MIN_OPENING_BID <= value <= max_bid:
-                raise IllegalAction(
-                    f"The opening bid must be from {MIN_OPENING_BID} to {max_bid}."
-                )
-        elif value != state.high_bid + 1:
-            raise IllegalAction(
-                f"Bids must be exactly one more than the high bid of {state.high_bid}."
-            )
-        elif value > max_bid:
-            raise IllegalAction(f"No bid may be above {max_bid}: you can only pass.")
-        n = state.cfg.n
-        passed = state.passed
-        nxt = seat
-        for k in range(1, n):
-            t = (seat + k) % n
-            if not passed[t]:
-                nxt = t
-                break
-        new = _copy(state)
-        new.bids = state.bids + ((seat, value),)
-        new.high_bid = value  # type: ignore[assignment]
-        new.high_bidder = seat
-        new.turn = nxt
-        new.log = (*state.log, (seat, (("type", "bid"), ("value", value))))
-        return new
-
-    def _pass(self, state: State, seat: int) -> State:
-        if not state.bids:
-            raise IllegalAction(
-                f"You open the bidding and may not pass: bid at least {MIN_OPENING_BID}."
-            )
-        n = state.cfg.n
-        passed = list(state.passed)
-        passed[seat] = True
-        new = _copy(state)
-        new.bids = state.bids + ((seat, 0),)
-        new.passed = tuple(passed)
-        new.log = (*state.log, (seat, _PASS_MOVE))
-        if passed.count(False) == 1:
-            new.phase = _PLAYING
-            new.leader = new.turn = state.high_bidder
-            return new
-        nxt = seat
-        for k in range(1, n):
-            t = (seat + k) % n
-            if not passed[t]:
-                nxt = t
-                break
-        new.turn = nxt
-        return new
-
-    def _remove(
-        self, state: State, seat: int, pair: tuple[int, int]
-    ) -> tuple[tuple[int, ...], ...]:
-        hand = list(state.hands[seat])
-        hand[pair[0]] -= 1
-        hand[pair[1]] -= 1
-        hands = list(state.hands)
-        hands[seat] = tuple(hand)
-        return tuple(hands)
-
-    def _lay_ribs(self, state: State, seat: int, pair: tuple[int, int]) -> State:
-        new = _copy(state)
-        new.hands = self._remove(state, seat, pair)
-        new.ribs = pair
-        new.turn = (seat + 1) % state.cfg.n
-        new.log = (*state.log, (seat, _RIBS_MOVE))
-        return new
-
-    def _play_pair(self, state: State, seat: int, pair: tuple[int, int], fold: bool) -> State:
-        hands = self._remove(state, seat, pair)
-        plays = state.plays + (_play(seat, pair[0], pair[1], fold),)
-        fold_used = state.fold_used
-        if fold:
-            fu = list(fold_used)
-            fu[seat] = True
-            fold_used = tuple(fu)
-        n = state.cfg.n
-        if len(plays) < n - 1:
-            new = _copy(state)
-            new.hands = hands
-            new.plays = plays
-            new.fold_used = fold_used
-            new.turn = (seat + 1) % n
-            new.log = (*state.log, (seat, _pair_move(plays[-1])))
-            return new
-        assert state.ribs is not None
-        rec = resolve_trick(n, state.leader, state.high_bid, state.ribs, plays, state.trick_number)
-        return self._after_trick(state, hands, fold_used, rec)
-
-    def _after_trick(
-        self,
-        state: State,
-        hands: tuple[tuple[int, ...], ...],
-        fold_used: tuple[bool, ...],
-        rec: TrickRecord,
-    ) -> State:
-        n = state.cfg.n
-        won = list(state.won)
-        discard = state.discard
-        ribs = rec.ribs
-        for play, result in zip(rec.plays, rec.results):
-            if result == FOLDED:
-                discard += play.pair
-            elif result == BEAT or result == RETURNED:
-                won[play.seat] += play.pair
-            elif result == BEATEN:
-                won[rec.leader] += play.pair
-            else:  # TAKEN or DOUBLE_MATCH
-                won[rec.double_match] += play.pair
-        if rec.double_match >= 0:
-            won[rec.double_match] += ribs
-        elif rec.made:
-            won[rec.leader] += ribs
-        else:
-            discard += ribs
-        points = tuple(map(add, state.points, rec.captured))
-        tricks = state.tricks + (rec,)
-        last = rec.plays[-1]
-        took = rec.double_match if rec.double_match >= 0 else rec.leader if rec.made else None
-        log = (*state.log, (last.seat, _pair_move(last), took))
-        if rec.trick_number < TRICKS_PER_HAND:
-            new = _copy(state)
-            new.phase = _BIDDING
-            new.hands = hands
-            new.trick_number = rec.trick_number + 1
-            new.turn = new.opener = rec.leader
-            new.bids = ()
-            new.high_bid = 0
-            new.high_bidder = -1
-            new.passed = (False,) * n
-            new.leader = -1
-            new.ribs = None
-            new.plays = ()
-            new.fold_used = fold_used
-            new.points = points
-            new.won = tuple(won)
-            new.discard = discard
-            new.tricks = tricks
-            new.log = log
-            return new
-        best = max(points)
-        gained = tuple(1 if p == best else 0 for p in points)
-        scores = tuple(s + g for s, g in zip(state.scores, gained))
-        result = _hand_result(
-            state.hand_index + 1, state.dealer, gained, points, sum(POINTS[r] for r in discard),
-            rec,
-        )
-        history = state.history + (result,)
-        top = max(scores)
-        if top >= state.cfg.target and (
-            not state.cfg.until_sole_winner or scores.count(top) == 1
-        ):
-            return _evolve(
-                state, phase=Phase.OVER, hands=hands, turn=-1, leader=-1, ribs=None, plays=(),
-                bids=(), high_bid=0, high_bidder=-1, passed=(False,) * n,
-                fold_used=fold_used, points=points, won=tuple(won), discard=discard,
-                tricks=tricks, scores=scores, history=history, log=log,
-            )
-        return self._deal_next(state, scores, history)
+            a, b = _pair_of(action["cards"])  # type: ignore[misc]
+            return _play_pair(state, seat, a, b, action.get("fold") is True)
+        if kind == "bid":
+            return _bid(state, seat, action["value"])
+        if kind == "pass":
+            return _pass(state, seat)
+        a, b = _pair_of(action["cards"])  # type: ignore[misc]
+        return _lay_ribs(state, seat, a, b)
 
     # ---- views ---------------------------------------------------------------------------
-
-    def _history(self, state: State, show_all: bool) -> list[dict[str, Any]]:
-        return [_hand_dict(h, show_all) for h in state.history]
 
     def _trick_now(self, state: State, show_all: bool) -> list[dict[str, Any]]:
         if state.ribs is None:
@@ -871,155 +757,63 @@ class Ribs(Game):
             )
         return out
 
-    def _shared_public(self, state: State) -> dict[str, Any]:
-        """``_public(state, False)``, cached on ``state``. Values whose sources are the same
-        objects as those of the last public view built on this state's ancestors are that
-        view's values themselves (so differs skip them by identity), and finished tricks and
-        hands keep their entries."""
-        base = state.view_base
-        if base is None:
-            public = self._public(state, False)
-        else:
-            old_src, old = base
-            cfg = state.cfg
-            n = cfg.n
-            phase = state.phase
-            over = phase is _OVER
-            turn = state.turn
-            leader = state.leader
-            ribs = state.ribs
-            plays = state.plays
-            history = state.history
-            tricks = state.tricks
-            if history is old_src[0]:
-                history_v = old["history"]
-            else:
-                history_v = _entries(history, old_src[0], old["history"], _history_entry)
-            if tricks is old_src[2]:
-                tricks_v = old["tricks"]
-                last_v = old["last_trick"]
-            else:
-                tricks_v = _entries(tricks, old_src[2], old["tricks"], _trick_entry)
-                # its own object, not tricks_v[-1]: no value appears twice in one view
-                last_v = _trick_dict(tricks[-1], False) if tricks else None
-            public = {
-                "game": "ribs",
-                "players": n,
-                "phase": phase.value,
-                "step": (
-                    "over" if over else "bidding" if phase is _BIDDING
-                    else "ribs" if ribs is None else "pairs"
-                ),
-                "dealer": state.dealer,
-                "to_act": (
-                    old["to_act"] if turn == old_src[11] else [] if turn < 0 else [turn]
-                ),
-                "hand_counts": (
-                    old["hand_counts"] if state.hands is old_src[7]
-                    else [sum(h) for h in state.hands]
-                ),
-                "trick": (
-                    old["trick"]
-                    if plays is old_src[8] and ribs is old_src[9] and leader == old_src[10]
-                    else self._trick_now(state, False)
-                ),
-                "trump": None,
-                "scores": old["scores"] if state.scores is old_src[1] else list(state.scores),
-                "game_points": (
-                    old["game_points"] if state.scores is old_src[1] else list(state.scores)
-                ),
-                "target": cfg.target,
-                "until_sole_winner": cfg.until_sole_winner,
-                "history": history_v,
-                "revealed": old["revealed"],
-                "hand_number": state.hand_index + 1,
-                "trick_number": state.trick_number,
-                "opener": None if over else state.opener,
-                "bids": (
-                    old["bids"] if state.bids is old_src[3] else [
-                        {"seat": s, "bid": v if v else None, "pass": not v}
-                        for s, v in state.bids
-                    ]
-                ),
-                "high_bid": state.high_bid or None,
-                "high_bidder": state.high_bidder if state.high_bidder >= 0 else None,
-                "min_bid": MIN_OPENING_BID,
-                "max_bid": cfg.max_bid,
-                "passed": old["passed"] if state.passed is old_src[4] else list(state.passed),
-                "leader": leader if leader >= 0 else None,
-                "bid": state.high_bid if leader >= 0 else None,
-                "play_order": (
-                    old["play_order"] if leader == old_src[10]
-                    else [(leader + k) % n for k in range(n)] if leader >= 0 else []
-                ),
-                "fold_used": (
-                    old["fold_used"] if state.fold_used is old_src[5]
-                    else list(state.fold_used)
-                ),
-                "points": old["points"] if state.points is old_src[6] else list(state.points),
-                "last_trick": last_v,
-                "tricks": tricks_v,
-                "log": cfg.views.log(state.log),
-            }
-        state.public_cache = public
-        state.view_base = (
-            (
-                state.history, state.scores, state.tricks, state.bids, state.passed,
-                state.fold_used, state.points, state.hands, state.plays, state.ribs,
-                state.leader, state.turn,
-            ),
-            public,
-        )
-        return public
+    def _public(
+        self, state: State, show_all: bool, memo: ViewMemo | None = None
+    ) -> dict[str, Any]:
+        """The part of the view every seat shares (show_all: with face-down cards too).
 
-    def _public(self, state: State, show_all: bool) -> dict[str, Any]:
-        """The part of the view every seat shares (show_all: with face-down cards too)."""
-        history = self._history(state, show_all)
-        cfg = state.cfg
+        With the match's view memo, every nested value whose source did not change is the
+        last view's very object (differs skip it by identity), and finished tricks and
+        hands keep their entries.
+        """
+        part = _built if memo is None else memo.part
+        grown = _listed if memo is None else memo.grown
+        cfg, phase, leader = state.cfg, state.phase, state.leader
         n = cfg.n
-        over = state.phase is Phase.OVER
-        last = state.tricks[-1] if state.tricks else None
-        leader = state.leader if state.leader >= 0 else None
+        over = phase is _OVER
         return {
             "game": "ribs",
             "players": n,
-            "phase": state.phase.value,
-            "step": (
-                "over" if over else "bidding" if state.phase is Phase.BIDDING
-                else "ribs" if state.ribs is None else "pairs"
-            ),
+            "phase": phase.value,
+            "step": _step(state),
             "dealer": state.dealer,
-            "to_act": [] if state.turn < 0 else [state.turn],
-            "hand_counts": [sum(h) for h in state.hands],
-            "trick": self._trick_now(state, show_all),
+            "to_act": part("to_act", state.turn, lambda turn: [] if turn < 0 else [turn]),
+            "hand_counts": part("hand_counts", state.hands, lambda hs: [sum(h) for h in hs]),
+            "trick": part(
+                "trick", (state.plays, state.ribs, leader),
+                lambda _: self._trick_now(state, show_all),
+            ),
             "trump": None,
-            "scores": list(state.scores),
-            "game_points": list(state.scores),
+            "scores": part("scores", state.scores, list),
+            "game_points": part("game_points", state.scores, list),
             "target": cfg.target,
             "until_sole_winner": cfg.until_sole_winner,
-            "history": history,
-            "revealed": [],
+            "history": grown("history", state.history, lambda h: _hand_dict(h, show_all)),
+            "revealed": part("revealed", None, lambda _: []),
             "hand_number": state.hand_index + 1,
             "trick_number": state.trick_number,
             "opener": None if over else state.opener,
-            "bids": [
-                {"seat": s, "bid": v if v else None, "pass": not v} for s, v in state.bids
-            ],
+            "bids": grown("bids", state.bids, _bid_json),
             "high_bid": state.high_bid or None,
             "high_bidder": state.high_bidder if state.high_bidder >= 0 else None,
             "min_bid": MIN_OPENING_BID,
             "max_bid": cfg.max_bid,
-            "passed": list(state.passed),
-            "leader": leader,
-            "bid": state.high_bid if leader is not None else None,
-            "play_order": (
-                [(state.leader + k) % n for k in range(n)] if leader is not None else []
+            "passed": part("passed", state.passed, list),
+            "leader": leader if leader >= 0 else None,
+            "bid": state.high_bid if leader >= 0 else None,
+            "play_order": part(
+                "play_order", leader,
+                lambda lead: [(lead + k) % n for k in range(n)] if lead >= 0 else [],
             ),
-            "fold_used": list(state.fold_used),
-            "points": list(state.points),
-            "last_trick": _trick_dict(last, show_all) if last is not None else None,
-            "tricks": [_trick_dict(t, show_all) for t in state.tricks],
-            "log": cfg.views.log(state.log),
+            "fold_used": part("fold_used", state.fold_used, list),
+            "points": part("points", state.points, list),
+            # its own object, not the last of "tricks": no value appears twice in one view
+            "last_trick": part(
+                "last_trick", state.tricks,
+                lambda tricks: _trick_dict(tricks[-1], show_all) if tricks else None,
+            ),
+            "tricks": grown("tricks", state.tricks, lambda t: _trick_dict(t, show_all)),
+            "log": _log_view(state.log, memo),
         }
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
@@ -1029,43 +823,21 @@ class Ribs(Game):
         ):
             seat = None
         # Views of one state share the public part's nested values: treat views as read-only.
-        cached = state.public_cache
-        if cached is None:
-            cached = self._shared_public(state)
-        v = dict(cached)
+        memo = state.views
+        v = dict(memo.public(state, lambda s: self._public(s, False, memo)))
         if seat is None:
             v["hand"] = None
             v["legal"] = []
             v["my_face_down"] = []
             return v
-        v["hand"] = _expand(state.hands[seat])
+        v["hand"] = memo.part(("hand", seat), state.hands[seat], _expand)
         v["legal"] = self.legal_actions(state, seat)
-        mine: list[dict[str, Any]] = []
-        for t in state.tricks:
-            for play in t.plays:
-                if play.folded and play.seat == seat:
-                    mine.append(
-                        {"trick_number": t.trick_number, "cards": _pair_cards(play.pair),
-                         "fold": True}
-                    )
-        if state.ribs is not None:
-            if state.leader == seat:
-                mine.append(
-                    {"trick_number": state.trick_number, "cards": _pair_cards(state.ribs),
-                     "fold": False}
-                )
-            for play in state.plays:
-                if play.folded and play.seat == seat:
-                    mine.append(
-                        {"trick_number": state.trick_number, "cards": _pair_cards(play.pair),
-                         "fold": True}
-                    )
-        v["my_face_down"] = mine
+        v["my_face_down"] = _face_down(state, seat)
         return v
 
-    def full_view(self, state: State) -> dict[str, Any]:
+    def full_view(self, state: State, memo: ViewMemo | None = None) -> dict[str, Any]:
         """Everything, every hand and every face-down card shown (replays of finished matches)."""
-        v = self._public(state, True)
+        v = self._public(state, True, memo)
         v["hand"] = None
         v["legal"] = []
         v["hands"] = [_expand(h) for h in state.hands]
@@ -1074,11 +846,18 @@ class Ribs(Game):
         v["ribs"] = _pair_cards(state.ribs) if state.ribs is not None else None
         return v
 
+    def full_views(self, states: Iterable[State]) -> Iterator[dict[str, Any]]:
+        """Full views of a match's consecutive states through one memo of their own (never the
+        match's, whose parts hide cards), so each finished hand's entry is built once."""
+        memo = ViewMemo()
+        for state in states:
+            yield self.full_view(state, memo)
+
     # ---- results ---------------------------------------------------------------------------
 
     def outcome(self, state: State) -> dict[str, Any] | None:
         """None while the session goes on; then the game points and the co-winners."""
-        if state.phase is not Phase.OVER:
+        if state.phase is not _OVER:
             return None
         top = max(state.scores)
         return {
@@ -1100,6 +879,56 @@ class Ribs(Game):
                 }
             )
         return out
+
+
+def _log_view(log: tuple, memo: ViewMemo | None) -> list[dict[str, Any]]:
+    """The view's ``log``: through the match's memo, or built whole (``full_view``)."""
+    if memo is not None:
+        return memo.log(log)
+    return [log_json(entry) for entry in log_entries(log)]
+
+
+def _step(state: State) -> str:
+    """Where the hand stands: "bidding", then "ribs" (the Leader lays them), "pairs", "over"."""
+    if state.phase is _OVER:
+        return "over"
+    if state.phase is _BIDDING:
+        return "bidding"
+    return "ribs" if state.ribs is None else "pairs"
+
+
+def _built(key: object, source: Any, build: Any) -> Any:
+    """``ViewMemo.part`` without a memo: always built."""
+    return build(source)
+
+
+def _listed(key: object, source: Sequence[Any], item: Any) -> list[Any]:
+    """``ViewMemo.grown`` without a memo: always built."""
+    return [item(x) for x in source]
+
+
+def _face_down(state: State, seat: int) -> list[dict[str, Any]]:
+    """The cards ``seat`` laid face down this hand (folds, and its Ribs while in play)."""
+    mine: list[dict[str, Any]] = []
+    for t in state.tricks:
+        for play in t.plays:
+            if play.folded and play.seat == seat:
+                mine.append(
+                    {"trick_number": t.trick_number, "cards": _pair_cards(play.pair), "fold": True}
+                )
+    if state.ribs is not None:
+        if state.leader == seat:
+            mine.append(
+                {"trick_number": state.trick_number, "cards": _pair_cards(state.ribs),
+                 "fold": False}
+            )
+        for play in state.plays:
+            if play.folded and play.seat == seat:
+                mine.append(
+                    {"trick_number": state.trick_number, "cards": _pair_cards(play.pair),
+                     "fold": True}
+                )
+    return mine
 
 
 GAME = Ribs()

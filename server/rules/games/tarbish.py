@@ -41,7 +41,6 @@ The rules as implemented (RULES.md section 3):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
 from enum import Enum
 from operator import itemgetter
 from typing import Any, NamedTuple
@@ -49,8 +48,6 @@ from typing import Any, NamedTuple
 from pydantic import Field
 
 from server.rules.cards import (
-    SUIT_NAMES,
-    SUIT_SINGULAR,
     SUITS,
     TARBISH_RANKS,
     card_name,
@@ -62,12 +59,12 @@ from server.rules.cards import (
 from server.rules.games.base import (
     Action,
     Game,
+    GameError,
     GameOptions,
-    IllegalAction,
     action_type,
 )
-from server.rules.state import ViewMemo
-from server.rules.tricks import strength_map
+from server.rules.state import ViewMemo, state
+from server.rules.tricks import Ranks, strength_map, trick_winner, trump_duty, why_not_trump
 
 PLAYERS = 4
 HAND_SIZE = 9
@@ -83,32 +80,49 @@ NATURAL_ORDER = ("6", "7", "8", "9", "10", "J", "Q", "K", "A")  # low to high, f
 
 TRUMP_RANK: dict[str, int] = strength_map(TRUMP_ORDER)
 PLAIN_RANK: dict[str, int] = strength_map(PLAIN_ORDER)
+RANKS = Ranks(PLAIN_ORDER, TRUMP_ORDER)  # card -> strength, for legality and trick winners
 TRUMP_POINTS = {"J": 20, "9": 14, "A": 11, "10": 10, "K": 4, "Q": 3}
 PLAIN_POINTS = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2}
 
 DECK: tuple[str, ...] = tuple(tarbish_deck())
 _DECK_SET = frozenset(DECK)
-# Card -> precomputed facts, so the hot path never splits strings.
-_SUIT: dict[str, str] = {c: c[-1] for c in DECK}
-_TRUMP_STRENGTH: dict[str, int] = {c: TRUMP_RANK[c[:-1]] for c in DECK}
-_TRUMP_PTS: dict[str, int] = {c: TRUMP_POINTS.get(c[:-1], 0) for c in DECK}
-_PLAIN_PTS: dict[str, int] = {c: PLAIN_POINTS.get(c[:-1], 0) for c in DECK}
 _NATURAL: dict[str, int] = {c: NATURAL_ORDER.index(c[:-1]) for c in DECK}
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 # Display order: by suit S H D C, then A high to 6.
 _SORT_KEY: dict[str, int] = {
     c: _SUIT_INDEX[c[-1]] * 10 + TARBISH_RANKS.index(c[:-1]) for c in DECK
 }
+# Per trump suit, card -> card points.
+_POINTS: dict[str, dict[str, int]] = {
+    t: {
+        c: TRUMP_POINTS.get(c[:-1], 0) if c[-1] == t else PLAIN_POINTS.get(c[:-1], 0)
+        for c in DECK
+    }
+    for t in SUITS
+}
 _TRUMP_ACTIONS = tuple({"type": "trump", "suit": s} for s in SUITS)
-_TRUMP_OR_PASS = (*_TRUMP_ACTIONS, {"type": "pass"})
-_copy_dict = dict.copy
 # Each move's public form, as the log keeps it (see server.rules.state).
 _PLAY_MOVE = {card: (("type", "play"), ("card", card)) for card in DECK}
 _PASS_MOVE = (("type", "pass"),)
 _DECLARE_MOVE = (("type", "declare"),)
+_TRUMP_MOVE = {suit: (("type", "trump"), ("suit", suit)) for suit in SUITS}
 _TEAMS = [[0, 2], [1, 3]]  # the view's "teams": one shared constant (views are read-only)
-# How a state differs from the one before it, for building its public view from that one's.
-_DELTA_PLAY, _DELTA_PASS, _DELTA_DECLARE = 1, 2, 3
+_NOT_SHOWN = ()  # the source of ``revealed`` while no run is shown
+# The deal, three at a time clockwise from ``first``, three times round: per ``first``, per
+# seat, a getter of that seat's nine cards (in the order received) from the deck, top first.
+_DEAL: tuple[tuple[Any, ...], ...] = tuple(
+    tuple(
+        itemgetter(
+            *(
+                12 * r + 3 * ((seat - first) % PLAYERS) + k
+                for r in range(HAND_SIZE // 3)
+                for k in range(3)
+            )
+        )
+        for seat in range(PLAYERS)
+    )
+    for first in range(PLAYERS)
+)
 
 
 class Phase(str, Enum):
@@ -120,6 +134,9 @@ class Phase(str, Enum):
     OVER = "over"  # the match has ended
 
 
+_NAMING, _DECLARING, _PLAYING, _OVER = Phase.NAMING, Phase.DECLARING, Phase.PLAYING, Phase.OVER
+
+
 class Run(NamedTuple):
     """A run: three or more cards of one suit in a row in natural order."""
 
@@ -129,13 +146,17 @@ class Run(NamedTuple):
     cards: tuple[str, ...]  # low to high
 
 
+MAX_TARGET = 1000
+
+
 class TarbishOptions(GameOptions):
     """The options of a Tarabish match."""
 
+    # About 160-200 points a hand: 1000 (a double game) is a dozen hands or so.
     target: int = Field(
         500,
         ge=1,
-        le=100000,
+        le=MAX_TARGET,
         description="Points a team needs to win the match (both past it: higher wins).",
     )
     half_bait: bool = Field(
@@ -147,10 +168,10 @@ class TarbishOptions(GameOptions):
     )
 
 
-@dataclass(frozen=True, slots=True)
-class HandResult:
+class HandResult(NamedTuple):
     """What one finished hand scored, per team."""
 
+    number: int  # 1 for the first hand
     dealer: int
     trump: str
     caller: int
@@ -165,15 +186,14 @@ class HandResult:
     run_winner: int | None
     bella_seat: int | None
 
-    def to_json(self, number: int) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         """This hand as a history entry of the view."""
-        caller_team = self.caller % 2
         return {
-            "hand": number,
+            "hand": self.number,
             "dealer": self.dealer,
             "trump": self.trump,
             "caller": self.caller,
-            "calling_team": caller_team,
+            "calling_team": self.caller % 2,
             "teams": [
                 {
                     "card_points": self.card_points[t],
@@ -197,8 +217,8 @@ class HandResult:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class MatchInfo:
+@state
+class MatchInfo(NamedTuple):
     """The slow-changing part of the match: options, deals, trump, runs, scores, history."""
 
     target: int
@@ -218,22 +238,12 @@ class MatchInfo:
     history: tuple[HandResult, ...]
     past_deals: tuple[tuple[int, tuple[tuple[str, ...], ...]], ...]  # (dealer, deals) per hand
     winners: tuple[int, ...] | None
-    views: ViewMemo  # the view memo of the match (not part of its value)
-    # ``history`` as the view shows it, built once per hand and shared by every later view
-    # (views are read-only), so a view costs the same late in a match as early.
-    history_json: list = field(default_factory=list, compare=False, hash=False)
-    # Cache (not part of the value; reset by every copy): the match-level parts of the public
-    # view, shared by every state of this MatchInfo so the differ skips them by identity.
-    _parts: tuple | None = field(default=None, compare=False, hash=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
-class TarbishState:
-    """The whole match. Immutable: every field is a tuple, a number, a string or None.
-
-    Fields that change on every card live here; the rest sit in ``match`` so a play copies
-    only a dozen slots.
-    """
+@state
+class TarbishState(NamedTuple):
+    """The whole match (``server.rules.state``). Fields that change on every card live here;
+    the rest sit in ``match``, so a card played copies only a dozen fields."""
 
     match: MatchInfo
     phase: Phase
@@ -248,96 +258,12 @@ class TarbishState:
     won: tuple[tuple[str, ...], tuple[str, ...]]  # cards each team has taken this hand
     last_trick: tuple[tuple[int, str], ...]
     last_winner: int | None
-    log: tuple  # this hand's moves (see server.rules.state)
-    # Caches (not part of the value; reset by every copy). ``_legal``: the turn seat's legal
-    # cards when they took more than following a plain suit led, shared by ``legal_actions``
-    # and ``apply``. ``_public``: the part of the view that is the same for every seat, built
-    # once. ``_base``: (kind, the previous state's ``_public``) when this state differs from
-    # it only in a few known keys.
-    _legal: list[str] | None = field(default=None, compare=False, hash=False, repr=False)
-    _public: dict[str, Any] | None = field(default=None, compare=False, hash=False, repr=False)
-    _base: tuple[int, dict[str, Any]] | None = field(
-        default=None, compare=False, hash=False, repr=False
-    )
+    log: tuple  # this hand's moves, a chain (see server.rules.state)
+    views: ViewMemo
 
 
-_MISSING: Any = object()
-
-
-def _twin(cls: type) -> type:
-    """A plain class with the very slots of the frozen dataclass ``cls``.
-
-    Copies are built as a twin (plain attribute stores, no frozen ``__setattr__``: several
-    times cheaper than ``object.__setattr__`` per field) and then become ``cls`` by
-    ``__class__`` assignment, which Python allows because the two layouts are the same.
-    """
-    twin = type(f"_Mutable{cls.__name__}", (), {"__slots__": cls.__slots__})
-    probe = object.__new__(twin)
-    probe.__class__ = cls  # raises TypeError at import if the layouts ever differ
-    return twin
-
-
-def _make_evolve(cls: type, twin: type) -> Any:
-    # dataclasses.replace re-runs __init__ with keyword checks: far too slow for bots that
-    # simulate thousands of hands. This generated copier sets each slot once.
-    # Fields named with a leading underscore are caches: a copy starts without them.
-    names = [f.name for f in fields(cls) if not f.name.startswith("_")]
-    caches = [f.name for f in fields(cls) if f.name.startswith("_")]
-    params = ", ".join(f"{n}=_M" for n in names)
-    body = "".join(f"    new.{n} = s.{n} if {n} is _M else {n}\n" for n in names)
-    body += "".join(f"    new.{n} = None\n" for n in caches)
-    doc = f"    \"\"\"A copy of a {cls.__name__} with the given fields changed.\"\"\"\n"
-    src = (
-        f"def evolve(s, *, {params}):\n{doc}    new = _new(_T)\n{body}"
-        "    new.__class__ = _S\n    return new\n"
-    )
-    scope = {"_M": _MISSING, "_new": object.__new__, "_S": cls, "_T": twin}
-    exec(src, scope)  # noqa: S102 - generated from the dataclass's own field names
-    return scope["evolve"]
-
-
-_MutableState = _twin(TarbishState)
-_MutableMatch = _twin(MatchInfo)
-_MutableHandResult = _twin(HandResult)
-replace = _make_evolve(TarbishState, _MutableState)
-replace_match = _make_evolve(MatchInfo, _MutableMatch)
 _NO_RUNS: tuple[tuple[Run, ...], ...] = ((),) * PLAYERS
 _NO_KITTIES: tuple[tuple[str, ...], ...] = ((),) * PLAYERS
-_NAMING, _DECLARING, _PLAYING, _OVER = Phase.NAMING, Phase.DECLARING, Phase.PLAYING, Phase.OVER
-_NEW = object.__new__
-_SET = object.__setattr__
-# Per trump suit, card -> strength for taking a trick: a trump is above _TRUMP_BASE (its
-# trump rank on top), any other card its plain rank (it counts only in the suit led).
-_TRUMP_BASE = 100
-_STRENGTH: dict[str, dict[str, int]] = {
-    t: {
-        c: _TRUMP_BASE + _TRUMP_STRENGTH[c] if _SUIT[c] == t else PLAIN_RANK[c[:-1]]
-        for c in DECK
-    }
-    for t in SUITS
-}
-# The deal, three at a time clockwise from ``first``, three times round: per ``first``, per
-# seat, a getter of that seat's nine cards (in the order received) from the deck, top first.
-_DEAL: tuple[tuple[Any, ...], ...] = tuple(
-    tuple(
-        itemgetter(
-            *(
-                12 * r + 3 * ((seat - first) % PLAYERS) + k
-                for r in range(HAND_SIZE // 3)
-                for k in range(3)
-            )
-        )
-        for seat in range(PLAYERS)
-    )
-    for first in range(PLAYERS)
-)
-
-
-
-# Per trump suit, card -> card points.
-_POINTS: dict[str, dict[str, int]] = {
-    t: {c: _TRUMP_PTS[c] if _SUIT[c] == t else _PLAIN_PTS[c] for c in DECK} for t in SUITS
-}
 
 
 # ---- rules as plain functions -----------------------------------------------------------
@@ -350,28 +276,16 @@ def sort_cards(cards: Sequence[str]) -> tuple[str, ...]:
 
 def card_points(card: str, trump: str | None) -> int:
     """The card points of one card under ``trump``."""
-    return _TRUMP_PTS[card] if _SUIT[card] == trump else _PLAIN_PTS[card]
+    if card[-1] == trump:
+        return TRUMP_POINTS.get(card[:-1], 0)
+    return PLAIN_POINTS.get(card[:-1], 0)
 
 
 def legal_cards(
     hand: Sequence[str], trick: Sequence[tuple[int, str]], trump: str | None
 ) -> list[str]:
     """The cards of ``hand`` that may be played to ``trick`` (follow, head, trump, overtrump)."""
-    if not trick:
-        return list(hand)
-    led = trick[0][1][-1]
-    same = [c for c in hand if c[-1] == led]
-    if same and led != trump:
-        return same
-    trumps = same or [c for c in hand if c[-1] == trump]
-    if not trumps:
-        return list(hand)
-    hi = 0  # the highest trump in the trick
-    for _, card in trick:
-        if card[-1] == trump and _TRUMP_STRENGTH[card] > hi:
-            hi = _TRUMP_STRENGTH[card]
-    over = [c for c in trumps if _TRUMP_STRENGTH[c] > hi]
-    return over or trumps
+    return trump_duty(hand, trick, trump, RANKS)
 
 
 def find_runs(cards: Sequence[str]) -> list[Run]:
@@ -390,7 +304,7 @@ def _scan_runs(cards: Sequence[str]) -> list[Run]:
     runs: list[Run] = []
     by_suit: dict[str, list[int]] = {}
     for c in cards:
-        by_suit.setdefault(_SUIT[c], []).append(_NATURAL[c])
+        by_suit.setdefault(c[-1], []).append(_NATURAL[c])
     for suit in SUITS:
         idx = sorted(by_suit.get(suit, ()))
         start = 0
@@ -414,7 +328,6 @@ _RUNS: tuple[tuple[tuple[Run, ...], ...], ...] = tuple(
     )
     for suit in SUITS
 )
-
 # Per suit index, per 9-bit mask of natural ranks held: those cards in display order.
 _SORTED: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
     tuple(
@@ -423,8 +336,6 @@ _SORTED: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
     )
     for suit in SUITS
 )
-
-
 # Card -> its bit in a 36-bit mask of cards held: suit index * 9 + natural index. The cards of
 # a hand are distinct, so the sum of their bits is the mask (``sum(map(...))`` runs in C).
 _BIT: dict[str, int] = {c: _NAT_BIT[c] << 9 * _SUIT_I[c] for c in DECK}
@@ -497,217 +408,192 @@ def match_winner(scores: Sequence[int], target: int) -> int | None:
     return None
 
 
+def may_pass(state: TarbishState) -> bool:
+    """Passing is always allowed, except to a dealer whose three partners-in-turn passed."""
+    return state.phase is not _NAMING or state.turn != state.match.dealer
+
+
+def run_points(match: MatchInfo, seat: int | None) -> int:
+    """What ``seat``'s runs are worth together (0 for nobody)."""
+    return 0 if seat is None else sum(r.points for r in match.runs[seat])
+
+
 def _run_name(points: int | None) -> str | None:
     return None if points is None else ("fifty" if points == FIFTY else "twenty")
 
 
+# ---- deriving the next state ---------------------------------------------------------------
+
+
 def _without(hands: tuple[tuple[str, ...], ...], seat: int, card: str) -> tuple:
-    """``hands`` with ``card`` taken out of ``seat``'s hand (unpacked: cheaper than a list)."""
+    """``hands`` with ``card`` taken out of ``seat``'s hand."""
     hand = hands[seat]
     i = hand.index(card)
-    hand = hand[:i] + hand[i + 1 :]
-    h0, h1, h2, h3 = hands
-    if seat == 0:
-        return (hand, h1, h2, h3)
-    if seat == 1:
-        return (h0, hand, h2, h3)
-    if seat == 2:
-        return (h0, h1, hand, h3)
-    return (h0, h1, h2, hand)
+    return (*hands[:seat], hand[:i] + hand[i + 1 :], *hands[seat + 1 :])
 
 
 def _play_card(state: TarbishState, seat: int, card: str) -> TarbishState:
     """The state after ``seat`` plays ``card``, already checked legal."""
     hands = _without(state.hands, seat, card)
-    trick = state.trick
-    if len(trick) == PLAYERS - 1:  # the trick is complete
-        return _finish_trick(state, hands, (*trick, (seat, card)))
-    new = _NEW(_MutableState)
-    new.match = state.match
-    new.phase = _PLAYING
-    new.turn = seat + 1 if seat < PLAYERS - 1 else 0
-    new.hands = hands
-    new.kitties = state.kitties
-    new.declarations = state.declarations
-    new.trick = (*trick, (seat, card))
-    new.tricks_played = state.tricks_played
-    new.tricks_won = state.tricks_won
-    new.points_taken = state.points_taken
-    new.won = state.won
-    new.last_trick = state.last_trick
-    new.last_winner = state.last_winner
-    new.log = (*state.log, (seat, _PLAY_MOVE[card]))
-    new._legal = new._public = None
-    pub = state._public
-    new._base = None if pub is None else (_DELTA_PLAY, pub)
-    new.__class__ = TarbishState
-    return new
-
-
-def _copied(state: TarbishState) -> Any:
-    """A mutable twin of ``state`` without its caches: set what changes, then make it a
-    ``TarbishState`` by ``__class__`` assignment (what ``replace`` does, without keywords)."""
-    new = _NEW(_MutableState)
-    new.match = state.match
-    new.phase = state.phase
-    new.turn = state.turn
-    new.hands = state.hands
-    new.kitties = state.kitties
-    new.declarations = state.declarations
-    new.trick = state.trick
-    new.tricks_played = state.tricks_played
-    new.tricks_won = state.tricks_won
-    new.points_taken = state.points_taken
-    new.won = state.won
-    new.last_trick = state.last_trick
-    new.last_winner = state.last_winner
-    new.log = state.log
-    new._legal = new._public = new._base = None
-    return new
-
-
-def _copied_match(m: MatchInfo) -> Any:
-    """A mutable twin of ``m`` (its view parts not copied), like ``_copied``."""
-    match = _NEW(_MutableMatch)
-    match.target = m.target
-    match.half_bait = m.half_bait
-    match.seed = m.seed
-    match.first_dealer = m.first_dealer
-    match.decks = m.decks
-    match.hand_index = m.hand_index
-    match.dealer = m.dealer
-    match.deals = m.deals
-    match.trump = m.trump
-    match.caller = m.caller
-    match.runs = m.runs
-    match.run_winner = m.run_winner
-    match.bella_seat = m.bella_seat
-    match.scores = m.scores
-    match.history = m.history
-    match.past_deals = m.past_deals
-    match.winners = m.winners
-    match.views = m.views
-    match.history_json = m.history_json
-    match._parts = None
-    return match
-
-
-def _deal_hand(
-    m: MatchInfo,
-    index: int,
-    dealer: int,
-    scores: tuple[int, int],
-    history: tuple[HandResult, ...],
-    history_json: list,
-) -> TarbishState:
-    """Hand ``index`` dealt by ``dealer``, the match info ``m`` carried over with these
-    scores and history."""
-    if index < len(m.decks):
-        deck: Sequence[str] = m.decks[index]
-    else:
-        deck = shuffled(DECK, hand_rng(m.seed, index))
-    first = (dealer + 1) % PLAYERS
-    get = _DEAL[first]
-    deals = (get[0](deck), get[1](deck), get[2](deck), get[3](deck))
-    match = _NEW(_MutableMatch)
-    match.target = m.target
-    match.half_bait = m.half_bait
-    match.seed = m.seed
-    match.first_dealer = m.first_dealer
-    match.decks = m.decks
-    match.hand_index = index
-    match.dealer = dealer
-    match.deals = deals
-    match.trump = None
-    match.caller = None
-    match.runs = _NO_RUNS
-    match.run_winner = None
-    match.bella_seat = None
-    match.scores = scores
-    match.history = history
-    match.past_deals = (*m.past_deals, (dealer, deals))
-    match.winners = m.winners
-    match.views = m.views
-    match.history_json = history_json
-    match._parts = None
-    match.__class__ = MatchInfo
-    new = _NEW(_MutableState)
-    new.match = match
-    new.phase = _NAMING
-    new.turn = first
-    new.hands = (
-        sort_cards(deals[0][:6]),
-        sort_cards(deals[1][:6]),
-        sort_cards(deals[2][:6]),
-        sort_cards(deals[3][:6]),
-    )
-    new.kitties = (deals[0][6:], deals[1][6:], deals[2][6:], deals[3][6:])
-    new.declarations = ()
-    new.trick = ()
-    new.tricks_played = 0
-    new.tricks_won = (0, 0)
-    new.points_taken = (0, 0)
-    new.won = ((), ())
-    new.last_trick = ()
-    new.last_winner = None
-    new.log = ()
-    new._legal = new._public = new._base = None
-    new.__class__ = TarbishState
-    return new
+    trick = (*state.trick, (seat, card))
+    if len(trick) < PLAYERS:
+        log = (state.log, seat, _PLAY_MOVE[card])
+        return state.evolve(turn=(seat + 1) % PLAYERS, hands=hands, trick=trick, log=log)
+    return _finish_trick(state, hands, trick)
 
 
 def _finish_trick(
     state: TarbishState, hands: tuple[tuple[str, ...], ...], trick: tuple[tuple[int, str], ...]
 ) -> TarbishState:
     """The state after the fourth card of a trick: the trick is taken (and maybe the hand)."""
-    match = state.match
-    trump = match.trump
-    (s0, c0), (s1, c1), (s2, c2), (s3, c3) = trick
-    led = c0[-1]
-    # strength: trumps above everything, then the suit led, the rest 0
-    strength = _STRENGTH[trump]  # type: ignore[index]
-    winner, best = s0, strength[c0]
-    k = strength[c1]
-    if k > best and (k > _TRUMP_BASE or c1[-1] == led):
-        winner, best = s1, k
-    k = strength[c2]
-    if k > best and (k > _TRUMP_BASE or c2[-1] == led):
-        winner, best = s2, k
-    k = strength[c3]
-    if k > best and (k > _TRUMP_BASE or c3[-1] == led):
-        winner = s3
-    pts_of = _POINTS[trump]  # type: ignore[index]
-    pts = pts_of[c0] + pts_of[c1] + pts_of[c2] + pts_of[c3]
-    played = state.tricks_played + 1
-    taken, won_count, won = state.points_taken, state.tricks_won, state.won
-    if winner & 1:
-        taken = (taken[0], taken[1] + pts)
-        won_count = (won_count[0], won_count[1] + 1)
-        won = (won[0], won[1] + (c0, c1, c2, c3))
+    trump = state.match.trump
+    winner = trick_winner(trick, trump, RANKS)
+    (_, c0), (_, c1), (_, c2), (_, c3) = trick
+    points_of = _POINTS[trump]  # type: ignore[index]
+    points = points_of[c0] + points_of[c1] + points_of[c2] + points_of[c3]
+    (t0, t1), (n0, n1), (w0, w1) = state.points_taken, state.tricks_won, state.won
+    if winner % 2:
+        t1, n1, w1 = t1 + points, n1 + 1, (*w1, c0, c1, c2, c3)
     else:
-        taken = (taken[0] + pts, taken[1])
-        won_count = (won_count[0] + 1, won_count[1])
-        won = (won[0] + (c0, c1, c2, c3), won[1])
-    new = _NEW(_MutableState)
-    new.match = match
-    new.phase = _PLAYING
-    new.turn = winner
-    new.hands = hands
-    new.kitties = state.kitties
-    new.declarations = state.declarations
-    new.trick = ()
-    new.tricks_played = played
-    new.tricks_won = won_count
-    new.points_taken = taken
-    new.won = won
-    new.last_trick = trick
-    new.last_winner = winner
-    new.log = (*state.log, (s3, _PLAY_MOVE[c3], winner))
-    new._legal = new._public = new._base = None
-    new.__class__ = TarbishState
-    if played < TRICKS:
-        return new
-    return GAME._finish_hand(new, winner % 2)
+        t0, n0, w0 = t0 + points, n0 + 1, (*w0, c0, c1, c2, c3)
+    new = state.evolve(
+        turn=winner,
+        hands=hands,
+        trick=(),
+        tricks_played=state.tricks_played + 1,
+        tricks_won=(n0, n1),
+        points_taken=(t0, t1),
+        won=(w0, w1),
+        last_trick=trick,
+        last_winner=winner,
+        log=(state.log, trick[-1][0], _PLAY_MOVE[c3], winner),
+    )
+    return new if new.tricks_played < TRICKS else _finish_hand(new, winner % 2)
+
+
+def _name_trump(state: TarbishState, seat: int, suit: str) -> TarbishState:
+    """Trump named: every kitty joins its hand, runs are found and bella is known."""
+    sorted_runs = [_sorted_and_runs(h + k) for h, k in zip(state.hands, state.kitties)]
+    hands = tuple(h for h, _ in sorted_runs)
+    match = state.match.evolve(
+        trump=suit,
+        caller=seat,
+        runs=tuple(r for _, r in sorted_runs),
+        bella_seat=bella_holder(hands, suit),
+    )
+    return state.evolve(
+        match=match,
+        phase=_DECLARING,
+        turn=(match.dealer + 1) % PLAYERS,
+        hands=hands,
+        kitties=_NO_KITTIES,
+        log=(state.log, seat, _TRUMP_MOVE[suit]),
+    )
+
+
+def _declare(state: TarbishState, seat: int, points: int | None) -> TarbishState:
+    """One declaration (or pass); after the fourth the best run is known and play starts."""
+    declarations = (*state.declarations, (seat, points))
+    log = (state.log, seat, _PASS_MOVE if points is None else _DECLARE_MOVE)
+    if len(declarations) < PLAYERS:
+        return state.evolve(declarations=declarations, turn=(seat + 1) % PLAYERS, log=log)
+    m = state.match
+    best = {s: best_run(m.runs[s], m.trump) for s, p in declarations if p is not None}
+    winner = compare_runs(best, m.trump) if best else None  # type: ignore[arg-type]
+    return state.evolve(
+        match=m if winner is None else m.evolve(run_winner=winner),
+        declarations=declarations,
+        log=log,
+        phase=_PLAYING,
+        turn=(m.dealer + 1) % PLAYERS,
+    )
+
+
+def _hand_result(state: TarbishState, last_team: int) -> HandResult:
+    """The score of the hand just finished (runs, bella, last trick and bait settled)."""
+    m = state.match
+    assert m.trump is not None and m.caller is not None
+    last = [0, 0]
+    last[last_team] = LAST_TRICK_BONUS
+    runs = [0, 0]
+    if m.run_winner is not None:
+        runs[m.run_winner % 2] = run_points(m, m.run_winner)
+    bella = [0, 0]
+    if m.bella_seat is not None:
+        bella[m.bella_seat % 2] = BELLA_POINTS
+    taken = state.points_taken
+    totals = tuple(taken[t] + last[t] + runs[t] + bella[t] for t in (0, 1))
+    added, result = settle(m.caller % 2, totals, m.half_bait)
+    return HandResult(
+        number=m.hand_index + 1,
+        dealer=m.dealer,
+        trump=m.trump,
+        caller=m.caller,
+        card_points=taken,
+        last_trick=(last[0], last[1]),
+        runs=(runs[0], runs[1]),
+        bella=(bella[0], bella[1]),
+        totals=totals,  # type: ignore[arg-type]
+        tricks_won=state.tricks_won,
+        result=result,
+        added=added,
+        run_winner=m.run_winner,
+        bella_seat=m.bella_seat,
+    )
+
+
+def _finish_hand(state: TarbishState, last_team: int) -> TarbishState:
+    """The hand is scored; the match ends, or the next dealer deals."""
+    m = state.match
+    rec = _hand_result(state, last_team)
+    scores = (m.scores[0] + rec.added[0], m.scores[1] + rec.added[1])
+    match = m.evolve(scores=scores, history=(*m.history, rec))
+    team = match_winner(scores, m.target)
+    if team is not None:
+        return state.evolve(match=match.evolve(winners=(team, team + 2)), phase=_OVER)
+    return _deal(state, match, m.hand_index + 1, (m.dealer + 1) % PLAYERS)
+
+
+def _deal(state: TarbishState, match: MatchInfo, index: int, dealer: int) -> TarbishState:
+    """Hand ``index`` dealt by ``dealer``, the match info ``match`` carried over."""
+    return state.evolve(**_new_hand(match, index, dealer))
+
+
+def _new_hand(match: MatchInfo, index: int, dealer: int) -> dict[str, Any]:
+    """The fields of a state at the start of hand ``index``, dealt by ``dealer``."""
+    if index < len(match.decks):
+        deck: Sequence[str] = match.decks[index]
+    else:
+        deck = shuffled(DECK, hand_rng(match.seed, index))
+    first = (dealer + 1) % PLAYERS
+    deals = tuple(get(deck) for get in _DEAL[first])
+    match = match.evolve(
+        hand_index=index,
+        dealer=dealer,
+        deals=deals,
+        trump=None,
+        caller=None,
+        runs=_NO_RUNS,
+        run_winner=None,
+        bella_seat=None,
+        past_deals=(*match.past_deals, (dealer, deals)),
+    )
+    return {
+        "match": match,
+        "phase": _NAMING,
+        "turn": first,
+        "hands": tuple(sort_cards(d[:6]) for d in deals),
+        "kitties": tuple(d[6:] for d in deals),
+        "declarations": (),
+        "trick": (),
+        "tricks_played": 0,
+        "tricks_won": (0, 0),
+        "points_taken": (0, 0),
+        "won": ((), ()),
+        "last_trick": (),
+        "last_winner": None,
+        "log": (),
+    }
 
 
 _DEFAULT_OPTIONS = TarbishOptions()  # only read
@@ -743,17 +629,12 @@ class Tarbish(Game):
     ) -> TarbishState:
         """Start a match and deal its first hand."""
         self.check_players(players)
-        if options is None or options == {}:
-            opts = _DEFAULT_OPTIONS
-        else:
-            opts = self.parse_options(options)
+        opts = _DEFAULT_OPTIONS if options is None or options == {} else self.parse_options(options)
         self.check_dealer(dealer, PLAYERS)
-        stacked: tuple[tuple[str, ...], ...] = ()
-        if decks is not None:
-            stacked = tuple(tuple(check_deck(d, DECK)) for d in decks)
+        stacked = tuple(tuple(check_deck(d, DECK)) for d in decks or ())
         match = MatchInfo(
-            target=opts.target,
-            half_bait=opts.half_bait,
+            target=opts.target,  # type: ignore[attr-defined]
+            half_bait=opts.half_bait,  # type: ignore[attr-defined]
             seed=seed,
             first_dealer=dealer,
             decks=stacked,
@@ -762,21 +643,15 @@ class Tarbish(Game):
             deals=(),
             trump=None,
             caller=None,
-            runs=((),) * PLAYERS,
+            runs=_NO_RUNS,
             run_winner=None,
             bella_seat=None,
             scores=(0, 0),
             history=(),
             past_deals=(),
             winners=None,
-            views=ViewMemo(),
-            history_json=[],
         )
-        return _deal_hand(match, 0, dealer, (0, 0), (), [])
-
-    def _deal(self, state: TarbishState, index: int, dealer: int) -> TarbishState:
-        m = state.match
-        return _deal_hand(m, index, dealer, m.scores, m.history, m.history_json)
+        return TarbishState(**_new_hand(match, 0, dealer), views=ViewMemo())
 
     # ---- turns and legality -----------------------------------------------------------------
 
@@ -791,358 +666,87 @@ class Tarbish(Game):
     def legal_actions(self, state: TarbishState, seat: int) -> list[Action]:
         """Every legal action of ``seat`` now, in a fixed order."""
         phase = state.phase
-        if phase is _PLAYING:
-            if seat != state.turn:
-                return []
-            hand = state.hands[seat]
-            trick = state.trick
-            if not trick:  # leading: any card
-                return [{"type": "play", "card": c} for c in hand]
-            led = trick[0][1][-1]
-            trump = state.match.trump
-            if led != trump:  # a plain suit led: follow it if you can (the common case)
-                follow = [{"type": "play", "card": c} for c in hand if c[-1] == led]
-                if follow:
-                    return follow
-            cards = state._legal
-            if cards is None:
-                # Trumps led, or void in the plain suit led: ``legal_cards`` without looking
-                # for the suit led again. Play a trump, above every trump in the trick if you
-                # can; holding no trump, any card.
-                trumps = [c for c in hand if c[-1] == trump]
-                if trumps:
-                    hi = 0  # the highest trump in the trick
-                    for _, c in trick:
-                        if c[-1] == trump and _TRUMP_STRENGTH[c] > hi:
-                            hi = _TRUMP_STRENGTH[c]
-                    cards = [c for c in trumps if _TRUMP_STRENGTH[c] > hi] or trumps
-                else:
-                    cards = hand
-                _SET(state, "_legal", cards)
-            return [{"type": "play", "card": c} for c in cards]
         if phase is _OVER or seat != state.turn:
             return []
-        # fresh dicts: copies of the templates
+        if phase is _PLAYING:
+            cards = trump_duty(state.hands[seat], state.trick, state.match.trump, RANKS)
+            return [{"type": "play", "card": c} for c in cards]
         if phase is _NAMING:
-            if seat == state.match.dealer:  # forced to name a suit
-                return list(map(_copy_dict, _TRUMP_ACTIONS))
-            return list(map(_copy_dict, _TRUMP_OR_PASS))
-        if state.match.runs[seat]:
-            return [{"type": "declare"}, {"type": "pass"}]
-        return [{"type": "pass"}]
+            actions = [dict(a) for a in _TRUMP_ACTIONS]
+        else:
+            actions = [{"type": "declare"}] if state.match.runs[seat] else []
+        if may_pass(state):
+            actions.append({"type": "pass"})
+        return actions
 
-    @staticmethod
-    def _is_forced(state: TarbishState) -> bool:
-        return state.turn == state.match.dealer
+    def why_illegal(self, state: TarbishState, seat: int, action: Any) -> str | None:
+        """Why ``seat`` may not play ``action`` now (a sentence), or None when it may: the
+        engine's one legality check, which ``apply`` raises with (``check_legal``)."""
+        phase = state.phase
+        kind = action.get("type") if type(action) is dict else None
+        if kind == "play" and phase is _PLAYING and seat == state.turn:  # the common case
+            return _why_not_card(state, seat, action["card"] if "card" in action else None)
+        try:
+            if phase is _OVER or seat != state.turn:
+                self.require_turn(state, seat)
+            if type(kind) is not str:
+                kind = action_type(action)
+        except GameError as err:
+            return str(err)
+        if phase is _PLAYING:
+            if kind != "play":
+                return ("The cards are being played: play a card.")
+            return _why_not_card(state, seat, action.get("card"))
+        if kind == "pass":
+            if may_pass(state):
+                return None
+            return ("The other three passed, so the dealer must name a trump suit.")
+        if phase is _NAMING:
+            if kind != "trump":
+                return ("Trump has not been named yet: name a trump suit or pass.")
+            suit = action.get("suit")
+            if not isinstance(suit, str) or suit not in _SUIT_INDEX:
+                return ("Name a trump suit: 'S', 'H', 'D' or 'C'.")
+            return None
+        if kind != "declare":
+            return ("Runs are being declared: declare a run or pass.")
+        if not state.match.runs[seat]:
+            return ("You have no run to declare (three or more in a row in one suit).")
+        return None
 
     # ---- applying actions ---------------------------------------------------------------
 
     def apply(self, state: TarbishState, seat: int, action: Mapping[str, Any]) -> TarbishState:
         """The state after ``seat`` plays ``action``; the given state is unchanged."""
-        # The hot path: a legal card from the seat to act (anything else takes the checks
-        # below, which give the reason).
-        phase = state.phase
-        if phase is _PLAYING and type(action) is dict and action.get("type") == "play":
-            card = action.get("card")
-            hand = state.hands[seat] if type(seat) is int and seat == state.turn else ()
-            trick = state.trick
-            if type(card) is str and card in hand and (
-                not trick  # leading: any card
-                # following a plain suit led is always legal
-                or (card[-1] == trick[0][1][-1] and card[-1] != state.match.trump)
-                or card in (state._legal or legal_cards(hand, trick, state.match.trump))
-            ):
-                return _play_card(state, seat, card)
-        if phase is _OVER or type(seat) is not int or seat != state.turn:
-            self.require_turn(state, seat)  # raises unless the seat is to act after all
-        kind = action.get("type") if type(action) is dict else None
-        if type(kind) is not str:
-            kind = action_type(action)  # raises for anything but an action
-        if phase is _PLAYING:
-            if kind != "play":
-                raise IllegalAction("The cards are being played: play a card.")
-            return self._play(state, seat, action.get("card"))
-        if phase is _NAMING:
-            if kind == "trump":
-                return self._name_trump(state, seat, action.get("suit"))
-            if kind == "pass":
-                if self._is_forced(state):
-                    raise IllegalAction(
-                        "The other three passed, so the dealer must name a trump suit."
-                    )
-                new = _copied(state)
-                new.turn = (seat + 1) % PLAYERS
-                new.log = (*state.log, (seat, _PASS_MOVE))
-                if state._public is not None:
-                    new._base = (_DELTA_PASS, state._public)
-                new.__class__ = TarbishState
-                return new
-            raise IllegalAction("Trump has not been named yet: name a trump suit or pass.")
-        # declaring
+        self.check_legal(state, seat, action)
+        kind = action["type"]
+        if kind == "play":
+            return _play_card(state, seat, action["card"])
+        if kind == "trump":
+            return _name_trump(state, seat, action["suit"])
         if kind == "pass":
-            return self._declare(state, seat, None)
-        if kind == "declare":
-            runs = state.match.runs[seat]
-            if not runs:
-                raise IllegalAction(
-                    "You have no run to declare (three or more in a row in one suit)."
-                )
-            best = runs[0] if len(runs) == 1 else best_run(runs, state.match.trump)
-            assert best is not None
-            return self._declare(state, seat, best.points)
-        raise IllegalAction("Runs are being declared: declare a run or pass.")
-
-    def _name_trump(self, state: TarbishState, seat: int, suit: object) -> TarbishState:
-        if not isinstance(suit, str) or suit not in _SUIT_INDEX:
-            raise IllegalAction("Name a trump suit: 'S', 'H', 'D' or 'C'.")
-        hands_, kitties = state.hands, state.kitties
-        h0, r0 = _sorted_and_runs(hands_[0] + kitties[0])
-        h1, r1 = _sorted_and_runs(hands_[1] + kitties[1])
-        h2, r2 = _sorted_and_runs(hands_[2] + kitties[2])
-        h3, r3 = _sorted_and_runs(hands_[3] + kitties[3])
-        hands = (h0, h1, h2, h3)
-        match = _copied_match(state.match)
-        match.trump = suit
-        match.caller = seat
-        match.runs = (r0, r1, r2, r3)
-        match.bella_seat = bella_holder(hands, suit)
-        match.__class__ = MatchInfo
-        new = _copied(state)
-        new.match = match
-        new.phase = _DECLARING
-        new.turn = (match.dealer + 1) % PLAYERS
-        new.hands = hands
-        new.kitties = _NO_KITTIES
-        new.log = (*state.log, (seat, (("type", "trump"), ("suit", suit))))
-        new.__class__ = TarbishState
-        return new
-
-    def _declare(self, state: TarbishState, seat: int, points: int | None) -> TarbishState:
-        declarations = state.declarations + ((seat, points),)
-        new = _copied(state)
-        new.declarations = declarations
-        new.log = (*state.log, (seat, _PASS_MOVE if points is None else _DECLARE_MOVE))
-        if len(declarations) < PLAYERS:
-            new.turn = (seat + 1) % PLAYERS
-            if state._public is not None:
-                new._base = (_DELTA_DECLARE, state._public)
-            new.__class__ = TarbishState
-            return new
-        m = state.match
-        best = {s: best_run(m.runs[s], m.trump) for s, p in declarations if p is not None}
-        winner = compare_runs(best, m.trump) if best else None  # type: ignore[arg-type]
-        if winner is not None:  # else the match info stays as it is
-            match = _copied_match(m)
-            match.run_winner = winner
-            match.__class__ = MatchInfo
-            new.match = match
-        new.phase = _PLAYING
-        new.turn = (m.dealer + 1) % PLAYERS
-        new.__class__ = TarbishState
-        return new
-
-    def _play(self, state: TarbishState, seat: int, card: object) -> TarbishState:
-        hand = state.hands[seat]
-        if not isinstance(card, str) or card not in _DECK_SET:
-            raise IllegalAction(f"{card!r} is not a Tarabish card (like 'AS' or '10H').")
-        if card not in hand:
-            raise IllegalAction(f"You do not hold {card_name(card)}.")
-        legal = legal_cards(hand, state.trick, state.match.trump)
-        if card not in legal:
-            raise IllegalAction(self._why_not(state, hand, card))
-        return _play_card(state, seat, card)
-
-    def _why_not(self, state: TarbishState, hand: Sequence[str], card: str) -> str:
-        trump = state.match.trump
-        led = _SUIT[state.trick[0][1]]
-        has_led = any(_SUIT[c] == led for c in hand)
-        if has_led and _SUIT[card] != led:
-            return f"You must follow suit: you hold a {SUIT_SINGULAR[led]}."
-        if has_led or any(_SUIT[c] == trump for c in hand):
-            if _SUIT[card] != trump:
-                return (
-                    f"You must trump: you have no {SUIT_NAMES[led]} and you hold a "
-                    f"{SUIT_SINGULAR[trump]} (trump)."  # type: ignore[index]
-                )
-            top = max(
-                (c for _, c in state.trick if _SUIT[c] == trump), key=_TRUMP_STRENGTH.__getitem__
-            )
-            if led == trump:
-                return f"You must head the trick: you hold a trump higher than {card_name(top)}."
-            return f"You must overtrump: you hold a trump higher than {card_name(top)}."
-        return f"You may not play {card_name(card)} now."
-
-    def _finish_hand(self, state: TarbishState, last_team: int) -> TarbishState:
-        m = state.match
-        assert m.trump is not None and m.caller is not None
-        last = (LAST_TRICK_BONUS, 0) if last_team == 0 else (0, LAST_TRICK_BONUS)
-        runs = [0, 0]
-        if m.run_winner is not None:
-            runs[m.run_winner % 2] = self._run_points(state, m.run_winner)
-        bella = [0, 0]
-        if m.bella_seat is not None:
-            bella[m.bella_seat % 2] = BELLA_POINTS
-        taken = state.points_taken
-        totals = (
-            taken[0] + last[0] + runs[0] + bella[0],
-            taken[1] + last[1] + runs[1] + bella[1],
-        )
-        added, result = settle(m.caller % 2, totals, m.half_bait)
-        rec = _NEW(_MutableHandResult)
-        rec.dealer = m.dealer
-        rec.trump = m.trump
-        rec.caller = m.caller
-        rec.card_points = taken
-        rec.last_trick = last
-        rec.runs = (runs[0], runs[1])
-        rec.bella = (bella[0], bella[1])
-        rec.totals = totals
-        rec.tricks_won = state.tricks_won
-        rec.result = result
-        rec.added = added
-        rec.run_winner = m.run_winner
-        rec.bella_seat = m.bella_seat
-        rec.__class__ = HandResult
-        scores = (m.scores[0] + added[0], m.scores[1] + added[1])
-        history = (*m.history, rec)
-        history_json = [*m.history_json, rec.to_json(len(history))]
-        team = match_winner(scores, m.target)
-        if team is not None:
-            match = replace_match(
-                m,
-                scores=scores,
-                history=history,
-                history_json=history_json,
-                winners=(team, team + 2),
-            )
-            return replace(state, match=match, phase=Phase.OVER)
-        return _deal_hand(
-            m, m.hand_index + 1, (m.dealer + 1) % PLAYERS, scores, history, history_json
-        )
-
-    @staticmethod
-    def _run_points(state: TarbishState, seat: int | None) -> int:
-        return 0 if seat is None else sum(r.points for r in state.match.runs[seat])
+            if state.phase is _NAMING:
+                log = (state.log, seat, _PASS_MOVE)
+                return state.evolve(turn=(seat + 1) % PLAYERS, log=log)
+            return _declare(state, seat, None)
+        best = best_run(state.match.runs[seat], state.match.trump)
+        return _declare(state, seat, best.points)  # type: ignore[union-attr]
 
     # ---- what leaves the engine -------------------------------------------------------------
-
-    def _revealed(self, state: TarbishState) -> list[dict[str, Any]]:
-        if state.match.run_winner is None or state.tricks_played < 1:
-            return []
-        cards: list[str] = []
-        for run in state.match.runs[state.match.run_winner]:
-            cards.extend(run.cards)
-        return [{"seat": state.match.run_winner, "cards": list(sort_cards(cards))}]
 
     def view(self, state: TarbishState, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see, JSON-able; None is a spectator.
 
-        The part every seat sees alike is built once per state (``_public_view``) and each
-        call returns a new top-level dict over it (nested values are shared: read-only).
+        The part every seat sees alike is built once per state and each call returns a new
+        top-level dict over it (nested values are shared: read-only).
         """
-        view = dict(state._public or self._public_view(state))
+        view = dict(state.views.public(state, _public_view))
         if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < PLAYERS:
-            view["hand"] = list(state.hands[seat])
-            view["legal"] = (
-                self.legal_actions(state, seat)
-                if seat == state.turn and state.phase is not _OVER
-                else []
-            )
+            view["hand"] = state.views.part(("hand", seat), state.hands[seat], list)
+            view["legal"] = self.legal_actions(state, seat)
         else:
             view["legal"] = []
         return view
-
-    def _public_view(self, state: TarbishState) -> dict[str, Any]:
-        """The view without ``hand`` (None) and ``legal`` ([]), cached on the state."""
-        base = state._base
-        if base is not None:
-            kind, pub = base
-            pub = dict(pub)
-            turn = state.turn
-            pub["to_act"] = [turn]
-            if kind == _DELTA_PLAY:  # a card added to an unfinished trick
-                hands = state.hands
-                seat, card = state.trick[-1]
-                pub["hand_counts"] = [
-                    len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])
-                ]
-                pub["trick"] = [*pub["trick"], {"seat": seat, "card": card}]
-            elif kind == _DELTA_DECLARE:  # one more declaration, the round not over
-                seat, points = state.declarations[-1]
-                pub["declarations"] = [
-                    *pub["declarations"], {"seat": seat, "run": _run_name(points)}
-                ]
-            # _DELTA_PASS (trump not named yet): only the turn moved
-            pub["log"] = state.match.views.log(state.log)
-            _SET(state, "_base", None)
-            _SET(state, "_public", pub)
-            return pub
-        match = state.match
-        parts = match._parts or self._match_parts(match)
-        phase = state.phase
-        over = phase is _OVER
-        shown = match.run_winner is not None and state.tricks_played >= 1
-        hands, kitties = state.hands, state.kitties
-        pub = {
-            "phase": phase.value,
-            "dealer": match.dealer,
-            "eldest": (match.dealer + 1) % PLAYERS,
-            "to_act": [] if over else [state.turn],
-            "hand": None,
-            "hand_counts": [len(hands[s]) + len(kitties[s]) for s in range(PLAYERS)],
-            "kitty_count": [len(k) for k in kitties],
-            "trick": [{"seat": s, "card": c} for s, c in state.trick],
-            "leader": (
-                (state.trick[0][0] if state.trick else state.turn)
-                if phase is _PLAYING
-                else None
-            ),
-            "trump": match.trump,
-            "caller": match.caller,
-            "calling_team": None if match.caller is None else match.caller % 2,
-            "declarations": [
-                {"seat": s, "run": _run_name(p)} for s, p in state.declarations
-            ],
-            "run_winner": match.run_winner if shown else None,
-            "run_points": self._run_points(state, match.run_winner) if shown else 0,
-            "revealed": self._revealed(state),
-            "tricks_played": state.tricks_played,
-            "tricks_won": list(state.tricks_won),
-            "points_taken": list(state.points_taken),
-            "last_trick": (
-                {
-                    "cards": [{"seat": s, "card": c} for s, c in state.last_trick],
-                    "winner": state.last_winner,
-                }
-                if state.last_trick
-                else None
-            ),
-            "scores": parts[0],
-            "team_scores": parts[1],
-            "teams": _TEAMS,
-            "target": match.target,
-            "half_bait": match.half_bait,
-            "hand_number": match.hand_index + 1,
-            "history": match.history_json,
-            "legal": [],
-            "winners": parts[2],
-            "log": match.views.log(state.log),
-        }
-        _SET(state, "_base", None)
-        _SET(state, "_public", pub)
-        return pub
-
-    @staticmethod
-    def _match_parts(match: MatchInfo) -> tuple:
-        """The view's lists that change only with the match info, built once per MatchInfo."""
-        scores = match.scores
-        parts = (
-            [scores[0], scores[1], scores[0], scores[1]],
-            [scores[0], scores[1]],
-            list(match.winners) if match.winners is not None else None,
-        )
-        _SET(match, "_parts", parts)
-        return parts
 
     def full_view(self, state: TarbishState) -> dict[str, Any]:
         """The spectator view plus every hand, kitty and taken card (for replays)."""
@@ -1185,6 +789,106 @@ class Tarbish(Game):
                 }
             )
         return records
+
+
+def _why_not_card(state: TarbishState, seat: int, card: object) -> str | None:
+    """Why ``seat`` may not play ``card`` now, or None when it may."""
+    hand = state.hands[seat]
+    if card not in hand:  # (unhashable junk is in no tuple either)
+        if not isinstance(card, str) or card not in _DECK_SET:
+            return (f"{card!r} is not a Tarabish card (like 'AS' or '10H').")
+        return (f"You do not hold {card_name(card)}.")
+    return why_not_trump(hand, state.trick, state.match.trump, RANKS, card)
+
+
+# ---- the view -------------------------------------------------------------------------------
+
+
+def _public_view(state: TarbishState) -> dict[str, Any]:
+    """The view without ``hand`` (None) and ``legal`` ([]): the same for every seat.
+
+    Every nested value comes from the match's view memo, so a part whose source did not
+    change is the previous view's very object (the room's differ skips it by identity).
+    """
+    memo, match, phase = state.views, state.match, state.phase
+    shown = match.run_winner is not None and state.tricks_played >= 1
+    return {
+        "phase": phase.value,
+        "dealer": match.dealer,
+        "eldest": (match.dealer + 1) % PLAYERS,
+        "to_act": [] if phase is _OVER else [state.turn],
+        "hand": None,
+        "hand_counts": memo.part("hand_counts", state.hands, lambda _: _hand_counts(state)),
+        "kitty_count": memo.part("kitty_count", state.kitties, _lengths),
+        "trick": memo.grown("trick", state.trick, _play_json),
+        "leader": (
+            (state.trick[0][0] if state.trick else state.turn) if phase is _PLAYING else None
+        ),
+        "trump": match.trump,
+        "caller": match.caller,
+        "calling_team": None if match.caller is None else match.caller % 2,
+        "declarations": memo.grown("declarations", state.declarations, _declaration_json),
+        "run_winner": match.run_winner if shown else None,
+        "run_points": run_points(match, match.run_winner) if shown else 0,
+        "revealed": memo.part(
+            "revealed",
+            match.runs[match.run_winner] if shown else _NOT_SHOWN,  # type: ignore[index]
+            lambda runs: _revealed(match.run_winner, runs),
+        ),
+        "tricks_played": state.tricks_played,
+        "tricks_won": memo.part("tricks_won", state.tricks_won, list),
+        "points_taken": memo.part("points_taken", state.points_taken, list),
+        "last_trick": memo.part(
+            "last_trick", state.last_trick, lambda t: _last_trick_json(t, state.last_winner)
+        ),
+        "scores": memo.part("scores", match.scores, _seat_scores),
+        "team_scores": memo.part("team_scores", match.scores, list),
+        "teams": _TEAMS,
+        "target": match.target,
+        "half_bait": match.half_bait,
+        "hand_number": match.hand_index + 1,
+        "history": memo.grown("history", match.history, HandResult.to_json),
+        "legal": [],
+        "winners": memo.part("winners", match.winners, _winners_json),
+        "log": memo.log(state.log),
+    }
+
+
+def _hand_counts(state: TarbishState) -> list[int]:
+    return [len(h) + len(k) for h, k in zip(state.hands, state.kitties)]
+
+
+def _lengths(parts: Sequence[Sequence[Any]]) -> list[int]:
+    return [len(p) for p in parts]
+
+
+def _play_json(play: tuple[int, str]) -> dict[str, Any]:
+    return {"seat": play[0], "card": play[1]}
+
+
+def _declaration_json(declaration: tuple[int, int | None]) -> dict[str, Any]:
+    return {"seat": declaration[0], "run": _run_name(declaration[1])}
+
+
+def _revealed(seat: int | None, runs: Sequence[Run]) -> list[dict[str, Any]]:
+    if not runs:
+        return []
+    cards = [card for run in runs for card in run.cards]
+    return [{"seat": seat, "cards": list(sort_cards(cards))}]
+
+
+def _last_trick_json(trick: Sequence[tuple[int, str]], winner: int | None) -> dict | None:
+    if not trick:
+        return None
+    return {"cards": [_play_json(p) for p in trick], "winner": winner}
+
+
+def _seat_scores(scores: tuple[int, int]) -> list[int]:
+    return [scores[0], scores[1], scores[0], scores[1]]
+
+
+def _winners_json(winners: tuple[int, ...] | None) -> list[int] | None:
+    return None if winners is None else list(winners)
 
 
 GAME = Tarbish()

@@ -3,8 +3,8 @@
 Existing rows are left NULL: before this revision every bot was an Easy bot, so readers show a
 bot seat with no level as "easy".
 
-Revision ID: 0004_seat_bot_level
-Revises: 0003_table_log
+Revision ID: 0005_seat_bot_level
+Revises: 0004_match_private
 Create Date: 2026-12-01
 """
 
@@ -15,8 +15,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0004_seat_bot_level"
-down_revision: str | None = "0003_table_log"
+revision: str = "0005_seat_bot_level"
+down_revision: str | None = "0004_match_private"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

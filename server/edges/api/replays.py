@@ -1,0 +1,132 @@
+"""Replay bodies: built once per match, off the event loop, a few at a time, and cached.
+
+A replay is the match's first state in full (the omniscient view: every hand, kitty and
+face-down card shown, since the match is over), then one ``{"seat", "action", "ops"}`` per
+action, ``ops`` being the RFC 6902 patch from the previous state to the next (the project's
+own differ, ``server.rooms.diff``). Each step is encoded as soon as it is diffed and its
+views are dropped, so a build holds two views and the encoded bytes: O(match length), not
+the square of it. Builds run in a worker thread; at most ``replay_builds`` run at once and at
+most ``replay_queue`` wait, any more get a 503 with ``Retry-After``. Finished bodies are kept
+in a small LRU, bounded in entries and in bytes; two requests for one match share one build.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import orjson
+
+from server.edges.api.errors import ApiError
+from server.rooms.diff import diff
+from server.rules.games import get_game
+from server.rules.replay import replay_iter
+
+RETRY_AFTER_S = 2
+Body = memoryview  # an encoded replay, read-only
+_HEADER_KEYS = ("id", "game", "options", "seed", "commitment", "dealer", "players")
+
+
+def encode_replay(record: Mapping[str, Any]) -> memoryview:
+    """The replay of a finished match as JSON (raises ``ReplayError`` if it does not replay).
+
+    A read-only view of the buffer it was built in: a copy to ``bytes`` would double the peak.
+    """
+    game = get_game(record["game"])
+    actions = record.get("actions") or []
+    header = {key: record.get(key) for key in _HEADER_KEYS}
+    header["count"] = len(actions)
+    views = game.full_views(replay_iter(record))
+    previous = next(views)
+    # One growing buffer: orjson's results are small but each holds a page-sized allocation.
+    out = bytearray(orjson.dumps(header)[:-1])
+    out += b',"first":'
+    out += orjson.dumps(previous)
+    out += b',"steps":['
+    for i, view in enumerate(views):
+        entry = actions[i]
+        if i:
+            out += b","
+        out += orjson.dumps({"seat": entry["seat"], "action": entry["action"], "ops": diff(previous, view)})
+        previous = view
+    out += b"]}"
+    return memoryview(out).toreadonly()
+
+
+class BodyCache:
+    """A least-recently-used map of match id to encoded body, bounded in entries and bytes."""
+
+    def __init__(self, max_entries: int, max_bytes: int) -> None:
+        self.max_entries = max_entries
+        self.max_bytes = max_bytes
+        self.size = 0
+        self._bodies: OrderedDict[str, Body] = OrderedDict()
+
+    def get(self, key: str) -> Body | None:
+        body = self._bodies.get(key)
+        if body is not None:
+            self._bodies.move_to_end(key)
+        return body
+
+    def put(self, key: str, body: Body) -> None:
+        if len(body) > self.max_bytes or self.max_entries == 0:
+            return
+        old = self._bodies.pop(key, None)
+        self.size -= len(old) if old is not None else 0
+        self._bodies[key] = body
+        self.size += len(body)
+        while len(self._bodies) > self.max_entries or self.size > self.max_bytes:
+            _, dropped = self._bodies.popitem(last=False)
+            self.size -= len(dropped)
+
+    def __len__(self) -> int:
+        return len(self._bodies)
+
+
+class Replays:
+    """The replay bodies of one server: a cache, a bounded number of builds, shared builds."""
+
+    def __init__(self, load: Callable[[str], Body], builds: int, queue: int, cache: BodyCache) -> None:
+        self._load = load  # match id -> encoded body; blocking, run in a worker thread
+        self._slots = asyncio.Semaphore(builds)
+        self._queue = queue
+        self._waiting = 0
+        self.cache = cache
+        self._building: dict[str, asyncio.Task] = {}
+
+    async def body(self, match_id: str) -> Body:
+        """The encoded replay of ``match_id`` (its access has been checked by the caller)."""
+        cached = self.cache.get(match_id)
+        if cached is not None:
+            return cached
+        task = self._building.get(match_id)
+        if task is None:
+            if self._slots.locked() and self._waiting >= self._queue:
+                raise ApiError(
+                    503, "busy", "The server is building other replays; try again in a moment.",
+                    headers={"Retry-After": str(RETRY_AFTER_S)},
+                )
+            self._waiting += 1  # counted at once: requests in one loop turn see each other
+            task = asyncio.get_running_loop().create_task(self._build(match_id))
+            self._building[match_id] = task
+            task.add_done_callback(lambda done: self._done(match_id, done))
+        return await asyncio.shield(task)
+
+    def _done(self, match_id: str, task: asyncio.Task) -> None:
+        self._building.pop(match_id, None)
+        if not task.cancelled():
+            task.exception()  # retrieved here too: every waiter may have gone away
+
+    async def _build(self, match_id: str) -> Body:
+        try:
+            await self._slots.acquire()
+        finally:
+            self._waiting -= 1
+        try:
+            body = await asyncio.to_thread(self._load, match_id)
+        finally:
+            self._slots.release()
+        self.cache.put(match_id, body)
+        return body
