@@ -315,9 +315,14 @@ class BidWhistReader(Reader):
         hands = [_dealt(knowledge, deal, s) for s in range(4)]
         kitty = list(deal.spare)
         declarer = view.get("declarer")
-        if not kitty:  # the declarer holds the kitty's cards among its 16: which four is unknown
+        if not kitty:  # the declarer holds the kitty's cards among its 16
             cards = hands[declarer]
-            kitty = list(view.get("kitty") or []) or rng.sample(cards, 4)
+            # The declarer's own view shows the kitty, less what it discarded once the discards
+            # are closed: the rest of the kitty is then among the (sampled) discards.
+            shown = list(view.get("kitty") or []) if declarer == seat else []
+            short = declarer == seat and len(shown) < 4
+            pool = [c for c in (deal.down[declarer] if short else cards) if c not in shown]
+            kitty = shown + rng.sample(pool, 4 - len(shown))
             hands[declarer] = [c for c in cards if c not in kitty]
         fills = [deal.down[declarer] or knowledge.seen[declarer][-4:]] if declarer is not None else []
         deck = [hands[s][i] for i in range(12) for s in order]
