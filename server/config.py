@@ -37,6 +37,12 @@ class Settings(BaseSettings):
     web_dir: Path = ROOT / "web"
 
     bot_delay_ms: int = Field(default=700, ge=0, description="How long a bot waits before acting.")
+    bot_think_ms: float = Field(
+        default=150.0, gt=0, description="A Strong bot's time budget per decision, on top of the bot delay."
+    )
+    bot_workers: int = Field(
+        default=1, ge=1, description="Worker processes that run Strong bots' searches off the event loop."
+    )
     reconnect_grace_s: float = Field(
         default=30.0, ge=0, description="How long a dropped player's seat waits before a bot plays it."
     )

@@ -1,11 +1,19 @@
-"""The registry of bots: one per game, all behind ``Bot.choose(view, legal) -> action``."""
+"""The registry of bots: one per game and level, all behind ``Bot.choose(view, legal) -> action``.
+
+Two levels: ``"easy"``, each game's hand-written heuristics (``server.bots.<game>``), and
+``"strong"``, the search bot of ``server.bots.strong``, which samples the cards it cannot see
+and plays each candidate out with the Easy bots within a time budget per decision.
+"""
 
 from __future__ import annotations
 
 import importlib
 import random
+from typing import Any
 
 from server.bots.base import Bot
+
+LEVELS = ("easy", "strong")
 
 _REGISTRY: dict[str, str] = {
     "oh_hell": "server.bots.oh_hell",
@@ -15,11 +23,32 @@ _REGISTRY: dict[str, str] = {
 }
 
 
-def get_bot(game: str, rng: random.Random | None = None) -> Bot:
-    """A new bot for the game called ``game``."""
+def get_bot(
+    game: str,
+    rng: random.Random | None = None,
+    level: str = "easy",
+    *,
+    options: dict[str, Any] | None = None,
+    think_ms: float | None = None,
+) -> Bot:
+    """A new bot for the game called ``game`` at ``level``.
+
+    A Strong bot plays best knowing the table's ``options`` (the game's defaults otherwise)
+    and thinks ``think_ms`` per decision (``FELT_BOT_THINK_MS`` when not given).
+    """
     if game not in _REGISTRY:
         raise ValueError(f"no bot for game {game!r}")
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r}; the levels are: {', '.join(LEVELS)}")
+    if level == "strong":
+        from server.bots.strong import StrongBot
+
+        if think_ms is None:
+            from server.config import get_settings
+
+            think_ms = get_settings().bot_think_ms
+        return StrongBot(game, rng, options=options, think_ms=think_ms)
     return importlib.import_module(_REGISTRY[game]).BOT_CLASS(rng)
 
 
-__all__ = ["Bot", "get_bot"]
+__all__ = ["LEVELS", "Bot", "get_bot"]

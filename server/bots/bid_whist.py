@@ -25,8 +25,9 @@ Heuristics (all from the seat's view and legal actions, never the game state):
 - Following: if the partner is winning with a master card, or the bot plays last behind a
   winning partner, throw the cheapest card. Otherwise win with the cheapest winning card; if
   nothing wins, throw the cheapest card (side cards before trumps, low before high).
-- Memory: the bot remembers the cards of each finished trick (``last_trick`` at its next turn)
-  to know which cards are masters; forgetting only costs it play strength.
+- Memory: the cards played this hand, to know which cards are masters: read from the view's
+  ``log`` (so a bot made mid-hand, as the Strong bot's rollouts make them, knows them too);
+  without a log it remembers each finished trick (``last_trick`` at its next turn).
 - Ties between equal choices are broken by ``self.rng``.
 """
 
@@ -116,6 +117,10 @@ class BidWhistBot(Bot):
     # ---- memory of played cards --------------------------------------------------------
 
     def _remember(self, view: dict[str, Any]) -> None:
+        log = view.get("log")
+        if log is not None:  # the view's own record of the hand: right even for a fresh bot
+            self._seen = {e["action"]["card"] for e in log if e["action"].get("type") == "play"}
+            return
         key = (view.get("hand_number"), view.get("dealer"), tuple(view.get("scores") or ()))
         if key != self._memory_key:
             self._memory_key = key

@@ -316,7 +316,7 @@ async def _dispatch(room: Room, conn: Connection, msg: ClientMsg) -> None:
     elif isinstance(msg, Stand):
         await room.stand(conn)
     elif isinstance(msg, BotMsg):
-        await room.set_bot(conn, msg.seat, msg.remove)
+        await room.set_bot(conn, msg.seat, msg.remove, msg.level)
     elif isinstance(msg, Start):
         await room.start(conn)
     elif isinstance(msg, Leave):

@@ -14,6 +14,7 @@ import logging
 import time
 from typing import TYPE_CHECKING, Protocol
 
+from server.bots.pool import BotPool
 from server.config import Settings
 from server.rooms.errors import RoomError
 from server.rooms.room import Room
@@ -57,6 +58,7 @@ class RoomManager:
         writer.on_durable = self._durable
         writer.on_conflict = self._conflict
         self.rooms: dict[str, Room] = {}
+        self.bot_pool = BotPool(settings.bot_workers, settings.bot_think_ms)
         self.actions_applied = 0  # every room's, players' and bots' (read by the metrics)
         self._retiring: dict[str, Room] = {}
         self._opening: dict[str, asyncio.Future] = {}
@@ -431,3 +433,4 @@ class RoomManager:
         for room in list(self.rooms.values()):
             await room.close(1012, "server restarting")
         self.rooms.clear()
+        self.bot_pool.close()

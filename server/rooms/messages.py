@@ -31,6 +31,7 @@ class BotMsg(ClientMsg):
     type: Literal["bot"]
     seat: StrictInt
     remove: StrictBool = False
+    level: Literal["easy", "strong"] = "easy"
 
 
 class Start(ClientMsg):

@@ -11,7 +11,7 @@ seat (spectators get the public view) before any diff, so a patch cannot carry w
 receiver may not see.
 
 The log entries (``kind``: data) are: ``created`` (game, options, seats, private, host),
-``sit`` (seat, player_id, name), ``stand`` (seat), ``bot`` (seat, remove), ``start`` (match_id,
+``sit`` (seat, player_id, name), ``stand`` (seat), ``bot`` (seat, remove, level), ``start`` (match_id,
 seed, dealer, started_at), ``act`` (seat, action), ``chat`` (the line), ``next`` (code), ``leave``
 (seat), ``seen`` (who is connected changed; nothing to rebuild), ``owner`` (a cluster node took the
 table: the fence, nothing to rebuild), ``unpark``, ``park`` and ``close``.
@@ -227,6 +227,7 @@ class Room:
                 "name": s.name,
                 "player_id": s.player_id,
                 "bot": s.bot,
+                "level": s.level,
                 "connected": s.bot or s.connections > 0,
                 "away": s.away,
             }
@@ -334,8 +335,10 @@ class Room:
         if data.get("remove"):
             self.seats[index] = Seat(index)
         else:
+            level = data.get("level", "easy")
             self.seats[index].bot = True
-            self.seats[index].name = f"Bot {index + 1}"
+            self.seats[index].level = level
+            self.seats[index].name = f"{'Strong bot' if level == 'strong' else 'Bot'} {index + 1}"
         self._rebuild_seats_part()
 
     def _enter_leave(self, data: dict, _at: float) -> None:
@@ -358,7 +361,8 @@ class Room:
             dealer=data["dealer"],
             started_at=datetime.fromisoformat(data["started_at"]),
             players=[
-                {"seat": s.index, "name": s.name, "player_id": s.player_id, "bot": s.bot} for s in self.seats
+                {"seat": s.index, "name": s.name, "player_id": s.player_id, "bot": s.bot, "level": s.level}
+                for s in self.seats
             ],
         )
         self.status = "playing"
@@ -587,7 +591,7 @@ class Room:
                 raise RoomError("not_seated", "You are not sitting at this table.")
             self._change("stand", {"seat": current})
 
-    async def set_bot(self, conn: Connection, seat_index: int, remove: bool) -> None:
+    async def set_bot(self, conn: Connection, seat_index: int, remove: bool, level: str = "easy") -> None:
         async with self.lock:
             if conn.player_id != self.host_id:
                 raise RoomError("not_host", "Only the host can add or remove bots.", 403)
@@ -597,7 +601,7 @@ class Room:
                 raise RoomError("bad_seat", f"There is no bot in seat {seat_index}.")
             if not remove and (seat.player_id is not None or seat.bot):
                 raise RoomError("seat_taken", f"Seat {seat_index} is taken.")
-            self._change("bot", {"seat": seat_index, "remove": remove})
+            self._change("bot", {"seat": seat_index, "remove": remove, "level": level})
 
     async def start(self, conn: Connection) -> None:
         async with self.lock:
@@ -723,22 +727,52 @@ class Room:
                 seats = self._bot_seats_to_act()
                 if not seats:
                     return
-                self._bot_move(seats[0])
+                seat = seats[0]
+                state = self.state
+                view = self.game.view(state, seat)
+                if not (self.seats[seat].bot and self.seats[seat].level == "strong"):
+                    self._bot_move(seat, view)
+                    continue
+            # A Strong bot thinks in a worker process, outside the lock: the table stays live.
+            # It gets the view's own (compact) legal actions: all a seat is told, and cheap to send.
+            action = await self._strong_choice(seat, view, view["legal"])
+            async with self.lock:
+                if self.state is not state or self.closed:
+                    continue  # the table moved on while it thought: look again
+                try:
+                    self._apply(seat, action)
+                except Exception:
+                    log.exception("room %s: the Strong bot in seat %d chose badly; the Easy bot plays", self.code, seat)
+                    self._bot_move(seat, view)
 
-    def _bot_move(self, seat: int) -> None:
-        """A bot plays one turn for ``seat`` (call under the lock)."""
-        view = self.game.view(self.state, seat)
+    def _bot_move(self, seat: int, view: dict | None = None) -> None:
+        """An Easy bot plays one turn for ``seat`` (call under the lock)."""
+        view = self.game.view(self.state, seat) if view is None else view
         legal = self.game.legal_actions(self.state, seat)
+        try:
+            self._apply(seat, self._easy_choice(seat, view, legal))
+        except Exception:
+            # A bot must never stall the table: log it and play its first legal action.
+            log.exception("room %s: the bot in seat %d chose badly; playing a legal action", self.code, seat)
+            self._apply(seat, legal[0])
+
+    def _easy_choice(self, seat: int, view: dict, legal: list[dict]) -> dict:
         try:
             bot = self._bots.get(seat)
             if bot is None:
                 bot = self._bots[seat] = get_bot(self.game.name, random.Random(f"{self.code}:{seat}"))
-            action = bot.choose(view, legal)
-            self._apply(seat, action)
+            return bot.choose(view, legal)
         except Exception:
-            # A bot must never stall the table: log it and play its first legal action.
             log.exception("room %s: the bot in seat %d failed; playing a legal action", self.code, seat)
-            self._apply(seat, legal[0])
+            return legal[0]
+
+    async def _strong_choice(self, seat: int, view: dict, legal: list[dict]) -> dict:
+        seed = f"{self.code}:{seat}:{self.version}"
+        try:
+            return await self.manager.bot_pool.choose(self.game.name, self.options, seed, view, legal)
+        except Exception:
+            log.exception("room %s: the Strong bot in seat %d failed; the Easy bot plays", self.code, seat)
+            return self._easy_choice(seat, view, self.game.legal_actions(self.state, seat))
 
     # ---- the turn timer --------------------------------------------------------------------
 

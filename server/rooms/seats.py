@@ -50,6 +50,7 @@ class Seat:
     player_id: str | None = None
     name: str | None = None
     bot: bool = False
+    level: str | None = None  # a bot seat's level: "easy" or "strong"
     away: bool = False  # a dropped player's seat, played by a bot until they return
     connections: int = 0
     dropped_at: float | None = None

@@ -110,6 +110,8 @@ class MatchSeat(Base):
     player_id: Mapped[str | None] = mapped_column(sa.ForeignKey("players.id", ondelete="SET NULL"))
     name: Mapped[str] = mapped_column(sa.String(64))
     bot: Mapped[bool]
+    # A bot seat's level ("easy" or "strong"); NULL for people (and for bots before 0005).
+    bot_level: Mapped[str | None] = mapped_column(sa.String(16))
     score: Mapped[int]
     winner: Mapped[bool]
     # The match's finished_at, copied here so that one index serves a player's history.

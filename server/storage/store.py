@@ -219,6 +219,7 @@ def save_match(session: Session, record: Mapping[str, Any]) -> str:
                 "player_id": p.get("player_id") if p.get("player_id") in known else None,
                 "name": str(p.get("name") or f"Seat {p['seat']}"),
                 "bot": bool(p.get("bot", False)),
+                "bot_level": (p.get("level") or "easy") if p.get("bot") else None,
                 "score": scores[int(p["seat"])],
                 "winner": int(p["seat"]) in winner_set,
                 "finished_at": finished_at,
@@ -272,12 +273,16 @@ def _seats_by_match(session: Session, match_ids: list[str]) -> dict[str, list[di
     if not match_ids:
         return seats
     rows = session.execute(
-        sa.select(MatchSeat.match_id, MatchSeat.seat, MatchSeat.name, MatchSeat.player_id, MatchSeat.bot)
+        sa.select(
+            MatchSeat.match_id, MatchSeat.seat, MatchSeat.name, MatchSeat.player_id, MatchSeat.bot, MatchSeat.bot_level
+        )
         .where(MatchSeat.match_id.in_(match_ids))
         .order_by(MatchSeat.match_id, MatchSeat.seat)
     )
-    for match_id, seat, name, player_id, bot in rows:
-        seats[match_id].append({"seat": seat, "name": name, "player_id": player_id, "bot": bot})
+    for match_id, seat, name, player_id, bot, level in rows:
+        seats[match_id].append(
+            {"seat": seat, "name": name, "player_id": player_id, "bot": bot, "level": (level or "easy") if bot else None}
+        )
     return seats
 
 

@@ -39,7 +39,11 @@ def random_record(game_name: str, seed: int, finished_at: datetime, player_ids=N
     return {
         "id": secrets.token_hex(8), "game": game_name, "options": SHORT[game_name], "seed": str(seed),
         "commitment": hashlib.sha256(str(seed).encode()).hexdigest(), "dealer": 1, "room_code": "ABCDEF",
-        "players": [{"seat": s, "name": f"P{s}", "player_id": player_ids[s], "bot": player_ids[s] is None} for s in range(n)],
+        "players": [
+            {"seat": s, "name": f"P{s}", "player_id": player_ids[s], "bot": player_ids[s] is None,
+             "level": "easy" if player_ids[s] is None else None}
+            for s in range(n)
+        ],
         "hands": game.hand_records(state), "actions": actions,
         "scores": outcome["scores"], "winners": outcome["winners"],
         "started_at": finished_at - timedelta(minutes=9), "finished_at": finished_at,
@@ -68,7 +72,7 @@ async def test_history_lists_summaries_newest_first_with_iso_times(client, db):
     assert [m["id"] for m in body["matches"]] == [r["id"] for r in reversed(records)]
     first = body["matches"][0]
     assert {"id", "game", "players", "scores", "winners", "finished_at"} <= set(first)
-    assert first["players"][0] == {"seat": 0, "name": "P0", "player_id": None, "bot": True}
+    assert first["players"][0] == {"seat": 0, "name": "P0", "player_id": None, "bot": True, "level": "easy"}
     assert first["scores"] == records[-1]["scores"]
     stamp = datetime.fromisoformat(first["finished_at"].replace("Z", "+00:00"))
     assert stamp == records[-1]["finished_at"] and stamp.tzinfo is not None

@@ -144,6 +144,25 @@ async def test_an_action_that_cannot_be_recorded_is_refused_and_changes_nothing(
     assert room.match.actions() == [{"seat": seat, "action": {"type": "bid", "value": 0}}]
 
 
+async def test_a_bot_seat_keeps_its_level_when_the_table_is_rebuilt_from_its_log():
+    from server.rooms.room import Room
+
+    writer = MemoryWriter()
+    manager = RoomManager(Settings(bot_delay_ms=0), writer)
+    room = manager.create("tarbish", {}, 4, False, "p0", "Ann")
+    host = connection("p0", "Ann")[0]
+    await room.join(host)
+    await room.set_bot(host, 1, False, "strong")
+    await room.set_bot(host, 2, False)
+    await room.set_bot(host, 3, False, "strong")
+    levels = [s["level"] for s in room.sent_view(host)["seats"]]
+    assert levels == [None, "strong", "easy", "strong"]
+    entries = [(e.version, e.kind, e.data, e.at) for e in writer.log[room.code]]
+    again = Room.rebuild(manager, room.code, entries)
+    assert [s.level for s in again.seats] == [None, "strong", "easy", "strong"]
+    assert again.seats[1].name == "Strong bot 2" and again.seats[2].name == "Bot 3"
+
+
 async def test_no_frame_of_a_version_leaves_the_room_before_the_writer_makes_it_durable():
     writer = MemoryWriter(manual=True)
     manager = RoomManager(Settings(bot_delay_ms=0), writer)

@@ -77,7 +77,14 @@ def make_record(
         "dealer": dealer,
         "room_code": "KQ7RMX",
         "players": [
-            {"seat": s, "name": f"Player {s}", "player_id": player_ids[s], "bot": player_ids[s] is None}
+            {
+                "seat": s,
+                "name": f"Player {s}",
+                "player_id": player_ids[s],
+                "bot": player_ids[s] is None,
+                # as a room records it: a bot seat's level, None for a person
+                "level": ("strong" if s % 2 else "easy") if player_ids[s] is None else None,
+            }
             for s in range(n)
         ],
         "hands": game.hand_records(final),

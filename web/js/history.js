@@ -18,7 +18,7 @@ function matchRow(m, me) {
       mine ? h("span", { class: ["pill", winners.has(mine.seat) ? "pill-won" : "pill-lost"] }, winners.has(mine.seat) ? t("history.won") : t("history.lost")) : null,
       h("span", { class: "hint" }, ` ${timeAgo(m.finished_at, t)}`)),
     h("ul", { class: "match-players" }, players.map((p) => h("li", { class: winners.has(p.seat) ? "winner" : null },
-      h("span", {}, p.bot ? t("seat.botName", { n: p.seat + 1 }) : p.name),
+      h("span", {}, p.bot ? t(p.level === "strong" ? "seat.strongBotName" : "seat.botName", { n: p.seat + 1 }) : p.name),
       h("span", { class: "score" }, String((m.scores || [])[p.seat] ?? "")),
       winners.has(p.seat) ? h("span", { class: "sr-only" }, t("history.winnerSr")) : null))),
     h("a", { class: "btn btn-small", href: matchUrl(m.id) }, t("history.open")));

@@ -34,7 +34,7 @@ function renderSummary(title) {
   fill($("#summary"),
     h("p", {}, when ? t("match.summaryWhen", { title, n: players.length, when }) : t("match.summary", { title, n: players.length })),
     h("table", { class: "scores" }, h("tbody", {}, players.map((p) => h("tr", { class: winners.has(p.seat) ? "leader" : null },
-      h("th", { scope: "row" }, p.bot ? t("seat.botName", { n: p.seat + 1 }) : p.name),
+      h("th", { scope: "row" }, p.bot ? t(p.level === "strong" ? "seat.strongBotName" : "seat.botName", { n: p.seat + 1 }) : p.name),
       h("td", {}, String(record.scores[p.seat])),
       h("td", {}, winners.has(p.seat) ? t("match.winner") : ""))))));
 }
@@ -197,7 +197,7 @@ async function main() {
   } catch {
     title = gameTitle(record.game);
   }
-  names = [...record.players].sort((a, b) => a.seat - b.seat).map((p) => (p.bot ? t("seat.botName", { n: p.seat + 1 }) : p.name));
+  names = [...record.players].sort((a, b) => a.seat - b.seat).map((p) => (p.bot ? t(p.level === "strong" ? "seat.strongBotName" : "seat.botName", { n: p.seat + 1 }) : p.name));
   $("#match-title").textContent = t("match.titleOf", { title });
   document.title = t("title.matchOf", { title });
   renderSummary(title);

@@ -13,6 +13,7 @@ translatePage();
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 let state = null;
 let conn = null;
+let botLevel = "easy"; // the level of the next bot the host adds: "easy" or "strong"
 let selection = []; // positions in your hand chosen for a discard or a Ribs pair
 let selectionKey = "";
 let pending = false; // an action is on its way: wait for the next version
@@ -31,7 +32,7 @@ const room = () => state.room;
 const view = () => state.game;
 const legal = () => (state.game && Array.isArray(state.game.legal) ? state.game.legal : []);
 // Bots are named by the server ("Bot 3"); here they get the page's word for a bot.
-const names = () => state.seats.map((s) => (s.bot ? t("seat.botName", { n: s.seat + 1 }) : s.name || t("seat.n", { n: s.seat + 1 })));
+const names = () => state.seats.map((s) => (s.bot ? t(s.level === "strong" ? "seat.strongBotName" : "seat.botName", { n: s.seat + 1 }) : s.name || t("seat.n", { n: s.seat + 1 })));
 const inviteUrl = () => `${location.origin}${roomUrl(code)}`;
 
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -288,6 +289,10 @@ function renderControls() {
     else parts.push(h("p", {}, t("wait.youSit", { n: state.you + 1 })), h("div", { class: "row" }, h("button", { type: "button", class: "btn btn-ghost", "data-stand": "", "data-key": "stand" }, t("button.stand"))));
     if (state.is_host) {
       parts.push(h("div", { class: "row" },
+        h("label", { class: "bot-level" }, t("wait.botLevel"), " ",
+          h("select", { "data-bot-level": "", "data-key": "bot-level" },
+            h("option", { value: "easy", selected: botLevel === "easy" }, t("level.easy")),
+            h("option", { value: "strong", selected: botLevel === "strong" }, t("level.strong")))),
         h("button", { type: "button", class: "btn", "data-bot-next": "", "data-key": "bot-next", disabled: empty === 0 }, t("button.addBot")),
         h("button", { type: "button", class: "btn btn-primary", "data-start": "", "data-key": "start", disabled: empty > 0 }, t("button.start")),
         empty > 0 ? h("span", { class: "hint" }, t("wait.fill", { n: empty })) : null));
@@ -662,6 +667,10 @@ async function playAgain(btn) {
   }
 }
 
+document.addEventListener("change", (event) => {
+  if (event.target.matches("[data-bot-level]")) botLevel = event.target.value === "strong" ? "strong" : "easy";
+});
+
 document.addEventListener("click", (event) => {
   if (held && event.target.closest("[data-skip-hold]")) {
     releaseHeld(); // a tap on the table clears the finished trick at once
@@ -680,10 +689,10 @@ document.addEventListener("click", (event) => {
     const free = state.seats.find((s) => !s.name && !botAsked.has(s.seat));
     if (free) {
       botAsked.add(free.seat);
-      send({ type: "bot", seat: free.seat });
+      send({ type: "bot", seat: free.seat, level: botLevel });
     }
   } else if ("botRemove" in d) send({ type: "bot", seat: Number(d.botRemove), remove: true });
-  else if ("bot" in d) send({ type: "bot", seat: Number(d.bot) });
+  else if ("bot" in d) send({ type: "bot", seat: Number(d.bot), level: botLevel });
   else if ("start" in d) send({ type: "start" });
   else if ("card" in d) onCard(el);
   else if ("submit" in d) submitSelection(d.submit);

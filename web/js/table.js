@@ -39,7 +39,7 @@ export function renderTable(el, o) {
     const badges = [];
     if (seat === o.you) badges.push(h("span", { class: "badge badge-you" }, t("badge.you")));
     if (s.player_id && s.player_id === o.hostId) badges.push(h("span", { class: "badge" }, t("badge.host")));
-    if (s.bot) badges.push(h("span", { class: "badge badge-bot" }, t("badge.bot")));
+    if (s.bot) badges.push(h("span", { class: "badge badge-bot" }, s.level === "strong" ? t("badge.strongBot") : t("badge.bot")));
     if (s.away) badges.push(h("span", { class: "badge badge-away", title: t("badge.awayTitle") }, t("badge.away")));
     else if (!empty && !s.bot && s.connected === false) badges.push(h("span", { class: "badge badge-off" }, t("badge.offline")));
     if (view && view.dealer === seat) badges.push(h("span", { class: "badge badge-dealer", title: t("badge.dealer") }, t("badge.dealer")));

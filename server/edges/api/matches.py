@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
@@ -26,6 +26,9 @@ class SeatOut(BaseModel):
     name: str
     player_id: str | None
     bot: bool
+    level: Literal["easy", "strong"] | None = Field(
+        default=None, description='A bot seat\'s level ("easy" or "strong"); null for a person.'
+    )
 
 
 class MatchSummary(BaseModel):

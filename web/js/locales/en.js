@@ -156,6 +156,7 @@ export default {
 
   "seat.n": "Seat {n}",
   "seat.botName": "Bot {n}",
+  "seat.strongBotName": "Strong bot {n}",
   "seat.sit": "Sit here",
   "seat.empty": "Empty seat",
   "seat.emptyWord": "empty",
@@ -167,6 +168,10 @@ export default {
   "badge.you": "You",
   "badge.host": "Host",
   "badge.bot": "Bot",
+  "badge.strongBot": "Strong bot",
+  "wait.botLevel": "Bot level",
+  "level.easy": "Easy",
+  "level.strong": "Strong",
   "badge.away": "Away · bot playing",
   "badge.awayTitle": "Away: a bot plays until they come back",
   "badge.offline": "Offline",

@@ -155,6 +155,7 @@ export default {
 
   "seat.n": "Lugar {n}",
   "seat.botName": "Robô {n}",
+  "seat.strongBotName": "Robô forte {n}",
   "seat.sit": "Sentar aqui",
   "seat.empty": "Lugar vazio",
   "seat.emptyWord": "vazio",
@@ -166,6 +167,10 @@ export default {
   "badge.you": "Você",
   "badge.host": "Anfitrião",
   "badge.bot": "Robô",
+  "badge.strongBot": "Robô forte",
+  "wait.botLevel": "Nível dos robôs",
+  "level.easy": "Fácil",
+  "level.strong": "Forte",
   "badge.away": "Ausente · robô jogando",
   "badge.awayTitle": "Ausente: um robô joga até a pessoa voltar",
   "badge.offline": "Desconectado",

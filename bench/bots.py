@@ -1,0 +1,380 @@
+"""How strong the Strong bots are, how fast they search, and that they never block the server.
+
+    .venv/bin/python -m bench.bots                  # every part, a few minutes here
+    .venv/bin/python -m bench.bots --quick          # fewer matches (wider intervals)
+    .venv/bin/python -m bench.bots --only oh_hell,loop --think-ms 30
+
+Parts (each match has fixed seeds; the Strong seats rotate so each seat position is used):
+
+- ``oh_hell``: one Strong bot against three Easy bots, 4 players: share of matches won (par
+  25%, co-winners count as wins) and of its bids made, beside the Easy bots' own bids made.
+- ``bid_whist``, ``tarbish``: a team of two Strong bots against two Easy bots: matches won.
+- ``ribs4``, ``ribs6``: one Strong bot against Easy bots at 4 and 6 seats: matches won
+  against par (1/N).
+- ``openspiel``: one Strong bot against three of OpenSpiel's ISMCTS bots (``pyspiel.ISMCTSBot``
+  with random rollouts, its simulation count calibrated to take the Strong bot's think time
+  per decision here), 5-card hands of Oh Hell played on both engines at once (the same deal,
+  every action applied to both, their turns and scores checked equal; OpenSpiel's scoring is
+  Felt's ``basic``): the share of hands the Strong bot wins (par 25%, co-winners count).
+  Needs ``open-spiel`` in the venv (``.venv/bin/pip install open-spiel``).
+- ``playouts``: hands played out per second per game by the Strong bot's rollouts (sample a
+  state from a real view, apply an action, let the Easy bots finish the hand).
+- ``loop``: many tables of Strong bots in one process's ``RoomManager`` (the server's own
+  rooms, bot delay, worker pool): the event loop's longest block, measured by a 1 ms ticker.
+
+Every share is given with its 95% Wilson interval. The think time per decision is a flag
+(the server's default is 150 ms; the measurement uses less to fit the shared machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import math
+import random
+import time
+from typing import Any
+
+from bench.common import RESULTS
+from server.bots import get_bot
+from server.bots.strong import StrongBot
+from server.rules.games import get_game
+from server.rules.sampling import sample_state
+
+BOTS_RESULTS = RESULTS.parent / "bots.json"
+
+MATCHES = {  # game part -> (game, players, options, matches in full mode, in quick mode, strong seats)
+    "oh_hell": ("oh_hell", 4, {"max_cards": 5}, 80, 24, "one"),
+    "bid_whist": ("bid_whist", 4, {"target": 11}, 60, 16, "team"),
+    "tarbish": ("tarbish", 4, {"target": 300}, 60, 16, "team"),
+    "ribs4": ("ribs", 4, {"target": 3}, 60, 16, "one"),
+    "ribs6": ("ribs", 6, {"target": 3}, 48, 12, "one"),
+}
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a share ``wins / n``."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def play_match(name: str, players: int, options: dict, seed: int, strong: set[int], think_ms: float) -> dict:
+    """One whole match; returns its outcome and, for Oh Hell, bids made per seat."""
+    game = get_game(name)
+    state = game.new_game(players=players, options=options, seed=seed, dealer=seed % players)
+    bots = [
+        get_bot(name, random.Random(seed * 97 + s), level="strong" if s in strong else "easy",
+                options=options, think_ms=think_ms)
+        for s in range(players)
+    ]
+    while game.to_act(state):
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, bots[seat].choose(game.view(state, seat), game.legal_actions(state, seat)))
+    made, bids = [0] * players, [0] * players
+    for hand in game.view(state, None)["history"] if name == "oh_hell" else []:
+        for s in range(players):
+            if hand["bids"][s] is not None:
+                bids[s] += 1
+                made[s] += hand["bids"][s] == hand["tricks_won"][s]
+    return {"outcome": game.outcome(state), "made": made, "bids": bids}
+
+
+def run_matches(part: str, quick: bool, think_ms: float, log=print) -> dict:
+    """The part's matches: how often the Strong side wins (and, in Oh Hell, makes its bids)."""
+    name, players, options, full, short, side = MATCHES[part]
+    count = short if quick else full
+    wins = made = bids = easy_made = easy_bids = 0
+    started = time.perf_counter()
+    for m in range(count):
+        first = m % (2 if side == "team" else players)
+        strong = {first, first + 2} if side == "team" else {first}
+        result = play_match(name, players, options, 10_000 + m, strong, think_ms)
+        wins += any(s in result["outcome"]["winners"] for s in strong)
+        for s in range(players):
+            if s in strong:
+                made, bids = made + result["made"][s], bids + result["bids"][s]
+            else:
+                easy_made, easy_bids = easy_made + result["made"][s], easy_bids + result["bids"][s]
+    par = 0.5 if side == "team" else 1 / players
+    low, high = wilson(wins, count)
+    out = {"matches": count, "options": options, "think_ms": think_ms, "wins": wins, "share": wins / count,
+           "interval": [low, high], "par": par, "seconds": time.perf_counter() - started}
+    log(f"{part}: Strong {'team ' if side == 'team' else ''}won {wins}/{count} = {wins / count:.1%} "
+        f"(95% {low:.1%}-{high:.1%}; par {par:.0%}) in {out['seconds']:.0f} s")
+    if bids:
+        low, high = wilson(made, bids)
+        out.update(bids=bids, made=made, made_share=made / bids, made_interval=[low, high],
+                   easy_made_share=easy_made / max(1, easy_bids))
+        log(f"{part}: Strong made {made}/{bids} bids = {made / bids:.1%} (95% {low:.1%}-{high:.1%}); "
+            f"the Easy bots {easy_made / max(1, easy_bids):.1%}")
+    return out
+
+
+def run_playouts(seconds: float, log=print) -> dict:
+    """Hands played out per second by the Strong bot's rollouts, per game."""
+    out = {}
+    for name, players in (("oh_hell", 4), ("bid_whist", 4), ("tarbish", 4), ("ribs", 4)):
+        game = get_game(name)
+        views = []
+        state = game.new_game(players=players, options={}, seed=3, dealer=0)
+        easy = [get_bot(name, random.Random(s)) for s in range(players)]
+        while game.to_act(state) and len(views) < 40:
+            seat = game.to_act(state)[0]
+            view, legal = game.view(state, seat), game.legal_actions(state, seat)
+            views.append((seat, view, legal))
+            state = game.apply(state, seat, easy[seat].choose(view, legal))
+        bot = StrongBot(name, random.Random(0))
+        rng = random.Random(1)
+        done = 0
+        started = time.perf_counter()
+        while time.perf_counter() - started < seconds:
+            seat, view, legal = views[done % len(views)]
+            world = sample_state(name, {}, view, seat, rng)
+            bot._play_out(world, seat, rng.choice(legal), rng.getrandbits(32))
+            done += 1
+        rate = done / (time.perf_counter() - started)
+        out[name] = rate
+        log(f"playouts: {name} {rate:.0f} sampled hands played out per second")
+    return out
+
+
+# OpenSpiel's oh_hell: a card is rank * 4 + suit, ranks 2..A, suits C D S H; a bid b is 52 + b.
+_OS_SUITS = "CDSH"
+_OS_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+
+def _os_card(card: str) -> int:
+    return _OS_RANKS.index(card[:-1]) * 4 + _OS_SUITS.index(card[-1])
+
+
+def _os_action(action: dict) -> int:
+    return 52 + action["value"] if action["type"] == "bid" else _os_card(action["card"])
+
+
+def _felt_action(code: int) -> dict:
+    if code >= 52:
+        return {"type": "bid", "value": code - 52}
+    return {"type": "play", "card": _OS_RANKS[code // 4] + _OS_SUITS[code % 4]}
+
+
+def _ismcts_bots(pyspiel, sims: int, seed: int) -> list:
+    return [
+        pyspiel.ISMCTSBot(seed * 4 + p, pyspiel.RandomRolloutEvaluator(1, seed * 4 + p), 2.0, sims, -1,
+                          pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False)
+        for p in range(4)
+    ]
+
+
+def play_openspiel_hand(pyspiel, hand: int, sims: int, think_ms: float) -> dict:
+    """One hand of 5 cards on both engines at once: the Strong seat on Felt's view, the three
+    others OpenSpiel's ISMCTS on OpenSpiel's state; every action is applied to both."""
+    options = {"max_cards": 5, "rebound": False, "scoring": "basic"}  # basic = OpenSpiel's scoring
+    game = get_game("oh_hell")
+    deck = [r + s for s in "SHDC" for r in ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")]
+    random.Random(hand).shuffle(deck)
+    dealer, strong = hand % 4, (hand // 4) % 4
+    state = game.new_game(players=4, options=options, seed=hand, dealer=dealer, decks=[deck])
+    hands = {(dealer + 1 + k) % 4: deck[k:20:4] for k in range(4)}
+    spiel = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 5}).new_initial_state()
+    spiel.apply_action(5)  # the number of tricks (its only outcome here), then the dealer
+    spiel.apply_action(dealer)
+    for i in range(20):  # OpenSpiel deals card i to player i % 4
+        spiel.apply_action(_os_card(hands[i % 4][i // 4]))
+    spiel.apply_action(_os_card(deck[20]))
+    bot = get_bot("oh_hell", random.Random(hand), level="strong", options=options, think_ms=think_ms)
+    others = _ismcts_bots(pyspiel, sims, hand)
+    while not spiel.is_terminal():
+        seat = game.to_act(state)[0]
+        assert spiel.current_player() == seat, "the two engines disagree on whose turn it is"
+        if seat == strong:
+            action = bot.choose(game.view(state, seat), game.legal_actions(state, seat))
+            code = _os_action(action)
+        else:
+            code = others[seat].step(spiel)
+            action = _felt_action(code)
+        for other in others:
+            if other is not others[seat]:
+                other.inform_action(spiel, seat, code)
+        state = game.apply(state, seat, action)
+        spiel.apply_action(code)
+    scores = game.view(state, None)["history"][0]["scores"]
+    assert [int(x) for x in spiel.returns()] == scores, "the two engines scored the hand differently"
+    return {"strong": strong, "scores": scores}
+
+
+def run_openspiel(quick: bool, think_ms: float, log=print) -> dict:
+    """One Strong bot against three of OpenSpiel's ISMCTS bots, as much time per decision."""
+    try:
+        import pyspiel
+    except ImportError as err:
+        log(f"openspiel: not measured: open-spiel is not installed ({err})")
+        return {"error": str(err)}
+    sims = _ismcts_sims(pyspiel, think_ms)
+    count = 40 if quick else 120
+    wins = 0
+    started = time.perf_counter()
+    for hand in range(count):
+        result = play_openspiel_hand(pyspiel, 20_000 + hand, sims, think_ms)
+        wins += result["scores"][result["strong"]] == max(result["scores"])
+    low, high = wilson(wins, count)
+    log(f"openspiel: Strong ({think_ms:g} ms) against three ISMCTS bots ({sims} simulations, about as long) "
+        f"won {wins}/{count} hands = {wins / count:.1%} (95% {low:.1%}-{high:.1%}; its share 25%; "
+        f"co-winners count) in {time.perf_counter() - started:.0f} s")
+    return {"hands": count, "wins": wins, "share": wins / count, "interval": [low, high],
+            "ismcts_simulations": sims, "think_ms": think_ms, "version": getattr(pyspiel, "__version__", None)}
+
+
+def _ismcts_sims(pyspiel, think_ms: float) -> int:
+    """The simulation count that makes an ISMCTS decision take about ``think_ms`` here."""
+    spiel = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 5}).new_initial_state()
+    while spiel.is_chance_node():
+        spiel.apply_action(spiel.legal_actions()[0])
+    spiel.apply_action(spiel.legal_actions()[1])  # a bid: time a play decision, the common one
+    bot = _ismcts_bots(pyspiel, 400, 1)[spiel.current_player()]
+    started = time.perf_counter()
+    for _ in range(5):
+        bot.step(spiel)
+    per_sim = (time.perf_counter() - started) / 5 / 400
+    return max(10, int(think_ms / 1000 / per_sim))
+
+
+async def _loop_block(tables: int, seconds: float, think_ms: float, delay_ms: int) -> dict:
+    from server.app import GC_THRESHOLDS, _tend_collector
+    from server.config import Settings
+    from server.rooms import Connection, RoomManager
+    from server.storage.writer import MemoryWriter
+
+    async def closer(code: int, reason: str) -> None:
+        pass
+
+    settings = Settings(bot_delay_ms=delay_ms, bot_think_ms=think_ms, bot_workers=1,
+                        max_open_rooms_per_player=1_000_000, send_queue_limit=1_000_000)
+    manager = RoomManager(settings, MemoryWriter())  # the table log kept in memory, not on a disk
+    hosts = []
+    names = ("oh_hell", "bid_whist", "tarbish", "ribs")
+    for t in range(tables):
+        room = manager.create(names[t % 4], {}, 4, False, f"h{t}", "Host")
+        host = Connection(f"h{t}", "Host", closer, limit=1_000_000)
+        await room.join(host)
+        for seat in (1, 2, 3):
+            await room.set_bot(host, seat, False, "strong")
+        hosts.append((room, host, get_bot(room.game.name, random.Random(t))))
+    for room, host, _ in hosts:
+        await room.start(host)
+    # The server's own collector regime (server/app.py): young collections rarely, survivors frozen.
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+    collector = asyncio.get_running_loop().create_task(_tend_collector())
+    ticks = moves = 0
+    started = time.perf_counter()
+    with LongestCallback() as longest:
+        while time.perf_counter() - started < seconds:
+            longest.skip = True  # the bench's own step: the hosts' moves stand for people's frames
+            moves += await _host_moves(hosts)
+            await asyncio.sleep(0.001)
+            ticks += 1
+            if longest.armed is False and time.perf_counter() - started > 2:
+                longest.arm()  # after the worker process has started and the first tables moved
+    bot_moves = sum(room.version for room, _, _ in hosts) - moves
+    collector.cancel()
+    await manager.close()
+    return {"tables": tables, "seconds": seconds, "think_ms": think_ms, "bot_delay_ms": delay_ms,
+            "longest_block_ms": longest.worst_cpu * 1000, "longest_block_wall_ms": longest.worst_wall * 1000,
+            "where": longest.where, "callbacks": longest.count, "ticks": ticks, "bot_versions": bot_moves}
+
+
+class LongestCallback:
+    """Times every callback the event loop runs (``Handle._run``) and keeps the longest.
+
+    The bench's own step (the hosts' moves) is left out: it stands for people's actions, which
+    reach a real server as separate frames. CPU time (the thread's)
+    is the block the loop itself caused; wall time also counts the shared machine's scheduling.
+    """
+
+    def __init__(self) -> None:
+        self.armed = False
+        self.skip = False
+        self.worst_cpu = self.worst_wall = 0.0
+        self.where = ""
+        self.count = 0
+
+    def arm(self) -> None:
+        self.armed = True
+
+    def __enter__(self) -> LongestCallback:
+        handle = asyncio.events.Handle
+        self._original = original = handle._run
+        tracker = self
+
+        def timed(h: asyncio.events.Handle) -> None:
+            tracker.skip = False
+            wall, cpu = time.perf_counter(), time.thread_time()
+            original(h)
+            if tracker.armed and not tracker.skip:
+                tracker.count += 1
+                cpu = time.thread_time() - cpu
+                if cpu > tracker.worst_cpu:
+                    tracker.worst_cpu, tracker.where = cpu, repr(h)[:160]
+                tracker.worst_wall = max(tracker.worst_wall, time.perf_counter() - wall)
+
+        handle._run = timed
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        asyncio.events.Handle._run = self._original
+
+
+async def _host_moves(hosts: list) -> int:
+    """Each host whose turn it is plays (as an Easy bot would); their queues are drained."""
+    moved = 0
+    for room, host, bot in hosts:
+        while not host.queue.empty():
+            host.queue.get_nowait()
+        if room.status == "playing" and 0 in room.game.to_act(room.state):
+            view = room.game.view(room.state, 0)
+            await room.act(host, bot.choose(view, room.game.legal_actions(room.state, 0)), room.version)
+            moved += 1
+    return moved
+
+
+def run_loop(tables: int, seconds: float, think_ms: float, log=print) -> dict:
+    out = asyncio.run(_loop_block(tables, seconds, think_ms, delay_ms=200))
+    log(f"loop: {tables} tables of Strong bots ({think_ms:g} ms think, 200 ms delay, 1 worker): "
+        f"the event loop's longest block {out['longest_block_ms']:.3f} ms of CPU "
+        f"(wall {out['longest_block_wall_ms']:.2f} ms) over {out['callbacks']} callbacks "
+        f"in {seconds:g} s; {out['bot_versions']} table versions moved by bots")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.bots")
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--think-ms", type=float, default=40.0)
+    parser.add_argument("--only", default="playouts,oh_hell,openspiel,bid_whist,tarbish,ribs4,ribs6,loop")
+    parser.add_argument("--tables", type=int, default=200)
+    args = parser.parse_args(argv)
+    parts = args.only.split(",")
+    results: dict[str, Any] = json.loads(BOTS_RESULTS.read_text()) if BOTS_RESULTS.exists() else {}
+    if "playouts" in parts:
+        results["playouts"] = run_playouts(2.0 if args.quick else 5.0)
+    for part in MATCHES:
+        if part in parts:
+            results[part] = run_matches(part, args.quick, args.think_ms)
+    if "openspiel" in parts:
+        results["openspiel"] = run_openspiel(args.quick, args.think_ms)
+    if "loop" in parts:
+        results["loop"] = run_loop(args.tables, 10.0 if args.quick else 30.0, args.think_ms)
+    BOTS_RESULTS.parent.mkdir(exist_ok=True)
+    BOTS_RESULTS.write_text(json.dumps(results, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,55 @@
+"""Strong bots think in worker processes, so a search never blocks the server's event loop.
+
+A Strong bot's ``choose`` runs for its whole time budget (``FELT_BOT_THINK_MS``) of pure
+Python; run on the event loop it would stall every table of the process. ``BotPool`` sends
+each decision (the seat's view and legal actions: what the bot may know, nothing more) to a
+``ProcessPoolExecutor`` of ``FELT_BOT_WORKERS`` processes and awaits the answer, so the loop
+keeps serving other tables while a bot thinks. The workers are started lazily on the first
+decision and stopped with the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import random
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from server.bots import get_bot
+
+
+def choose_in_worker(
+    game: str, options: dict[str, Any], think_ms: float, seed: str, view: dict[str, Any], legal: list[dict]
+) -> dict[str, Any]:
+    """One Strong decision (runs in a worker process)."""
+    bot = get_bot(game, random.Random(seed), level="strong", options=options, think_ms=think_ms)
+    return bot.choose(view, legal)
+
+
+class BotPool:
+    """The worker processes that run Strong bots' searches."""
+
+    def __init__(self, workers: int, think_ms: float) -> None:
+        self.workers = workers
+        self.think_ms = think_ms
+        self._executor: ProcessPoolExecutor | None = None
+
+    async def choose(
+        self, game: str, options: dict[str, Any], seed: str, view: dict[str, Any], legal: list[dict]
+    ) -> dict[str, Any]:
+        """A Strong bot's action for this view, decided in a worker process."""
+        if self._executor is None:
+            # "spawn": a fresh interpreter, never a fork of a process that runs an event loop
+            context = multiprocessing.get_context("spawn")
+            self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._executor, choose_in_worker, game, options, self.think_ms, seed, view, legal
+        )
+
+    def close(self) -> None:
+        """Stop the workers (pending decisions are dropped: their tables are closing too)."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None

@@ -1,0 +1,272 @@
+"""The Strong bot: a determinised Monte Carlo search over states sampled from its view.
+
+For each decision it repeats, until its time budget is spent:
+
+1. sample a full state consistent with everything its seat has seen
+   (``server.rules.sampling.sample_state``: other hands, the stock or kitty, face-down cards),
+   weighted by how well it explains the other seats' calls (bids, passes, trump, run
+   declarations), the Easy bot serving as the model of a sensible bidder;
+2. for every candidate action, apply it to that state and play the hand out to its end with
+   the Easy bots in every seat (the same rollout generator for every candidate, so candidates
+   are compared on the same futures);
+3. score the hand's end for its own objective: its own hand score in Oh Hell (standard
+   scoring pays only for a bid made exactly), its team's score minus the opponents' in Bid
+   Whist and Tarabish, and in Ribs the game point plus its card points against the best
+   other seat's.
+
+It plays the candidate with the best weighted mean when that beats the Easy bot's own choice
+by more than half a standard error (with few samples the Easy choice is the safer bet). The
+candidates are the legal actions with equivalent cards merged; Oh Hell's bids within one of
+the Easy bot's; of Bid Whist's 1,820 discards, the Easy bot's and, for each suit, the four
+weakest cards outside it. It reads only the view and the legal actions (never the real
+state), so it cannot peek; the same view, generator seed and sample count give the same
+choice. When no sample fits the view (a malformed view), it plays as the Easy bot would.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from server.bots.base import Action, Bot
+from server.rules.cards import NATURAL_STRENGTH
+from server.rules.games import get_game
+from server.rules.sampling import SamplingError, sample_state
+
+ROLLOUT_MOVES = 400  # more moves than any hand has: a safety net, not a limit that is reached
+# Oh Hell: a made bid is worth this much beyond what it scores. Scores pay more for bigger
+# bids, but a bid missed scores nothing: without the bonus the search likes risky bids.
+MADE_BONUS = 10.0
+# The moves that tell about a hand without showing a card: bids, passes, takes, trump calls, run
+# declarations. A sampled deal is weighed by how well it explains the other seats' calls.
+_CALLS = frozenset({"bid", "pass", "take", "trump", "declare"})
+# Not Ribs: it bids before every trick, lap after lap, and judging each of those calls cost
+# five times the playouts it could have bought (measured: 167 -> 29 hands a second).
+JUDGED = frozenset({"oh_hell", "bid_whist", "tarbish"})
+
+
+class StrongBot(Bot):
+    """Chooses by playing sampled deals out with the Easy bots."""
+
+    def __init__(
+        self,
+        game: str,
+        rng: random.Random | None = None,
+        *,
+        options: dict[str, Any] | None = None,
+        think_ms: float = 150.0,
+        max_samples: int = 10_000,
+        min_samples: int = 1,
+    ) -> None:
+        super().__init__(rng)
+        self.game = get_game(game)
+        self.options = dict(options or {})
+        self.think_ms = think_ms
+        self.max_samples = max_samples
+        self.min_samples = min_samples
+        self.samples_used = 0  # how many samples the last decision weighed (for benchmarks)
+
+    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+        """The best candidate over the samples the budget allows (the Easy choice unless beaten)."""
+        easy = _easy(self.game.name, random.Random(self.rng.getrandbits(32))).choose(view, legal)
+        candidates = self._candidates(view, legal, easy)
+        if len(candidates) == 1:
+            return candidates[0]
+        seat = view["to_act"][0]
+        tally = Tally(len(candidates), baseline=candidates.index(easy) if easy in candidates else 0)
+        deadline = time.perf_counter() + self.think_ms / 1000
+        seed = self.rng.getrandbits(64)
+        judge = self._judge if self.game.name in JUDGED else None
+        while tally.samples < self.max_samples:
+            if tally.samples >= self.min_samples and time.perf_counter() >= deadline:
+                break
+            world_rng = random.Random(seed + tally.samples)
+            try:
+                state, weight = sample_state(
+                    self.game.name, self.options, view, seat, world_rng, judge, weighted=True
+                )
+            except SamplingError:
+                break
+            rollout_seed = world_rng.getrandbits(64)
+            tally.add([self._play_out(state, seat, action, rollout_seed) for action in candidates], weight)
+        self.samples_used = tally.samples
+        return candidates[tally.choice()]
+
+    def _judge(self, state: Any, seat: int, action: Action) -> float:
+        """How likely another seat's bid (or call) was with the cards a sample gave it: the
+        Easy bot's bid from its view in that sample is the model of a sensible bidder."""
+        kind = action.get("type")
+        if kind not in _CALLS:
+            return 1.0
+        view = self.game.view(state, seat)
+        expected = _easy(self.game.name, random.Random(0)).choose(view, view["legal"])
+        if expected == action:
+            return 1.0
+        if kind == "bid" and expected.get("type") == "bid" and abs(expected["value"] - action["value"]) == 1:
+            return 0.3
+        return 0.1
+
+    def _candidates(self, view: dict[str, Any], legal: list[Action], easy: Action) -> list[Action]:
+        """The actions worth weighing: one of each set of equivalent cards, a handful of discards."""
+        if any(a.get("type") == "discard" for a in legal):
+            return discard_candidates(view, easy)
+        if self.game.name == "ribs":
+            return list(legal)
+        if self.game.name == "oh_hell" and easy.get("type") == "bid":
+            return nearby_bids(legal, easy)
+        return distinct_plays(self.game.name, view, legal, easy)
+
+    def _play_out(self, state: Any, seat: int, action: Action, seed: int) -> float:
+        """Apply ``action``, let the Easy bots finish the hand, and score it for ``seat``."""
+        game = self.game
+        rng = random.Random(seed)
+        state = game.apply(state, seat, action)
+        bots: dict[int, Bot] = {}
+        for _ in range(ROLLOUT_MOVES):
+            actors = game.to_act(state)
+            if not actors:
+                break
+            actor = actors[0]
+            view = game.view(state, actor)
+            if view["history"]:
+                break
+            bot = bots.get(actor)
+            if bot is None:
+                bot = bots[actor] = _easy(game.name, random.Random(rng.getrandbits(32)))
+            state = game.apply(state, actor, bot.choose(view, view["legal"]))
+        return hand_result(game.name, game.view(state, None), seat)
+
+
+class Tally:
+    """Each candidate's results over the samples, kept as differences from the baseline's.
+
+    Every candidate is played out on the same sampled deals, so the differences are paired;
+    each deal counts with its weight (how well it explains the other seats' bids). A
+    candidate replaces the baseline (the Easy bot's choice) only when its mean advantage is
+    more than ``Z`` standard errors above zero: with few samples the search is noisy, and
+    then the Easy bot's considered choice is the better bet than the noisiest winner.
+    """
+
+    Z = 0.5
+
+    def __init__(self, count: int, baseline: int) -> None:
+        self.baseline = baseline
+        self.samples = 0
+        self.weight = self.weight_squares = 0.0
+        self.sums = [0.0] * count
+        self.squares = [0.0] * count
+
+    def add(self, results: list[float], weight: float = 1.0) -> None:
+        base = results[self.baseline]
+        for i, value in enumerate(results):
+            diff = value - base
+            self.sums[i] += weight * diff
+            self.squares[i] += weight * diff * diff
+        self.samples += 1
+        self.weight += weight
+        self.weight_squares += weight * weight
+
+    def choice(self) -> int:
+        """The candidate to play: the best mean if it beats the baseline clearly, else the baseline."""
+        if self.samples < 2 or self.weight <= 0:
+            return self.baseline
+        best = max(range(len(self.sums)), key=lambda i: (self.sums[i], -i))
+        mean = self.sums[best] / self.weight
+        effective = self.weight * self.weight / self.weight_squares  # Kish's effective sample size
+        variance = max(0.0, self.squares[best] / self.weight - mean * mean)
+        if mean > 0 and (variance == 0 or mean > self.Z * (variance / effective) ** 0.5):
+            return best
+        return self.baseline
+
+
+def hand_result(game: str, view: dict[str, Any], seat: int) -> float:
+    """How good the first finished hand in ``view``'s history is for ``seat``."""
+    entry = view["history"][0]
+    scores = entry["scores"]
+    n = len(scores)
+    if game in ("bid_whist", "tarbish"):
+        return float(scores[seat] - scores[(seat + 1) % n])
+    if game == "ribs":
+        points = entry["points"]
+        best_other = max(points[s] for s in range(n) if s != seat)
+        return 10.0 * scores[seat] + points[seat] - best_other
+    made = entry["bids"][seat] == entry["tricks_won"][seat]
+    return scores[seat] + (MADE_BONUS if made else 0.0)
+
+
+# Trick order, high to low, for deciding which cards are equivalent (RULES.md §2, §3, §4).
+_NATURAL = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
+_TARABISH_TRUMP = ("J", "9", "A", "10", "K", "Q", "8", "7", "6")
+_TARABISH_PLAIN = ("A", "10", "K", "Q", "J", "9", "8", "7", "6")
+_TARABISH_POINTS = {"trump": {"J": 20, "9": 14, "A": 11, "10": 10, "K": 4, "Q": 3},
+                    "plain": {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2}}
+
+
+def distinct_plays(game: str, view: dict[str, Any], legal: list[Action], keep: Action) -> list[Action]:
+    """The legal actions with equivalent cards merged: two cards of a suit are equivalent when
+    every card ranked between them is in the hand or already played (and, in Tarabish, they
+    are worth the same points), so playing either changes nothing. ``keep`` always stays."""
+    plays = {a["card"] for a in legal if a.get("type") == "play"}
+    if len(plays) < 2:
+        return list(legal)
+    gone = {e["action"]["card"] for e in view.get("log") or [] if e["action"].get("type") == "play"}
+    gone |= plays | set(view.get("hand") or [])
+    tarabish = game == "tarbish"
+    drop: set[str] = set()
+    for suit in "SHDC":
+        is_trump = suit == view.get("trump")
+        order = (_TARABISH_TRUMP if is_trump else _TARABISH_PLAIN) if tarabish else _NATURAL
+        points = _TARABISH_POINTS["trump" if is_trump else "plain"] if tarabish else {}
+        previous: str | None = None
+        for rank in order:
+            card = rank + suit
+            if card in plays:
+                if previous is not None and points.get(rank, 0) == points.get(previous[:-1], 0):
+                    drop.add(card if card != keep.get("card") else previous)
+                previous = card if card not in drop else previous
+            elif card not in gone:
+                previous = None
+    return [a for a in legal if a.get("card") not in drop or a == keep]
+
+
+def nearby_bids(legal: list[Action], easy: Action, reach: int = 1) -> list[Action]:
+    """Oh Hell bids within ``reach`` of the Easy bot's (its estimate is rarely further off, and
+    every bid left out buys the others more samples)."""
+    return [a for a in legal if abs(a["value"] - easy["value"]) <= reach]
+
+
+def discard_candidates(view: dict[str, Any], easy_choice: Action) -> list[Action]:
+    """The Easy bot's discard and, for each suit it might make trump, its four weakest others."""
+    hand = list(view.get("hand") or [])
+    out = [easy_choice]
+    seen = {frozenset(easy_choice["cards"])}
+    for trump in ("S", "H", "D", "C"):
+        others = [c for c in hand if c[-1] != trump]
+        if len(others) < 4:
+            continue
+        weakest = sorted(others, key=_discard_order(hand))[:4]
+        if frozenset(weakest) not in seen:
+            seen.add(frozenset(weakest))
+            out.append({"type": "discard", "cards": weakest})
+    return out
+
+
+def _discard_order(hand: list[str]) -> Callable[[str], tuple[bool, bool, int]]:
+    """Weakest first: aces last, and low cards of short suits (voids to ruff) before long ones."""
+    lengths = {s: sum(1 for c in hand if c[-1] == s) for s in "SHDC"}
+    return lambda c: (NATURAL_STRENGTH[c[:-1]] == 14, lengths[c[-1]] > 2, NATURAL_STRENGTH[c[:-1]])
+
+
+_EASY: dict[str, Callable[[random.Random], Bot]] = {}
+
+
+def _easy(game: str, rng: random.Random) -> Bot:
+    """A new Easy bot (its class looked up once: rollouts make thousands of them)."""
+    make = _EASY.get(game)
+    if make is None:
+        from server.bots import get_bot  # the registry imports this module: import it late
+
+        make = _EASY[game] = type(get_bot(game, rng, level="easy"))
+    return make(rng)

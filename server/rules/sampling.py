@@ -1,0 +1,437 @@
+"""Deal the cards a seat cannot see: a full state that the seat could not tell from the real one.
+
+Search bots (``server.bots.strong``) need whole game states to play out, but a seat only has
+its view. ``sample_state`` builds one possible state from the view alone, so a bot that
+searches sampled states can never peek:
+
+1. Read the view (its ``log`` above all: the current hand's moves as the table saw them) into
+   what the seat knows: the cards each seat was dealt that it has seen (its own hand, cards
+   played face up, runs revealed, the kitty when the seat owned it), how many of each seat's
+   dealt cards it has not seen, and the suits a seat has shown it lacks (it failed to follow,
+   or, in Tarabish, also failed to trump).
+2. Deal the unseen cards at random to those unseen places, never giving a seat a suit it has
+   shown it lacks.
+3. Lay the deal out as a stacked deck in the game's deal order (PROTOCOL §3), start a game
+   with that deck and the view's dealer, and replay the log through ``apply``, filling in the
+   parts of moves the seat did not see (Bid Whist's discard, Ribs' face-down Ribs and folds)
+   with sampled cards.
+4. Check that the sampled state's view for the seat equals the real view in every key that
+   describes the current hand; a deal that fails (a replayed move turns out illegal with the
+   sampled cards, a declared run the sampled hand does not hold) is drawn again.
+
+The sample starts a fresh match whose first hand is the current hand: running scores and
+earlier hands are not part of it. Everything here is pure: no I/O, randomness only from the
+generator passed in.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from server.rules.cards import ribs_deck, standard_deck, tarbish_deck
+from server.rules.games import GameError, get_game
+
+# Weighs another seat's move in a sampled deal: (state before it, seat, action) -> chance 0..1.
+Judge = Callable[[Any, int, dict[str, Any]], float]
+
+# The view keys that describe the current hand as the seat sees it: a sample must match them.
+HAND_KEYS = ("hand", "trick", "bids", "trump", "to_act", "legal", "log", "hand_counts")
+
+ATTEMPTS = 200  # deals drawn before giving up on a view (only very constrained views need many)
+
+
+class SamplingError(ValueError):
+    """No deal consistent with the view was found (the view may be malformed)."""
+
+
+@dataclass
+class Unseen:
+    """What one seat was dealt that the sampling seat has not seen."""
+
+    held: int = 0  # unseen cards the seat still holds (a suit it lacks never goes here)
+    down: int = 0  # unseen cards it laid face down or discarded (any suit)
+    voids: set[str] = field(default_factory=set)
+
+
+@dataclass
+class Knowledge:
+    """Everything the sampling seat knows about the current deal."""
+
+    deck: list[str]
+    seen: list[list[str]]  # per seat: dealt cards the sampling seat has seen
+    unseen: list[Unseen]
+    spare: int = 0  # unseen cards outside every hand (stock, kitty)
+
+
+@dataclass
+class Deal:
+    """One sampled deal: per seat the unseen held and face-down cards, and the spare cards."""
+
+    held: list[list[str]]
+    down: list[list[str]]
+    spare: list[str]
+
+
+def sample_state(
+    game_name: str,
+    options: dict[str, Any],
+    view: dict[str, Any],
+    seat: int,
+    rng: random.Random,
+    judge: Judge | None = None,
+    *,
+    weighted: bool = False,
+) -> Any:
+    """A state whose view for ``seat`` equals ``view`` in every key of the current hand.
+
+    ``judge``, when given, weighs each deal by how likely the other seats' moves were with
+    the cards it gave them: ``judge(state_before, seat, action) -> 0..1`` for each of their
+    moves, multiplied. A deal is then kept with that chance, so deals that explain the
+    table's bids come up more often (after ``ATTEMPTS`` deals the likeliest one is kept).
+    With ``weighted=True`` the first deal that fits is returned with its chance instead,
+    ``(state, chance)``: searching with each deal weighted by its chance is importance
+    sampling, cheaper than drawing deals until one is accepted.
+    """
+    if weighted:
+        return _sample(game_name, options, view, seat, rng, judge)
+    if judge is None:
+        return _sample(game_name, options, view, seat, rng, None)[0]
+    likeliest, best = None, -1.0
+    for _ in range(ATTEMPTS):
+        state, chance = _sample(game_name, options, view, seat, rng, judge)
+        if chance >= 1.0 or rng.random() < chance:
+            return state
+        if chance > best:
+            likeliest, best = state, chance
+    return likeliest
+
+
+def _sample(
+    game_name: str, options: dict[str, Any], view: dict[str, Any], seat: int, rng: random.Random,
+    judge: Judge | None,
+) -> tuple[Any, float]:
+    """The first deal that fits the view, replayed, with the judge's chance for it."""
+    game = get_game(game_name)
+    reader = _READERS[game_name]
+    if "log" not in view:
+        raise SamplingError("the view has no log of the hand's moves to replay")
+    try:
+        knowledge = reader.read(view, seat)
+    except (KeyError, TypeError, IndexError) as err:
+        raise SamplingError(f"this view of {game_name} cannot be read: {err!r}") from None
+    for _ in range(ATTEMPTS):
+        deal = _draw(knowledge, rng)
+        if deal is None:
+            continue
+        try:
+            deck, fills = reader.lay_out(view, seat, knowledge, deal, rng)
+        except (KeyError, TypeError, IndexError) as err:  # the view's counts contradict each other
+            raise SamplingError(f"no deal of {game_name} fits this view: {err!r}") from None
+        replayed = _replay(game, reader.options(view, options), view, deck, fills, seat, judge)
+        if replayed is not None and _matches(game.view(replayed[0], seat), view):
+            return replayed
+    raise SamplingError(f"no deal of {game_name} fits this view of seat {seat}")
+
+
+def _draw(knowledge: Knowledge, rng: random.Random) -> Deal | None:
+    """Deal the unseen cards at random: seats that lack the most suits choose first."""
+    pool = Counter(knowledge.deck)
+    for cards in knowledge.seen:
+        pool.subtract(cards)
+    cards = list(pool.elements())
+    rng.shuffle(cards)
+    n = len(knowledge.unseen)
+    held: list[list[str]] = [[] for _ in range(n)]
+    for s in sorted(range(n), key=lambda s: -len(knowledge.unseen[s].voids)):
+        need, voids = knowledge.unseen[s].held, knowledge.unseen[s].voids
+        keep: list[str] = []
+        for card in cards:
+            if len(held[s]) < need and card[-1] not in voids:
+                held[s].append(card)
+            else:
+                keep.append(card)
+        if len(held[s]) < need:
+            return None
+        cards = keep
+    down: list[list[str]] = []
+    for s in range(n):
+        count = knowledge.unseen[s].down
+        down.append(cards[:count])
+        cards = cards[count:]
+    return Deal(held, down, cards)
+
+
+def _replay(
+    game: Any, options: dict[str, Any], view: dict[str, Any], deck: list[str], fills: list,
+    seat: int, judge: Judge | None,
+) -> tuple[Any, float] | None:
+    """A new game dealt from ``deck`` with the log replayed, and how likely the judge finds the
+    other seats' moves; None if a move does not apply."""
+    n = len(view["hand_counts"])
+    chance = 1.0
+    try:
+        state = game.new_game(players=n, options=options, seed=0, dealer=view["dealer"], decks=[deck])
+        hidden = iter(fills)
+        for entry in view.get("log") or []:
+            action = entry["action"]
+            if _is_hidden(action):
+                action = {**action, "cards": next(hidden)}
+            if judge is not None and entry["seat"] != seat:
+                chance *= judge(state, entry["seat"], action)
+            state = game.apply(state, entry["seat"], action)
+    except (GameError, ValueError, StopIteration):
+        return None
+    return state, chance
+
+
+def _is_hidden(action: dict[str, Any]) -> bool:
+    """True for a move whose cards the table did not see (a discard, the Ribs, a fold)."""
+    kind = action.get("type")
+    return (kind in ("discard", "ribs") or action.get("fold")) and action.get("cards") is None
+
+
+def _matches(sampled: dict[str, Any], real: dict[str, Any]) -> bool:
+    return all(sampled.get(key) == real.get(key) for key in HAND_KEYS)
+
+
+# ---- what the log shows ---------------------------------------------------------------------
+
+
+def played_cards(view: dict[str, Any]) -> dict[int, list[str]]:
+    """Per seat, the cards it played face up this hand (from the log)."""
+    played: dict[int, list[str]] = {}
+    for entry in view.get("log") or []:
+        action = entry["action"]
+        if action.get("type") == "play":
+            played.setdefault(entry["seat"], []).append(action["card"])
+    return played
+
+
+def shown_voids(view: dict[str, Any], must_trump: bool = False) -> dict[int, set[str]]:
+    """Per seat, the suits it has shown it lacks by not following (and, if it must, not trumping)."""
+    voids: dict[int, set[str]] = {}
+    trump = view.get("trump")
+    trick: list[str] = []
+    for entry in view.get("log") or []:
+        action = entry["action"]
+        if action.get("type") != "play":
+            continue
+        card = action["card"]
+        if trick and card[-1] != trick[0][-1]:
+            lacks = voids.setdefault(entry["seat"], set())
+            lacks.add(trick[0][-1])
+            if must_trump and trump and card[-1] != trump:
+                lacks.add(trump)
+        trick.append(card)
+        if "won" in entry:
+            trick = []
+    return voids
+
+
+def _trick_knowledge(view: dict[str, Any], seat: int, deck: list[str], must_trump: bool) -> Knowledge:
+    """Seen cards, unseen counts and voids for a game where every card is played face up."""
+    n = len(view["hand_counts"])
+    played = played_cards(view)
+    voids = shown_voids(view, must_trump)
+    seen = [list(played.get(s, [])) for s in range(n)]
+    unseen = [Unseen(held=view["hand_counts"][s], voids=voids.get(s, set())) for s in range(n)]
+    seen[seat] += list(view["hand"] or [])
+    unseen[seat] = Unseen()
+    return Knowledge(deck, seen, unseen)
+
+
+def _dealt(knowledge: Knowledge, deal: Deal, seat: int) -> list[str]:
+    return knowledge.seen[seat] + deal.held[seat] + deal.down[seat]
+
+
+# ---- one reader per game: what the view shows, and how the table deals -----------------------
+
+
+class Reader:
+    """How one game's view is read and its deal laid out (one subclass per game)."""
+
+    @staticmethod
+    def options(view: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+        """The options of the sampled match (the table's own, unless the hand needs others)."""
+        return dict(options)
+
+
+class OhHellReader(Reader):
+    """Oh Hell: dealt one at a time from the dealer's left, then the trump card, then the stock."""
+
+    @staticmethod
+    def read(view: dict[str, Any], seat: int) -> Knowledge:
+        knowledge = _trick_knowledge(view, seat, standard_deck(), must_trump=False)
+        knowledge.seen[seat].append(view["turned"])  # seen by everyone; kept apart from the hands
+        n = len(view["hand_counts"])
+        knowledge.spare = 52 - n * view["hand_size"] - 1
+        return knowledge
+
+    @staticmethod
+    def lay_out(view, seat, knowledge, deal, rng):
+        n, size = len(view["hand_counts"]), view["hand_size"]
+        hands = []
+        for s in range(n):
+            cards = _dealt(knowledge, deal, s)
+            hands.append([c for c in cards if c != view["turned"]])
+        order = [(view["dealer"] + 1 + k) % n for k in range(n)]
+        deck = [hands[s][i] for i in range(size) for s in order]
+        return deck + [view["turned"]] + deal.spare, []
+
+    @staticmethod
+    def options(view: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+        """The real options, with the first hand of the size being played."""
+        return {**options, "start": "high", "max_cards": view["hand_size"], "min_cards": 1}
+
+
+class BidWhistReader(Reader):
+    """Bid Whist: 12 each one at a time from the dealer's left; the last four are the kitty."""
+
+    @staticmethod
+    def read(view: dict[str, Any], seat: int) -> Knowledge:
+        knowledge = _trick_knowledge(view, seat, standard_deck(), must_trump=False)
+        declarer = view.get("declarer")
+        taken = declarer is not None and view.get("kitty_count", 4) == 0
+        if not taken:
+            knowledge.spare = 4
+            return knowledge
+        discarded = any(e["action"].get("type") == "discard" for e in view.get("log") or [])
+        if declarer == seat:
+            shown = list(view.get("discards") or [])
+            knowledge.seen[seat] += shown
+            if discarded and not shown:
+                knowledge.unseen[seat].down = 4
+        elif discarded:
+            knowledge.unseen[declarer].down = 4
+        return knowledge
+
+    @staticmethod
+    def lay_out(view, seat, knowledge, deal, rng):
+        order = [(view["dealer"] + 1 + k) % 4 for k in range(4)]
+        hands = [_dealt(knowledge, deal, s) for s in range(4)]
+        kitty = list(deal.spare)
+        declarer = view.get("declarer")
+        if not kitty:  # the declarer holds the kitty's cards among its 16
+            cards = hands[declarer]
+            # The declarer's own view shows the kitty, less what it discarded once the discards
+            # are closed: the rest of the kitty is then among the (sampled) discards.
+            shown = list(view.get("kitty") or []) if declarer == seat else []
+            short = declarer == seat and len(shown) < 4
+            pool = [c for c in (deal.down[declarer] if short else cards) if c not in shown]
+            kitty = shown + rng.sample(pool, 4 - len(shown))
+            hands[declarer] = [c for c in cards if c not in kitty]
+        fills = [deal.down[declarer] or knowledge.seen[declarer][-4:]] if declarer is not None else []
+        deck = [hands[s][i] for i in range(12) for s in order]
+        return deck + kitty, fills
+
+
+class TarbishReader(Reader):
+    """Tarabish: three at a time from the dealer's left, three rounds; the third packet is the kitty."""
+
+    @staticmethod
+    def read(view: dict[str, Any], seat: int) -> Knowledge:
+        knowledge = _trick_knowledge(view, seat, tarbish_deck(), must_trump=True)
+        played = played_cards(view)
+        for shown in view.get("revealed") or []:
+            s = shown["seat"]
+            if s == seat:
+                continue
+            still_held = [c for c in shown["cards"] if c not in played.get(s, [])]
+            knowledge.seen[s] += still_held
+            knowledge.unseen[s].held -= len(still_held)
+        for s, count in enumerate(view.get("kitty_count") or []):
+            knowledge.unseen[s].down += count  # a kitty nobody has seen yet, its owner included
+            if s != seat:
+                knowledge.unseen[s].held -= count
+        return knowledge
+
+    @staticmethod
+    def lay_out(view, seat, knowledge, deal, rng):
+        order = [(view["dealer"] + 1 + k) % 4 for k in range(4)]
+        packets = {}
+        for s in range(4):
+            held = knowledge.seen[s] + deal.held[s]
+            rng.shuffle(held)
+            kitty = deal.down[s] if deal.down[s] else held[6:]
+            packets[s] = [c for c in held if c not in kitty] + kitty
+        deck = [packets[s][3 * r + i] for r in range(3) for s in order for i in range(3)]
+        return deck, []
+
+
+class RibsReader(Reader):
+    """Ribs: two at a time from the dealer's left until everyone has eight; pairs may go face down."""
+
+    @staticmethod
+    def read(view: dict[str, Any], seat: int) -> Knowledge:
+        n = len(view["hand_counts"])
+        seen: list[list[str]] = [[] for _ in range(n)]
+        unseen = [Unseen(held=view["hand_counts"][s]) for s in range(n)]
+        for trick in view.get("tricks") or []:
+            seen[trick["leader"]] += trick["ribs"]
+            for play in trick["plays"]:
+                if play["cards"] is not None:
+                    seen[play["seat"]] += play["cards"]
+        for play in view.get("trick") or []:
+            if play.get("cards") is not None:
+                seen[play["seat"]] += play["cards"]
+        for entry in RibsReader._face_down(view):
+            if entry["seat"] != seat:
+                unseen[entry["seat"]].down += 2
+        seen[seat] += list(view["hand"] or [])
+        for mine in view.get("my_face_down") or []:
+            seen[seat] += mine["cards"]
+        unseen[seat] = Unseen()
+        return Knowledge(ribs_deck(n), seen, unseen)
+
+    @staticmethod
+    def _face_down(view: dict[str, Any]) -> list[dict[str, Any]]:
+        """The log's face-down moves whose cards the table has not seen since (with trick numbers)."""
+        out, trick = [], 0
+        revealed = {t["trick_number"] for t in view.get("tricks") or []}
+        for entry in view.get("log") or []:
+            action = entry["action"]
+            if action.get("type") == "ribs":
+                trick += 1
+            if _is_hidden(action) and not (action["type"] == "ribs" and trick in revealed):
+                out.append({"seat": entry["seat"], "trick": trick, "ribs": action["type"] == "ribs"})
+        return out
+
+    @staticmethod
+    def lay_out(view, seat, knowledge, deal, rng):
+        n = len(view["hand_counts"])
+        ribs_shown = {t["trick_number"]: t["ribs"] for t in view.get("tricks") or []}
+        mine = {(m["trick_number"], m["fold"]): m["cards"] for m in view.get("my_face_down") or []}
+        down = [list(cards) for cards in deal.down]
+        fills, trick = [], 0
+        for entry in view.get("log") or []:
+            action = entry["action"]
+            if action.get("type") == "ribs":
+                trick += 1
+            if not _is_hidden(action):
+                continue
+            is_ribs = action["type"] == "ribs"
+            if is_ribs and trick in ribs_shown:
+                fills.append(ribs_shown[trick])
+            elif entry["seat"] == seat:
+                fills.append(mine[(trick, not is_ribs)])
+            else:
+                fills.append(down[entry["seat"]][:2])
+                down[entry["seat"]] = down[entry["seat"]][2:]
+        order = [(view["dealer"] + 1 + k) % n for k in range(n)]
+        hands = [_dealt(knowledge, deal, s) for s in range(n)]
+        for s in range(n):
+            rng.shuffle(hands[s])
+        deck = [hands[s][2 * p + i] for p in range(4) for s in order for i in range(2)]
+        return deck, fills
+
+
+_READERS: dict[str, type[Reader]] = {
+    "oh_hell": OhHellReader,
+    "bid_whist": BidWhistReader,
+    "tarbish": TarbishReader,
+    "ribs": RibsReader,
+}

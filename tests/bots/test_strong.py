@@ -1,0 +1,137 @@
+"""The Strong bot: it never peeks, it is reproducible, and every level plays whole matches legally."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from server.bots import LEVELS, get_bot
+from server.bots.strong import StrongBot, Tally, distinct_plays
+from server.rules.cards import NATURAL_STRENGTH, standard_deck
+from server.rules.games import get_game
+
+SHORT = {
+    "oh_hell": {"max_cards": 3, "rebound": False},
+    "bid_whist": {"target": 3},
+    "tarbish": {"target": 100},
+    "ribs": {"target": 1},
+}
+
+
+def strong(game: str, seed: int, samples: int = 4, options: dict | None = None) -> StrongBot:
+    """A Strong bot limited by its sample count, never by the clock: reproducible anywhere."""
+    return StrongBot(game, random.Random(seed), options=options, think_ms=1e9, max_samples=samples)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("name", list(SHORT))
+def test_every_level_plays_a_whole_match_of_every_game_legally(name, level):
+    game = get_game(name)
+    players = 5 if name == "ribs" else 4
+    state = game.new_game(players=players, options=SHORT[name], seed=11, dealer=1)
+    bots = [get_bot(name, random.Random(s), level=level, options=SHORT[name], think_ms=2) for s in range(players)]
+    moves = 0
+    while game.to_act(state):
+        seat = game.to_act(state)[0]
+        legal = game.legal_actions(state, seat)
+        action = bots[seat].choose(game.view(state, seat), legal)
+        assert action in legal
+        state = game.apply(state, seat, action)
+        moves += 1
+    assert game.outcome(state) is not None and moves > 10
+
+
+def test_get_bot_refuses_an_unknown_level_naming_the_levels():
+    with pytest.raises(ValueError, match="easy, strong"):
+        get_bot("oh_hell", level="grandmaster")
+
+
+def two_deals_one_seat_cannot_tell_apart() -> tuple[list[str], list[str]]:
+    """Oh Hell decks (4 players, 8 cards, dealer 0) that differ only in a card of seat 2 and
+    one of seat 3 of the same suit, swapped: seats 0 and 1 see the same table."""
+    deck = standard_deck()
+    random.Random(4).shuffle(deck)
+    other = list(deck)
+    # Card k of the deal goes to seat (1 + k) % 4: seat 2 gets k = 1, 5, 9...; seat 3 gets k = 2, 6, 10...
+    # The two lowest cards of one suit: the last either seat would play, so the tables agree long.
+    pairs = [(i, j) for i in range(1, 32, 4) for j in range(2, 32, 4) if deck[i][-1] == deck[j][-1]]
+    i, j = min(pairs, key=lambda p: NATURAL_STRENGTH[deck[p[0]][:-1]] + NATURAL_STRENGTH[deck[p[1]][:-1]])
+    other[i], other[j] = other[j], other[i]
+    return deck, other
+
+
+def test_the_strong_bot_never_peeks_two_states_with_one_view_get_one_choice():
+    game = get_game("oh_hell")
+    options = {"max_cards": 8}
+    deck_a, deck_b = two_deals_one_seat_cannot_tell_apart()
+    a = game.new_game(players=4, options=options, seed=1, dealer=0, decks=[deck_a])
+    b = game.new_game(players=4, options=options, seed=1, dealer=0, decks=[deck_b])
+    assert game.view(a, 2)["hand"] != game.view(b, 2)["hand"]  # the states really differ
+    easy = [get_bot("oh_hell", random.Random(s)) for s in range(4)]
+    compared = 0
+    while game.to_act(a) and game.view(a, None)["hand_number"] == 1:
+        seat = game.to_act(a)[0]
+        view_a, view_b = game.view(a, seat), game.view(b, seat)
+        if seat in (0, 1):
+            assert view_a == view_b
+            choice_a = strong("oh_hell", 7, options=options).choose(view_a, game.legal_actions(a, seat))
+            choice_b = strong("oh_hell", 7, options=options).choose(view_b, game.legal_actions(b, seat))
+            assert choice_a == choice_b
+            compared += 1
+            action = choice_a
+        else:
+            action = easy[seat].choose(view_a, game.legal_actions(a, seat))
+        if action not in game.legal_actions(b, seat):
+            break  # the hidden difference now shows: the two tables part ways here
+        a, b = game.apply(a, seat, action), game.apply(b, seat, action)
+    assert compared >= 4
+
+
+@pytest.mark.parametrize("name", list(SHORT))
+def test_the_same_seed_and_sample_count_give_the_same_choice(name):
+    game = get_game(name)
+    state = game.new_game(players=4, options=SHORT[name], seed=5, dealer=2)
+    easy = get_bot(name, random.Random(1))
+    decided = 0
+    while game.to_act(state) and decided < 6:
+        seat = game.to_act(state)[0]
+        view, legal = game.view(state, seat), game.legal_actions(state, seat)
+        if len(legal) > 1:
+            first = strong(name, 3, options=SHORT[name]).choose(view, legal)
+            again = strong(name, 3, options=SHORT[name]).choose(view, legal)
+            assert first == again and first in legal
+            decided += 1
+        state = game.apply(state, seat, easy.choose(view, legal))
+
+
+def test_the_strong_bot_stops_thinking_when_its_budget_is_spent():
+    game = get_game("bid_whist")
+    state = game.new_game(players=4, options={}, seed=2, dealer=3)
+    seat = game.to_act(state)[0]
+    bot = StrongBot("bid_whist", random.Random(0), think_ms=1, max_samples=10_000)
+    bot.choose(game.view(state, seat), game.legal_actions(state, seat))
+    assert 1 <= bot.samples_used < 10_000
+
+
+def test_a_candidate_replaces_the_easy_choice_only_when_clearly_better():
+    tally = Tally(2, baseline=0)
+    for results in ([0, 1], [0, -1], [0, 1], [0, -1]):
+        tally.add(results)
+    assert tally.choice() == 0  # no better on average: the Easy choice stays
+    sure = Tally(2, baseline=0)
+    for results in ([0, 3], [0, 2], [0, 3], [0, 2]):
+        sure.add(results)
+    assert sure.choice() == 1
+
+
+def test_equivalent_cards_are_weighed_once():
+    view = {"hand": ["AS", "KS", "QS", "9S", "8S", "2H"], "trump": "H",
+            "log": [{"seat": 1, "action": {"type": "play", "card": "10S"}}]}
+    legal = [{"type": "play", "card": c} for c in ["AS", "KS", "QS", "9S", "8S"]]
+    kept = distinct_plays("oh_hell", view, legal, {"type": "play", "card": "KS"})
+    # A K Q touch; the J is out, so 9 and 8 (the 10 is gone) are the other group.
+    assert [a["card"] for a in kept] == ["KS", "9S"]
+    # In Tarabish a card's points matter too: only the pointless 9 and 8 merge.
+    kept = distinct_plays("tarbish", view, legal, {"type": "play", "card": "8S"})
+    assert [a["card"] for a in kept] == ["AS", "KS", "QS", "8S"]
