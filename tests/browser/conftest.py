@@ -112,15 +112,23 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser():
+def driver():
     # Playwright's sync API runs an event loop in this thread while it is open; keep it to
     # one module at a time so that no asyncio test ever starts inside it.
     if CHROMIUM is None or sync_playwright is None:
         pytest.fail("FELT_REQUIRE_BROWSER=1 but Chromium or playwright for Python is missing")
     with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
-        yield chromium
-        chromium.close()
+        yield p
+
+
+@pytest.fixture
+def browser(driver):
+    # A browser of its own for every test, ended by closing the browser itself: closing one
+    # context after a whole match now and then waited past the test's timeout (never after
+    # a test's own steps), and a browser's close ends its process whatever its pages do.
+    chromium = driver.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+    yield chromium
+    chromium.close()
 
 
 class Pages:
@@ -144,8 +152,8 @@ class Pages:
         return page
 
     def close(self) -> None:
-        for context in self.contexts:
-            context.close()
+        """Forget the contexts: the test's browser is closed whole after it (see ``browser``)."""
+        self.contexts.clear()
 
 
 @pytest.fixture

@@ -77,6 +77,11 @@ class Player:
                 except asyncio.TimeoutError:
                     pass
                 continue
+            # A person's pace (20-40 ms a move): even the shortest match outlasts the first
+            # few stops, which come after 0.1-0.9 s of play each.
+            await asyncio.sleep(self.rng.uniform(0.02, 0.04))
+            if client.closed is not None or not client.my_turn():
+                continue
             before, v = client.game, client.v
             action = choose(client.game, self.rng)
             self._pending = (action, len(client.errors))
