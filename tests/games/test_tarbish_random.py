@@ -66,6 +66,9 @@ def check_no_leak(state, seat, view) -> None:
             hidden |= set(state.hands[s])
         hidden |= set(state.kitties[s])  # a kitty is unseen even by its owner
     hidden -= shown
+    # a finished hand's last trick was played face up; its cards are dealt again later, so
+    # they are left out here and checked against the play in play_match
+    view = {**view, "history": [{**h, "final_trick": None} for h in view["history"]]}
     leaked = set(QUOTED.findall(orjson.dumps(view).decode())) & hidden
     assert not leaked, f"seat {seat} sees {leaked}"
     if seat is not None and state.kitties[seat]:
@@ -172,14 +175,19 @@ def play_match(seed: int, options: dict, dealer: int, full_checks: bool, rng: ra
         else:
             new = GAME.apply(state, seat, action)
         log.append((seat, action))
-        state = new
+        prev, state = state, new
         steps += 1
         assert steps < 5000, "the match does not end"
         history = state.match.history
         if len(history) > hands_seen:
             hands_seen = len(history)
             assert history[-1].to_json()["hand"] == hands_seen
-            check_hand_entry(history[-1].to_json(), options["half_bait"])
+            entry = history[-1].to_json()
+            check_hand_entry(entry, options["half_bait"])
+            final = entry["final_trick"]
+            played = [*prev.trick, (seat, action["card"])]
+            assert final["cards"] == [{"seat": s, "card": c} for s, c in played]
+            assert entry["teams"][final["winner"] % 2]["last_trick"] == 10
     return state, log
 
 

@@ -69,9 +69,14 @@ function renderSheet() {
 function shownTrick(i) {
   const v = steps[i].view;
   if ((v.trick || []).length || i === 0) return { plays: v.trick || [], winner: null };
-  const last = v.last_trick;
+  const before = steps[i - 1].view;
+  // The action that ends a hand shows its final trick from the new history entry: the view
+  // itself may already be the next hand's deal.
+  const history = v.history || [];
+  const ended = history.length > (before.history || []).length ? history[history.length - 1] : null;
+  const last = ended ? ended.last_trick || ended.final_trick : v.last_trick;
   const plays = last && (last.cards || last.plays);
-  if (plays && trickKey(v) !== trickKey(steps[i - 1].view)) return { plays, winner: last.winner ?? null, held: true };
+  if (plays && (ended || trickKey(v) !== trickKey(before))) return { plays, winner: last.winner ?? null, held: true };
   return { plays: [], winner: null };
 }
 

@@ -165,6 +165,7 @@ class HandResult:
     made: bool
     team_points: tuple[int, int]
     chicago: bool
+    last_trick: tuple[tuple[tuple[int, str], ...], int]  # the hand's final trick and its winner
 
     def to_dict(self) -> dict[str, Any]:
         """The history entry as the view shows it."""
@@ -182,6 +183,7 @@ class HandResult:
             "team_scores": [a, b],
             "scores": [a, b, a, b],
             "chicago": self.chicago,
+            "last_trick": _last_trick((self.last_trick,)),
         }
 
 
@@ -337,6 +339,7 @@ def _score(state: BidWhistState) -> tuple[HandResult, HandRecord]:
         made=made,
         team_points=(points[0], points[1]),
         chicago=TRICKS in team_tricks,
+        last_trick=state.tricks[-1],
     )
     record = HandRecord(
         dealer=state.dealer,

@@ -185,6 +185,8 @@ class HandResult(NamedTuple):
     added: tuple[int, int]  # what each team scored this hand
     run_winner: int | None
     bella_seat: int | None
+    final_trick: tuple[tuple[int, str], ...]  # the hand's last trick; its winner is below
+    final_winner: int
 
     def to_json(self) -> dict[str, Any]:
         """This hand as a history entry of the view."""
@@ -214,6 +216,7 @@ class HandResult(NamedTuple):
             "bella_seat": self.bella_seat,
             "team_scores": list(self.added),
             "scores": [self.added[s % 2] for s in range(PLAYERS)],
+            "final_trick": _last_trick_json(self.final_trick, self.final_winner),
         }
 
 
@@ -539,6 +542,8 @@ def _hand_result(state: TarbishState, last_team: int) -> HandResult:
         added=added,
         run_winner=m.run_winner,
         bella_seat=m.bella_seat,
+        final_trick=state.last_trick,
+        final_winner=state.last_winner,  # type: ignore[arg-type]
     )
 
 
