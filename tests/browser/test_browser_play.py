@@ -235,9 +235,29 @@ SEATS_OVERLAP = """() => {
 }"""
 
 
+# Installed before any page script: whenever the middle of the table holds more than one
+# play (a seat's pair, the Ribs), records the most plays seen and every pair covering another.
+PLAYS_RECORDER = """
+window.__plays = { most: 0, overlaps: [] };
+new MutationObserver(() => {
+  const boxes = [...document.querySelectorAll('.felt .play')]
+    .filter((el) => !el.classList.contains('play-sweep'))
+    .map((el) => [el.dataset.trickSeat ?? 'ribs', el.getBoundingClientRect()]);
+  window.__plays.most = Math.max(window.__plays.most, boxes.length);
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const [a, r] = boxes[i], [b, q] = boxes[j];
+    const w = Math.min(r.right, q.right) - Math.max(r.left, q.left);
+    const h = Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top);
+    if (w > 2 && h > 2) window.__plays.overlaps.push(`${a}/${b} ${Math.round(w)}x${Math.round(h)}`);
+  }
+}).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
+"""
+
+
 @pytest.mark.parametrize("seats", [6, 8, 10])
 def test_a_big_ribs_table_fits_a_phone_and_plays_to_the_end(pages, table, artifacts, seats):
     page = pages.open("/", viewport=PHONE)
+    page.add_init_script(PLAYS_RECORDER)
     table.create_room(page, "Ana", "ribs", {"target": 1}, seats=seats)
     for _ in range(seats - 1):
         page.locator("[data-bot-next]").click()
@@ -250,10 +270,18 @@ def test_a_big_ribs_table_fits_a_phone_and_plays_to_the_end(pages, table, artifa
     assert page.evaluate(SEATS_OVERLAP) == []
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
     page.screenshot(path=str(artifacts / f"ribs-{seats}-seats-phone.png"), full_page=True)
+    whole = lambda: page.locator(".felt .play:not(.play-sweep)").count() >= seats - 1  # noqa: E731
+    table.drive([page], lambda: whole() or table.finished(page), timeout=180)
+    if whole():
+        page.screenshot(path=str(artifacts / f"ribs-{seats}-seats-trick-phone.png"))
     table.drive([page], lambda: table.finished(page), timeout=180)
     expect(page.locator("#result")).to_contain_text(re.compile("Winner|You won|won"))
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
     page.screenshot(path=str(artifacts / f"ribs-{seats}-seats-finished-phone.png"), full_page=True)
+    # Whole tricks were on the table (every other seat's pair), none covering another.
+    plays = page.evaluate("() => window.__plays")
+    assert plays["most"] >= seats - 1, plays  # the bidder plays no pair: the Ribs are theirs
+    assert plays["overlaps"] == []
     page.set_viewport_size(DESKTOP)  # the same table on a desktop
     assert page.evaluate(SEATS_OVERLAP) == []
     page.screenshot(path=str(artifacts / f"ribs-{seats}-seats-finished-desktop.png"), full_page=True)

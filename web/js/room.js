@@ -328,10 +328,7 @@ function renderControls() {
   const out = [h("div", { class: "turn-banner" }, t("turn.yours")), h("p", { class: "prompt" }, promptFor(game, v, moves))];
   const hint = descriptor(game).hint?.(v, moves);
   if (hint) out.push(h("p", { class: "hint" }, hint));
-  const row = [];
-  moves.forEach((a, i) => {
-    if (a.type === "bid") row.push(button(bidText(game, a.value), { class: "btn btn-bid", "data-bid": a.value, "data-legal": i, "data-key": `bid-${a.value}` }));
-  });
+  const row = bidButtons(game, moves);
   moves.forEach((a, i) => {
     if (a.type === "trump" && SUITS[a.suit]) {
       row.push(button([h("span", { class: `suit-${a.suit}`, "aria-hidden": "true" }, SUITS[a.suit].symbol), ` ${capital(suitName(a.suit))}`],
@@ -366,6 +363,40 @@ function renderControls() {
   }
   if (row.length) out.push(h("div", { class: "row actions" }, row));
   fill(box, out);
+}
+
+// More bids than this (Ribs at a big table: up to 35) are chosen with a stepper, so the
+// controls stay a row high and the table above them stays in sight.
+const MOST_BID_BUTTONS = 8;
+let bidPick = null; // the bid the stepper shows
+
+/** A button per legal bid; or, for a long run of bids, lower / "Bid n" / higher. */
+function bidButtons(game, moves) {
+  const bids = moves.map((a, i) => [a, i]).filter(([a]) => a.type === "bid");
+  if (bids.length <= MOST_BID_BUTTONS) {
+    return bids.map(([a, i]) => button(bidText(game, a.value), { class: "btn btn-bid", "data-bid": a.value, "data-legal": i, "data-key": `bid-${a.value}` }));
+  }
+  let k = bids.findIndex(([a]) => a.value === bidPick);
+  if (k < 0) k = 0;
+  bidPick = bids[k][0].value;
+  const [a, i] = bids[k];
+  const step = (by, label, key) => h("button", {
+    type: "button", class: "btn btn-step", "data-bid-step": by, "data-key": key, "aria-label": label,
+    disabled: pending || !bids[k + by],
+  }, by < 0 ? "−" : "+");
+  return [
+    step(-1, t("bid.lower"), "bid-lower"),
+    button(t("bid.make", { bid: bidText(game, a.value) }), { class: "btn btn-bid btn-primary", "data-bid": a.value, "data-legal": i, "data-key": `bid-${a.value}` }),
+    step(1, t("bid.higher"), "bid-higher"),
+  ];
+}
+
+function stepBid(by) {
+  const bids = legal().filter((a) => a.type === "bid").map((a) => a.value);
+  const k = Math.max(0, bids.indexOf(bidPick));
+  bidPick = bids[Math.min(bids.length - 1, Math.max(0, k + by))];
+  renderControls();
+  $(`#controls [data-key="${by < 0 ? "bid-lower" : "bid-higher"}"]`)?.focus();
 }
 
 function waitingLine(v) {
@@ -696,6 +727,7 @@ document.addEventListener("click", (event) => {
   else if ("start" in d) send({ type: "start" });
   else if ("card" in d) onCard(el);
   else if ("submit" in d) submitSelection(d.submit);
+  else if ("bidStep" in d) stepBid(Number(d.bidStep));
   else if ("legal" in d) {
     const a = legal()[Number(d.legal)];
     if (a) act(a);

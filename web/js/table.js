@@ -5,13 +5,39 @@ import { cardBack, cardText, cardView } from "./cards.js";
 import { seatNotes } from "./games.js";
 import { t } from "./i18n.js";
 
-/** Where seat ``seat`` sits, in percent of the table box, seen from ``base`` (at the bottom). */
 /** The direction of seat ``seat`` from the middle, seen from ``base`` (at the bottom); the
  *  stylesheet turns it into a position with radii that suit the screen size. */
 function place(seat, base, n) {
-  const r = (seat - base + n) % n;
-  const angle = Math.PI / 2 + (r * 2 * Math.PI) / n; // clockwise on screen: bottom, left, top, right
+  const angle = angleOf((seat - base + n) % n, n);
   return { "--cx": Math.cos(angle).toFixed(4), "--cy": Math.sin(angle).toFixed(4) };
+}
+
+/** Clockwise on screen from the bottom: bottom, left, top, right. */
+const angleOf = (r, n) => Math.PI / 2 + (r * 2 * Math.PI) / n;
+
+/**
+ * Where a seat's play goes on a phone with five seats or more (felt.css ``.felt-cols``): in
+ * one of three columns (--col: the seats on the left, those straight above or below, those
+ * on the right), at a row (--row) in the order the seats have down the table. A column's rows
+ * are a pair's height apart and the middle column's plays sit above and below the others',
+ * so no play can cover another, which an ellipse this small could not promise.
+ */
+function playSlot(seat, base, n) {
+  const sides = { "-1": [], 0: [], 1: [] };
+  for (let r = 0; r < n; r++) {
+    const a = angleOf(r, n);
+    sides[Math.abs(Math.cos(a)) < 0.2 ? 0 : Math.sign(Math.cos(a))].push([Math.sin(a), r]);
+  }
+  const tallest = Math.max(sides[-1].length, sides[1].length);
+  const r = (seat - base + n) % n;
+  for (const [col, list] of Object.entries(sides)) {
+    list.sort((x, y) => x[0] - y[0]);
+    const k = list.findIndex(([, other]) => other === r);
+    if (k < 0) continue;
+    const row = Number(col) === 0 ? Math.sign(list[k][0]) * ((tallest + 1) / 2) : k - (list.length - 1) / 2;
+    return { "--col": Number(col), "--row": row };
+  }
+  return { "--col": 0, "--row": 0 };
 }
 
 /** The cards one seat has on the table in this trick (Ribs: two cards, maybe face down). */
@@ -74,7 +100,7 @@ export function renderTable(el, o) {
 
   fill(
     el,
-    h("div", { class: ["felt", n >= 7 && "felt-crowded", trick.held && "felt-held"], role: "group", "aria-label": t("table.label"), "data-skip-hold": trick.held ? "" : null },
+    h("div", { class: ["felt", n >= 5 && "felt-cols", n >= 7 && "felt-crowded", trick.held && "felt-held"], role: "group", "aria-label": t("table.label"), "data-skip-hold": trick.held ? "" : null },
       h("div", { class: "felt-center" },
         o.center || null),
       h("p", { class: "sr-only", "aria-live": "off" }, trickText ? t("table.onTable", { plays: trickText }) : t("table.empty")),
@@ -86,7 +112,7 @@ export function renderTable(el, o) {
 /** One seat's cards in the middle; a held trick marks its winner, and sweeps toward them. */
 function playBox(entry, i, trick, base, n, o) {
   const won = trick.winner !== null && trick.winner !== undefined && entry.seat === trick.winner;
-  const style = place(entry.seat, base, n);
+  const style = { ...place(entry.seat, base, n), ...playSlot(entry.seat, base, n) };
   if (trick.sweep && trick.winner !== null) {
     const to = place(trick.winner, base, n);
     Object.assign(style, { "--wx": to["--cx"], "--wy": to["--cy"], "animation-duration": `${trick.sweep.ms}ms`,
