@@ -83,6 +83,7 @@ def test_hand_and_controls_stay_in_view_at_every_decision_of_a_whole_match(pages
     page.add_init_script(HELD_RECORDER)
     _start_against_bots(page, table, game, options)
     decisions = 0
+    stepped = False
     shots: set[str] = set()
     deadline = time.monotonic() + 240
     while not table.finished(page):
@@ -101,6 +102,16 @@ def test_hand_and_controls_stay_in_view_at_every_decision_of_a_whole_match(pages
                 page.screenshot(path=str(artifacts / f"table-{game}-{name}.png"))
                 shots.add(name)
             page.set_viewport_size(base)
+        higher = page.locator('#controls [data-key="bid-higher"]:not([disabled])')
+        if not stepped and higher.count():
+            # A long bid list is a stepper: "higher" shows the next bid, "lower" goes back.
+            bid = page.locator("#controls [data-bid]")
+            first = bid.get_attribute("data-bid")
+            higher.click()
+            expect(bid).not_to_have_attribute("data-bid", first)
+            page.locator('#controls [data-key="bid-lower"]').click()
+            expect(bid).to_have_attribute("data-bid", first)
+            stepped = True
         if step == "submit":
             page.locator("#controls [data-submit]:not([disabled])").first.click(timeout=5000)
         else:
