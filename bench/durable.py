@@ -43,7 +43,7 @@ GAMES = "oh_hell,bid_whist,tarbish,ribs"
 class Target:
     """One server (and its load client)."""
 
-    def __init__(self, name: str, workdir: Path, env: dict | None) -> None:
+    def __init__(self, name: str, workdir: Path, env: dict | None, module: str = "server") -> None:
         self.name = name
         self.port = _free_port()
         self.log = open(workdir / f"{name}-server.log", "w")
@@ -51,7 +51,7 @@ class Target:
             cmd, kind = [PY, "-m", "bench.bare_server"], "bare"
             full_env = dict(os.environ)
         else:
-            cmd, kind = [PY, "-m", "server"], "felt"
+            cmd, kind = [PY, "-m", module], "felt"  # bench/loop_turns.py runs an instrumented one
             full_env = {
                 **os.environ,
                 "DATABASE_URL": f"sqlite:///{workdir / (name + '.db')}",

@@ -128,6 +128,21 @@ async def _join_cluster(app: FastAPI, settings: Settings, rooms: RoomManager) ->
     return cluster
 
 
+def _start_chores(app: FastAPI, settings: Settings) -> list[asyncio.Task]:
+    """The collector's tending and, for the bench, the loop monitor: tasks that run until the stop."""
+    # A server keeps many long-lived views: collect the young generation less often and
+    # keep the long-lived heap out of the collector's sight (see _tend_collector).
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+    loop = asyncio.get_running_loop()
+    chores = [loop.create_task(_tend_collector())]
+    watch = app.state.loop_watch = LoopWatch() if settings.loop_monitor else None
+    if watch is not None:
+        chores.append(loop.create_task(watch.run()))
+    return chores
+
+
 @asynccontextmanager
 async def _lifespan(app: FastAPI):
     """Storage, the writer and the rooms up (the tables restored, or restoring in the
@@ -167,23 +182,15 @@ async def _lifespan(app: FastAPI):
             await cluster.release_all()
 
     DRAINS.append(drain)
-    # A server keeps many long-lived views: collect the young generation less often and
-    # keep the long-lived heap out of the collector's sight (see _tend_collector).
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
-    collector = asyncio.get_running_loop().create_task(_tend_collector())
-    watch = app.state.loop_watch = LoopWatch() if settings.loop_monitor else None
-    watching = asyncio.get_running_loop().create_task(watch.run()) if watch else None
+    chores = _start_chores(app, settings)
     log.info("Felt %s ready on %s", __version__, db.describe())
     try:
         yield
     finally:
         DRAINS.remove(drain)
         prepare.cancel()
-        collector.cancel()
-        if watching is not None:
-            watching.cancel()
+        for chore in chores:
+            chore.cancel()
         await rooms.stop()
         await rooms.close()
         await writer.close()

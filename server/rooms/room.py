@@ -465,6 +465,8 @@ class Room:
                     raise RoomError("room_full", "This room has as many spectators as it can take.")
             self.connections.append(conn)
             self.last_seen = time.monotonic()
+            if self.status == "playing" and not self.timer.running:
+                self._arm_timer()  # it ran out while nobody was here: a fresh turn now
             seat_index = self.seat_of(conn.player_id)
             if seat_index is not None:
                 seat = self.seats[seat_index]
@@ -533,11 +535,13 @@ class Room:
             self._schedule_bots()
 
     def restored(self) -> None:
-        """After a rebuild: every seated player's grace period starts now; a finished match is
-        handed to storage again (saving is idempotent, so a record lost in a crash is not)."""
+        """After a rebuild (on the event loop): every seated player's grace period and the turn
+        timer start now; a finished match is handed to storage again (saving is idempotent, so
+        a record lost in a crash is not)."""
         for seat in self.seats:
             if seat.player_id is not None:
                 self._start_grace(seat.index)
+        self._arm_timer()
         if self.record is not None:
             self.writer.record(self.record)
 

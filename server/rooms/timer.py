@@ -4,7 +4,9 @@ Off by default; a table chooses 30, 60 or 120 seconds when it is opened. The roo
 timer after every change (under its lock) with the people who must act now; the deadline is
 part of the room's view so that clients can draw it. When it runs out the room has a bot play
 that one turn; a seat that misses two turns in a row is marked away and the bot plays on
-until its player acts again.
+until its player acts again. The deadline is not logged: a table restored from its log (a
+restart, a parked table opened) starts a fresh turn on the clock, and so does a table whose
+clock ran out while nobody was connected, when someone comes back.
 """
 
 from __future__ import annotations
@@ -45,6 +47,11 @@ class TurnTimer:
     async def _wait(delay: float, deadline: int, on_expiry: Callable[[int], Awaitable[None]]) -> None:
         await asyncio.sleep(delay)
         await on_expiry(deadline)
+
+    @property
+    def running(self) -> bool:
+        """True while a deadline is being waited for (it has not run out, nor been cancelled)."""
+        return self._task is not None and not self._task.done()
 
     def missed(self, seat: int) -> bool:
         """Count a turn the timer played for ``seat``; True when the seat should now be marked away."""

@@ -105,6 +105,12 @@ class Database:
         finally:
             session.close()
 
+    @contextmanager
+    def transaction(self) -> Iterator[sa.Connection]:
+        """A plain Connection in a transaction (committed when the block succeeds): no ORM."""
+        with self.engine.begin() as conn:
+            yield conn
+
     def ping(self) -> bool:
         """True when the database answers a real query quickly; False on any error."""
         try:

@@ -183,50 +183,61 @@ def save_match(session: Session, record: Mapping[str, Any]) -> str:
     winners = [int(w) for w in _require(record, "winners")]
     if len(scores) != len(players):
         raise InvalidRecord(f"match {match_id}: {len(scores)} scores for {len(players)} players")
-    # A seat whose player is not (or no longer) known is kept, unlinked, rather than refused:
-    # a match must never become unwritable because of one missing identity.
-    wanted = {p.get("player_id") for p in players if p.get("player_id")}
-    known = set(session.scalars(sa.select(Player.id).where(Player.id.in_(wanted)))) if wanted else set()
-
     finished_at = _as_utc(_require(record, "finished_at"), "finished_at")
-    session.add(
-        Match(
-            id=match_id,
-            game=str(_require(record, "game")),
-            options=_options(record.get("options")),
-            seed=str(_require(record, "seed")),
-            commitment=str(_require(record, "commitment")),
-            dealer=int(_require(record, "dealer")),
-            room_code=record.get("room_code"),
-            private=bool(record.get("private", False)),
-            scores=scores,
-            winners=winners,
-            player_count=len(players),
-            started_at=_as_utc(_require(record, "started_at"), "started_at"),
-            finished_at=finished_at,
-        )
-    )
+    session.add(_match_row(record, match_id, scores, winners, len(players), finished_at))
     session.flush()  # the parent row first: the children's foreign keys point at it
-    winner_set = set(winners)
     # Children go in through Core executemany: the ORM's per-row bookkeeping buys nothing here.
     conn = session.connection()
-    conn.execute(
-        MatchSeat.__table__.insert(),
-        [
-            {
-                "match_id": match_id,
-                "seat": int(p["seat"]),
-                "player_id": p.get("player_id") if p.get("player_id") in known else None,
-                "name": str(p.get("name") or f"Seat {p['seat']}"),
-                "bot": bool(p.get("bot", False)),
-                "bot_level": (p.get("level") or "easy") if p.get("bot") else None,
-                "score": scores[int(p["seat"])],
-                "winner": int(p["seat"]) in winner_set,
-                "finished_at": finished_at,
-            }
-            for p in players
-        ],
+    conn.execute(MatchSeat.__table__.insert(), _seat_rows(session, match_id, players, scores, winners, finished_at))
+    _insert_hands_and_actions(conn, match_id, record)
+    return match_id
+
+
+def _match_row(
+    record: Mapping[str, Any], match_id: str, scores: list[int], winners: list[int], players: int, finished_at: datetime
+) -> Match:
+    return Match(
+        id=match_id,
+        game=str(_require(record, "game")),
+        options=_options(record.get("options")),
+        seed=str(_require(record, "seed")),
+        commitment=str(_require(record, "commitment")),
+        dealer=int(_require(record, "dealer")),
+        room_code=record.get("room_code"),
+        private=bool(record.get("private", False)),
+        scores=scores,
+        winners=winners,
+        player_count=players,
+        started_at=_as_utc(_require(record, "started_at"), "started_at"),
+        finished_at=finished_at,
     )
+
+
+def _seat_rows(
+    session: Session, match_id: str, players: list, scores: list[int], winners: list[int], finished_at: datetime
+) -> list[dict]:
+    """The match's seats; a seat whose player is not (or no longer) known is kept, unlinked,
+    rather than refused: a match must never become unwritable because of one missing identity."""
+    wanted = {p.get("player_id") for p in players if p.get("player_id")}
+    known = set(session.scalars(sa.select(Player.id).where(Player.id.in_(wanted)))) if wanted else set()
+    winner_set = set(winners)
+    return [
+        {
+            "match_id": match_id,
+            "seat": int(p["seat"]),
+            "player_id": p.get("player_id") if p.get("player_id") in known else None,
+            "name": str(p.get("name") or f"Seat {p['seat']}"),
+            "bot": bool(p.get("bot", False)),
+            "bot_level": (p.get("level") or "easy") if p.get("bot") else None,
+            "score": scores[int(p["seat"])],
+            "winner": int(p["seat"]) in winner_set,
+            "finished_at": finished_at,
+        }
+        for p in players
+    ]
+
+
+def _insert_hands_and_actions(conn: sa.Connection, match_id: str, record: Mapping[str, Any]) -> None:
     hands = [
         (
             match_id,
@@ -246,7 +257,6 @@ def save_match(session: Session, record: Mapping[str, Any]) -> str:
     ]
     if actions:
         _insert_many(conn, Action.__table__, ("match_id", "seq", "seat", "action"), actions)
-    return match_id
 
 
 def encode_cursor(finished_at: datetime, match_id: str) -> str:

@@ -9,7 +9,7 @@ import random
 import httpx
 
 from live_server import LiveServer
-from ws_client import Client, new_player, new_room, play_to_end
+from ws_client import Client, host_with_bots, new_player, new_room, play_to_end
 
 
 async def _my_tables(server: LiveServer, token: str) -> dict[str, str]:
@@ -29,11 +29,7 @@ async def _wait_status(server: LiveServer, token: str, code: str, status: str) -
 
 async def _bot_table(server: LiveServer, token: str, game: str, options: dict) -> tuple[str, Client]:
     code = await new_room(server.base, token, game, options)
-    host = await Client(server.ws_base, code, token, "host").connect()
-    for seat in (1, 2, 3):
-        await host.send({"type": "bot", "seat": seat})
-    await host.wait(lambda c: all(s["bot"] for s in c.state["seats"][1:]), what="three bots")
-    return code, host
+    return code, await host_with_bots(server.ws_base, code, token)
 
 
 async def test_a_table_left_empty_is_parked_survives_a_restart_and_resumes_where_it_stood(tmp_path):

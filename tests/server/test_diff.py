@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.rooms.diff import diff
+from server.rooms.diff import diff, diff_except, diff_keys
 from server.rules.games import all_games
 
 json_values = st.recursive(
@@ -31,6 +31,38 @@ def applies(old, new) -> None:
 @given(json_values, json_values)
 def test_the_patch_turns_any_json_value_into_any_other(old, new):
     applies(old, new)
+
+
+# Views whose values are often the very same objects (as a room's successive views are).
+SHARED_VALUES = [None, 0, 1, "AS", [], ["AS", "KS"], {"seat": 0}, [{"seat": 0}, {"seat": 1}]]
+views = st.dictionaries(
+    st.sampled_from(["hand", "legal", "log", "to_act", "a/b", "~"]),
+    st.sampled_from(SHARED_VALUES) | json_values,
+    max_size=6,
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(views, views, st.booleans())
+def test_the_shared_and_the_own_keys_together_turn_one_view_into_the_other(old, new, same_order):
+    # The shared operations (every key but the seat keys) and a seat's own (only those) add up
+    # to the whole patch, whether the two views list their keys in the same order or not.
+    old, new = copy.deepcopy((old, new))  # shared within the pair, never with another example
+    if same_order:  # the fast path: the keys picked out by position
+        new = {k: new.get(k, old[k]) for k in old}
+    skip = frozenset({"hand", "legal"})
+    ops: list = []
+    diff_except(old, new, skip, "", ops)
+    diff_keys(old, new, tuple(skip), "", ops)
+    assert jsonpatch.apply_patch(copy.deepcopy(old), ops) == new
+
+
+def test_a_log_appended_to_is_one_add_per_new_entry():
+    first = {"seat": 0, "action": {"type": "play", "card": "AS"}}
+    old = {"log": [first]}
+    new = {"log": [first, {"seat": 1, "action": {"type": "play", "card": "KS"}}]}
+    assert diff(old, new) == [{"op": "add", "path": "/log/1", "value": new["log"][1]}]
+    applies({"log": [1, 2]}, {"log": [1, 2, 1, 2]})
 
 
 def test_equal_views_give_an_empty_patch_and_unchanged_parts_are_skipped():

@@ -203,3 +203,32 @@ async def test_a_room_rebuilt_from_its_log_is_the_room_that_wrote_it():
     assert rebuilt._chat_part == room._chat_part
     assert [(s.player_id, s.name, s.bot) for s in rebuilt.seats] == [(s.player_id, s.name, s.bot) for s in room.seats]
     await room.close()
+
+
+async def test_a_turn_timer_that_ran_out_with_nobody_there_starts_again_when_someone_is_back():
+    # 30 s scaled to 0.3 s; the grace is long, so only the timer can play for the host.
+    manager = RoomManager(Settings(bot_delay_ms=0, turn_timer_scale=0.01, reconnect_grace_s=600), MemoryWriter())
+    room = manager.create("oh_hell", {"max_cards": 3, "rebound": False}, 4, False, "p0", "Ann", turn_timer=30)
+    host, _ = connection("p0", "Ann")
+    await room.join(host)
+    for seat in (1, 2, 3):
+        await room.set_bot(host, seat, remove=False)
+    await room.start(host)
+    for _ in range(200):  # the bots before Ann act
+        if room.game.to_act(room.state) == [0]:
+            break
+        await asyncio.sleep(0.005)
+    assert room.game.to_act(room.state) == [0] and room.timer.running
+    await room.leave(host)
+    await asyncio.sleep(0.6)  # the clock runs out with nobody at the table: nothing is played
+    assert not room.timer.running and room.game.view(room.state, 0)["bids"][0] is None
+    back, _ = connection("p0", "Ann")
+    await room.join(back)
+    assert room.timer.running
+    assert drain(back)[0]["state"]["room"]["deadline"] == room.timer.deadline
+    for _ in range(200):
+        if room.game.to_act(room.state) != [0]:
+            break
+        await asyncio.sleep(0.005)
+    assert room.game.view(room.state, 0)["bids"][0] is not None  # the timer's bot bid for Ann
+    await room.close()

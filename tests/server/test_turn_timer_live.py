@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from live_server import LiveServer
-from ws_client import Client, new_player
+from ws_client import Client, host_with_bots, new_player, new_room
 
 SCALE = 0.01
 
@@ -26,19 +26,9 @@ def timed_server(tmp_path_factory):
 
 async def _table_with_bots(server, turn_timer: int) -> tuple[Client, str]:
     ana = await new_player(server.base, "Ana")
-    async with httpx.AsyncClient(base_url=server.base) as http:
-        r = await http.post(
-            "/api/rooms",
-            json={"game": "oh_hell", "options": {"max_cards": 3, "rebound": False}, "turn_timer": turn_timer},
-            headers={"Authorization": f"Bearer {ana['token']}"},
-        )
-        assert r.status_code == 201, r.text
-        code = r.json()["code"]
-    host = await Client(server.ws_base, code, ana["token"], "ana").connect()
-    for seat in (1, 2, 3):
-        await host.send({"type": "bot", "seat": seat})
-    await host.wait(lambda c: all(s["bot"] for s in c.state["seats"][1:]), what="three bots")
-    return host, code
+    options = {"max_cards": 3, "rebound": False}
+    code = await new_room(server.base, ana["token"], "oh_hell", options, turn_timer=turn_timer)
+    return await host_with_bots(server.ws_base, code, ana["token"], "ana"), code
 
 
 async def test_a_missed_turn_is_played_by_a_bot_and_two_in_a_row_mark_the_seat_away(timed_server):

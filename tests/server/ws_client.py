@@ -24,10 +24,15 @@ async def new_player(base: str, name: str) -> dict:
         return r.json()
 
 
-async def new_room(base: str, token: str, game: str, options: dict | None = None, seats: int | None = None, private: bool = False) -> str:
+async def new_room(
+    base: str, token: str, game: str, options: dict | None = None, seats: int | None = None, private: bool = False,
+    turn_timer: int = 0,
+) -> str:
     body: dict[str, Any] = {"game": game, "options": options or {}, "private": private}
     if seats is not None:
         body["seats"] = seats
+    if turn_timer:
+        body["turn_timer"] = turn_timer
     async with httpx.AsyncClient(base_url=base) as http:
         r = await http.post("/api/rooms", json=body, headers={"Authorization": f"Bearer {token}"})
         assert r.status_code == 201, r.text
@@ -123,6 +128,15 @@ class Client:
             await self.ws.close()
         if self._reader is not None:
             await asyncio.wait([self._reader], timeout=5)
+
+
+async def host_with_bots(ws_base: str, code: str, token: str, label: str = "host") -> Client:
+    """The host of a new four-seat table connected, with bots in seats 1 to 3."""
+    host = await Client(ws_base, code, token, label).connect()
+    for seat in (1, 2, 3):
+        await host.send({"type": "bot", "seat": seat})
+    await host.wait(lambda c: all(s["bot"] for s in c.state["seats"][1:]), what="three bots")
+    return host
 
 
 def choose(view: dict, rng: random.Random) -> dict:
