@@ -197,6 +197,16 @@ class Cluster:
                 return False
             await asyncio.sleep(0.02)
 
+    async def unheld(self, codes: list[str], chunk: int = 1000) -> list[str]:
+        """The codes among ``codes`` whose lease nobody holds (one MGET per ``chunk`` codes)."""
+        out = []
+        for start in range(0, len(codes), chunk):
+            part = codes[start : start + chunk]
+            self.ops += 1
+            holders = await self.redis.mget([self._lease(c) for c in part])
+            out += [code for code, holder in zip(part, holders) if holder is None]
+        return out
+
     async def release(self, code: str) -> None:
         self.trusted.pop(code, None)
         self.ops += 1

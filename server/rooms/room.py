@@ -300,10 +300,9 @@ class Room:
 
         ``_enter`` raises (a game rule, say) before anything has changed.
         """
-        if self.manager.stopping:
-            raise RoomError("restarting", "The server is restarting; nothing changed. Try again in a moment.", 503)
-        if not self.manager.may_change(self.code):
-            raise RoomError("moved", "This table is moving to another server; nothing changed. Reconnecting.", 503)
+        refused = self.manager.change_refused(self.code)
+        if refused is not None:
+            raise refused
         at = time.time()
         self._enter(kind, data, at)
         if kind in ("start", "act"):
@@ -727,6 +726,9 @@ class Room:
                 seats = self._bot_seats_to_act()
                 if not seats:
                     return
+                if self.manager.change_refused(self.code) is not None:
+                    delay = max(delay, 0.25)  # the database is down (say): look again later
+                    continue
                 seat = seats[0]
                 state = self.state
                 view = self.game.view(state, seat)
