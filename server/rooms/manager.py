@@ -75,6 +75,7 @@ class RoomManager:
         self._opening: dict[str, asyncio.Future] = {}
         self._janitor: asyncio.Task | None = None
         self._adopter: asyncio.Task | None = None
+        self._unheld: set[str] = set()  # waiting tables nobody held at the last look
         self._last_purge = 0.0
         self.restored = source is None  # tables are looked up only once the restore is done
         self.stopping = False
@@ -199,6 +200,8 @@ class RoomManager:
     async def open(self, code: str) -> Room | None:
         """The room, from memory or rebuilt from its log (a parked table resumes); None if none."""
         room = self.get(code)
+        if room is not None and self.letting_go(room.code):
+            raise BUSY  # the client tries again and finds the table's next node
         if room is not None or self.source is None or not isinstance(code, str):
             return room
         code = normalize_code(code)
@@ -355,6 +358,11 @@ class RoomManager:
 
     # ---- cluster mode --------------------------------------------------------------------------
 
+    def letting_go(self, code: str) -> bool:
+        """Cluster mode: this node is stopping or its lease on ``code`` may have run out, so the
+        table must log nothing more here (not even who left): another node may own it now."""
+        return self.cluster is not None and (self.stopping or not self.cluster.owns(code))
+
     def change_refused(self, code: str) -> RoomError | None:
         """Why table ``code`` may not change now, or None: the server is stopping, or (cluster
         mode) this node's lease may have run out, or the database is unreachable (no spool in
@@ -385,8 +393,12 @@ class RoomManager:
         if cluster is None or self.source is None or not self.restored or self.stopping:
             return []
         waiting = [c for c in await self.source.waiting_codes() if c not in self.rooms]
+        unheld = set(await cluster.unheld(waiting))
+        # Only codes nobody held at the last look either: a table between two nodes (handed
+        # over, released a moment ago) is not an orphan; a dead node's table stays unheld.
+        orphans, self._unheld = sorted(unheld & self._unheld), unheld
         adopted = []
-        for code in await cluster.unheld(waiting):
+        for code in orphans:
             try:
                 room = await self._open_once(code, functools.partial(self._take_over, ask=False))
             except RoomError as err:

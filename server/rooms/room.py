@@ -502,7 +502,7 @@ class Room:
             self.connections.remove(conn)
             self.last_seen = time.monotonic()
             seat_index = self.seat_of(conn.player_id)
-            if seat_index is None or self.closed:
+            if seat_index is None or self.closed or self.manager.letting_go(self.code):
                 return
             seat = self.seats[seat_index]
             seat.connections = max(0, seat.connections - 1)
@@ -525,6 +525,8 @@ class Room:
             self._grace_tasks.pop(seat_index, None)
             seat = self.seats[seat_index]
             if self.closed or self.status != "playing" or seat.connections > 0 or seat.away:
+                return
+            if self.manager.letting_go(self.code):
                 return
             seat.away = True
             self._rebuild_seats_part()
