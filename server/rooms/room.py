@@ -721,15 +721,16 @@ class Room:
             self._bot_task = asyncio.get_running_loop().create_task(self._run_bots())
 
     async def _run_bots(self) -> None:
-        delay = self.settings.bot_delay_ms / 1000
+        delay = pause = self.settings.bot_delay_ms / 1000
         while not self.closed:
-            await asyncio.sleep(delay)
+            await asyncio.sleep(pause)
+            pause = delay
             async with self.lock:
                 seats = self._bot_seats_to_act()
                 if not seats:
                     return
                 if self.manager.change_refused(self.code) is not None:
-                    delay = max(delay, 0.25)  # the database is down (say): look again later
+                    pause = max(delay, 0.25)  # the database is down (say): look again later
                     continue
                 seat = seats[0]
                 state = self.state
