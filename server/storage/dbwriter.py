@@ -209,7 +209,10 @@ def _worker_main(conn: Any, url: str, spool_path: str | None, parent_end: Any = 
             answer = state.write(message)
         except Exception as exc:
             answer = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
-        conn.send_bytes(orjson.dumps(answer))
+        try:
+            conn.send_bytes(orjson.dumps(answer))
+        except OSError:  # the server gave up on this answer (a stop): nothing is left to say
+            break
     state.db.dispose()
 
 
