@@ -252,11 +252,15 @@ class Cluster:
         return next(n for n in self.nodes if n.id == node_id)
 
     def table_log(self, code: str) -> list[tuple[int, str, dict]]:
+        return [(v, kind, data) for v, kind, data, _at in self.table_entries(code)]
+
+    def table_entries(self, code: str) -> list[tuple[int, str, dict, float]]:
+        """The table's log as a node reads it to rebuild the table: ``(version, kind, data, at)``."""
         with psycopg.connect(_libpq(self.database_url)) as conn:
             rows = conn.execute(
-                "SELECT version, kind, data FROM table_log WHERE code = %s ORDER BY version", (code,)
+                "SELECT version, kind, data, at FROM table_log WHERE code = %s ORDER BY version", (code,)
             ).fetchall()
-        return [(v, kind, orjson.loads(data)) for v, kind, data in rows]
+        return [(v, kind, orjson.loads(data), at) for v, kind, data, at in rows]
 
     @contextmanager
     def database_down(self) -> Iterator[None]:

@@ -13,7 +13,13 @@ import asyncio
 import random
 
 import httpx
+import orjson
 import websockets
+
+from server.config import Settings
+from server.rooms.manager import RoomManager
+from server.rooms.room import Room
+from server.storage.writer import MemoryWriter
 
 from ws_client import Client, choose, new_player
 
@@ -25,6 +31,7 @@ class Player:
         self.acked: list[tuple[int, int, dict]] = []  # (version, seat, action)
         self.reconnects = 0
         self.gaps: list[float] = []  # seconds from noticing a closed socket to the new snapshot
+        self.seen_before: list[tuple[int, dict | None]] = []  # (v, game view) of earlier sockets
         self.last_v = 0
 
     async def connect(self, timeout: float = 20) -> Player:
@@ -43,9 +50,14 @@ class Player:
         if self.client is not None:
             self.reconnects += 1
             self.gaps.append(loop.time() - began)
+            self.seen_before += self.client.history
         self.client = client
         self.last_v = client.v
         return self
+
+    @property
+    def player_id(self) -> str:
+        return self.client.state["me"]["id"]
 
     @property
     def gone(self) -> bool:
@@ -167,3 +179,28 @@ def check_acknowledged(players: list[Player], log: list[tuple[int, str, dict]]) 
             )
             count += 1
     return count
+
+
+def check_seen(players: list[Player], code: str, entries: list[tuple[int, str, dict, float]]) -> int:
+    """Every version a player was shown is the log's: the table is rebuilt from its log entry
+    by entry, as a node restores it, and at each version a player saw, the game view of the
+    player's seat must equal what the player was shown then. Returns the versions checked."""
+    shown: dict[int, list[tuple[Player, dict]]] = {}
+    for p in players:
+        for v, game in p.client.history:
+            shown.setdefault(v, []).append((p, game))
+        for v, game in p.seen_before:
+            shown.setdefault(v, []).append((p, game))
+    room = Room.open(RoomManager(Settings(), MemoryWriter()), code, entries[0][2])
+    checked = 0
+    for version, kind, data, at in entries:
+        if version > 1:
+            room._enter(kind, data, at)
+        for p, game in shown.pop(version, ()):
+            seat = room.seat_of(p.player_id)
+            want = None if room.state is None else room.game.view(room.state, seat) if seat is not None else None
+            if game is not None and seat is not None:
+                assert orjson.loads(orjson.dumps(want)) == game, f"{p.label}: v{version} shown is not the log's ({kind})"
+                checked += 1
+    assert not shown, f"versions shown that the log lacks: {sorted(shown)[:5]}"
+    return checked

@@ -15,7 +15,7 @@ import pytest
 
 from cluster_harness import Cluster, cluster_settings, require_services
 from netns import NetnsHost
-from players import Player, check_acknowledged, play, seat_players
+from players import Player, check_acknowledged, check_seen, play, seat_players
 from server.config import normalize_database_url
 from ws_client import Client, choose
 
@@ -94,6 +94,7 @@ async def test_a_node_cut_off_by_the_network_loses_its_table_and_applies_nothing
     kind, data = log[stale_v][1], log[stale_v][2]  # the entry after the cut-off node's last version
     assert (kind, data) == ("owner", {"node": new_owner}), (kind, data)
     assert check_acknowledged(players, log) >= 8
+    assert check_seen(players, code, cluster.table_entries(code)) > 0
     text = old.log_text()
     assert f"table {code}: this node lost its lease" in text or f"table {code}: another writer" in text
     for p in players:
