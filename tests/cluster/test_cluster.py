@@ -229,6 +229,10 @@ async def test_a_node_whose_database_is_down_refuses_changes_and_spools_nothing(
         await wait_for(refused, timeout=60, what="a change to be refused")
         assert [e["code"] for e in talker.errors] == ["unavailable"], talker.errors
         assert talker.closed[0] == 1013, talker.closed
+        owner = cluster.node(cluster.owner(code))
+        async with httpx.AsyncClient() as http:
+            metrics = (await http.get(owner.base + "/metrics")).text
+        assert "felt_writer_outage 1.0" in metrics and "felt_writer_spooled 0.0" in metrics
         assert {p.label: p.client.v for p in players} == shown, "nothing was shown while the database was down"
         for node in cluster.nodes:
             spool = node.folder / "felt-spool.jsonl"
