@@ -188,6 +188,10 @@ async def test_a_waiting_table_of_a_dead_node_is_adopted_and_back_in_the_lobby(c
     r = await create(cluster.base, host["token"])
     assert r.status_code == 201, r.text
     code = r.json()["code"]
+
+    async def logged() -> bool:  # 201 comes before the created entry is durable: a kill could lose it
+        return bool(cluster.table_log(code))
+    await wait_for(logged, what="the new table's first entry to be durable")
     victim = cluster.node(cluster.owner(code))
     victim.kill()  # nobody is connected: no client would ever bring the table back
     try:
