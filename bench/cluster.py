@@ -102,7 +102,7 @@ class Setup:
             return f"127.0.0.1:{self.ports[0]}"
         port = free_port()
         config = self.tmp / "haproxy.cfg"
-        config.write_text(haproxy_config(port, self.ports))
+        config.write_text(haproxy_config(port, [f"127.0.0.1:{p}" for p in self.ports]))
         self.haproxy = subprocess.Popen(["taskset", "-c", "1", "haproxy", "-db", "-f", str(config)],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_healthy(f"http://127.0.0.1:{port}", self.haproxy)

@@ -143,13 +143,20 @@ def _start_chores(app: FastAPI, settings: Settings) -> list[asyncio.Task]:
     return chores
 
 
+def _writer(settings: Settings) -> DatabaseWriter:
+    """The table log's writer; no spool in cluster mode: another node may take a table while
+    this one cannot reach the database (server/storage/dbwriter.py)."""
+    spool = None if settings.redis_url else settings.spool_path
+    return DatabaseWriter(settings.database_url, spool, retry_max_s=settings.db_retry_max_s)
+
+
 @asynccontextmanager
 async def _lifespan(app: FastAPI):
     """Storage, the writer and the rooms up (the tables restored, or restoring in the
     background while the database is down), and down again in order at the stop."""
     settings: Settings = app.state.settings
     db = Database(settings.database_url)
-    writer = DatabaseWriter(settings.database_url, settings.spool_path, retry_max_s=settings.db_retry_max_s)
+    writer = _writer(settings)
     await writer.start()
     source = DatabaseTables(db)
     rooms = RoomManager(settings, writer, source)

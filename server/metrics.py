@@ -46,6 +46,10 @@ class _Live:
             "felt_writer_spooled", "1 while writes wait in the local spool for the database.",
             value=1 if writer is not None and writer.spooled else 0,
         )
+        yield GaugeMetricFamily(
+            "felt_writer_outage", "1 while the database is unreachable and changes are refused (cluster mode: no spool).",
+            value=1 if writer is not None and writer.outage else 0,
+        )
         errors = CounterMetricFamily(
             "felt_database_errors", "Database operations that failed (requests and the writer's batches).",
             labels=["where"],

@@ -281,6 +281,9 @@ class RoomSocket:
                 await _dispatch(room, conn, msg)
             except RoomError as err:
                 self._push_error(conn, err.code, err.message)
+                if err.code == "unavailable":  # the database is down: the client retries later
+                    self.request_close(CLOSE_TRY_AGAIN, err.code)
+                    break
                 continue
             except GameError as err:
                 self._push_error(conn, err.code, str(err))

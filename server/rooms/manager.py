@@ -4,14 +4,20 @@ Rooms in memory are a cache of the tables' logs. A room not in memory is looked 
 ``TableSource`` (the storage side: a table's status and log) and rebuilt through the engines;
 on start every table that was waiting, playing or finished is rebuilt. A room nobody has been
 connected to for ``room_idle_close_s`` is parked (a finished one closed): its last entry is
-logged, then it leaves memory once that entry is durable.
+logged, then it leaves memory once that entry is durable. In cluster mode (server/cluster.py)
+a table is opened here only under this node's lease, none is restored at start, a waiting
+table whose node went away is adopted by whichever live node finds it first, and no change
+is made while the database is unreachable (there is no local spool to hold it).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
+import random
 import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Protocol
 
 from server.bots.pool import BotPool
@@ -38,12 +44,17 @@ class TableSource(Protocol):
 
     async def open_codes(self) -> list[str]: ...
 
+    async def waiting_codes(self) -> list[str]: ...
+
     async def purge(self, parked_before: float) -> int: ...
 
 
 UNAVAILABLE = RoomError("unavailable", "The table store is not reachable right now; try again in a moment.", 503)
 SHARED_DOWN = RoomError("unavailable", "The cluster's shared store is not reachable; try again in a moment.", 503)
 BUSY = RoomError("unavailable", "This table is moving between servers; try again in a moment.", 503)
+RESTARTING = RoomError("restarting", "The server is restarting; nothing changed. Try again in a moment.", 503)
+LEASE_GONE = RoomError("moved", "This table is moving to another server; nothing changed. Reconnecting.", 503)
+DATABASE_DOWN = RoomError("unavailable", "The database is unavailable; nothing changed. Try again shortly.", 503)
 MOVED = (1012, "this table moved to another server; reconnect")
 
 
@@ -63,6 +74,8 @@ class RoomManager:
         self._retiring: dict[str, Room] = {}
         self._opening: dict[str, asyncio.Future] = {}
         self._janitor: asyncio.Task | None = None
+        self._adopter: asyncio.Task | None = None
+        self._unheld: set[str] = set()  # waiting tables nobody held at the last look
         self._last_purge = 0.0
         self.restored = source is None  # tables are looked up only once the restore is done
         self.stopping = False
@@ -76,7 +89,10 @@ class RoomManager:
         cluster.local_lobby = self._lobby_rows
 
     def start(self) -> None:
-        self._janitor = asyncio.get_running_loop().create_task(self._sweep_forever())
+        loop = asyncio.get_running_loop()
+        self._janitor = loop.create_task(self._sweep_forever())
+        if self.cluster is not None and self.source is not None:
+            self._adopter = loop.create_task(self._adopt_forever())
 
     def create(
         self,
@@ -184,17 +200,23 @@ class RoomManager:
     async def open(self, code: str) -> Room | None:
         """The room, from memory or rebuilt from its log (a parked table resumes); None if none."""
         room = self.get(code)
+        if room is not None and self.letting_go(room.code):
+            raise BUSY  # the client tries again and finds the table's next node
         if room is not None or self.source is None or not isinstance(code, str):
             return room
         code = normalize_code(code)
         if not self.restored:
             raise UNAVAILABLE
+        return await self._open_once(code, self._restore_one if self.cluster is None else self._take_over)
+
+    async def _open_once(self, code: str, opener: Callable[[str], Awaitable[Room | None]]) -> Room | None:
+        """``opener(code)``, once at a time per table: a second caller waits for the first."""
         opening = self._opening.get(code)
         if opening is not None:
             return await asyncio.shield(opening)
         opening = self._opening[code] = asyncio.get_running_loop().create_future()
         try:
-            room = await (self._restore_one(code) if self.cluster is None else self._take_over(code))
+            room = await opener(code)
             opening.set_result(room)
             return room
         except BaseException as exc:
@@ -204,13 +226,16 @@ class RoomManager:
         finally:
             self._opening.pop(code, None)
 
-    async def _take_over(self, code: str) -> Room | None:
-        """Cluster mode: take the table's lease (its holder hands it over), restore it, and log
-        an ``owner`` entry first: the fence that refuses any later write of the old owner."""
+    async def _take_over(self, code: str, ask: bool = True) -> Room | None:
+        """Cluster mode: take the table's lease (its holder hands it over; with ``ask`` false
+        only a lease nobody holds: None otherwise), restore it, and log an ``owner`` entry
+        first: the fence that refuses any later write of the old owner."""
         cluster = self.cluster
         assert cluster is not None
         try:
-            if not await cluster.acquire(code):
+            if not await (cluster.acquire(code) if ask else cluster.claim(code)):
+                if not ask:
+                    return None
                 raise BUSY
         except RoomError:
             raise
@@ -333,9 +358,22 @@ class RoomManager:
 
     # ---- cluster mode --------------------------------------------------------------------------
 
-    def may_change(self, code: str) -> bool:
-        """True unless this is a cluster node whose lease on ``code`` may have run out."""
-        return self.cluster is None or self.cluster.owns(code)
+    def letting_go(self, code: str) -> bool:
+        """Cluster mode: this node is stopping or its lease on ``code`` may have run out, so the
+        table must log nothing more here (not even who left): another node may own it now."""
+        return self.cluster is not None and (self.stopping or not self.cluster.owns(code))
+
+    def change_refused(self, code: str) -> RoomError | None:
+        """Why table ``code`` may not change now, or None: the server is stopping, or (cluster
+        mode) this node's lease may have run out, or the database is unreachable (no spool in
+        cluster mode: a change could not be made durable, so none is made)."""
+        if self.stopping:
+            return RESTARTING
+        if self.cluster is None:
+            return None
+        if not self.cluster.owns(code):
+            return LEASE_GONE
+        return DATABASE_DOWN if self.writer.outage else None
 
     def table_changed(self, code: str, row: dict) -> None:
         """A table's lobby row changed (status or seats): the shared limits follow it."""
@@ -347,6 +385,40 @@ class RoomManager:
         room = self.rooms.pop(code, None) or self._retiring.pop(code, None)
         if room is not None:
             asyncio.get_running_loop().create_task(room.close(*MOVED))
+
+    async def adopt_orphans(self) -> list[str]:
+        """Take the waiting tables whose node died (nobody holds their lease): restored here,
+        they are back in the shared lobby, as a playing table is back when a client returns."""
+        cluster = self.cluster
+        if cluster is None or self.source is None or not self.restored or self.stopping:
+            return []
+        waiting = [c for c in await self.source.waiting_codes() if c not in self.rooms]
+        unheld = set(await cluster.unheld(waiting))
+        # Only codes nobody held at the last look either: a table between two nodes (handed
+        # over, released a moment ago) is not an orphan; a dead node's table stays unheld.
+        orphans, self._unheld = sorted(unheld & self._unheld), unheld
+        adopted = []
+        for code in orphans:
+            try:
+                room = await self._open_once(code, functools.partial(self._take_over, ask=False))
+            except RoomError as err:
+                log.warning("could not adopt table %s: %s", code, err.message)
+                continue
+            if room is not None:
+                adopted.append(code)
+        if adopted:
+            log.warning("adopted %d waiting tables whose node went away: %s", len(adopted), " ".join(adopted))
+        return adopted
+
+    async def _adopt_forever(self) -> None:
+        assert self.cluster is not None
+        every = self.cluster.lease_ms / 1000
+        while True:
+            await asyncio.sleep(every * random.uniform(0.75, 1.25))  # nodes out of step
+            try:
+                await self.adopt_orphans()
+            except Exception as exc:  # the database or Redis unreachable: next time
+                log.warning("could not look for orphaned tables: %s", exc)
 
     async def _hand_over(self, code: str) -> None:
         """Another node was asked for this table: park it here, then release the lease."""
@@ -424,12 +496,14 @@ class RoomManager:
     async def stop(self) -> None:
         """The server is stopping: refuse new rooms; the rooms' logs are flushed by the caller."""
         self.stopping = True
-        if self._janitor:
-            self._janitor.cancel()
+        for task in (self._janitor, self._adopter):
+            if task:
+                task.cancel()
 
     async def close(self) -> None:
-        if self._janitor:
-            self._janitor.cancel()
+        for task in (self._janitor, self._adopter):
+            if task:
+                task.cancel()
         for room in list(self.rooms.values()):
             await room.close(1012, "server restarting")
         self.rooms.clear()

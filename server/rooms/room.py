@@ -300,10 +300,9 @@ class Room:
 
         ``_enter`` raises (a game rule, say) before anything has changed.
         """
-        if self.manager.stopping:
-            raise RoomError("restarting", "The server is restarting; nothing changed. Try again in a moment.", 503)
-        if not self.manager.may_change(self.code):
-            raise RoomError("moved", "This table is moving to another server; nothing changed. Reconnecting.", 503)
+        refused = self.manager.change_refused(self.code)
+        if refused is not None:
+            raise refused
         at = time.time()
         self._enter(kind, data, at)
         if kind in ("start", "act"):
@@ -505,7 +504,7 @@ class Room:
             self.connections.remove(conn)
             self.last_seen = time.monotonic()
             seat_index = self.seat_of(conn.player_id)
-            if seat_index is None or self.closed:
+            if seat_index is None or self.closed or self.manager.letting_go(self.code):
                 return
             seat = self.seats[seat_index]
             seat.connections = max(0, seat.connections - 1)
@@ -528,6 +527,8 @@ class Room:
             self._grace_tasks.pop(seat_index, None)
             seat = self.seats[seat_index]
             if self.closed or self.status != "playing" or seat.connections > 0 or seat.away:
+                return
+            if self.manager.letting_go(self.code):
                 return
             seat.away = True
             self._rebuild_seats_part()
@@ -724,13 +725,17 @@ class Room:
             self._bot_task = asyncio.get_running_loop().create_task(self._run_bots())
 
     async def _run_bots(self) -> None:
-        delay = self.settings.bot_delay_ms / 1000
+        delay = pause = self.settings.bot_delay_ms / 1000
         while not self.closed:
-            await asyncio.sleep(delay)
+            await asyncio.sleep(pause)
+            pause = delay
             async with self.lock:
                 seats = self._bot_seats_to_act()
                 if not seats:
                     return
+                if self.manager.change_refused(self.code) is not None:
+                    pause = max(delay, 0.25)  # the database is down (say): look again later
+                    continue
                 seat = seats[0]
                 state = self.state
                 view = self.game.view(state, seat)

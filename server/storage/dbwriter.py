@@ -13,6 +13,12 @@ holds anything, new batches go after it, and the worker writes the spool to the 
 before any table is restored. A worker that dies is replaced and the batch it held is sent
 again as a replay (entries already stored are skipped). If the worker cannot take the last
 batches at a stop, the server's process spools them itself.
+
+Without a spool (``spool_path=None``: cluster mode, where another node may take a table whose
+node cannot reach the database, so a spooled version could later collide with its history)
+an unreachable database is an *outage*: the batch is not durable, nothing of it is shown, the
+writer retries it and ``outage`` is true until a write succeeds; the rooms refuse changes
+meanwhile. What is still unwritten at a stop is dropped (it was never shown to anyone).
 """
 
 from __future__ import annotations
@@ -131,14 +137,23 @@ def _write_isolated(db: Database, batch: dict, replay: bool) -> tuple[list[str],
 
 
 class _WorkerState:
-    def __init__(self, url: str, spool_path: str) -> None:
+    def __init__(self, url: str, spool_path: str | None) -> None:
         self.db = Database(url)
-        self.spool = Spool(spool_path)
+        self.spool = Spool(spool_path) if spool_path else None
         self.last_drain = 0.0
+
+    def _unwritten(self, message: bytes, exc: Exception) -> dict:
+        """The database is unreachable: spool the batch, or (no spool) say it is not durable."""
+        if self.spool is None:
+            return {"ok": False, "unreachable": True, "error": f"{type(exc).__name__}: {exc}"}
+        log.warning("database unreachable; batch spooled: %s", exc)
+        self.spool.append(message)
+        self.last_drain = time.monotonic()
+        return {"ok": True, "spooled": True}
 
     def drain(self) -> bool:
         """Write the spool to the database; True when it is empty afterwards."""
-        if self.spool.is_empty():
+        if self.spool is None or self.spool.is_empty():
             return True
         self.last_drain = time.monotonic()
         batches = self.spool.batches()
@@ -166,28 +181,25 @@ class _WorkerState:
         if batch.get("op") == "sync":
             return {"ok": True, "spooled": not self.drain()}
         replay = bool(batch.get("replay"))
-        if not self.spool.is_empty() and not (time.monotonic() - self.last_drain > 1.0 and self.drain()):
-            self.spool.append(message)
+        spool = self.spool
+        if spool is not None and not spool.is_empty() and not (time.monotonic() - self.last_drain > 1.0 and self.drain()):
+            spool.append(message)
             return {"ok": True, "spooled": True}
         try:
             self._write(batch, replay)
             return {"ok": True, "spooled": False, "conflicts": []}
         except UNREACHABLE as exc:
-            log.warning("database unreachable; batch spooled: %s", exc)
-            self.spool.append(message)
-            self.last_drain = time.monotonic()
-            return {"ok": True, "spooled": True}
+            return self._unwritten(message, exc)
         except Exception:  # a second writer, or a record the database refuses: isolate it
             pass
         try:
             conflicts, refused = _write_isolated(self.db, batch, replay)
-        except UNREACHABLE:
-            self.spool.append(message)
-            return {"ok": True, "spooled": True}
+        except UNREACHABLE as exc:
+            return self._unwritten(message, exc)
         return {"ok": True, "spooled": False, "conflicts": conflicts, "refused_matches": refused}
 
 
-def _worker_main(conn: Any, url: str, spool_path: str, parent_end: Any = None) -> None:
+def _worker_main(conn: Any, url: str, spool_path: str | None, parent_end: Any = None) -> None:
     """The worker process: answer b"ready", then one JSON answer per batch it is sent."""
     if parent_end is not None:  # forked: close our copy of the server's end, or EOF never comes
         parent_end.close()
@@ -204,14 +216,17 @@ def _worker_main(conn: Any, url: str, spool_path: str, parent_end: Any = None) -
             answer = state.write(message)
         except Exception as exc:
             answer = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
-        conn.send_bytes(orjson.dumps(answer))
+        try:
+            conn.send_bytes(orjson.dumps(answer))
+        except OSError:  # the server gave up on this answer (a stop): nothing is left to say
+            break
     state.db.dispose()
 
 
 class _Worker:
     """The spawned worker process and the event loop's streams to it."""
 
-    def __init__(self, url: str, spool_path: str, method: str = "spawn") -> None:
+    def __init__(self, url: str, spool_path: str | None, method: str = "spawn") -> None:
         ctx = multiprocessing.get_context(method)
         self.conn, child = ctx.Pipe()
         args = (child, url, spool_path, self.conn if method == "fork" else None)
@@ -266,16 +281,17 @@ class _Worker:
 class DatabaseWriter(Writer):
     """The writer the server uses: batches to the worker process, one in flight at a time."""
 
-    def __init__(self, url: str, spool_path: str | Path, retry_max_s: float = 30.0) -> None:
+    def __init__(self, url: str, spool_path: str | Path | None, retry_max_s: float = 30.0) -> None:
         super().__init__()
         self.url = url
-        self.spool = Spool(spool_path)
+        self.spool = Spool(spool_path) if spool_path is not None else None  # None: cluster mode
+        self._outage = False
         self.retry_max_s = max(float(retry_max_s), FIRST_RETRY_S)
         self._entries: list[LogEntry] = []
         self._matches: list[dict] = []
         self._in_flight = 0
         self._flying: tuple[list[LogEntry], list[dict]] = ([], [])
-        self._spooled = not self.spool.is_empty()
+        self._spooled = self.spool is not None and not self.spool.is_empty()
         self._worker: _Worker | None = None
         self._talk = asyncio.Lock()  # one exchange with the worker at a time
         self._wake: asyncio.Event | None = None
@@ -291,14 +307,14 @@ class DatabaseWriter(Writer):
             # Nothing but this thread runs yet (no database connection either): a fork is
             # safe here and takes milliseconds, where a spawn imports everything again
             # (seconds on a busy machine, on every start).
-            self._worker = _Worker(self.url, str(self.spool.path), "fork")
+            self._worker = _Worker(self.url, self._spool_path, "fork")
             await self._worker.open_streams()
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def _spawn(self) -> None:
         """Start the worker (under ``_talk``): spawning blocks (fork, exec, imports), so off the loop."""
         if self._worker is None:
-            worker = await asyncio.to_thread(_Worker, self.url, str(self.spool.path))
+            worker = await asyncio.to_thread(_Worker, self.url, self._spool_path)
             await worker.open_streams()
             self._worker = worker
 
@@ -317,8 +333,16 @@ class DatabaseWriter(Writer):
         return len(self._entries) + len(self._matches) + self._in_flight
 
     @property
+    def _spool_path(self) -> str | None:
+        return str(self.spool.path) if self.spool is not None else None
+
+    @property
     def spooled(self) -> bool:
         return self._spooled
+
+    @property
+    def outage(self) -> bool:
+        return self._outage
 
     async def sync(self) -> bool:
         answer = await self._ask(b'{"op":"sync"}')
@@ -365,16 +389,20 @@ class DatabaseWriter(Writer):
             answer = await self._commit(entries, matches)
             self._in_flight = 0
             self._flying = ([], [])
+            if answer is None:  # dropped at a stop, never durable: nothing is reported
+                continue
             self._spooled = bool(answer.get("spooled"))
             self._report(entries, set(answer.get("conflicts") or ()))
 
-    async def _commit(self, entries: list[LogEntry], matches: list[dict]) -> dict:
-        """Send one batch until the worker says it is durable (database or spool)."""
+    async def _commit(self, entries: list[LogEntry], matches: list[dict]) -> dict | None:
+        """Send one batch until the worker says it is durable (database or spool); None if
+        it is dropped at a stop (no spool, the database unreachable)."""
         batch = {"op": "write", "log": [e.row() for e in entries], "matches": matches}
         attempts = 0
         while True:
             try:
                 answer = await self._ask(_encode(batch))
+                self._outage = bool(answer.get("unreachable"))
                 if answer.get("ok"):
                     self.batches += 1
                     return answer
@@ -388,9 +416,16 @@ class DatabaseWriter(Writer):
             log.warning("could not write a batch of %d entries (attempt %d), retrying in %.2f s: %s",
                         len(entries), attempts, delay, error)
             if self._closing:
-                self.spool.append(_encode({**batch, "replay": True}))
-                return {"ok": True, "spooled": True}
+                return self._leave_at_stop({**batch, "replay": True}, len(entries))
             await asyncio.sleep(delay)
+
+    def _leave_at_stop(self, batch: dict, count: int) -> dict | None:
+        """At a stop, a batch the worker cannot write: spooled, or (no spool) dropped unseen."""
+        if self.spool is None:
+            log.error("stopping: %d entries never reached the database and were never shown; dropped", count)
+            return None
+        self.spool.append(_encode(batch))
+        return {"ok": True, "spooled": True}
 
 
     async def close(self, timeout: float = 10.0) -> None:
@@ -407,8 +442,10 @@ class DatabaseWriter(Writer):
         matches = self._flying[1] + self._matches
         self._entries, self._matches, self._flying, self._in_flight = [], [], ([], []), 0
         if left or matches:
-            log.error("the writer spools %d entries and %d matches at the stop", len(left), len(matches))
-            self.spool.append(_encode({"op": "write", "log": [e.row() for e in left], "matches": matches, "replay": True}))
+            log.error("the writer cannot write %d entries and %d matches at the stop", len(left), len(matches))
+            self._leave_at_stop(
+                {"op": "write", "log": [e.row() for e in left], "matches": matches, "replay": True}, len(left)
+            )
         if self._worker is not None:
             await self._worker.close_streams()
             await asyncio.to_thread(self._worker.close)

@@ -33,6 +33,14 @@ class DatabaseTables:
         """The tables to rebuild on start: waiting, playing or finished."""
         return await asyncio.to_thread(self._codes)
 
+    def _waiting(self) -> list[str]:
+        with self.db.session() as session:
+            return tables.table_codes(session, ("waiting",))
+
+    async def waiting_codes(self) -> list[str]:
+        """The tables waiting for players (cluster mode: some may be orphans of a dead node)."""
+        return await asyncio.to_thread(self._waiting)
+
     def _purge(self, parked_before: float) -> int:
         with self.db.session() as session:
             return tables.purge(session, parked_before)

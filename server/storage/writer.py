@@ -71,6 +71,12 @@ class Writer:
         """True while some durable entries are only in the local spool, not in the database."""
         return False
 
+    @property
+    def outage(self) -> bool:
+        """True while the database is unreachable and there is no spool (cluster mode): entries
+        wait, not durable, and the rooms must refuse changes."""
+        return False
+
     async def sync(self) -> bool:
         """Write what the spool holds to the database; True when the spool is empty."""
         return True

@@ -15,17 +15,22 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 import orjson
 import psycopg
+import pytest
 import redis
 from sqlalchemy.engine import make_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
 
 from live_server import free_port  # noqa: E402
+from netns import NetnsHost  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 HAPROXY_CFG = ROOT / "deploy" / "haproxy.cfg"
@@ -34,14 +39,47 @@ LEASE_MS = 1500
 LOOKUP_BURST = 4  # unknown room codes one address may try (the rate-limit test)
 
 
-def haproxy_config(port: int, nodes: list[int]) -> str:
-    """deploy/haproxy.cfg, listening on ``port``, with the nodes on loopback."""
+def missing_services() -> str | None:
+    """Why the cluster tests cannot run here, or None."""
+    if not os.environ.get("TEST_DATABASE_URL"):
+        return "TEST_DATABASE_URL is not set"
+    if shutil.which("haproxy") is None:
+        return "haproxy is not installed (apt-get install haproxy)"
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_timeout=2).ping()
+    except redis.RedisError as exc:
+        return f"Redis at {REDIS_URL} does not answer: {exc}"
+    return None
+
+
+def require_services() -> None:
+    """Skip the calling test (fail it with ``FELT_REQUIRE_POSTGRES=1``) when they cannot run here."""
+    missing = missing_services()
+    if missing:
+        if os.environ.get("FELT_REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"FELT_REQUIRE_POSTGRES=1 but the cluster tests cannot run: {missing}")
+        pytest.skip(f"cluster tests skipped: {missing}")
+
+
+def cluster_settings() -> dict[str, str]:
+    """The nodes' settings in the tests: every test client comes from 127.0.0.1, so only the
+    limit under test is tight."""
+    return {
+        "FELT_MAX_OPEN_ROOMS_PER_PLAYER": "3", "FELT_CHAT_PER_MINUTE": "10000",
+        "FELT_RATE_PLAYERS_PER_MINUTE": "100000", "FELT_RATE_PLAYERS_BURST": "100000",
+        "FELT_RATE_ROOMS_PER_MINUTE": "100000", "FELT_RATE_ROOMS_BURST": "100000",
+        "FELT_RATE_LOOKUPS_PER_MINUTE": "1", "FELT_RATE_LOOKUPS_BURST": str(LOOKUP_BURST),
+    }
+
+
+def haproxy_config(port: int, nodes: list[str]) -> str:
+    """deploy/haproxy.cfg, listening on ``port``, with the nodes at ``nodes`` (``host:port``)."""
     text = HAPROXY_CFG.read_text()
     text = re.sub(r"\nresolvers docker\n(?:    .*\n)+", "\n", text)
     text = text.replace("bind :8000", f"bind 127.0.0.1:{port}")
     text = re.sub(r"maxconn \d+", "maxconn 4000", text)  # within this machine's open-file limit
     text = text.replace("log stdout format raw local0 warning", "log stderr format raw local0 warning")
-    servers = "".join(f"    server n{i} 127.0.0.1:{p} check\n" for i, p in enumerate(nodes))
+    servers = "".join(f"    server n{i} {address} check\n" for i, address in enumerate(nodes))
     text, count = re.subn(r"    server-template .*\n", servers, text)
     assert count == 2, "deploy/haproxy.cfg should have one server-template per backend"
     return text
@@ -64,22 +102,32 @@ def wait_healthy(base: str, proc: subprocess.Popen | None = None, timeout: float
 class Node:
     """One Felt node: ``python -m server`` with its own folder, port and node id."""
 
-    def __init__(self, cluster: Cluster, index: int) -> None:
+    def __init__(self, cluster: Cluster, index: int, host: NetnsHost | None = None) -> None:
         self.cluster = cluster
         self.index = index
         self.id = f"n{index}"
+        self.host = host  # a test host in its own network namespace, or None: loopback
+        self.address = host.inside if host is not None else "127.0.0.1"
         self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.ws_base = f"ws://127.0.0.1:{self.port}"
+        self.base = f"http://{self.address}:{self.port}"
+        self.ws_base = f"ws://{self.address}:{self.port}"
         self.folder = cluster.tmp / self.id
         self.folder.mkdir(exist_ok=True)
         self.proc: subprocess.Popen | None = None
+        self.database_url, self.redis_url = cluster.database_url, REDIS_URL
+        if host is not None:  # Redis and PostgreSQL through relays on this side of the veth pair
+            db, rd = make_url(cluster.database_url), urlsplit(REDIS_URL)
+            pg_relay = host.relay(free_port(), db.host or "127.0.0.1", db.port or 5432)
+            self.database_url = db.set(host=pg_relay.split(":")[0], port=int(pg_relay.split(":")[1])).render_as_string(
+                hide_password=False
+            )
+            self.redis_url = f"redis://{host.relay(free_port(), rd.hostname or '127.0.0.1', rd.port or 6379)}{rd.path}"
 
     def start(self) -> None:
         env = {
             **os.environ,
-            "DATABASE_URL": self.cluster.database_url,
-            "FELT_REDIS_URL": REDIS_URL,
+            "DATABASE_URL": self.database_url,
+            "FELT_REDIS_URL": self.redis_url,
             "FELT_REDIS_PREFIX": self.cluster.prefix,
             "FELT_NODE_ID": self.id,
             "FELT_LEASE_MS": str(LEASE_MS),
@@ -91,8 +139,9 @@ class Node:
             **self.cluster.env,
         }
         log = open(self.folder / "server.log", "a")
+        argv = [sys.executable, "-m", "server", "--host", self.address, "--port", str(self.port), "--log-level", "warning"]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "server", "--port", str(self.port), "--log-level", "warning"],
+            self.host.command(argv) if self.host is not None else argv,
             cwd=self.folder, env=env, stdout=log, stderr=subprocess.STDOUT,
         )
         log.close()
@@ -141,7 +190,8 @@ def _children(pid: int) -> list[int]:
 class Cluster:
     """HAProxy on one address in front of ``n`` nodes sharing one Redis prefix and one database."""
 
-    def __init__(self, tmp: Path, pg_server_url: str, n: int = 3, **env: str) -> None:
+    def __init__(self, tmp: Path, pg_server_url: str, n: int = 3, hosts: dict[int, NetnsHost] | None = None,
+                 **env: str) -> None:
         self.tmp = tmp
         self.env = env
         self.prefix = f"felt-test-{secrets.token_hex(4)}:"
@@ -151,7 +201,7 @@ class Cluster:
         with psycopg.connect(_libpq(pg_server_url), autocommit=True) as admin:
             admin.execute(f'CREATE DATABASE "{self.db_name}"')
         self.database_url = make_url(pg_server_url).set(database=self.db_name).render_as_string(hide_password=False)
-        self.nodes = [Node(self, i) for i in range(n)]
+        self.nodes = [Node(self, i, (hosts or {}).get(i)) for i in range(n)]
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
@@ -166,7 +216,7 @@ class Cluster:
         for node in others:
             node.wait()
         config = self.tmp / "haproxy.cfg"
-        config.write_text(haproxy_config(self.port, [n.port for n in self.nodes]))
+        config.write_text(haproxy_config(self.port, [f"{n.address}:{n.port}" for n in self.nodes]))
         log = open(self.tmp / "haproxy.log", "w")
         self.haproxy = subprocess.Popen([shutil.which("haproxy") or "haproxy", "-db", "-f", str(config)],
                                         stdout=log, stderr=subprocess.STDOUT)
@@ -202,11 +252,28 @@ class Cluster:
         return next(n for n in self.nodes if n.id == node_id)
 
     def table_log(self, code: str) -> list[tuple[int, str, dict]]:
+        return [(v, kind, data) for v, kind, data, _at in self.table_entries(code)]
+
+    def table_entries(self, code: str) -> list[tuple[int, str, dict, float]]:
+        """The table's log as a node reads it to rebuild the table: ``(version, kind, data, at)``."""
         with psycopg.connect(_libpq(self.database_url)) as conn:
             rows = conn.execute(
-                "SELECT version, kind, data FROM table_log WHERE code = %s ORDER BY version", (code,)
+                "SELECT version, kind, data, at FROM table_log WHERE code = %s ORDER BY version", (code,)
             ).fetchall()
-        return [(v, kind, orjson.loads(data)) for v, kind, data in rows]
+        return [(v, kind, orjson.loads(data), at) for v, kind, data, at in rows]
+
+    @contextmanager
+    def database_down(self) -> Iterator[None]:
+        """The cluster's database refuses every connection (open ones are cut) until the block ends."""
+        with psycopg.connect(_libpq(self._pg_server_url), autocommit=True) as admin:
+            admin.execute(f'ALTER DATABASE "{self.db_name}" WITH ALLOW_CONNECTIONS false')
+            try:
+                admin.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (self.db_name,)
+                )
+                yield
+            finally:
+                admin.execute(f'ALTER DATABASE "{self.db_name}" WITH ALLOW_CONNECTIONS true')
 
     def stop(self) -> None:
         if self.haproxy is not None:

@@ -13,7 +13,13 @@ import asyncio
 import random
 
 import httpx
+import orjson
 import websockets
+
+from server.config import Settings
+from server.rooms.manager import RoomManager
+from server.rooms.room import Room
+from server.storage.writer import MemoryWriter
 
 from ws_client import Client, choose, new_player
 
@@ -24,11 +30,14 @@ class Player:
         self.client: Client | None = None
         self.acked: list[tuple[int, int, dict]] = []  # (version, seat, action)
         self.reconnects = 0
+        self.gaps: list[float] = []  # seconds from noticing a closed socket to the new snapshot
+        self.seen_before: list[tuple[int, dict | None]] = []  # (v, game view) of earlier sockets
         self.last_v = 0
 
     async def connect(self, timeout: float = 20) -> Player:
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
+        began = loop.time()
+        deadline = began + timeout
         while True:
             try:  # a node that was stopped holds a handshake: give up on it and try again
                 client = await asyncio.wait_for(Client(self.ws_base, self.code, self.token, self.label).connect(), 5)
@@ -40,9 +49,15 @@ class Player:
         assert client.v >= self.last_v, f"{self.label}: the table went back from v{self.last_v} to v{client.v}"
         if self.client is not None:
             self.reconnects += 1
+            self.gaps.append(loop.time() - began)
+            self.seen_before += self.client.history
         self.client = client
         self.last_v = client.v
         return self
+
+    @property
+    def player_id(self) -> str:
+        return self.client.state["me"]["id"]
 
     @property
     def gone(self) -> bool:
@@ -79,8 +94,13 @@ class Player:
 
 
 async def seat_players(base: str, ws_base: str, game: str, options: dict, seats: int = 4) -> tuple[str, list[Player]]:
-    """A table through the balancer with a host and friends seated (not started)."""
-    people = [await new_player(base, f"P{i}") for i in range(seats)]
+    """A started table through the balancer with a host and friends in every seat."""
+    return await bot_table(base, ws_base, game, options, humans=seats, seats=seats)
+
+
+async def bot_table(base: str, ws_base: str, game: str, options: dict, humans: int, seats: int = 4) -> tuple[str, list[Player]]:
+    """A started table through the balancer: ``humans`` people in the first seats, Easy bots in the rest."""
+    people = [await new_player(base, f"P{i}") for i in range(humans)]
     async with httpx.AsyncClient(base_url=base) as http:
         r = await http.post("/api/rooms", json={"game": game, "options": options, "seats": seats},
                             headers={"Authorization": f"Bearer {people[0]['token']}"})
@@ -88,23 +108,39 @@ async def seat_players(base: str, ws_base: str, game: str, options: dict, seats:
         code = r.json()["code"]
     players = []
     for i, person in enumerate(people):
-        p = await Player(ws_base, code, person["token"], f"seat{i}").connect()
+        p = await Player(ws_base, code, person["token"], f"{code}/seat{i}").connect()
         if i > 0:
             await p.client.send({"type": "sit", "seat": i})
             await p.client.wait(lambda c, i=i: c.state["you"] == i, what=f"seat {i}")
         players.append(p)
     host = players[0].client
+    for seat in range(humans, seats):
+        await host.send({"type": "bot", "seat": seat})
+        await host.wait(lambda c, seat=seat: c.state["seats"][seat]["bot"], what=f"a bot in seat {seat}")
     await host.send({"type": "start"})
     for p in players:
         await p.client.wait(lambda c: c.state["room"]["status"] == "playing", what="the start")
     return code, players
 
 
+async def _nap(players: list[Player], seconds: float) -> None:
+    """Pause as a person does, but wake at once when a socket closes (to reconnect)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    while loop.time() < end and not any(p.gone for p in players):
+        waits = [asyncio.ensure_future(p.client.changed.wait()) for p in players]
+        for p in players:
+            p.client.changed.clear()
+        await asyncio.wait(waits, timeout=max(0.0, end - loop.time()), return_when=asyncio.FIRST_COMPLETED)
+        for w in waits:
+            w.cancel()
+
+
 async def play(
     players: list[Player], rng: random.Random, timeout: float = 90, until=None, pace_s: float = 0.0
 ) -> None:
     """Play on (reconnecting as needed) until the match is over, or ``until()`` is true;
-    ``pace_s``: a pause after each move, as people take."""
+    ``pace_s``: a pause after each move, as people take (0.5 to 1.5 times it)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:
@@ -121,7 +157,7 @@ async def play(
         if turn is not None:
             await turn.act(rng)
             if pace_s:
-                await asyncio.sleep(pace_s)
+                await _nap(players, pace_s * rng.uniform(0.5, 1.5))
             continue
         assert loop.time() < deadline, "the match did not finish in time"
         waits = [asyncio.ensure_future(p.client.changed.wait()) for p in players]
@@ -143,3 +179,28 @@ def check_acknowledged(players: list[Player], log: list[tuple[int, str, dict]]) 
             )
             count += 1
     return count
+
+
+def check_seen(players: list[Player], code: str, entries: list[tuple[int, str, dict, float]]) -> int:
+    """Every version a player was shown is the log's: the table is rebuilt from its log entry
+    by entry, as a node restores it, and at each version a player saw, the game view of the
+    player's seat must equal what the player was shown then. Returns the versions checked."""
+    shown: dict[int, list[tuple[Player, dict]]] = {}
+    for p in players:
+        for v, game in p.client.history:
+            shown.setdefault(v, []).append((p, game))
+        for v, game in p.seen_before:
+            shown.setdefault(v, []).append((p, game))
+    room = Room.open(RoomManager(Settings(), MemoryWriter()), code, entries[0][2])
+    checked = 0
+    for version, kind, data, at in entries:
+        if version > 1:
+            room._enter(kind, data, at)
+        for p, game in shown.pop(version, ()):
+            seat = room.seat_of(p.player_id)
+            want = None if room.state is None else room.game.view(room.state, seat) if seat is not None else None
+            if game is not None and seat is not None:
+                assert orjson.loads(orjson.dumps(want)) == game, f"{p.label}: v{version} shown is not the log's ({kind})"
+                checked += 1
+    assert not shown, f"versions shown that the log lacks: {sorted(shown)[:5]}"
+    return checked

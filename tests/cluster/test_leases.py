@@ -10,7 +10,7 @@ import pytest
 import redis
 
 from cluster_harness import REDIS_URL
-from server.cluster import Cluster, SharedRateLimiter
+from server.cluster import RENEW_CHUNK, Cluster, SharedRateLimiter
 from server.config import Settings
 from server.limits import LOOKUPS, Rate
 
@@ -47,6 +47,27 @@ async def test_one_node_holds_a_lease_and_finds_out_when_it_is_gone(pair):
     assert not a.owns("T1"), "a node stops trusting a lease the moment it learns it is gone"
     await a.release("T1")
     assert (await b.redis.get(b._lease("T1"))) == b"b", "a node releases only its own lease"
+
+
+async def test_one_renewal_keeps_every_lease_still_held_and_drops_exactly_the_lost_ones(pair):
+    a, b = pair
+    codes = [f"R{i:04d}" for i in range(3 * RENEW_CHUNK + 7)]  # several script calls in one pipeline
+    for code in codes:
+        assert await a.claim(code)
+    taken = [codes[5], codes[RENEW_CHUNK + 1], codes[-1]]  # each lease ran out and b took it
+    for code in taken:
+        await a.redis.delete(a._lease(code))
+        assert await b.claim(code)
+    for code in codes:  # the stored lives run short: a renewal must lengthen them again
+        await a.redis.pexpire(a._lease(code), 5_000)
+    assert sorted(await a.renew()) == sorted(taken)
+    assert not any(a.owns(c) for c in taken) and all(a.owns(c) for c in codes if c not in taken)
+    ttls = [await a.redis.pttl(a._lease(c)) for c in codes]
+    assert all(ttl > 5_000 for c, ttl in zip(codes, ttls) if c not in taken), "this node's leases renewed"
+    for code in taken:
+        assert await a.redis.get(a._lease(code)) == b"b", "another node's lease is left alone"
+        assert await a.redis.pttl(a._lease(code)) <= 5_000, "and not lengthened"
+    assert await a.renew() == [], "what was dropped is not renewed again"
 
 
 async def test_a_node_asked_for_a_table_hands_it_over(pair):

@@ -157,6 +157,44 @@ async def test_a_stop_during_an_outage_leaves_everything_in_the_spool_for_the_ne
         assert session.get(Match, "stopped-match") is not None
 
 
+async def test_without_a_spool_an_outage_leaves_entries_unshown_until_the_database_is_back(db, tmp_path, outage):
+    """Cluster mode: nothing is acknowledged from a local file; the writer reports an outage."""
+    writer = DatabaseWriter(db.url.render_as_string(hide_password=False), None, retry_max_s=0.2)
+    durable = []
+    writer.on_durable = lambda code, v: durable.append((code, v))
+    await writer.start()
+    try:
+        assert not writer.outage
+        with outage(db):
+            for entry in _entries("N", 1, 3):
+                writer.append(entry)
+            for _ in range(600):  # the worker's first attempt fails (SQLite: after its busy timeout)
+                if writer.outage:
+                    break
+                await asyncio.sleep(0.05)
+            assert writer.outage and writer.pending == 3
+            assert durable == [] and not writer.spooled
+        await writer.flush(30)
+        assert not writer.outage and durable[-1] == ("N", 3)
+    finally:
+        await writer.close()
+    assert _versions(db, "N") == [1, 2, 3]
+    assert not [p for p in tmp_path.iterdir() if "spool" in p.name], "no spool file"
+
+
+async def test_without_a_spool_a_stop_during_an_outage_drops_what_was_never_shown(db, tmp_path, outage):
+    with outage(db):
+        writer = DatabaseWriter(db.url.render_as_string(hide_password=False), None, retry_max_s=0.2)
+        durable = []
+        writer.on_durable = lambda code, v: durable.append((code, v))
+        await writer.start()
+        for entry in _entries("D", 1, 3):
+            writer.append(entry)
+        await writer.close(timeout=5)
+    assert durable == [] and _versions(db, "D") == []
+    assert not [p for p in tmp_path.iterdir() if "spool" in p.name], "no spool file"
+
+
 async def test_a_worker_that_dies_is_replaced_and_its_batch_written_once(db, tmp_path):
     writer = _writer(db, tmp_path)
     await writer.start()
