@@ -71,7 +71,7 @@ class Room:
         "result", "next_code", "last_seen", "finished_at", "closed", "_bots", "_bot_task",
         "_grace_tasks", "_chat_limits", "next_by_host", "follow_seats", "_room_part", "_room_outside",
         "_seats_part", "_chat_part", "_public_state", "_public",
-        "_seat_keys", "writer", "logged", "durable_version", "_held", "record", "timer",
+        "_seat_keys", "writer", "logged", "durable_version", "_held", "record", "timer", "_waiters",
     )
 
     def __init__(
@@ -102,6 +102,8 @@ class Room:
         self.durable_version = 0
         # Frames of versions the writer has not yet made durable: [(version, [(conn, frame)])].
         self._held: deque[tuple[int, list[tuple[Connection, str]]]] = deque()
+        # Callers waiting for a version to be durable (``until_durable``): [(version, future)].
+        self._waiters: list[tuple[int, asyncio.Future]] = []
         self.status = "waiting"
         self.seats = [Seat(i) for i in range(seats)]
         self.connections: list[Connection] = []
@@ -428,6 +430,26 @@ class Room:
         while held and held[0][0] <= version:
             released += held.popleft()[1]
         self._deliver(released)
+        if self._waiters:
+            for v, waiter in self._waiters:
+                if v <= version and not waiter.done():
+                    waiter.set_result(None)
+            self._waiters = [(v, w) for v, w in self._waiters if not w.done()]
+
+    async def until_durable(self, timeout: float) -> bool:
+        """Wait until the current version is durable (an answer that says a change was made,
+        such as the new table's 201, must not come before it); False after ``timeout`` s."""
+        version = self.version
+        if not self.logged or self.durable_version >= version:
+            return True
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiters.append((version, waiter))
+        try:
+            await asyncio.wait_for(waiter, timeout)
+        except TimeoutError:
+            self._waiters = [(v, w) for v, w in self._waiters if w is not waiter]
+            return False
+        return True
 
     def _deliver(self, frames: list[tuple[Connection, str]]) -> None:
         """Queue ``frames``; a connection already ``limit`` frames behind is closed instead.

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
 
 import httpx
+import psycopg
+from sqlalchemy.engine import make_url
 
 from live_server import LiveServer
 from ws_client import Client, host_with_bots, new_player, new_room, play_to_end
@@ -138,4 +141,48 @@ async def test_the_server_starts_while_the_database_is_down_and_becomes_healthy_
             assert (await http.post("/api/players", json={"name": "Ann"})).status_code in (200, 201)
     finally:
         pg_database.refuse_connections(False)
+        server.stop()
+
+
+
+class _WritesHeld:
+    """Hold the database's write lock on the table log (SQLite: the whole file) until released."""
+
+    def __init__(self, database_url: str) -> None:
+        url = make_url(database_url)
+        if url.get_backend_name() == "sqlite":
+            self.conn = sqlite3.connect(url.database, isolation_level=None)
+            self.conn.execute("BEGIN IMMEDIATE")
+        else:
+            self.conn = psycopg.connect(url.set(drivername="postgresql").render_as_string(hide_password=False))
+            self.conn.execute("LOCK TABLE table_log IN EXCLUSIVE MODE")
+
+    def release(self) -> None:
+        self.conn.rollback()
+        self.conn.close()
+
+
+async def test_a_new_tables_201_waits_until_it_is_durable_and_survives_a_crash_right_after(
+    tmp_path, database_url
+):
+    """``POST /api/rooms`` answers 201 only once the table's first entry is durable: not while
+    the database cannot commit, and every table answered survives a SIGKILL the moment after."""
+    server = LiveServer(tmp_path, DATABASE_URL=database_url)
+    try:
+        ann = await new_player(server.base, "Ann")
+        held = _WritesHeld(database_url)
+        creates = [asyncio.ensure_future(new_room(server.base, ann["token"], "oh_hell")) for _ in range(6)]
+        await asyncio.sleep(1.0)
+        answered = [task for task in creates if task.done()]
+        held.release()
+        assert answered == [], "a 201 came before the new table's first entry was durable"
+        codes = await asyncio.gather(*creates)
+        server.kill()  # SIGKILL the moment the last answer is in
+        server.start()
+        tables = await _my_tables(server, ann["token"])
+        assert {code: tables.get(code) for code in codes} == {code: "waiting" for code in codes}
+        client = await Client(server.ws_base, codes[-1], ann["token"], "ann").connect()
+        assert client.state["room"]["status"] == "waiting" and client.state["seats"][0]["name"] == "Ann"
+        await client.close()
+    finally:
         server.stop()

@@ -14,7 +14,12 @@ from server.edges.api.deps import Caller, check_lookups, current_player, lookup_
 from server.edges.api.errors import ApiError, error_response_doc
 from server.limits import ROOMS
 from server.rooms import RoomError
+from server.rooms.manager import UNAVAILABLE
 from server.rules.games import game_names
+
+# How long a new table's answer waits for its first log entry to be durable (the writer
+# commits every few ms; longer means the database is out, and the answer is 503).
+CREATE_DURABLE_S = 10.0
 
 router = APIRouter(tags=["rooms"])
 
@@ -104,6 +109,9 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
             except RoomError:  # another player's table got there first
                 await room.retire("close")
                 raise
+        # The 201 says the table exists: it must survive a crash the moment after it is sent.
+        if not await room.until_durable(CREATE_DURABLE_S):
+            raise UNAVAILABLE
     except RoomError as err:
         raise ApiError(err.status, err.code, err.message) from None
     return {"code": room.code, "url": f"/r/{room.code}"}
