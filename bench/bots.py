@@ -35,6 +35,7 @@ import json
 import math
 import random
 import time
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from bench.common import RESULTS
@@ -44,6 +45,9 @@ from server.rules.games import get_game
 from server.rules.sampling import sample_state
 
 BOTS_RESULTS = RESULTS.parent / "bots.json"
+# Sampled deals per Strong decision in the match parts: a fixed amount of search, so the
+# figures do not depend on the machine's load (bench/README.md says what it costs in ms here).
+SAMPLES = 24
 
 MATCHES = {  # game part -> (game, players, options, matches in full mode, in quick mode, strong seats)
     "oh_hell": ("oh_hell", 4, {"max_cards": 5}, 80, 24, "one"),
@@ -64,38 +68,65 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def play_match(name: str, players: int, options: dict, seed: int, strong: set[int], think_ms: float) -> dict:
-    """One whole match; returns its outcome and, for Oh Hell, bids made per seat."""
+def play_match(name: str, players: int, options: dict, seed: int, strong: set[int], think_ms: float,
+               samples: int | None = None) -> dict:
+    """One whole match; returns its outcome, the Strong seats' decisions and the CPU they took,
+    and, for Oh Hell, bids made per seat."""
     game = get_game(name)
     state = game.new_game(players=players, options=options, seed=seed, dealer=seed % players)
     bots = [
         get_bot(name, random.Random(seed * 97 + s), level="strong" if s in strong else "easy",
-                options=options, think_ms=think_ms)
+                options=options, think_ms=think_ms, samples=samples)
         for s in range(players)
     ]
+    decisions, cpu = 0, 0.0
     while game.to_act(state):
         seat = game.to_act(state)[0]
-        state = game.apply(state, seat, bots[seat].choose(game.view(state, seat), game.legal_actions(state, seat)))
+        view, legal = game.view(state, seat), game.legal_actions(state, seat)
+        started = time.process_time()
+        action = bots[seat].choose(view, legal)
+        if seat in strong:
+            decisions, cpu = decisions + 1, cpu + time.process_time() - started
+        state = game.apply(state, seat, action)
     made, bids = [0] * players, [0] * players
     for hand in game.view(state, None)["history"] if name == "oh_hell" else []:
         for s in range(players):
             if hand["bids"][s] is not None:
                 bids[s] += 1
                 made[s] += hand["bids"][s] == hand["tricks_won"][s]
-    return {"outcome": game.outcome(state), "made": made, "bids": bids}
+    return {"outcome": game.outcome(state), "made": made, "bids": bids, "decisions": decisions, "cpu": cpu}
 
 
-def run_matches(part: str, quick: bool, think_ms: float, log=print) -> dict:
-    """The part's matches: how often the Strong side wins (and, in Oh Hell, makes its bids)."""
+def _play_one(args: tuple) -> dict:
+    return play_match(*args)
+
+
+def run_matches(part: str, quick: bool, think_ms: float, samples: int | None = None, jobs: int = 1,
+                log=print) -> dict:
+    """The part's matches: how often the Strong side wins (and, in Oh Hell, makes its bids).
+
+    With ``samples`` the Strong bots search that many deals per decision whatever the clock
+    says, so the result does not depend on the machine's load and matches may run in ``jobs``
+    processes at once (the same figures as one process); the CPU per decision is reported to
+    say what the count costs here."""
     name, players, options, full, short, side = MATCHES[part]
     count = short if quick else full
-    wins = made = bids = easy_made = easy_bids = 0
+    wins = made = bids = easy_made = easy_bids = decisions = 0
+    cpu = 0.0
     started = time.perf_counter()
+    args = []
     for m in range(count):
         first = m % (2 if side == "team" else players)
         strong = {first, first + 2} if side == "team" else {first}
-        result = play_match(name, players, options, 10_000 + m, strong, think_ms)
+        args.append((name, players, options, 10_000 + m, strong, think_ms, samples))
+    if jobs > 1 and samples is not None:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            results = list(pool.map(_play_one, args))
+    else:
+        results = [_play_one(a) for a in args]
+    for (_, _, _, _, strong, _, _), result in zip(args, results):
         wins += any(s in result["outcome"]["winners"] for s in strong)
+        decisions, cpu = decisions + result["decisions"], cpu + result["cpu"]
         for s in range(players):
             if s in strong:
                 made, bids = made + result["made"][s], bids + result["bids"][s]
@@ -103,10 +134,14 @@ def run_matches(part: str, quick: bool, think_ms: float, log=print) -> dict:
                 easy_made, easy_bids = easy_made + result["made"][s], easy_bids + result["bids"][s]
     par = 0.5 if side == "team" else 1 / players
     low, high = wilson(wins, count)
-    out = {"matches": count, "options": options, "think_ms": think_ms, "wins": wins, "share": wins / count,
-           "interval": [low, high], "par": par, "seconds": time.perf_counter() - started}
-    log(f"{part}: Strong {'team ' if side == 'team' else ''}won {wins}/{count} = {wins / count:.1%} "
-        f"(95% {low:.1%}-{high:.1%}; par {par:.0%}) in {out['seconds']:.0f} s")
+    budget = f"{samples} samples" if samples is not None else f"{think_ms:g} ms"
+    out = {"matches": count, "options": options, "think_ms": None if samples else think_ms, "samples": samples,
+           "wins": wins, "share": wins / count, "interval": [low, high], "par": par,
+           "decisions": decisions, "cpu_ms_per_decision": 1000 * cpu / max(1, decisions),
+           "seconds": time.perf_counter() - started, "jobs": jobs if samples is not None else 1}
+    log(f"{part}: Strong {'team ' if side == 'team' else ''}({budget}) won {wins}/{count} = {wins / count:.1%} "
+        f"(95% {low:.1%}-{high:.1%}; par {par:.0%}) in {out['seconds']:.0f} s; "
+        f"{out['cpu_ms_per_decision']:.1f} ms of CPU per Strong decision ({decisions} decisions)")
     if bids:
         low, high = wilson(made, bids)
         out.update(bids=bids, made=made, made_share=made / bids, made_interval=[low, high],
@@ -356,7 +391,11 @@ def run_loop(tables: int, seconds: float, think_ms: float, log=print) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.bots")
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--think-ms", type=float, default=40.0)
+    parser.add_argument("--think-ms", type=float, default=40.0,
+                        help="the Strong bots' time per decision when --samples is 0 (and in openspiel, loop)")
+    parser.add_argument("--samples", type=int, default=SAMPLES,
+                        help="sampled deals per Strong decision in the match parts (0: use --think-ms)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes playing matches at once (with --samples)")
     parser.add_argument("--only", default="playouts,oh_hell,openspiel,bid_whist,tarbish,ribs4,ribs6,loop")
     parser.add_argument("--tables", type=int, default=200)
     args = parser.parse_args(argv)
@@ -366,7 +405,7 @@ def main(argv: list[str] | None = None) -> int:
         results["playouts"] = run_playouts(2.0 if args.quick else 5.0)
     for part in MATCHES:
         if part in parts:
-            results[part] = run_matches(part, args.quick, args.think_ms)
+            results[part] = run_matches(part, args.quick, args.think_ms, args.samples or None, args.jobs)
     if "openspiel" in parts:
         results["openspiel"] = run_openspiel(args.quick, args.think_ms)
     if "loop" in parts:

@@ -135,3 +135,15 @@ def test_equivalent_cards_are_weighed_once():
     # In Tarabish a card's points matter too: only the pointless 9 and 8 merge.
     kept = distinct_plays("tarbish", view, legal, {"type": "play", "card": "8S"})
     assert [a["card"] for a in kept] == ["AS", "KS", "QS", "8S"]
+
+
+def test_a_fixed_sample_count_searches_exactly_that_many_deals_whatever_the_clock():
+    game = get_game("bid_whist")
+    state = game.new_game(players=4, options={}, seed=2, dealer=3)
+    seat = game.to_act(state)[0]
+    view, legal = game.view(state, seat), game.legal_actions(state, seat)
+    bot = get_bot("bid_whist", random.Random(0), level="strong", think_ms=0.001, samples=6)
+    choice = bot.choose(view, legal)
+    assert bot.samples_used == 6
+    again = get_bot("bid_whist", random.Random(0), level="strong", samples=6).choose(view, legal)
+    assert choice == again
