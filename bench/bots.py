@@ -51,7 +51,7 @@ SAMPLES = 24
 
 MATCHES = {  # game part -> (game, players, options, matches in full mode, in quick mode, strong seats)
     "oh_hell": ("oh_hell", 4, {"max_cards": 5}, 80, 24, "one"),
-    "bid_whist": ("bid_whist", 4, {"target": 11}, 60, 16, "team"),
+    "bid_whist": ("bid_whist", 4, {"target": 11}, 24, 16, "team"),  # ~25 s of CPU a match at 24 samples
     "tarbish": ("tarbish", 4, {"target": 300}, 60, 16, "team"),
     "ribs4": ("ribs", 4, {"target": 3}, 60, 16, "one"),
     "ribs6": ("ribs", 6, {"target": 3}, 48, 12, "one"),

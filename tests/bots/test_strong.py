@@ -114,15 +114,19 @@ def test_the_strong_bot_stops_thinking_when_its_budget_is_spent():
     assert 1 <= bot.samples_used < 10_000
 
 
-def test_a_candidate_replaces_the_easy_choice_only_when_clearly_better():
+def test_a_candidate_replaces_the_easy_choice_only_when_better_on_average():
     tally = Tally(2, baseline=0)
     for results in ([0, 1], [0, -1], [0, 1], [0, -1]):
         tally.add(results)
     assert tally.choice() == 0  # no better on average: the Easy choice stays
-    sure = Tally(2, baseline=0)
-    for results in ([0, 3], [0, 2], [0, 3], [0, 2]):
-        sure.add(results)
-    assert sure.choice() == 1
+    better = Tally(3, baseline=1)
+    for results in ([0, 0, 3], [0, 0, -2], [5, 0, 0], [0, 0, 1]):
+        better.add(results)
+    assert better.choice() == 0  # 5/4 against 2/4 better than the baseline: the best mean wins
+    weighed = Tally(2, baseline=0)
+    weighed.add([0, 4], weight=0.1)
+    weighed.add([0, -1], weight=1.0)
+    assert weighed.choice() == 0  # a deal that explains the bids badly counts for little
 
 
 def test_equivalent_cards_are_weighed_once():
