@@ -16,10 +16,15 @@ For each decision it repeats, until its time budget is spent:
 
 It plays the candidate with the best weighted mean (the Easy bot's own choice keeps ties). The
 candidates are the legal actions with equivalent cards merged; Oh Hell's bids within one of
-the Easy bot's; Bid Whist's pass, take, lowest bid that can win and the Easy bot's call; of
-its 1,820 discards, the Easy bot's and, for each suit, the four weakest cards outside it; and
-before its first lead the declarer weighs the four trumps (a lead that names trump is the
-same as naming it, then leading). It reads only the view and the legal actions (never the real
+the Easy bot's; of Bid Whist's 1,820 discards, the Easy bot's and, for each suit, the four
+weakest cards outside it; and before its first lead the declarer weighs the four trumps (a
+lead that names trump is the same as naming it, then leading). Bid Whist's auction is bid
+as the Easy bot bids: a partner (and the sampler, which weighs deals by the Easy bidder's
+model) reads a bid by those conventions, and a searched bid that means something else
+misleads the partner's search. Measured on 30 deals played both ways round (20 samples),
+the team's margin per deal over Easy was -0.03 (standard error 0.95) with searched bids and
++0.77 (0.96) with the Easy bidder's; two searched seats bid four on hands the partner then
+misread, and were set. It reads only the view and the legal actions (never the real
 state), so it cannot peek; the same view, generator seed and sample count give the same
 choice. When no sample fits the view (a malformed view), it plays as the Easy bot would.
 """
@@ -73,6 +78,7 @@ class StrongBot(Bot):
         """The best candidate over the samples the budget allows (the Easy choice unless beaten)."""
         easy = _easy(self.game.name, random.Random(self.rng.getrandbits(32))).choose(view, legal)
         candidates = self._candidates(view, legal, easy)
+        self.samples_used = 0
         if len(candidates) == 1:
             return candidates[0]
         seat = view["to_act"][0]
@@ -117,8 +123,8 @@ class StrongBot(Bot):
             return list(legal)
         if self.game.name == "oh_hell" and easy.get("type") == "bid":
             return nearby_bids(legal, easy)
-        if self.game.name == "bid_whist" and not any(a.get("type") == "play" for a in legal):
-            return contract_calls(legal, easy)
+        if self.game.name == "bid_whist" and not any(a.get("type") in ("play", "trump") for a in legal):
+            return [easy]  # the auction: see the module docstring
         if self.game.name == "bid_whist" and any(a.get("type") == "trump" for a in legal):
             return [a for a in legal if a.get("type") == "trump" or a == easy]
         return distinct_plays(self.game.name, view, legal, easy)
@@ -229,16 +235,6 @@ def nearby_bids(legal: list[Action], easy: Action, reach: int = 1) -> list[Actio
     """Oh Hell bids within ``reach`` of the Easy bot's (its estimate is rarely further off, and
     every bid left out buys the others more samples)."""
     return [a for a in legal if abs(a["value"] - easy["value"]) <= reach]
-
-
-def contract_calls(legal: list[Action], easy: Action) -> list[Action]:
-    """Bid Whist calls worth weighing: pass, take, the lowest bid that can win the contract
-    (Four or more: a higher bid only adds risk, as every trick over five scores whatever the
-    bid) and the Easy bot's call. Fewer candidates, less noise: with all six bids weighed the
-    search often bid high on a lucky handful of deals and was set (RULES.md §4.2, §4.5)."""
-    winning = [a for a in legal if a.get("type") == "bid" and a["value"] >= 4]
-    lowest = [min(winning, key=lambda a: a["value"])] if winning else []
-    return [a for a in legal if a.get("type") in ("pass", "take") or a == easy or a in lowest]
 
 
 def discard_candidates(view: dict[str, Any], easy_choice: Action) -> list[Action]:

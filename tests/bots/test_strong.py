@@ -125,12 +125,22 @@ def test_the_same_seed_and_sample_count_give_the_same_choice(name):
         state = game.apply(state, seat, easy.choose(view, legal))
 
 
-def test_the_strong_bot_stops_thinking_when_its_budget_is_spent():
+def first_lead(seed: int):
+    """A Bid Whist hand at the declarer's choice of trump (its bids are the Easy bot's)."""
     game = get_game("bid_whist")
-    state = game.new_game(players=4, options={}, seed=2, dealer=3)
+    state = game.new_game(players=4, options={}, seed=seed, dealer=3)
+    easy = get_bot("bid_whist", random.Random(1))
+    while game.view(state, None)["phase"] != "trump_or_lead":
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, easy.choose(game.view(state, seat), game.legal_actions(state, seat)))
     seat = game.to_act(state)[0]
+    return game.view(state, seat), game.legal_actions(state, seat)
+
+
+def test_the_strong_bot_stops_thinking_when_its_budget_is_spent():
+    view, legal = first_lead(2)
     bot = StrongBot("bid_whist", random.Random(0), think_ms=1, max_samples=10_000)
-    bot.choose(game.view(state, seat), game.legal_actions(state, seat))
+    bot.choose(view, legal)
     assert 1 <= bot.samples_used < 10_000
 
 
@@ -162,10 +172,7 @@ def test_equivalent_cards_are_weighed_once():
 
 
 def test_a_fixed_sample_count_searches_exactly_that_many_deals_whatever_the_clock():
-    game = get_game("bid_whist")
-    state = game.new_game(players=4, options={}, seed=2, dealer=3)
-    seat = game.to_act(state)[0]
-    view, legal = game.view(state, seat), game.legal_actions(state, seat)
+    view, legal = first_lead(2)
     bot = get_bot("bid_whist", random.Random(0), level="strong", think_ms=0.001, samples=6)
     choice = bot.choose(view, legal)
     assert bot.samples_used == 6
@@ -209,3 +216,18 @@ def test_the_strong_bid_whist_declarer_keeps_its_trumps_and_names_them():
     assert discard["type"] == "discard" and not any(c.endswith("S") for c in discard["cards"])
     state = game.apply(state, 0, discard)
     assert bot.choose(game.view(state, 0), game.legal_actions(state, 0)) == {"type": "trump", "suit": "S"}
+
+
+def test_the_strong_bid_whist_bot_bids_by_the_easy_bidders_conventions_its_partner_reads():
+    game = get_game("bid_whist")
+    calls = 0
+    for seed in range(6):
+        state = game.new_game(players=4, options={}, seed=seed, dealer=seed % 4)
+        while game.view(state, None)["phase"] == "bidding":
+            seat = game.to_act(state)[0]
+            view, legal = game.view(state, seat), game.legal_actions(state, seat)
+            easy = get_bot("bid_whist", random.Random(0)).choose(view, legal)
+            assert strong("bid_whist", seed).choose(view, legal) == easy
+            state = game.apply(state, seat, easy)
+            calls += 1
+    assert calls == 24
