@@ -46,8 +46,10 @@ from server.rules.sampling import sample_state
 
 BOTS_RESULTS = RESULTS.parent / "bots.json"
 # Sampled deals per Strong decision in the match parts: a fixed amount of search, so the
-# figures do not depend on the machine's load (bench/README.md says what it costs in ms here).
-SAMPLES = 24
+# figures do not depend on the machine's load. Per game, at most what the server's 150 ms buys
+# here (a Ribs decision weighs every pair of its hand, ~30 candidates a deal); each part
+# prints the CPU its decisions took, and bench/README.md records it.
+SAMPLES = {"oh_hell": 96, "bid_whist": 24, "tarbish": 24, "ribs": 6}
 
 MATCHES = {  # game part -> (game, players, options, matches in full mode, in quick mode, strong seats)
     "oh_hell": ("oh_hell", 4, {"max_cards": 5}, 80, 24, "one"),
@@ -393,8 +395,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--think-ms", type=float, default=40.0,
                         help="the Strong bots' time per decision when --samples is 0 (and in openspiel, loop)")
-    parser.add_argument("--samples", type=int, default=SAMPLES,
-                        help="sampled deals per Strong decision in the match parts (0: use --think-ms)")
+    parser.add_argument("--samples", type=int, default=None,
+                        help="sampled deals per Strong decision in every match part (default: SAMPLES "
+                             "per game; 0: use --think-ms)")
     parser.add_argument("--jobs", type=int, default=1, help="processes playing matches at once (with --samples)")
     parser.add_argument("--only", default="playouts,oh_hell,openspiel,bid_whist,tarbish,ribs4,ribs6,loop")
     parser.add_argument("--tables", type=int, default=200)
@@ -405,7 +408,8 @@ def main(argv: list[str] | None = None) -> int:
         results["playouts"] = run_playouts(2.0 if args.quick else 5.0)
     for part in MATCHES:
         if part in parts:
-            results[part] = run_matches(part, args.quick, args.think_ms, args.samples or None, args.jobs)
+            samples = SAMPLES[MATCHES[part][0]] if args.samples is None else args.samples or None
+            results[part] = run_matches(part, args.quick, args.think_ms, samples, args.jobs)
     if "openspiel" in parts:
         results["openspiel"] = run_openspiel(args.quick, args.think_ms)
     if "loop" in parts:
