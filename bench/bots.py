@@ -1,8 +1,8 @@
 """How strong the Strong bots are, how fast they search, and that they never block the server.
 
-    .venv/bin/python -m bench.bots                  # every part, a few minutes here
+    .venv/bin/python -m bench.bots --jobs 2         # every part (Bid Whist alone ~8 min here)
     .venv/bin/python -m bench.bots --quick          # fewer matches (wider intervals)
-    .venv/bin/python -m bench.bots --only oh_hell,loop --think-ms 30
+    .venv/bin/python -m bench.bots --only oh_hell --samples 24
 
 Parts (each match has fixed seeds; the Strong seats rotate so each seat position is used):
 
@@ -22,8 +22,12 @@ Parts (each match has fixed seeds; the Strong seats rotate so each seat position
 - ``loop``: many tables of Strong bots in one process's ``RoomManager`` (the server's own
   rooms, bot delay, worker pool): the event loop's longest block, measured by a 1 ms ticker.
 
-Every share is given with its 95% Wilson interval. The think time per decision is a flag
-(the server's default is 150 ms; the measurement uses less to fit the shared machine).
+Every share is given with its 95% Wilson interval. In the match parts a Strong bot searches a
+fixed number of sampled deals per decision (``SAMPLES`` per game, or ``--samples``), never a
+time budget: the server's budget (``FELT_BOT_THINK_MS``) buys fewer deals on a loaded machine,
+which made earlier figures depend on who else was running. Each part prints the CPU its
+Strong decisions took, which says what the count costs here. ``--samples 0`` measures the
+time budget instead (``--think-ms``), as ``openspiel`` and ``loop`` always do.
 """
 
 from __future__ import annotations
