@@ -50,14 +50,14 @@ from server.rules.sampling import sample_state
 
 BOTS_RESULTS = RESULTS.parent / "bots.json"
 # Sampled deals per Strong decision in the match parts: a fixed amount of search, so the
-# figures do not depend on the machine's load. Per game, at most what the server's 150 ms buys
+# figures do not depend on the machine's load. Per game, about what the server's 150 ms buys
 # here (a Ribs decision weighs every pair of its hand, ~30 candidates a deal); each part
 # prints the CPU its decisions took, and bench/README.md records it.
-SAMPLES = {"oh_hell": 96, "bid_whist": 24, "tarbish": 24, "ribs": 6}
+SAMPLES = {"oh_hell": 96, "bid_whist": 40, "tarbish": 48, "ribs": 6}
 
 MATCHES = {  # game part -> (game, players, options, matches in full mode, in quick mode, strong seats)
     "oh_hell": ("oh_hell", 4, {"max_cards": 5}, 80, 24, "one"),
-    "bid_whist": ("bid_whist", 4, {"target": 11}, 24, 16, "team"),  # ~25 s of CPU a match at 24 samples
+    "bid_whist": ("bid_whist", 4, {"target": 11}, 60, 16, "team"),
     "tarbish": ("tarbish", 4, {"target": 300}, 60, 16, "team"),
     "ribs4": ("ribs", 4, {"target": 3}, 60, 16, "one"),
     "ribs6": ("ribs", 6, {"target": 3}, 48, 12, "one"),
