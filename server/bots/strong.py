@@ -23,8 +23,8 @@ as the Easy bot bids: a partner (and the sampler, which weighs deals by the Easy
 model) reads a bid by those conventions, and a searched bid that means something else
 misleads the partner's search. Measured on 30 deals played both ways round (20 samples),
 the team's margin per deal over Easy was -0.03 (standard error 0.95) with searched bids and
-+0.77 (0.96) with the Easy bidder's; two searched seats bid four on hands the partner then
-misread, and were set. It reads only the view and the legal actions (never the real
++0.77 (0.96) with the Easy bidder's, and the bench's 24 matches 12 -> 15 won (see
+bench/README.md). It reads only the view and the legal actions (never the real
 state), so it cannot peek; the same view, generator seed and sample count give the same
 choice. When no sample fits the view (a malformed view), it plays as the Easy bot would.
 """
