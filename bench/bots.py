@@ -1,8 +1,8 @@
 """How strong the Strong bots are, how fast they search, and that they never block the server.
 
-    .venv/bin/python -m bench.bots                  # every part, a few minutes here
+    .venv/bin/python -m bench.bots --jobs 2         # every part (Bid Whist alone ~8 min here)
     .venv/bin/python -m bench.bots --quick          # fewer matches (wider intervals)
-    .venv/bin/python -m bench.bots --only oh_hell,loop --think-ms 30
+    .venv/bin/python -m bench.bots --only oh_hell --samples 24
 
 Parts (each match has fixed seeds; the Strong seats rotate so each seat position is used):
 
@@ -22,8 +22,12 @@ Parts (each match has fixed seeds; the Strong seats rotate so each seat position
 - ``loop``: many tables of Strong bots in one process's ``RoomManager`` (the server's own
   rooms, bot delay, worker pool): the event loop's longest block, measured by a 1 ms ticker.
 
-Every share is given with its 95% Wilson interval. The think time per decision is a flag
-(the server's default is 150 ms; the measurement uses less to fit the shared machine).
+Every share is given with its 95% Wilson interval. In the match parts a Strong bot searches a
+fixed number of sampled deals per decision (``SAMPLES`` per game, or ``--samples``), never a
+time budget: the server's budget (``FELT_BOT_THINK_MS``) buys fewer deals on a loaded machine,
+which made earlier figures depend on who else was running. Each part prints the CPU its
+Strong decisions took, which says what the count costs here. ``--samples 0`` measures the
+time budget instead (``--think-ms``), as ``openspiel`` and ``loop`` always do.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ import json
 import math
 import random
 import time
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from bench.common import RESULTS
@@ -44,6 +49,11 @@ from server.rules.games import get_game
 from server.rules.sampling import sample_state
 
 BOTS_RESULTS = RESULTS.parent / "bots.json"
+# Sampled deals per Strong decision in the match parts: a fixed amount of search, so the
+# figures do not depend on the machine's load. Per game, about what the server's 150 ms buys
+# here (a Ribs decision weighs every pair of its hand, ~30 candidates a deal); each part
+# prints the CPU its decisions took, and bench/README.md records it.
+SAMPLES = {"oh_hell": 96, "bid_whist": 40, "tarbish": 48, "ribs": 6}
 
 MATCHES = {  # game part -> (game, players, options, matches in full mode, in quick mode, strong seats)
     "oh_hell": ("oh_hell", 4, {"max_cards": 5}, 80, 24, "one"),
@@ -64,38 +74,65 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def play_match(name: str, players: int, options: dict, seed: int, strong: set[int], think_ms: float) -> dict:
-    """One whole match; returns its outcome and, for Oh Hell, bids made per seat."""
+def play_match(name: str, players: int, options: dict, seed: int, strong: set[int], think_ms: float,
+               samples: int | None = None) -> dict:
+    """One whole match; returns its outcome, the Strong seats' decisions and the CPU they took,
+    and, for Oh Hell, bids made per seat."""
     game = get_game(name)
     state = game.new_game(players=players, options=options, seed=seed, dealer=seed % players)
     bots = [
         get_bot(name, random.Random(seed * 97 + s), level="strong" if s in strong else "easy",
-                options=options, think_ms=think_ms)
+                options=options, think_ms=think_ms, samples=samples)
         for s in range(players)
     ]
+    decisions, cpu = 0, 0.0
     while game.to_act(state):
         seat = game.to_act(state)[0]
-        state = game.apply(state, seat, bots[seat].choose(game.view(state, seat), game.legal_actions(state, seat)))
+        view, legal = game.view(state, seat), game.legal_actions(state, seat)
+        started = time.process_time()
+        action = bots[seat].choose(view, legal)
+        if seat in strong:
+            decisions, cpu = decisions + 1, cpu + time.process_time() - started
+        state = game.apply(state, seat, action)
     made, bids = [0] * players, [0] * players
     for hand in game.view(state, None)["history"] if name == "oh_hell" else []:
         for s in range(players):
             if hand["bids"][s] is not None:
                 bids[s] += 1
                 made[s] += hand["bids"][s] == hand["tricks_won"][s]
-    return {"outcome": game.outcome(state), "made": made, "bids": bids}
+    return {"outcome": game.outcome(state), "made": made, "bids": bids, "decisions": decisions, "cpu": cpu}
 
 
-def run_matches(part: str, quick: bool, think_ms: float, log=print) -> dict:
-    """The part's matches: how often the Strong side wins (and, in Oh Hell, makes its bids)."""
+def _play_one(args: tuple) -> dict:
+    return play_match(*args)
+
+
+def run_matches(part: str, quick: bool, think_ms: float, samples: int | None = None, jobs: int = 1,
+                log=print) -> dict:
+    """The part's matches: how often the Strong side wins (and, in Oh Hell, makes its bids).
+
+    With ``samples`` the Strong bots search that many deals per decision whatever the clock
+    says, so the result does not depend on the machine's load and matches may run in ``jobs``
+    processes at once (the same figures as one process); the CPU per decision is reported to
+    say what the count costs here."""
     name, players, options, full, short, side = MATCHES[part]
     count = short if quick else full
-    wins = made = bids = easy_made = easy_bids = 0
+    wins = made = bids = easy_made = easy_bids = decisions = 0
+    cpu = 0.0
     started = time.perf_counter()
+    args = []
     for m in range(count):
         first = m % (2 if side == "team" else players)
         strong = {first, first + 2} if side == "team" else {first}
-        result = play_match(name, players, options, 10_000 + m, strong, think_ms)
+        args.append((name, players, options, 10_000 + m, strong, think_ms, samples))
+    if jobs > 1 and samples is not None:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            results = list(pool.map(_play_one, args))
+    else:
+        results = [_play_one(a) for a in args]
+    for (_, _, _, _, strong, _, _), result in zip(args, results):
         wins += any(s in result["outcome"]["winners"] for s in strong)
+        decisions, cpu = decisions + result["decisions"], cpu + result["cpu"]
         for s in range(players):
             if s in strong:
                 made, bids = made + result["made"][s], bids + result["bids"][s]
@@ -103,10 +140,14 @@ def run_matches(part: str, quick: bool, think_ms: float, log=print) -> dict:
                 easy_made, easy_bids = easy_made + result["made"][s], easy_bids + result["bids"][s]
     par = 0.5 if side == "team" else 1 / players
     low, high = wilson(wins, count)
-    out = {"matches": count, "options": options, "think_ms": think_ms, "wins": wins, "share": wins / count,
-           "interval": [low, high], "par": par, "seconds": time.perf_counter() - started}
-    log(f"{part}: Strong {'team ' if side == 'team' else ''}won {wins}/{count} = {wins / count:.1%} "
-        f"(95% {low:.1%}-{high:.1%}; par {par:.0%}) in {out['seconds']:.0f} s")
+    budget = f"{samples} samples" if samples is not None else f"{think_ms:g} ms"
+    out = {"matches": count, "options": options, "think_ms": None if samples else think_ms, "samples": samples,
+           "wins": wins, "share": wins / count, "interval": [low, high], "par": par,
+           "decisions": decisions, "cpu_ms_per_decision": 1000 * cpu / max(1, decisions),
+           "seconds": time.perf_counter() - started, "jobs": jobs if samples is not None else 1}
+    log(f"{part}: Strong {'team ' if side == 'team' else ''}({budget}) won {wins}/{count} = {wins / count:.1%} "
+        f"(95% {low:.1%}-{high:.1%}; par {par:.0%}) in {out['seconds']:.0f} s; "
+        f"{out['cpu_ms_per_decision']:.1f} ms of CPU per Strong decision ({decisions} decisions)")
     if bids:
         low, high = wilson(made, bids)
         out.update(bids=bids, made=made, made_share=made / bids, made_interval=[low, high],
@@ -356,7 +397,12 @@ def run_loop(tables: int, seconds: float, think_ms: float, log=print) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.bots")
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--think-ms", type=float, default=40.0)
+    parser.add_argument("--think-ms", type=float, default=40.0,
+                        help="the Strong bots' time per decision when --samples is 0 (and in openspiel, loop)")
+    parser.add_argument("--samples", type=int, default=None,
+                        help="sampled deals per Strong decision in every match part (default: SAMPLES "
+                             "per game; 0: use --think-ms)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes playing matches at once (with --samples)")
     parser.add_argument("--only", default="playouts,oh_hell,openspiel,bid_whist,tarbish,ribs4,ribs6,loop")
     parser.add_argument("--tables", type=int, default=200)
     args = parser.parse_args(argv)
@@ -366,7 +412,8 @@ def main(argv: list[str] | None = None) -> int:
         results["playouts"] = run_playouts(2.0 if args.quick else 5.0)
     for part in MATCHES:
         if part in parts:
-            results[part] = run_matches(part, args.quick, args.think_ms)
+            samples = SAMPLES[MATCHES[part][0]] if args.samples is None else args.samples or None
+            results[part] = run_matches(part, args.quick, args.think_ms, samples, args.jobs)
     if "openspiel" in parts:
         results["openspiel"] = run_openspiel(args.quick, args.think_ms)
     if "loop" in parts:

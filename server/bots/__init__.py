@@ -8,6 +8,7 @@ and plays each candidate out with the Easy bots within a time budget per decisio
 from __future__ import annotations
 
 import importlib
+import math
 import random
 from typing import Any
 
@@ -30,11 +31,14 @@ def get_bot(
     *,
     options: dict[str, Any] | None = None,
     think_ms: float | None = None,
+    samples: int | None = None,
 ) -> Bot:
     """A new bot for the game called ``game`` at ``level``.
 
     A Strong bot plays best knowing the table's ``options`` (the game's defaults otherwise)
-    and thinks ``think_ms`` per decision (``FELT_BOT_THINK_MS`` when not given).
+    and thinks ``think_ms`` per decision (``FELT_BOT_THINK_MS`` when not given). ``samples``
+    fixes its search instead: exactly that many sampled deals per decision, whatever the
+    clock says (benchmarks use it, so a loaded machine does not weaken the bot).
     """
     if game not in _REGISTRY:
         raise ValueError(f"no bot for game {game!r}")
@@ -43,6 +47,9 @@ def get_bot(
     if level == "strong":
         from server.bots.strong import StrongBot
 
+        if samples is not None:
+            return StrongBot(game, rng, options=options, think_ms=math.inf, max_samples=samples,
+                             min_samples=samples)
         if think_ms is None:
             from server.config import get_settings
 

@@ -39,7 +39,10 @@ from server.rules.games import GameError, get_game
 Judge = Callable[[Any, int, dict[str, Any]], float]
 
 # The view keys that describe the current hand as the seat sees it: a sample must match them.
-HAND_KEYS = ("hand", "trick", "bids", "trump", "to_act", "legal", "log", "hand_counts")
+# Tarabish's declared run types and revealed runs too: a deal that turns a declared "twenty"
+# into a fifty (an unseen card extending the run) contradicts what the table was told.
+HAND_KEYS = ("hand", "trick", "bids", "trump", "to_act", "legal", "log", "hand_counts",
+             "declarations", "revealed", "run_points", "run_winner")
 
 ATTEMPTS = 200  # deals drawn before giving up on a view (only very constrained views need many)
 

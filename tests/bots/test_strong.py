@@ -10,6 +10,7 @@ from server.bots import LEVELS, get_bot
 from server.bots.strong import StrongBot, Tally, distinct_plays
 from server.rules.cards import NATURAL_STRENGTH, standard_deck
 from server.rules.games import get_game
+from server.rules.sampling import sample_state
 
 SHORT = {
     "oh_hell": {"max_cards": 3, "rebound": False},
@@ -88,6 +89,25 @@ def test_the_strong_bot_never_peeks_two_states_with_one_view_get_one_choice():
     assert compared >= 4
 
 
+@pytest.mark.parametrize("name", ["bid_whist", "tarbish", "ribs"])
+def test_the_strong_bot_never_peeks_in_any_game(name):
+    """The second state deals the cards the seat cannot see anew (the sampler builds it from the
+    seat's view): both states show the seat the same view, so the bot must choose the same."""
+    game = get_game(name)
+    state = game.new_game(players=4, options=SHORT[name], seed=8, dealer=1)
+    easy = get_bot(name, random.Random(2))
+    for _ in range(14):
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, easy.choose(game.view(state, seat), game.legal_actions(state, seat)))
+    seat = game.to_act(state)[0]
+    other = sample_state(name, SHORT[name], game.view(state, seat), seat, random.Random(5))
+    assert game.view(other, seat) == game.view(state, seat)
+    assert any(game.view(other, s)["hand"] != game.view(state, s)["hand"] for s in range(4) if s != seat)
+    choices = [strong(name, 7, options=SHORT[name]).choose(game.view(s, seat), game.legal_actions(s, seat))
+               for s in (state, other)]
+    assert choices[0] == choices[1]
+
+
 @pytest.mark.parametrize("name", list(SHORT))
 def test_the_same_seed_and_sample_count_give_the_same_choice(name):
     game = get_game(name)
@@ -105,24 +125,38 @@ def test_the_same_seed_and_sample_count_give_the_same_choice(name):
         state = game.apply(state, seat, easy.choose(view, legal))
 
 
-def test_the_strong_bot_stops_thinking_when_its_budget_is_spent():
+def first_lead(seed: int):
+    """A Bid Whist hand at the declarer's choice of trump (its bids are the Easy bot's)."""
     game = get_game("bid_whist")
-    state = game.new_game(players=4, options={}, seed=2, dealer=3)
+    state = game.new_game(players=4, options={}, seed=seed, dealer=3)
+    easy = get_bot("bid_whist", random.Random(1))
+    while game.view(state, None)["phase"] != "trump_or_lead":
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, easy.choose(game.view(state, seat), game.legal_actions(state, seat)))
     seat = game.to_act(state)[0]
+    return game.view(state, seat), game.legal_actions(state, seat)
+
+
+def test_the_strong_bot_stops_thinking_when_its_budget_is_spent():
+    view, legal = first_lead(2)
     bot = StrongBot("bid_whist", random.Random(0), think_ms=1, max_samples=10_000)
-    bot.choose(game.view(state, seat), game.legal_actions(state, seat))
+    bot.choose(view, legal)
     assert 1 <= bot.samples_used < 10_000
 
 
-def test_a_candidate_replaces_the_easy_choice_only_when_clearly_better():
+def test_a_candidate_replaces_the_easy_choice_only_when_better_on_average():
     tally = Tally(2, baseline=0)
     for results in ([0, 1], [0, -1], [0, 1], [0, -1]):
         tally.add(results)
     assert tally.choice() == 0  # no better on average: the Easy choice stays
-    sure = Tally(2, baseline=0)
-    for results in ([0, 3], [0, 2], [0, 3], [0, 2]):
-        sure.add(results)
-    assert sure.choice() == 1
+    better = Tally(3, baseline=1)
+    for results in ([0, 0, 3], [0, 0, -2], [5, 0, 0], [0, 0, 1]):
+        better.add(results)
+    assert better.choice() == 0  # 5/4 against 2/4 better than the baseline: the best mean wins
+    weighed = Tally(2, baseline=0)
+    weighed.add([0, 4], weight=0.1)
+    weighed.add([0, -1], weight=1.0)
+    assert weighed.choice() == 0  # a deal that explains the bids badly counts for little
 
 
 def test_equivalent_cards_are_weighed_once():
@@ -135,3 +169,65 @@ def test_equivalent_cards_are_weighed_once():
     # In Tarabish a card's points matter too: only the pointless 9 and 8 merge.
     kept = distinct_plays("tarbish", view, legal, {"type": "play", "card": "8S"})
     assert [a["card"] for a in kept] == ["AS", "KS", "QS", "8S"]
+
+
+def test_a_fixed_sample_count_searches_exactly_that_many_deals_whatever_the_clock():
+    view, legal = first_lead(2)
+    bot = get_bot("bid_whist", random.Random(0), level="strong", think_ms=0.001, samples=6)
+    choice = bot.choose(view, legal)
+    assert bot.samples_used == 6
+    again = get_bot("bid_whist", random.Random(0), level="strong", samples=6).choose(view, legal)
+    assert choice == again
+
+
+def stacked(hand: list[str], seat: int, dealer: int, players: int, size: int, after: list[str]) -> list[str]:
+    """A full deck dealt one card at a time from the dealer's left that gives ``seat`` ``hand``
+    and puts ``after`` right behind the hands (Oh Hell's turned card, Bid Whist's kitty)."""
+    rest = [c for c in standard_deck() if c not in hand and c not in after]
+    random.Random(3).shuffle(rest)
+    deck = []
+    for k in range(players * size):
+        deck.append(hand.pop() if (dealer + 1 + k) % players == seat else rest.pop())
+    return deck + after + rest
+
+
+def test_the_strong_oh_hell_bot_bids_nothing_on_low_cards_at_a_big_table():
+    game = get_game("oh_hell")
+    options = {"max_cards": 5, "rebound": False}
+    deck = stacked(["2C", "3C", "2D", "3D", "2H"], seat=1, dealer=0, players=7, size=5, after=["AS"])
+    state = game.new_game(players=7, options=options, seed=1, dealer=0, decks=[deck])
+    assert game.to_act(state) == [1] and game.view(state, 1)["trump"] == "S"
+    bid = strong("oh_hell", 5, samples=8, options=options).choose(game.view(state, 1), game.legal_actions(state, 1))
+    assert bid == {"type": "bid", "value": 0}
+
+
+def test_the_strong_bid_whist_declarer_keeps_its_trumps_and_names_them():
+    game = get_game("bid_whist")
+    hand = ["AS", "KS", "QS", "JS", "10S", "9S", "8S", "AH", "KH", "AD", "KD", "AC"]
+    deck = stacked(list(hand), seat=0, dealer=3, players=4, size=12, after=["2H", "3D", "7S", "4C"])
+    state = game.new_game(players=4, options={}, seed=1, dealer=3, decks=[deck])
+    easy = get_bot("bid_whist", random.Random(1))
+    while game.view(state, None)["phase"] == "bidding":
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, easy.choose(game.view(state, seat), game.legal_actions(state, seat)))
+    assert game.view(state, None)["declarer"] == 0
+    bot = strong("bid_whist", 2, samples=6)
+    discard = bot.choose(game.view(state, 0), game.legal_actions(state, 0))
+    assert discard["type"] == "discard" and not any(c.endswith("S") for c in discard["cards"])
+    state = game.apply(state, 0, discard)
+    assert bot.choose(game.view(state, 0), game.legal_actions(state, 0)) == {"type": "trump", "suit": "S"}
+
+
+def test_the_strong_bid_whist_bot_bids_by_the_easy_bidders_conventions_its_partner_reads():
+    game = get_game("bid_whist")
+    calls = 0
+    for seed in range(6):
+        state = game.new_game(players=4, options={}, seed=seed, dealer=seed % 4)
+        while game.view(state, None)["phase"] == "bidding":
+            seat = game.to_act(state)[0]
+            view, legal = game.view(state, seat), game.legal_actions(state, seat)
+            easy = get_bot("bid_whist", random.Random(0)).choose(view, legal)
+            assert strong("bid_whist", seed).choose(view, legal) == easy
+            state = game.apply(state, seat, easy)
+            calls += 1
+    assert calls == 24

@@ -125,3 +125,22 @@ def test_a_judge_makes_deals_that_explain_the_other_seats_moves_come_up_more_oft
     assert share(judge=judge) > 0.8 > 0.5 > share()
     sample, chance = sample_state("oh_hell", options, view, 2, random.Random(1), judge, weighted=True)
     assert chance == (1.0 if ace in game.view(sample, 1)["hand"] else 0.02)
+
+
+def test_a_tarabish_sample_keeps_the_declared_run_types_and_the_revealed_runs():
+    """Seat 1 declares a twenty (9-8-7 of spades) while the 10 of spades is unseen: a sample
+    that deals it that 10 would make the run a fifty, which the table was never told."""
+    name, options = "tarbish", {"target": 100}
+    game = get_game(name)
+    state = game.new_game(players=4, options=options, seed=8, dealer=1)
+    easy = get_bot(name, random.Random(2))
+    for _ in range(13):  # trump named, runs declared, the first trick played
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, easy.choose(game.view(state, seat), game.legal_actions(state, seat)))
+    seat = game.to_act(state)[0]
+    view = game.view(state, seat)
+    assert {"seat": 1, "run": "twenty"} in view["declarations"]
+    for k in range(20):
+        mine = game.view(sample_state(name, options, view, seat, random.Random(k)), seat)
+        assert mine["declarations"] == view["declarations"]
+        assert mine["revealed"] == view["revealed"] and mine["run_points"] == view["run_points"]
