@@ -110,6 +110,7 @@ class Cluster:
         self.local_lobby: Callable[[], list[dict]] = list
         self._tasks: list[asyncio.Task] = []
         self._background: set[asyncio.Task] = set()
+        self._closing = False
         self.ops = 0  # Redis commands sent (for the benchmark: operations per move)
 
     # ---- keys ----------------------------------------------------------------------------
@@ -144,13 +145,13 @@ class Cluster:
         await self.redis.delete(f"{self.prefix}lobby:{self.node}")
 
     async def close(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.gather(*self._tasks, *self._background, return_exceptions=True)
+        self._closing = True
+        await _cancel_all([*self._tasks, *self._background])
         try:
-            await self.release_all()
-            await self._pubsub.aclose()
-        except Exception:  # Redis gone: the leases expire by themselves
+            async with asyncio.timeout(10):  # a stop never waits on Redis for longer
+                await self.release_all()
+                await self._pubsub.aclose()
+        except Exception:  # Redis gone or stuck: the leases expire by themselves
             log.warning("could not release this node's leases; they expire in %d ms", self.lease_ms)
         await self.redis.aclose()
 
@@ -264,7 +265,7 @@ class Cluster:
 
     async def _renew_forever(self) -> None:
         every = self.lease_ms / 1000 / 3
-        while True:
+        while not self._closing:
             await asyncio.sleep(every)
             try:
                 lost = await self.renew()
@@ -278,7 +279,7 @@ class Cluster:
                 self.on_lost(code)
 
     async def _listen(self) -> None:
-        while True:
+        while not self._closing:
             try:
                 message = await self._pubsub.get_message(timeout=1.0)
             except asyncio.CancelledError:
@@ -305,7 +306,7 @@ class Cluster:
             await pipe.execute()
 
     async def _publish_lobby_forever(self) -> None:
-        while True:
+        while not self._closing:
             try:
                 await self.publish_lobby()
             except Exception as exc:
@@ -391,3 +392,15 @@ class SharedRateLimiter:
             log.warning("could not share a rate-limit token: %s", exc)
             return
         self.local._buckets[(kind, key)] = (float(left), self.local.clock())
+
+
+async def _cancel_all(tasks: list[asyncio.Task]) -> None:
+    """Cancel ``tasks`` and wait until every one has ended, cancelling again while any runs
+    on: redis-py's ``get_message(timeout=...)`` can take a cancellation that comes as its own
+    timeout runs out for that timeout, and return None as if no message had come (a stop then
+    waited for the listener forever, seen once in CI)."""
+    while pending := [task for task in tasks if not task.done()]:
+        for task in pending:
+            task.cancel()
+        await asyncio.wait(pending, timeout=1.0)
+

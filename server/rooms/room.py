@@ -102,8 +102,7 @@ class Room:
         self.durable_version = 0
         # Frames of versions the writer has not yet made durable: [(version, [(conn, frame)])].
         self._held: deque[tuple[int, list[tuple[Connection, str]]]] = deque()
-        # Callers waiting for a version to be durable (``until_durable``): [(version, future)].
-        self._waiters: list[tuple[int, asyncio.Future]] = []
+        self._waiters: list[tuple[int, asyncio.Future]] = []  # see ``until_durable``
         self.status = "waiting"
         self.seats = [Seat(i) for i in range(seats)]
         self.connections: list[Connection] = []
