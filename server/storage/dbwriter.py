@@ -427,7 +427,6 @@ class DatabaseWriter(Writer):
         self.spool.append(_encode(batch))
         return {"ok": True, "spooled": True}
 
-
     async def close(self, timeout: float = 10.0) -> None:
         """Write (or spool) everything queued, then stop the worker."""
         self._closing = True

@@ -3,7 +3,7 @@
 import { $, h, fill } from "./dom.js";
 import { api } from "./api.js";
 import { Replay } from "./replay.js";
-import { renderTable } from "./table.js";
+import { finalTrickOf, renderTable } from "./table.js";
 import { cardView } from "./cards.js";
 import { actionText, gameTitle, infoItems, seatLabel } from "./games.js";
 import { scoreSheet } from "./sheet.js";
@@ -74,7 +74,7 @@ function shownTrick(i) {
   // itself may already be the next hand's deal.
   const history = v.history || [];
   const ended = history.length > (before.history || []).length ? history[history.length - 1] : null;
-  const last = ended ? ended.last_trick || ended.final_trick : v.last_trick;
+  const last = ended ? finalTrickOf(ended) : v.last_trick;
   const plays = last && (last.cards || last.plays);
   if (plays && (ended || trickKey(v) !== trickKey(before))) return { plays, winner: last.winner ?? null, held: true };
   return { plays: [], winner: null };

@@ -2,7 +2,7 @@
 import { $, h, fill, keepFocus, toast } from "./dom.js";
 import { api, ensurePlayer, identity, matchUrl, roomUrl } from "./api.js";
 import { RoomConnection } from "./connection.js";
-import { playCards, renderTable } from "./table.js";
+import { finalTrickOf, playCards, renderTable } from "./table.js";
 import { SUITS, cardBack, cardButton, cardView, suitName } from "./cards.js";
 import { scoreSheet } from "./sheet.js";
 import { actionText, bidText, descriptor, gameTitle, infoItems, passLabel, promptFor, seatLabel, teamNames } from "./games.js";
@@ -94,8 +94,7 @@ function render() {
 /** The trick a view has just finished: its last_trick, or the last hand's final trick. */
 function finishedTrick(v) {
   if (!v) return null;
-  const last = v.last_trick || (Array.isArray(v.history) && v.history.length
-    ? v.history[v.history.length - 1].last_trick || v.history[v.history.length - 1].final_trick : null);
+  const last = v.last_trick || (Array.isArray(v.history) ? finalTrickOf(v.history[v.history.length - 1]) : null);
   const plays = last && (Array.isArray(last.cards) ? last.cards : Array.isArray(last.plays) ? last.plays : null);
   return plays && plays.length ? { last, plays } : null;
 }

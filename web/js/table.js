@@ -40,6 +40,11 @@ function playSlot(seat, base, n) {
   return { "--col": 0, "--row": 0 };
 }
 
+/** A finished hand's last trick, as its history entry keeps it (``{cards | plays, winner}``):
+ *  ``last_trick`` in Oh Hell and Bid Whist, ``final_trick`` in Tarabish (whose teams' ``last_trick``
+ *  is the 10-point bonus) and Ribs. */
+export const finalTrickOf = (entry) => entry?.last_trick || entry?.final_trick || null;
+
 /** The cards one seat has on the table in this trick (Ribs: two cards, maybe face down). */
 export function playCards(entry, { small = false } = {}) {
   if (typeof entry.card === "string") return [cardView(entry.card, { small })];
