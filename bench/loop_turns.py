@@ -58,6 +58,11 @@ def main() -> None:
     print("turns by CPU (0.1 ms buckets, 100 = 10 ms or more):", report["turns_by_0.1ms"])
     for turn in report["longest"]:
         print(f"  {turn['cpu_ms']} ms, {turn['callbacks']} callbacks: {turn['top']}")
+    print("callbacks by name (CPU):")
+    for name, row in report["callbacks_by_name"].items():
+        print(f"  {name}: {row}")
+    slow = report["callbacks_over_0.5ms"]
+    print(f"longest single callbacks (CPU ms), {len(slow)} shown of those over 0.5 ms:", slow)
 
 
 if __name__ == "__main__":

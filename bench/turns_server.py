@@ -27,6 +27,8 @@ clock = time.thread_time
 ran: list[tuple[str, float]] = []  # the callbacks of the current turn: (name, CPU seconds)
 turns: collections.Counter = collections.Counter()  # 0.1 ms buckets -> turns
 longest: list[tuple[float, int, list]] = []
+slowest: list[tuple[float, str]] = []  # the single callbacks over 0.5 ms of CPU: (CPU seconds, name)
+spans: collections.defaultdict = collections.defaultdict(list)  # name -> every callback's CPU seconds
 
 
 def _config(self, *args, **kwargs) -> None:
@@ -46,7 +48,12 @@ def _name(handle: events.Handle) -> str:
 def _timed_handle(self: events.Handle) -> None:
     t0 = clock()
     _handle_run(self)
-    ran.append((_name(self), clock() - t0))
+    spent = clock() - t0
+    name = _name(self)
+    ran.append((name, spent))
+    spans[name].append(spent)
+    if spent > 0.0005:
+        slowest.append((spent, name))
 
 
 def _timed_turn(self: base_events.BaseEventLoop) -> None:
@@ -67,6 +74,8 @@ def _timed_turn(self: base_events.BaseEventLoop) -> None:
 def _start(*_args) -> None:
     turns.clear()
     longest.clear()
+    slowest.clear()
+    spans.clear()
 
 
 def _report(*_args) -> None:
@@ -76,6 +85,13 @@ def _report(*_args) -> None:
             {"cpu_ms": round(spent * 1e3, 2), "callbacks": n, "top": top}
             for spent, n, top in sorted(longest, reverse=True)[:20]
         ],
+        "callbacks_by_name": {
+            name: {"n": len(cpu), "p50_ms": round(sorted(cpu)[len(cpu) // 2] * 1e3, 3),
+                   "p99_ms": round(sorted(cpu)[int(len(cpu) * 0.99)] * 1e3, 3), "max_ms": round(max(cpu) * 1e3, 3),
+                   "over_1ms": sum(c > 0.001 for c in cpu)}
+            for name, cpu in sorted(spans.items(), key=lambda kv: -max(kv[1]))[:12]
+        },
+        "callbacks_over_0.5ms": [[round(spent * 1e3, 2), name] for spent, name in sorted(slowest, reverse=True)[:40]],
     }
     with open(os.environ["FELT_TURNS_OUT"], "w") as out:
         json.dump(report, out)

@@ -39,11 +39,12 @@ from sqlalchemy import exc as sa_exc
 
 from server.storage import tables
 from server.storage.db import Database
-from server.storage.writer import LogEntry, Writer
+from server.storage.writer import LogEntry, Writer, durable_versions
 
 log = logging.getLogger("felt.writer")
 
 MAX_BATCH_ENTRIES = 5000
+REPORT_PER_TURN = 200  # tables told "durable" per loop turn (see DatabaseWriter._report_in_turns)
 FIRST_RETRY_S = 0.05
 # Errors that mean "the database is not reachable or not ready", not "this batch is wrong".
 UNREACHABLE = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.ProgrammingError)
@@ -58,6 +59,17 @@ def _encode(value: Any) -> bytes:
         return orjson.dumps(value)
     except TypeError:  # integer keys in a game's notes, say: slower, so only when needed
         return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+
+
+def _batch_message(rows: list[bytes], matches: list[bytes], replay: bool = False) -> bytes:
+    """One batch as the worker reads it, spliced from entries and matches encoded when queued.
+
+    Encoding a whole batch at once was the event loop's longest callback under load (a few ms
+    for a few hundred entries, `python -m bench.loop_turns`); each entry is now encoded in the
+    callback of the change that made it.
+    """
+    head = b'{"op":"write","replay":true,"log":[' if replay else b'{"op":"write","log":['
+    return head + b",".join(rows) + b'],"matches":[' + b",".join(matches) + b"]}"
 
 
 class Spool:
@@ -288,9 +300,10 @@ class DatabaseWriter(Writer):
         self._outage = False
         self.retry_max_s = max(float(retry_max_s), FIRST_RETRY_S)
         self._entries: list[LogEntry] = []
-        self._matches: list[dict] = []
+        self._rows: list[bytes] = []  # each entry's JSON, encoded as it is appended
+        self._matches: list[bytes] = []  # each finished match's JSON, encoded as it is recorded
         self._in_flight = 0
-        self._flying: tuple[list[LogEntry], list[dict]] = ([], [])
+        self._flying: tuple[list[LogEntry], list[bytes], list[bytes]] = ([], [], [])
         self._spooled = self.spool is not None and not self.spool.is_empty()
         self._worker: _Worker | None = None
         self._talk = asyncio.Lock()  # one exchange with the worker at a time
@@ -320,11 +333,12 @@ class DatabaseWriter(Writer):
 
     def append(self, entry: LogEntry) -> None:
         self._entries.append(entry)
+        self._rows.append(_encode(entry.row()))
         if self._wake is not None:
             self._wake.set()
 
     def record(self, match: dict) -> None:
-        self._matches.append(match)
+        self._matches.append(_encode(match))
         if self._wake is not None:
             self._wake.set()
 
@@ -363,13 +377,13 @@ class DatabaseWriter(Writer):
                 await asyncio.to_thread(worker.close, 1)
                 raise
 
-    def _take(self) -> tuple[list[LogEntry], list[dict]]:
-        entries = self._entries[:MAX_BATCH_ENTRIES]
-        del self._entries[: len(entries)]
+    def _take(self) -> tuple[list[LogEntry], list[bytes], list[bytes]]:
+        entries, rows = self._entries[:MAX_BATCH_ENTRIES], self._rows[:MAX_BATCH_ENTRIES]
+        del self._entries[: len(entries)], self._rows[: len(rows)]
         matches, self._matches = self._matches, []
         self._in_flight = len(entries) + len(matches)
-        self._flying = (entries, matches)
-        return entries, matches
+        self._flying = (entries, rows, matches)
+        return entries, rows, matches
 
     async def _run(self) -> None:
         assert self._wake is not None
@@ -385,30 +399,41 @@ class DatabaseWriter(Writer):
                 self._wake.clear()
                 await self._wake.wait()
                 continue
-            entries, matches = self._take()
-            answer = await self._commit(entries, matches)
-            self._in_flight = 0
-            self._flying = ([], [])
-            if answer is None:  # dropped at a stop, never durable: nothing is reported
-                continue
-            self._spooled = bool(answer.get("spooled"))
-            self._report(entries, set(answer.get("conflicts") or ()))
+            entries, rows, matches = self._take()
+            answer = await self._commit(entries, rows, matches)
+            self._flying = ([], [], [])
+            if answer is not None:  # None: dropped at a stop, never durable, nothing reported
+                self._spooled = bool(answer.get("spooled"))
+                await self._report_in_turns(entries, set(answer.get("conflicts") or ()))
+            self._in_flight = 0  # only now: ``flush`` means "durable and reported"
 
-    async def _commit(self, entries: list[LogEntry], matches: list[dict]) -> dict | None:
+    async def _report_in_turns(self, entries: list[LogEntry], refused: set[str]) -> None:
+        """``_report``, a few hundred tables per loop turn: each table told queues its frames,
+        so a large batch reported at once would hold the loop for milliseconds."""
+        for code in refused:
+            self.on_conflict(code)
+        durable = durable_versions(entries, refused)
+        for start in range(0, len(durable), REPORT_PER_TURN):
+            if start:
+                await asyncio.sleep(0)
+            for code, version in durable[start : start + REPORT_PER_TURN]:
+                self.on_durable(code, version)
+
+    async def _commit(self, entries: list[LogEntry], rows: list[bytes], matches: list[bytes]) -> dict | None:
         """Send one batch until the worker says it is durable (database or spool); None if
         it is dropped at a stop (no spool, the database unreachable)."""
-        batch = {"op": "write", "log": [e.row() for e in entries], "matches": matches}
+        replay = False
         attempts = 0
         while True:
             try:
-                answer = await self._ask(_encode(batch))
+                answer = await self._ask(_batch_message(rows, matches, replay))
                 self._outage = bool(answer.get("unreachable"))
                 if answer.get("ok"):
                     self.batches += 1
                     return answer
                 error = answer.get("error")
             except WorkerDied as exc:
-                batch["replay"] = True  # it may have committed before it died
+                replay = True  # it may have committed before it died
                 error = str(exc)
             attempts += 1
             self.failures += 1
@@ -416,15 +441,15 @@ class DatabaseWriter(Writer):
             log.warning("could not write a batch of %d entries (attempt %d), retrying in %.2f s: %s",
                         len(entries), attempts, delay, error)
             if self._closing:
-                return self._leave_at_stop({**batch, "replay": True}, len(entries))
+                return self._leave_at_stop(_batch_message(rows, matches, replay=True), len(entries))
             await asyncio.sleep(delay)
 
-    def _leave_at_stop(self, batch: dict, count: int) -> dict | None:
+    def _leave_at_stop(self, message: bytes, count: int) -> dict | None:
         """At a stop, a batch the worker cannot write: spooled, or (no spool) dropped unseen."""
         if self.spool is None:
             log.error("stopping: %d entries never reached the database and were never shown; dropped", count)
             return None
-        self.spool.append(_encode(batch))
+        self.spool.append(message)
         return {"ok": True, "spooled": True}
 
     async def close(self, timeout: float = 10.0) -> None:
@@ -437,14 +462,12 @@ class DatabaseWriter(Writer):
             if not done:  # stuck on the worker: spool what is left ourselves
                 self._task.cancel()
                 await asyncio.gather(self._task, return_exceptions=True)
-        left = self._flying[0] + self._entries
-        matches = self._flying[1] + self._matches
-        self._entries, self._matches, self._flying, self._in_flight = [], [], ([], []), 0
+        left, rows = self._flying[0] + self._entries, self._flying[1] + self._rows
+        matches = self._flying[2] + self._matches
+        self._entries, self._rows, self._matches, self._flying, self._in_flight = [], [], [], ([], [], []), 0
         if left or matches:
             log.error("the writer cannot write %d entries and %d matches at the stop", len(left), len(matches))
-            self._leave_at_stop(
-                {"op": "write", "log": [e.row() for e in left], "matches": matches, "replay": True}, len(left)
-            )
+            self._leave_at_stop(_batch_message(rows, matches, replay=True), len(left))
         if self._worker is not None:
             await self._worker.close_streams()
             await asyncio.to_thread(self._worker.close)

@@ -94,12 +94,16 @@ class Writer:
 
     def _report(self, entries: list[LogEntry], refused: set[str]) -> None:
         """Tell the rooms: each table's newest version in ``entries`` is durable, or refused."""
-        newest = {entry.code: entry.version for entry in entries}
         for code in refused:
             self.on_conflict(code)
-        for code, version in newest.items():
-            if code not in refused:
-                self.on_durable(code, version)
+        for code, version in durable_versions(entries, refused):
+            self.on_durable(code, version)
+
+
+def durable_versions(entries: list[LogEntry], refused: set[str]) -> list[tuple[str, int]]:
+    """Each table's newest version in ``entries``, the refused tables left out."""
+    newest = {entry.code: entry.version for entry in entries}
+    return [(code, version) for code, version in newest.items() if code not in refused]
 
 
 class MemoryWriter(Writer):

@@ -4,12 +4,13 @@ spooled while the database is down and written from the spool when it is back.""
 from __future__ import annotations
 
 import asyncio
+import collections
 
 import pytest
 import sqlalchemy as sa
 
 from server.storage import tables
-from server.storage.dbwriter import DatabaseWriter, Spool
+from server.storage.dbwriter import REPORT_PER_TURN, DatabaseWriter, Spool
 from server.storage.models import Match, TableLogEntry
 from server.storage.writer import LogEntry, MemoryWriter
 
@@ -67,6 +68,36 @@ async def test_many_tables_entries_share_commits_and_each_version_is_reported_du
     for code in codes:
         assert _versions(db, code) == list(range(1, 11))
         assert durable[code] == sorted(durable[code]) and durable[code][-1] == 10
+
+
+async def test_a_large_batch_is_reported_over_several_loop_turns_each_table_once(db, tmp_path):
+    """One commit of many tables tells them "durable" a few hundred per loop turn, so the
+    frames it releases never hold the loop in one long callback; each table hears it once."""
+    writer = _writer(db, tmp_path)
+    turn, turns_seen = 0, []
+    durable: list[tuple[str, int]] = []
+
+    def told(code: str, version: int) -> None:
+        durable.append((code, version))
+        turns_seen.append(turn)
+
+    writer.on_durable = told
+    await writer.start()
+    try:
+        await writer.flush(30)  # the worker is up: the next batch is the whole burst
+        tables_count = REPORT_PER_TURN * 2 + 50
+        for i in range(tables_count):  # queued in one go: one batch
+            for entry in _entries(f"L{i}", 1, 2):
+                writer.append(entry)
+        while writer.pending:  # pending until every table is told
+            turn += 1
+            await asyncio.sleep(0)
+        assert len(durable) == tables_count
+    finally:
+        await writer.close()
+    assert sorted(durable) == sorted((f"L{i}", 2) for i in range(tables_count))
+    per_turn = collections.Counter(turns_seen)
+    assert len(per_turn) >= 3 and max(per_turn.values()) <= REPORT_PER_TURN
 
 
 async def test_a_second_writer_is_reported_as_a_conflict_and_the_other_tables_are_written(db, tmp_path):
