@@ -113,8 +113,9 @@ def test_the_server_stops_cleanly_on_sigterm(tmp_path):
     assert (tmp_path / "felt.db").exists()
 
 
-async def test_the_collector_tender_freezes_survivors_and_still_reclaims_cycles():
+async def test_the_collector_tender_freezes_survivors_and_still_reclaims_cycles(caplog):
     import asyncio
+    import logging
     import gc
     import weakref
 
@@ -124,6 +125,7 @@ async def test_the_collector_tender_freezes_survivors_and_still_reclaims_cycles(
         pass
 
     gc.unfreeze()
+    caplog.set_level(logging.INFO, logger="felt")
     tender = asyncio.get_running_loop().create_task(_tend_collector(every_s=0.01, full_every_s=0.1))
     try:
         await asyncio.sleep(0.05)
@@ -137,6 +139,9 @@ async def test_the_collector_tender_freezes_survivors_and_still_reclaims_cycles(
             if gone() is None:
                 break
         assert gone() is None, "the periodic full collection reclaims cyclic garbage"
+        # Operators see what each full pass cost the loop.
+        assert any(r.getMessage().startswith("full garbage collection:") and " ms" in r.getMessage()
+                   for r in caplog.records)
     finally:
         tender.cancel()
         gc.unfreeze()
