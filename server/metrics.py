@@ -8,6 +8,7 @@ Each app has its own registry: several apps in one process (tests) never collide
 
 from __future__ import annotations
 
+import gc
 from collections import Counter as Tally
 from typing import Any
 
@@ -49,6 +50,11 @@ class _Live:
         yield GaugeMetricFamily(
             "felt_writer_outage", "1 while the database is unreachable and changes are refused (cluster mode: no spool).",
             value=1 if writer is not None and writer.outage else 0,
+        )
+        yield GaugeMetricFamily(
+            "felt_gc_frozen_objects",
+            "Objects kept out of the collector's sight (gc.freeze); grows with live state and leaked cycles.",
+            value=gc.get_freeze_count(),
         )
         errors = CounterMetricFamily(
             "felt_database_errors", "Database operations that failed (requests and the writer's batches).",
