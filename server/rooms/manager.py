@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Protocol
 
 from server.bots.pool import BotPool
+from server.budget import LoopBudget
 from server.config import Settings
 from server.rooms.errors import RoomError
 from server.rooms.room import Room
@@ -472,17 +473,19 @@ class RoomManager:
 
     async def sweep(self) -> int:
         """Park the rooms nobody has been connected to for a while (close finished ones)."""
-        now = time.monotonic()
-        stale = [r for r in self.rooms.values() if r.is_idle(now)]
-        for room in stale:
-            await room.retire("close" if room.status == "finished" else "park")
+        budget, retired = LoopBudget(), 0
+        for room in list(self.rooms.values()):  # thousands of rooms: in short turns
+            await budget.spend()
+            if not room.closed and room.is_idle(time.monotonic()):  # checked after the yield
+                await room.retire("close" if room.status == "finished" else "park")
+                retired += 1
         if self.source is not None and self.restored and time.monotonic() - self._last_purge > 3600:
             self._last_purge = time.monotonic()
             cutoff = time.time() - self.settings.table_retention_days * 86400
             purged = await self.source.purge(cutoff)
             if purged:
                 log.info("deleted %d parked or closed tables past their retention", purged)
-        return len(stale)
+        return retired
 
     async def _sweep_forever(self) -> None:
         interval = max(0.05, min(60.0, self.settings.room_idle_close_s / 4))

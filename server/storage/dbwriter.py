@@ -37,6 +37,7 @@ from typing import Any
 import orjson
 from sqlalchemy import exc as sa_exc
 
+from server.budget import LoopBudget
 from server.storage import tables
 from server.storage.db import Database
 from server.storage.writer import LogEntry, Writer, durable_versions
@@ -44,7 +45,6 @@ from server.storage.writer import LogEntry, Writer, durable_versions
 log = logging.getLogger("felt.writer")
 
 MAX_BATCH_ENTRIES = 5000
-REPORT_PER_TURN = 200  # tables told "durable" per loop turn (see DatabaseWriter._report_in_turns)
 FIRST_RETRY_S = 0.05
 # Errors that mean "the database is not reachable or not ready", not "this batch is wrong".
 UNREACHABLE = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.ProgrammingError)
@@ -408,16 +408,15 @@ class DatabaseWriter(Writer):
             self._in_flight = 0  # only now: ``flush`` means "durable and reported"
 
     async def _report_in_turns(self, entries: list[LogEntry], refused: set[str]) -> None:
-        """``_report``, a few hundred tables per loop turn: each table told queues its frames,
-        so a large batch reported at once would hold the loop for milliseconds."""
+        """``_report``, half a millisecond of it per loop turn: each table told queues its
+        frames (tens of microseconds), so a commit of hundreds of tables, as at 2,500 rooms,
+        reported at once held the loop for 5-10 ms (``python -m bench.loop_turns``)."""
         for code in refused:
             self.on_conflict(code)
-        durable = durable_versions(entries, refused)
-        for start in range(0, len(durable), REPORT_PER_TURN):
-            if start:
-                await asyncio.sleep(0)
-            for code, version in durable[start : start + REPORT_PER_TURN]:
-                self.on_durable(code, version)
+        budget = LoopBudget()
+        for code, version in durable_versions(entries, refused):
+            await budget.spend()
+            self.on_durable(code, version)
 
     async def _commit(self, entries: list[LogEntry], rows: list[bytes], matches: list[bytes]) -> dict | None:
         """Send one batch until the worker says it is durable (database or spool); None if

@@ -102,6 +102,31 @@ async def test_a_room_nobody_has_been_connected_to_for_a_while_is_closed():
     assert [r["code"] for r in manager.list_public()[0]] == [busy.code]
 
 
+async def test_the_sweep_over_many_rooms_hands_the_loop_back_between_short_turns():
+    """Parking hundreds of idle tables is hundreds of log entries and lobby rows: done in one
+    callback it held the event loop for milliseconds; the sweep yields every half millisecond."""
+    manager = RoomManager(Settings(room_idle_close_s=0.01, max_open_rooms_per_player=1000), MemoryWriter())
+    rooms = [manager.create("oh_hell", {}, 4, False, "p0", "Ann") for _ in range(300)]
+    await asyncio.sleep(0.05)
+    turns = 0
+
+    async def ticker() -> None:
+        nonlocal turns
+        while True:
+            turns += 1
+            await asyncio.sleep(0)
+
+    ticking = asyncio.get_running_loop().create_task(ticker())
+    await asyncio.sleep(0)
+    before = turns
+    try:
+        assert await manager.sweep() == 300
+    finally:
+        ticking.cancel()
+    assert all(manager.get(r.code) is None for r in rooms)
+    assert turns - before >= 3  # the other task ran while the sweep went on
+
+
 async def test_the_chat_keeps_exactly_its_last_lines_and_every_view_gets_them():
     for history in (1, 3):
         manager = RoomManager(Settings(bot_delay_ms=0, chat_history=history, chat_per_minute=100), MemoryWriter())
