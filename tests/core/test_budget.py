@@ -8,30 +8,20 @@ import time
 
 from server.budget import LoopBudget
 
+from looping import TurnCounter  # tests/looping.py
+
 
 async def test_a_long_loop_yields_once_its_turn_is_spent_and_never_holds_the_loop_a_millisecond():
-    turn = 0
-    per_turn: collections.Counter = collections.Counter()  # the other task's count -> items done
+    per_turn: collections.Counter = collections.Counter()  # the loop's turn -> items done in it
     cost_s = 0.0001
-
-    async def other_task() -> None:
-        nonlocal turn
-        while True:
-            turn += 1
-            await asyncio.sleep(0)
-
-    ticking = asyncio.get_running_loop().create_task(other_task())
-    await asyncio.sleep(0)
     budget = LoopBudget()
-    try:
+    async with TurnCounter() as turns:
         for _ in range(100):  # at least 10 ms of work
             await budget.spend()
             started = time.perf_counter()
-            per_turn[turn] += 1
+            per_turn[turns.count] += 1
             while time.perf_counter() - started < cost_s:
                 pass
-    finally:
-        ticking.cancel()
     # Each item takes at least cost_s: more than 1 ms / cost_s items in one turn held the loop
     # over a millisecond (the budget is wall time: a slow machine does fewer, never more).
     assert max(per_turn.values()) <= int(0.001 / cost_s)

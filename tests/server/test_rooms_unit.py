@@ -13,6 +13,8 @@ from server.rooms import Connection, Room, RoomManager
 from server.rooms.seats import CODE_ALPHABET, new_room_code, seed_commitment
 from server.storage.writer import MemoryWriter
 
+from looping import TurnCounter  # tests/looping.py
+
 
 def connection(player_id, name, limit=256):
     closed: list[int] = []
@@ -108,23 +110,10 @@ async def test_the_sweep_over_many_rooms_hands_the_loop_back_between_short_turns
     manager = RoomManager(Settings(room_idle_close_s=0.01, max_open_rooms_per_player=1000), MemoryWriter())
     rooms = [manager.create("oh_hell", {}, 4, False, "p0", "Ann") for _ in range(300)]
     await asyncio.sleep(0.05)
-    turns = 0
-
-    async def ticker() -> None:
-        nonlocal turns
-        while True:
-            turns += 1
-            await asyncio.sleep(0)
-
-    ticking = asyncio.get_running_loop().create_task(ticker())
-    await asyncio.sleep(0)
-    before = turns
-    try:
+    async with TurnCounter() as turns:
         assert await manager.sweep() == 300
-    finally:
-        ticking.cancel()
     assert all(manager.get(r.code) is None for r in rooms)
-    assert turns - before >= 3  # the other task ran while the sweep went on
+    assert turns.count >= 3  # another task ran while the sweep went on
 
 
 async def test_the_chat_keeps_exactly_its_last_lines_and_every_view_gets_them():
