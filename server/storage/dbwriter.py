@@ -44,7 +44,7 @@ from server.storage.writer import LogEntry, Writer, durable_versions
 
 log = logging.getLogger("felt.writer")
 
-MAX_BATCH_ENTRIES = 5000
+MAX_BATCH_ENTRIES = 1000  # a batch is spliced in one callback: ~0.6 ms per 1,000 entries on a loaded machine
 FIRST_RETRY_S = 0.05
 # Errors that mean "the database is not reachable or not ready", not "this batch is wrong".
 UNREACHABLE = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.ProgrammingError)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 
@@ -100,10 +100,14 @@ class Writer:
             self.on_durable(code, version)
 
 
-def durable_versions(entries: list[LogEntry], refused: set[str]) -> list[tuple[str, int]]:
-    """Each table's newest version in ``entries``, the refused tables left out."""
-    newest = {entry.code: entry.version for entry in entries}
-    return [(code, version) for code, version in newest.items() if code not in refused]
+def durable_versions(entries: list[LogEntry], refused: set[str]) -> Iterator[tuple[str, int]]:
+    """Each table's newest version in ``entries``, the refused tables left out (lazily: a
+    caller may yield to the event loop between tables)."""
+    seen = set(refused)
+    for entry in reversed(entries):
+        if entry.code not in seen:
+            seen.add(entry.code)
+            yield entry.code, entry.version
 
 
 class MemoryWriter(Writer):
