@@ -10,6 +10,7 @@ buckets) and the longest turns with what ran in them, grouped by coroutine or ca
 from __future__ import annotations
 
 import collections
+import gc
 import json
 import os
 import runpy
@@ -29,6 +30,15 @@ turns: collections.Counter = collections.Counter()  # 0.1 ms buckets -> turns
 longest: list[tuple[float, int, list]] = []
 slowest: list[tuple[float, str]] = []  # the single callbacks over 0.5 ms of CPU: (CPU seconds, name)
 spans: collections.defaultdict = collections.defaultdict(list)  # name -> every callback's CPU seconds
+collections_cpu: collections.defaultdict = collections.defaultdict(list)  # generation -> each collection's CPU s
+_gc_started = [0.0]
+
+
+def _gc_timer(phase: str, info: dict) -> None:
+    if phase == "start":
+        _gc_started[0] = clock()
+    else:
+        collections_cpu[info["generation"]].append(clock() - _gc_started[0])
 
 
 def _config(self, *args, **kwargs) -> None:
@@ -76,6 +86,7 @@ def _start(*_args) -> None:
     longest.clear()
     slowest.clear()
     spans.clear()
+    collections_cpu.clear()
 
 
 def _report(*_args) -> None:
@@ -91,6 +102,10 @@ def _report(*_args) -> None:
                    "over_1ms": sum(c > 0.001 for c in cpu)}
             for name, cpu in sorted(spans.items(), key=lambda kv: -max(kv[1]))[:12]
         },
+        "gc_by_generation": {
+            gen: {"n": len(cpu), "max_ms": round(max(cpu) * 1e3, 3), "total_ms": round(sum(cpu) * 1e3, 2)}
+            for gen, cpu in sorted(collections_cpu.items())
+        },
         "callbacks_over_0.5ms": [[round(spent * 1e3, 2), name] for spent, name in sorted(slowest, reverse=True)[:40]],
     }
     with open(os.environ["FELT_TURNS_OUT"], "w") as out:
@@ -101,6 +116,7 @@ if __name__ == "__main__":
     uvicorn.config.Config.__init__ = _config  # type: ignore[method-assign]
     events.Handle._run = _timed_handle  # type: ignore[method-assign]
     base_events.BaseEventLoop._run_once = _timed_turn  # type: ignore[method-assign]
+    gc.callbacks.append(_gc_timer)
     signal.signal(signal.SIGUSR1, _start)
     signal.signal(signal.SIGUSR2, _report)
     sys.argv = ["server", *sys.argv[1:]]

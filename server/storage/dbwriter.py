@@ -299,11 +299,13 @@ class DatabaseWriter(Writer):
         self.spool = Spool(spool_path) if spool_path is not None else None  # None: cluster mode
         self._outage = False
         self.retry_max_s = max(float(retry_max_s), FIRST_RETRY_S)
-        self._entries: list[LogEntry] = []
-        self._rows: list[bytes] = []  # each entry's JSON, encoded as it is appended
+        # Each entry is kept as what the writer needs of it: its (code, version) and its JSON,
+        # encoded as it is appended (in the callback of the change that made it).
+        self._keys: list[tuple[str, int]] = []
+        self._rows: list[bytes] = []
         self._matches: list[bytes] = []  # each finished match's JSON, encoded as it is recorded
         self._in_flight = 0
-        self._flying: tuple[list[LogEntry], list[bytes], list[bytes]] = ([], [], [])
+        self._flying: tuple[list[tuple[str, int]], list[bytes], list[bytes]] = ([], [], [])
         self._spooled = self.spool is not None and not self.spool.is_empty()
         self._worker: _Worker | None = None
         self._talk = asyncio.Lock()  # one exchange with the worker at a time
@@ -332,7 +334,7 @@ class DatabaseWriter(Writer):
             self._worker = worker
 
     def append(self, entry: LogEntry) -> None:
-        self._entries.append(entry)
+        self._keys.append((entry.code, entry.version))
         self._rows.append(_encode(entry.row()))
         if self._wake is not None:
             self._wake.set()
@@ -344,7 +346,7 @@ class DatabaseWriter(Writer):
 
     @property
     def pending(self) -> int:
-        return len(self._entries) + len(self._matches) + self._in_flight
+        return len(self._keys) + len(self._matches) + self._in_flight
 
     @property
     def _spool_path(self) -> str | None:
@@ -377,13 +379,13 @@ class DatabaseWriter(Writer):
                 await asyncio.to_thread(worker.close, 1)
                 raise
 
-    def _take(self) -> tuple[list[LogEntry], list[bytes], list[bytes]]:
-        entries, rows = self._entries[:MAX_BATCH_ENTRIES], self._rows[:MAX_BATCH_ENTRIES]
-        del self._entries[: len(entries)], self._rows[: len(rows)]
+    def _take(self) -> tuple[list[tuple[str, int]], list[bytes], list[bytes]]:
+        keys, rows = self._keys[:MAX_BATCH_ENTRIES], self._rows[:MAX_BATCH_ENTRIES]
+        del self._keys[: len(keys)], self._rows[: len(rows)]
         matches, self._matches = self._matches, []
-        self._in_flight = len(entries) + len(matches)
-        self._flying = (entries, rows, matches)
-        return entries, rows, matches
+        self._in_flight = len(keys) + len(matches)
+        self._flying = (keys, rows, matches)
+        return keys, rows, matches
 
     async def _run(self) -> None:
         assert self._wake is not None
@@ -393,32 +395,32 @@ class DatabaseWriter(Writer):
         except Exception:
             log.exception("the writer's worker did not start; trying again with the first batch")
         while True:
-            if not self._entries and not self._matches:
+            if not self._keys and not self._matches:
                 if self._closing:
                     return
                 self._wake.clear()
                 await self._wake.wait()
                 continue
-            entries, rows, matches = self._take()
-            answer = await self._commit(entries, rows, matches)
+            keys, rows, matches = self._take()
+            answer = await self._commit(rows, matches)
             self._flying = ([], [], [])
             if answer is not None:  # None: dropped at a stop, never durable, nothing reported
                 self._spooled = bool(answer.get("spooled"))
-                await self._report_in_turns(entries, set(answer.get("conflicts") or ()))
+                await self._report_in_turns(keys, set(answer.get("conflicts") or ()))
             self._in_flight = 0  # only now: ``flush`` means "durable and reported"
 
-    async def _report_in_turns(self, entries: list[LogEntry], refused: set[str]) -> None:
+    async def _report_in_turns(self, keys: list[tuple[str, int]], refused: set[str]) -> None:
         """``_report``, half a millisecond of it per loop turn: each table told queues its
         frames (tens of microseconds), so a commit of hundreds of tables, as at 2,500 rooms,
         reported at once held the loop for 5-10 ms (``python -m bench.loop_turns``)."""
         for code in refused:
             self.on_conflict(code)
         budget = LoopBudget()
-        for code, version in durable_versions(entries, refused):
+        for code, version in durable_versions(keys, refused):
             await budget.spend()
             self.on_durable(code, version)
 
-    async def _commit(self, entries: list[LogEntry], rows: list[bytes], matches: list[bytes]) -> dict | None:
+    async def _commit(self, rows: list[bytes], matches: list[bytes]) -> dict | None:
         """Send one batch until the worker says it is durable (database or spool); None if
         it is dropped at a stop (no spool, the database unreachable)."""
         replay = False
@@ -438,9 +440,9 @@ class DatabaseWriter(Writer):
             self.failures += 1
             delay = min(self.retry_max_s, FIRST_RETRY_S * 2 ** (attempts - 1))
             log.warning("could not write a batch of %d entries (attempt %d), retrying in %.2f s: %s",
-                        len(entries), attempts, delay, error)
+                        len(rows), attempts, delay, error)
             if self._closing:
-                return self._leave_at_stop(_batch_message(rows, matches, replay=True), len(entries))
+                return self._leave_at_stop(_batch_message(rows, matches, replay=True), len(rows))
             await asyncio.sleep(delay)
 
     def _leave_at_stop(self, message: bytes, count: int) -> dict | None:
@@ -461,12 +463,11 @@ class DatabaseWriter(Writer):
             if not done:  # stuck on the worker: spool what is left ourselves
                 self._task.cancel()
                 await asyncio.gather(self._task, return_exceptions=True)
-        left, rows = self._flying[0] + self._entries, self._flying[1] + self._rows
-        matches = self._flying[2] + self._matches
-        self._entries, self._rows, self._matches, self._flying, self._in_flight = [], [], [], ([], [], []), 0
-        if left or matches:
-            log.error("the writer cannot write %d entries and %d matches at the stop", len(left), len(matches))
-            self._leave_at_stop(_batch_message(rows, matches, replay=True), len(left))
+        rows, matches = self._flying[1] + self._rows, self._flying[2] + self._matches
+        self._keys, self._rows, self._matches, self._flying, self._in_flight = [], [], [], ([], [], []), 0
+        if rows or matches:
+            log.error("the writer cannot write %d entries and %d matches at the stop", len(rows), len(matches))
+            self._leave_at_stop(_batch_message(rows, matches, replay=True), len(rows))
         if self._worker is not None:
             await self._worker.close_streams()
             await asyncio.to_thread(self._worker.close)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 
@@ -92,22 +92,23 @@ class Writer:
     async def close(self, timeout: float = 10.0) -> None:
         """Make everything queued durable (database or spool) within ``timeout``, then stop."""
 
-    def _report(self, entries: list[LogEntry], refused: set[str]) -> None:
-        """Tell the rooms: each table's newest version in ``entries`` is durable, or refused."""
+    def _report(self, keys: Sequence[tuple[str, int]], refused: set[str]) -> None:
+        """Tell the rooms: each table's newest version in ``keys`` ((code, version) pairs, in
+        the order they were appended) is durable, or refused."""
         for code in refused:
             self.on_conflict(code)
-        for code, version in durable_versions(entries, refused):
+        for code, version in durable_versions(keys, refused):
             self.on_durable(code, version)
 
 
-def durable_versions(entries: list[LogEntry], refused: set[str]) -> Iterator[tuple[str, int]]:
-    """Each table's newest version in ``entries``, the refused tables left out (lazily: a
+def durable_versions(keys: Sequence[tuple[str, int]], refused: set[str]) -> Iterator[tuple[str, int]]:
+    """Each table's newest version in ``keys``, the refused tables left out (lazily: a
     caller may yield to the event loop between tables)."""
     seen = set(refused)
-    for entry in reversed(entries):
-        if entry.code not in seen:
-            seen.add(entry.code)
-            yield entry.code, entry.version
+    for code, version in reversed(keys):
+        if code not in seen:
+            seen.add(code)
+            yield code, version
 
 
 class MemoryWriter(Writer):
@@ -149,7 +150,7 @@ class MemoryWriter(Writer):
             kept.append(entry)
             if entry.table is not None:
                 self.tables[entry.code] = {**entry.table, "version": entry.version}
-        self._report(queued, refused)
+        self._report([(entry.code, entry.version) for entry in queued], refused)
 
     def entries(self, code: str) -> list[tuple[int, str, dict, float]]:
         """A table's log as the database gives it back."""
