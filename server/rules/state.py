@@ -61,24 +61,90 @@ The move log
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
-S = TypeVar("S")
+S = TypeVar("S", bound="State")
+
+_new_object = object.__new__
+
+
+class State:
+    """The base of every game's state: the fields its class annotates, read by name.
+
+    ``clone()`` makes a new state of the same class sharing every field's value;
+    ``evolve(**changes)`` is a clone with the named fields replaced. Equality is field by
+    field (a ``ViewMemo`` equals every other); states are unhashable, like any object that
+    is filled in after it is made. Copies and unpickled states keep the fields' order.
+    """
+
+    _fields: tuple[str, ...] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        names = [
+            sys.intern(name)
+            for klass in reversed(cls.__mro__)
+            for name in vars(klass).get("__annotations__", {})
+            if klass is not State and not name.startswith("_")
+        ]
+        cls._fields = tuple(dict.fromkeys(names))
+
+    def __init__(self, *values: Any, **named: Any) -> None:
+        fields = type(self)._fields
+        given = dict(zip(fields, values))
+        given.update(named)
+        if len(values) > len(fields) or given.keys() != set(fields):
+            unknown = sorted(set(given) - set(fields)) or ["(extra positional values)"]
+            missing = sorted(set(fields) - set(given))
+            raise TypeError(f"{type(self).__name__}: missing {missing}, unknown {unknown}")
+        # One ordinary dict with the fields in class order: every clone copies it whole.
+        self.__dict__ = {name: given[name] for name in fields}
+
+    def clone(self: S) -> S:
+        """A new state of this class whose fields are the very same objects as this one's."""
+        new = _new_object(type(self))
+        new.__dict__ = self.__dict__.copy()
+        return new
+
+    def evolve(self: S, **changes: Any) -> S:
+        """A clone with the named fields replaced; an unknown field name raises ``TypeError``."""
+        new = self.clone()
+        fields = new.__dict__
+        for name in changes:
+            if name not in fields:
+                raise TypeError(f"{type(self).__name__} has no field {name!r}")
+        fields.update(changes)
+        return new
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self.__dict__ == other.__dict__
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __getstate__(self) -> dict[str, Any]:
+        return self.__dict__
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        self.__dict__ = {name: fields[name] for name in type(self)._fields}
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items() if type(v) is not ViewMemo)
+        return f"{type(self).__name__}({shown})"
+
 
 _new_tuple = tuple.__new__
 
 
-def state(cls: type[S]) -> type[S]:
-    """Give a ``NamedTuple`` state class its ``evolve(**changes)``.
+def state(cls: type[Any]) -> type[Any]:
+    """Give a ``NamedTuple`` state class its ``evolve(**changes)`` (the idiom being retired)."""
+    index = {name: i for i, name in enumerate(cls._fields)}
 
-    ``evolve`` returns a new state with the named fields replaced and every other field the
-    very same object; an unknown field name raises ``TypeError``.
-    """
-    index = {name: i for i, name in enumerate(cls._fields)}  # type: ignore[attr-defined]
-
-    def evolve(self: S, **changes: Any) -> S:
-        values = list(self)  # type: ignore[call-overload]
+    def evolve(self: Any, **changes: Any) -> Any:
+        values = list(self)
         try:
             for name, value in changes.items():
                 values[index[name]] = value
@@ -86,9 +152,8 @@ def state(cls: type[S]) -> type[S]:
             raise TypeError(f"{cls.__name__} has no field {err.args[0]!r}") from None
         return _new_tuple(cls, values)
 
-    evolve.__doc__ = f"A new {cls.__name__} with the given fields replaced."
     evolve.__qualname__ = f"{cls.__name__}.evolve"
-    cls.evolve = evolve  # type: ignore[attr-defined]
+    cls.evolve = evolve
     return cls
 
 
