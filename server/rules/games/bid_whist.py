@@ -55,7 +55,8 @@ Decisions where the rules are silent
     - History entries name no cards, so no card of an earlier hand ever reappears in a view.
 
 Code
-    The state is an immutable record (``server.rules.state``); ``why_illegal`` is the one
+    The state is a ``State`` (``server.rules.state``): ``apply`` clones it and sets the
+    changed fields on the clone, never on the state it is given. ``why_illegal`` is the one
     place that says why a move is refused, ``legal_actions`` lists what it allows and
     ``apply`` raises with its sentence. Tricks follow ``server.rules.tricks``.
 """

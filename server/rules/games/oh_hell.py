@@ -53,8 +53,9 @@ Decisions where the rules are silent
     During extra hands ``hands_total`` counts the extra hand being played.
 
 Code
-    The state is an immutable record (``server.rules.state``): the match's fixed ``Rules``,
-    the hand's ``Deal``, and what changes move by move. ``why_illegal`` is the one place
+    The state is a ``State`` (``server.rules.state``): the match's fixed ``Rules``, the
+    hand's ``Deal``, and what changes move by move; ``apply`` clones it and sets the changed
+    fields on the clone, never on the state it is given. ``why_illegal`` is the one place
     that says why a move is refused; ``legal_actions`` lists what it allows and ``apply``
     raises with its sentence. Tricks follow ``server.rules.tricks``.
 """
