@@ -127,12 +127,13 @@ class State:
 
     def evolve(self: S, **changes: Any) -> S:
         """A clone with the named fields replaced; an unknown field name raises ``TypeError``."""
-        new = self.clone()
-        fields = new.__dict__
+        fields = self.__dict__.copy()
         if not changes.keys() <= fields.keys():
             unknown = min(set(changes) - set(fields))
             raise TypeError(f"{type(self).__name__} has no field {unknown!r}")
         fields.update(changes)
+        new = _new_object(type(self))
+        new.__dict__ = fields
         return new
 
     def __eq__(self, other: object) -> bool:

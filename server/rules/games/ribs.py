@@ -490,25 +490,27 @@ def _new_hand(state: RibsState, scores: tuple[int, ...], history: tuple[HandResu
 
 
 def _bid(state: RibsState, seat: int, value: int) -> RibsState:
-    return state.evolve(
-        bids=(*state.bids, (seat, value)),
-        high_bid=value,
-        high_bidder=seat,
-        turn=_next_in(state.passed, seat),
-        log=(state.log, seat, (("type", "bid"), ("value", value))),
-    )
+    new = state.clone()
+    new.bids = (*state.bids, (seat, value))
+    new.high_bid = value
+    new.high_bidder = seat
+    new.turn = _next_in(state.passed, seat)
+    new.log = (state.log, seat, (("type", "bid"), ("value", value)))
+    return new
 
 
 def _pass(state: RibsState, seat: int) -> RibsState:
     passed = (*state.passed[:seat], True, *state.passed[seat + 1 :])
-    bids = (*state.bids, (seat, 0))
-    log = (state.log, seat, _PASS_MOVE)
+    new = state.clone()
+    new.bids = (*state.bids, (seat, 0))
+    new.passed = passed
+    new.log = (state.log, seat, _PASS_MOVE)
     if passed.count(False) == 1:  # the high bidder leads
-        leader = state.high_bidder
-        return state.evolve(
-            bids=bids, passed=passed, log=log, phase=_PLAYING, leader=leader, turn=leader
-        )
-    return state.evolve(bids=bids, passed=passed, log=log, turn=_next_in(passed, seat))
+        new.phase = _PLAYING
+        new.leader = new.turn = state.high_bidder
+    else:
+        new.turn = _next_in(passed, seat)
+    return new
 
 
 def _without(hands: tuple[tuple[int, ...], ...], seat: int, a: int, b: int) -> tuple:
@@ -520,12 +522,12 @@ def _without(hands: tuple[tuple[int, ...], ...], seat: int, a: int, b: int) -> t
 
 
 def _lay_ribs(state: RibsState, seat: int, a: int, b: int) -> RibsState:
-    return state.evolve(
-        hands=_without(state.hands, seat, a, b),
-        ribs=(a, b),
-        turn=(seat + 1) % state.cfg.n,
-        log=(state.log, seat, _RIBS_MOVE),
-    )
+    new = state.clone()
+    new.hands = _without(state.hands, seat, a, b)
+    new.ribs = (a, b)
+    new.turn = (seat + 1) % state.cfg.n
+    new.log = (state.log, seat, _RIBS_MOVE)
+    return new
 
 
 def _play_pair(state: RibsState, seat: int, a: int, b: int, fold: bool) -> RibsState:
@@ -724,7 +726,8 @@ class Ribs(Game):
 
     def apply(self, state: RibsState, seat: int, action: Mapping[str, Any]) -> RibsState:
         """The state after ``seat`` plays ``action``; ``state`` itself is unchanged."""
-        self.check_legal(state, seat, action)
+        if self.why_illegal(state, seat, action) is not None:
+            self.check_legal(state, seat, action)  # raises, saying why
         kind = action["type"]
         if kind == "pair":
             a, b = _pair_of(action["cards"])  # type: ignore[misc]

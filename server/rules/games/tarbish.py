@@ -725,7 +725,8 @@ class Tarbish(Game):
 
     def apply(self, state: TarbishState, seat: int, action: Mapping[str, Any]) -> TarbishState:
         """The state after ``seat`` plays ``action``; the given state is unchanged."""
-        self.check_legal(state, seat, action)
+        if self.why_illegal(state, seat, action) is not None:
+            self.check_legal(state, seat, action)  # raises, saying why
         kind = action["type"]
         if kind == "play":
             return _play_card(state, seat, action["card"])
