@@ -1,18 +1,15 @@
-"""The state idiom: evolve copies a NamedTuple state, the view memo keeps unchanged parts."""
+"""The state idiom: clone and evolve derive a State, the view memo keeps unchanged parts."""
 
 from __future__ import annotations
 
 import copy
 import pickle
-from typing import NamedTuple
-
 import pytest
 
-from server.rules.state import ViewMemo, log_entries, state
+from server.rules.state import State, ViewMemo, log_entries
 
 
-@state
-class Sample(NamedTuple):
+class Sample(State):
     hands: tuple[tuple[str, ...], ...]
     turn: int
     views: ViewMemo
@@ -27,17 +24,36 @@ def test_evolve_replaces_the_named_fields_and_shares_the_others():
     assert type(new) is Sample
 
 
-def test_evolve_refuses_an_unknown_field():
+def test_a_clone_is_a_new_state_sharing_every_field_and_its_changes_are_its_own():
+    old = Sample(hands=(("AS",), ("KH",)), turn=0, views=ViewMemo())
+    new = old.clone()
+    assert type(new) is Sample and new is not old and new == old
+    assert all(getattr(new, f) is getattr(old, f) for f in Sample._fields)
+    new.turn = 1
+    assert old.turn == 0 and new != old
+
+
+def test_evolve_refuses_an_unknown_field_and_the_constructor_a_missing_one():
     with pytest.raises(TypeError, match="no field 'tun'"):
         Sample((), 0, ViewMemo()).evolve(tun=1)
+    with pytest.raises(TypeError, match="missing \\['views'\\]"):
+        Sample(hands=(), turn=0)
+    assert Sample._fields == ("hands", "turn", "views")
 
 
-def test_states_are_equal_by_value_whatever_their_memos():
+def test_states_are_equal_by_value_whatever_their_memos_and_unhashable():
     a = Sample((("AS",),), 0, ViewMemo())
     b = Sample((("AS",),), 0, ViewMemo())
-    assert a == b and hash(a) == hash(b)
-    assert copy.deepcopy(a) == a and pickle.loads(pickle.dumps(a)) == a
-    assert a != b.evolve(turn=1)
+    assert a == b and a != b.evolve(turn=1) and a != (("AS",),)
+    with pytest.raises(TypeError):
+        hash(a)
+    for copied in (copy.deepcopy(a), pickle.loads(pickle.dumps(a))):
+        assert copied == a and copied.views is not a.views
+        assert list(vars(copied)) == list(Sample._fields)
+
+
+def test_a_state_shows_its_fields_but_not_its_memo():
+    assert repr(Sample((), 2, ViewMemo())) == "Sample(hands=(), turn=2)"
 
 
 def test_a_part_is_the_same_object_while_its_source_is():

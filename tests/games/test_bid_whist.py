@@ -9,6 +9,7 @@ import pytest
 from server.rules.cards import sort_hand, standard_deck
 from server.rules.games import IllegalAction, NotYourTurn, get_game
 from server.rules.games.bid_whist import Phase
+from server.rules.state import ViewMemo
 
 GAME = get_game("bid_whist")
 
@@ -456,7 +457,7 @@ def at_last_trick(declarer, contract, team_tricks_before, last_winner_team, scor
     hands = [("3S",), ("4S",), ("5S",), ("6S",)]
     hands[leader] = ("AS",)
     filler = (((0, "2H"), (1, "3H"), (2, "4H"), (3, "5H")), 0)
-    return state._replace(
+    return state.evolve(
         phase=Phase.PLAYING, declarer=declarer, contract=contract, trump="C",
         kitty_taken=True, hands=tuple(hands), tricks=(filler,) * 11,
         tricks_won=(a, b, 0, 0), turn=leader, leader=leader, team_scores=scores,
@@ -507,7 +508,7 @@ def test_defenders_score_nothing_when_the_contract_is_made_and_declarers_nothing
 
 def test_chicago_by_the_declarers_wins_at_once_whatever_the_score():
     state = start(hands=SUITED_HANDS, kitty=SUITED_KITTY)
-    state = state._replace(team_scores=(15, 0))
+    state = state.evolve(team_scores=(15, 0))
     state = bid_round(state, ["pass", "pass", "pass", "take"])
     state = act(state, 3, {"type": "discard", "cards": ["2S", "2D", "2H", "3C"]})
     state = act(state, 3, {"type": "trump", "suit": "C"})
@@ -579,8 +580,8 @@ def test_views_are_json_with_the_protocol_keys_and_team_information():
 
 
 def _uncached(state):
-    """The same state without any view cache (a plain copy of the tuple)."""
-    return type(state)(*state)
+    """The same state without any view cache (a clone with a fresh memo)."""
+    return state.evolve(views=ViewMemo())
 
 
 def test_cached_views_equal_fresh_views_and_share_unchanged_parts():

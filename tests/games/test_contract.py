@@ -184,11 +184,15 @@ class Run:
         assert not leaked, f"seat {seat} sees {sorted(leaked)} of another seat's cards"
 
     def check_legality(self, seat: int, legal: list[dict[str, Any]]) -> None:
-        """Every legal action applies (a sample of a long list) and why_illegal agrees."""
+        """Every legal action applies (a sample of a long list), why_illegal agrees, and
+        applying leaves the state it was given as it was (apply is pure)."""
         sample = legal if len(legal) <= 30 else self.rng.sample(legal, 30)
+        before = copy.deepcopy(self.state)
         for action in sample:
             assert self.game.why_illegal(self.state, seat, action) is None, action
-            self.game.apply(self.state, seat, action)
+            after = self.game.apply(self.state, seat, action)
+            assert after is not self.state and after != before
+            assert self.state == before, f"applying {action} changed the state it was given"
 
     def check_refusals(self, seat: int, legal: list[dict[str, Any]]) -> None:
         """Illegal actions are refused with why_illegal's sentence and change nothing."""

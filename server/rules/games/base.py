@@ -12,7 +12,8 @@ A game is a handful of pure functions over an immutable state:
   (``None`` is a spectator, who sees only what is public);
 - ``outcome(state)`` is ``None`` until the match ends, then ``{"scores", "winners"}``.
 
-States are immutable records (``server.rules.state``); views are built through the match's
+States are ``server.rules.state.State`` objects that ``apply`` never changes: it returns a
+fresh clone with the changed fields set (``server.rules.state``); views are built through the match's
 ``ViewMemo`` so that unchanged parts stay the same objects. Trick rules come from
 ``server.rules.tricks``. Options are a pydantic model per game; unknown keys or bad values
 raise ``ValueError`` naming the option (``parse_options``, for every game). Randomness enters once, as the seed; ``decks`` stacks the deck of the

@@ -55,7 +55,8 @@ Decisions where the rules are silent
     - History entries name no cards, so no card of an earlier hand ever reappears in a view.
 
 Code
-    The state is an immutable record (``server.rules.state``); ``why_illegal`` is the one
+    The state is a ``State`` (``server.rules.state``): ``apply`` clones it and sets the
+    changed fields on the clone, never on the state it is given. ``why_illegal`` is the one
     place that says why a move is refused, ``legal_actions`` lists what it allows and
     ``apply`` raises with its sentence. Tricks follow ``server.rules.tricks``.
 """
@@ -66,7 +67,7 @@ import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, NamedTuple
+from typing import Any
 
 from pydantic import Field
 
@@ -81,7 +82,7 @@ from server.rules.cards import (
     standard_deck,
 )
 from server.rules.games.base import Action, Game, GameOptions
-from server.rules.state import ViewMemo, state
+from server.rules.state import State, ViewMemo
 from server.rules.tricks import follow_suit, trick_winner, why_not_follow
 
 PLAYERS = 4
@@ -201,9 +202,8 @@ class HandRecord:
     team_points: tuple[int, int]
 
 
-@state
-class BidWhistState(NamedTuple):
-    """A Bid Whist match: immutable, the next one made by ``evolve``."""
+class BidWhistState(State):
+    """A Bid Whist match; ``apply`` returns a fresh clone, never changing the one it is given."""
 
     options: BidWhistOptions
     target: int
@@ -636,31 +636,26 @@ class BidWhist(Game):
         new_hands[seat] = hand[:i] + hand[i + 1 :]
         trump = card[-1] if state.trump is None else state.trump
         trick = state.trick + ((seat, card),)
+        new = state.clone()
+        new.hands = tuple(new_hands)
+        new.trump = trump
+        new.phase = _PLAYING
         if len(trick) < PLAYERS:
-            return state.evolve(
-                hands=tuple(new_hands),
-                trump=trump,
-                phase=_PLAYING,
-                leader=trick[0][0],
-                trick=trick,
-                turn=(seat + 1) % PLAYERS,
-                log=(state.log, seat, _PLAY_MOVE[card]),
-            )
+            new.leader = trick[0][0]
+            new.trick = trick
+            new.turn = (seat + 1) % PLAYERS
+            new.log = (state.log, seat, _PLAY_MOVE[card])
+            return new
         winner = trick_winner(trick, trump)
         won = list(state.tricks_won)
         won[winner] += 1
-        done = state.evolve(
-            hands=tuple(new_hands),
-            trump=trump,
-            phase=_PLAYING,
-            leader=winner,
-            trick=(),
-            tricks=state.tricks + ((trick, winner),),
-            tricks_won=tuple(won),
-            turn=winner,
-            log=(state.log, seat, _PLAY_MOVE[card], winner),
-        )
-        return self._score_hand(done) if len(done.tricks) == TRICKS else done
+        new.leader = winner
+        new.trick = ()
+        new.tricks = state.tricks + ((trick, winner),)
+        new.tricks_won = tuple(won)
+        new.turn = winner
+        new.log = (state.log, seat, _PLAY_MOVE[card], winner)
+        return self._score_hand(new) if len(new.tricks) == TRICKS else new
 
     def _score_hand(self, state: BidWhistState) -> BidWhistState:
         """Score the finished hand, then end the match or deal the next hand."""

@@ -53,8 +53,9 @@ Decisions where the rules are silent
     During extra hands ``hands_total`` counts the extra hand being played.
 
 Code
-    The state is an immutable record (``server.rules.state``): the match's fixed ``Rules``,
-    the hand's ``Deal``, and what changes move by move. ``why_illegal`` is the one place
+    The state is a ``State`` (``server.rules.state``): the match's fixed ``Rules``, the
+    hand's ``Deal``, and what changes move by move; ``apply`` clones it and sets the changed
+    fields on the clone, never on the state it is given. ``why_illegal`` is the one place
     that says why a move is refused; ``legal_actions`` lists what it allows and ``apply``
     raises with its sentence. Tricks follow ``server.rules.tricks``.
 """
@@ -69,7 +70,7 @@ from pydantic import Field, model_validator
 
 from server.rules.cards import RANKS, SUITS, check_deck, hand_rng, is_card, shuffled, standard_deck
 from server.rules.games.base import Action, Game, GameOptions
-from server.rules.state import ViewMemo, state
+from server.rules.state import State, ViewMemo
 from server.rules.tricks import follow_suit, trick_winner, why_not_follow
 
 MAX_EXTRA_HANDS = 10
@@ -256,9 +257,8 @@ class Result(NamedTuple):
     last_trick: Trick
 
 
-@state
-class OhHellState(NamedTuple):
-    """An Oh Hell match: immutable, the next one made by ``evolve``."""
+class OhHellState(State):
+    """An Oh Hell match; ``apply`` returns a fresh clone, never changing the one it is given."""
 
     rules: Rules
     deal: Deal
@@ -311,6 +311,24 @@ def _deal(rules: Rules, index: int) -> dict[str, Any]:
         "played": (),
         "log": (),
     }
+
+
+def _why_not_bid(size: int, forbidden: int | None, value: object) -> str | None:
+    """Why a bid of ``value`` is refused in a hand of ``size`` cards: not a whole number,
+    out of range, or ``forbidden`` (the hook's number, None when there is none)."""
+    if type(value) is not int:
+        return f"A bid needs 'value': a whole number from 0 to {size}."
+    if not 0 <= value <= size:
+        return (
+            f"Bids run from 0 to {size}, the number of cards in your hand; "
+            f"{value} is out of range."
+        )
+    if value == forbidden:
+        return (
+            f"As dealer you may not bid {value}: the bids would total the {size} "
+            f"trick{'s' if size != 1 else ''} available (hook rule)."
+        )
+    return None
 
 
 def _plays_json(trick: Sequence[tuple[int, str]]) -> list[dict[str, Any]]:
@@ -425,10 +443,11 @@ class OhHell(Game):
             return []
         if state.phase is _PLAYING:
             return [{"type": "play", "card": c} for c in follow_suit(state.hands[seat], state.led)]
+        size, forbidden = state.deal.size, self.forbidden_bid(state)
         return [
             {"type": "bid", "value": v}
-            for v in range(state.deal.size + 1)
-            if self._why_not_bid(state, v) is None
+            for v in range(size + 1)
+            if _why_not_bid(size, forbidden, v) is None
         ]
 
     def why_illegal(self, state: OhHellState, seat: int, action: Any) -> str | None:
@@ -456,24 +475,7 @@ class OhHell(Game):
             return why_not_follow(hand, card, state.led)
         if kind != "bid":
             return f"It is time to bid: send {{'type': 'bid', 'value': ...}}, not {kind!r}."
-        return self._why_not_bid(state, action.get("value"))
-
-    def _why_not_bid(self, state: OhHellState, value: object) -> str | None:
-        """Why the seat to bid may not bid ``value``: not a number, out of range, or hooked."""
-        size = state.deal.size
-        if type(value) is not int:
-            return f"A bid needs 'value': a whole number from 0 to {size}."
-        if not 0 <= value <= size:
-            return (
-                f"Bids run from 0 to {size}, the number of cards in your hand; "
-                f"{value} is out of range."
-            )
-        if value == self.forbidden_bid(state):
-            return (
-                f"As dealer you may not bid {value}: the bids would total the {size} "
-                f"trick{'s' if size != 1 else ''} available (hook rule)."
-            )
-        return None
+        return _why_not_bid(state.deal.size, self.forbidden_bid(state), action.get("value"))
 
     # ---- actions ------------------------------------------------------------------------
 
@@ -485,12 +487,12 @@ class OhHell(Game):
             return self._play(state, seat, action["card"])
         value = action["value"]
         bids = state.bids
-        return state.evolve(
-            bids=bids[:seat] + (value,) + bids[seat + 1:],
-            turn=(seat + 1) % state.rules.players,
-            phase=_PLAYING if seat == state.deal.dealer else _BIDDING,
-            log=(state.log, seat, _BID_MOVE[value]),
-        )
+        new = state.clone()
+        new.bids = bids[:seat] + (value,) + bids[seat + 1:]
+        new.turn = (seat + 1) % state.rules.players
+        new.phase = _PLAYING if seat == state.deal.dealer else _BIDDING
+        new.log = (state.log, seat, _BID_MOVE[value])
+        return new
 
     def _play(self, state: OhHellState, seat: int, card: str) -> OhHellState:
         """``seat`` plays ``card`` (legal): the trick goes on, or is taken."""
@@ -500,28 +502,26 @@ class OhHell(Game):
         hands = hands[:seat] + (hand[:i] + hand[i + 1:],) + hands[seat + 1:]
         trick = state.trick + ((seat, card),)
         n = state.rules.players
+        new = state.clone()
+        new.hands = hands
         if len(trick) < n:
-            return state.evolve(
-                hands=hands,
-                trick=trick,
-                led=card[-1] if state.led is None else state.led,
-                turn=seat + 1 if seat + 1 < n else 0,
-                log=(state.log, seat, _PLAY_MOVE[card]),
-            )
+            new.trick = trick
+            if state.led is None:
+                new.led = card[-1]
+            new.turn = seat + 1 if seat + 1 < n else 0
+            new.log = (state.log, seat, _PLAY_MOVE[card])
+            return new
         winner = trick_winner(trick, state.deal.trump)
         won = list(state.tricks_won)
         won[winner] += 1
         last = (trick, winner)
-        new = state.evolve(
-            hands=hands,
-            trick=(),
-            led=None,
-            turn=winner,
-            tricks_won=tuple(won),
-            last_trick=last,
-            played=state.played + (last,),
-            log=(state.log, seat, _PLAY_MOVE[card], winner),
-        )
+        new.trick = ()
+        new.led = None
+        new.turn = winner
+        new.tricks_won = tuple(won)
+        new.last_trick = last
+        new.played = state.played + (last,)
+        new.log = (state.log, seat, _PLAY_MOVE[card], winner)
         return self._finish_hand(new) if not hands[winner] else new
 
     def _finish_hand(self, state: OhHellState) -> OhHellState:

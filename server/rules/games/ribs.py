@@ -54,7 +54,7 @@ from pydantic import Field
 
 from server.rules.cards import check_deck, hand_rng, ribs_deck, shuffled
 from server.rules.games.base import Action, Game, GameError, GameOptions, action_type
-from server.rules.state import ViewMemo, log_entries, log_json, state
+from server.rules.state import State, ViewMemo, log_entries, log_json
 
 RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7")
 RANK_INDEX: dict[str, int] = {rank: i for i, rank in enumerate(RANKS)}
@@ -156,9 +156,9 @@ class DealRecord(NamedTuple):
     hands: tuple[tuple[str, ...], ...]  # in the order received
 
 
-@state
-class State(NamedTuple):
-    """The whole match (``server.rules.state``): every field an immutable value."""
+class RibsState(State):
+    """The whole match (``server.rules.state``): every field an immutable value; ``apply``
+    returns a fresh clone, never changing the one it is given."""
 
     cfg: Config
     phase: Phase
@@ -211,7 +211,7 @@ _FOLD_MOVE = (("type", "pair"), ("cards", None), ("fold", True))
 # ---- rules as plain functions -----------------------------------------------------------
 
 
-def bid_values(state: State) -> range:
+def bid_values(state: RibsState) -> range:
     """The bids the seat to act may make: any opening from 2 up to the most a trick can
     yield, after that exactly one more than the high bid (never above that most)."""
     max_bid = state.cfg.max_bid
@@ -221,7 +221,7 @@ def bid_values(state: State) -> range:
     return range(raise_to, raise_to + 1) if raise_to <= max_bid else range(0)
 
 
-def may_pass(state: State) -> bool:
+def may_pass(state: RibsState) -> bool:
     """Anyone may pass while bidding, except the opener before the opening bid."""
     return bool(state.bids)
 
@@ -398,7 +398,7 @@ def _bid_json(bid: tuple[int, int]) -> dict[str, Any]:
     return {"seat": seat, "bid": value if value else None, "pass": not value}
 
 
-def _why_not_bid(state: State, value: object) -> str | None:
+def _why_not_bid(state: RibsState, value: object) -> str | None:
     """Why ``value`` is no bid the seat to act may make, or None when it is."""
     if type(value) is not int:  # (bools are ints but no bids)
         return ("A bid needs a whole-number 'value'.")
@@ -442,7 +442,7 @@ def _why_not_pair(hand: tuple[int, ...], action: Mapping[str, Any]) -> str | Non
 
 
 def _why_not_in_play(
-    state: State, seat: int, kind: str, action: Mapping[str, Any]
+    state: RibsState, seat: int, kind: str, action: Mapping[str, Any]
 ) -> str | None:
     """``why_illegal`` once the Leader is known: the Ribs, then every other seat's pair."""
     if state.ribs is None:
@@ -465,7 +465,7 @@ def _why_not_in_play(
 # ---- deriving the next state ---------------------------------------------------------------
 
 
-def _new_hand(state: State, scores: tuple[int, ...], history: tuple[HandResult, ...]) -> State:
+def _new_hand(state: RibsState, scores: tuple[int, ...], history: tuple[HandResult, ...]) -> RibsState:
     """The next hand dealt (by the next dealer), the session's scores and history carried."""
     cfg = state.cfg
     n = cfg.n
@@ -489,26 +489,28 @@ def _new_hand(state: State, scores: tuple[int, ...], history: tuple[HandResult, 
     )
 
 
-def _bid(state: State, seat: int, value: int) -> State:
-    return state.evolve(
-        bids=(*state.bids, (seat, value)),
-        high_bid=value,
-        high_bidder=seat,
-        turn=_next_in(state.passed, seat),
-        log=(state.log, seat, (("type", "bid"), ("value", value))),
-    )
+def _bid(state: RibsState, seat: int, value: int) -> RibsState:
+    new = state.clone()
+    new.bids = (*state.bids, (seat, value))
+    new.high_bid = value
+    new.high_bidder = seat
+    new.turn = _next_in(state.passed, seat)
+    new.log = (state.log, seat, (("type", "bid"), ("value", value)))
+    return new
 
 
-def _pass(state: State, seat: int) -> State:
+def _pass(state: RibsState, seat: int) -> RibsState:
     passed = (*state.passed[:seat], True, *state.passed[seat + 1 :])
-    bids = (*state.bids, (seat, 0))
-    log = (state.log, seat, _PASS_MOVE)
+    new = state.clone()
+    new.bids = (*state.bids, (seat, 0))
+    new.passed = passed
+    new.log = (state.log, seat, _PASS_MOVE)
     if passed.count(False) == 1:  # the high bidder leads
-        leader = state.high_bidder
-        return state.evolve(
-            bids=bids, passed=passed, log=log, phase=_PLAYING, leader=leader, turn=leader
-        )
-    return state.evolve(bids=bids, passed=passed, log=log, turn=_next_in(passed, seat))
+        new.phase = _PLAYING
+        new.leader = new.turn = state.high_bidder
+    else:
+        new.turn = _next_in(passed, seat)
+    return new
 
 
 def _without(hands: tuple[tuple[int, ...], ...], seat: int, a: int, b: int) -> tuple:
@@ -519,16 +521,16 @@ def _without(hands: tuple[tuple[int, ...], ...], seat: int, a: int, b: int) -> t
     return (*hands[:seat], tuple(hand), *hands[seat + 1 :])
 
 
-def _lay_ribs(state: State, seat: int, a: int, b: int) -> State:
-    return state.evolve(
-        hands=_without(state.hands, seat, a, b),
-        ribs=(a, b),
-        turn=(seat + 1) % state.cfg.n,
-        log=(state.log, seat, _RIBS_MOVE),
-    )
+def _lay_ribs(state: RibsState, seat: int, a: int, b: int) -> RibsState:
+    new = state.clone()
+    new.hands = _without(state.hands, seat, a, b)
+    new.ribs = (a, b)
+    new.turn = (seat + 1) % state.cfg.n
+    new.log = (state.log, seat, _RIBS_MOVE)
+    return new
 
 
-def _play_pair(state: State, seat: int, a: int, b: int, fold: bool) -> State:
+def _play_pair(state: RibsState, seat: int, a: int, b: int, fold: bool) -> RibsState:
     hands = _without(state.hands, seat, a, b)
     plays = (*state.plays, _PLAYS[seat][fold][8 * a + b])
     fold_used = state.fold_used
@@ -536,16 +538,19 @@ def _play_pair(state: State, seat: int, a: int, b: int, fold: bool) -> State:
         fold_used = (*fold_used[:seat], True, *fold_used[seat + 1 :])
     n = state.cfg.n
     if len(plays) < n - 1:
-        log = (state.log, seat, _pair_move(plays[-1]))
-        return state.evolve(
-            hands=hands, plays=plays, fold_used=fold_used, turn=(seat + 1) % n, log=log
-        )
+        new = state.clone()
+        new.hands = hands
+        new.plays = plays
+        new.fold_used = fold_used
+        new.turn = (seat + 1) % n
+        new.log = (state.log, seat, _pair_move(plays[-1]))
+        return new
     ribs: Any = state.ribs  # laid before any pair
     rec = resolve_trick(n, state.leader, state.high_bid, ribs, plays, state.trick_number)
     return _after_trick(state, hands, fold_used, rec)
 
 
-def _piles(state: State, rec: TrickRecord) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+def _piles(state: RibsState, rec: TrickRecord) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     """Each seat's capture pile and the discard once ``rec``'s cards have gone their ways."""
     won = list(state.won)
     discard = state.discard
@@ -568,8 +573,8 @@ def _piles(state: State, rec: TrickRecord) -> tuple[tuple[tuple[int, ...], ...],
 
 
 def _after_trick(
-    state: State, hands: tuple[tuple[int, ...], ...], fold_used: tuple[bool, ...], rec: TrickRecord
-) -> State:
+    state: RibsState, hands: tuple[tuple[int, ...], ...], fold_used: tuple[bool, ...], rec: TrickRecord
+) -> RibsState:
     """The trick resolved: the next trick's bidding, or the hand scored."""
     won, discard = _piles(state, rec)
     n = state.cfg.n
@@ -586,7 +591,7 @@ def _after_trick(
     return _finish_hand(after, rec) if last else after
 
 
-def _finish_hand(state: State, rec: TrickRecord) -> State:
+def _finish_hand(state: RibsState, rec: TrickRecord) -> RibsState:
     """Game points to the most card points; the session ends or the next hand is dealt."""
     points = state.points
     best = max(points)
@@ -628,7 +633,7 @@ class Ribs(Game):
         seed: int | str = 0,
         dealer: int = 0,
         decks: Sequence[Sequence[str]] | None = None,
-    ) -> State:
+    ) -> RibsState:
         """Start a session and deal its first hand."""
         self.check_players(players)
         opts = self.parse_options(options)
@@ -649,7 +654,7 @@ class Ribs(Game):
             max_bid=TRICKS_PER_HAND * (players - 1),
         )
         zeros = (0,) * players
-        before = State(
+        before = RibsState(
             cfg=cfg, phase=_BIDDING, hand_index=-1, dealer=(dealer - 1) % players,
             hands=(), trick_number=1, turn=dealer, opener=dealer, bids=(), high_bid=0,
             high_bidder=-1, passed=(False,) * players, leader=-1, ribs=None, plays=(),
@@ -660,16 +665,16 @@ class Ribs(Game):
 
     # ---- whose turn, what is legal ---------------------------------------------------
 
-    def players(self, state: State) -> int:
+    def players(self, state: RibsState) -> int:
         """The number of seats in this match."""
         return state.cfg.n
 
-    def to_act(self, state: State) -> list[int]:
+    def to_act(self, state: RibsState) -> list[int]:
         """The one seat that must act now; [] when the session is over."""
         turn = state.turn
         return [] if turn < 0 else [turn]
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
+    def legal_actions(self, state: RibsState, seat: int) -> list[Action]:
         """Every legal action of ``seat``, in a canonical order ([] when it need not act)."""
         turn = state.turn
         if seat != turn or turn < 0:
@@ -693,7 +698,7 @@ class Ribs(Game):
             append({"type": "pair", "cards": [x, y], "fold": True})
         return actions
 
-    def why_illegal(self, state: State, seat: int, action: Any) -> str | None:
+    def why_illegal(self, state: RibsState, seat: int, action: Any) -> str | None:
         """Why ``seat`` may not play ``action`` now (a sentence), or None when it may: the
         engine's one legality check, which ``apply`` raises with (``check_legal``)."""
         turn = state.turn
@@ -719,9 +724,10 @@ class Ribs(Game):
 
     # ---- apply ---------------------------------------------------------------------------
 
-    def apply(self, state: State, seat: int, action: Mapping[str, Any]) -> State:
+    def apply(self, state: RibsState, seat: int, action: Mapping[str, Any]) -> RibsState:
         """The state after ``seat`` plays ``action``; ``state`` itself is unchanged."""
-        self.check_legal(state, seat, action)
+        if self.why_illegal(state, seat, action) is not None:
+            self.check_legal(state, seat, action)  # raises, saying why
         kind = action["type"]
         if kind == "pair":
             a, b = _pair_of(action["cards"])  # type: ignore[misc]
@@ -735,7 +741,7 @@ class Ribs(Game):
 
     # ---- views ---------------------------------------------------------------------------
 
-    def _trick_now(self, state: State, show_all: bool) -> list[dict[str, Any]]:
+    def _trick_now(self, state: RibsState, show_all: bool) -> list[dict[str, Any]]:
         if state.ribs is None:
             return []
         out = [
@@ -758,7 +764,7 @@ class Ribs(Game):
         return out
 
     def _public(
-        self, state: State, show_all: bool, memo: ViewMemo | None = None
+        self, state: RibsState, show_all: bool, memo: ViewMemo | None = None
     ) -> dict[str, Any]:
         """The part of the view every seat shares (show_all: with face-down cards too).
 
@@ -816,7 +822,7 @@ class Ribs(Game):
             "log": _log_view(state.log, memo),
         }
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: RibsState, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (None = spectator): no other seat's cards, no hidden card."""
         if seat is not None and (
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.cfg.n
@@ -835,7 +841,7 @@ class Ribs(Game):
         v["my_face_down"] = _face_down(state, seat)
         return v
 
-    def full_view(self, state: State, memo: ViewMemo | None = None) -> dict[str, Any]:
+    def full_view(self, state: RibsState, memo: ViewMemo | None = None) -> dict[str, Any]:
         """Everything, every hand and every face-down card shown (replays of finished matches)."""
         v = self._public(state, True, memo)
         v["hand"] = None
@@ -846,7 +852,7 @@ class Ribs(Game):
         v["ribs"] = _pair_cards(state.ribs) if state.ribs is not None else None
         return v
 
-    def full_views(self, states: Iterable[State]) -> Iterator[dict[str, Any]]:
+    def full_views(self, states: Iterable[RibsState]) -> Iterator[dict[str, Any]]:
         """Full views of a match's consecutive states through one memo of their own (never the
         match's, whose parts hide cards), so each finished hand's entry is built once."""
         memo = ViewMemo()
@@ -855,7 +861,7 @@ class Ribs(Game):
 
     # ---- results ---------------------------------------------------------------------------
 
-    def outcome(self, state: State) -> dict[str, Any] | None:
+    def outcome(self, state: RibsState) -> dict[str, Any] | None:
         """None while the session goes on; then the game points and the co-winners."""
         if state.phase is not _OVER:
             return None
@@ -865,7 +871,7 @@ class Ribs(Game):
             "winners": [s for s, v in enumerate(state.scores) if v == top],
         }
 
-    def hand_records(self, state: State) -> list[dict[str, Any]]:
+    def hand_records(self, state: RibsState) -> list[dict[str, Any]]:
         """Each hand dealt so far: dealer, the deck and each seat's 8 cards, game points added."""
         out = []
         for i, d in enumerate(state.deals):
@@ -888,7 +894,7 @@ def _log_view(log: tuple, memo: ViewMemo | None) -> list[dict[str, Any]]:
     return [log_json(entry) for entry in log_entries(log)]
 
 
-def _step(state: State) -> str:
+def _step(state: RibsState) -> str:
     """Where the hand stands: "bidding", then "ribs" (the Leader lays them), "pairs", "over"."""
     if state.phase is _OVER:
         return "over"
@@ -907,7 +913,7 @@ def _listed(key: object, source: Sequence[Any], item: Any) -> list[Any]:
     return [item(x) for x in source]
 
 
-def _face_down(state: State, seat: int) -> list[dict[str, Any]]:
+def _face_down(state: RibsState, seat: int) -> list[dict[str, Any]]:
     """The cards ``seat`` laid face down this hand (folds, and its Ribs while in play)."""
     mine: list[dict[str, Any]] = []
     for t in state.tricks:

@@ -63,7 +63,7 @@ from server.rules.games.base import (
     GameOptions,
     action_type,
 )
-from server.rules.state import ViewMemo, state
+from server.rules.state import State, ViewMemo
 from server.rules.tricks import Ranks, strength_map, trick_winner, trump_duty, why_not_trump
 
 PLAYERS = 4
@@ -220,8 +220,7 @@ class HandResult(NamedTuple):
         }
 
 
-@state
-class MatchInfo(NamedTuple):
+class MatchInfo(State):
     """The slow-changing part of the match: options, deals, trump, runs, scores, history."""
 
     target: int
@@ -243,10 +242,10 @@ class MatchInfo(NamedTuple):
     winners: tuple[int, ...] | None
 
 
-@state
-class TarbishState(NamedTuple):
+class TarbishState(State):
     """The whole match (``server.rules.state``). Fields that change on every card live here;
-    the rest sit in ``match``, so a card played copies only a dozen fields."""
+    the rest sit in ``match``, so a card played copies only a dozen fields; ``apply``
+    returns a fresh clone, never changing the one it is given."""
 
     match: MatchInfo
     phase: Phase
@@ -440,8 +439,12 @@ def _play_card(state: TarbishState, seat: int, card: str) -> TarbishState:
     hands = _without(state.hands, seat, card)
     trick = (*state.trick, (seat, card))
     if len(trick) < PLAYERS:
-        log = (state.log, seat, _PLAY_MOVE[card])
-        return state.evolve(turn=(seat + 1) % PLAYERS, hands=hands, trick=trick, log=log)
+        new = state.clone()
+        new.turn = (seat + 1) % PLAYERS
+        new.hands = hands
+        new.trick = trick
+        new.log = (state.log, seat, _PLAY_MOVE[card])
+        return new
     return _finish_trick(state, hands, trick)
 
 
@@ -459,18 +462,17 @@ def _finish_trick(
         t1, n1, w1 = t1 + points, n1 + 1, (*w1, c0, c1, c2, c3)
     else:
         t0, n0, w0 = t0 + points, n0 + 1, (*w0, c0, c1, c2, c3)
-    new = state.evolve(
-        turn=winner,
-        hands=hands,
-        trick=(),
-        tricks_played=state.tricks_played + 1,
-        tricks_won=(n0, n1),
-        points_taken=(t0, t1),
-        won=(w0, w1),
-        last_trick=trick,
-        last_winner=winner,
-        log=(state.log, trick[-1][0], _PLAY_MOVE[c3], winner),
-    )
+    new = state.clone()
+    new.turn = winner
+    new.hands = hands
+    new.trick = ()
+    new.tricks_played = state.tricks_played + 1
+    new.tricks_won = (n0, n1)
+    new.points_taken = (t0, t1)
+    new.won = (w0, w1)
+    new.last_trick = trick
+    new.last_winner = winner
+    new.log = (state.log, trick[-1][0], _PLAY_MOVE[c3], winner)
     return new if new.tricks_played < TRICKS else _finish_hand(new, winner % 2)
 
 
@@ -723,7 +725,8 @@ class Tarbish(Game):
 
     def apply(self, state: TarbishState, seat: int, action: Mapping[str, Any]) -> TarbishState:
         """The state after ``seat`` plays ``action``; the given state is unchanged."""
-        self.check_legal(state, seat, action)
+        if self.why_illegal(state, seat, action) is not None:
+            self.check_legal(state, seat, action)  # raises, saying why
         kind = action["type"]
         if kind == "play":
             return _play_card(state, seat, action["card"])
