@@ -24,6 +24,7 @@ SHORT = {
 TABLES_IN_RESTART = 200
 FULL_TABLES_IN_RESTART = 8  # of them with four people; the others one person and three bots
 PACE_IN_RESTART_S = 3.0  # a person's pause after a move (0.5 to 1.5 times it); bots answer at once
+RESTARTS_BOUND_S = 420.0  # the three nodes' restarts, one after the other
 SOCKET_BACK_S = 15.0  # bound on a socket's way back (a drain, the balancer's checks, a restore), under load
 LONGER = {"max_cards": 5, "rebound": False}  # oh_hell: long enough to cut a node off mid-hand
 
@@ -251,6 +252,7 @@ async def test_a_node_whose_database_is_down_refuses_changes_and_spools_nothing(
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)
 async def test_a_rolling_restart_of_every_node_loses_no_table_and_no_acknowledged_action(cluster):
     """200 tables play at a human pace (most with one person and three bots, a few with four
     people) while each node in turn is stopped (SIGTERM: it flushes, releases its leases,
@@ -281,7 +283,11 @@ async def test_a_rolling_restart_of_every_node_loses_no_table_and_no_acknowledge
     async def keep_playing(index: int, code: str, players: list[Player]) -> None:
         def played_on() -> bool:  # at least one acknowledged action after the last restart
             return restarted.is_set() and sum(len(p.acked) for p in players) > acks_at_restart[code]
-        await play(players, random.Random(100 + index), timeout=240, until=played_on, pace_s=PACE_IN_RESTART_S)
+        rng = random.Random(100 + index)
+        # Play through the restarts (however long three restarts take on a loaded machine),
+        # then each table has its own bound to play on after the last one.
+        await play(players, rng, timeout=RESTARTS_BOUND_S, until=restarted.is_set, pace_s=PACE_IN_RESTART_S)
+        await play(players, rng, timeout=120, until=played_on, pace_s=PACE_IN_RESTART_S)
 
     await asyncio.gather(restart_all(), *(keep_playing(i, c, ps) for i, (c, ps) in enumerate(tables)))
     gaps, seen = [], 0
