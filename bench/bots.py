@@ -62,6 +62,9 @@ MATCHES = {  # game part -> (game, players, options, matches in full mode, in qu
     "ribs4": ("ribs", 4, {"target": 3}, 60, 16, "one"),
     "ribs6": ("ribs", 6, {"target": 3}, 48, 12, "one"),
 }
+# The options above shorten the matches (a compute shortcut); ``--length default`` plays the
+# games' own defaults instead (Oh Hell up to 10 cards, Bid Whist to 21, Tarabish to 500, Ribs
+# to 5 game points), the honest measure: a longer match leaves less to the luck of the deal.
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -108,7 +111,7 @@ def _play_one(args: tuple) -> dict:
 
 
 def run_matches(part: str, quick: bool, think_ms: float, samples: int | None = None, jobs: int = 1,
-                log=print) -> dict:
+                log=print, default_length: bool = False, matches: int | None = None) -> dict:
     """The part's matches: how often the Strong side wins (and, in Oh Hell, makes its bids).
 
     With ``samples`` the Strong bots search that many deals per decision whatever the clock
@@ -116,7 +119,8 @@ def run_matches(part: str, quick: bool, think_ms: float, samples: int | None = N
     processes at once (the same figures as one process); the CPU per decision is reported to
     say what the count costs here."""
     name, players, options, full, short, side = MATCHES[part]
-    count = short if quick else full
+    options = {} if default_length else options
+    count = matches or (short if quick else full)
     wins = made = bids = easy_made = easy_bids = decisions = 0
     cpu = 0.0
     started = time.perf_counter()
@@ -145,7 +149,7 @@ def run_matches(part: str, quick: bool, think_ms: float, samples: int | None = N
            "wins": wins, "share": wins / count, "interval": [low, high], "par": par,
            "decisions": decisions, "cpu_ms_per_decision": 1000 * cpu / max(1, decisions),
            "seconds": time.perf_counter() - started, "jobs": jobs if samples is not None else 1}
-    log(f"{part}: Strong {'team ' if side == 'team' else ''}({budget}) won {wins}/{count} = {wins / count:.1%} "
+    log(f"{part} {options or '(defaults)'}: Strong {'team ' if side == 'team' else ''}({budget}) won {wins}/{count} = {wins / count:.1%} "
         f"(95% {low:.1%}-{high:.1%}; par {par:.0%}) in {out['seconds']:.0f} s; "
         f"{out['cpu_ms_per_decision']:.1f} ms of CPU per Strong decision ({decisions} decisions)")
     if bids:
@@ -405,21 +409,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="processes playing matches at once (with --samples)")
     parser.add_argument("--only", default="playouts,oh_hell,openspiel,bid_whist,tarbish,ribs4,ribs6,loop")
     parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--length", choices=("short", "default"), default="short",
+                        help="the match parts' options: shortened matches, or the games' defaults")
+    parser.add_argument("--matches", type=int, default=None, help="matches per match part (overrides the mode's)")
     args = parser.parse_args(argv)
     parts = args.only.split(",")
-    results: dict[str, Any] = json.loads(BOTS_RESULTS.read_text()) if BOTS_RESULTS.exists() else {}
+    results: dict[str, Any] = {}
     if "playouts" in parts:
         results["playouts"] = run_playouts(2.0 if args.quick else 5.0)
     for part in MATCHES:
         if part in parts:
             samples = SAMPLES[MATCHES[part][0]] if args.samples is None else args.samples or None
-            results[part] = run_matches(part, args.quick, args.think_ms, samples, args.jobs)
+            key = part if args.length == "short" else f"{part}_default"
+            results[key] = run_matches(part, args.quick, args.think_ms, samples, args.jobs,
+                                       default_length=args.length == "default", matches=args.matches)
     if "openspiel" in parts:
         results["openspiel"] = run_openspiel(args.quick, args.think_ms)
     if "loop" in parts:
         results["loop"] = run_loop(args.tables, 10.0 if args.quick else 30.0, args.think_ms)
+    # Read the file only now: runs of other parts may have finished while this one ran.
+    merged: dict[str, Any] = json.loads(BOTS_RESULTS.read_text()) if BOTS_RESULTS.exists() else {}
+    merged.update(results)
     BOTS_RESULTS.parent.mkdir(exist_ok=True)
-    BOTS_RESULTS.write_text(json.dumps(results, indent=2) + "\n")
+    BOTS_RESULTS.write_text(json.dumps(merged, indent=2) + "\n")
     return 0
 
 
