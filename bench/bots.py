@@ -12,8 +12,8 @@ Parts (each match has fixed seeds; the Strong seats rotate so each seat position
 - ``ribs4``, ``ribs6``: one Strong bot against Easy bots at 4 and 6 seats: matches won
   against par (1/N).
 - ``openspiel``: one Strong bot against three of OpenSpiel's ISMCTS bots (``pyspiel.ISMCTSBot``
-  with random rollouts, its simulation count calibrated to take the Strong bot's think time
-  per decision here), 5-card hands of Oh Hell played on both engines at once (the same deal,
+  with random rollouts), the same CPU per decision: the ISMCTS simulation count and the Strong
+  sample count are each calibrated here to take ``--think-ms`` of CPU a decision, 5-card hands of Oh Hell played on both engines at once (the same deal,
   every action applied to both, their turns and scores checked equal; OpenSpiel's scoring is
   Felt's ``basic``): the share of hands the Strong bot wins (par 25%, co-winners count).
   Needs ``open-spiel`` in the venv (``.venv/bin/pip install open-spiel``).
@@ -216,7 +216,7 @@ def _ismcts_bots(pyspiel, sims: int, seed: int) -> list:
     ]
 
 
-def play_openspiel_hand(pyspiel, hand: int, sims: int, think_ms: float) -> dict:
+def play_openspiel_hand(pyspiel, hand: int, sims: int, samples: int) -> dict:
     """One hand of 5 cards on both engines at once: the Strong seat on Felt's view, the three
     others OpenSpiel's ISMCTS on OpenSpiel's state; every action is applied to both."""
     options = {"max_cards": 5, "rebound": False, "scoring": "basic"}  # basic = OpenSpiel's scoring
@@ -232,7 +232,7 @@ def play_openspiel_hand(pyspiel, hand: int, sims: int, think_ms: float) -> dict:
     for i in range(20):  # OpenSpiel deals card i to player i % 4
         spiel.apply_action(_os_card(hands[i % 4][i // 4]))
     spiel.apply_action(_os_card(deck[20]))
-    bot = get_bot("oh_hell", random.Random(hand), level="strong", options=options, think_ms=think_ms)
+    bot = get_bot("oh_hell", random.Random(hand), level="strong", options=options, samples=samples)
     others = _ismcts_bots(pyspiel, sims, hand)
     while not spiel.is_terminal():
         seat = game.to_act(state)[0]
@@ -261,32 +261,61 @@ def run_openspiel(quick: bool, think_ms: float, log=print) -> dict:
         log(f"openspiel: not measured: open-spiel is not installed ({err})")
         return {"error": str(err)}
     sims = _ismcts_sims(pyspiel, think_ms)
+    samples = _strong_samples(think_ms)
     count = 40 if quick else 120
     wins = 0
     started = time.perf_counter()
     for hand in range(count):
-        result = play_openspiel_hand(pyspiel, 20_000 + hand, sims, think_ms)
+        result = play_openspiel_hand(pyspiel, 20_000 + hand, sims, samples)
         wins += result["scores"][result["strong"]] == max(result["scores"])
     low, high = wilson(wins, count)
-    log(f"openspiel: Strong ({think_ms:g} ms) against three ISMCTS bots ({sims} simulations, about as long) "
+    log(f"openspiel: Strong ({samples} samples) against three ISMCTS bots ({sims} simulations), each about "
+        f"{think_ms:g} ms of CPU a decision here, "
         f"won {wins}/{count} hands = {wins / count:.1%} (95% {low:.1%}-{high:.1%}; its share 25%; "
         f"co-winners count) in {time.perf_counter() - started:.0f} s")
     return {"hands": count, "wins": wins, "share": wins / count, "interval": [low, high],
-            "ismcts_simulations": sims, "think_ms": think_ms, "version": getattr(pyspiel, "__version__", None)}
+            "ismcts_simulations": sims, "strong_samples": samples, "think_ms": think_ms, "version": getattr(pyspiel, "__version__", None)}
 
 
 def _ismcts_sims(pyspiel, think_ms: float) -> int:
-    """The simulation count that makes an ISMCTS decision take about ``think_ms`` here."""
-    spiel = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 5}).new_initial_state()
-    while spiel.is_chance_node():
-        spiel.apply_action(spiel.legal_actions()[0])
-    spiel.apply_action(spiel.legal_actions()[1])  # a bid: time a play decision, the common one
-    bot = _ismcts_bots(pyspiel, 400, 1)[spiel.current_player()]
-    started = time.perf_counter()
-    for _ in range(5):
-        bot.step(spiel)
-    per_sim = (time.perf_counter() - started) / 5 / 400
-    return max(10, int(think_ms / 1000 / per_sim))
+    """The simulation count that makes an ISMCTS decision take ``think_ms`` of CPU here, on
+    average over every decision of a few 5-card hands (bids and plays)."""
+    spent, decisions = 0.0, 0
+    for hand in range(3):
+        spiel = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 5}).new_initial_state()
+        rng = random.Random(hand)
+        while spiel.is_chance_node():
+            spiel.apply_action(rng.choice(spiel.legal_actions()))
+        bots = _ismcts_bots(pyspiel, 400, hand)
+        while not spiel.is_terminal():
+            started = time.process_time()
+            code = bots[spiel.current_player()].step(spiel)
+            spent, decisions = spent + time.process_time() - started, decisions + 1
+            for p, other in enumerate(bots):
+                if p != spiel.current_player():
+                    other.inform_action(spiel, spiel.current_player(), code)
+            spiel.apply_action(code)
+    return max(10, int(400 * think_ms / 1000 / (spent / decisions)))
+
+
+def _strong_samples(think_ms: float) -> int:
+    """The sample count that makes a Strong decision take ``think_ms`` of CPU here, on average
+    over every decision of a few 5-card hands (a fixed count, as the ISMCTS side's: a wall-clock
+    budget on a loaded machine would give the Strong side less than its rival's fixed count)."""
+    game = get_game("oh_hell")
+    options = {"max_cards": 5, "rebound": False, "scoring": "basic"}
+    spent, decisions = 0.0, 0
+    for hand in range(3):
+        state = game.new_game(players=4, options=options, seed=hand, dealer=hand)
+        bots = [get_bot("oh_hell", random.Random(s), level="strong", options=options, samples=32)
+                for s in range(4)]
+        while game.view(state, None)["hand_number"] == 1:
+            seat = game.to_act(state)[0]
+            started = time.process_time()
+            action = bots[seat].choose(game.view(state, seat), game.legal_actions(state, seat))
+            spent, decisions = spent + time.process_time() - started, decisions + 1
+            state = game.apply(state, seat, action)
+    return max(4, int(32 * think_ms / 1000 / (spent / decisions)))
 
 
 async def _loop_block(tables: int, seconds: float, think_ms: float, delay_ms: int) -> dict:
