@@ -110,6 +110,20 @@ def _play_one(args: tuple) -> dict:
     return play_match(*args)
 
 
+class _Serial:
+    """``ProcessPoolExecutor``'s ``map`` in this process (one job)."""
+
+    def __enter__(self) -> _Serial:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+    @staticmethod
+    def map(function, items):
+        return map(function, items)
+
+
 def run_matches(part: str, quick: bool, think_ms: float, samples: int | None = None, jobs: int = 1,
                 log=print, default_length: bool = False, matches: int | None = None) -> dict:
     """The part's matches: how often the Strong side wins (and, in Oh Hell, makes its bids).
@@ -129,11 +143,14 @@ def run_matches(part: str, quick: bool, think_ms: float, samples: int | None = N
         first = m % (2 if side == "team" else players)
         strong = {first, first + 2} if side == "team" else {first}
         args.append((name, players, options, 10_000 + m, strong, think_ms, samples))
-    if jobs > 1 and samples is not None:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            results = list(pool.map(_play_one, args))
-    else:
-        results = [_play_one(a) for a in args]
+    results = []
+    with ProcessPoolExecutor(max_workers=jobs) if jobs > 1 and samples is not None else _Serial() as pool:
+        for m, result in enumerate(pool.map(_play_one, args)):
+            results.append(result)
+            # Each match as it ends: a long run cut short can still be read.
+            won = any(s in result["outcome"]["winners"] for s in args[m][4])
+            log(f"  {part} match {m} (seed {10_000 + m}, Strong {sorted(args[m][4])}): "
+                f"{'won' if won else 'lost'}; {result['decisions']} Strong decisions, {result['cpu']:.1f} s CPU")
     for (_, _, _, _, strong, _, _), result in zip(args, results):
         wins += any(s in result["outcome"]["winners"] for s in strong)
         decisions, cpu = decisions + result["decisions"], cpu + result["cpu"]
