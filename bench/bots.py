@@ -12,8 +12,8 @@ Parts (each match has fixed seeds; the Strong seats rotate so each seat position
 - ``ribs4``, ``ribs6``: one Strong bot against Easy bots at 4 and 6 seats: matches won
   against par (1/N).
 - ``openspiel``: one Strong bot against three of OpenSpiel's ISMCTS bots (``pyspiel.ISMCTSBot``
-  with random rollouts, its simulation count calibrated to take the Strong bot's think time
-  per decision here), 5-card hands of Oh Hell played on both engines at once (the same deal,
+  with random rollouts), the same CPU per decision: the ISMCTS simulation count and the Strong
+  sample count are each calibrated here to take ``--think-ms`` of CPU a decision, 5-card hands of Oh Hell played on both engines at once (the same deal,
   every action applied to both, their turns and scores checked equal; OpenSpiel's scoring is
   Felt's ``basic``): the share of hands the Strong bot wins (par 25%, co-winners count).
   Needs ``open-spiel`` in the venv (``.venv/bin/pip install open-spiel``).
@@ -62,6 +62,9 @@ MATCHES = {  # game part -> (game, players, options, matches in full mode, in qu
     "ribs4": ("ribs", 4, {"target": 3}, 60, 16, "one"),
     "ribs6": ("ribs", 6, {"target": 3}, 48, 12, "one"),
 }
+# The options above shorten the matches (a compute shortcut); ``--length default`` plays the
+# games' own defaults instead (Oh Hell up to 10 cards, Bid Whist to 21, Tarabish to 500, Ribs
+# to 5 game points), the honest measure: a longer match leaves less to the luck of the deal.
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -107,8 +110,22 @@ def _play_one(args: tuple) -> dict:
     return play_match(*args)
 
 
+class _Serial:
+    """``ProcessPoolExecutor``'s ``map`` in this process (one job)."""
+
+    def __enter__(self) -> _Serial:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+    @staticmethod
+    def map(function, items):
+        return map(function, items)
+
+
 def run_matches(part: str, quick: bool, think_ms: float, samples: int | None = None, jobs: int = 1,
-                log=print) -> dict:
+                log=print, default_length: bool = False, matches: int | None = None) -> dict:
     """The part's matches: how often the Strong side wins (and, in Oh Hell, makes its bids).
 
     With ``samples`` the Strong bots search that many deals per decision whatever the clock
@@ -116,7 +133,8 @@ def run_matches(part: str, quick: bool, think_ms: float, samples: int | None = N
     processes at once (the same figures as one process); the CPU per decision is reported to
     say what the count costs here."""
     name, players, options, full, short, side = MATCHES[part]
-    count = short if quick else full
+    options = {} if default_length else options
+    count = matches or (short if quick else full)
     wins = made = bids = easy_made = easy_bids = decisions = 0
     cpu = 0.0
     started = time.perf_counter()
@@ -125,11 +143,14 @@ def run_matches(part: str, quick: bool, think_ms: float, samples: int | None = N
         first = m % (2 if side == "team" else players)
         strong = {first, first + 2} if side == "team" else {first}
         args.append((name, players, options, 10_000 + m, strong, think_ms, samples))
-    if jobs > 1 and samples is not None:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            results = list(pool.map(_play_one, args))
-    else:
-        results = [_play_one(a) for a in args]
+    results = []
+    with ProcessPoolExecutor(max_workers=jobs) if jobs > 1 and samples is not None else _Serial() as pool:
+        for m, result in enumerate(pool.map(_play_one, args)):
+            results.append(result)
+            # Each match as it ends: a long run cut short can still be read.
+            won = any(s in result["outcome"]["winners"] for s in args[m][4])
+            log(f"  {part} match {m} (seed {10_000 + m}, Strong {sorted(args[m][4])}): "
+                f"{'won' if won else 'lost'}; {result['decisions']} Strong decisions, {result['cpu']:.1f} s CPU")
     for (_, _, _, _, strong, _, _), result in zip(args, results):
         wins += any(s in result["outcome"]["winners"] for s in strong)
         decisions, cpu = decisions + result["decisions"], cpu + result["cpu"]
@@ -145,7 +166,7 @@ def run_matches(part: str, quick: bool, think_ms: float, samples: int | None = N
            "wins": wins, "share": wins / count, "interval": [low, high], "par": par,
            "decisions": decisions, "cpu_ms_per_decision": 1000 * cpu / max(1, decisions),
            "seconds": time.perf_counter() - started, "jobs": jobs if samples is not None else 1}
-    log(f"{part}: Strong {'team ' if side == 'team' else ''}({budget}) won {wins}/{count} = {wins / count:.1%} "
+    log(f"{part} {options or '(defaults)'}: Strong {'team ' if side == 'team' else ''}({budget}) won {wins}/{count} = {wins / count:.1%} "
         f"(95% {low:.1%}-{high:.1%}; par {par:.0%}) in {out['seconds']:.0f} s; "
         f"{out['cpu_ms_per_decision']:.1f} ms of CPU per Strong decision ({decisions} decisions)")
     if bids:
@@ -212,7 +233,7 @@ def _ismcts_bots(pyspiel, sims: int, seed: int) -> list:
     ]
 
 
-def play_openspiel_hand(pyspiel, hand: int, sims: int, think_ms: float) -> dict:
+def play_openspiel_hand(pyspiel, hand: int, sims: int, samples: int) -> dict:
     """One hand of 5 cards on both engines at once: the Strong seat on Felt's view, the three
     others OpenSpiel's ISMCTS on OpenSpiel's state; every action is applied to both."""
     options = {"max_cards": 5, "rebound": False, "scoring": "basic"}  # basic = OpenSpiel's scoring
@@ -228,7 +249,7 @@ def play_openspiel_hand(pyspiel, hand: int, sims: int, think_ms: float) -> dict:
     for i in range(20):  # OpenSpiel deals card i to player i % 4
         spiel.apply_action(_os_card(hands[i % 4][i // 4]))
     spiel.apply_action(_os_card(deck[20]))
-    bot = get_bot("oh_hell", random.Random(hand), level="strong", options=options, think_ms=think_ms)
+    bot = get_bot("oh_hell", random.Random(hand), level="strong", options=options, samples=samples)
     others = _ismcts_bots(pyspiel, sims, hand)
     while not spiel.is_terminal():
         seat = game.to_act(state)[0]
@@ -257,32 +278,61 @@ def run_openspiel(quick: bool, think_ms: float, log=print) -> dict:
         log(f"openspiel: not measured: open-spiel is not installed ({err})")
         return {"error": str(err)}
     sims = _ismcts_sims(pyspiel, think_ms)
+    samples = _strong_samples(think_ms)
     count = 40 if quick else 120
     wins = 0
     started = time.perf_counter()
     for hand in range(count):
-        result = play_openspiel_hand(pyspiel, 20_000 + hand, sims, think_ms)
+        result = play_openspiel_hand(pyspiel, 20_000 + hand, sims, samples)
         wins += result["scores"][result["strong"]] == max(result["scores"])
     low, high = wilson(wins, count)
-    log(f"openspiel: Strong ({think_ms:g} ms) against three ISMCTS bots ({sims} simulations, about as long) "
+    log(f"openspiel: Strong ({samples} samples) against three ISMCTS bots ({sims} simulations), each about "
+        f"{think_ms:g} ms of CPU a decision here, "
         f"won {wins}/{count} hands = {wins / count:.1%} (95% {low:.1%}-{high:.1%}; its share 25%; "
         f"co-winners count) in {time.perf_counter() - started:.0f} s")
     return {"hands": count, "wins": wins, "share": wins / count, "interval": [low, high],
-            "ismcts_simulations": sims, "think_ms": think_ms, "version": getattr(pyspiel, "__version__", None)}
+            "ismcts_simulations": sims, "strong_samples": samples, "think_ms": think_ms, "version": getattr(pyspiel, "__version__", None)}
 
 
 def _ismcts_sims(pyspiel, think_ms: float) -> int:
-    """The simulation count that makes an ISMCTS decision take about ``think_ms`` here."""
-    spiel = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 5}).new_initial_state()
-    while spiel.is_chance_node():
-        spiel.apply_action(spiel.legal_actions()[0])
-    spiel.apply_action(spiel.legal_actions()[1])  # a bid: time a play decision, the common one
-    bot = _ismcts_bots(pyspiel, 400, 1)[spiel.current_player()]
-    started = time.perf_counter()
-    for _ in range(5):
-        bot.step(spiel)
-    per_sim = (time.perf_counter() - started) / 5 / 400
-    return max(10, int(think_ms / 1000 / per_sim))
+    """The simulation count that makes an ISMCTS decision take ``think_ms`` of CPU here, on
+    average over every decision of a few 5-card hands (bids and plays)."""
+    spent, decisions = 0.0, 0
+    for hand in range(3):
+        spiel = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 5}).new_initial_state()
+        rng = random.Random(hand)
+        while spiel.is_chance_node():
+            spiel.apply_action(rng.choice(spiel.legal_actions()))
+        bots = _ismcts_bots(pyspiel, 400, hand)
+        while not spiel.is_terminal():
+            started = time.process_time()
+            code = bots[spiel.current_player()].step(spiel)
+            spent, decisions = spent + time.process_time() - started, decisions + 1
+            for p, other in enumerate(bots):
+                if p != spiel.current_player():
+                    other.inform_action(spiel, spiel.current_player(), code)
+            spiel.apply_action(code)
+    return max(10, int(400 * think_ms / 1000 / (spent / decisions)))
+
+
+def _strong_samples(think_ms: float) -> int:
+    """The sample count that makes a Strong decision take ``think_ms`` of CPU here, on average
+    over every decision of a few 5-card hands (a fixed count, as the ISMCTS side's: a wall-clock
+    budget on a loaded machine would give the Strong side less than its rival's fixed count)."""
+    game = get_game("oh_hell")
+    options = {"max_cards": 5, "rebound": False, "scoring": "basic"}
+    spent, decisions = 0.0, 0
+    for hand in range(3):
+        state = game.new_game(players=4, options=options, seed=hand, dealer=hand)
+        bots = [get_bot("oh_hell", random.Random(s), level="strong", options=options, samples=32)
+                for s in range(4)]
+        while game.view(state, None)["hand_number"] == 1:
+            seat = game.to_act(state)[0]
+            started = time.process_time()
+            action = bots[seat].choose(game.view(state, seat), game.legal_actions(state, seat))
+            spent, decisions = spent + time.process_time() - started, decisions + 1
+            state = game.apply(state, seat, action)
+    return max(4, int(32 * think_ms / 1000 / (spent / decisions)))
 
 
 async def _loop_block(tables: int, seconds: float, think_ms: float, delay_ms: int) -> dict:
@@ -405,21 +455,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="processes playing matches at once (with --samples)")
     parser.add_argument("--only", default="playouts,oh_hell,openspiel,bid_whist,tarbish,ribs4,ribs6,loop")
     parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--length", choices=("short", "default"), default="short",
+                        help="the match parts' options: shortened matches, or the games' defaults")
+    parser.add_argument("--matches", type=int, default=None, help="matches per match part (overrides the mode's)")
     args = parser.parse_args(argv)
     parts = args.only.split(",")
-    results: dict[str, Any] = json.loads(BOTS_RESULTS.read_text()) if BOTS_RESULTS.exists() else {}
+    results: dict[str, Any] = {}
     if "playouts" in parts:
         results["playouts"] = run_playouts(2.0 if args.quick else 5.0)
     for part in MATCHES:
         if part in parts:
             samples = SAMPLES[MATCHES[part][0]] if args.samples is None else args.samples or None
-            results[part] = run_matches(part, args.quick, args.think_ms, samples, args.jobs)
+            key = part if args.length == "short" else f"{part}_default"
+            results[key] = run_matches(part, args.quick, args.think_ms, samples, args.jobs,
+                                       default_length=args.length == "default", matches=args.matches)
     if "openspiel" in parts:
         results["openspiel"] = run_openspiel(args.quick, args.think_ms)
     if "loop" in parts:
         results["loop"] = run_loop(args.tables, 10.0 if args.quick else 30.0, args.think_ms)
+    # Read the file only now: runs of other parts may have finished while this one ran.
+    merged: dict[str, Any] = json.loads(BOTS_RESULTS.read_text()) if BOTS_RESULTS.exists() else {}
+    merged.update(results)
     BOTS_RESULTS.parent.mkdir(exist_ok=True)
-    BOTS_RESULTS.write_text(json.dumps(results, indent=2) + "\n")
+    BOTS_RESULTS.write_text(json.dumps(merged, indent=2) + "\n")
     return 0
 
 
