@@ -35,7 +35,7 @@ from pathlib import Path
 import psutil
 
 from bench.common import ROOT, figure, line, median, merge_results
-from bench.load import PY, Client, _cpu, _free_port, _kill, _taskset, _wait_port
+from bench.load import BENCH_SERVER_ENV, PY, Client, _cpu, _free_port, _kill, _taskset, _wait_port
 
 GAMES = "oh_hell,bid_whist,tarbish,ribs"
 
@@ -56,15 +56,7 @@ class Target:
                 **os.environ,
                 "DATABASE_URL": f"sqlite:///{workdir / (name + '.db')}",
                 "FELT_SPOOL_PATH": str(workdir / f"{name}-spool.jsonl"),
-                "FELT_BOT_DELAY_MS": "0",
-                "FELT_MAX_OPEN_ROOMS_PER_PLAYER": "1000000",
-                "FELT_MAX_FRAMES_PER_SECOND": "100000",
-                "FELT_FRAME_BURST": "100000",
-                # One load client's address opens thousands of players, rooms and sockets.
-                "FELT_RATE_PLAYERS_BURST": "1000000",
-                "FELT_RATE_ROOMS_BURST": "1000000",
-                "FELT_RATE_LOOKUPS_BURST": "1000000",
-                "FELT_MAX_CONNECTIONS": "100000",
+                **BENCH_SERVER_ENV,
                 **env,
             }
         self.proc = subprocess.Popen(
