@@ -35,7 +35,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("felt.rooms")
 
-RESTORE_CHUNK = 50  # tables rebuilt per trip to a worker thread, so the loop keeps serving
 
 
 class TableSource(Protocol):
@@ -270,7 +269,7 @@ class RoomManager:
         if found is None or found[0] not in ("waiting", "playing", "finished", "parked"):
             return None
         status, entries = found
-        room = await asyncio.to_thread(Room.rebuild, self, code, entries)
+        room = await Room.rebuild_in_turns(self, code, entries)
         existing = self.get(code)
         if existing is not None:
             return existing
@@ -288,30 +287,23 @@ class RoomManager:
         if self.cluster is not None:  # every node restores a table when a client asks for it
             self.restored = True
             return 0
-        codes = await self.source.open_codes()
         loaded = 0
-        for start in range(0, len(codes), RESTORE_CHUNK):
-            logs = [(code, await self.source.load(code)) for code in codes[start : start + RESTORE_CHUNK]]
-            rebuilt = await asyncio.to_thread(self._rebuild_many, logs)
-            for room in rebuilt:
-                if room.code not in self.rooms:
-                    self.rooms[room.code] = room
-                    room.restored()
-                    loaded += 1
-        self.restored = True
-        log.warning("restored %d tables from their logs", loaded)
-        return loaded
-
-    def _rebuild_many(self, logs: list) -> list[Room]:
-        rooms = []
-        for code, found in logs:
+        for code in await self.source.open_codes():
+            found = await self.source.load(code)
             if found is None:
                 continue
             try:
-                rooms.append(Room.rebuild(self, code, found[1]))
+                room = await Room.rebuild_in_turns(self, code, found[1])
             except Exception:  # one broken log must not keep every other table away
                 log.exception("table %s could not be rebuilt from its log", code)
-        return rooms
+                continue
+            if room.code not in self.rooms:
+                self.rooms[room.code] = room
+                room.restored()
+                loaded += 1
+        self.restored = True
+        log.warning("restored %d tables from their logs", loaded)
+        return loaded
 
     def list_public(
         self, limit: int | None = None, after: tuple[float, str] | None = None

@@ -28,12 +28,14 @@ import random
 import secrets
 import time
 from collections import deque
+from collections.abc import Iterator
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from server.bots import Bot, get_bot
+from server.budget import LoopBudget
 from server.rooms.chat import ChatLimits
 from server.rooms.connection import Connection
 from server.rooms.errors import RoomError
@@ -153,16 +155,41 @@ class Room:
     @classmethod
     def rebuild(cls, manager: RoomManager, code: str, entries: list[tuple[int, str, dict, float]]) -> Room:
         """The room as its log leaves it: every entry entered again, in order, through the engines."""
+        replay = cls._replay(manager, code, entries)
+        room = next(replay)
+        for _ in replay:
+            pass
+        return room
+
+    @classmethod
+    async def rebuild_in_turns(
+        cls, manager: RoomManager, code: str, entries: list[tuple[int, str, dict, float]]
+    ) -> Room:
+        """``rebuild`` on the event loop, handing it back every half millisecond
+        (``server.budget``): a long match is hundreds of entries, milliseconds of engine work.
+        (In a worker thread the loop waited for the interpreter lock instead, up to the
+        thread switch interval of 5 ms at a time: ``python -m bench.restore_turns``.)"""
+        budget = LoopBudget()
+        replay = cls._replay(manager, code, entries)
+        room = next(replay)
+        for _ in replay:
+            await budget.spend()
+        return room
+
+    @classmethod
+    def _replay(cls, manager: RoomManager, code: str, entries: list[tuple[int, str, dict, float]]) -> Iterator[Room]:
+        """Yields the room made by the ``created`` entry, then once after each entry entered."""
         version, kind, data, _at = entries[0]
         if kind != "created":
             raise ValueError(f"table {code}: its log starts with {kind!r}, not 'created'")
         room = cls.open(manager, code, data)
+        yield room
         for version, kind, data, at in entries[1:]:
             room._enter(kind, data, at)
+            yield room
         room.version = room.durable_version = version
         room._rebuild_room_part()
         room._rebuild_seats_part()
-        return room
 
     def table_row(self, status: str | None = None) -> dict:
         """The table as its lobby row keeps it."""

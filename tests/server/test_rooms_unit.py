@@ -219,6 +219,63 @@ async def test_a_room_rebuilt_from_its_log_is_the_room_that_wrote_it():
     await room.close()
 
 
+class LogSource:
+    """Tables served from an in-memory log, as the database's table source serves them."""
+
+    def __init__(self, writer: MemoryWriter, codes: list[str]) -> None:
+        self.writer, self.codes = writer, codes
+
+    async def load(self, code: str):
+        return ("playing", self.writer.entries(code)) if code in self.codes else None
+
+    async def open_codes(self) -> list[str]:
+        return list(self.codes)
+
+
+async def test_tables_are_restored_on_the_event_loop_in_short_turns_between_other_tasks():
+    """A long match is hundreds of log entries to enter again. Rebuilt in a worker thread it made
+    the loop wait for the interpreter lock up to 5 ms at a time; rebuilt on the loop, other tasks
+    run between its entries, and no other thread is used."""
+    import threading
+
+    writer = MemoryWriter()
+    settings = Settings(bot_delay_ms=0)
+    played = []
+    for _ in range(3):
+        room = RoomManager(settings, writer).create("oh_hell", {}, 4, False, "p0", "Ann")
+        host, _ = connection("p0", "Ann")
+        await room.join(host)
+        for seat in (1, 2, 3):
+            await room.set_bot(host, seat, remove=False)
+        room.seats[0].away = True
+        await room.start(host)
+        played.append(room)
+    while any(r.status == "playing" for r in played):
+        await asyncio.sleep(0.01)
+    assert all(len(writer.entries(r.code)) > 400 for r in played)
+
+    entered: list[tuple[int, int]] = []  # (thread, the counter's turns) at every entry entered
+    original = Room._enter
+
+    def enter(room, kind, data, at):
+        entered.append((threading.get_ident(), turns.count))
+        return original(room, kind, data, at)
+
+    manager = RoomManager(settings, MemoryWriter(), LogSource(writer, [r.code for r in played]))
+    Room._enter = enter
+    try:
+        async with TurnCounter() as turns:
+            assert await manager.restore_all() == 3
+    finally:
+        Room._enter = original
+    assert {thread for thread, _ in entered} == {threading.get_ident()}
+    assert entered[-1][1] - entered[0][1] >= 3  # the counter ran while the entries went in
+    for room in played:
+        again = manager.get(room.code)
+        assert again.state == room.state and again.version == room.version
+        assert again.match.actions() == room.match.actions()
+
+
 async def test_a_turn_timer_that_ran_out_with_nobody_there_starts_again_when_someone_is_back():
     # 30 s scaled to 0.3 s; the grace is long, so only the timer can play for the host.
     manager = RoomManager(Settings(bot_delay_ms=0, turn_timer_scale=0.01, reconnect_grace_s=600), MemoryWriter())
