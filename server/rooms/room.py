@@ -928,6 +928,10 @@ class Room:
         for task in [self._bot_task, *self._grace_tasks.values()]:
             if task is not None:
                 task.cancel()
+        # Forget them: a cancelled task keeps its traceback, whose frames hold this room, so
+        # holding on to them made every closed room a cycle left for the full collection.
+        self._bot_task = None
+        self._grace_tasks.clear()
         for conn in list(self.connections):
             if not conn.closed:
                 conn.closed = True

@@ -74,6 +74,7 @@ The move log
 from __future__ import annotations
 
 import sys
+import weakref
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
@@ -162,15 +163,19 @@ class ViewMemo:
     __slots__ = ("_state", "_public", "_parts")
 
     def __init__(self) -> None:
-        self._state: object = None
+        self._state: weakref.ref | None = None
         self._public: Any = None
         self._parts: dict[Hashable, tuple[Any, Any]] = {}
 
     def public(self, state: S, build: Callable[[S], Any]) -> Any:
-        """``build(state)``, once per state: the parts of the view every seat shares."""
-        if self._state is not state:
+        """``build(state)``, once per state: the parts of the view every seat shares.
+
+        The state is known by a weak reference: the state holds its memo, so a strong one made
+        every match's last state and its memo a cycle that only a full collection frees (a
+        table parked or closed left its whole view behind until then)."""
+        if self._state is None or self._state() is not state:
             self._public = build(state)
-            self._state = state
+            self._state = weakref.ref(state)
         return self._public
 
     def part(self, key: Hashable, source: Any, build: Callable[[Any], Any]) -> Any:

@@ -116,6 +116,41 @@ async def test_the_sweep_over_many_rooms_hands_the_loop_back_between_short_turns
     assert turns.count >= 3  # another task ran while the sweep went on
 
 
+async def test_a_parked_table_is_freed_at_once_not_left_to_the_collector():
+    """Parking a table must not leave a cycle behind: before, a match's last state and its view
+    memo, and a room with the cancelled tasks it still held (their tracebacks hold the room),
+    stayed in memory until the server's ten-minute full collection walked the whole heap."""
+    import gc
+    import weakref
+
+    settings = Settings(
+        bot_delay_ms=0, room_idle_close_s=0.01, reconnect_grace_s=600, max_open_rooms_per_player=100
+    )
+    manager = RoomManager(settings, MemoryWriter())
+    refs = []
+    gc.collect()
+    gc.disable()  # only reference counting may free them
+    try:
+        for _ in range(5):
+            room = manager.create("oh_hell", {}, 4, False, "p0", "Ann", turn_timer=30)
+            host, _ = connection("p0", "Ann")
+            await room.join(host)
+            for seat in (1, 2, 3):
+                await room.set_bot(host, seat, remove=False)
+            await room.start(host)
+            await room.leave(host)  # Ann's seat waits for her: a grace task
+            assert room._grace_tasks
+            refs += [weakref.ref(room.lock), weakref.ref(room.state)]  # (a Room has no weak references)
+        del room, host
+        await asyncio.sleep(0.05)
+        assert await manager.sweep() == 5
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert [ref for ref in refs if ref() is not None] == []
+    finally:
+        gc.enable()
+
+
 async def test_the_chat_keeps_exactly_its_last_lines_and_every_view_gets_them():
     for history in (1, 3):
         manager = RoomManager(Settings(bot_delay_ms=0, chat_history=history, chat_per_minute=100), MemoryWriter())
