@@ -113,6 +113,36 @@ def test_the_server_stops_cleanly_on_sigterm(tmp_path):
     assert (tmp_path / "felt.db").exists()
 
 
+async def test_the_full_collection_runs_when_the_frozen_heap_grows_not_by_the_clock(caplog):
+    import asyncio
+    import gc
+    import logging
+
+    from server.app import _tend_collector
+
+    def passes() -> int:
+        return sum(r.getMessage().startswith("full garbage collection:") for r in caplog.records)
+
+    gc.collect()
+    gc.freeze()
+    caplog.set_level(logging.INFO, logger="felt")
+    tender = asyncio.get_running_loop().create_task(_tend_collector(every_s=0.01, full_every_s=3600))
+    try:
+        await asyncio.sleep(0.1)
+        assert passes() == 0, "a heap that does not grow is not walked"
+        live = [[] for _ in range(gc.get_freeze_count() // 2)]  # the heap grows by half
+        for _ in range(50):
+            await asyncio.sleep(0.02)
+            if passes():
+                break
+        assert passes() == 1 and len(live) > 0
+        await asyncio.sleep(0.1)
+        assert passes() == 1, "the grown heap is the new baseline"
+    finally:
+        tender.cancel()
+        gc.unfreeze()
+
+
 async def test_the_collector_tender_freezes_survivors_and_still_reclaims_cycles(caplog):
     import asyncio
     import logging
