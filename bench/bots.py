@@ -336,7 +336,7 @@ def _strong_samples(think_ms: float) -> int:
 
 
 async def _loop_block(tables: int, seconds: float, think_ms: float, delay_ms: int) -> dict:
-    from server.app import GC_THRESHOLDS, _tend_collector
+    from server.app import GC_THRESHOLDS, CollectorTender
     from server.config import Settings
     from server.rooms import Connection, RoomManager
     from server.storage.writer import MemoryWriter
@@ -359,10 +359,10 @@ async def _loop_block(tables: int, seconds: float, think_ms: float, delay_ms: in
     for room, host, _ in hosts:
         await room.start(host)
     # The server's own collector regime (server/app.py): young collections rarely, survivors frozen.
-    gc.collect()
-    gc.freeze()
+    tender = CollectorTender()
+    tender.full_pass()
     gc.set_threshold(*GC_THRESHOLDS)
-    collector = asyncio.get_running_loop().create_task(_tend_collector())
+    collector = asyncio.get_running_loop().create_task(tender.run())
     ticks = moves = 0
     started = time.perf_counter()
     with LongestCallback() as longest:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import os
 import time
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -38,8 +39,20 @@ from server.edges.ws import RoomSockets
 log = logging.getLogger("felt")
 
 
-async def _tend_collector(every_s: float = 1.0, full_every_s: float = 6 * 3600.0, growth: float = 0.25) -> None:
-    """Keep garbage collections off the move path.
+def resident_bytes() -> int | None:
+    """This process's resident memory (Linux: ``/proc/self/statm``, ~6 us), None elsewhere."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * _PAGE_BYTES
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+_PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+class CollectorTender:
+    """Keeps garbage collections off the move path.
 
     Every move replaces a room's views with new objects, so the collector's young
     generations fill with live, recently changed state, and each older-generation pass
@@ -48,28 +61,57 @@ async def _tend_collector(every_s: float = 1.0, full_every_s: float = 6 * 3600.0
     the survivors are frozen (``gc.freeze`` is a list splice, it scans nothing) where
     automatic collections never look. Cyclic garbage frozen that way stays until a full pass
     (everything unfrozen and collected once), the one pause that walks the whole heap. It
-    runs when the frozen heap has grown by ``growth`` since the last one (CPython's own rule
-    for its oldest generation: more rooms, or leaked cycles, to look through) and at least
-    every ``full_every_s``. It used to run every ten minutes whatever the heap did; a parked
-    or closed table now leaves no cycle (tests/server/test_rooms_unit.py), so a steady server
-    has nothing for it to find.
+    runs when the process's resident memory has grown by ``growth`` since the last one (more
+    rooms, or leaked cycles, to look through; CPython's own rule for its oldest generation
+    is the same quarter, counted in objects), never sooner than ``min_every_s`` after the last
+    (a server filling up with tables would otherwise walk its heap again at every quarter),
+    and at least every ``full_every_s``. It used to run every ten minutes whatever the heap did; a parked or closed table now leaves no
+    cycle (tests/server/test_rooms_unit.py), so a steady server has little for it to find.
+    Memory, not ``gc.get_freeze_count()``: counting the frozen objects walks them all (a
+    first version did it every second: 19% of the server's time at 300 rooms, py-spy), so it
+    is read only right after a full pass, for the metrics.
     """
-    last_full = time.monotonic()
-    frozen_after_full = gc.get_freeze_count()
-    while True:
-        await asyncio.sleep(every_s)
-        grown = gc.get_freeze_count() > frozen_after_full * (1 + growth)
-        if grown or time.monotonic() - last_full >= full_every_s:
-            gc.unfreeze()
-            started = time.perf_counter()
-            found = gc.collect()
-            # The one pass that walks the whole heap: the loop waits for it (see bench/README.md).
-            log.info("full garbage collection: %d unreachable objects in %.1f ms", found,
-                     (time.perf_counter() - started) * 1e3)
-            last_full = time.monotonic()
-            gc.freeze()
-            frozen_after_full = gc.get_freeze_count()
+
+    def __init__(
+        self, every_s: float = 1.0, full_every_s: float = 6 * 3600.0, growth: float = 0.25, min_every_s: float = 600.0
+    ) -> None:
+        self.every_s, self.full_every_s, self.growth, self.min_every_s = every_s, full_every_s, growth, min_every_s
+        self.full_passes = 0
+        self.last_full_s = 0.0
+        self.frozen_after_full = 0  # objects frozen right after the last full pass
+        self._resident_after_full: int | None = None
+        self._last_full = time.monotonic()
+
+    def full_pass(self) -> None:
+        """Collect the whole heap once, then freeze what survived."""
+        gc.unfreeze()
+        started = time.perf_counter()
+        found = gc.collect()
+        self.last_full_s = time.perf_counter() - started
+        # The one pass that walks the whole heap: the loop waits for it (see bench/README.md).
+        log.info("full garbage collection: %d unreachable objects in %.1f ms", found, self.last_full_s * 1e3)
         gc.freeze()
+        self.full_passes += 1
+        self.frozen_after_full = gc.get_freeze_count()
+        self._resident_after_full = resident_bytes()
+        self._last_full = time.monotonic()
+
+    def due(self) -> bool:
+        """True when the heap has grown enough, or long enough has passed, for a full pass."""
+        since = time.monotonic() - self._last_full
+        if since >= self.full_every_s:
+            return True
+        if since < self.min_every_s:
+            return False
+        resident, baseline = resident_bytes(), self._resident_after_full
+        return resident is not None and baseline is not None and resident > baseline * (1 + self.growth)
+
+    async def run(self) -> None:
+        while True:
+            await asyncio.sleep(self.every_s)
+            if self.due():
+                self.full_pass()
+            gc.freeze()
 
 
 class LoopWatch:
@@ -151,12 +193,12 @@ async def _join_cluster(app: FastAPI, settings: Settings, rooms: RoomManager) ->
 def _start_chores(app: FastAPI, settings: Settings) -> list[asyncio.Task]:
     """The collector's tending and, for the bench, the loop monitor: tasks that run until the stop."""
     # A server keeps many long-lived views: collect the young generation less often and
-    # keep the long-lived heap out of the collector's sight (see _tend_collector).
-    gc.collect()
-    gc.freeze()
+    # keep the long-lived heap out of the collector's sight (see CollectorTender).
+    tender = app.state.collector = CollectorTender()
+    tender.full_pass()
     gc.set_threshold(*GC_THRESHOLDS)
     loop = asyncio.get_running_loop()
-    chores = [loop.create_task(_tend_collector())]
+    chores = [loop.create_task(tender.run())]
     watch = app.state.loop_watch = LoopWatch() if settings.loop_monitor else None
     if watch is not None:
         chores.append(loop.create_task(watch.run()))

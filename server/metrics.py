@@ -8,7 +8,6 @@ Each app has its own registry: several apps in one process (tests) never collide
 
 from __future__ import annotations
 
-import gc
 from collections import Counter as Tally
 from typing import Any
 
@@ -51,10 +50,20 @@ class _Live:
             "felt_writer_outage", "1 while the database is unreachable and changes are refused (cluster mode: no spool).",
             value=1 if writer is not None and writer.outage else 0,
         )
+        tender = getattr(state, "collector", None)
         yield GaugeMetricFamily(
             "felt_gc_frozen_objects",
-            "Objects kept out of the collector's sight (gc.freeze); grows with live state and leaked cycles.",
-            value=gc.get_freeze_count(),
+            "Objects kept out of the collector's sight (gc.freeze) after the last full collection: "
+            "the heap the next one walks, grown since by what the process has kept.",
+            value=tender.frozen_after_full if tender is not None else 0,
+        )
+        yield CounterMetricFamily(
+            "felt_gc_full_collections", "Full collections (the one pause that walks the whole heap).",
+            value=tender.full_passes if tender is not None else 0,
+        )
+        yield GaugeMetricFamily(
+            "felt_gc_last_full_seconds", "How long the last full collection held the event loop.",
+            value=tender.last_full_s if tender is not None else 0,
         )
         errors = CounterMetricFamily(
             "felt_database_errors", "Database operations that failed (requests and the writer's batches).",

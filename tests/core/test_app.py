@@ -113,33 +113,35 @@ def test_the_server_stops_cleanly_on_sigterm(tmp_path):
     assert (tmp_path / "felt.db").exists()
 
 
-async def test_the_full_collection_runs_when_the_frozen_heap_grows_not_by_the_clock(caplog):
+async def test_the_full_collection_runs_when_memory_grows_not_by_the_clock(caplog):
     import asyncio
-    import gc
     import logging
 
-    from server.app import _tend_collector
+    from server.app import CollectorTender, resident_bytes
 
     def passes() -> int:
         return sum(r.getMessage().startswith("full garbage collection:") for r in caplog.records)
 
-    gc.collect()
-    gc.freeze()
     caplog.set_level(logging.INFO, logger="felt")
-    tender = asyncio.get_running_loop().create_task(_tend_collector(every_s=0.01, full_every_s=3600))
+    tender = CollectorTender(every_s=0.01, full_every_s=3600, min_every_s=0)
+    tender.full_pass()
+    running = asyncio.get_running_loop().create_task(tender.run())
     try:
         await asyncio.sleep(0.1)
-        assert passes() == 0, "a heap that does not grow is not walked"
-        live = [[] for _ in range(gc.get_freeze_count() // 2)]  # the heap grows by half
+        assert passes() == 1 and tender.full_passes == 1, "a heap that does not grow is not walked"
+        live = bytearray(resident_bytes() // 2)  # the process grows by half
         for _ in range(50):
             await asyncio.sleep(0.02)
-            if passes():
+            if passes() > 1:
                 break
-        assert passes() == 1 and len(live) > 0
+        assert passes() == 2 and tender.full_passes == 2 and len(live) > 0
         await asyncio.sleep(0.1)
-        assert passes() == 1, "the grown heap is the new baseline"
+        assert passes() == 2, "the grown process is the new baseline"
+        assert tender.frozen_after_full > 0 and tender.last_full_s > 0
     finally:
-        tender.cancel()
+        running.cancel()
+        import gc
+
         gc.unfreeze()
 
 
@@ -149,14 +151,14 @@ async def test_the_collector_tender_freezes_survivors_and_still_reclaims_cycles(
     import gc
     import weakref
 
-    from server.app import _tend_collector
+    from server.app import CollectorTender
 
     class Node:
         pass
 
     gc.unfreeze()
     caplog.set_level(logging.INFO, logger="felt")
-    tender = asyncio.get_running_loop().create_task(_tend_collector(every_s=0.01, full_every_s=0.1))
+    tender = asyncio.get_running_loop().create_task(CollectorTender(every_s=0.01, full_every_s=0.1, min_every_s=0).run())
     try:
         await asyncio.sleep(0.05)
         assert gc.get_freeze_count() > 0, "survivors are moved out of the collector's sight"

@@ -103,6 +103,8 @@ async def test_metrics_count_sockets_actions_latency_refusals_and_rooms(live_ser
     assert after[("felt_rooms", (("state", "finished"),))] >= 1
     assert after[("felt_writer_backlog", ())] == 0
     assert after[("felt_gc_frozen_objects", ())] > 0  # the collector tender has frozen the live heap
+    assert after[("felt_gc_full_collections_total", ())] >= 1  # the one at the start, at least
+    assert after[("felt_gc_last_full_seconds", ())] > 0
     assert moved("felt_database_errors_total", (("where", "request"),)) == 0
     await c.close(), await watcher.close()
     final = await scrape(live_server.base)
