@@ -252,6 +252,25 @@ async def test_a_worker_that_dies_is_replaced_and_its_batch_written_once(db, tmp
     assert _versions(db, "W") == [1, 2, 3, 4]
 
 
+async def test_the_worker_never_preempts_the_event_loop_when_a_batch_wakes_it(sqlite_db, tmp_path):
+    """SCHED_BATCH: the worker keeps its share of the CPU but, woken by a batch, does not take
+    the event loop's core in the middle of its write (server/storage/dbwriter.py)."""
+    import os
+
+    writer = _writer(sqlite_db, tmp_path)
+    await writer.start()
+    try:
+        writer.append(_entries("B", 1, 1)[0])
+        await writer.flush(30)
+        worker = writer._worker.process.pid
+        assert os.sched_getscheduler(worker) == os.SCHED_BATCH
+        assert os.sched_getscheduler(0) == os.SCHED_OTHER  # the server itself is left alone
+        assert os.getpriority(os.PRIO_PROCESS, worker) == os.getpriority(os.PRIO_PROCESS, 0)
+    finally:
+        await writer.close()
+    assert _versions(sqlite_db, "B") == [1]
+
+
 def test_the_memory_writer_refuses_a_second_writer_and_reports_only_when_committed():
     writer = MemoryWriter(manual=True)
     durable, conflicts = [], []
