@@ -11,7 +11,8 @@ a time budget), so a run gives the same hands on any machine. It prints the shar
 Strong seat made (95% Wilson interval), its points a hand, the Easy seats' bids made, and the
 CPU per Strong decision. ``--out`` keeps every hand's result; ``--against`` a file from
 another tree (the same hands and samples) prints the paired difference: both bots play the
-same deals, so the difference's interval is much narrower than either share's.
+same deals, so the difference's interval is much narrower than either share's. The figures
+go to ``bench/results/bots.json`` under ``oh_hell_bids``.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bench.bots import wilson
+from bench.bots import BOTS_RESULTS, wilson
 from server.bots import get_bot
 from server.bots.base import Bot
 from server.rules.games import get_game
@@ -63,13 +64,8 @@ def play_hand(i: int, samples: int, make_strong: Callable[..., Bot] | None = Non
             "easy_made": sum(made) - made[strong], "cpu": cpu, "decisions": decisions}
 
 
-def run(hands: int, samples: int, make_strong: Callable[..., Bot] | None = None, log=print) -> list[dict]:
-    results = [play_hand(i, samples, make_strong) for i in range(hands)]
-    summary(results, samples, log)
-    return results
-
-
-def summary(results: list[dict], samples: int, log=print) -> None:
+def summary(results: list[dict], samples: int, log=print) -> dict[str, Any]:
+    """The run's figures (printed, and returned for ``bots.json``)."""
     n = len(results)
     made = sum(r["made"] for r in results)
     low, high = wilson(made, n)
@@ -83,6 +79,9 @@ def summary(results: list[dict], samples: int, log=print) -> None:
         f"{mean:.2f} points a hand (+-{1.96 * sd / math.sqrt(n):.2f}); "
         f"the Easy seats made {sum(r['easy_made'] for r in results) / (3 * n):.1%}; "
         f"{cpu:.1f} ms of CPU per Strong decision")
+    return {"hands": n, "samples": samples, "made": made, "made_share": made / n, "made_interval": [low, high],
+            "over": over, "points_per_hand": mean, "easy_made_share": sum(r["easy_made"] for r in results) / (3 * n),
+            "cpu_ms_per_decision": cpu}
 
 
 def paired(results: list[dict], before: list[dict], log=print) -> None:
@@ -107,7 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", help="write every hand's result here (JSON)")
     parser.add_argument("--against", help="a file written by --out on another tree: print the paired difference")
     args = parser.parse_args(argv)
-    results = run(args.hands, args.samples)
+    results = [play_hand(i, args.samples) for i in range(args.hands)]
+    figures = summary(results, args.samples)
     if args.out:
         with open(args.out, "w") as f:
             json.dump({"samples": args.samples, "hands": results}, f)
@@ -115,6 +115,10 @@ def main(argv: list[str] | None = None) -> int:
         with open(args.against) as f:
             before = json.load(f)
         paired(results, before["hands"])
+    # Read the file only now: other parts' runs may have written it meanwhile (as bench.bots does).
+    merged = json.loads(BOTS_RESULTS.read_text()) if BOTS_RESULTS.exists() else {}
+    merged["oh_hell_bids"] = figures
+    BOTS_RESULTS.write_text(json.dumps(merged, indent=2) + "\n")
     return 0
 
 
