@@ -134,23 +134,42 @@ def trump_duty(
 def why_not_trump(
     hand: Sequence[str], trick: Sequence[Play], trump: str | None, ranks: Ranks, card: str
 ) -> str | None:
-    """Why ``card`` (held) breaks ``trump_duty``, or None when it may be played."""
+    """Why ``card`` (held) breaks ``trump_duty``, or None when it may be played.
+
+    The same duty checked for one card, without listing the others (building
+    ``trump_duty``'s lists to look the card up cost ~1,000 instructions a Tarabish play):
+    follow suit; a card that is not of the suit led needs a void in it, and is a trump
+    whenever the hand holds one; a trump played to trumps led or on a void must beat the
+    highest trump in the trick if any trump held does (tests/core/test_tricks.py checks
+    that the two agree on every hand of a small deck).
+    """
     if not trick:
         return None
     led = trick[0][1][-1]
-    if card[-1] == led != trump:  # following a plain suit led: always allowed (and common)
+    suit = card[-1]
+    if suit == led != trump:  # following a plain suit led: always allowed (and common)
         return None
-    if card in trump_duty(hand, trick, trump, ranks):
+    if suit != led:
+        problem = why_not_follow(hand, card, led)
+        if problem is not None:
+            return problem
+        if suit != trump:
+            if not holds_suit(hand, trump):
+                return None
+            return (
+                f"You must trump: you have no {SUIT_NAMES[led]} and you hold a "
+                f"{SUIT_SINGULAR[trump]} (trump)."  # type: ignore[index]
+            )
+    high = _highest_trump(trick, trump, ranks)  # type: ignore[arg-type]
+    strength = ranks.trump
+    if strength[card] > high:
         return None
-    problem = why_not_follow(hand, card, led)
-    if problem is not None:
-        return problem
-    if card[-1] != trump:
-        return (
-            f"You must trump: you have no {SUIT_NAMES[led]} and you hold a "
-            f"{SUIT_SINGULAR[trump]} (trump)."  # type: ignore[index]
-        )
-    top = max((c for _, c in trick if c[-1] == trump), key=ranks.trump.__getitem__)
+    for held in hand:
+        if held[-1] == trump and strength[held] > high:
+            break
+    else:
+        return None  # no trump held beats the trick's: any trump may be played
+    top = max((c for _, c in trick if c[-1] == trump), key=strength.__getitem__)
     if led == trump:
         return f"You must head the trick: you hold a trump higher than {card_name(top)}."
     return f"You must overtrump: you hold a trump higher than {card_name(top)}."
