@@ -53,7 +53,15 @@ from typing import Any, NamedTuple
 from pydantic import Field
 
 from server.rules.cards import check_deck, hand_rng, ribs_deck, shuffled
-from server.rules.games.base import Action, Game, GameError, GameOptions, action_type
+from server.rules.games.base import (
+    Action,
+    Game,
+    GameError,
+    GameOptions,
+    SharedAction,
+    action_type,
+    shared_actions,
+)
 from server.rules.state import State, ViewMemo, log_entries, log_json
 
 RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7")
@@ -206,6 +214,12 @@ _HELD_PAIRS: dict[tuple[int, ...], Any] = {}
 _PASS_MOVE = (("type", "pass"),)
 _RIBS_MOVE = (("type", "ribs"), ("cards", None))
 _FOLD_MOVE = (("type", "pair"), ("cards", None), ("fold", True))
+_MOST_BID = TRICKS_PER_HAND * (10 - 1)  # the max_bid of the largest table (Ribs.max_players)
+_BID_MOVE = tuple((("type", "bid"), ("value", v)) for v in range(_MOST_BID + 1))
+# The bids and the pass legal_actions offers, one read-only object each (games.base); the
+# pairs' actions hold lists of cards, so they are made afresh.
+_BID_ACTION = shared_actions("bid", "value", range(_MOST_BID + 1))
+_PASS_ACTION = SharedAction(type="pass")
 
 
 # ---- rules as plain functions -----------------------------------------------------------
@@ -297,12 +311,20 @@ def _pair_cards(pair: tuple[int, int]) -> list[str]:
     return [RANKS[pair[0]], RANKS[pair[1]]]
 
 
+# Per fold (False, True), per 8 * a + b: a pair as the log shows it. A folded pair's cards
+# are nobody else's business. (Made once: building it per pair cost ~800 instructions.)
+_PAIR_MOVES: tuple[tuple[tuple, ...], ...] = (
+    tuple(
+        (("type", "pair"), ("cards", (RANKS[ab // 8], RANKS[ab % 8])), ("fold", False))
+        for ab in range(64)
+    ),
+    (_FOLD_MOVE,) * 64,
+)
+
+
 def _pair_move(play: Play) -> tuple:
-    """A pair as the log shows it: a folded pair's cards are nobody else's business."""
-    if play.folded:
-        return _FOLD_MOVE
-    cards = (RANKS[play.pair[0]], RANKS[play.pair[1]])
-    return (("type", "pair"), ("cards", cards), ("fold", False))
+    """A pair as the log shows it (``_PAIR_MOVES``)."""
+    return _PAIR_MOVES[play.folded][8 * play.pair[0] + play.pair[1]]
 
 
 def resolve_trick(
@@ -414,14 +436,20 @@ def _why_not_bid(state: RibsState, value: object) -> str | None:
     return (f"No bid may be above {max_bid}: you can only pass.")
 
 
+# Every two ranks, in either order -> their rank indices, low index (high rank) first.
+_PAIR_OF: dict[tuple[str, str], tuple[int, int]] = {
+    (x, y): (min(i, j), max(i, j)) for i, x in enumerate(RANKS) for j, y in enumerate(RANKS)
+}
+
+
 def _pair_of(cards: object) -> tuple[int, int] | None:
-    """The ranks of a two-card list, low index (high rank) first, or None if it is none."""
+    """The ranks of a two-card list, low index (high rank) first, or None if it is none.
+    (One look-up in ``_PAIR_OF``: half the instructions of two rank look-ups and a compare,
+    and it runs twice a pair played.)"""
     if type(cards) is list and len(cards) == 2:
         c0, c1 = cards
         if type(c0) is str and type(c1) is str:
-            a, b = RANK_INDEX.get(c0), RANK_INDEX.get(c1)
-            if a is not None and b is not None:
-                return (a, b) if a <= b else (b, a)
+            return _PAIR_OF.get((c0, c1))
     return None
 
 
@@ -495,7 +523,7 @@ def _bid(state: RibsState, seat: int, value: int) -> RibsState:
     new.high_bid = value
     new.high_bidder = seat
     new.turn = _next_in(state.passed, seat)
-    new.log = (state.log, seat, (("type", "bid"), ("value", value)))
+    new.log = (state.log, seat, _BID_MOVE[value])
     return new
 
 
@@ -543,7 +571,7 @@ def _play_pair(state: RibsState, seat: int, a: int, b: int, fold: bool) -> RibsS
         new.plays = plays
         new.fold_used = fold_used
         new.turn = (seat + 1) % n
-        new.log = (state.log, seat, _pair_move(plays[-1]))
+        new.log = (state.log, seat, _PAIR_MOVES[fold][8 * a + b])
         return new
     ribs: Any = state.ribs  # laid before any pair
     rec = resolve_trick(n, state.leader, state.high_bid, ribs, plays, state.trick_number)
@@ -680,9 +708,9 @@ class Ribs(Game):
         if seat != turn or turn < 0:
             return []
         if state.phase is _BIDDING:
-            actions: list[Action] = [{"type": "bid", "value": v} for v in bid_values(state)]
+            actions: list[Action] = list(map(_BID_ACTION.__getitem__, bid_values(state)))
             if may_pass(state):
-                actions.append({"type": "pass"})
+                actions.append(_PASS_ACTION)
             return actions
         hand = state.hands[seat]
         pairs = (_HELD_PAIRS.get(hand) or held_pairs(hand)).cards
@@ -702,7 +730,7 @@ class Ribs(Game):
         """Why ``seat`` may not play ``action`` now (a sentence), or None when it may: the
         engine's one legality check, which ``apply`` raises with (``check_legal``)."""
         turn = state.turn
-        kind = action.get("type") if type(action) is dict else None
+        kind = action.get("type") if isinstance(action, dict) else None
         try:
             if seat != turn or turn < 0:
                 self.require_turn(state, seat)
