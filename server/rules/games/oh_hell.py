@@ -486,9 +486,11 @@ class OhHell(Game):
         # a function of its own: a call is ~500 instructions, 1% of a random game.)
         card = action["card"]
         hands = state.hands
-        hand = hands[seat]
-        i = hand.index(card)
-        hands = hands[:seat] + (hand[:i] + hand[i + 1:],) + hands[seat + 1:]
+        held = list(hands[seat])
+        held.remove(card)
+        changed = list(hands)  # (a list's item set: ~1,000 instructions less than slices)
+        changed[seat] = tuple(held)
+        hands = tuple(changed)
         trick = state.trick + ((seat, card),)
         n = state.rules.players
         new = state.clone()
@@ -515,9 +517,10 @@ class OhHell(Game):
 
     def _bid(self, state: OhHellState, seat: int, value: int) -> OhHellState:
         """``seat`` bids ``value`` (legal); after the dealer's bid the play starts."""
-        bids = state.bids
+        bids = list(state.bids)
+        bids[seat] = value
         new = state.clone()
-        new.bids = bids[:seat] + (value,) + bids[seat + 1:]
+        new.bids = tuple(bids)
         new.turn = (seat + 1) % state.rules.players
         new.phase = _PLAYING if seat == state.deal.dealer else _BIDDING
         new.log = (state.log, seat, _BID_MOVE[value])

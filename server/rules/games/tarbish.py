@@ -430,27 +430,11 @@ def _run_name(points: int | None) -> str | None:
 # ---- deriving the next state ---------------------------------------------------------------
 
 
-def _play_card(state: TarbishState, seat: int, card: str) -> TarbishState:
-    """The state after ``seat`` plays ``card``, already checked legal."""
-    hands = state.hands
-    hand = hands[seat]
-    i = hand.index(card)
-    hands = (*hands[:seat], hand[:i] + hand[i + 1 :], *hands[seat + 1 :])
-    trick = (*state.trick, (seat, card))
-    if len(trick) < PLAYERS:
-        new = state.clone()
-        new.turn = (seat + 1) % PLAYERS
-        new.hands = hands
-        new.trick = trick
-        new.log = (state.log, seat, _PLAY_MOVE[card])
-        return new
-    return _finish_trick(state, hands, trick)
-
-
 def _finish_trick(
     state: TarbishState, hands: tuple[tuple[str, ...], ...], trick: tuple[tuple[int, str], ...]
 ) -> TarbishState:
-    """The state after the fourth card of a trick: the trick is taken (and maybe the hand)."""
+    """The state after the fourth card of a trick (``apply`` checked it and took it out of
+    its hand): the trick is taken (and maybe the hand)."""
     trump = state.match.trump
     winner = trick_winner(trick, trump, RANKS)
     (_, c0), (_, c1), (_, c2), (_, c3) = trick
@@ -747,7 +731,22 @@ class Tarbish(Game):
         if self.why_illegal(state, seat, action) is not None:
             self.check_legal(state, seat, action)  # raises, saying why
         if state.phase is _PLAYING:  # so the action is a card (one read less than its type)
-            return _play_card(state, seat, action["card"])
+            # The card is played here, not in a function of its own (a call is ~500
+            # instructions a card).
+            card = action["card"]
+            held = list(state.hands[seat])
+            held.remove(card)
+            changed = list(state.hands)  # (an item set: ~1,000 instructions less than slices)
+            changed[seat] = tuple(held)
+            trick = state.trick + ((seat, card),)
+            if len(trick) == PLAYERS:
+                return _finish_trick(state, tuple(changed), trick)
+            new = state.clone()
+            new.turn = (seat + 1) % PLAYERS
+            new.hands = tuple(changed)
+            new.trick = trick
+            new.log = (state.log, seat, _PLAY_MOVE[card])
+            return new
         kind = action["type"]
         if kind == "trump":
             return _name_trump(state, seat, action["suit"])
