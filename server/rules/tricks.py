@@ -34,6 +34,14 @@ from server.rules.cards import RANKS, SUIT_NAMES, SUIT_SINGULAR, SUITS, card_nam
 # A play on the table: (seat, card).
 Play = tuple[int, str]
 
+# Every card code of each suit (the 13 ranks; Tarabish's 36 cards are among them). The cards
+# of a suit in a hand are ``[*filter(OF_SUIT[suit].__contains__, hand)]``: the test runs in C,
+# ~1,400 instructions less for a 9-card hand than a comprehension testing ``card[-1]``.
+OF_SUIT: Mapping[str | None, frozenset[str]] = {
+    **{suit: frozenset(rank + suit for rank in RANKS) for suit in SUITS},
+    None: frozenset(),  # no suit (no trump): no card
+}
+
 
 def strength_map(order_high_to_low: Sequence[str]) -> dict[str, int]:
     """A rank -> strength map from a rank order written high to low (highest = largest)."""
@@ -71,21 +79,18 @@ def led_suit(trick: Sequence[Play]) -> str | None:
 
 def holds_suit(hand: Sequence[str], suit: str | None) -> bool:
     """True when the hand holds at least one card of ``suit``."""
-    for card in hand:
-        if card[-1] == suit:
-            return True
-    return False
+    return not OF_SUIT[suit].isdisjoint(hand)  # (in C, stopping at the first such card)
 
 
 def cards_of_suit(hand: Sequence[str], suit: str) -> list[str]:
     """The cards of ``suit`` in the hand, in hand order."""
-    return [card for card in hand if card[-1] == suit]
+    return [*filter(OF_SUIT[suit].__contains__, hand)]
 
 
 def follow_suit(hand: Sequence[str], led: str | None) -> list[str]:
     """The cards that may be played under plain follow-suit: the led suit if held, else any."""
     if led is not None:
-        same = [card for card in hand if card[-1] == led]
+        same = [*filter(OF_SUIT[led].__contains__, hand)]
         if same:
             return same
     return list(hand)
@@ -119,10 +124,10 @@ def trump_duty(
     if not trick:
         return list(hand)
     led = trick[0][1][-1]
-    same = [card for card in hand if card[-1] == led]
+    same = [*filter(OF_SUIT[led].__contains__, hand)]
     if same and led != trump:
         return same
-    trumps = same or [card for card in hand if card[-1] == trump]
+    trumps = same or [*filter(OF_SUIT[trump].__contains__, hand)]
     if not trumps:
         return list(hand)
     high = _highest_trump(trick, trump, ranks)  # type: ignore[arg-type]
