@@ -492,7 +492,7 @@ class OhHell(Game):
         changed[seat] = tuple(held)
         hands = tuple(changed)
         trick = state.trick + ((seat, card),)
-        n = state.rules.players
+        n = len(hands)  # the players (cheaper than the Rules field)
         new = state.clone()
         new.hands = hands
         if len(trick) < n:
@@ -521,7 +521,7 @@ class OhHell(Game):
         bids[seat] = value
         new = state.clone()
         new.bids = tuple(bids)
-        new.turn = (seat + 1) % state.rules.players
+        new.turn = (seat + 1) % len(bids)
         new.phase = _PLAYING if seat == state.deal.dealer else _BIDDING
         new.log = (state.log, seat, _BID_MOVE[value])
         return new
@@ -543,7 +543,11 @@ class OhHell(Game):
             and following < len(rules.sizes) + MAX_EXTRA_HANDS
             and scores.count(max(scores)) > 1
         ):
-            return state.evolve(scores=scores, results=results, **_deal(rules, following))
+            new = state.clone()
+            new.scores, new.results = scores, results
+            for name, value in _deal(rules, following).items():
+                setattr(new, name, value)  # (cheaper than evolve(**fields): ~700 a keyword)
+            return new
         return state.evolve(scores=scores, results=results, phase=_OVER, turn=None)
 
     # ---- views ----------------------------------------------------------------------------
