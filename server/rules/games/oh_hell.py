@@ -85,7 +85,8 @@ _PLAY_MOVE = {card: (("type", "play"), ("card", card)) for card in _DECK}
 _BID_MOVE = tuple((("type", "bid"), ("value", v)) for v in range(18))
 # The actions legal_actions offers, one read-only object per move (server.rules.games.base).
 _PLAY_ACTION = shared_actions("play", "card", _DECK)
-_BID_ACTION = shared_actions("bid", "value", range(18))
+_play_action = _PLAY_ACTION.__getitem__
+_BID_ACTIONS = tuple(shared_actions("bid", "value", range(18)).values())  # bid v at index v
 # View parts that never change, shared by every view (views are read-only below the top).
 _TO_ACT = tuple([seat] for seat in range(7))
 _NOBODY: list[int] = []
@@ -441,11 +442,15 @@ class OhHell(Game):
         if seat != turn or turn is None:
             return []
         if state.phase is _PLAYING:
-            return list(map(_PLAY_ACTION.__getitem__, follow_suit(state.hands[seat], state.led)))
+            return list(map(_play_action, follow_suit(state.hands[seat], state.led)))
         # _why_not_bid's rule, listed: 0 to the hand size, except the hook's number (asking
-        # _why_not_bid for each number cost a bid step ~8,000 instructions more).
+        # _why_not_bid for each number cost a bid step ~8,000 instructions more; a slice and
+        # a del ~2,000 less than a comprehension).
+        bids = list(_BID_ACTIONS[: state.deal.size + 1])
         forbidden = self.forbidden_bid(state)
-        return [_BID_ACTION[v] for v in range(state.deal.size + 1) if v != forbidden]
+        if forbidden is not None:
+            del bids[forbidden]
+        return bids
 
     def why_illegal(self, state: OhHellState, seat: int, action: Any) -> str | None:
         """Why ``seat`` may not play ``action`` now (a sentence), or None when it may."""

@@ -61,6 +61,7 @@ from server.rules.games.base import (
     Game,
     GameError,
     GameOptions,
+    SharedAction,
     action_type,
     shared_actions,
 )
@@ -101,9 +102,12 @@ _POINTS: dict[str, dict[str, int]] = {
     }
     for t in SUITS
 }
-_TRUMP_ACTIONS = tuple({"type": "trump", "suit": s} for s in SUITS)
-# The cards legal_actions offers, one read-only action per card (server.rules.games.base).
+# The actions legal_actions offers, one read-only object each (server.rules.games.base).
+_TRUMP_ACTIONS = tuple(shared_actions("trump", "suit", SUITS).values())
+_DECLARE_ACTION = SharedAction(type="declare")
+_PASS_ACTION = SharedAction(type="pass")
 _PLAY_ACTION = shared_actions("play", "card", DECK)
+_play_action = _PLAY_ACTION.__getitem__
 # Each move's public form, as the log keeps it (see server.rules.state).
 _PLAY_MOVE = {card: (("type", "play"), ("card", card)) for card in DECK}
 _PASS_MOVE = (("type", "pass"),)
@@ -442,9 +446,9 @@ def _finish_trick(
     points = points_of[c0] + points_of[c1] + points_of[c2] + points_of[c3]
     (t0, t1), (n0, n1), (w0, w1) = state.points_taken, state.tricks_won, state.won
     if winner % 2:
-        t1, n1, w1 = t1 + points, n1 + 1, (*w1, c0, c1, c2, c3)
+        t1, n1, w1 = t1 + points, n1 + 1, w1 + (c0, c1, c2, c3)
     else:
-        t0, n0, w0 = t0 + points, n0 + 1, (*w0, c0, c1, c2, c3)
+        t0, n0, w0 = t0 + points, n0 + 1, w0 + (c0, c1, c2, c3)
     new = state.clone()
     new.turn = winner
     new.hands = hands
@@ -478,7 +482,7 @@ def _name_trump(state: TarbishState, seat: int, suit: str) -> TarbishState:
 
 def _declare(state: TarbishState, seat: int, points: int | None) -> TarbishState:
     """One declaration (or pass); after the fourth the best run is known and play starts."""
-    declarations = (*state.declarations, (seat, points))
+    declarations = state.declarations + ((seat, points),)
     log = (state.log, seat, _PASS_MOVE if points is None else _DECLARE_MOVE)
     if len(declarations) < PLAYERS:  # (clone and set: ~1,500 instructions less than evolve)
         new = state.clone()
@@ -656,13 +660,13 @@ class Tarbish(Game):
             return []
         if phase is _PLAYING:
             cards = trump_duty(state.hands[seat], state.trick, state.match.trump, RANKS)
-            return list(map(_PLAY_ACTION.__getitem__, cards))
+            return list(map(_play_action, cards))
         if phase is _NAMING:
-            actions = [dict(a) for a in _TRUMP_ACTIONS]
+            actions = list(_TRUMP_ACTIONS)
         else:
-            actions = [{"type": "declare"}] if state.match.runs[seat] else []
+            actions = [_DECLARE_ACTION] if state.match.runs[seat] else []
         if may_pass(state):
-            actions.append({"type": "pass"})
+            actions.append(_PASS_ACTION)
         return actions
 
     def why_illegal(self, state: TarbishState, seat: int, action: Any) -> str | None:
