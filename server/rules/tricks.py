@@ -35,12 +35,14 @@ from server.rules.cards import RANKS, SUIT_NAMES, SUIT_SINGULAR, SUITS, card_nam
 Play = tuple[int, str]
 
 # Every card code of each suit (the 13 ranks; Tarabish's 36 cards are among them). The cards
-# of a suit in a hand are ``[*filter(OF_SUIT[suit].__contains__, hand)]``: the test runs in C,
-# ~1,400 instructions less for a 9-card hand than a comprehension testing ``card[-1]``.
+# of a suit in a hand are ``[*filter(_IN_SUIT[suit], hand)]``, the set's bound ``__contains__``:
+# the test runs in C, ~1,400 instructions less for a 9-card hand than a comprehension testing
+# ``card[-1]`` (and ~500 less again with the method bound once).
 OF_SUIT: Mapping[str | None, frozenset[str]] = {
     **{suit: frozenset(rank + suit for rank in RANKS) for suit in SUITS},
     None: frozenset(),  # no suit (no trump): no card
 }
+_IN_SUIT = {suit: cards.__contains__ for suit, cards in OF_SUIT.items()}  # bound once
 
 
 def strength_map(order_high_to_low: Sequence[str]) -> dict[str, int]:
@@ -84,13 +86,13 @@ def holds_suit(hand: Sequence[str], suit: str | None) -> bool:
 
 def cards_of_suit(hand: Sequence[str], suit: str) -> list[str]:
     """The cards of ``suit`` in the hand, in hand order."""
-    return [*filter(OF_SUIT[suit].__contains__, hand)]
+    return [*filter(_IN_SUIT[suit], hand)]
 
 
 def follow_suit(hand: Sequence[str], led: str | None) -> list[str]:
     """The cards that may be played under plain follow-suit: the led suit if held, else any."""
     if led is not None:
-        same = [*filter(OF_SUIT[led].__contains__, hand)]
+        same = [*filter(_IN_SUIT[led], hand)]
         if same:
             return same
     return list(hand)
@@ -124,10 +126,10 @@ def trump_duty(
     if not trick:
         return list(hand)
     led = trick[0][1][-1]
-    same = [*filter(OF_SUIT[led].__contains__, hand)]
+    same = [*filter(_IN_SUIT[led], hand)]
     if same and led != trump:
         return same
-    trumps = same or [*filter(OF_SUIT[trump].__contains__, hand)]
+    trumps = same or [*filter(_IN_SUIT[trump], hand)]
     if not trumps:
         return list(hand)
     high = _highest_trump(trick, trump, ranks)  # type: ignore[arg-type]
