@@ -218,7 +218,7 @@ _MOST_BID = TRICKS_PER_HAND * (10 - 1)  # the max_bid of the largest table (Ribs
 _BID_MOVE = tuple((("type", "bid"), ("value", v)) for v in range(_MOST_BID + 1))
 # The bids and the pass legal_actions offers, one read-only object each (games.base); the
 # pairs' actions hold lists of cards, so they are made afresh.
-_BID_ACTION = shared_actions("bid", "value", range(_MOST_BID + 1))
+_BID_ACTIONS = tuple(shared_actions("bid", "value", range(_MOST_BID + 1)).values())  # v at v
 _PASS_ACTION = SharedAction(type="pass")
 
 
@@ -719,7 +719,8 @@ class Ribs(Game):
         if seat != turn or turn < 0:
             return []
         if state.phase is _BIDDING:
-            actions: list[Action] = list(map(_BID_ACTION.__getitem__, bid_values(state)))
+            values = bid_values(state)  # a range of step 1: a slice of the shared bids
+            actions: list[Action] = list(_BID_ACTIONS[values.start : values.stop])
             if may_pass(state):
                 actions.append(_PASS_ACTION)
             return actions
