@@ -430,12 +430,10 @@ def _bid_json(bid: tuple[int, int]) -> dict[str, Any]:
     return {"seat": seat, "bid": value if value else None, "pass": not value}
 
 
-def _why_not_bid(state: RibsState, value: object) -> str | None:
-    """Why ``value`` is no bid the seat to act may make, or None when it is."""
+def _why_not_bid(state: RibsState, value: object) -> str:
+    """Why ``value`` is no bid the seat to act may make (``why_illegal`` found it is none)."""
     if type(value) is not int:  # (bools are ints but no bids)
         return ("A bid needs a whole-number 'value'.")
-    if value in bid_values(state):
-        return None
     max_bid = state.cfg.max_bid
     if not state.bids:
         return (f"The opening bid must be from {MIN_OPENING_BID} to {max_bid}.")
@@ -527,16 +525,6 @@ def _new_hand(state: RibsState, scores: tuple[int, ...], history: tuple[HandResu
     new.ribs, new.plays, new.discard, new.tricks, new.log = None, (), (), (), ()
     new.points, new.won, new.scores, new.history = (0,) * n, ((),) * n, scores, history
     new.deals = state.deals + (DealRecord(dealer, tuple(deck), dealt),)
-    return new
-
-
-def _bid(state: RibsState, seat: int, value: int) -> RibsState:
-    new = state.clone()
-    new.bids = state.bids + ((seat, value),)
-    new.high_bid = value
-    new.high_bidder = seat
-    new.turn = _next_in(state.passed, seat)
-    new.log = (state.log, seat, _BID_MOVE[value])
     return new
 
 
@@ -763,7 +751,10 @@ class Ribs(Game):
         if state.phase is not _BIDDING:
             return _why_not_in_play(state, seat, kind, action)  # type: ignore[arg-type]
         if kind == "bid":
-            return _why_not_bid(state, action.get("value"))
+            value = action.get("value")
+            if type(value) is int and value in bid_values(state):  # (bools are no bids)
+                return None
+            return _why_not_bid(state, value)  # (only then: a call is ~450 instructions)
         if kind != "pass":
             return (f"It is time to bid: you cannot '{kind}' now; bid or pass.")
         if may_pass(state):
@@ -782,8 +773,14 @@ class Ribs(Game):
         if kind == "pair":
             a, b = _pair_of(action["cards"])  # type: ignore[misc]
             return _play_pair(state, seat, a, b, action.get("fold") is True)
-        if kind == "bid":
-            return _bid(state, seat, action["value"])
+        if kind == "bid":  # (the bid written here: a call is ~450 instructions a bid)
+            value = action["value"]
+            new = state.clone()
+            new.bids = state.bids + ((seat, value),)
+            new.high_bid, new.high_bidder = value, seat
+            new.turn = _next_in(state.passed, seat)
+            new.log = (state.log, seat, _BID_MOVE[value])
+            return new
         if kind == "pass":
             return _pass(state, seat)
         a, b = _pair_of(action["cards"])  # type: ignore[misc]
