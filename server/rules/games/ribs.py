@@ -528,22 +528,6 @@ def _new_hand(state: RibsState, scores: tuple[int, ...], history: tuple[HandResu
     return new
 
 
-def _pass(state: RibsState, seat: int) -> RibsState:
-    changed = list(state.passed)
-    changed[seat] = True
-    passed = tuple(changed)
-    new = state.clone()
-    new.bids = state.bids + ((seat, 0),)
-    new.passed = passed
-    new.log = (state.log, seat, _PASS_MOVE)
-    if passed.count(False) == 1:  # the high bidder leads
-        new.phase = _PLAYING
-        new.leader = new.turn = state.high_bidder
-    else:
-        new.turn = _next_in(passed, seat)
-    return new
-
-
 def _without(hands: tuple[tuple[int, ...], ...], seat: int, a: int, b: int) -> tuple:
     """``hands`` with the pair ``a``, ``b`` taken out of ``seat``'s hand."""
     hand = list(hands[seat])
@@ -781,8 +765,19 @@ class Ribs(Game):
             new.turn = _next_in(state.passed, seat)
             new.log = (state.log, seat, _BID_MOVE[value])
             return new
-        if kind == "pass":
-            return _pass(state, seat)
+        if kind == "pass":  # (written here too)
+            changed = list(state.passed)
+            changed[seat] = True
+            new = state.clone()
+            new.bids = state.bids + ((seat, 0),)
+            new.passed = passed = tuple(changed)
+            new.log = (state.log, seat, _PASS_MOVE)
+            if passed.count(False) == 1:  # the high bidder leads
+                new.phase = _PLAYING
+                new.leader = new.turn = state.high_bidder
+            else:
+                new.turn = _next_in(passed, seat)
+            return new
         a, b = _pair_of(action["cards"])  # type: ignore[misc]
         return _lay_ribs(state, seat, a, b)
 
