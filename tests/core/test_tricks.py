@@ -94,3 +94,23 @@ def test_following_suit_comes_before_trumping():
     assert why_not_trump(["7S", "JH"], trick, "H", TARBISH, "JH") == (
         "You must follow suit: you hold a spade."
     )
+
+
+def test_why_not_trump_refuses_exactly_the_cards_trump_duty_leaves_out():
+    # Every hand of up to four cards from a small deck, against tricks of one to three cards.
+    import itertools
+
+    deck = ["JH", "9H", "AH", "KH", "AS", "10S", "7S", "AD", "6C"]
+    tricks = [[(0, a)] for a in deck] + [
+        [(0, a), (1, b)] for a, b in itertools.permutations(deck, 2)
+    ] + [[(0, "AS"), (1, "9H"), (2, "KH")], [(0, "KH"), (1, "AS"), (2, "JH")]]
+    for trick in tricks:
+        played = {c for _, c in trick}
+        rest = [c for c in deck if c not in played]
+        for size in range(1, 5):
+            for hand in itertools.combinations(rest, size):
+                for trump in ("H", "S", None):
+                    allowed = trump_duty(hand, trick, trump, TARBISH)
+                    for card in hand:
+                        refused = why_not_trump(hand, trick, trump, TARBISH, card)
+                        assert (refused is None) == (card in allowed), (hand, trick, trump, card)

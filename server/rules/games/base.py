@@ -96,6 +96,40 @@ def canonical_action(action: Any) -> Any:
     return {k: action[k] for k in ("type", *ACTION_FIELDS[action["type"]]) if k in action}
 
 
+class SharedAction(dict):
+    """An action that ``legal_actions`` hands out again and again: one object per move, made
+    at import (``shared_actions``), instead of a new dict on every call.
+
+    Shared objects must not change, so this dict refuses every change (``TypeError``); it
+    equals, serialises (json, orjson) and reads like the plain dict it holds, and copying or
+    pickling it gives a plain dict. Measured with ``bench.engines_ir``: a new action dict
+    per card offered costs ~800 instructions made and freed; sharing them saved ~3% of a
+    random Oh Hell game.
+    """
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("a shared action is read-only: change a copy, dict(action)")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse  # type: ignore[assignment]
+    clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
+
+    def __copy__(self) -> Action:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Action:
+        return dict(self)  # its values are strings and ints
+
+    def __reduce__(self) -> tuple[type, tuple[Action]]:
+        return (dict, (dict(self),))
+
+
+def shared_actions(kind: str, field: str, values: Iterable[Any]) -> dict[Any, SharedAction]:
+    """``{value: {"type": kind, field: value}}`` as ``SharedAction`` objects, one per value."""
+    return {value: SharedAction(type=kind, **{field: value}) for value in values}
+
+
 def action_cards(action: Mapping[str, Any], count: int) -> list[str]:
     """The ``cards`` field of an action: exactly ``count`` strings, or IllegalAction."""
     cards = action.get("cards")
