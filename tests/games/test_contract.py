@@ -261,3 +261,47 @@ def test_every_game_says_which_view_keys_differ_between_seats(name):
     game = get_game(name)
     assert game.seat_keys and {"hand", "legal"} <= set(game.seat_keys)
     assert "log" not in game.seat_keys
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_what_the_engine_hands_out_again_and_again_is_read_only_and_copies_as_plain_json(name):
+    """Legal actions and ``to_act`` lists may be shared objects (games.base: SharedAction,
+    SharedList): changing one would change every state's. Each must refuse a change, equal
+    and serialise as the plain value, and copy or pickle into a plain, changeable one."""
+    import json
+    import pickle
+
+    import orjson
+
+    game = get_game(name)
+    rng = random.Random(3)
+    state = game.new_game(players=_players(name, 3), options={}, seed=3)
+    for _ in range(400):
+        acting = game.to_act(state)
+        if not acting:
+            break
+        with pytest.raises((TypeError, AttributeError)):
+            acting.append(99)
+        seat = acting[0]
+        legal = game.legal_actions(state, seat)
+        for action in legal:
+            plain = json.loads(json.dumps(action))
+            assert action == plain and orjson.loads(orjson.dumps(action)) == plain
+            for copied in (copy.copy(action), copy.deepcopy(action), pickle.loads(pickle.dumps(action))):
+                assert type(copied) is dict and copied == plain
+            deep = copy.deepcopy(action)
+            deep["type"] = "changed"
+            for value in deep.values():
+                if isinstance(value, list):
+                    assert type(value) is list
+                    value.append("changed")
+            if type(action) is not dict:  # shared: every change is refused
+                with pytest.raises(TypeError):
+                    action["type"] = "changed"
+                for value in action.values():
+                    if isinstance(value, list) and type(value) is not list:
+                        with pytest.raises(TypeError):
+                            value.append("changed")
+        action = rng.choice(legal)
+        state = game.apply(state, seat, action)
+        assert "changed" not in repr(game.legal_actions(state, game.to_act(state)[0]) if game.to_act(state) else [])

@@ -22,6 +22,7 @@ first hands for tests. No I/O, no clock, no logging: the rules know nothing of r
 
 from __future__ import annotations
 
+import copy
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
@@ -119,10 +120,39 @@ class SharedAction(dict):
         return dict(self)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Action:
-        return dict(self)  # its values are strings and ints
+        return {key: copy.deepcopy(value, memo) for key, value in self.items()}
 
     def __reduce__(self) -> tuple[type, tuple[Action]]:
         return (dict, (dict(self),))
+
+
+class SharedList(list):
+    """A list inside a ``SharedAction`` (Ribs' two cards): read-only for the same reason, equal
+    to (and serialised as) the plain list it holds; copying or pickling it gives a plain list."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("a shared action is read-only: change a copy, list(cards)")
+
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse  # type: ignore[assignment]
+    append = extend = insert = remove = pop = clear = sort = reverse = _refuse  # type: ignore[assignment]
+
+    def __copy__(self) -> list:
+        return list(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> list:
+        return list(self)  # its items are strings
+
+    def __reduce__(self) -> tuple[type, tuple[list]]:
+        return (list, (list(self),))
+
+
+# What ``to_act`` returns, one read-only list per seat and one for nobody: it is asked before
+# every move (the room, every bot rollout), and a new one-item list a call cost ~700
+# instructions (``bench.engines_ir``).
+SEAT_TO_ACT: tuple[SharedList, ...] = tuple(SharedList((seat,)) for seat in range(16))
+NOBODY_TO_ACT = SharedList()
 
 
 def shared_actions(kind: str, field: str, values: Iterable[Any]) -> dict[Any, SharedAction]:

@@ -69,7 +69,14 @@ from typing import Any, Literal, NamedTuple
 from pydantic import Field, model_validator
 
 from server.rules.cards import RANKS, SUITS, check_deck, hand_rng, is_card, shuffled, standard_deck
-from server.rules.games.base import Action, Game, GameOptions, shared_actions
+from server.rules.games.base import (
+    NOBODY_TO_ACT,
+    SEAT_TO_ACT,
+    Action,
+    Game,
+    GameOptions,
+    shared_actions,
+)
 from server.rules.state import State, ViewMemo
 from server.rules.tricks import follow_suit, trick_winner, why_not_follow
 
@@ -426,7 +433,7 @@ class OhHell(Game):
     def to_act(self, state: OhHellState) -> list[int]:
         """The seat that must act now, as a list; [] when the match is over."""
         turn = state.turn
-        return [] if turn is None else [turn]
+        return NOBODY_TO_ACT if turn is None else SEAT_TO_ACT[turn]
 
     def forbidden_bid(self, state: OhHellState) -> int | None:
         """The bid the dealer may not make now under the hook rule, else None."""

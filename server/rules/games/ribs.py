@@ -47,6 +47,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from operator import add, itemgetter
 from typing import Any, NamedTuple
 
@@ -58,7 +59,10 @@ from server.rules.games.base import (
     Game,
     GameError,
     GameOptions,
+    NOBODY_TO_ACT,
+    SEAT_TO_ACT,
     SharedAction,
+    SharedList,
     action_type,
     shared_actions,
 )
@@ -247,23 +251,47 @@ def may_pass(state: RibsState) -> bool:
     return bool(state.bids)
 
 
-class HeldPairs(NamedTuple):
-    """The pairs one hand (count of each rank) holds: each distinct pair once, high first."""
+class HeldPairs:
+    """The pairs one hand (count of each rank) holds: each distinct pair once, high first,
+    and the actions that play them (``_RIBS_ACTIONS``, ``_PAIR_ACTIONS``) in that order.
+    (Slots, not a NamedTuple: read on every pair step, a slot is the cheaper read.)"""
 
-    ranks: frozenset[tuple[int, int]]  # (a, b) rank indices, a <= b
-    cards: tuple[tuple[str, str], ...]  # the same pairs as rank strings, in the canonical order
+    __slots__ = ("ranks", "ribs", "face_up", "either")
+
+    def __init__(self, ranks: list[tuple[int, int]]) -> None:
+        codes = [8 * a + b for a, b in ranks]
+        self.ranks: frozenset[tuple[int, int]] = frozenset(ranks)  # (a, b) rank indices, a <= b
+        self.ribs: tuple[Action, ...] = tuple(map(_RIBS_ACTIONS.__getitem__, codes))  # as the Ribs
+        self.face_up: tuple[Action, ...] = tuple(map(_PAIR_ACTIONS[False].__getitem__, codes))
+        # each pair face up, then folded
+        self.either: tuple[Action, ...] = tuple(chain.from_iterable(map(_EITHER_ACTIONS.__getitem__, codes)))
 
 
 def held_pairs(counts: tuple[int, ...]) -> HeldPairs:
     """The pairs ``counts`` holds: two different ranks held, or one rank held twice."""
     pairs = _HELD_PAIRS.get(counts)
     if pairs is None:
-        held = [r for r in range(8) if counts[r]]
+        held = [r for r, count in enumerate(counts) if count]
         ranks = [(a, b) for i, a in enumerate(held) for b in held[i:] if a != b or counts[a] > 1]
-        pairs = _HELD_PAIRS[counts] = HeldPairs(
-            frozenset(ranks), tuple((RANKS[a], RANKS[b]) for a, b in ranks)
-        )
+        pairs = _HELD_PAIRS[counts] = HeldPairs(ranks)
     return pairs
+
+
+# Every pair's actions, one read-only object each (games.base), per ``8 * a + b`` (a <= b):
+# legal_actions offers the same few dozen again and again, and a new dict and list per
+# pair offered cost a pair step ~1,700 instructions each (the pairs held are listed once per
+# hand's counts, ``_HELD_PAIRS``).
+_RIBS_ACTIONS = tuple(
+    SharedAction(type="ribs", cards=SharedList((RANKS[k // 8], RANKS[k % 8]))) for k in range(64)
+)
+_PAIR_ACTIONS = tuple(
+    tuple(
+        SharedAction(type="pair", cards=SharedList((RANKS[k // 8], RANKS[k % 8])), fold=fold)
+        for k in range(64)
+    )
+    for fold in (False, True)
+)
+_EITHER_ACTIONS = tuple(zip(*_PAIR_ACTIONS))  # per 8 * a + b: face up, then folded
 
 
 def _next_in(passed: Sequence[bool], seat: int) -> int:
@@ -454,7 +482,7 @@ def _pair_of(cards: object) -> tuple[int, int] | None:
     """The ranks of a two-card list, low index (high rank) first, or None if it is none.
     (One look-up in ``_PAIR_OF``: half the instructions of two rank look-ups and a compare,
     and it runs twice a pair played.)"""
-    if type(cards) is list and len(cards) == 2:
+    if isinstance(cards, list) and len(cards) == 2:  # (a SharedList too)
         c0, c1 = cards
         if type(c0) is str and type(c1) is str:
             return _PAIR_OF.get((c0, c1))
@@ -693,7 +721,7 @@ class Ribs(Game):
     def to_act(self, state: RibsState) -> list[int]:
         """The one seat that must act now; [] when the session is over."""
         turn = state.turn
-        return [] if turn < 0 else [turn]
+        return NOBODY_TO_ACT if turn < 0 else SEAT_TO_ACT[turn]
 
     def legal_actions(self, state: RibsState, seat: int) -> list[Action]:
         """Every legal action of ``seat``, in a canonical order ([] when it need not act)."""
@@ -707,18 +735,10 @@ class Ribs(Game):
                 actions.append(_PASS_ACTION)
             return actions
         hand = state.hands[seat]
-        pairs = (_HELD_PAIRS.get(hand) or held_pairs(hand)).cards
+        pairs = _HELD_PAIRS.get(hand) or held_pairs(hand)
         if state.ribs is None:
-            return [{"type": "ribs", "cards": [x, y]} for x, y in pairs]
-        if state.fold_used[seat]:
-            return [{"type": "pair", "cards": [x, y], "fold": False} for x, y in pairs]
-        # each pair face up, then folded (a plain loop: cheaper than a nested comprehension)
-        actions = []
-        append = actions.append
-        for x, y in pairs:
-            append({"type": "pair", "cards": [x, y], "fold": False})
-            append({"type": "pair", "cards": [x, y], "fold": True})
-        return actions
+            return list(pairs.ribs)
+        return list(pairs.face_up if state.fold_used[seat] else pairs.either)
 
     def why_illegal(self, state: RibsState, seat: int, action: Any) -> str | None:
         """Why ``seat`` may not play ``action`` now (a sentence), or None when it may: the
