@@ -148,13 +148,6 @@ class SharedList(list):
         return (list, (list(self),))
 
 
-# What ``to_act`` returns, one read-only list per seat and one for nobody: it is asked before
-# every move (the room, every bot rollout), and a new one-item list a call cost ~700
-# instructions (``bench.engines_ir``).
-SEAT_TO_ACT: tuple[SharedList, ...] = tuple(SharedList((seat,)) for seat in range(16))
-NOBODY_TO_ACT = SharedList()
-
-
 def shared_actions(kind: str, field: str, values: Iterable[Any]) -> dict[Any, SharedAction]:
     """``{value: {"type": kind, field: value}}`` as ``SharedAction`` objects, one per value."""
     return {value: SharedAction(type=kind, **{field: value}) for value in values}

@@ -81,7 +81,7 @@ from server.rules.cards import (
     sort_hand,
     standard_deck,
 )
-from server.rules.games.base import Action, Game, GameOptions, NOBODY_TO_ACT, SEAT_TO_ACT
+from server.rules.games.base import Action, Game, GameOptions
 from server.rules.state import State, ViewMemo
 from server.rules.tricks import follow_suit, trick_winner, why_not_follow
 
@@ -421,8 +421,8 @@ class BidWhist(Game):
     def to_act(self, state: BidWhistState) -> list[int]:
         """The seat that must act now, or [] when the match is over."""
         if state.phase is _OVER:
-            return NOBODY_TO_ACT
-        return SEAT_TO_ACT[state.turn]
+            return []
+        return [state.turn]
 
     def legal_actions(self, state: BidWhistState, seat: int) -> list[Action]:
         """Every legal action of ``seat`` now, in canonical order ([] when it need not act)."""

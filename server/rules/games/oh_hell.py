@@ -70,8 +70,6 @@ from pydantic import Field, model_validator
 
 from server.rules.cards import RANKS, SUITS, check_deck, hand_rng, is_card, shuffled, standard_deck
 from server.rules.games.base import (
-    NOBODY_TO_ACT,
-    SEAT_TO_ACT,
     Action,
     Game,
     GameOptions,
@@ -433,7 +431,7 @@ class OhHell(Game):
     def to_act(self, state: OhHellState) -> list[int]:
         """The seat that must act now, as a list; [] when the match is over."""
         turn = state.turn
-        return NOBODY_TO_ACT if turn is None else SEAT_TO_ACT[turn]
+        return [] if turn is None else [turn]
 
     def forbidden_bid(self, state: OhHellState) -> int | None:
         """The bid the dealer may not make now under the hook rule, else None."""

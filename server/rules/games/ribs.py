@@ -59,8 +59,6 @@ from server.rules.games.base import (
     Game,
     GameError,
     GameOptions,
-    NOBODY_TO_ACT,
-    SEAT_TO_ACT,
     SharedAction,
     SharedList,
     action_type,
@@ -721,7 +719,7 @@ class Ribs(Game):
     def to_act(self, state: RibsState) -> list[int]:
         """The one seat that must act now; [] when the session is over."""
         turn = state.turn
-        return NOBODY_TO_ACT if turn < 0 else SEAT_TO_ACT[turn]
+        return [] if turn < 0 else [turn]
 
     def legal_actions(self, state: RibsState, seat: int) -> list[Action]:
         """Every legal action of ``seat``, in a canonical order ([] when it need not act)."""

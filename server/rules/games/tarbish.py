@@ -61,8 +61,6 @@ from server.rules.games.base import (
     Game,
     GameError,
     GameOptions,
-    NOBODY_TO_ACT,
-    SEAT_TO_ACT,
     SharedAction,
     action_type,
     shared_actions,
@@ -648,7 +646,7 @@ class Tarbish(Game):
 
     def to_act(self, state: TarbishState) -> list[int]:
         """The one seat that must act now; [] when the match is over."""
-        return NOBODY_TO_ACT if state.phase is _OVER else SEAT_TO_ACT[state.turn]
+        return [] if state.phase is _OVER else [state.turn]
 
     def legal_actions(self, state: TarbishState, seat: int) -> list[Action]:
         """Every legal action of ``seat`` now, in a fixed order."""
