@@ -39,6 +39,9 @@ from server.edges.ws import RoomSockets
 log = logging.getLogger("felt")
 
 
+_PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
 def resident_bytes() -> int | None:
     """This process's resident memory (Linux: ``/proc/self/statm``, ~6 us), None elsewhere."""
     try:
@@ -46,9 +49,6 @@ def resident_bytes() -> int | None:
             return int(statm.read().split()[1]) * _PAGE_BYTES
     except (OSError, ValueError, IndexError):
         return None
-
-
-_PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 class CollectorTender:
@@ -65,17 +65,23 @@ class CollectorTender:
     rooms, or leaked cycles, to look through; CPython's own rule for its oldest generation
     is the same quarter, counted in objects), never sooner than ``min_every_s`` after the last
     (a server filling up with tables would otherwise walk its heap again at every quarter),
-    and at least every ``full_every_s``. It used to run every ten minutes whatever the heap did; a parked or closed table now leaves no
-    cycle (tests/server/test_rooms_unit.py), so a steady server has little for it to find.
+    and at least every ``full_every_s``. It used to run every ten minutes whatever the heap
+    did; a parked or closed table now leaves no cycle (tests/server/test_rooms_unit.py), so a
+    steady server has little for it to find.
     Memory, not ``gc.get_freeze_count()``: counting the frozen objects walks them all (a
     first version did it every second: 19% of the server's time at 300 rooms, py-spy), so it
     is read only right after a full pass, for the metrics.
     """
 
     def __init__(
-        self, every_s: float = 1.0, full_every_s: float = 6 * 3600.0, growth: float = 0.25, min_every_s: float = 600.0
+        self,
+        every_s: float = 1.0,
+        full_every_s: float = 6 * 3600.0,
+        growth: float = 0.25,
+        min_every_s: float = 600.0,
     ) -> None:
-        self.every_s, self.full_every_s, self.growth, self.min_every_s = every_s, full_every_s, growth, min_every_s
+        self.every_s, self.full_every_s = every_s, full_every_s
+        self.growth, self.min_every_s = growth, min_every_s
         self.full_passes = 0
         self.last_full_s = 0.0
         self.frozen_after_full = 0  # objects frozen right after the last full pass
