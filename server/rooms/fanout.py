@@ -106,18 +106,7 @@ class PatchFrames:
             and base[5] is new["room"]
             and base[6] is new["chat"]
         ):
-            ops: list = []
-            for name in SHARED_PARTS:
-                before, after = getattr(old, name), new[name]
-                if before is not after and before != after:
-                    _diff_part(before, after, f"/{name}", ops)
-            if split:
-                diff_except(old.public, self.public, self.skip, "/game", ops)
-            self._base = (
-                old.public if split else None, old.room, old.seats, old.chat, old.result, new["room"], new["chat"]
-            )
-            self._common = orjson.dumps(ops)
-            self._plain = (self.head + self._common + b"}").decode()
+            self._diff_shared(old, new, split)
         own: list | None = None
         if old.you != new["you"] or old.me is not new["me"] or old.is_host != new["is_host"]:
             own = []
@@ -143,6 +132,22 @@ class PatchFrames:
         if common == b"[]":
             return (self.head + own_ops + b"}").decode()
         return (self.head + common[:-1] + b"," + own_ops[1:] + b"}").decode()
+
+    def _diff_shared(self, old: Kept, new: dict, split: bool) -> None:
+        """Diff and encode the parts every connection shares (once per action: ``frame``
+        reuses them while ``old`` was kept from the same shared parts)."""
+        ops: list = []
+        for name in SHARED_PARTS:
+            before, after = getattr(old, name), new[name]
+            if before is not after and before != after:
+                _diff_part(before, after, f"/{name}", ops)
+        if split:
+            diff_except(old.public, self.public, self.skip, "/game", ops)
+        self._base = (
+            old.public if split else None, old.room, old.seats, old.chat, old.result, new["room"], new["chat"]
+        )
+        self._common = orjson.dumps(ops)
+        self._plain = (self.head + self._common + b"}").decode()
 
 
 def _diff_part(before: Any, after: Any, path: str, ops: list) -> None:

@@ -77,16 +77,8 @@ class Room:
     )
 
     def __init__(
-        self,
-        manager: RoomManager,
-        code: str,
-        game: Game,
-        options: dict,
-        seats: int,
-        private: bool,
-        host_id: str,
-        host_name: str,
-        turn_timer: int = 0,
+        self, manager: RoomManager, code: str, game: Game, options: dict, seats: int,
+        private: bool, host_id: str, host_name: str, turn_timer: int = 0,
     ) -> None:
         self.manager = manager
         self.settings = manager.settings
