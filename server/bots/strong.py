@@ -196,7 +196,7 @@ def hand_result(game: str, view: dict[str, Any], seat: int) -> float:
     return scores[seat] + (MADE_BONUS if made else 0.0)
 
 
-# Trick order, high to low, for deciding which cards are equivalent (RULES.md §2, §3, §4).
+# Trick order, high to low, for deciding which cards are equivalent (each engine's module states it).
 _NATURAL = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 _TARABISH_TRUMP = ("J", "9", "A", "10", "K", "Q", "8", "7", "6")
 _TARABISH_PLAIN = ("A", "10", "K", "Q", "J", "9", "8", "7", "6")

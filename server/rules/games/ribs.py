@@ -1,4 +1,4 @@
-"""Ribs, for 4 to 10 players, each playing alone (RULES.md section 1).
+"""Ribs, for 4 to 10 players, each playing alone: the rules this engine enforces, in full.
 
 Deck and points. The deck holds one run ``A K Q J 10 9 8 7`` per player; suits play no part,
 so a card is a bare rank and a hand may hold the same rank several times. Rank, high to
@@ -366,7 +366,7 @@ def _pair_move(play: Play) -> tuple:
 def resolve_trick(
     n: int, leader: int, bid: int, ribs: tuple[int, int], plays: Sequence[Play], trick_number: int
 ) -> TrickRecord:
-    """Resolve a trick by the exact algorithm of RULES.md 1.5."""
+    """Resolve a trick as the module's "Resolution" states: a double match first, then pair by pair."""
     captured = [0] * n
     results = [FOLDED] * len(plays)
     lo, hi = ribs

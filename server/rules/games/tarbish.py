@@ -1,6 +1,6 @@
 """Tarabish (Tarbish): four players in two partnerships, a 36-card deck, trumps, runs and bait.
 
-The rules as implemented (RULES.md section 3):
+The rules this engine enforces, in full:
 
 - Four players; partners sit opposite. Team 0 is seats 0 and 2, team 1 is seats 1 and 3.
   The deck is 36 cards, ``6 7 8 9 10 J Q K A`` in each suit.
