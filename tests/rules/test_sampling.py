@@ -127,6 +127,32 @@ def test_a_judge_makes_deals_that_explain_the_other_seats_moves_come_up_more_oft
     assert chance == (1.0 if ace in game.view(sample, 1)["hand"] else 0.02)
 
 
+def test_a_weighted_sample_deals_a_calling_seat_cards_that_fit_its_call():
+    """Weighted sampling keeps the first deal that fits the view, so without fitting a seat's
+    cards to its call only about one deal in eight would give seat 1 the ace its bid needs."""
+    game = get_game("oh_hell")
+    options = {"max_cards": 6}
+    state = game.new_game(players=4, options=options, seed=8, dealer=0)
+    state = game.apply(state, 1, {"type": "bid", "value": 2})
+    view = game.view(state, 2)
+    ace = next(c for c in ("AS", "AH", "AD", "AC") if c not in view["hand"] and c != view["turned"])
+    calls = []
+
+    def judge(before, seat, action):
+        calls.append(seat)
+        return 1.0 if ace in game.view(before, seat)["hand"] else 0.02
+
+    fit = 0
+    for k in range(40):
+        sample, chance = sample_state("oh_hell", options, view, 2, random.Random(k), judge, weighted=True)
+        held = ace in game.view(sample, 1)["hand"]
+        assert chance == (1.0 if held else 0.02)
+        assert all(game.view(sample, 2).get(key) == view.get(key) for key in HAND_KEYS)
+        fit += held
+    assert fit >= 36  # 16 draws of seat 1's six cards from the 45 unseen: ~10% miss it
+    assert set(calls) == {1}
+
+
 def test_a_tarabish_sample_keeps_the_declared_run_types_and_the_revealed_runs():
     """Seat 1 declares a twenty (9-8-7 of spades) while the 10 of spades is unseen: a sample
     that deals it that 10 would make the run a fifty, which the table was never told."""
