@@ -47,6 +47,7 @@ HAND_KEYS = ("hand", "trick", "bids", "trump", "to_act", "legal", "log", "hand_c
              "declarations", "revealed", "run_points", "run_winner")
 
 ATTEMPTS = 200  # deals drawn before giving up on a view (only very constrained views need many)
+_DECK_ORDER = {card: i for i, card in enumerate(standard_deck())}
 FIT_TRIES = 16  # per seat: its cards redealt at most this often to fit its call (see _fit_calls)
 
 
@@ -194,6 +195,7 @@ def _fit_calls(
     options = reader.options(view, options)
     fixed = {seat} | {s for s in range(n) if knowledge.unseen[s].held == 0 or knowledge.unseen[s].down}
     judged: dict[int, float] = {}
+    before = None  # the last state judged, and the index of the call it was judged for
     for index, entry in enumerate(log):
         s = entry["seat"]
         if s in fixed or entry["action"].get("type") not in reader.calls:
@@ -201,7 +203,8 @@ def _fit_calls(
         free = [t for t in range(n) if t not in fixed and t != s]
         best, best_chance = deal, -1.0
         for _ in range(FIT_TRIES):
-            chance = _call_chance(game, reader, options, view, seat, knowledge, deal, rng, judge, index)
+            chance, before = _call_chance(game, reader, options, view, seat, knowledge, deal, rng, judge,
+                                          index, before)
             if chance > best_chance:
                 best, best_chance = deal, chance
             if chance >= 1.0:
@@ -216,20 +219,39 @@ def _fit_calls(
 def _call_chance(
     game: Any, reader: type[Reader], options: dict[str, Any], view: dict[str, Any], seat: int,
     knowledge: Knowledge, deal: Deal, rng: random.Random, judge: Judge, index: int,
-) -> float:
+    before: tuple[Any, int] | None = None,
+) -> tuple[float, tuple[Any, int] | None]:
     """The judge's chance for the log's move ``index`` with the cards of ``deal`` (0 if the
-    moves before it do not apply)."""
+    moves before it do not apply), and the state it judged with ``index``.
+
+    ``before``: a state judged earlier in this deal's fitting, and the index of its call. No
+    call shows a card, so the state for this one is that state with the calls between applied
+    (none for another draw of the same seat) and the caller's hand swapped in
+    (``Reader.rehand``), which costs far less than dealing a new game and replaying the calls;
+    the judge sees the very view it would have seen in that new game.
+    """
     log = view["log"]
-    try:
-        deck, _ = reader.lay_out(view, seat, knowledge, deal, rng)
-        state = game.new_game(players=len(view["hand_counts"]), options=options, seed=0,
-                              dealer=view["dealer"], decks=[deck])
-        for entry in log[:index]:
-            state = game.apply(state, entry["seat"], entry["action"])
-    except (GameError, ValueError, KeyError, IndexError):
-        return 0.0
     entry = log[index]
-    return judge(state, entry["seat"], entry["action"])
+    state = None
+    if before is not None:
+        state, start = before
+        try:
+            for earlier in log[start:index]:
+                state = game.apply(state, earlier["seat"], earlier["action"])
+        except (GameError, ValueError, KeyError, IndexError):
+            state = None
+        else:
+            state = reader.rehand(view, knowledge, deal, state, entry["seat"])
+    if state is None:
+        try:
+            deck, _ = reader.lay_out(view, seat, knowledge, deal, rng)
+            state = game.new_game(players=len(view["hand_counts"]), options=options, seed=0,
+                                  dealer=view["dealer"], decks=[deck])
+            for earlier in log[:index]:
+                state = game.apply(state, earlier["seat"], earlier["action"])
+        except (GameError, ValueError, KeyError, IndexError):
+            return 0.0, None
+    return judge(state, entry["seat"], entry["action"]), (state, index)
 
 
 def _redeal(knowledge: Knowledge, deal: Deal, s: int, free: list[int], rng: random.Random) -> Deal | None:
@@ -362,6 +384,12 @@ class Reader:
         """The options of the sampled match (the table's own, unless the hand needs others)."""
         return dict(options)
 
+    @staticmethod
+    def rehand(view: dict[str, Any], knowledge: Knowledge, deal: Deal, state: Any, s: int) -> Any:
+        """``state`` with seat ``s`` holding the cards ``deal`` dealt it, as a game dealt from
+        ``deal`` would hold them; None where the reader cannot tell (then a game is dealt)."""
+        return None
+
 
 class OhHellReader(Reader):
     """Oh Hell: dealt one at a time from the dealer's left, then the trump card, then the stock."""
@@ -386,6 +414,16 @@ class OhHellReader(Reader):
         order = [(view["dealer"] + 1 + k) % n for k in range(n)]
         deck = [hands[s][i] for i in range(size) for s in order]
         return deck + [view["turned"]] + deal.spare, []
+
+    @staticmethod
+    def rehand(view, knowledge, deal, state, s):
+        # Oh Hell's state keeps each hand sorted in deck order (suit by suit, ace high).
+        if state.played or state.trick:
+            return None  # only a bidding state, where no card has left a hand
+        cards = [c for c in _dealt(knowledge, deal, s) if c != view["turned"]]
+        hands = list(state.hands)
+        hands[s] = tuple(sorted(cards, key=_DECK_ORDER.__getitem__))
+        return state.evolve(hands=tuple(hands))
 
     @staticmethod
     def options(view: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:

@@ -153,6 +153,44 @@ def test_a_weighted_sample_deals_a_calling_seat_cards_that_fit_its_call():
     assert set(calls) == {1}
 
 
+def test_the_fitting_judges_a_redealt_seat_on_the_view_a_new_deal_would_give_it():
+    """The fitting builds the state before a call once a deal, then swaps each redealt seat's
+    hand in (``Reader.rehand``): every judged view must equal the one from dealing a new game
+    from the same cards and replaying the calls (as the first form of the fitting did)."""
+    from server.rules import sampling
+
+    game = get_game("oh_hell")
+    reader = sampling.OhHellReader
+    checked = 0
+    for state, seat, view in positions("oh_hell", 4, {"max_cards": 6}, seed=5, every=1):
+        if not any(entry["action"]["type"] == "bid" and entry["seat"] != seat for entry in view["log"]):
+            continue
+        knowledge = reader.read(view, seat)
+        options = reader.options(view, {"max_cards": 6})
+        for k in range(4):
+            rng = random.Random(k)
+            deal = sampling._draw(knowledge, rng)
+            before = None
+            for index, entry in enumerate(view["log"]):
+                if entry["action"]["type"] != "bid" or entry["seat"] == seat:
+                    continue
+                for _ in range(3):
+                    seen = []
+
+                    def judge(at, s, action):
+                        seen.append(game.view(at, s))
+                        return 0.5
+
+                    sampling._call_chance(game, reader, options, view, seat, knowledge, deal, rng, judge, index)
+                    _, before = sampling._call_chance(game, reader, options, view, seat, knowledge, deal, rng,
+                                                      judge, index, before)
+                    assert seen[0] == seen[1]
+                    checked += 1
+                    free = [t for t in range(4) if t not in (seat, entry["seat"])]
+                    deal = sampling._redeal(knowledge, deal, entry["seat"], free, rng) or deal
+    assert checked > 100
+
+
 def test_a_tarabish_sample_keeps_the_declared_run_types_and_the_revealed_runs():
     """Seat 1 declares a twenty (9-8-7 of spades) while the 10 of spades is unseen: a sample
     that deals it that 10 would make the run a fifty, which the table was never told."""
