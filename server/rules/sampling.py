@@ -10,9 +10,7 @@ searches sampled states can never peek:
    dealt cards it has not seen, and the suits a seat has shown it lacks (it failed to follow,
    or, in Tarabish, also failed to trump).
 2. Deal the unseen cards at random to those unseen places, never giving a seat a suit it has
-   shown it lacks. With a judge (the call model), in Oh Hell each other seat's cards are then
-   redealt, seat by seat in bidding order, until the judge finds its bid certain with them
-   (at most ``FIT_TRIES`` draws: ``_fit_calls``).
+   shown it lacks.
 3. Lay the deal out as a stacked deck in the game's deal order (PROTOCOL §3), start a game
    with that deck and the view's dealer, and replay the log through ``apply``, filling in the
    parts of moves the seat did not see (Bid Whist's discard, Ribs' face-down Ribs and folds)
@@ -47,8 +45,6 @@ HAND_KEYS = ("hand", "trick", "bids", "trump", "to_act", "legal", "log", "hand_c
              "declarations", "revealed", "run_points", "run_winner")
 
 ATTEMPTS = 200  # deals drawn before giving up on a view (only very constrained views need many)
-_DECK_ORDER = {card: i for i, card in enumerate(standard_deck())}
-FIT_TRIES = 16  # per seat: its cards redealt at most this often to fit its call (see _fit_calls)
 
 
 class SamplingError(ValueError):
@@ -134,14 +130,11 @@ def _sample(
         deal = _draw(knowledge, rng)
         if deal is None:
             continue
-        judged: dict[int, float] = {}
-        if judge is not None and reader.calls:
-            deal, judged = _fit_calls(game, reader, options, view, seat, knowledge, deal, rng, judge)
         try:
             deck, fills = reader.lay_out(view, seat, knowledge, deal, rng)
         except (KeyError, TypeError, IndexError) as err:  # the view's counts contradict each other
             raise SamplingError(f"no deal of {game_name} fits this view: {err!r}") from None
-        replayed = _replay(game, reader.options(view, options), view, deck, fills, seat, judge, judged)
+        replayed = _replay(game, reader.options(view, options), view, deck, fills, seat, judge)
         if replayed is not None and _matches(game.view(replayed[0], seat), view):
             return replayed
     raise SamplingError(f"no deal of {game_name} fits this view of seat {seat}")
@@ -175,133 +168,22 @@ def _draw(knowledge: Knowledge, rng: random.Random) -> Deal | None:
     return Deal(held, down, cards)
 
 
-def _fit_calls(
-    game: Any, reader: type[Reader], options: dict[str, Any], view: dict[str, Any], seat: int,
-    knowledge: Knowledge, deal: Deal, rng: random.Random, judge: Judge,
-) -> tuple[Deal, dict[int, float]]:
-    """The deal with each other seat's cards redealt until they fit its call, and the judge's
-    chance for each call judged (by the call's index in the log).
-
-    Seat by seat in the order of their calls (``reader.calls``), the judge weighs the call with
-    the seat's cards as dealt; when it finds the call less than certain, the seat's unseen cards
-    are drawn again from the cards not yet fixed (``_redeal``), at most ``FIT_TRIES`` times, keeping the
-    first that fit (else the likeliest). Each seat then keeps its cards. Rejecting a seat's
-    cards alone, not the whole deal, makes deals that fit every call common (measured: 10% of
-    Oh Hell deals fit every bid as drawn, 90% once fitted) for a few judge calls a seat. Only
-    the view and the sampled cards are read: this stays as blind as the view.
-    """
-    log = view.get("log") or []
-    n = len(knowledge.unseen)
-    options = reader.options(view, options)
-    fixed = {seat} | {s for s in range(n) if knowledge.unseen[s].held == 0 or knowledge.unseen[s].down}
-    judged: dict[int, float] = {}
-    before = None  # the last state judged, and the index of the call it was judged for
-    for index, entry in enumerate(log):
-        s = entry["seat"]
-        if s in fixed or entry["action"].get("type") not in reader.calls:
-            continue
-        free = [t for t in range(n) if t not in fixed and t != s]
-        best, best_chance = deal, -1.0
-        for _ in range(FIT_TRIES):
-            chance, before = _call_chance(game, reader, options, view, seat, knowledge, deal, rng, judge,
-                                          index, before)
-            if chance > best_chance:
-                best, best_chance = deal, chance
-            if chance >= 1.0:
-                break
-            deal = _redeal(knowledge, deal, s, free, rng) or deal
-        deal = best
-        judged[index] = best_chance
-        fixed.add(s)
-    return deal, judged
-
-
-def _call_chance(
-    game: Any, reader: type[Reader], options: dict[str, Any], view: dict[str, Any], seat: int,
-    knowledge: Knowledge, deal: Deal, rng: random.Random, judge: Judge, index: int,
-    before: tuple[Any, int] | None = None,
-) -> tuple[float, tuple[Any, int] | None]:
-    """The judge's chance for the log's move ``index`` with the cards of ``deal`` (0 if the
-    moves before it do not apply), and the state it judged with ``index``.
-
-    ``before``: a state judged earlier in this deal's fitting, and the index of its call. No
-    call shows a card, so the state for this one is that state with the calls between applied
-    (none for another draw of the same seat) and the caller's hand swapped in
-    (``Reader.rehand``), which costs far less than dealing a new game and replaying the calls;
-    the judge sees the very view it would have seen in that new game.
-    """
-    log = view["log"]
-    entry = log[index]
-    state = None
-    if before is not None:
-        state, start = before
-        try:
-            for earlier in log[start:index]:
-                state = game.apply(state, earlier["seat"], earlier["action"])
-        except (GameError, ValueError, KeyError, IndexError):
-            state = None
-        else:
-            state = reader.rehand(view, knowledge, deal, state, entry["seat"])
-    if state is None:
-        try:
-            deck, _ = reader.lay_out(view, seat, knowledge, deal, rng)
-            state = game.new_game(players=len(view["hand_counts"]), options=options, seed=0,
-                                  dealer=view["dealer"], decks=[deck])
-            for earlier in log[:index]:
-                state = game.apply(state, earlier["seat"], earlier["action"])
-        except (GameError, ValueError, KeyError, IndexError):
-            return 0.0, None
-    return judge(state, entry["seat"], entry["action"]), (state, index)
-
-
-def _redeal(knowledge: Knowledge, deal: Deal, s: int, free: list[int], rng: random.Random) -> Deal | None:
-    """``deal`` with seat ``s``'s unseen held cards drawn again from every card not yet fixed:
-    its own, the spare cards and those of the ``free`` seats (the seats that have not called
-    yet), never a suit it lacks. A free seat that gave up cards gets others from the rest."""
-    voids = knowledge.unseen[s].voids
-    pool = [c for t in [s, *free] for c in deal.held[t]] + deal.spare
-    eligible = [c for c in pool if c[-1] not in voids]
-    need = len(deal.held[s])
-    if len(eligible) < need:
-        return None
-    mine = rng.sample(eligible, need)
-    taken = set(mine)
-    rest = [c for c in deal.held[s] + deal.spare if c not in taken]
-    held = list(deal.held)
-    held[s] = mine
-    for t in free:
-        kept = [c for c in held[t] if c not in taken]
-        short = len(held[t]) - len(kept)
-        if short:
-            lacks = knowledge.unseen[t].voids
-            fitting = [c for c in rest if c[-1] not in lacks]
-            if len(fitting) < short:
-                return None
-            extra = rng.sample(fitting, short)
-            rest = [c for c in rest if c not in extra]
-            held[t] = kept + extra
-    return Deal(held, deal.down, rest)
-
-
 def _replay(
     game: Any, options: dict[str, Any], view: dict[str, Any], deck: list[str], fills: list,
-    seat: int, judge: Judge | None, judged: dict[int, float] | None = None,
+    seat: int, judge: Judge | None,
 ) -> tuple[Any, float] | None:
     """A new game dealt from ``deck`` with the log replayed, and how likely the judge finds the
-    other seats' moves (``judged``: chances already known, by the move's index in the log);
-    None if a move does not apply."""
+    other seats' moves; None if a move does not apply."""
     n = len(view["hand_counts"])
     chance = 1.0
     try:
         state = game.new_game(players=n, options=options, seed=0, dealer=view["dealer"], decks=[deck])
         hidden = iter(fills)
-        for index, entry in enumerate(view.get("log") or []):
+        for entry in view.get("log") or []:
             action = entry["action"]
             if _is_hidden(action):
                 action = {**action, "cards": next(hidden)}
-            if judged and index in judged:
-                chance *= judged[index]
-            elif judge is not None and entry["seat"] != seat:
+            if judge is not None and entry["seat"] != seat:
                 chance *= judge(state, entry["seat"], action)
             state = game.apply(state, entry["seat"], action)
     except (GameError, ValueError, StopIteration):
@@ -375,26 +257,14 @@ def _dealt(knowledge: Knowledge, deal: Deal, seat: int) -> list[str]:
 class Reader:
     """How one game's view is read and its deal laid out (one subclass per game)."""
 
-    # The moves whose maker's cards are redealt until they fit them (``_fit_calls``): only
-    # where each seat calls once, before it shows a card.
-    calls: frozenset[str] = frozenset()
-
     @staticmethod
     def options(view: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
         """The options of the sampled match (the table's own, unless the hand needs others)."""
         return dict(options)
 
-    @staticmethod
-    def rehand(view: dict[str, Any], knowledge: Knowledge, deal: Deal, state: Any, s: int) -> Any:
-        """``state`` with seat ``s`` holding the cards ``deal`` dealt it, as a game dealt from
-        ``deal`` would hold them; None where the reader cannot tell (then a game is dealt)."""
-        return None
-
 
 class OhHellReader(Reader):
     """Oh Hell: dealt one at a time from the dealer's left, then the trump card, then the stock."""
-
-    calls = frozenset({"bid"})
 
     @staticmethod
     def read(view: dict[str, Any], seat: int) -> Knowledge:
@@ -414,16 +284,6 @@ class OhHellReader(Reader):
         order = [(view["dealer"] + 1 + k) % n for k in range(n)]
         deck = [hands[s][i] for i in range(size) for s in order]
         return deck + [view["turned"]] + deal.spare, []
-
-    @staticmethod
-    def rehand(view, knowledge, deal, state, s):
-        # Oh Hell's state keeps each hand sorted in deck order (suit by suit, ace high).
-        if state.played or state.trick:
-            return None  # only a bidding state, where no card has left a hand
-        cards = [c for c in _dealt(knowledge, deal, s) if c != view["turned"]]
-        hands = list(state.hands)
-        hands[s] = tuple(sorted(cards, key=_DECK_ORDER.__getitem__))
-        return state.evolve(hands=tuple(hands))
 
     @staticmethod
     def options(view: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
