@@ -9,8 +9,8 @@ of the size. The three other seats are Easy bots. Every hand is played once with
 the tree this runs in; ``--samples`` fixes the Strong bot's sampled deals per decision (never
 a time budget), so a run gives the same hands on any machine. It prints the share of bids the
 Strong seat made (95% Wilson interval), its points a hand, the Easy seats' bids made, and the
-CPU per Strong decision. ``--first N`` starts at hand ``N`` (a
-later, disjoint set of hands; the files of two runs can be joined for the paired figures). ``--out`` keeps every hand's result; ``--against`` a file from
+CPU per Strong decision. ``--first N`` starts at hand ``N`` (a later set of hands, disjoint
+from the first ``N``). ``--out`` keeps every hand's result; ``--against`` a file from
 another tree (the same hands and samples) prints the paired difference: both bots play the
 same deals, so the difference's interval is much narrower than either share's. The figures
 go to ``bench/results/bots.json`` under ``oh_hell_bids``.
