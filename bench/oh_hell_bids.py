@@ -9,7 +9,8 @@ of the size. The three other seats are Easy bots. Every hand is played once with
 the tree this runs in; ``--samples`` fixes the Strong bot's sampled deals per decision (never
 a time budget), so a run gives the same hands on any machine. It prints the share of bids the
 Strong seat made (95% Wilson interval), its points a hand, the Easy seats' bids made, and the
-CPU per Strong decision. ``--out`` keeps every hand's result; ``--against`` a file from
+CPU per Strong decision. ``--first N`` starts at hand ``N`` (a later set of hands, disjoint
+from the first ``N``). ``--out`` keeps every hand's result; ``--against`` a file from
 another tree (the same hands and samples) prints the paired difference: both bots play the
 same deals, so the difference's interval is much narrower than either share's. The figures
 go to ``bench/results/bots.json`` under ``oh_hell_bids``.
@@ -102,11 +103,12 @@ def paired(results: list[dict], before: list[dict], log=print) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.oh_hell_bids")
     parser.add_argument("--hands", type=int, default=1000)
+    parser.add_argument("--first", type=int, default=0, help="the first hand's number (hands first .. first + hands - 1)")
     parser.add_argument("--samples", type=int, default=48)
     parser.add_argument("--out", help="write every hand's result here (JSON)")
     parser.add_argument("--against", help="a file written by --out on another tree: print the paired difference")
     args = parser.parse_args(argv)
-    results = [play_hand(i, args.samples) for i in range(args.hands)]
+    results = [play_hand(i, args.samples) for i in range(args.first, args.first + args.hands)]
     figures = summary(results, args.samples)
     if args.out:
         with open(args.out, "w") as f:
