@@ -7,7 +7,7 @@ import random
 import pytest
 
 from server.bots import LEVELS, get_bot
-from server.bots.strong import StrongBot, Tally, distinct_plays
+from server.bots.strong import MARGIN, StrongBot, Tally, distinct_plays
 from server.rules.cards import NATURAL_STRENGTH, standard_deck
 from server.rules.games import get_game
 from server.rules.sampling import sample_state
@@ -157,6 +157,23 @@ def test_a_candidate_replaces_the_easy_choice_only_when_better_on_average():
     weighed.add([0, 4], weight=0.1)
     weighed.add([0, -1], weight=1.0)
     assert weighed.choice() == 0  # a deal that explains the bids badly counts for little
+
+
+def test_with_a_margin_the_best_must_beat_the_easy_choice_by_that_many_standard_errors():
+    noisy = Tally(2, baseline=0, margin=1.0)
+    for results in ([0, 3], [0, -2], [0, 2], [0, -2]):  # mean +0.25, standard error ~1.2
+        noisy.add(results)
+    assert noisy.choice() == 0  # better on average, but within its error: the Easy choice stays
+    assert Tally(2, baseline=0).choice() == 0
+    plain = Tally(2, baseline=0)
+    for results in ([0, 3], [0, -2], [0, 2], [0, -2]):
+        plain.add(results)
+    assert plain.choice() == 1  # without a margin the best mean wins (Oh Hell, Tarabish, Ribs)
+    clear = Tally(2, baseline=0, margin=1.0)
+    for results in ([0, 1], [0, 2], [0, 1], [0, 0]):
+        clear.add(results)
+    assert clear.choice() == 1  # mean +1 against an error of ~0.35: played
+    assert MARGIN.get("bid_whist", 0) > 0 and MARGIN.get("oh_hell", 0) == 0
 
 
 def test_equivalent_cards_are_weighed_once():
