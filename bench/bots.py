@@ -125,16 +125,25 @@ class _Serial:
 
 
 def run_matches(part: str, quick: bool, think_ms: float, samples: int | None = None, jobs: int = 1,
-                log=print, default_length: bool = False, matches: int | None = None) -> dict:
+                log=print, default_length: bool = False, matches: int | None = None,
+                duplicate: bool = False) -> dict:
     """The part's matches: how often the Strong side wins (and, in Oh Hell, makes its bids).
 
     With ``samples`` the Strong bots search that many deals per decision whatever the clock
     says, so the result does not depend on the machine's load and matches may run in ``jobs``
     processes at once (the same figures as one process); the CPU per decision is reported to
-    say what the count costs here."""
+    say what the count costs here.
+
+    ``duplicate`` (the team parts): each seed is played twice, the Strong pair in seats 0 and 2
+    and then in 1 and 3, the same cards and first dealer both times, so the luck of a seed's
+    deals falls on both teams alike (played once, a seed's cards favour one team's seats, and
+    the bench's figure inherits that luck)."""
     name, players, options, full, short, side = MATCHES[part]
     options = {} if default_length else options
     count = matches or (short if quick else full)
+    duplicate = duplicate and side == "team"
+    if duplicate and count % 2:
+        count += 1  # whole pairs
     wins = made = bids = easy_made = easy_bids = decisions = 0
     cpu = 0.0
     started = time.perf_counter()
@@ -142,14 +151,15 @@ def run_matches(part: str, quick: bool, think_ms: float, samples: int | None = N
     for m in range(count):
         first = m % (2 if side == "team" else players)
         strong = {first, first + 2} if side == "team" else {first}
-        args.append((name, players, options, 10_000 + m, strong, think_ms, samples))
+        seed = 10_000 + (m // 2 if duplicate else m)
+        args.append((name, players, options, seed, strong, think_ms, samples))
     results = []
     with ProcessPoolExecutor(max_workers=jobs) if jobs > 1 and samples is not None else _Serial() as pool:
         for m, result in enumerate(pool.map(_play_one, args)):
             results.append(result)
             # Each match as it ends: a long run cut short can still be read.
             won = any(s in result["outcome"]["winners"] for s in args[m][4])
-            log(f"  {part} match {m} (seed {10_000 + m}, Strong {sorted(args[m][4])}): "
+            log(f"  {part} match {m} (seed {args[m][3]}, Strong {sorted(args[m][4])}): "
                 f"{'won' if won else 'lost'}; {result['decisions']} Strong decisions, {result['cpu']:.1f} s CPU")
     for (_, _, _, _, strong, _, _), result in zip(args, results):
         wins += any(s in result["outcome"]["winners"] for s in strong)
@@ -166,6 +176,13 @@ def run_matches(part: str, quick: bool, think_ms: float, samples: int | None = N
            "wins": wins, "share": wins / count, "interval": [low, high], "par": par,
            "decisions": decisions, "cpu_ms_per_decision": 1000 * cpu / max(1, decisions),
            "seconds": time.perf_counter() - started, "jobs": jobs if samples is not None else 1}
+    if duplicate:  # per seed: won with both seatings, with one, with neither
+        won = [any(s in r["outcome"]["winners"] for s in a[4]) for a, r in zip(args, results)]
+        pairs = [won[i] + won[i + 1] for i in range(0, count, 2)]
+        out.update(duplicate=True, seeds=count // 2, seeds_won_twice=pairs.count(2),
+                   seeds_won_once=pairs.count(1), seeds_won_never=pairs.count(0))
+        log(f"{part}: {count // 2} seeds played both ways round: the Strong pair won both matches of "
+            f"{pairs.count(2)}, one of {pairs.count(1)}, neither of {pairs.count(0)}")
     log(f"{part} {options or '(defaults)'}: Strong {'team ' if side == 'team' else ''}({budget}) won {wins}/{count} = {wins / count:.1%} "
         f"(95% {low:.1%}-{high:.1%}; par {par:.0%}) in {out['seconds']:.0f} s; "
         f"{out['cpu_ms_per_decision']:.1f} ms of CPU per Strong decision ({decisions} decisions)")
@@ -458,6 +475,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--length", choices=("short", "default"), default="short",
                         help="the match parts' options: shortened matches, or the games' defaults")
     parser.add_argument("--matches", type=int, default=None, help="matches per match part (overrides the mode's)")
+    parser.add_argument("--duplicate", action="store_true",
+                        help="team parts: play each seed twice, the Strong pair on either team")
     args = parser.parse_args(argv)
     parts = args.only.split(",")
     results: dict[str, Any] = {}
@@ -467,8 +486,11 @@ def main(argv: list[str] | None = None) -> int:
         if part in parts:
             samples = SAMPLES[MATCHES[part][0]] if args.samples is None else args.samples or None
             key = part if args.length == "short" else f"{part}_default"
+            if args.duplicate and MATCHES[part][5] == "team":
+                key += "_duplicate"
             results[key] = run_matches(part, args.quick, args.think_ms, samples, args.jobs,
-                                       default_length=args.length == "default", matches=args.matches)
+                                       default_length=args.length == "default", matches=args.matches,
+                                       duplicate=args.duplicate)
     if "openspiel" in parts:
         results["openspiel"] = run_openspiel(args.quick, args.think_ms)
     if "loop" in parts:
