@@ -3,6 +3,7 @@
     .venv/bin/python -m bench.bots --jobs 2         # every part (Bid Whist alone ~8 min here)
     .venv/bin/python -m bench.bots --quick          # fewer matches (wider intervals)
     .venv/bin/python -m bench.bots --only oh_hell --samples 24
+    .venv/bin/python -m bench.bots --only bid_whist --length default --duplicate --jobs 2  # each seed both ways round
 
 Parts (each match has fixed seeds; the Strong seats rotate so each seat position is used):
 
