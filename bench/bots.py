@@ -145,7 +145,7 @@ def run_matches(part: str, quick: bool, think_ms: float, samples: int | None = N
     duplicate = duplicate and side == "team"
     if duplicate and count % 2:
         count += 1  # whole pairs
-    wins = made = bids = easy_made = easy_bids = decisions = 0
+    made = bids = easy_made = easy_bids = decisions = 0
     cpu = 0.0
     started = time.perf_counter()
     args = []
@@ -154,16 +154,16 @@ def run_matches(part: str, quick: bool, think_ms: float, samples: int | None = N
         strong = {first, first + 2} if side == "team" else {first}
         seed = 10_000 + (m // 2 if duplicate else m)
         args.append((name, players, options, seed, strong, think_ms, samples))
-    results = []
+    results, won = [], []  # won[m]: the Strong side is among match m's winners
     with ProcessPoolExecutor(max_workers=jobs) if jobs > 1 and samples is not None else _Serial() as pool:
         for m, result in enumerate(pool.map(_play_one, args)):
             results.append(result)
+            won.append(any(s in result["outcome"]["winners"] for s in args[m][4]))
             # Each match as it ends: a long run cut short can still be read.
-            won = any(s in result["outcome"]["winners"] for s in args[m][4])
             log(f"  {part} match {m} (seed {args[m][3]}, Strong {sorted(args[m][4])}): "
-                f"{'won' if won else 'lost'}; {result['decisions']} Strong decisions, {result['cpu']:.1f} s CPU")
+                f"{'won' if won[m] else 'lost'}; {result['decisions']} Strong decisions, {result['cpu']:.1f} s CPU")
+    wins = sum(won)
     for (_, _, _, _, strong, _, _), result in zip(args, results):
-        wins += any(s in result["outcome"]["winners"] for s in strong)
         decisions, cpu = decisions + result["decisions"], cpu + result["cpu"]
         for s in range(players):
             if s in strong:
@@ -178,7 +178,6 @@ def run_matches(part: str, quick: bool, think_ms: float, samples: int | None = N
            "decisions": decisions, "cpu_ms_per_decision": 1000 * cpu / max(1, decisions),
            "seconds": time.perf_counter() - started, "jobs": jobs if samples is not None else 1}
     if duplicate:  # per seed: won with both seatings, with one, with neither
-        won = [any(s in r["outcome"]["winners"] for s in a[4]) for a, r in zip(args, results)]
         pairs = [won[i] + won[i + 1] for i in range(0, count, 2)]
         out.update(duplicate=True, seeds=count // 2, seeds_won_twice=pairs.count(2),
                    seeds_won_once=pairs.count(1), seeds_won_never=pairs.count(0))
