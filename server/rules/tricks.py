@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from server.rules.cards import RANKS, SUIT_NAMES, SUIT_SINGULAR, SUITS, card_name
+from server.rules.cards import RANKS, SUIT_NAMES, SUIT_SINGULAR, SUITS, card_code, card_name
 
 # A play on the table: (seat, card).
 Play = tuple[int, str]
@@ -39,7 +39,7 @@ Play = tuple[int, str]
 # the test runs in C, ~1,400 instructions less for a 9-card hand than a comprehension testing
 # ``card[-1]`` (and ~500 less again with the method bound once).
 OF_SUIT: Mapping[str | None, frozenset[str]] = {
-    **{suit: frozenset(rank + suit for rank in RANKS) for suit in SUITS},
+    **{suit: frozenset(card_code(rank, suit) for rank in RANKS) for suit in SUITS},
     None: frozenset(),  # no suit (no trump): no card
 }
 _IN_SUIT = {suit: cards.__contains__ for suit, cards in OF_SUIT.items()}  # bound once
@@ -66,8 +66,8 @@ class Ranks:
     ) -> None:
         plain = strength_map(plain_order)
         trump = plain if trump_order is None else strength_map(trump_order)
-        self.plain: Mapping[str, int] = {r + s: plain[r] for s in SUITS for r in plain}
-        self.trump: Mapping[str, int] = {r + s: trump[r] for s in SUITS for r in trump}
+        self.plain: Mapping[str, int] = {card_code(r, s): plain[r] for s in SUITS for r in plain}
+        self.trump: Mapping[str, int] = {card_code(r, s): trump[r] for s in SUITS for r in trump}
 
 
 #: Ace high down to 2 in every suit, trump or not (Oh Hell, Bid Whist, Ribs).

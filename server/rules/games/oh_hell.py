@@ -68,7 +68,16 @@ from typing import Any, Literal, NamedTuple
 
 from pydantic import Field, model_validator
 
-from server.rules.cards import RANKS, SUITS, check_deck, hand_rng, is_card, shuffled, standard_deck
+from server.rules.cards import (
+    RANKS,
+    SUITS,
+    card_code,
+    check_deck,
+    hand_rng,
+    is_card,
+    shuffled,
+    standard_deck,
+)
 from server.rules.games.base import (
     Action,
     Game,
@@ -82,13 +91,13 @@ MAX_EXTRA_HANDS = 10
 
 _DECK: tuple[str, ...] = tuple(standard_deck())
 _SORT_KEY: dict[str, int] = {
-    rank + suit: s * 13 + r for s, suit in enumerate(SUITS) for r, rank in enumerate(RANKS)
+    card_code(rank, suit): s * 13 + r for s, suit in enumerate(SUITS) for r, rank in enumerate(RANKS)
 }
 _sort_key = _SORT_KEY.__getitem__
 # Each move's public form, as the log keeps it (see server.rules.state), and as an action.
 _PLAY_MOVE = {card: (("type", "play"), ("card", card)) for card in _DECK}
 _BID_MOVE = tuple((("type", "bid"), ("value", v)) for v in range(18))
-# The actions legal_actions offers, one read-only object per move (server.rules.games.base).
+# The actions legal_actions offers, one shared object per move (server.rules.games.base).
 _PLAY_ACTION = shared_actions("play", "card", _DECK)
 _play_action = _PLAY_ACTION.__getitem__
 _BID_ACTIONS = tuple(shared_actions("bid", "value", range(18)).values())  # bid v at index v

@@ -50,6 +50,7 @@ from pydantic import Field
 from server.rules.cards import (
     SUITS,
     TARBISH_RANKS,
+    card_code,
     card_name,
     check_deck,
     hand_rng,
@@ -321,7 +322,7 @@ def _scan_runs(cards: Sequence[str]) -> list[Run]:
             if i == len(idx) or idx[i] != idx[i - 1] + 1:
                 length = i - start
                 if length >= 3:
-                    seq = tuple(NATURAL_ORDER[k] + suit for k in idx[start:i])
+                    seq = tuple(card_code(NATURAL_ORDER[k], suit) for k in idx[start:i])
                     runs.append(Run(FIFTY if length >= 4 else TWENTY, idx[i - 1], suit, seq))
                 start = i
     return runs
@@ -332,7 +333,7 @@ _NAT_BIT: dict[str, int] = {c: 1 << _NATURAL[c] for c in DECK}
 # Per suit index, per 9-bit mask of natural ranks held: that suit's runs.
 _RUNS: tuple[tuple[tuple[Run, ...], ...], ...] = tuple(
     tuple(
-        tuple(_scan_runs([NATURAL_ORDER[k] + suit for k in range(9) if mask >> k & 1]))
+        tuple(_scan_runs([card_code(NATURAL_ORDER[k], suit) for k in range(9) if mask >> k & 1]))
         for mask in range(1 << 9)
     )
     for suit in SUITS
@@ -340,7 +341,7 @@ _RUNS: tuple[tuple[tuple[Run, ...], ...], ...] = tuple(
 # Per suit index, per 9-bit mask of natural ranks held: those cards in display order.
 _SORTED: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
     tuple(
-        sort_cards([NATURAL_ORDER[k] + suit for k in range(9) if mask >> k & 1])
+        sort_cards([card_code(NATURAL_ORDER[k], suit) for k in range(9) if mask >> k & 1])
         for mask in range(1 << 9)
     )
     for suit in SUITS
