@@ -56,10 +56,12 @@ class Ranks:
 
     ``plain_order`` (and ``trump_order``, by default the same) are rank orders high to low.
     A trump always beats a plain card whatever the numbers; strengths only compare cards
-    of one suit.
+    of one suit. ``in_trick[trump][led][card]`` puts that together for ``trick_winner``:
+    how strongly a card contends for a trick led in ``led`` under ``trump`` (None: no
+    trump), every trump above every card of the suit led, any other card 0.
     """
 
-    __slots__ = ("plain", "trump")
+    __slots__ = ("plain", "trump", "in_trick")
 
     def __init__(
         self, plain_order: Sequence[str], trump_order: Sequence[str] | None = None
@@ -68,6 +70,21 @@ class Ranks:
         trump = plain if trump_order is None else strength_map(trump_order)
         self.plain: Mapping[str, int] = {card_code(r, s): plain[r] for s in SUITS for r in plain}
         self.trump: Mapping[str, int] = {card_code(r, s): trump[r] for s in SUITS for r in trump}
+        above = max(self.plain.values())  # a trump's strength is raised above every plain card
+        self.in_trick: Mapping[str | None, Mapping[str, Mapping[str, int]]] = {
+            trump_suit: {
+                led: {
+                    card: (
+                        above + strength_of_trump
+                        if card[-1] == trump_suit
+                        else self.plain[card] if card[-1] == led else 0
+                    )
+                    for card, strength_of_trump in self.trump.items()
+                }
+                for led in SUITS
+            }
+            for trump_suit in (*SUITS, None)
+        }
 
 
 #: Ace high down to 2 in every suit, trump or not (Oh Hell, Bid Whist, Ribs).
@@ -100,8 +117,8 @@ def follow_suit(hand: Sequence[str], led: str | None) -> list[str]:
 
 def why_not_follow(hand: Sequence[str], card: str, led: str | None) -> str | None:
     """Why ``card`` (held) breaks follow-suit, or None when it may be played."""
-    if led is None or card[-1] == led or not holds_suit(hand, led):
-        return None
+    if led is None or card[-1] == led or OF_SUIT[led].isdisjoint(hand):  # (holds_suit
+        return None  # without its call: ~400 instructions a card)
     return f"You must follow suit: you hold a {SUIT_SINGULAR[led]}."
 
 
@@ -161,7 +178,7 @@ def why_not_trump(
         if problem is not None:
             return problem
         if suit != trump:
-            if not holds_suit(hand, trump):
+            if OF_SUIT[trump].isdisjoint(hand):  # holding no trump (holds_suit, as above)
                 return None
             return (
                 f"You must trump: you have no {SUIT_NAMES[led]} and you hold a "
@@ -186,17 +203,9 @@ def trick_winner(trick: Sequence[Play], trump: str | None, ranks: Ranks = NATURA
     """The seat that wins the trick: highest trump, else highest card of the suit led."""
     if not trick:
         raise ValueError("an empty trick has no winner")
-    winner, best = trick[0]
-    best_suit = best[-1]
-    table = ranks.trump if best_suit == trump else ranks.plain
-    best_strength = table[best]
-    for seat, card in trick[1:]:
-        suit = card[-1]
-        if suit == best_suit:
-            strength = table[card]
-            if strength > best_strength:
-                winner, best_strength = seat, strength
-        elif suit == trump:
-            table = ranks.trump
-            winner, best_suit, best_strength = seat, suit, table[card]
+    strength = ranks.in_trick[trump][trick[0][1][-1]]
+    winner, best = trick[0][0], 0
+    for seat, card in trick:
+        if strength[card] > best:
+            winner, best = seat, strength[card]
     return winner
