@@ -1,4 +1,4 @@
-"""Suite-wide ordering: the browser tests run last.
+"""Suite-wide ordering (the browser tests run last) and one check over the whole run.
 
 Playwright's sync API runs its own event loop in the main thread while a browser is open,
 and pytest-asyncio cannot start a loop inside a running one; running the browser tests
@@ -7,6 +7,26 @@ after everything else keeps the two apart whatever order the folders sort in.
 
 from __future__ import annotations
 
+import copy
+
+import pytest
+
+from server.rules.games import all_games
+from server.rules.games.base import SHARED_ACTIONS
+
 
 def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: "tests/browser/" in item.nodeid.replace("\\", "/"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def shared_actions_never_change():
+    """The legal actions the engines hand out again and again are shared plain dicts
+    (``server.rules.games.base.shared_action``): after every test of the run that used them
+    in this process (engines, rooms, bots, the app), each must still be what it was made as."""
+    all_games()  # every engine imported: every shared action made
+    made = copy.deepcopy(SHARED_ACTIONS)
+    yield
+    assert len(SHARED_ACTIONS) == len(made), "shared actions are made at import only"
+    changed = [(was, now) for was, now in zip(made, SHARED_ACTIONS) if was != now]
+    assert not changed, f"shared legal actions were changed in place: {changed[:3]}"

@@ -22,7 +22,6 @@ first hands for tests. No I/O, no clock, no logging: the rules know nothing of r
 
 from __future__ import annotations
 
-import copy
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
@@ -97,60 +96,31 @@ def canonical_action(action: Any) -> Any:
     return {k: action[k] for k in ("type", *ACTION_FIELDS[action["type"]]) if k in action}
 
 
-class SharedAction(dict):
-    """An action that ``legal_actions`` hands out again and again: one object per move, made
-    at import (``shared_actions``), instead of a new dict on every call.
+#: Every action ``shared_action`` made, so that the test suite can check at its end that
+#: each is still what it was made as (tests/conftest.py).
+SHARED_ACTIONS: list[Action] = []
 
-    Shared objects must not change, so this dict refuses every change (``TypeError``); it
-    equals, serialises (json, orjson) and reads like the plain dict it holds, and copying or
-    pickling it gives a plain dict. Measured with ``bench.engines_ir``: a new action dict
-    per card offered costs ~800 instructions made and freed; sharing them saved ~3% of a
-    random Oh Hell game.
+
+def shared_action(**fields: Any) -> Action:
+    """An action that ``legal_actions`` hands out again and again: one plain dict per move,
+    made at import, instead of a new dict on every call (a new action dict per card offered
+    cost ~800 instructions made and freed, ~3% of a random Oh Hell game).
+
+    Shared actions are never changed, by anyone: code that needs a changed action changes a
+    copy (``dict(action)``); the suite's end checks every one against what it was made as.
+    They are plain dicts (and lists), not a subclass refusing changes: the interpreter's fast
+    paths for ``action.get(...)`` and ``action[...]`` take exact dicts only, and the subclass
+    cost every read ~170 instructions, 1.3% of a random Tarabish game and 1.9% of an Oh Hell
+    one (``bench.engines_ir``), in the room and in every playout of the search bots.
     """
-
-    __slots__ = ()
-
-    def _refuse(self, *args: Any, **kwargs: Any) -> None:
-        raise TypeError("a shared action is read-only: change a copy, dict(action)")
-
-    __setitem__ = __delitem__ = __ior__ = _refuse  # type: ignore[assignment]
-    clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
-
-    def __copy__(self) -> Action:
-        return dict(self)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Action:
-        return {key: copy.deepcopy(value, memo) for key, value in self.items()}
-
-    def __reduce__(self) -> tuple[type, tuple[Action]]:
-        return (dict, (dict(self),))
+    action = dict(fields)
+    SHARED_ACTIONS.append(action)
+    return action
 
 
-class SharedList(list):
-    """A list inside a ``SharedAction`` (Ribs' two cards): read-only for the same reason, equal
-    to (and serialised as) the plain list it holds; copying or pickling it gives a plain list."""
-
-    __slots__ = ()
-
-    def _refuse(self, *args: Any, **kwargs: Any) -> None:
-        raise TypeError("a shared action is read-only: change a copy, list(cards)")
-
-    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse  # type: ignore[assignment]
-    append = extend = insert = remove = pop = clear = sort = reverse = _refuse  # type: ignore[assignment]
-
-    def __copy__(self) -> list:
-        return list(self)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> list:
-        return list(self)  # its items are strings
-
-    def __reduce__(self) -> tuple[type, tuple[list]]:
-        return (list, (list(self),))
-
-
-def shared_actions(kind: str, field: str, values: Iterable[Any]) -> dict[Any, SharedAction]:
-    """``{value: {"type": kind, field: value}}`` as ``SharedAction`` objects, one per value."""
-    return {value: SharedAction(type=kind, **{field: value}) for value in values}
+def shared_actions(kind: str, field: str, values: Iterable[Any]) -> dict[Any, Action]:
+    """``{value: {"type": kind, field: value}}``, one ``shared_action`` per value."""
+    return {value: shared_action(type=kind, **{field: value}) for value in values}
 
 
 def action_cards(action: Mapping[str, Any], count: int) -> list[str]:

@@ -59,9 +59,8 @@ from server.rules.games.base import (
     Game,
     GameError,
     GameOptions,
-    SharedAction,
-    SharedList,
     action_type,
+    shared_action,
     shared_actions,
 )
 from server.rules.state import State, ViewMemo, log_entries, log_json
@@ -218,10 +217,10 @@ _RIBS_MOVE = (("type", "ribs"), ("cards", None))
 _FOLD_MOVE = (("type", "pair"), ("cards", None), ("fold", True))
 _MOST_BID = TRICKS_PER_HAND * (10 - 1)  # the max_bid of the largest table (Ribs.max_players)
 _BID_MOVE = tuple((("type", "bid"), ("value", v)) for v in range(_MOST_BID + 1))
-# The bids and the pass legal_actions offers, one read-only object each (games.base); the
-# pairs' actions hold lists of cards, so they are made afresh.
+# The bids and the pass legal_actions offers, one shared object each (games.base); the
+# pairs' actions are below.
 _BID_ACTIONS = tuple(shared_actions("bid", "value", range(_MOST_BID + 1)).values())  # v at v
-_PASS_ACTION = SharedAction(type="pass")
+_PASS_ACTION = shared_action(type="pass")
 
 
 # ---- rules as plain functions -----------------------------------------------------------
@@ -275,16 +274,16 @@ def held_pairs(counts: tuple[int, ...]) -> HeldPairs:
     return pairs
 
 
-# Every pair's actions, one read-only object each (games.base), per ``8 * a + b`` (a <= b):
+# Every pair's actions, one shared object each (games.base), per ``8 * a + b`` (a <= b):
 # legal_actions offers the same few dozen again and again, and a new dict and list per
 # pair offered cost a pair step ~1,700 instructions each (the pairs held are listed once per
 # hand's counts, ``_HELD_PAIRS``).
 _RIBS_ACTIONS = tuple(
-    SharedAction(type="ribs", cards=SharedList((RANKS[k // 8], RANKS[k % 8]))) for k in range(64)
+    shared_action(type="ribs", cards=[RANKS[k // 8], RANKS[k % 8]]) for k in range(64)
 )
 _PAIR_ACTIONS = tuple(
     tuple(
-        SharedAction(type="pair", cards=SharedList((RANKS[k // 8], RANKS[k % 8])), fold=fold)
+        shared_action(type="pair", cards=[RANKS[k // 8], RANKS[k % 8]], fold=fold)
         for k in range(64)
     )
     for fold in (False, True)

@@ -62,8 +62,8 @@ from server.rules.games.base import (
     Game,
     GameError,
     GameOptions,
-    SharedAction,
     action_type,
+    shared_action,
     shared_actions,
 )
 from server.rules.state import State, ViewMemo
@@ -103,10 +103,10 @@ _POINTS: dict[str, dict[str, int]] = {
     }
     for t in SUITS
 }
-# The actions legal_actions offers, one read-only object each (server.rules.games.base).
+# The actions legal_actions offers, one shared object each (server.rules.games.base).
 _TRUMP_ACTIONS = tuple(shared_actions("trump", "suit", SUITS).values())
-_DECLARE_ACTION = SharedAction(type="declare")
-_PASS_ACTION = SharedAction(type="pass")
+_DECLARE_ACTION = shared_action(type="declare")
+_PASS_ACTION = shared_action(type="pass")
 _PLAY_ACTION = shared_actions("play", "card", DECK)
 _play_action = _PLAY_ACTION.__getitem__
 # Each move's public form, as the log keeps it (see server.rules.state).
