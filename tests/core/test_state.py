@@ -24,6 +24,16 @@ def test_evolve_replaces_the_named_fields_and_shares_the_others():
     assert type(new) is Sample
 
 
+def test_evolve_takes_many_fields_as_a_mapping_and_keywords_after_it():
+    old = Sample(hands=(("AS",), ("KH",)), turn=0, views=ViewMemo())
+    fields = {"hands": ((), ()), "turn": 1}
+    new = old.evolve(fields, turn=2)
+    assert (new.hands, new.turn, old.turn) == (((), ()), 2, 0) and new.views is old.views
+    assert fields == {"hands": ((), ()), "turn": 1}  # the mapping is read, not kept
+    with pytest.raises(TypeError, match="no field 'tun'"):
+        old.evolve({"tun": 1})
+
+
 def test_a_clone_is_a_new_state_sharing_every_field_and_its_changes_are_its_own():
     old = Sample(hands=(("AS",), ("KH",)), turn=0, views=ViewMemo())
     new = old.clone()

@@ -562,10 +562,8 @@ class OhHell(Game):
             and following < len(rules.sizes) + MAX_EXTRA_HANDS
             and scores.count(max(scores)) > 1
         ):
-            new = state.clone()
+            new = state.evolve(_deal(rules, following))
             new.scores, new.results = scores, results
-            for name, value in _deal(rules, following).items():
-                setattr(new, name, value)  # (cheaper than evolve(**fields): ~700 a keyword)
             return new
         return state.evolve(scores=scores, results=results, phase=_OVER, turn=None)
 
