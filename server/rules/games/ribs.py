@@ -479,7 +479,7 @@ def _pair_of(cards: object) -> tuple[int, int] | None:
     """The ranks of a two-card list, low index (high rank) first, or None if it is none.
     (One look-up in ``_PAIR_OF``: half the instructions of two rank look-ups and a compare,
     and it runs twice a pair played.)"""
-    if isinstance(cards, list) and len(cards) == 2:  # (a SharedList too)
+    if isinstance(cards, list) and len(cards) == 2:
         c0, c1 = cards
         if type(c0) is str and type(c1) is str:
             return _PAIR_OF.get((c0, c1))
