@@ -91,7 +91,9 @@ MAX_EXTRA_HANDS = 10
 
 _DECK: tuple[str, ...] = tuple(standard_deck())
 _SORT_KEY: dict[str, int] = {
-    card_code(rank, suit): s * 13 + r for s, suit in enumerate(SUITS) for r, rank in enumerate(RANKS)
+    card_code(rank, suit): s * 13 + r
+    for s, suit in enumerate(SUITS)
+    for r, rank in enumerate(RANKS)
 }
 _sort_key = _SORT_KEY.__getitem__
 # Each move's public form, as the log keeps it (see server.rules.state), and as an action.
