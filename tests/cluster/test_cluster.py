@@ -205,8 +205,11 @@ async def test_a_waiting_table_of_a_dead_node_is_adopted_and_back_in_the_lobby(c
         adopter = cluster.owner(code)
         log = cluster.table_log(code)
         assert log[-1][1:] == ("owner", {"node": adopter}), log[-1]
-        assert re.search(rf"adopted \d+ waiting tables whose node went away: .*\b{code}\b",
-                         cluster.node(adopter).log_text())
+        async def said() -> bool:  # the line comes after the whole sweep: the table is
+            # listed (and owned) as soon as it is open, before the others of the sweep are
+            return bool(re.search(rf"adopted \d+ waiting tables whose node went away: .*\b{code}\b",
+                                  cluster.node(adopter).log_text()))
+        await wait_for(said, timeout=10, what="the adopter to log the tables it adopted")
         # A friend finds it through the balancer and sits down.
         friend = await new_player(cluster.base, "Finder")
         p = await Player(cluster.ws_base, code, friend["token"], "finder").connect()
