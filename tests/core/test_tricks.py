@@ -11,7 +11,6 @@ from server.rules.tricks import (
     NATURAL,
     Ranks,
     follow_suit,
-    holds_suit,
     led_suit,
     trick_winner,
     trump_duty,
@@ -33,7 +32,8 @@ def test_a_player_void_in_the_suit_led_may_play_anything():
 
 def test_the_suit_led_is_the_first_cards_suit():
     assert led_suit([(2, "10D"), (3, "AS")]) == "D" and led_suit([]) is None
-    assert holds_suit(["10D"], "D") and not holds_suit(["10D"], "S")
+    assert why_not_follow(["10D", "AS"], "AS", "D") is not None  # holds the suit led
+    assert why_not_follow(["10D", "AS"], "AS", "H") is None  # void in it
 
 
 def test_without_trump_the_highest_card_of_the_suit_led_wins():
