@@ -9,6 +9,7 @@ rates on the shared 2-core machine swing by +-30% from one round to the next; it
 (it ignores cache misses and the allocator's locality), so the timed ``bench.engines_compare``
 stays the figure of record. Needs ``valgrind`` on PATH (Debian package ``valgrind``).
 Prints per game the instructions per card played in each tree and base/new (above 1: faster).
+``FELT_BENCH_GAMES=tarbish,oh_hell`` counts only those games.
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ def main() -> None:
     base = sys.argv[1]
     games = int(sys.argv[2]) if len(sys.argv) > 2 else 8
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    names = game_names()
+    names = os.environ.get("FELT_BENCH_GAMES", ",".join(game_names())).split(",")
     counts = {(tree, name): count(tree, name, games) for name in names for tree in (base, here)}
     for name in names:
         (b_cards, b_ir), (n_cards, n_ir) = counts[(base, name)], counts[(here, name)]

@@ -113,13 +113,14 @@ def why_not_follow(hand: Sequence[str], card: str, led: str | None) -> str | Non
     return f"You must follow suit: you hold a {SUIT_SINGULAR[led]}."
 
 
-def _highest_trump(trick: Sequence[Play], trump: str, ranks: Ranks) -> int:
-    """The strength of the highest trump in the trick (0 when there is none)."""
-    strength = ranks.trump
+def _heading(trick: Sequence[Play], strength: Mapping[str, int]) -> int:
+    """The strength of the card heading the trick so far, in ``strength`` (an ``in_trick``
+    table: a trump above every card of the suit led, any other card 0)."""
     high = 0
     for _, card in trick:
-        if card[-1] == trump and strength[card] > high:
-            high = strength[card]
+        contending = strength[card]
+        if contending > high:
+            high = contending
     return high
 
 
@@ -140,10 +141,11 @@ def trump_duty(
     trumps = same or [*filter(_IN_SUIT[trump], hand)]
     if not trumps:
         return list(hand)
-    high = _highest_trump(trick, trump, ranks)  # type: ignore[arg-type]
-    strength = ranks.trump
-    over = [card for card in trumps if strength[card] > high]
-    return over or trumps
+    # A trump played heads the trick when it beats the highest trump in it (any trump heads
+    # a trick of the plain suit led): each card's strength in this trick says it at once.
+    strength = ranks.in_trick[trump][led]
+    high = _heading(trick, strength)
+    return [card for card in trumps if strength[card] > high] or trumps
 
 
 def why_not_trump(
@@ -154,9 +156,9 @@ def why_not_trump(
     The same duty checked for one card, without listing the others (building
     ``trump_duty``'s lists to look the card up cost ~1,000 instructions a Tarabish play):
     follow suit; a card that is not of the suit led needs a void in it, and is a trump
-    whenever the hand holds one; a trump played to trumps led or on a void must beat the
-    highest trump in the trick if any trump held does (tests/core/test_tricks.py checks
-    that the two agree on every hand of a small deck).
+    whenever the hand holds one; a trump played to trumps led or on a void must head the
+    trick if any card held does (tests/core/test_tricks.py checks that the two agree on
+    every hand of a small deck).
     """
     if not trick:
         return None
@@ -175,16 +177,18 @@ def why_not_trump(
                 f"You must trump: you have no {SUIT_NAMES[led]} and you hold a "
                 f"{SUIT_SINGULAR[trump]} (trump)."  # type: ignore[index]
             )
-    high = _highest_trump(trick, trump, ranks)  # type: ignore[arg-type]
-    strength = ranks.trump
+    # A trump, led or on a void. Held cards of other suits have no strength in this trick,
+    # and a void holds none of the suit led, so a held card heads the trick only as a trump.
+    strength = ranks.in_trick[trump][led]
+    high = _heading(trick, strength)
     if strength[card] > high:
         return None
     for held in hand:
-        if held[-1] == trump and strength[held] > high:
+        if strength[held] > high:
             break
     else:
-        return None  # no trump held beats the trick's: any trump may be played
-    top = max((c for _, c in trick if c[-1] == trump), key=strength.__getitem__)
+        return None  # no card held heads the trick: any trump may be played
+    top = max((c for _, c in trick if c[-1] == trump), key=ranks.trump.__getitem__)
     if led == trump:
         return f"You must head the trick: you hold a trump higher than {card_name(top)}."
     return f"You must overtrump: you hold a trump higher than {card_name(top)}."
@@ -197,6 +201,7 @@ def trick_winner(trick: Sequence[Play], trump: str | None, ranks: Ranks = NATURA
     strength = ranks.in_trick[trump][trick[0][1][-1]]
     winner, best = trick[0][0], 0
     for seat, card in trick:
-        if strength[card] > best:
-            winner, best = seat, strength[card]
+        contending = strength[card]
+        if contending > best:
+            winner, best = seat, contending
     return winner
