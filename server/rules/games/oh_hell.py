@@ -64,6 +64,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
+from operator import add
 from typing import Any, Literal, NamedTuple
 
 from pydantic import Field, model_validator
@@ -449,7 +450,7 @@ class OhHell(Game):
         deal = state.deal
         if state.phase is not _BIDDING or state.turn != deal.dealer or not state.rules.options.hook:
             return None
-        f = deal.size - sum(b for b in state.bids if b is not None)
+        f = deal.size - sum(filter(None, state.bids))  # the bids so far (None: not yet)
         return f if 0 <= f <= deal.size else None
 
     def legal_actions(self, state: OhHellState, seat: int) -> list[Action]:
@@ -486,7 +487,7 @@ class OhHell(Game):
                 )
             card = action.get("card")
             hand = state.hands[seat]
-            if type(card) is not str or card not in hand:
+            if card not in hand:  # (anything but a held card's code, unhashable junk too)
                 if not is_card(card):
                     return f"{card!r} is not a card (expected a code like 'AS' or '10H')."
                 return f"You do not hold {card}."
@@ -551,11 +552,11 @@ class OhHell(Game):
         """Score the hand just completed, then deal the next or end the match."""
         rules, deal = state.rules, state.deal
         opts = rules.options
-        points = tuple(
+        points = tuple([
             score_hand(opts.scoring, opts.vienna, b, t, deal.size)
             for b, t in zip(state.bids, state.tricks_won)
-        )
-        scores = tuple(a + b for a, b in zip(state.scores, points))
+        ])
+        scores = tuple(map(add, state.scores, points))
         result = Result(deal, state.bids, state.tricks_won, points, state.last_trick)
         results = state.results + (result,)
         following = deal.index + 1

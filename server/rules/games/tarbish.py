@@ -466,13 +466,12 @@ def _finish_trick(
 
 def _name_trump(state: TarbishState, seat: int, suit: str) -> TarbishState:
     """Trump named: every kitty joins its hand, runs are found and bella is known."""
-    sorted_runs = [_sorted_and_runs(h + k) for h, k in zip(state.hands, state.kitties)]
-    hands = tuple(h for h, _ in sorted_runs)
+    hands, runs = zip(*[_sorted_and_runs(h + k) for h, k in zip(state.hands, state.kitties)])
     # Clone and set, here and below, rather than evolve: a keyword argument costs ~700
     # instructions (bench.engines_ir: ~1,000 instructions a card in all).
     match = state.match.clone()
     match.trump, match.caller = suit, seat
-    match.runs = tuple(r for _, r in sorted_runs)
+    match.runs = runs
     match.bella_seat = bella_holder(hands, suit)
     new = state.clone()
     new.match, new.phase, new.turn = match, _DECLARING, (match.dealer + 1) % PLAYERS
@@ -514,7 +513,7 @@ def _hand_result(state: TarbishState, last_team: int) -> HandResult:
     if m.bella_seat is not None:
         bella[m.bella_seat % 2] = BELLA_POINTS
     taken = state.points_taken
-    totals = tuple(taken[t] + last[t] + runs[t] + bella[t] for t in (0, 1))
+    totals = tuple(map(sum, zip(taken, last, runs, bella)))
     added, result = settle(m.caller % 2, totals, m.half_bait)
     return HandResult(
         number=m.hand_index + 1,
@@ -564,15 +563,15 @@ def _start_hand(new: TarbishState, match: MatchInfo, index: int, dealer: int) ->
     else:
         deck = shuffled(DECK, hand_rng(match.seed, index))
     first = (dealer + 1) % PLAYERS
-    deals = tuple(get(deck) for get in _DEAL[first])
+    deals = tuple([get(deck) for get in _DEAL[first]])
     match = match.clone()
     match.hand_index, match.dealer, match.deals = index, dealer, deals
     match.trump = match.caller = match.run_winner = match.bella_seat = None
     match.runs = _NO_RUNS
     match.past_deals = match.past_deals + ((dealer, deals),)
     new.match, new.phase, new.turn = match, _NAMING, first
-    new.hands = tuple(sort_cards(d[:6]) for d in deals)
-    new.kitties = tuple(d[6:] for d in deals)
+    new.hands = tuple([sort_cards(d[:6]) for d in deals])
+    new.kitties = tuple([d[6:] for d in deals])
     new.declarations = new.trick = new.last_trick = new.log = ()
     new.tricks_played, new.last_winner = 0, None
     new.tricks_won = new.points_taken = (0, 0)
