@@ -81,7 +81,7 @@ from server.rules.cards import (
     sort_hand,
     standard_deck,
 )
-from server.rules.games.base import Action, Game, GameOptions
+from server.rules.games.base import Action, Game, GameOptions, shared_actions
 from server.rules.state import State, ViewMemo
 from server.rules.tricks import follow_suit, trick_winner, why_not_follow
 
@@ -97,6 +97,10 @@ TEAMS: tuple[tuple[int, int], tuple[int, int]] = ((0, 2), (1, 3))
 BID_NAMES = {3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven"}
 
 _FULL_DECK = tuple(standard_deck())
+# Every card's play and every suit's trump call, handed out by ``legal_actions`` (see
+# ``server.rules.games.base.shared_action``).
+_play_action = shared_actions("play", "card", _FULL_DECK).__getitem__
+_TRUMP_ACTIONS = list(shared_actions("trump", "suit", SUITS).values())
 # The deck's order is the display order (suits S H D C, each high to low): sort_hand's order.
 _DISPLAY_ORDER = {card: i for i, card in enumerate(_FULL_DECK)}
 _display_key = _DISPLAY_ORDER.__getitem__
@@ -431,7 +435,7 @@ class BidWhist(Game):
             return []
         if phase is _PLAYING:
             led = state.trick[0][1][-1] if state.trick else None
-            return [{"type": "play", "card": c} for c in follow_suit(state.hands[seat], led)]
+            return list(map(_play_action, follow_suit(state.hands[seat], led)))
         if phase is _BIDDING:
             return [
                 dict(a) for a in _BIDDING_ACTIONS
@@ -440,9 +444,7 @@ class BidWhist(Game):
         if phase is _DISCARDING:
             return _discard_legal(state.hands[seat])
         # TRUMP_OR_LEAD
-        return [{"type": "trump", "suit": s} for s in SUITS] + [
-            {"type": "play", "card": c} for c in state.hands[seat]
-        ]
+        return [*_TRUMP_ACTIONS, *map(_play_action, state.hands[seat])]
 
     def _view_legal(self, state: BidWhistState, seat: int | None) -> list[Action]:
         """Legal actions as the view shows them (the discard in compact form)."""
