@@ -59,9 +59,11 @@ class Ranks:
     of one suit. ``in_trick[trump][led][card]`` puts that together for ``trick_winner``:
     how strongly a card contends for a trick led in ``led`` under ``trump`` (None: no
     trump), every trump above every card of the suit led, any other card 0.
+    ``heads[trump][led][high]`` is the set of cards that would head such a trick whose best
+    card so far contends with strength ``high`` (the duty to head a trick asks it of a hand).
     """
 
-    __slots__ = ("plain", "trump", "in_trick")
+    __slots__ = ("plain", "trump", "in_trick", "heads")
 
     def __init__(
         self, plain_order: Sequence[str], trump_order: Sequence[str] | None = None
@@ -84,6 +86,17 @@ class Ranks:
                 for led in SUITS
             }
             for trump_suit in (*SUITS, None)
+        }
+        top = above + max(self.trump.values())
+        self.heads: Mapping[str | None, Mapping[str, tuple[frozenset[str], ...]]] = {
+            trump_suit: {
+                led: tuple(
+                    frozenset(card for card, contending in strength.items() if contending > high)
+                    for high in range(top + 1)
+                )
+                for led, strength in by_led.items()
+            }
+            for trump_suit, by_led in self.in_trick.items()
         }
 
 
@@ -113,15 +126,16 @@ def why_not_follow(hand: Sequence[str], card: str, led: str | None) -> str | Non
     return f"You must follow suit: you hold a {SUIT_SINGULAR[led]}."
 
 
-def _heading(trick: Sequence[Play], strength: Mapping[str, int]) -> int:
-    """The strength of the card heading the trick so far, in ``strength`` (an ``in_trick``
-    table: a trump above every card of the suit led, any other card 0)."""
+def _heads(trick: Sequence[Play], trump: str | None, led: str, ranks: Ranks) -> frozenset[str]:
+    """The cards that would head the trick now: stronger, by ``in_trick``, than its best card
+    (a trump above every card of the suit led, any other card 0)."""
+    strength = ranks.in_trick[trump][led]
     high = 0
     for _, card in trick:
         contending = strength[card]
         if contending > high:
             high = contending
-    return high
+    return ranks.heads[trump][led][high]
 
 
 def trump_duty(
@@ -143,9 +157,7 @@ def trump_duty(
         return list(hand)
     # A trump played heads the trick when it beats the highest trump in it (any trump heads
     # a trick of the plain suit led): each card's strength in this trick says it at once.
-    strength = ranks.in_trick[trump][led]
-    high = _heading(trick, strength)
-    return [card for card in trumps if strength[card] > high] or trumps
+    return [*filter(_heads(trick, trump, led, ranks).__contains__, trumps)] or trumps
 
 
 def why_not_trump(
@@ -179,15 +191,9 @@ def why_not_trump(
             )
     # A trump, led or on a void. Held cards of other suits have no strength in this trick,
     # and a void holds none of the suit led, so a held card heads the trick only as a trump.
-    strength = ranks.in_trick[trump][led]
-    high = _heading(trick, strength)
-    if strength[card] > high:
-        return None
-    for held in hand:
-        if strength[held] > high:
-            break
-    else:
-        return None  # no card held heads the trick: any trump may be played
+    heads = _heads(trick, trump, led, ranks)
+    if card in heads or heads.isdisjoint(hand):
+        return None  # it heads the trick, or no card held does (then any trump may be played)
     top = max((c for _, c in trick if c[-1] == trump), key=ranks.trump.__getitem__)
     if led == trump:
         return f"You must head the trick: you hold a trump higher than {card_name(top)}."
