@@ -693,6 +693,11 @@ class Room:
             seat = self.seat_of(conn.player_id)
             if seat is None:
                 raise RoomError("not_seated", "Only the players at the table can act; you are watching.", 403)
+            # A node that may no longer change the table (stopping, or its lease gone: another
+            # node may own it now) says so before judging the view: its version is not the table's.
+            refused = self.manager.change_refused(self.code)
+            if refused is not None:
+                raise refused
             if v != self.version:
                 raise RoomError("stale", f"Your view is out of date (version {v}, the table is at {self.version}).")
             away = self.seats[seat].away
