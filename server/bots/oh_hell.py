@@ -24,6 +24,12 @@ Play (need = bid - tricks won so far)
     - Bid made and following: the highest card that still loses the trick; when every card
       wins, get rid of the highest one.
     Exact ties (the same rank in two suits) are broken with the bot's own random generator.
+
+Reading the table (``shown_lacks``, for the Strong bot's sampler)
+    The play rule run backwards: a card another seat played rules out every card the rule
+    would have played instead, had the seat held it (a lower winner when it needed a trick
+    and played last, a higher loser once its bid was made, a side ace when it led needing
+    tricks, ...). A seat whose plays contradict that reading is not read at all.
 """
 
 from __future__ import annotations
@@ -142,6 +148,85 @@ class OhHellBot(Bot):
         tied = [c for c in cards if rank(c) == target]
         card = tied[0] if len(tied) == 1 else self.rng.choice(tied)
         return {"type": "play", "card": card}
+
+
+def _rank(card: str, trump: str | None) -> int:
+    """The play rule's order: trumps count above every side card."""
+    return _strength(card) + (13 if card[-1] == trump else 0)
+
+
+def _preferred(
+    card: str, others: list[str], trick: list[str], need: int, last: bool, trump: str | None
+) -> set[str]:
+    """The cards of ``others`` that the play rule would have chosen over ``card`` had the seat
+    held them (``others``: every card it could have held that would also have been legal).
+    Cards of the same rank count as ties (the bot draws among them), never as preferred."""
+    rank = _rank(card, trump)
+    if not trick:
+        if need > 0:
+            aces = {c for c in others if _strength(c) == 14 and c[-1] != trump}
+            if _strength(card) == 14 and card[-1] != trump:
+                return set()
+            trumps = {c for c in others if c[-1] == trump}
+            if card[-1] == trump:
+                return aces | {c for c in trumps if _rank(c, trump) > rank}
+            return aces | trumps | {c for c in others if _rank(c, trump) > rank}
+        return {c for c in others if _rank(c, trump) < rank}
+    led, best = trick[0][-1], trick[0]
+    for played in trick[1:]:
+        if beats(played, best, led, trump):
+            best = played
+    winners = {c for c in others if beats(c, best, led, trump)}
+    wins = beats(card, best, led, trump)
+    if need > 0:
+        if wins:
+            return {c for c in winners if (_rank(c, trump) < rank if last else _rank(c, trump) > rank)}
+        return winners | {c for c in others if _rank(c, trump) < rank}
+    losers = set(others) - winners
+    if wins:
+        return losers | {c for c in winners if _rank(c, trump) > rank}
+    return {c for c in losers if _rank(c, trump) > rank}
+
+
+def shown_lacks(view: dict[str, Any], seat: int) -> dict[int, set[str]]:
+    """Per other seat, the cards its plays say it did not hold, if it plays by this bot's rule.
+
+    Each card a seat played is read against the play rule: a card the rule would have played
+    instead (a lower winner when it needed a trick playing last, a higher loser once its bid
+    was made, ...) was not in its hand then, so it is not in its hand now. A seat that later
+    plays a card its earlier plays said it lacked does not play by the rule (a person, or a
+    Strong bot): nothing is inferred about it. The Strong bot's sampler deals by these
+    (``server.rules.sampling``), so it never gives a seat the cards its plays ruled out."""
+    trump = view.get("trump")
+    players = len(view["hand_counts"])
+    bids, won = [0] * players, [0] * players
+    deck = [rank + suit for suit in _SUITS for rank in NATURAL_STRENGTH]
+    lacks: dict[int, set[str]] = {}
+    broken: set[int] = set()
+    gone: set[str] = set()
+    trick: list[str] = []
+    for entry in view.get("log") or []:
+        actor, action = entry["seat"], entry["action"]
+        if action.get("type") == "bid":
+            bids[actor] = action["value"]
+            continue
+        card = action["card"]
+        if card in lacks.get(actor, ()):
+            broken.add(actor)
+        if actor != seat and actor not in broken:
+            follows = not trick or card[-1] == trick[0][-1]
+            led = trick[0][-1] if trick else None
+            others = [c for c in deck if c != card and c not in gone
+                      and (c[-1] == led if trick and follows else c[-1] != led)]
+            last = len(trick) == players - 1
+            lacks.setdefault(actor, set()).update(
+                _preferred(card, others, trick, bids[actor] - won[actor], last, trump))
+        gone.add(card)
+        trick.append(card)
+        if "won" in entry:
+            won[entry["won"]] += 1
+            trick = []
+    return {s: cards - gone for s, cards in lacks.items() if s not in broken}
 
 
 BOT_CLASS = OhHellBot

@@ -10,7 +10,9 @@ searches sampled states can never peek:
    dealt cards it has not seen, and the suits a seat has shown it lacks (it failed to follow,
    or, in Tarabish, also failed to trump).
 2. Deal the unseen cards at random to those unseen places, never giving a seat a suit it has
-   shown it lacks.
+   shown it lacks, nor a single card the caller says it lacks (``lacks``: what a model of the
+   seat's play says its plays ruled out; the caller reads that from the view too). Beliefs
+   that no deal can honour are dropped halfway through the attempts.
 3. Lay the deal out as a stacked deck in the game's deal order (PROTOCOL §3), start a game
    with that deck and the view's dealer, and replay the log through ``apply``, filling in the
    parts of moves the seat did not see (Bid Whist's discard, Ribs' face-down Ribs and folds)
@@ -58,6 +60,7 @@ class Unseen:
     held: int = 0  # unseen cards the seat still holds (a suit it lacks never goes here)
     down: int = 0  # unseen cards it laid face down or discarded (any suit)
     voids: set[str] = field(default_factory=set)
+    lacks: set[str] = field(default_factory=set)  # single cards it is believed not to hold
 
 
 @dataclass
@@ -88,6 +91,7 @@ def sample_state(
     judge: Judge | None = None,
     *,
     weighted: bool = False,
+    lacks: dict[int, set[str]] | None = None,
 ) -> Any:
     """A state whose view for ``seat`` equals ``view`` in every key of the current hand.
 
@@ -98,14 +102,17 @@ def sample_state(
     With ``weighted=True`` the first deal that fits is returned with its chance instead,
     ``(state, chance)``: searching with each deal weighted by its chance is importance
     sampling, cheaper than drawing deals until one is accepted.
+    ``lacks``, when given, names per seat single cards it is believed not to hold (what a
+    model of its play says its plays ruled out): no deal gives it those. When no deal can
+    honour them, they are dropped.
     """
     if weighted:
-        return _sample(game_name, options, view, seat, rng, judge)
+        return _sample(game_name, options, view, seat, rng, judge, lacks)
     if judge is None:
-        return _sample(game_name, options, view, seat, rng, None)[0]
+        return _sample(game_name, options, view, seat, rng, None, lacks)[0]
     likeliest, best = None, -1.0
     for _ in range(ATTEMPTS):
-        state, chance = _sample(game_name, options, view, seat, rng, judge)
+        state, chance = _sample(game_name, options, view, seat, rng, judge, lacks)
         if chance >= 1.0 or rng.random() < chance:
             return state
         if chance > best:
@@ -115,7 +122,7 @@ def sample_state(
 
 def _sample(
     game_name: str, options: dict[str, Any], view: dict[str, Any], seat: int, rng: random.Random,
-    judge: Judge | None,
+    judge: Judge | None, lacks: dict[int, set[str]] | None = None,
 ) -> tuple[Any, float]:
     """The first deal that fits the view, replayed, with the judge's chance for it."""
     game = get_game(game_name)
@@ -126,7 +133,13 @@ def _sample(
         knowledge = reader.read(view, seat)
     except (KeyError, TypeError, IndexError) as err:
         raise SamplingError(f"this view of {game_name} cannot be read: {err!r}") from None
-    for _ in range(ATTEMPTS):
+    for s, cards in (lacks or {}).items():
+        if s != seat and 0 <= s < len(knowledge.unseen):
+            knowledge.unseen[s].lacks = set(cards)
+    for attempt in range(ATTEMPTS):
+        if lacks and attempt == ATTEMPTS // 2:  # the beliefs contradict each other: drop them
+            for unseen in knowledge.unseen:
+                unseen.lacks = set()
         deal = _draw(knowledge, rng)
         if deal is None:
             continue
@@ -149,11 +162,12 @@ def _draw(knowledge: Knowledge, rng: random.Random) -> Deal | None:
     rng.shuffle(cards)
     n = len(knowledge.unseen)
     held: list[list[str]] = [[] for _ in range(n)]
-    for s in sorted(range(n), key=lambda s: -len(knowledge.unseen[s].voids)):
-        need, voids = knowledge.unseen[s].held, knowledge.unseen[s].voids
+    unseen = knowledge.unseen
+    for s in sorted(range(n), key=lambda s: -(13 * len(unseen[s].voids) + len(unseen[s].lacks))):
+        need, voids, lacks = unseen[s].held, unseen[s].voids, unseen[s].lacks
         keep: list[str] = []
         for card in cards:
-            if len(held[s]) < need and card[-1] not in voids:
+            if len(held[s]) < need and card[-1] not in voids and card not in lacks:
                 held[s].append(card)
             else:
                 keep.append(card)

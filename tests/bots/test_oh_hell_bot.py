@@ -7,7 +7,7 @@ import random
 import pytest
 
 from server.bots import get_bot
-from server.bots.oh_hell import OhHellBot, estimate_tricks
+from server.bots.oh_hell import OhHellBot, estimate_tricks, shown_lacks
 from server.rules.cards import standard_deck
 from server.rules.games import get_game
 
@@ -111,3 +111,62 @@ def test_a_bot_that_needs_tricks_and_leads_plays_a_side_ace():
             "hand_counts": [3, 3, 3, 3], "trick": [], "hand": ["AH", "KC", "4D"]}
     legal = [{"type": "play", "card": c} for c in view["hand"]]
     assert bot.choose(view, legal) == {"type": "play", "card": "AH"}
+
+
+def _log(bids, plays):
+    """A view's log: the bids from seat 1 on (the dealer is 0), then ``(seat, card, won)`` plays."""
+    log = [{"seat": (1 + i) % len(bids), "action": {"type": "bid", "value": bids[(1 + i) % len(bids)]}}
+           for i in range(len(bids))]
+    for seat, card, won in plays:
+        entry = {"seat": seat, "action": {"type": "play", "card": card}}
+        if won is not None:
+            entry["won"] = won
+        log.append(entry)
+    return log
+
+
+def test_a_seat_that_needed_a_trick_and_won_last_with_a_king_held_no_lower_winner():
+    # Seat 0 needs a trick and plays last: the rule wins with its lowest winner, so KD over JD
+    # says it did not hold QD (the one lower card that also beat JD).
+    view = {"trump": "H", "hand_counts": [2, 2, 2, 2],
+            "log": _log([1, 0, 0, 0], [(1, "9D", None), (2, "JD", None), (3, "4D", None), (0, "KD", 0)])}
+    lacks = shown_lacks(view, 2)
+    assert lacks[0] == {"QD"}
+    # Seat 1 led 9D needing nothing: the rule leads its lowest card, so it held no card below 9
+    # of a side suit and no trump below it (trumps rank above every side card).
+    assert {"8S", "2C", "5D"} <= lacks[1] and not {"10S", "2H", "AH"} & lacks[1]
+    # Seat 3 ducked with 4D having made its bid (0): the rule ducks with its highest loser, so
+    # it held no diamond from 5 to 10 (JD was winning; QD and up would have won).
+    assert {"5D", "10D"} <= lacks[3] and not {"QD", "3D", "AS"} & lacks[3]
+    assert 2 not in lacks  # nothing is inferred about the seat that reads the log
+
+
+def test_a_seat_whose_plays_contradict_the_rule_is_not_read_at_all():
+    # Seat 1 leads 9D needing nothing (so it lacks every lower side card), then plays 2C: it does
+    # not play by the rule (a person), and nothing is inferred about it.
+    view = {"trump": "H", "hand_counts": [1, 1, 1, 1],
+            "log": _log([1, 0, 0, 0], [(1, "9D", None), (2, "JD", None), (3, "4D", None), (0, "KD", 0),
+                                       (0, "AS", None), (1, "2C", None)])}
+    lacks = shown_lacks(view, 2)
+    assert 1 not in lacks and 0 in lacks
+
+
+def test_what_a_rule_playing_seat_is_said_to_lack_is_never_in_its_hand():
+    # Four Easy bots: at every decision, each other seat's real hand holds none of the cards its
+    # plays ruled out, and the reading rules out many.
+    ruled_out = checked = 0
+    for seed in range(60):
+        players = 3 + seed % 3
+        state = GAME.new_game(players, {"max_cards": 1 + seed % 8, "rebound": False}, seed=seed,
+                              dealer=seed % players)
+        bots = [get_bot("oh_hell", random.Random(seed * 10 + s)) for s in range(players)]
+        while GAME.to_act(state) and not GAME.view(state, None)["history"]:
+            seat = GAME.to_act(state)[0]
+            view = GAME.view(state, seat)
+            for other, cards in shown_lacks(view, seat).items():
+                assert other != seat
+                assert not cards & set(GAME.view(state, other)["hand"]), (seed, other, cards)
+                ruled_out += len(cards)
+                checked += 1
+            state = GAME.apply(state, seat, bots[seat].choose(view, view["legal"]))
+    assert checked > 500 and ruled_out > 3 * checked

@@ -12,6 +12,7 @@ import random
 import pytest
 
 from server.bots import get_bot
+from server.rules.cards import standard_deck
 from server.rules.games import get_game
 from server.rules.sampling import HAND_KEYS, SamplingError, sample_state
 
@@ -85,6 +86,23 @@ def test_a_sample_never_gives_a_seat_a_suit_it_has_shown_it_lacks():
                 assert not [c for c in held if c[-1] in suits], (s, suits, held)
         checked += 1
     assert checked > 5
+
+
+def test_a_sample_never_gives_a_seat_a_card_it_is_said_to_lack_and_drops_beliefs_no_deal_fits():
+    game = get_game("oh_hell")
+    options = {"max_cards": 6}
+    state = game.new_game(players=4, options=options, seed=8, dealer=0)
+    view = game.view(state, 2)
+    unseen = [c for c in standard_deck() if c not in view["hand"] and c != view["turned"]]
+    lacks = {1: set(unseen[:30]), 3: set(unseen[10:40])}
+    for k in range(20):
+        sample = sample_state("oh_hell", options, view, 2, random.Random(k), lacks=lacks)
+        for s, cards in lacks.items():
+            assert not cards & set(game.view(sample, s)["hand"])
+    # Seats 1 and 3 both lacking all but 8 of the same unseen cards: no deal fits (12 needed).
+    lacks = {1: set(unseen[8:]), 3: set(unseen[8:])}
+    sample = sample_state("oh_hell", options, view, 2, random.Random(0), lacks=lacks)
+    assert game.view(sample, 2)["hand"] == view["hand"]
 
 
 def test_the_same_generator_gives_the_same_sample():
