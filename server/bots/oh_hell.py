@@ -28,8 +28,9 @@ Play (need = bid - tricks won so far)
 Reading the table (``shown_lacks``, for the Strong bot's sampler)
     The play rule run backwards: a card another seat played rules out every card the rule
     would have played instead, had the seat held it (a lower winner when it needed a trick
-    and played last, a higher loser once its bid was made, a side ace when it led needing
-    tricks, ...). A seat whose plays contradict that reading is not read at all.
+    and played last, a higher loser once its bid was made, a lower card when it led with its
+    bid made, ...). A lead made needing tricks is not read (people lead many ways then). A
+    seat whose plays contradict that reading is not read at all.
 """
 
 from __future__ import annotations
@@ -163,15 +164,11 @@ def _preferred(
     Cards of the same rank count as ties (the bot draws among them), never as preferred."""
     rank = _rank(card, trump)
     if not trick:
-        if need > 0:
-            aces = {c for c in others if _strength(c) == 14 and c[-1] != trump}
-            if _strength(card) == 14 and card[-1] != trump:
-                return set()
-            trumps = {c for c in others if c[-1] == trump}
-            if card[-1] == trump:
-                return aces | {c for c in trumps if _rank(c, trump) > rank}
-            return aces | trumps | {c for c in others if _rank(c, trump) > rank}
-        return {c for c in others if _rank(c, trump) < rank}
+        # A lead made needing tricks says nothing: people lead an ace to cash it as often as a
+        # low card to keep their winners, and reading it by this bot's rule (aces, then trumps,
+        # then the highest card) made no more bids against Easy bots than not reading it
+        # (bench/README.md, tenth session).
+        return {c for c in others if _rank(c, trump) < rank} if need <= 0 else set()
     led, best = trick[0][-1], trick[0]
     for played in trick[1:]:
         if beats(played, best, led, trump):
@@ -193,7 +190,8 @@ def shown_lacks(view: dict[str, Any], seat: int) -> dict[int, set[str]]:
 
     Each card a seat played is read against the play rule: a card the rule would have played
     instead (a lower winner when it needed a trick playing last, a higher loser once its bid
-    was made, ...) was not in its hand then, so it is not in its hand now. A seat that later
+    was made, ...) was not in its hand then, so it is not in its hand now (a lead made needing
+    tricks is not read: see ``_preferred``). A seat that later
     plays a card its earlier plays said it lacked does not play by the rule (a person, or a
     Strong bot): nothing is inferred about it. The Strong bot's sampler deals by these
     (``server.rules.sampling``), so it never gives a seat the cards its plays ruled out."""

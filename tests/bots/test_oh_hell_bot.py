@@ -141,6 +141,14 @@ def test_a_seat_that_needed_a_trick_and_won_last_with_a_king_held_no_lower_winne
     assert 2 not in lacks  # nothing is inferred about the seat that reads the log
 
 
+def test_a_lead_made_needing_tricks_is_not_read():
+    # Seat 1 bid 1 and leads 9D: people lead low to keep their winners as often as they cash an
+    # ace, so nothing is ruled out by it (the rule itself would have led a side ace or a trump).
+    view = {"trump": "H", "hand_counts": [2, 1, 2, 2],
+            "log": _log([0, 1, 0, 0], [(1, "9D", None)])}
+    assert shown_lacks(view, 2) == {1: set()}
+
+
 def test_a_seat_whose_plays_contradict_the_rule_is_not_read_at_all():
     # Seat 1 leads 9D needing nothing (so it lacks every lower side card), then plays 2C: it does
     # not play by the rule (a person), and nothing is inferred about it.
