@@ -191,10 +191,10 @@ def shown_lacks(view: dict[str, Any], seat: int) -> dict[int, set[str]]:
     Each card a seat played is read against the play rule: a card the rule would have played
     instead (a lower winner when it needed a trick playing last, a higher loser once its bid
     was made, ...) was not in its hand then, so it is not in its hand now (a lead made needing
-    tricks is not read: see ``_preferred``). A seat that later
-    plays a card its earlier plays said it lacked does not play by the rule (a person, or a
-    Strong bot): nothing is inferred about it. The Strong bot's sampler deals by these
-    (``server.rules.sampling``), so it never gives a seat the cards its plays ruled out."""
+    tricks is not read: see ``_preferred``). A seat that later plays a card its earlier plays
+    said it lacked does not play by the rule (a person, or a Strong bot): nothing is inferred
+    about it. The Strong bot's sampler deals by these (``server.rules.sampling``), so it never
+    gives a seat the cards its plays ruled out."""
     trump = view.get("trump")
     players = len(view["hand_counts"])
     bids, won = [0] * players, [0] * players
