@@ -40,6 +40,7 @@ class Player:
         self.closes: list[int] = []
         self.finished: dict | None = None  # the room's result, once seen
         self._pending: tuple[dict, int] | None = None  # (action, errors seen before it was sent)
+        self.paced = True  # False once the stops are over: the rest of the match is played at once
 
     def _settle(self, client: Client, applied: bool) -> None:
         """Decide the last action sent: applied unless an error answered it."""
@@ -77,9 +78,10 @@ class Player:
                 except asyncio.TimeoutError:
                     pass
                 continue
-            # A person's pace (20-40 ms a move): even the shortest match outlasts the first
-            # few stops, which come after 0.1-0.9 s of play each.
-            await asyncio.sleep(self.rng.uniform(0.02, 0.04))
+            # A person's pace (20-40 ms a move) while the stops go on: even the shortest match
+            # outlasts the first few, which come after 0.1-0.9 s of play each. Afterwards only
+            # the end of every match is checked, so it is played as fast as the server answers.
+            await asyncio.sleep(self.rng.uniform(0.02, 0.04) if self.paced else 0)
             if client.closed is not None or not client.my_turn():
                 continue
             before, v = client.game, client.v
@@ -166,6 +168,9 @@ async def _crash_and_check(tmp_path, database_url: str, how: str, kills: int, ro
         tables = await _seat_rooms(server, rooms_per_game, seed)
         playing = [asyncio.get_running_loop().create_task(p.run()) for _, ps in tables for p in ps]
         landed = await _disrupt(server, kills, how, seed, playing)
+        for _, players in tables:
+            for p in players:
+                p.paced = False
         await asyncio.wait_for(asyncio.gather(*playing), 600)
         assert landed >= min(kills, 3), f"only {landed} of {kills} stops landed mid-match"
         for code, players in tables:
