@@ -3,9 +3,11 @@
 ``RequestGuard`` (plain ASGI) answers 413 at once when a request declares a body over
 ``max_body_bytes``, and 413 or 408 (JSON, in the one error shape) when a body turns out
 larger than that or does not arrive within ``body_timeout_s``, so neither memory nor a
-connection can be held by a body. ``client_address`` names the client: the socket's peer,
-or, when that peer is a trusted proxy (``FELT_TRUSTED_PROXIES``), the nearest address in
-``X-Forwarded-For`` that is not one.
+connection can be held by a body. A response to a body cut short says ``Connection: close``
+and the connection ends with it (as RFC 9110 asks of a 408), instead of being kept alive
+for the rest of a body nobody will read. ``client_address`` names the client: the
+socket's peer, or, when that peer is a trusted proxy (``FELT_TRUSTED_PROXIES``), the nearest
+address in ``X-Forwarded-For`` that is not one.
 """
 
 from __future__ import annotations
@@ -79,14 +81,19 @@ class RequestGuard:
             await _answer(send, 413, "too_large", self._too_large())
             return
         started = False
+        cut = [False]  # set by the guarded receive when it gives up on the body
 
         async def watched_send(message: dict) -> None:
             nonlocal started
-            started = started or message["type"] == "http.response.start"
+            if message["type"] == "http.response.start":
+                started = True
+                if cut[0]:
+                    headers = [(k, v) for k, v in message.get("headers") or () if k.lower() != b"connection"]
+                    message = {**message, "headers": [*headers, (b"connection", b"close")]}
             await send(message)
 
         try:
-            await self.app(scope, self._guarded(receive), watched_send)
+            await self.app(scope, self._guarded(receive, cut), watched_send)
         except HTTPException as exc:  # raised by the guarded receive outside a route
             if started or exc.status_code not in (408, 413):
                 raise
@@ -101,7 +108,7 @@ class RequestGuard:
     def _too_large(self) -> str:
         return f"Request bodies are limited to {self.max_body_bytes} bytes."
 
-    def _guarded(self, receive: Any) -> Any:
+    def _guarded(self, receive: Any, cut: list[bool]) -> Any:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.body_timeout_s
         received = 0
@@ -114,10 +121,12 @@ class RequestGuard:
             try:
                 message = await asyncio.wait_for(receive(), max(0.0, deadline - loop.time()))
             except TimeoutError:
+                cut[0] = True
                 raise HTTPException(408, f"The request body did not arrive within {self.body_timeout_s:g} s.") from None
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.max_body_bytes:
+                    cut[0] = True
                     raise HTTPException(413, self._too_large())
                 done = not message.get("more_body", False)
             return message

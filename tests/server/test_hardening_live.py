@@ -131,6 +131,7 @@ async def test_oversized_and_slow_request_bodies_get_json_errors(tmp_path):
 
             r = await http.post("/api/players", content=chunks(), headers={"content-type": "application/json"})
             assert r.status_code == 413 and r.json()["error"]["code"] == "too_large"
+            assert r.headers["connection"] == "close"  # not kept alive for the rest of that body
         # A declared 100 MB body is refused before a byte of it is read.
         answer = raw_request(server.port, b"POST /api/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                              b"Content-Length: 100000000\r\n\r\n")
@@ -139,6 +140,7 @@ async def test_oversized_and_slow_request_bodies_get_json_errors(tmp_path):
         answer = raw_request(server.port, b"POST /api/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                              b'Content-Length: 100\r\n\r\n{"name": ')
         assert answer.startswith(b"HTTP/1.1 408") and error_code(answer) == "timeout", answer[:100]
+        assert b"\r\nconnection: close\r\n" in answer.split(b"\r\n\r\n", 1)[0].lower() + b"\r\n", answer[:300]
         # Headers over the cap: 431, in the error shape.
         answer = raw_request(server.port, b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 40000 + b"\r\n\r\n")
         assert answer.startswith(b"HTTP/1.1 431") and error_code(answer) == "headers_too_large", answer[:100]
