@@ -20,6 +20,7 @@ from server.rooms import Connection, Room, RoomError
 from server.rooms.messages import (
     PONG, Act, BotMsg, Chat, ClientMsg, Close, Leave, Ping, Resync, Sit, Stand, Start, error_frame, parse_frame,
 )
+from server.rooms.seats import quoted
 from server.rules.games import GameError
 from server.storage.db import OUTAGE_ERRORS
 
@@ -211,7 +212,7 @@ class RoomSocket:
         if room is None:
             if limiter is not None:
                 limiter.take(LOOKUPS, address)
-            await self._refuse("not_found", f"There is no open room {code!r}.", 4404)
+            await self._refuse("not_found", f"There is no open room {quoted(code)}.", 4404)
         return room
 
     async def _attached(self, room: Room, player: Any, settings: Any) -> None:

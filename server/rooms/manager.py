@@ -25,7 +25,7 @@ from server.budget import LoopBudget
 from server.config import Settings
 from server.rooms.errors import RoomError
 from server.rooms.room import Room
-from server.rooms.seats import new_room_code, normalize_code
+from server.rooms.seats import is_room_code, new_room_code, normalize_code
 from server.rooms.timer import TURN_TIMER_CHOICES
 from server.rules.games import get_game
 from server.storage.writer import Writer
@@ -205,6 +205,8 @@ class RoomManager:
         if room is not None or self.source is None or not isinstance(code, str):
             return room
         code = normalize_code(code)
+        if not is_room_code(code):
+            return None  # no table has it: the store is not asked
         if not self.restored:
             raise UNAVAILABLE
         return await self._open_once(code, self._restore_one if self.cluster is None else self._take_over)

@@ -13,6 +13,9 @@ import orjson
 # No 0/O, 1/I/L: codes are read aloud and typed. 31 symbols ** 8 > 2**39.
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 8
+# The longest string looked up as a code: anything longer (or outside the alphabet) is no
+# table's code, so no store or cluster is asked about it.
+CODE_MAX_LENGTH = 16
 
 
 def new_room_code() -> str:
@@ -22,6 +25,17 @@ def new_room_code() -> str:
 
 def normalize_code(code: str) -> str:
     return code.strip().upper()
+
+
+def is_room_code(code: str) -> bool:
+    """Whether a normalized string could be a table's code (the alphabet, at most 16 long)."""
+    return 0 < len(code) <= CODE_MAX_LENGTH and all(ch in CODE_ALPHABET for ch in code)
+
+
+def quoted(text: str, limit: int = 24) -> str:
+    """``text`` quoted for an error message, cut to ``limit`` characters: a message names what
+    was asked for without echoing a client's 16 KiB back."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
 def new_seed() -> str:

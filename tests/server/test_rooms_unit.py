@@ -10,7 +10,7 @@ import orjson
 
 from server.config import Settings
 from server.rooms import Connection, Room, RoomManager
-from server.rooms.seats import CODE_ALPHABET, new_room_code, seed_commitment
+from server.rooms.seats import CODE_ALPHABET, new_room_code, quoted, seed_commitment
 from server.storage.writer import MemoryWriter
 
 from looping import TurnCounter  # tests/looping.py
@@ -39,6 +39,38 @@ def test_room_codes_are_long_and_unambiguous():
     assert all(len(c) == 8 and set(c) <= set(CODE_ALPHABET) for c in codes)
     assert not set("01ILO") & set(CODE_ALPHABET)
     assert len(CODE_ALPHABET) ** 8 > 2**30
+
+
+class AskedSource:
+    """A table store that has no tables and remembers every code it was asked for."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    async def load(self, code):
+        self.asked.append(code)
+        return None
+
+    async def open_codes(self):
+        return []
+
+
+async def test_only_strings_that_could_be_codes_are_looked_up_in_the_store():
+    source = AskedSource()
+    manager = RoomManager(Settings(bot_delay_ms=0), MemoryWriter(), source)
+    await manager.restore_all()
+    for junk in ("A" * 10_000, "NOPE0000", "ROOM/../X", "", "   ", "ÄBCDEFGH"):
+        assert await manager.open(junk) is None
+    assert source.asked == []
+    # A well-formed code is asked for, in capitals, whatever the case it came in.
+    assert await manager.open(" kq7rmxab ") is None
+    assert source.asked == ["KQ7RMXAB"]
+
+
+def test_an_error_message_quotes_at_most_a_short_prefix_of_what_was_asked():
+    assert quoted("KQ7RMXAB") == "'KQ7RMXAB'"
+    long = quoted("A" * 10_000)
+    assert long.startswith("'AAAA") and len(long) < 40
 
 
 def test_the_commitment_is_the_sha256_of_the_seed():

@@ -16,6 +16,7 @@ from server.rules.games import game_names
 from server.edges.api.deps import bearer_token
 from server.edges.api.replays import encode_replay
 from server.players import player_for_token
+from server.rooms.seats import quoted
 from server.rules.replay import ReplayError
 
 router = APIRouter(tags=["matches"])
@@ -111,7 +112,7 @@ async def _viewer(request: Request) -> str | None:
 
 
 def _missing(match_id: str) -> ApiError:
-    return ApiError(404, "not_found", f"There is no finished match {match_id!r}.")
+    return ApiError(404, "not_found", f"There is no finished match {quoted(match_id, 40)}.")
 
 
 async def _load(request: Request, match_id: str) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from server.edges.api.errors import ApiError, error_response_doc
 from server.limits import ROOMS
 from server.rooms import RoomError
 from server.rooms.manager import UNAVAILABLE
+from server.rooms.seats import quoted
 from server.rules.games import game_names
 
 # How long a new table's answer waits for its first log entry to be durable (the writer
@@ -97,7 +98,7 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
             # In cluster mode the finished room may run on another node: take it over.
             previous = manager.get(body.from_) if manager.cluster is None else await manager.open(body.from_)
             if previous is None:
-                raise ApiError(404, "not_found", f"There is no open room {body.from_!r} to play again from.")
+                raise ApiError(404, "not_found", f"There is no open room {quoted(body.from_)} to play again from.")
             previous.check_may_follow(caller.id)
         room = await manager.create_shared(
             body.game, body.options, body.seats, body.private, caller.id, caller.name,
@@ -147,5 +148,5 @@ async def get_room(code: str, request: Request) -> dict:
         raise ApiError(err.status, err.code, err.message) from None
     if room is None:
         lookup_failed(request)
-        raise ApiError(404, "not_found", f"There is no open room {code!r}.")
+        raise ApiError(404, "not_found", f"There is no open room {quoted(code)}.")
     return room.summary()
