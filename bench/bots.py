@@ -86,7 +86,8 @@ def play_match(name: str, players: int, options: dict, seed: int, strong: set[in
     state = game.new_game(players=players, options=options, seed=seed, dealer=seed % players)
     bots = [
         get_bot(name, random.Random(seed * 97 + s), level="strong" if s in strong else "easy",
-                options=options, think_ms=think_ms, samples=samples)
+                options=options, think_ms=think_ms, samples=samples,
+                easy_seats=[e for e in range(players) if e not in strong])
         for s in range(players)
     ]
     decisions, cpu = 0, 0.0
@@ -266,7 +267,8 @@ def play_openspiel_hand(pyspiel, hand: int, sims: int, samples: int) -> dict:
     for i in range(20):  # OpenSpiel deals card i to player i % 4
         spiel.apply_action(_os_card(hands[i % 4][i // 4]))
     spiel.apply_action(_os_card(deck[20]))
-    bot = get_bot("oh_hell", random.Random(hand), level="strong", options=options, samples=samples)
+    # The others are no Easy bots: the table says so, as a Felt table does (``easy_seats``).
+    bot = get_bot("oh_hell", random.Random(hand), level="strong", options=options, samples=samples, easy_seats=[])
     others = _ismcts_bots(pyspiel, sims, hand)
     while not spiel.is_terminal():
         seat = game.to_act(state)[0]
@@ -341,7 +343,7 @@ def _strong_samples(think_ms: float) -> int:
     spent, decisions = 0.0, 0
     for hand in range(3):
         state = game.new_game(players=4, options=options, seed=hand, dealer=hand)
-        bots = [get_bot("oh_hell", random.Random(s), level="strong", options=options, samples=32)
+        bots = [get_bot("oh_hell", random.Random(s), level="strong", options=options, samples=32, easy_seats=[])
                 for s in range(4)]
         while game.view(state, None)["hand_number"] == 1:
             seat = game.to_act(state)[0]

@@ -46,7 +46,8 @@ def play_hand(i: int, samples: int, make_strong: Callable[..., Bot] | None = Non
     game = get_game("oh_hell")
     state = game.new_game(players=PLAYERS, options=options, seed=40_000 + i, dealer=dealer)
     make = make_strong or (lambda rng, options, samples: get_bot(
-        "oh_hell", rng, level="strong", options=options, samples=samples))
+        "oh_hell", rng, level="strong", options=options, samples=samples,
+        easy_seats=[s for s in range(PLAYERS) if s != strong]))
     bots = [make(random.Random(i), options, samples) if s == strong
             else get_bot("oh_hell", random.Random(i * 97 + s)) for s in range(PLAYERS)]
     cpu, decisions = 0.0, 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import math
 import random
+from collections.abc import Iterable
 from typing import Any
 
 from server.bots.base import Bot
@@ -32,6 +33,7 @@ def get_bot(
     options: dict[str, Any] | None = None,
     think_ms: float | None = None,
     samples: int | None = None,
+    easy_seats: Iterable[int] | None = None,
 ) -> Bot:
     """A new bot for the game called ``game`` at ``level``.
 
@@ -39,6 +41,9 @@ def get_bot(
     and thinks ``think_ms`` per decision (``FELT_BOT_THINK_MS`` when not given). ``samples``
     fixes its search instead: exactly that many sampled deals per decision, whatever the
     clock says (benchmarks use it, so a loaded machine does not weaken the bot).
+    ``easy_seats`` are the seats the table lists as Easy bots (what every player sees): a
+    Strong bot reads only those seats' plays by the Easy bot's rule (None: the table did
+    not say, and every seat is read until its plays break the rule).
     """
     if game not in _REGISTRY:
         raise ValueError(f"no bot for game {game!r}")
@@ -49,12 +54,12 @@ def get_bot(
 
         if samples is not None:
             return StrongBot(game, rng, options=options, think_ms=math.inf, max_samples=samples,
-                             min_samples=samples)
+                             min_samples=samples, easy_seats=easy_seats)
         if think_ms is None:
             from server.config import get_settings
 
             think_ms = get_settings().bot_think_ms
-        return StrongBot(game, rng, options=options, think_ms=think_ms)
+        return StrongBot(game, rng, options=options, think_ms=think_ms, easy_seats=easy_seats)
     return importlib.import_module(_REGISTRY[game]).BOT_CLASS(rng)
 
 

@@ -20,10 +20,12 @@ from server.bots import get_bot
 
 
 def choose_in_worker(
-    game: str, options: dict[str, Any], think_ms: float, seed: str, view: dict[str, Any], legal: list[dict]
+    game: str, options: dict[str, Any], think_ms: float, seed: str, view: dict[str, Any], legal: list[dict],
+    easy_seats: list[int] | None = None,
 ) -> dict[str, Any]:
     """One Strong decision (runs in a worker process)."""
-    bot = get_bot(game, random.Random(seed), level="strong", options=options, think_ms=think_ms)
+    bot = get_bot(game, random.Random(seed), level="strong", options=options, think_ms=think_ms,
+                  easy_seats=easy_seats)
     return bot.choose(view, legal)
 
 
@@ -36,16 +38,18 @@ class BotPool:
         self._executor: ProcessPoolExecutor | None = None
 
     async def choose(
-        self, game: str, options: dict[str, Any], seed: str, view: dict[str, Any], legal: list[dict]
+        self, game: str, options: dict[str, Any], seed: str, view: dict[str, Any], legal: list[dict],
+        easy_seats: list[int] | None = None,
     ) -> dict[str, Any]:
-        """A Strong bot's action for this view, decided in a worker process."""
+        """A Strong bot's action for this view, decided in a worker process (``easy_seats``: the
+        seats the table lists as Easy bots, see ``server.bots.get_bot``)."""
         if self._executor is None:
             # "spawn": a fresh interpreter, never a fork of a process that runs an event loop
             context = multiprocessing.get_context("spawn")
             self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
-            self._executor, choose_in_worker, game, options, self.think_ms, seed, view, legal
+            self._executor, choose_in_worker, game, options, self.think_ms, seed, view, legal, easy_seats
         )
 
     def close(self) -> None:

@@ -822,8 +822,10 @@ class Room:
 
     async def _strong_choice(self, seat: int, view: dict, legal: list[dict]) -> dict:
         seed = f"{self.code}:{seat}:{self.version}"
+        # What every player sees of the table: which seats are Easy bots (the bot reads their play).
+        easy = [s.index for s in self.seats if s.bot and s.level != "strong"]
         try:
-            return await self.manager.bot_pool.choose(self.game.name, self.options, seed, view, legal)
+            return await self.manager.bot_pool.choose(self.game.name, self.options, seed, view, legal, easy)
         except Exception:
             log.exception("room %s: the Strong bot in seat %d failed; the Easy bot plays", self.code, seat)
             return self._easy_choice(seat, view, self.game.legal_actions(self.state, seat))

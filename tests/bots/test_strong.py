@@ -248,3 +248,38 @@ def test_the_strong_bid_whist_bot_bids_by_the_easy_bidders_conventions_its_partn
             state = game.apply(state, seat, easy)
             calls += 1
     assert calls == 24
+
+
+def test_only_the_seats_the_table_lists_as_easy_bots_have_their_plays_read():
+    # Oh Hell, 4 seats, hands of 3: play until each other seat has played at least once and
+    # seat 0 is to play, then read the table from its view. Every seat plays by the Easy rule here, so each is read
+    # when the table says nothing; listed as anything but Easy bots, they are not read at all.
+    game = get_game("oh_hell")
+    options = {"max_cards": 3, "rebound": False}
+    state = game.new_game(players=4, options=options, seed=11, dealer=3)
+    easy = [get_bot("oh_hell", random.Random(s)) for s in range(4)]
+    def plays() -> int:
+        return len([e for e in game.view(state, 0)["log"] if e["action"]["type"] == "play"])
+
+    while plays() < 5 or game.to_act(state) != [0]:
+        seat = game.to_act(state)[0]
+        view = game.view(state, seat)
+        state = game.apply(state, seat, easy[seat].choose(view, view["legal"]))
+    view = game.view(state, 0)
+    assert not view["history"]
+    told_nothing = strong("oh_hell", 1, options=options).reading(view, 0)
+    assert set(told_nothing) == {1, 2, 3} and any(told_nothing.values())
+    bot = StrongBot("oh_hell", random.Random(1), options=options, max_samples=4, easy_seats=[2])
+    assert bot.reading(view, 0) == {2: told_nothing[2]}
+    assert StrongBot("oh_hell", random.Random(1), options=options, easy_seats=[]).reading(view, 0) == {}
+    # A seat left unread may be dealt what the reading ruled out; a read seat never is.
+    ruled_out = told_nothing[1]
+    dealt_unread = set()
+    for k in range(200):
+        sampled, _ = sample_state("oh_hell", options, view, 0, random.Random(k), None, weighted=True,
+                                  lacks=bot.reading(view, 0))
+        dealt_unread |= ruled_out & set(game.view(sampled, 1)["hand"])
+        assert not told_nothing[2] & set(game.view(sampled, 2)["hand"])
+    assert dealt_unread
+    # The other games read no plays, whatever the table says.
+    assert StrongBot("ribs", random.Random(1), easy_seats=[1]).reading(view, 0) is None

@@ -33,6 +33,15 @@ def drain(conn: Connection) -> list[dict]:
     return frames
 
 
+async def until_finished(room: Room) -> None:
+    """Let the room's bots play (a bounded number of loop turns) until its match is over."""
+    for _ in range(2000):
+        if room.status == "finished":
+            return
+        await asyncio.sleep(0)
+    assert room.status == "finished"
+
+
 def test_room_codes_are_long_and_unambiguous():
     codes = {new_room_code() for _ in range(2000)}
     assert len(codes) == 2000
@@ -111,11 +120,7 @@ async def test_a_finished_match_is_handed_to_storage_with_its_whole_log():
         await room.set_bot(host, seat, remove=False)
     room.seats[0].away = True  # let a bot play the host's seat too
     await room.start(host)
-    for _ in range(2000):
-        if room.status == "finished":
-            break
-        await asyncio.sleep(0)
-    assert room.status == "finished"
+    await until_finished(room)
     (record,) = recorder.records
     assert record["id"] == room.result["match_id"]
     assert seed_commitment(record["seed"]) == record["commitment"]
@@ -376,3 +381,33 @@ async def test_a_turn_timer_that_ran_out_with_nobody_there_starts_again_when_som
         await asyncio.sleep(0.005)
     assert bid_for_ann()  # the timer's bot bid for Ann
     await room.close()
+
+
+class AskedPool:
+    """A bot pool that plays each Strong decision's first legal action and remembers what it was told."""
+
+    def __init__(self) -> None:
+        self.told: list[tuple[str, tuple[int, ...]]] = []
+
+    async def choose(self, game, options, seed, view, legal, easy_seats=None):
+        self.told.append((game, tuple(easy_seats)))
+        return legal[0]
+
+    def close(self) -> None:
+        pass
+
+
+async def test_a_strong_bot_is_told_which_seats_the_table_lists_as_easy_bots():
+    # What every player sees: seat 2 is an Easy bot; seat 1 a Strong bot; seat 0 a person
+    # (played by an Easy bot while away, which does not make it one).
+    manager = RoomManager(Settings(bot_delay_ms=0), MemoryWriter())
+    pool = manager.bot_pool = AskedPool()
+    room = manager.create("oh_hell", {"max_cards": 1, "rebound": False}, 3, True, "p0", "Ann")
+    host, _ = connection("p0", "Ann")
+    await room.join(host)
+    await room.set_bot(host, 1, False, "strong")
+    await room.set_bot(host, 2, False)
+    room.seats[0].away = True
+    await room.start(host)
+    await until_finished(room)
+    assert pool.told and set(pool.told) == {("oh_hell", (2,))}
