@@ -12,6 +12,7 @@ import os
 import time
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import swagger_ui_bundle
 from fastapi import FastAPI
@@ -22,7 +23,6 @@ from fastapi.staticfiles import StaticFiles
 from server import __version__
 from server.edges.api import api_router
 from server.edges.api.errors import ApiError, install_error_handlers
-from server.cluster import Cluster, SharedRateLimiter
 from server.edges.api.matches import replay_loader
 from server.edges.api.replays import BodyCache, Replays
 from server.edges.guard import ClientAddresses, RequestGuard
@@ -35,6 +35,9 @@ from server.storage.source import DatabaseTables
 from server.rooms import RoomManager
 from server.edges.headers import SecurityHeaders
 from server.edges.ws import RoomSockets
+
+if TYPE_CHECKING:
+    from server.cluster import Cluster
 
 log = logging.getLogger("felt")
 
@@ -187,12 +190,19 @@ async def _prepare(db: Database, rooms: RoomManager, first_try: asyncio.Event) -
 
 
 async def _join_cluster(app: FastAPI, settings: Settings, rooms: RoomManager) -> Cluster | None:
-    """Cluster mode (``FELT_REDIS_URL``): leases, the shared lobby and limits in Redis."""
-    cluster = app.state.cluster = Cluster(settings) if settings.redis_url else None
-    if cluster is not None:
-        rooms.join_cluster(cluster)
-        await cluster.start()
-        app.state.limiter = SharedRateLimiter(cluster, rates_from(settings))
+    """Cluster mode (``FELT_REDIS_URL``): leases, the shared lobby and limits in Redis.
+
+    The cluster module (and with it the Redis client, ~40 ms of a ~0.85 s import) is imported
+    only here, so a single node never loads it."""
+    app.state.cluster = None
+    if not settings.redis_url:
+        return None
+    from server.cluster import Cluster, SharedRateLimiter
+
+    cluster = app.state.cluster = Cluster(settings)
+    rooms.join_cluster(cluster)
+    await cluster.start()
+    app.state.limiter = SharedRateLimiter(cluster, rates_from(settings))
     return cluster
 
 
