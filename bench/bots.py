@@ -16,7 +16,11 @@ Parts (each match has fixed seeds; the Strong seats rotate so each seat position
   with random rollouts), the same CPU per decision: the ISMCTS simulation count and the Strong
   sample count are each calibrated here to take ``--think-ms`` of CPU a decision, 5-card hands of Oh Hell played on both engines at once (the same deal,
   every action applied to both, their turns and scores checked equal; OpenSpiel's scoring is
-  Felt's ``basic``): the share of hands the Strong bot wins (par 25%, co-winners count).
+  Felt's ``basic``): the share of hands the Strong bot wins (par 25%, co-winners count; also
+  split between co-winners, where four equal players average exactly 25%). ``--control`` plays
+  each hand again with an ISMCTS bot in the Strong seat and pairs the two: what a player as
+  strong as the rivals wins from that seat is the fair share. ``--hands N`` sets the count,
+  ``--jobs`` plays hands in parallel (the counts are calibrated once, then fixed).
   Needs ``open-spiel`` in the venv (``.venv/bin/pip install open-spiel``).
 - ``playouts``: hands played out per second per game by the Strong bot's rollouts (sample a
   state from a real view, apply an action, let the Easy bots finish the hand).
@@ -251,9 +255,11 @@ def _ismcts_bots(pyspiel, sims: int, seed: int) -> list:
     ]
 
 
-def play_openspiel_hand(pyspiel, hand: int, sims: int, samples: int) -> dict:
+def play_openspiel_hand(pyspiel, hand: int, sims: int, samples: int, control: bool = False) -> dict:
     """One hand of 5 cards on both engines at once: the Strong seat on Felt's view, the three
-    others OpenSpiel's ISMCTS on OpenSpiel's state; every action is applied to both."""
+    others OpenSpiel's ISMCTS on OpenSpiel's state; every action is applied to both.
+    ``control``: an ISMCTS bot sits in the Strong seat too (the same deal and the same three
+    rivals), which measures the share a player as strong as them wins from that seat."""
     options = {"max_cards": 5, "rebound": False, "scoring": "basic"}  # basic = OpenSpiel's scoring
     game = get_game("oh_hell")
     deck = [r + s for s in "SHDC" for r in ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")]
@@ -273,7 +279,7 @@ def play_openspiel_hand(pyspiel, hand: int, sims: int, samples: int) -> dict:
     while not spiel.is_terminal():
         seat = game.to_act(state)[0]
         assert spiel.current_player() == seat, "the two engines disagree on whose turn it is"
-        if seat == strong:
+        if seat == strong and not control:
             action = bot.choose(game.view(state, seat), game.legal_actions(state, seat))
             code = _os_action(action)
         else:
@@ -289,8 +295,30 @@ def play_openspiel_hand(pyspiel, hand: int, sims: int, samples: int) -> dict:
     return {"strong": strong, "scores": scores}
 
 
-def run_openspiel(quick: bool, think_ms: float, log=print) -> dict:
-    """One Strong bot against three of OpenSpiel's ISMCTS bots, as much time per decision."""
+def _hand_shares(result: dict) -> tuple[int, float]:
+    """The hand won by the watched seat, as a count (co-winners each count a whole win) and as a
+    split share (a win shared by k co-winners counts 1/k, so four equal players average 25%)."""
+    scores, seat = result["scores"], result["strong"]
+    top = max(scores)
+    if scores[seat] != top:
+        return 0, 0.0
+    return 1, 1 / scores.count(top)
+
+
+def _openspiel_one(args: tuple) -> dict:
+    import pyspiel
+
+    return play_openspiel_hand(pyspiel, *args)
+
+
+def run_openspiel(quick: bool, think_ms: float, log=print, control: bool = False, jobs: int = 1,
+                  hands: int | None = None) -> dict:
+    """One Strong bot against three of OpenSpiel's ISMCTS bots, as much time per decision.
+
+    ``control``: each hand is also played with an ISMCTS bot in the Strong seat (the same deal
+    and rivals), so the Strong bot's share is paired with what a fourth ISMCTS bot wins from
+    that seat: the fair share, which co-winners lift above 25%. The counts are calibrated once,
+    then fixed, so hands may be played in ``jobs`` processes at once."""
     try:
         import pyspiel
     except ImportError as err:
@@ -298,19 +326,36 @@ def run_openspiel(quick: bool, think_ms: float, log=print) -> dict:
         return {"error": str(err)}
     sims = _ismcts_sims(pyspiel, think_ms)
     samples = _strong_samples(think_ms)
-    count = 40 if quick else 120
-    wins = 0
+    count = hands or (40 if quick else 120)
     started = time.perf_counter()
-    for hand in range(count):
-        result = play_openspiel_hand(pyspiel, 20_000 + hand, sims, samples)
-        wins += result["scores"][result["strong"]] == max(result["scores"])
-    low, high = wilson(wins, count)
+    sides = (False, True) if control else (False,)
+    args = [(20_000 + hand, sims, samples, side) for hand in range(count) for side in sides]
+    with ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else _Serial() as pool:
+        results = list(pool.map(_openspiel_one, args))
+    wins = {side: [_hand_shares(r) for a, r in zip(args, results) if a[3] == side] for side in sides}
+    won, split = sum(w for w, _ in wins[False]), sum(f for _, f in wins[False])
+    low, high = wilson(won, count)
     log(f"openspiel: Strong ({samples} samples) against three ISMCTS bots ({sims} simulations), each about "
         f"{think_ms:g} ms of CPU a decision here, "
-        f"won {wins}/{count} hands = {wins / count:.1%} (95% {low:.1%}-{high:.1%}; its share 25%; "
-        f"co-winners count) in {time.perf_counter() - started:.0f} s")
-    return {"hands": count, "wins": wins, "share": wins / count, "interval": [low, high],
-            "ismcts_simulations": sims, "strong_samples": samples, "think_ms": think_ms, "version": getattr(pyspiel, "__version__", None)}
+        f"won {won}/{count} hands = {won / count:.1%} (95% {low:.1%}-{high:.1%}; its share 25%; "
+        f"co-winners count), split between co-winners {split / count:.1%} "
+        f"in {time.perf_counter() - started:.0f} s")
+    out = {"hands": count, "wins": won, "share": won / count, "interval": [low, high],
+           "split_share": split / count, "ismcts_simulations": sims, "strong_samples": samples,
+           "think_ms": think_ms, "version": getattr(pyspiel, "__version__", None)}
+    if control:
+        c_won, c_split = sum(w for w, _ in wins[True]), sum(f for _, f in wins[True])
+        diffs = [a[0] - b[0] for a, b in zip(wins[False], wins[True])]
+        mean = sum(diffs) / count
+        error = (sum((d - mean) ** 2 for d in diffs) / max(1, count - 1) / count) ** 0.5
+        low, high = wilson(c_won, count)
+        log(f"openspiel control: an ISMCTS bot in the same seat on the same hands won {c_won}/{count} = "
+            f"{c_won / count:.1%} (95% {low:.1%}-{high:.1%}), split {c_split / count:.1%}; Strong minus "
+            f"control, paired: {mean:+.1%} (95% {mean - 1.96 * error:+.1%} to {mean + 1.96 * error:+.1%})")
+        out["control"] = {"wins": c_won, "share": c_won / count, "interval": [low, high],
+                          "split_share": c_split / count, "paired_difference": mean,
+                          "paired_interval": [mean - 1.96 * error, mean + 1.96 * error]}
+    return out
 
 
 def _ismcts_sims(pyspiel, think_ms: float) -> int:
@@ -477,6 +522,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--length", choices=("short", "default"), default="short",
                         help="the match parts' options: shortened matches, or the games' defaults")
     parser.add_argument("--matches", type=int, default=None, help="matches per match part (overrides the mode's)")
+    parser.add_argument("--control", action="store_true",
+                        help="openspiel: also play each hand with an ISMCTS bot in the Strong seat (the fair share)")
+    parser.add_argument("--hands", type=int, default=None, help="openspiel: hands to play (overrides the mode's)")
     parser.add_argument("--duplicate", action="store_true",
                         help="team parts: play each seed twice, the Strong pair on either team")
     args = parser.parse_args(argv)
@@ -494,7 +542,8 @@ def main(argv: list[str] | None = None) -> int:
                                        default_length=args.length == "default", matches=args.matches,
                                        duplicate=args.duplicate)
     if "openspiel" in parts:
-        results["openspiel"] = run_openspiel(args.quick, args.think_ms)
+        results["openspiel"] = run_openspiel(args.quick, args.think_ms, control=args.control, jobs=args.jobs,
+                                             hands=args.hands)
     if "loop" in parts:
         results["loop"] = run_loop(args.tables, 10.0 if args.quick else 30.0, args.think_ms)
     # Read the file only now: runs of other parts may have finished while this one ran.
