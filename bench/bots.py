@@ -337,8 +337,9 @@ def run_openspiel(quick: bool, think_ms: float, log=print, control: bool = False
     low, high = wilson(won, count)
     log(f"openspiel: Strong ({samples} samples) against three ISMCTS bots ({sims} simulations), each about "
         f"{think_ms:g} ms of CPU a decision here, "
-        f"won {won}/{count} hands = {won / count:.1%} (95% {low:.1%}-{high:.1%}; its share 25%; "
-        f"co-winners count), split between co-winners {split / count:.1%} "
+        f"won {won}/{count} hands = {won / count:.1%} (95% {low:.1%}-{high:.1%}; co-winners count, so a "
+        f"player as strong as ISMCTS wins over 25%: --control measures it), split between co-winners "
+        f"{split / count:.1%} (par 25%) "
         f"in {time.perf_counter() - started:.0f} s")
     out = {"hands": count, "wins": won, "share": won / count, "interval": [low, high],
            "split_share": split / count, "ismcts_simulations": sims, "strong_samples": samples,
