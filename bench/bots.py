@@ -16,8 +16,8 @@ Parts (each match has fixed seeds; the Strong seats rotate so each seat position
   with random rollouts), the same CPU per decision: the ISMCTS simulation count and the Strong
   sample count are each calibrated here to take ``--think-ms`` of CPU a decision, 5-card hands of Oh Hell played on both engines at once (the same deal,
   every action applied to both, their turns and scores checked equal; OpenSpiel's scoring is
-  Felt's ``basic``): the share of hands the Strong bot wins (par 25%, co-winners count; also
-  split between co-winners, where four equal players average exactly 25%). ``--control`` plays
+  Felt's ``basic``): the share of hands the Strong bot wins (co-winners count, which lifts a
+  player as strong as its rivals above 25%; also split between co-winners, par exactly 25%). ``--control`` plays
   each hand again with an ISMCTS bot in the Strong seat and pairs the two: what a player as
   strong as the rivals wins from that seat is the fair share. ``--hands N`` sets the count,
   ``--jobs`` plays hands in parallel (the counts are calibrated once, then fixed).
