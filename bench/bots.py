@@ -40,20 +40,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import json
 import math
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from bench.common import RESULTS
+from bench.common import add_write_flag, merge_results, results_path
 from server.bots import get_bot
 from server.bots.strong import StrongBot
 from server.rules.games import get_game
 from server.rules.sampling import sample_state
 
-BOTS_RESULTS = RESULTS.parent / "bots.json"
 # Sampled deals per Strong decision in the match parts: a fixed amount of search, so the
 # figures do not depend on the machine's load. Per game, about what the server's 150 ms buys
 # here (a Ribs decision weighs every pair of its hand, ~30 candidates a deal); each part
@@ -528,6 +526,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=None, help="openspiel: hands to play (overrides the mode's)")
     parser.add_argument("--duplicate", action="store_true",
                         help="team parts: play each seed twice, the Strong pair on either team")
+    add_write_flag(parser)
     args = parser.parse_args(argv)
     parts = args.only.split(",")
     results: dict[str, Any] = {}
@@ -547,11 +546,8 @@ def main(argv: list[str] | None = None) -> int:
                                              hands=args.hands)
     if "loop" in parts:
         results["loop"] = run_loop(args.tables, 10.0 if args.quick else 30.0, args.think_ms)
-    # Read the file only now: runs of other parts may have finished while this one ran.
-    merged: dict[str, Any] = json.loads(BOTS_RESULTS.read_text()) if BOTS_RESULTS.exists() else {}
-    merged.update(results)
-    BOTS_RESULTS.parent.mkdir(exist_ok=True)
-    BOTS_RESULTS.write_text(json.dumps(merged, indent=2) + "\n")
+    merge_results(results, args.write, "bots.json")
+    print(f"results in {results_path('bots.json', args.write)}", flush=True)
     return 0
 
 

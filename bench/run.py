@@ -1,11 +1,15 @@
-"""``python -m bench.run [--quick] [--only PART,...]``: every Felt benchmark, one line per figure.
+"""``python -m bench.run [--quick] [--only PART,...] [--write]``: every Felt benchmark, one line per figure.
 
 Parts, in order: calibration, engines, micro (diff + encode), patches (patch size and the
-in-process room path), storage (``bench/storage.py``, another engineer's, run as a
-subprocess), load (WebSocket load against the bare baseline, memory, and the py-spy
-profile), durable (the write-ahead table log's cost at human pace: log on, log off, bare). Every figure goes to ``bench/results/latest.json`` (read-modify-write: the
-"storage" key written by ``bench/storage.py`` is kept) and the table in ``bench/README.md``
-is rewritten from this run.
+in-process room path), storage (``bench/storage.py``, run as a subprocess), load (WebSocket
+load against the bare baseline, memory, and the py-spy profile), durable (the write-ahead
+table log's cost at human pace: log on, log off, bare).
+
+Every figure goes to ``latest.json`` (read-modify-write: the "storage" key written by
+``bench/storage.py`` is kept) and ``quick.json`` or ``full.json``, and the mode's "Last
+figures" table is rewritten from this run. With ``--write`` these are the committed
+``bench/results/*.json`` and ``bench/README.md``; without it, the same files under
+``bench/results/local/``, which git ignores.
 """
 
 from __future__ import annotations
@@ -18,10 +22,10 @@ import subprocess
 import sys
 import time
 
-from bench.common import RESULTS, ROOT, figure, line, merge_results, now_iso, read_results
+from bench.common import (ROOT, add_write_flag, figure, line, merge_results, now_iso, read_results, readme_path,
+                          results_path, write_json)
 
 PARTS = ("calibration", "engines", "micro", "patches", "storage", "load", "durable")
-README = ROOT / "bench" / "README.md"
 STORAGE_ARGS: list[str] | None = None
 
 
@@ -54,7 +58,7 @@ def _pin(core: int):
         return None
 
 
-def run_storage(quick: bool) -> tuple[dict, list[dict]]:
+def run_storage(quick: bool, write: bool) -> tuple[dict, list[dict]]:
     path = ROOT / "bench" / "storage.py"
     if not path.exists():
         return {"error": "bench/storage.py does not exist"}, [
@@ -64,7 +68,7 @@ def run_storage(quick: bool) -> tuple[dict, list[dict]]:
     # Full mode: its --quick (1,000 matches, SQLite and PostgreSQL): the default 10,000 take
     # longer than the whole ~15-minute budget on this machine. Override with --storage-args.
     extra = STORAGE_ARGS if STORAGE_ARGS is not None else (["--quick", "--no-pg", "--matches", "300"] if quick else ["--quick"])
-    cmd = [sys.executable, "-m", "bench.storage", *extra]
+    cmd = [sys.executable, "-m", "bench.storage", *extra, *(["--write"] if write else [])]
     timeout = 40 if quick else 420
     t0 = time.perf_counter()
     try:
@@ -75,7 +79,7 @@ def run_storage(quick: bool) -> tuple[dict, list[dict]]:
     raw = {"command": " ".join(cmd[1:]), "returncode": rc, "seconds": time.perf_counter() - t0, "stdout_tail": out[-3000:], "stderr_tail": err[-2000:]}
     for ln in out.splitlines():
         log(f"  storage| {ln}")
-    data = read_results().get("storage")
+    data = read_results(write).get("storage")
     stall = _find_stall(data) if data is not None else None
     note = None if rc == 0 else f"bench/storage.py exited with {rc}: {err.strip()[-200:]}"
     if data is None:
@@ -110,9 +114,8 @@ def _find_stall(data) -> float | None:
     return max(found) if found else None
 
 
-def write_readme(figs: list[dict], meta: dict, raw: dict) -> None:
-    if not README.exists():
-        return
+def write_readme(figs: list[dict], meta: dict, raw: dict, readme) -> None:
+    """Rewrite the mode's "Last figures" table, between its two markers, in ``readme``."""
     rows = ["| figure | measured | baseline | ratio | target | result |", "|---|---|---|---|---|---|"]
     from bench.common import fmt
 
@@ -143,12 +146,13 @@ def write_readme(figs: list[dict], meta: dict, raw: dict) -> None:
     mode = meta["mode"]
     start, end = f"<!-- results:{mode}:start -->", f"<!-- results:{mode}:end -->"
     block = start + "\n" + head + "\n\n" + "\n".join(rows) + extra + "\n" + end
-    text = README.read_text()
+    text = readme.read_text() if readme.exists() else ""
     if start in text:
         text = re.sub(re.escape(start) + ".*?" + re.escape(end), lambda _: block, text, flags=re.S)
     else:
         text += "\n" + block + "\n"
-    README.write_text(text)
+    readme.parent.mkdir(parents=True, exist_ok=True)
+    readme.write_text(text)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -156,8 +160,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a short version (under 3 minutes)")
     parser.add_argument("--only", default=",".join(PARTS), help=f"comma-separated parts of: {', '.join(PARTS)}")
     parser.add_argument("--games", default="oh_hell,bid_whist,tarbish,ribs", help="games the load rooms play")
-    parser.add_argument("--no-readme", action="store_true")
+    parser.add_argument("--no-readme", action="store_true", help="do not rewrite the \"Last figures\" table")
     parser.add_argument("--storage-args", default=None, help="arguments for bench/storage.py (quoted, space-separated)")
+    add_write_flag(parser)
     args = parser.parse_args(argv)
     global STORAGE_ARGS
     if args.storage_args is not None:
@@ -201,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     part("patches", lambda: run_patches(args.quick, log))
     if before is not None:
         os.sched_setaffinity(0, before)
-    part("storage", lambda: run_storage(args.quick))
+    part("storage", lambda: run_storage(args.quick, args.write))
 
     def load():
         from bench.load import load_figures, run_load
@@ -226,17 +231,13 @@ def main(argv: list[str] | None = None) -> int:
         "failed": [f["name"] for f in figs if f.get("pass") is False],
         "not_measured": [f["name"] for f in figs if "target" in f and f.get("pass") is None],
     }
-    merge_results({"meta": meta, "summary": summary, "figures": figs, "raw": raw})
+    merge_results({"meta": meta, "summary": summary, "figures": figs, "raw": raw}, args.write)
     # The last run of each mode is kept too (latest.json holds whichever ran last).
-    import json
-
-    (RESULTS.parent / f"{mode}.json").write_text(
-        json.dumps({"meta": meta, "summary": summary, "figures": figs, "raw": raw}, indent=2, default=str) + "\n"
-    )
+    write_json(results_path(f"{mode}.json", args.write), {"meta": meta, "summary": summary, "figures": figs, "raw": raw})
     if not args.no_readme:
-        write_readme(figs, meta, raw)
+        write_readme(figs, meta, raw, readme_path(args.write))
     log(f"{summary['passed']} targets met, {len(summary['failed'])} missed, {len(summary['not_measured'])} not measured;"
-        f" {meta['seconds']:.0f} s; results in {RESULTS.relative_to(ROOT)}")
+        f" {meta['seconds']:.0f} s; results in {results_path('latest.json', args.write).relative_to(ROOT)}")
     return 0
 
 
