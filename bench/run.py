@@ -7,7 +7,7 @@ table log's cost at human pace: log on, log off, bare).
 
 Every figure goes to ``latest.json`` (read-modify-write: the "storage" key written by
 ``bench/storage.py`` is kept) and ``quick.json`` or ``full.json``, and the mode's "Last
-figures" table is rewritten from this run. With ``--write`` these are the committed
+figures" table is rewritten from the last run of each mode. With ``--write`` these are the committed
 ``bench/results/*.json`` and ``bench/README.md``; without it, the same files under
 ``bench/results/local/``, which git ignores.
 """
@@ -15,6 +15,7 @@ figures" table is rewritten from this run. With ``--write`` these are the commit
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import re
@@ -22,8 +23,8 @@ import subprocess
 import sys
 import time
 
-from bench.common import (ROOT, add_write_flag, figure, line, merge_results, now_iso, read_results, readme_path,
-                          results_path, write_json)
+from bench.common import (ROOT, add_write_flag, figure, fmt, line, merge_results, now_iso, read_results,
+                          readme_path, results_path, write_json)
 
 PARTS = ("calibration", "engines", "micro", "patches", "storage", "load", "durable")
 STORAGE_ARGS: list[str] | None = None
@@ -114,41 +115,83 @@ def _find_stall(data) -> float | None:
     return max(found) if found else None
 
 
-def write_readme(figs: list[dict], meta: dict, raw: dict, readme) -> None:
-    """Rewrite the mode's "Last figures" table, between its two markers, in ``readme``."""
-    rows = ["| figure | measured | baseline | ratio | target | result |", "|---|---|---|---|---|---|"]
-    from bench.common import fmt
+MODES = ("full", "quick")
+START, END = "<!-- results:start -->", "<!-- results:end -->"
+LOST = ".lost_or_out_of_order"
 
+
+def _cell(f: dict | None) -> str:
+    """One figure of one mode: its value (and ratio to its baseline), then pass or FAIL."""
+    if f is None:
+        return "-"
+    if f["value"] is None:
+        return "not measured"
+    text = f"{fmt(f['value'])} {f['unit']}".strip()
+    against = f.get("target", "")
+    if "ratio" in f and ("bare" in against or "'s" in against):  # the ratio the target is about
+        text += f" ({fmt(f['ratio'])}x)"
+    rooms = re.search(r"_(\d+)_rooms$", f["name"])
+    if rooms:
+        text += f" at {rooms[1]} rooms"
+    if "target" in f:
+        text += " " + {True: "pass", False: "**FAIL**", None: "n/a"}[f.get("pass")]
+    return text
+
+
+def _reported(figs: list[dict]) -> dict[str, dict]:
+    """The figures the table shows, by row: every one with a target (the lost-frame checks of
+    every load level folded into one; the durable part's level, which differs by mode, in the
+    cell rather than the row), and the calibration loop."""
+    shown: dict[str, dict] = {}
+    lost = [f for f in figs if f["name"].endswith(LOST)]
     for f in figs:
-        if "target" not in f and not f["name"].startswith(
-            ("load.", "memory.", "engine.", "micro.diff", "room.", "calibration", "durable.")
-        ):
-            continue
-        verdict = {True: "pass", False: "**FAIL**", None: "n/a"}[f.get("pass")] if "target" in f else ""
-        rows.append(
-            f"| `{f['name']}` | {fmt(f['value'])} {f['unit']} | {fmt(f.get('baseline')) if 'baseline' in f else ''} | "
-            f"{fmt(f.get('ratio')) if 'ratio' in f else ''} | {f.get('target', '')} | {verdict} |"
-        )
-    head = (f"Last run: {meta['finished']} (`{meta['command']}`, {meta['seconds']:.0f} s, load average at start "
-            f"{meta['loadavg_start'][0]:.1f}, at end {meta['loadavg_end'][0]:.1f}).")
+        if f["name"].startswith("calibration") or ("target" in f and not f["name"].endswith(LOST)):
+            shown[re.sub(r"_\d+_rooms$", "", f["name"])] = f
+    if lost:
+        passed = None if any(f.get("pass") is None for f in lost) else all(f["pass"] for f in lost)
+        shown["load.*" + LOST] = figure("load.*" + LOST, sum(f["value"] or 0 for f in lost), "frames",
+                                        target="0", passed=passed)
+    return shown
+
+
+def _hot_path(raw: dict) -> str:
     prof = (raw.get("load") or {}).get("profile") or {}
-    extra = ""
-    if prof.get("top_self"):
-        run = prof["run"]
-        extra = (f"\n\nServer hot path (py-spy, {prof['samples']} samples, closed loop at {run['rooms']} rooms, "
-                 f"{fmt(run['server_cpu_us_per_move'])} CPU us/move; share of samples and us/move):\n\n"
-                 "| frame (self time) | share | us/move |\n|---|---|---|\n")
-        extra += "\n".join(f"| `{r['frame']}` | {r['share']:.1%} | {r['us_per_move']:.0f} |" for r in prof["top_self"][:12])
-        extra += "\n\n| frame (inclusive, server code) | share | us/move |\n|---|---|---|\n"
-        extra += "\n".join(f"| `{r['frame']}` | {r['share']:.1%} | {r['us_per_move']:.0f} |" for r in prof["top_inclusive_server"][:6])
-    elif prof.get("error"):
-        extra = f"\n\nProfile: {prof['error']}"
-    mode = meta["mode"]
-    start, end = f"<!-- results:{mode}:start -->", f"<!-- results:{mode}:end -->"
-    block = start + "\n" + head + "\n\n" + "\n".join(rows) + extra + "\n" + end
+    if not prof.get("top_self"):
+        return ""
+    frames = ", ".join(f"`{r['frame'].split(' (')[0]}` {r['us_per_move']:.0f}" for r in prof["top_self"][:8])
+    return (f"\n\nServer hot path (full run, py-spy, closed loop at {prof['run']['rooms']} rooms, "
+            f"{fmt(prof['run']['server_cpu_us_per_move'])} CPU us/move), self time in us/move: {frames}.")
+
+
+def results_table(runs: dict[str, dict]) -> str:
+    """The "Last figures" block: one row per figure, one column per mode's last run."""
+    lines = []
+    for mode, run in runs.items():
+        meta = run["meta"]
+        lines.append(f"- {mode}: `{meta['command']}`, finished {meta['finished']}, {meta['seconds']:.0f} s, "
+                     f"load average {meta['loadavg_start'][0]:.1f} at start, {meta['loadavg_end'][0]:.1f} at end.")
+    shown = {mode: _reported(run["figures"]) for mode, run in runs.items()}
+    names = list(dict.fromkeys(name for mode in MODES if mode in shown for name in shown[mode]))
+    lines += ["", "| figure | target | " + " | ".join(MODES) + " |", "|---|---|" + "---|" * len(MODES)]
+    for name in names:
+        target = next((shown[m][name].get("target", "") for m in shown if name in shown[m]), "")
+        lines.append(f"| `{name}` | {target} | " + " | ".join(_cell(shown.get(m, {}).get(name)) for m in MODES) + " |")
+    hot = _hot_path(runs.get("full", {}).get("raw") or {})
+    return START + "\n" + "\n".join(lines) + hot + "\n" + END
+
+
+def write_readme(readme, write: bool) -> None:
+    """Rewrite the "Last figures" block of ``readme`` from the last run of each mode."""
+    runs = {}
+    for mode in MODES:
+        try:
+            runs[mode] = json.loads(results_path(f"{mode}.json", write).read_text())
+        except (FileNotFoundError, json.JSONDecodeError):
+            continue
+    block = results_table(runs)
     text = readme.read_text() if readme.exists() else ""
-    if start in text:
-        text = re.sub(re.escape(start) + ".*?" + re.escape(end), lambda _: block, text, flags=re.S)
+    if START in text:
+        text = re.sub(re.escape(START) + ".*?" + re.escape(END), lambda _: block, text, flags=re.S)
     else:
         text += "\n" + block + "\n"
     readme.parent.mkdir(parents=True, exist_ok=True)
@@ -235,7 +278,7 @@ def main(argv: list[str] | None = None) -> int:
     # The last run of each mode is kept too (latest.json holds whichever ran last).
     write_json(results_path(f"{mode}.json", args.write), {"meta": meta, "summary": summary, "figures": figs, "raw": raw})
     if not args.no_readme:
-        write_readme(figs, meta, raw, readme_path(args.write))
+        write_readme(readme_path(args.write), args.write)
     log(f"{summary['passed']} targets met, {len(summary['failed'])} missed, {len(summary['not_measured'])} not measured;"
         f" {meta['seconds']:.0f} s; results in {results_path('latest.json', args.write).relative_to(ROOT)}")
     return 0

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from bench.common import README, RESULTS_DIR, ROOT, SCRATCH, readme_path, results_path
+from bench.run import END, START
 
 SCRATCH_NAME = SCRATCH.relative_to(ROOT).as_posix()
 
@@ -58,7 +59,7 @@ def test_a_run_without_write_leaves_every_committed_file_as_it_was(tmp_path):
     added = [name for name in after if name not in before]
     assert added and all(name.startswith(SCRATCH_NAME + "/") for name in added), added
     assert f"{SCRATCH_NAME}/latest.json" in added and f"{SCRATCH_NAME}/README.md" in added
-    assert "<!-- results:quick:start -->" in (root / SCRATCH_NAME / "README.md").read_text()
+    assert START in (root / SCRATCH_NAME / "README.md").read_text()
 
 
 def test_a_run_with_write_records_itself_in_the_committed_files(tmp_path):
@@ -71,4 +72,5 @@ def test_a_run_with_write_records_itself_in_the_committed_files(tmp_path):
     assert {"bench/results/latest.json", "bench/results/quick.json", "bench/README.md"} <= changed
     assert not any(name.startswith(SCRATCH_NAME + "/") for name in after)
     readme = (root / "bench" / "README.md").read_text()
-    assert readme.count("<!-- results:quick:start -->") == 1 and readme.count("<!-- results:full:start -->") == 1
+    assert readme.count(START) == 1 and readme.count(END) == 1
+    assert "| `calibration.python_loop_ns` |" in readme and "## Last figures" in readme
