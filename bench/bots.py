@@ -32,7 +32,9 @@ fixed number of sampled deals per decision (``SAMPLES`` per game, or ``--samples
 time budget: the server's budget (``FELT_BOT_THINK_MS``) buys fewer deals on a loaded machine,
 which made earlier figures depend on who else was running. Each part prints the CPU its
 Strong decisions took, which says what the count costs here. ``--samples 0`` measures the
-time budget instead (``--think-ms``), as ``openspiel`` and ``loop`` always do.
+time budget instead (``--think-ms``), as ``openspiel`` and ``loop`` always do. Each part's
+last run goes to ``bots.json``: in ``bench/results/`` with ``--write``, else in the ignored
+``bench/results/local/``.
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ from server.rules.sampling import sample_state
 # Sampled deals per Strong decision in the match parts: a fixed amount of search, so the
 # figures do not depend on the machine's load. Per game, about what the server's 150 ms buys
 # here (a Ribs decision weighs every pair of its hand, ~30 candidates a deal); each part
-# prints the CPU its decisions took, and bench/README.md records it.
+# prints the CPU its decisions took (docs/decisions/0013: why counts, not a clock).
 SAMPLES = {"oh_hell": 96, "bid_whist": 40, "tarbish": 48, "ribs": 6}
 
 MATCHES = {  # game part -> (game, players, options, matches in full mode, in quick mode, strong seats)
