@@ -26,11 +26,13 @@ test: $(STAMP)
 test-fast: $(STAMP)
 	$(PY) -m pytest -q -m "not slow and not browser" $(PYTEST_ARGS)
 
+# The benchmarks write to bench/results/local/ (ignored by git); `make bench BENCH_ARGS=--write`
+# records the run in the committed bench/results/*.json and bench/README.md's "Last figures".
 bench: $(STAMP)
-	$(PY) -m bench.run
+	$(PY) -m bench.run $(BENCH_ARGS)
 
 bench-quick: $(STAMP)
-	$(PY) -m bench.run --quick
+	$(PY) -m bench.run --quick $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis felt.db felt.db-wal felt.db-shm felt-spool.jsonl

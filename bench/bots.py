@@ -32,7 +32,9 @@ fixed number of sampled deals per decision (``SAMPLES`` per game, or ``--samples
 time budget: the server's budget (``FELT_BOT_THINK_MS``) buys fewer deals on a loaded machine,
 which made earlier figures depend on who else was running. Each part prints the CPU its
 Strong decisions took, which says what the count costs here. ``--samples 0`` measures the
-time budget instead (``--think-ms``), as ``openspiel`` and ``loop`` always do.
+time budget instead (``--think-ms``), as ``openspiel`` and ``loop`` always do. Each part's
+last run goes to ``bots.json``: in ``bench/results/`` with ``--write``, else in the ignored
+``bench/results/local/``.
 """
 
 from __future__ import annotations
@@ -40,24 +42,22 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import json
 import math
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from bench.common import RESULTS
+from bench.common import add_write_flag, merge_results, results_path
 from server.bots import get_bot
 from server.bots.strong import StrongBot
 from server.rules.games import get_game
 from server.rules.sampling import sample_state
 
-BOTS_RESULTS = RESULTS.parent / "bots.json"
 # Sampled deals per Strong decision in the match parts: a fixed amount of search, so the
 # figures do not depend on the machine's load. Per game, about what the server's 150 ms buys
 # here (a Ribs decision weighs every pair of its hand, ~30 candidates a deal); each part
-# prints the CPU its decisions took, and bench/README.md records it.
+# prints the CPU its decisions took (docs/decisions/0013: why counts, not a clock).
 SAMPLES = {"oh_hell": 96, "bid_whist": 40, "tarbish": 48, "ribs": 6}
 
 MATCHES = {  # game part -> (game, players, options, matches in full mode, in quick mode, strong seats)
@@ -528,6 +528,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=None, help="openspiel: hands to play (overrides the mode's)")
     parser.add_argument("--duplicate", action="store_true",
                         help="team parts: play each seed twice, the Strong pair on either team")
+    add_write_flag(parser)
     args = parser.parse_args(argv)
     parts = args.only.split(",")
     results: dict[str, Any] = {}
@@ -547,11 +548,8 @@ def main(argv: list[str] | None = None) -> int:
                                              hands=args.hands)
     if "loop" in parts:
         results["loop"] = run_loop(args.tables, 10.0 if args.quick else 30.0, args.think_ms)
-    # Read the file only now: runs of other parts may have finished while this one ran.
-    merged: dict[str, Any] = json.loads(BOTS_RESULTS.read_text()) if BOTS_RESULTS.exists() else {}
-    merged.update(results)
-    BOTS_RESULTS.parent.mkdir(exist_ok=True)
-    BOTS_RESULTS.write_text(json.dumps(merged, indent=2) + "\n")
+    merge_results(results, args.write, "bots.json")
+    print(f"results in {results_path('bots.json', args.write)}", flush=True)
     return 0
 
 

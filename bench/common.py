@@ -1,4 +1,4 @@
-"""Shared helpers: percentiles, figures with targets, and the results file (read-modify-write)."""
+"""Shared helpers: percentiles, figures with targets, and the results files (read-modify-write)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,29 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-RESULTS = ROOT / "bench" / "results" / "latest.json"
+# The results kept in git (bench/results/*.json, the tables of bench/README.md) change only when
+# a run is asked to record itself (--write); any other run writes to SCRATCH, which git ignores,
+# so that trying a benchmark never leaves the working tree dirty.
+RESULTS_DIR = ROOT / "bench" / "results"
+SCRATCH = RESULTS_DIR / "local"
+README = ROOT / "bench" / "README.md"
+
+
+def results_path(name: str, write: bool) -> Path:
+    """Where the results file ``name`` (``latest.json``, ``bots.json``, ...) goes for this run."""
+    return (RESULTS_DIR if write else SCRATCH) / name
+
+
+def readme_path(write: bool) -> Path:
+    """The file whose "Last figures" tables a run rewrites: bench/README.md only with --write."""
+    return README if write else SCRATCH / "README.md"
+
+
+def add_write_flag(parser) -> None:
+    """The one ``--write`` option of every bench that records results."""
+    parser.add_argument("--write", action="store_true",
+                        help=f"record the results in the committed files (bench/results/, bench/README.md);"
+                             f" without it they go to {SCRATCH.relative_to(ROOT)}/, which git ignores")
 
 
 def pct(values: list[float], q: float) -> float | None:
@@ -81,22 +103,30 @@ def line(f: dict) -> str:
     return s
 
 
-def read_results() -> dict:
+def read_results(write: bool, name: str = "latest.json") -> dict:
     try:
-        return json.loads(RESULTS.read_text())
+        return json.loads(results_path(name, write).read_text())
     except (FileNotFoundError, json.JSONDecodeError):
         return {}
 
 
-def merge_results(update: dict) -> dict:
-    """Read the file, overwrite our keys, keep everyone else's (e.g. "storage"), write atomically."""
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    data = read_results()
+def merge_results(update: dict, write: bool, name: str = "latest.json") -> dict:
+    """Read the file, overwrite our keys, keep everyone else's (e.g. "storage"), write atomically.
+
+    Read only now, at the end of a run: other benches may have written their keys meanwhile.
+    """
+    data = read_results(write, name)
     data.update(update)
-    tmp = RESULTS.with_suffix(f".tmp{os.getpid()}")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=False, default=str) + "\n")
-    os.replace(tmp, RESULTS)
+    write_json(results_path(name, write), data)
     return data
+
+
+def write_json(path: Path, data: Any) -> None:
+    """Write ``data`` to ``path`` atomically (a temporary file, then a rename)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    tmp.write_text(json.dumps(data, indent=2, sort_keys=False, default=str) + "\n")
+    os.replace(tmp, path)
 
 
 def now_iso() -> str:

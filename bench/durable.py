@@ -16,7 +16,8 @@ block of the server with the log while the rooms play (``FELT_LOOP_MONITOR=1``: 
 ticker in the server, each gap bounded by the loop thread's own CPU time, so a shared
 machine's other processes are not counted; read from ``/healthz``).
 
-Prints one line per figure and merges them into bench/results/latest.json under "durable".
+Prints one line per figure and merges them into latest.json under "durable" (bench/results/
+with ``--write``, else the ignored bench/results/local/).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from pathlib import Path
 
 import psutil
 
-from bench.common import ROOT, figure, line, median, merge_results
+from bench.common import ROOT, add_write_flag, figure, line, median, merge_results, results_path
 from bench.load import BENCH_SERVER_ENV, PY, Client, _cpu, _free_port, _kill, _taskset, _wait_port
 
 GAMES = "oh_hell,bid_whist,tarbish,ribs"
@@ -184,11 +185,14 @@ def _figures(raw: dict) -> list[dict]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.durable", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="300 rooms instead of 2,500")
+    add_write_flag(parser)
     args = parser.parse_args(argv)
     raw, figures = run(args.quick)
     for f in figures:
         print(line(f), flush=True)
-    merge_results({"durable": {"raw": raw, "figures": figures, "quick": args.quick, "loadavg": os.getloadavg()}})
+    merge_results({"durable": {"raw": raw, "figures": figures, "quick": args.quick, "loadavg": os.getloadavg()}},
+                  args.write)
+    print(f"results in {results_path('latest.json', args.write).relative_to(ROOT)}", flush=True)
     return 0
 
 

@@ -13,7 +13,8 @@ CPU per Strong decision. ``--first N`` starts at hand ``N`` (a later set of hand
 from the first ``N``). ``--out`` keeps every hand's result; ``--against`` a file from
 another tree (the same hands and samples) prints the paired difference: both bots play the
 same deals, so the difference's interval is much narrower than either share's. The figures
-go to ``bench/results/bots.json`` under ``oh_hell_bids``.
+go to ``bots.json`` under ``oh_hell_bids``: ``bench/results/`` with ``--write``, else the
+ignored ``bench/results/local/``.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bench.bots import BOTS_RESULTS, wilson
+from bench.bots import wilson
+from bench.common import add_write_flag, merge_results, results_path
 from server.bots import get_bot
 from server.bots.base import Bot
 from server.rules.games import get_game
@@ -108,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=48)
     parser.add_argument("--out", help="write every hand's result here (JSON)")
     parser.add_argument("--against", help="a file written by --out on another tree: print the paired difference")
+    add_write_flag(parser)
     args = parser.parse_args(argv)
     results = [play_hand(i, args.samples) for i in range(args.first, args.first + args.hands)]
     figures = summary(results, args.samples)
@@ -118,10 +121,8 @@ def main(argv: list[str] | None = None) -> int:
         with open(args.against) as f:
             before = json.load(f)
         paired(results, before["hands"])
-    # Read the file only now: other parts' runs may have written it meanwhile (as bench.bots does).
-    merged = json.loads(BOTS_RESULTS.read_text()) if BOTS_RESULTS.exists() else {}
-    merged["oh_hell_bids"] = figures
-    BOTS_RESULTS.write_text(json.dumps(merged, indent=2) + "\n")
+    merge_results({"oh_hell_bids": figures}, args.write, "bots.json")
+    print(f"results in {results_path('bots.json', args.write)}", flush=True)
     return 0
 
 

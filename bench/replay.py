@@ -5,7 +5,7 @@
 asks for its replay: cold (built), warm (cached) and four at once. It prints the body's size
 per action, the peak resident memory's growth over the resident memory before the request,
 and the loop's worst lag during the request beside its worst lag over as long idle (what
-the shared machine itself adds). The issue's bounds: +50 MB and 50 ms.
+the shared machine itself adds). The bounds: +50 MB and 50 ms.
 """
 
 from __future__ import annotations

@@ -1,16 +1,21 @@
-"""``python -m bench.run [--quick] [--only PART,...]``: every Felt benchmark, one line per figure.
+"""``python -m bench.run [--quick] [--only PART,...] [--write]``: every Felt benchmark, one line per figure.
 
 Parts, in order: calibration, engines, micro (diff + encode), patches (patch size and the
-in-process room path), storage (``bench/storage.py``, another engineer's, run as a
-subprocess), load (WebSocket load against the bare baseline, memory, and the py-spy
-profile), durable (the write-ahead table log's cost at human pace: log on, log off, bare). Every figure goes to ``bench/results/latest.json`` (read-modify-write: the
-"storage" key written by ``bench/storage.py`` is kept) and the table in ``bench/README.md``
-is rewritten from this run.
+in-process room path), storage (``bench/storage.py``, run as a subprocess), load (WebSocket
+load against the bare baseline, memory, and the py-spy profile), durable (the write-ahead
+table log's cost at human pace: log on, log off, bare).
+
+Every figure goes to ``latest.json`` (read-modify-write: the "storage" key written by
+``bench/storage.py`` is kept) and ``quick.json`` or ``full.json``, and the mode's "Last
+figures" table is rewritten from the last run of each mode. With ``--write`` these are the committed
+``bench/results/*.json`` and ``bench/README.md``; without it, the same files under
+``bench/results/local/``, which git ignores.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import re
@@ -18,10 +23,10 @@ import subprocess
 import sys
 import time
 
-from bench.common import RESULTS, ROOT, figure, line, merge_results, now_iso, read_results
+from bench.common import (ROOT, add_write_flag, figure, fmt, line, merge_results, now_iso, read_results,
+                          readme_path, results_path, write_json)
 
 PARTS = ("calibration", "engines", "micro", "patches", "storage", "load", "durable")
-README = ROOT / "bench" / "README.md"
 STORAGE_ARGS: list[str] | None = None
 
 
@@ -54,7 +59,7 @@ def _pin(core: int):
         return None
 
 
-def run_storage(quick: bool) -> tuple[dict, list[dict]]:
+def run_storage(quick: bool, write: bool) -> tuple[dict, list[dict]]:
     path = ROOT / "bench" / "storage.py"
     if not path.exists():
         return {"error": "bench/storage.py does not exist"}, [
@@ -64,7 +69,7 @@ def run_storage(quick: bool) -> tuple[dict, list[dict]]:
     # Full mode: its --quick (1,000 matches, SQLite and PostgreSQL): the default 10,000 take
     # longer than the whole ~15-minute budget on this machine. Override with --storage-args.
     extra = STORAGE_ARGS if STORAGE_ARGS is not None else (["--quick", "--no-pg", "--matches", "300"] if quick else ["--quick"])
-    cmd = [sys.executable, "-m", "bench.storage", *extra]
+    cmd = [sys.executable, "-m", "bench.storage", *extra, *(["--write"] if write else [])]
     timeout = 40 if quick else 420
     t0 = time.perf_counter()
     try:
@@ -75,7 +80,7 @@ def run_storage(quick: bool) -> tuple[dict, list[dict]]:
     raw = {"command": " ".join(cmd[1:]), "returncode": rc, "seconds": time.perf_counter() - t0, "stdout_tail": out[-3000:], "stderr_tail": err[-2000:]}
     for ln in out.splitlines():
         log(f"  storage| {ln}")
-    data = read_results().get("storage")
+    data = read_results(write).get("storage")
     stall = _find_stall(data) if data is not None else None
     note = None if rc == 0 else f"bench/storage.py exited with {rc}: {err.strip()[-200:]}"
     if data is None:
@@ -110,45 +115,87 @@ def _find_stall(data) -> float | None:
     return max(found) if found else None
 
 
-def write_readme(figs: list[dict], meta: dict, raw: dict) -> None:
-    if not README.exists():
-        return
-    rows = ["| figure | measured | baseline | ratio | target | result |", "|---|---|---|---|---|---|"]
-    from bench.common import fmt
+MODES = ("full", "quick")
+START, END = "<!-- results:start -->", "<!-- results:end -->"
+LOST = ".lost_or_out_of_order"
 
+
+def _cell(f: dict | None) -> str:
+    """One figure of one mode: its value (and ratio to its baseline), then pass or FAIL."""
+    if f is None:
+        return "-"
+    if f["value"] is None:
+        return "not measured"
+    text = f"{fmt(f['value'])} {f['unit']}".strip()
+    against = f.get("target", "")
+    if "ratio" in f and ("bare" in against or "'s" in against):  # the ratio the target is about
+        text += f" ({fmt(f['ratio'])}x)"
+    rooms = re.search(r"_(\d+)_rooms$", f["name"])
+    if rooms:
+        text += f" at {rooms[1]} rooms"
+    if "target" in f:
+        text += " " + {True: "pass", False: "**FAIL**", None: "n/a"}[f.get("pass")]
+    return text
+
+
+def _reported(figs: list[dict]) -> dict[str, dict]:
+    """The figures the table shows, by row: every one with a target (the lost-frame checks of
+    every load level folded into one; the durable part's level, which differs by mode, in the
+    cell rather than the row), and the calibration loop."""
+    shown: dict[str, dict] = {}
+    lost = [f for f in figs if f["name"].endswith(LOST)]
     for f in figs:
-        if "target" not in f and not f["name"].startswith(
-            ("load.", "memory.", "engine.", "micro.diff", "room.", "calibration", "durable.")
-        ):
-            continue
-        verdict = {True: "pass", False: "**FAIL**", None: "n/a"}[f.get("pass")] if "target" in f else ""
-        rows.append(
-            f"| `{f['name']}` | {fmt(f['value'])} {f['unit']} | {fmt(f.get('baseline')) if 'baseline' in f else ''} | "
-            f"{fmt(f.get('ratio')) if 'ratio' in f else ''} | {f.get('target', '')} | {verdict} |"
-        )
-    head = (f"Last run: {meta['finished']} (`{meta['command']}`, {meta['seconds']:.0f} s, load average at start "
-            f"{meta['loadavg_start'][0]:.1f}, at end {meta['loadavg_end'][0]:.1f}).")
+        if f["name"].startswith("calibration") or ("target" in f and not f["name"].endswith(LOST)):
+            shown[re.sub(r"_\d+_rooms$", "", f["name"])] = f
+    if lost:
+        passed = None if any(f.get("pass") is None for f in lost) else all(f["pass"] for f in lost)
+        shown["load.*" + LOST] = figure("load.*" + LOST, sum(f["value"] or 0 for f in lost), "frames",
+                                        target="0", passed=passed)
+    return shown
+
+
+def _hot_path(raw: dict) -> str:
     prof = (raw.get("load") or {}).get("profile") or {}
-    extra = ""
-    if prof.get("top_self"):
-        run = prof["run"]
-        extra = (f"\n\nServer hot path (py-spy, {prof['samples']} samples, closed loop at {run['rooms']} rooms, "
-                 f"{fmt(run['server_cpu_us_per_move'])} CPU us/move; share of samples and us/move):\n\n"
-                 "| frame (self time) | share | us/move |\n|---|---|---|\n")
-        extra += "\n".join(f"| `{r['frame']}` | {r['share']:.1%} | {r['us_per_move']:.0f} |" for r in prof["top_self"][:12])
-        extra += "\n\n| frame (inclusive, server code) | share | us/move |\n|---|---|---|\n"
-        extra += "\n".join(f"| `{r['frame']}` | {r['share']:.1%} | {r['us_per_move']:.0f} |" for r in prof["top_inclusive_server"][:6])
-    elif prof.get("error"):
-        extra = f"\n\nProfile: {prof['error']}"
-    mode = meta["mode"]
-    start, end = f"<!-- results:{mode}:start -->", f"<!-- results:{mode}:end -->"
-    block = start + "\n" + head + "\n\n" + "\n".join(rows) + extra + "\n" + end
-    text = README.read_text()
-    if start in text:
-        text = re.sub(re.escape(start) + ".*?" + re.escape(end), lambda _: block, text, flags=re.S)
+    if not prof.get("top_self"):
+        return ""
+    frames = ", ".join(f"`{r['frame'].split(' (')[0]}` {r['us_per_move']:.0f}" for r in prof["top_self"][:8])
+    return (f"\n\nServer hot path (full run, py-spy, closed loop at {prof['run']['rooms']} rooms, "
+            f"{fmt(prof['run']['server_cpu_us_per_move'])} CPU us/move), self time in us/move: {frames}.")
+
+
+def results_table(runs: dict[str, dict]) -> str:
+    """The "Last figures" block: one row per figure, one column per mode's last run."""
+    lines = []
+    for mode, run in runs.items():
+        meta = run["meta"]
+        lines.append(f"- {mode}: `{meta['command']}`, finished {meta['finished']}, {meta['seconds']:.0f} s, "
+                     f"load average {meta['loadavg_start'][0]:.1f} at start, {meta['loadavg_end'][0]:.1f} at end.")
+    shown = {mode: _reported(run["figures"]) for mode, run in runs.items()}
+    names = list(dict.fromkeys(name for mode in MODES if mode in shown for name in shown[mode]))
+    lines += ["", "| figure | target | " + " | ".join(MODES) + " |", "|---|---|" + "---|" * len(MODES)]
+    for name in names:
+        target = next((shown[m][name].get("target", "") for m in shown if name in shown[m]), "")
+        lines.append(f"| `{name}` | {target} | " + " | ".join(_cell(shown.get(m, {}).get(name)) for m in MODES) + " |")
+    hot = _hot_path(runs.get("full", {}).get("raw") or {})
+    return START + "\n" + "\n".join(lines) + hot + "\n" + END
+
+
+def write_readme(readme, write: bool) -> None:
+    """Rewrite the "Last figures" block of ``readme`` from the last run of each mode."""
+    runs = {}
+    for mode in MODES:
+        try:
+            runs[mode] = json.loads(results_path(f"{mode}.json", write).read_text())
+        except (FileNotFoundError, json.JSONDecodeError):
+            continue
+    block = results_table(runs)
+    text = readme.read_text() if readme.exists() else ""
+    if START in text:
+        text = re.sub(re.escape(START) + ".*?" + re.escape(END), lambda _: block, text, flags=re.S)
     else:
         text += "\n" + block + "\n"
-    README.write_text(text)
+    readme.parent.mkdir(parents=True, exist_ok=True)
+    readme.write_text(text)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -156,8 +203,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a short version (under 3 minutes)")
     parser.add_argument("--only", default=",".join(PARTS), help=f"comma-separated parts of: {', '.join(PARTS)}")
     parser.add_argument("--games", default="oh_hell,bid_whist,tarbish,ribs", help="games the load rooms play")
-    parser.add_argument("--no-readme", action="store_true")
+    parser.add_argument("--no-readme", action="store_true", help="do not rewrite the \"Last figures\" table")
     parser.add_argument("--storage-args", default=None, help="arguments for bench/storage.py (quoted, space-separated)")
+    add_write_flag(parser)
     args = parser.parse_args(argv)
     global STORAGE_ARGS
     if args.storage_args is not None:
@@ -201,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     part("patches", lambda: run_patches(args.quick, log))
     if before is not None:
         os.sched_setaffinity(0, before)
-    part("storage", lambda: run_storage(args.quick))
+    part("storage", lambda: run_storage(args.quick, args.write))
 
     def load():
         from bench.load import load_figures, run_load
@@ -226,17 +274,13 @@ def main(argv: list[str] | None = None) -> int:
         "failed": [f["name"] for f in figs if f.get("pass") is False],
         "not_measured": [f["name"] for f in figs if "target" in f and f.get("pass") is None],
     }
-    merge_results({"meta": meta, "summary": summary, "figures": figs, "raw": raw})
+    merge_results({"meta": meta, "summary": summary, "figures": figs, "raw": raw}, args.write)
     # The last run of each mode is kept too (latest.json holds whichever ran last).
-    import json
-
-    (RESULTS.parent / f"{mode}.json").write_text(
-        json.dumps({"meta": meta, "summary": summary, "figures": figs, "raw": raw}, indent=2, default=str) + "\n"
-    )
+    write_json(results_path(f"{mode}.json", args.write), {"meta": meta, "summary": summary, "figures": figs, "raw": raw})
     if not args.no_readme:
-        write_readme(figs, meta, raw)
+        write_readme(readme_path(args.write), args.write)
     log(f"{summary['passed']} targets met, {len(summary['failed'])} missed, {len(summary['not_measured'])} not measured;"
-        f" {meta['seconds']:.0f} s; results in {RESULTS.relative_to(ROOT)}")
+        f" {meta['seconds']:.0f} s; results in {results_path('latest.json', args.write).relative_to(ROOT)}")
     return 0
 
 

@@ -2,7 +2,8 @@
 
 ``python -m bench.soak`` (defaults: 9,000 idle spectators in waiting rooms, 250 rooms of four
 playing players, 60 s of open-loop play: every room acts once a second) prints one line per
-phase and writes ``bench/results/soak.json``. ``--idle``, ``--rooms`` and ``--seconds`` scale it.
+phase and writes ``soak.json`` (to ``bench/results/`` with ``--write``, else to the ignored
+``bench/results/local/``). ``--idle``, ``--rooms`` and ``--seconds`` scale it.
 
 - Server: ``python -m server`` on core 0 (``taskset``), SQLite in a temporary folder, bots
   instant; per-address limits raised (every client here shares 127.0.0.1).
@@ -19,7 +20,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import http.client
-import json
 import os
 import resource
 import shutil
@@ -30,13 +30,12 @@ import threading
 import time
 from pathlib import Path
 
-from bench.common import ROOT, pct
+from bench.common import ROOT, add_write_flag, pct, results_path, write_json
 from bench.load import Client, _free_port, _kill, _taskset, _wait_port
 
 PY = sys.executable
 TARGET_MS = 50.0
 PER_ROOM = 60
-RESULT = ROOT / "bench" / "results" / "soak.json"
 
 
 class Prober(threading.Thread):
@@ -200,6 +199,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--port", type=int)
     parser.add_argument("--sockets", type=int)
+    add_write_flag(parser)
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
@@ -208,15 +208,15 @@ def main() -> None:
         return
     result = run(args.idle, args.rooms, args.seconds)
     result["when"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    RESULT.parent.mkdir(parents=True, exist_ok=True)
-    RESULT.write_text(json.dumps(result, indent=2))
+    path = results_path("soak.json", args.write)
+    write_json(path, result)
     for phase, s in result["healthz"].items():
         print(f"  healthz during {phase}: {s['probes']} probes, {s['failed']} failed, p50 {s['p50_ms'] or 0:.1f} ms, "
               f"p99 {s['p99_ms'] or 0:.1f} ms, max {s['max_ms'] or 0:.1f} ms, {s['over_50ms']} at 50 ms or more")
     if "play" in result:
         print(f"  play: {result['play']}; idle sockets still open: {result.get('idle_still_open')}")
     print(f"  load average before {result['load_average_before']}, after {result['load_average_after']}")
-    print(f"  written to {RESULT.relative_to(ROOT)}")
+    print(f"  written to {path.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Storage benchmark: how fast finished matches are written, and how fast a history page reads.
 
-    .venv/bin/python bench/storage.py [--quick] [--matches N] [--pg URL | --no-pg]
+    .venv/bin/python bench/storage.py [--quick] [--matches N] [--pg URL | --no-pg] [--write]
 
 For SQLite (a fresh file) and PostgreSQL (a fresh database it creates and drops) it writes
 N finished matches (10,000; 1,000 with --quick) made from real random games of every engine
@@ -22,7 +22,8 @@ N finished matches (10,000; 1,000 with --quick) made from real random games of e
 - half through ``store.save_match`` directly, batched 100 matches per transaction: matches/s;
 - then the latency (p50/p99) of one player's history page, ``list_matches(player=..., limit=20)``.
 
-Prints one line per figure and merges them into bench/results/latest.json under "storage".
+Prints one line per figure and merges them into latest.json under "storage" (bench/results/
+with ``--write``, else the ignored bench/results/local/).
 """
 
 from __future__ import annotations
@@ -31,8 +32,6 @@ import argparse
 import asyncio
 import gc
 import hashlib
-import json
-import os
 import random
 import secrets
 import statistics
@@ -55,8 +54,8 @@ from server.config import normalize_database_url  # noqa: E402
 from server.storage.db import Database  # noqa: E402
 from server.rules.games import game_names, get_game  # noqa: E402
 from server.storage.dbwriter import DatabaseWriter  # noqa: E402
+from bench.common import add_write_flag, merge_results  # noqa: E402
 
-RESULTS = ROOT / "bench" / "results" / "latest.json"
 DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 PLAYERS = 300
 BATCH = 100
@@ -288,18 +287,6 @@ def fresh_pg_database(server_url: str) -> tuple[str, callable]:
     return url.set(database=name).render_as_string(hide_password=False), drop
 
 
-def merge_results(figures: dict) -> None:
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        data = json.loads(RESULTS.read_text())
-    except (FileNotFoundError, json.JSONDecodeError):
-        data = {}
-    data["storage"] = figures
-    tmp = RESULTS.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
-    os.replace(tmp, RESULTS)
-
-
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="1,000 matches instead of 10,000")
@@ -307,6 +294,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--templates", type=int, default=None, help="real random games to play first")
     parser.add_argument("--pg", default=DEFAULT_PG, help="PostgreSQL server URL (a fresh database is made)")
     parser.add_argument("--no-pg", action="store_true")
+    add_write_flag(parser)
     args = parser.parse_args(argv)
     n = args.matches or (1000 if args.quick else 10000)
     t0 = time.perf_counter()
@@ -321,7 +309,7 @@ def main(argv: list[str] | None = None) -> dict:
             figures["postgres"] = run_backend("postgres", url, n, pool)
         finally:
             drop()
-    merge_results(figures)
+    merge_results({"storage": figures}, args.write)
     return figures
 
 

@@ -97,7 +97,7 @@ class CollectorTender:
         started = time.perf_counter()
         found = gc.collect()
         self.last_full_s = time.perf_counter() - started
-        # The one pass that walks the whole heap: the loop waits for it (see bench/README.md).
+        # The one pass that walks the whole heap: the loop waits for it (docs/decisions/0010).
         log.info("full garbage collection: %d unreachable objects in %.1f ms", found, self.last_full_s * 1e3)
         gc.freeze()
         self.full_passes += 1

@@ -166,8 +166,8 @@ def _preferred(
     if not trick:
         # A lead made needing tricks says nothing: people lead an ace to cash it as often as a
         # low card to keep their winners, and reading it by this bot's rule (aces, then trumps,
-        # then the highest card) made no more bids against Easy bots than not reading it
-        # (bench/README.md, tenth session).
+        # then the highest card) made no more bids against Easy bots than not reading it (on
+        # 4,000 paired hands, +0.1 points of bids made, 95% -0.2 to +0.4, without it).
         return {c for c in others if _rank(c, trump) < rank} if need <= 0 else set()
     led, best = trick[0][-1], trick[0]
     for played in trick[1:]:

@@ -27,8 +27,8 @@ as the Easy bot bids: a partner (and the sampler, which weighs deals by the Easy
 model) reads a bid by those conventions, and a searched bid that means something else
 misleads the partner's search. Measured on 30 deals played both ways round (20 samples),
 the team's margin per deal over Easy was -0.03 (standard error 0.95) with searched bids and
-+0.77 (0.96) with the Easy bidder's, and the bench's 24 matches 12 -> 15 won (see
-bench/README.md). It reads only the view and the legal actions (never the real
++0.77 (0.96) with the Easy bidder's, and the bench's 24 matches 12 -> 15 won
+(docs/decisions/0011-strong-bots-determinized-rollouts.md). It reads only the view and the legal actions (never the real
 state), so it cannot peek; the same view, generator seed and sample count give the same
 choice. When no sample fits the view (a malformed view), it plays as the Easy bot would.
 """
@@ -50,9 +50,9 @@ ROLLOUT_MOVES = 400  # more moves than any hand has: a safety net, not a limit t
 # Oh Hell: a made bid is worth this much beyond what it scores, so the search plays (and bids)
 # for the chance of making its bid and lets the score (10 + bid) break only near ties. Scores
 # pay more for bigger bids, but a bid missed scores nothing: with a bonus of 0 the search liked
-# risky bids. Measured on 2,000 paired hands (bench/README.md, tenth session): a bonus of 1,000
-# against 10 made +0.4 points more bids (95% -0.1 to +0.9) and lost no points a hand (with the
-# reading of plays below, +0.9 (+0.4 to +1.5) over neither, on 4,000 hands).
+# risky bids. Measured on 2,000 paired hands (docs/decisions/0011): a bonus of 1,000 against 10
+# made +0.4 points more bids (95% -0.1 to +0.9) and lost no points a hand (with the reading of
+# plays below, +0.9 (+0.4 to +1.5) over neither, on 4,000 hands).
 MADE_BONUS = 1000.0
 # The moves that tell about a hand without showing a card: bids, passes, takes, trump calls, run
 # declarations. A sampled deal is weighed by how well it explains the other seats' calls.
@@ -64,7 +64,7 @@ JUDGED = frozenset({"oh_hell", "bid_whist", "tarbish"})
 # ``Tally``). Bid Whist weighs ~9 cards a lead on 20-40 noisy deals: the best of the means was
 # mostly the luckiest, so the Strong pair played worse than Easy (a probe: 10D led over the
 # Easy bot's AS on 20 deals, 0.31 points worse on 200). Measured on duplicate hands
-# (bench/README.md, 2026-12-02, branch bw): the team's margin a deal +1.0 over the best mean.
+# (docs/decisions/0011): the team's margin a deal +1.0 over the best mean.
 MARGIN = {"bid_whist": 1.0}
 
 
@@ -94,8 +94,8 @@ class StrongBot(Bot):
         # program plays by no such rule, and a reading that fits its first plays by chance
         # rules cards out of its hand that it holds. Against Easy bots nothing changes; against
         # OpenSpiel's ISMCTS, 22.3% of 600 hands won against 22.8% of 360 reading them, +0.3
-        # points a hand inside the runs' noise (bench/README.md, thirteenth session): a wrong
-        # model dropped, not a measured gain. None (the table did not say): every seat is read
+        # points a hand inside the runs' noise (docs/decisions/0011): a wrong model dropped,
+        # not a measured gain. None (the table did not say): every seat is read
         # until its plays break the rule.
         self.easy_seats = None if easy_seats is None else frozenset(easy_seats)
 

@@ -140,7 +140,7 @@ def diff_except(old: dict, new: dict, skip: frozenset[str], path: str, ops: list
         # The same keys in the same order (a game builds its view the same way every time):
         # the keys whose value is not the very same object are picked out in C, and only those
         # few are looked at in Python. Measured with the append case in _diff_list: 0.92x
-        # (bench/compare_diff.py against the differ before both; bench/README.md).
+        # the differ before both (bench/compare_diff.py; docs/decisions/0004).
         for key in compress(keys, map(is_not, old.values(), new.values())):
             if key not in skip:
                 _diff_value(old[key], new[key], f"{path}/{_escape(key)}", ops)

@@ -72,8 +72,8 @@ def card_code(rank: str, suit: str) -> str:
     """The code of a card, as the one string object every deck and table shares.
 
     Every code the rules build goes through here (``sys.intern``), so a dict or set keyed by
-    cards finds a card held, played or offered by identity, without comparing characters:
-    ~50 instructions a lookup, ~700 a card of a random Tarabish game (``bench.engines_ir``).
+    cards finds a card held, played or offered by identity, without comparing characters
+    (docs/decisions/0003).
     Codes that arrive from a client are equal strings, found the same way, only slower.
     """
     return sys.intern(rank + suit)

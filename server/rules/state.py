@@ -23,18 +23,14 @@ States
     ``copy.deepcopy``, pickling and ``repr`` are written once here, and states are
     unhashable (nothing hashes them; a mutable-by-construction object should not be).
 
-    Why this idiom (issue 17 allowed either immutable states with one fast way to derive the
-    next, or one mutable state with ``clone()`` and a pure wrapper; decided by measuring,
-    Python 3.11): the fields live in one ordinary dict built in field order, so a field read
-    is a specialised instance-dict load (~10 ns, against ~28-40 ns for a ``NamedTuple``
-    field, whose getter is a descriptor the interpreter does not specialise), and
-    ``clone()`` is one C-level dict copy: a clone, four field stores and six reads of a
-    15-field state execute ~4,600 instructions, against ~10,000 for the previous
-    ``NamedTuple`` ``evolve`` and ~4,130 for a slotted class copied by a function written
-    out for it (which the issue forbids). The dict is always made whole
+    Why this idiom (immutable states with one fast way to derive the next would also have
+    been pure; this one measured faster, docs/decisions/0001-state-clone-idiom.md): the
+    fields live in one ordinary dict built in field order, so a field read is a specialised
+    instance-dict load (a ``NamedTuple`` field's getter is a descriptor the interpreter does
+    not specialise), and ``clone()`` is one C-level dict copy, about as cheap as a copy
+    written out by hand for each class. The dict is always made whole
     (``self.__dict__ = {...}``), never filled key by key after ``object.__new__``: a dict
-    split from the class's shared keys defeats the specialised load (~47 ns a read).
-    bench/README.md ("Engines and the readable rules") has the game-level figures.
+    split from the class's shared keys defeats the specialised load.
 
 Views
     The room builds every seat's view (and a spectator's) after every action, and its
@@ -133,9 +129,9 @@ class State:
         """A clone with the named fields replaced: those of ``fields`` (a mapping), then the
         keyword ``changes``; an unknown field name raises ``TypeError``.
 
-        Many fields at once go in the mapping: a keyword argument costs ~700 instructions
-        (``evolve(**many)`` makes and checks a dict of keywords twice), a mapping is merged
-        in C. A few fields: ``clone()`` and set them, which costs least of all.
+        Many fields at once go in the mapping: ``evolve(**many)`` makes and checks a dict of
+        keywords twice, a mapping is merged in C. A few fields: ``clone()`` and set them,
+        which costs least of all (docs/decisions/0003).
         """
         new_fields = self.__dict__.copy()
         if fields is not None:

@@ -36,8 +36,8 @@ Play = tuple[int, str]
 
 # Every card code of each suit (the 13 ranks; Tarabish's 36 cards are among them). The cards
 # of a suit in a hand are ``[*filter(_IN_SUIT[suit], hand)]``, the set's bound ``__contains__``:
-# the test runs in C, ~1,400 instructions less for a 9-card hand than a comprehension testing
-# ``card[-1]`` (and ~500 less again with the method bound once).
+# the test runs in C, cheaper than a comprehension testing ``card[-1]``, and cheaper again with
+# the method bound once (docs/decisions/0003).
 OF_SUIT: Mapping[str | None, frozenset[str]] = {
     **{suit: frozenset(card_code(rank, suit) for rank in RANKS) for suit in SUITS},
     None: frozenset(),  # no suit (no trump): no card
@@ -166,7 +166,7 @@ def why_not_trump(
     """Why ``card`` (held) breaks ``trump_duty``, or None when it may be played.
 
     The same duty checked for one card, without listing the others (building
-    ``trump_duty``'s lists to look the card up cost ~1,000 instructions a Tarabish play):
+    ``trump_duty``'s lists to look one card up costs more than the check):
     follow suit; a card that is not of the suit led needs a void in it, and is a trump
     whenever the hand holds one; a trump played to trumps led or on a void must head the
     trick if any card held does (tests/core/test_tricks.py checks that the two agree on

@@ -1,4 +1,4 @@
-"""Issue 17: every function in server/ is under 60 lines, so that each reads at a glance."""
+"""Every function in server/ is under 60 lines, so that each reads at a glance."""
 
 from __future__ import annotations
 

@@ -103,15 +103,14 @@ SHARED_ACTIONS: list[Action] = []
 
 def shared_action(**fields: Any) -> Action:
     """An action that ``legal_actions`` hands out again and again: one plain dict per move,
-    made at import, instead of a new dict on every call (a new action dict per card offered
-    cost ~800 instructions made and freed, ~3% of a random Oh Hell game).
+    made at import, instead of a new dict on every call (making and freeing a dict per card
+    offered was a measurable share of a game: docs/decisions/0003).
 
     Shared actions are never changed, by anyone: code that needs a changed action changes a
     copy (``dict(action)``); the suite's end checks every one against what it was made as.
     They are plain dicts (and lists), not a subclass refusing changes: the interpreter's fast
-    paths for ``action.get(...)`` and ``action[...]`` take exact dicts only, and the subclass
-    cost every read ~170 instructions, 1.3% of a random Tarabish game and 1.9% of an Oh Hell
-    one (``bench.engines_ir``), in the room and in every playout of the search bots.
+    paths for ``action.get(...)`` and ``action[...]`` take exact dicts only, and a subclass
+    slows every read, in the room and in every playout of the search bots.
     """
     action = dict(fields)
     SHARED_ACTIONS.append(action)

@@ -257,7 +257,7 @@ class Deal(NamedTuple):
     dealt: tuple[tuple[str, ...], ...]
     turned: str
     stock: tuple[str, ...]
-    trump: str  # the suit of the turned card (a field: a property read costs ~1,000 instructions)
+    trump: str  # the suit of the turned card (a field: a property read costs far more)
 
 
 # A finished trick: its plays and the seat that took it.
@@ -460,9 +460,9 @@ class OhHell(Game):
             return []
         if state.phase is _PLAYING:
             return list(map(_play_action, follow_suit(state.hands[seat], state.led)))
-        # _why_not_bid's rule, listed: 0 to the hand size, except the hook's number (asking
-        # _why_not_bid for each number cost a bid step ~8,000 instructions more; a slice and
-        # a del ~2,000 less than a comprehension).
+        # _why_not_bid's rule, listed: 0 to the hand size, except the hook's number (cheaper
+        # than asking _why_not_bid for each number, and a slice and a del than a
+        # comprehension: docs/decisions/0003).
         bids = list(_BID_ACTIONS[: state.deal.size + 1])
         forbidden = self.forbidden_bid(state)
         if forbidden is not None:
@@ -505,12 +505,12 @@ class OhHell(Game):
         if state.phase is not _PLAYING:
             return self._bid(state, seat, action["value"])
         # A card is played: the trick goes on, or is taken. (Written out here rather than in
-        # a function of its own: a call is ~500 instructions, 1% of a random game.)
+        # a function of its own: a call on every card is a measurable share of a game.)
         card = action["card"]
         hands = state.hands
         held = list(hands[seat])
         held.remove(card)
-        changed = list(hands)  # (a list's item set: ~1,000 instructions less than slices)
+        changed = list(hands)  # (a list's item set: cheaper than joining slices)
         changed[seat] = tuple(held)
         hands = tuple(changed)
         trick = state.trick + ((seat, card),)

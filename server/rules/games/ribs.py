@@ -236,8 +236,8 @@ def bid_values(state: RibsState) -> range:
     return _RAISES[raise_to] if raise_to <= max_bid else _NO_BIDS
 
 
-# The ranges bid_values returns, made once (ranges are immutable; making one per call cost
-# ~400 instructions, and a bid step asks twice): per max_bid the openings, per bid the raise.
+# The ranges bid_values returns, made once (ranges are immutable, and a bid step asks twice):
+# per max_bid the openings, per bid the raise.
 _OPENING_BIDS = tuple(range(MIN_OPENING_BID, m + 1) for m in range(_MOST_BID + 1))
 _RAISES = tuple(range(v, v + 1) for v in range(_MOST_BID + 1))
 _NO_BIDS = range(0)
@@ -276,8 +276,8 @@ def held_pairs(counts: tuple[int, ...]) -> HeldPairs:
 
 # Every pair's actions, one shared object each (games.base), per ``8 * a + b`` (a <= b):
 # legal_actions offers the same few dozen again and again, and a new dict and list per
-# pair offered cost a pair step ~1,700 instructions each (the pairs held are listed once per
-# hand's counts, ``_HELD_PAIRS``).
+# pair offered would be made and freed on every step (the pairs held are listed once per
+# hand's counts, ``_HELD_PAIRS``; docs/decisions/0003).
 _RIBS_ACTIONS = tuple(
     shared_action(type="ribs", cards=[RANKS[k // 8], RANKS[k % 8]]) for k in range(64)
 )
@@ -299,8 +299,8 @@ def _next_in(passed: Sequence[bool], seat: int) -> int:
     return seat
 
 
-# Per table size, per seat: the other seats clockwise from its left (made once: the range and
-# the modulo per call cost a bid step ~1,000 instructions).
+# Per table size, per seat: the other seats clockwise from its left (made once, not a range
+# and a modulo per call).
 _AFTER = tuple(tuple(tuple((s + k) % n for k in range(1, n)) for s in range(n)) for n in range(11))
 
 
@@ -347,7 +347,7 @@ def _pair_cards(pair: tuple[int, int]) -> list[str]:
 
 
 # Per fold (False, True), per 8 * a + b: a pair as the log shows it. A folded pair's cards
-# are nobody else's business. (Made once: building it per pair cost ~800 instructions.)
+# are nobody else's business. (Made once, not built per pair.)
 _PAIR_MOVES: tuple[tuple[tuple, ...], ...] = (
     tuple(
         (("type", "pair"), ("cards", (RANKS[ab // 8], RANKS[ab % 8])), ("fold", False))
@@ -477,8 +477,8 @@ _PAIR_OF: dict[tuple[str, str], tuple[int, int]] = {
 
 def _pair_of(cards: object) -> tuple[int, int] | None:
     """The ranks of a two-card list, low index (high rank) first, or None if it is none.
-    (One look-up in ``_PAIR_OF``: half the instructions of two rank look-ups and a compare,
-    and it runs twice a pair played.)"""
+    (One look-up in ``_PAIR_OF``: cheaper than two rank look-ups and a compare, and it runs
+    twice a pair played.)"""
     if isinstance(cards, list) and len(cards) == 2:
         c0, c1 = cards
         if type(c0) is str and type(c1) is str:
@@ -540,7 +540,7 @@ def _new_hand(state: RibsState, scores: tuple[int, ...], history: tuple[HandResu
             full = _FULL_DECKS[n] = tuple(ribs_deck(n))
         deck = shuffled(full, hand_rng(cfg.seed, index))
     dealt = _deal_pairs(deck, n, (dealer + 1) % n)
-    # Clone and set, not evolve: 23 keyword arguments cost ~16,000 instructions a hand.
+    # Clone and set, not evolve: keyword arguments are costly (docs/decisions/0003).
     new = state.clone()
     new.phase, new.hand_index, new.dealer, new.trick_number = _BIDDING, index, dealer, 1
     new.hands = tuple(map(_counts, dealt))
@@ -558,7 +558,7 @@ def _without(hands: tuple[tuple[int, ...], ...], seat: int, a: int, b: int) -> t
     hand = list(hands[seat])
     hand[a] -= 1
     hand[b] -= 1
-    changed = list(hands)  # (a list's item set: ~1,000 instructions less than slices)
+    changed = list(hands)  # (a list's item set: cheaper than joining slices)
     changed[seat] = tuple(hand)
     return tuple(changed)
 
@@ -624,7 +624,7 @@ def _after_trick(
     n = state.cfg.n
     last = rec.trick_number == TRICKS_PER_HAND
     took = rec.double_match if rec.double_match >= 0 else rec.leader if rec.made else None
-    # Clone and set, not evolve: 17 keyword arguments cost ~12,000 instructions a trick.
+    # Clone and set, not evolve: keyword arguments are costly (docs/decisions/0003).
     after = state.clone()
     after.hands, after.fold_used, after.won, after.discard = hands, fold_used, won, discard
     after.points = tuple(map(add, state.points, rec.captured))
@@ -755,7 +755,7 @@ class Ribs(Game):
             value = action.get("value")
             if type(value) is int and value in bid_values(state):  # (bools are no bids)
                 return None
-            return _why_not_bid(state, value)  # (only then: a call is ~450 instructions)
+            return _why_not_bid(state, value)  # (only then: the call costs more than the test)
         if kind != "pass":
             return (f"It is time to bid: you cannot '{kind}' now; bid or pass.")
         if may_pass(state):
@@ -774,7 +774,7 @@ class Ribs(Game):
         if kind == "pair":
             a, b = _pair_of(action["cards"])  # type: ignore[misc]
             return _play_pair(state, seat, a, b, action.get("fold") is True)
-        if kind == "bid":  # (the bid written here: a call is ~450 instructions a bid)
+        if kind == "bid":  # (the bid written here: a call on every bid costs more)
             value = action["value"]
             new = state.clone()
             new.bids = state.bids + ((seat, value),)

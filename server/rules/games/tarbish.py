@@ -467,8 +467,8 @@ def _finish_trick(
 def _name_trump(state: TarbishState, seat: int, suit: str) -> TarbishState:
     """Trump named: every kitty joins its hand, runs are found and bella is known."""
     hands, runs = zip(*[_sorted_and_runs(h + k) for h, k in zip(state.hands, state.kitties)])
-    # Clone and set, here and below, rather than evolve: a keyword argument costs ~700
-    # instructions (bench.engines_ir: ~1,000 instructions a card in all).
+    # Clone and set, here and below, rather than evolve: keyword arguments are costly
+    # (docs/decisions/0003).
     match = state.match.clone()
     match.trump, match.caller = suit, seat
     match.runs = runs
@@ -484,7 +484,7 @@ def _declare(state: TarbishState, seat: int, points: int | None) -> TarbishState
     """One declaration (or pass); after the fourth the best run is known and play starts."""
     declarations = state.declarations + ((seat, points),)
     log = (state.log, seat, _PASS_MOVE if points is None else _DECLARE_MOVE)
-    if len(declarations) < PLAYERS:  # (clone and set: ~1,500 instructions less than evolve)
+    if len(declarations) < PLAYERS:  # (clone and set: cheaper than evolve)
         new = state.clone()
         new.declarations = declarations
         new.turn = (seat + 1) % PLAYERS
@@ -557,7 +557,7 @@ def _deal(state: TarbishState, match: MatchInfo, index: int, dealer: int) -> Tar
 def _start_hand(new: TarbishState, match: MatchInfo, index: int, dealer: int) -> None:
     """Set every field of ``new`` (a state nobody has seen yet) but ``views`` to the start
     of hand ``index``, dealt by ``dealer``. (Stores, not evolve(**fields) or setattr: a
-    keyword argument costs ~700 instructions, a setattr ~550, a store ~100.)"""
+    store costs a fraction of either, docs/decisions/0003.)"""
     if index < len(match.decks):
         deck: Sequence[str] = match.decks[index]
     else:
@@ -674,7 +674,7 @@ class Tarbish(Game):
             if problem is not None or phase is not _PLAYING:
                 return problem
         # A card, while the cards are played, from the seat to act: is it held and allowed?
-        # (Checked here, not in a function of its own: a call is ~500 instructions a play.)
+        # (Checked here, not in a function of its own: a call costs more than the check.)
         card = action.get("card")
         hand = state.hands[seat]
         if card not in hand:  # (unhashable junk is in no tuple either)
@@ -722,13 +722,13 @@ class Tarbish(Game):
         if self.why_illegal(state, seat, action) is not None:
             self.check_legal(state, seat, action)  # raises, saying why
         if state.phase is _PLAYING:  # so the action is a card (one read less than its type)
-            # The card is played here, not in a function of its own (a call is ~500
-            # instructions a card).
+            # The card is played here, not in a function of its own (a call on every card
+            # is a measurable share of a game).
             card = action["card"]
             hands = state.hands
             held = list(hands[seat])
             held.remove(card)
-            changed = list(hands)  # (an item set: ~1,000 instructions less than slices)
+            changed = list(hands)  # (an item set: cheaper than joining slices)
             changed[seat] = tuple(held)
             trick = state.trick + ((seat, card),)
             if len(trick) == PLAYERS:
