@@ -9,11 +9,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from server.bots import LEVELS, get_bot
 from server.bots.strong import StrongBot
 from server.rules.games import get_game
 from server.rules.sampling import sample_state
+from test_contract import Run
 from test_oh_hell import O1_HANDS, bid, bid_values, play, stacked
 
 GAME = get_game("oh_hell")
@@ -264,3 +267,28 @@ def test_bots_of_every_level_finish_matches_under_each_option(options, level):
         state = GAME.apply(state, seat, action)
         moves += 1
     assert GAME.outcome(state) is not None and moves > 10
+
+
+# ---- the engine contract (cards, legality, views, leaks) over random option combinations --------
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    players=st.integers(3, 7),
+    seed=st.integers(0, 2**32),
+    max_cards=st.integers(1, 2),
+    rebound=st.booleans(),
+    trump=st.sampled_from(["turn", "no_trump_largest", "rotation", "no_trump", "S", "H", "D", "C"]),
+    hook=st.booleans(),
+    hook_last_hand=st.booleans(),
+    scoring=st.sampled_from(["standard", "basic", "penalty", "anderson", "squared", "exact"]),
+    blind_one=st.booleans(),
+    until_clear_winner=st.booleans(),
+)
+def test_any_option_combination_keeps_the_engine_contract(players, seed, max_cards, rebound, trump,
+                                                          hook, hook_last_hand, scoring, blind_one,
+                                                          until_clear_winner):
+    options = {"max_cards": max_cards, "rebound": rebound, "trump": trump, "hook": hook,
+               "hook_last_hand": hook_last_hand, "scoring": scoring, "blind_one": blind_one,
+               "until_clear_winner": until_clear_winner}
+    Run("oh_hell", seed, players, deep=True, options=options).play()

@@ -280,7 +280,9 @@ def score_hand(scoring: str, vienna: bool, bid: int, taken: int, size: int) -> i
 ROTATION: tuple[str | None, ...] = ("H", "D", "C", "S", None)
 
 
-def hand_trump(options: OhHellOptions, index: int, size: int, largest: int, top: str) -> tuple[str | None, str | None]:
+def hand_trump(
+    options: OhHellOptions, index: int, size: int, largest: int, top: str
+) -> tuple[str | None, str | None]:
     """The turned card and the trump suit of hand ``index`` (None, None: no card, no trump).
     ``top`` is the card after the deal, ``largest`` the sequence's largest hand size."""
     mode = options.trump
