@@ -15,6 +15,8 @@ Bidding
     The bid is the estimate rounded, kept within 0..hand size; when that bid is not legal
     (the dealer under the hook) it takes the nearest legal bid, preferring the lower one
     (an overbid is harder to make than an underbid).
+    In a blind_one hand (its own card unseen) the estimate is the share of the cards it may
+    hold that would win against the cards it sees on the other seats (``blind_chance``).
 
 Play (need = bid - tricks won so far)
     - Needing tricks and leading: lead a side ace, else the highest trump, else the highest card.
@@ -91,6 +93,23 @@ def estimate_tricks(hand: list[str], trump: str | None, players: int) -> float:
     return total * scale
 
 
+def blind_chance(view: dict[str, Any]) -> float:
+    """In a blind 1-card hand: the share of the cards the seat may hold (every card it has not
+    seen) that would win the trick against the cards it sees on the other seats."""
+    seat = view["to_act"][0]
+    shown = view["blind_cards"]
+    n = len(shown)
+    known = {c for c in shown if c} | {view.get("turned")}
+    unseen = [r + s for s in _SUITS for r in NATURAL_STRENGTH if r + s not in known]
+    order = [(view["dealer"] + 1 + k) % n for k in range(n)]
+    trump = view.get("trump")
+    wins = 0
+    for mine in unseen:
+        trick = [{"seat": s, "card": mine if s == seat else shown[s]} for s in order]
+        wins += current_winner(trick, trump) == mine
+    return wins / len(unseen) if unseen else 0.0
+
+
 class OhHellBot(Bot):
     """Bids from hand strength, then plays to take exactly its bid."""
 
@@ -102,7 +121,10 @@ class OhHellBot(Bot):
 
     def _bid(self, view: dict[str, Any], legal: list[Action]) -> Action:
         hand = view.get("hand") or []
-        estimate = estimate_tricks(hand, view.get("trump"), len(view.get("hand_counts") or [4]))
+        if not hand and view.get("blind_cards"):
+            estimate = blind_chance(view)  # blind_one: the seat cannot see its own card
+        else:
+            estimate = estimate_tricks(hand, view.get("trump"), len(view.get("hand_counts") or [4]))
         target = int(estimate + 0.5)
         target = max(0, min(target, view.get("hand_size", len(hand))))
         return min(legal, key=lambda a: (abs(a["value"] - target), a["value"]))

@@ -44,7 +44,7 @@ Judge = Callable[[Any, int, dict[str, Any]], float]
 # Tarabish's declared run types and revealed runs too: a deal that turns a declared "twenty"
 # into a fifty (an unseen card extending the run) contradicts what the table was told.
 HAND_KEYS = ("hand", "trick", "bids", "trump", "to_act", "legal", "log", "hand_counts",
-             "declarations", "revealed", "run_points", "run_winner")
+             "declarations", "revealed", "run_points", "run_winner", "blind_cards")
 
 ATTEMPTS = 200  # deals drawn before giving up on a view (only very constrained views need many)
 
@@ -278,31 +278,45 @@ class Reader:
 
 
 class OhHellReader(Reader):
-    """Oh Hell: dealt one at a time from the dealer's left, then the trump card, then the stock."""
+    """Oh Hell: dealt one at a time from the dealer's left, then the trump card (when the hand
+    turns one), then the stock. In a blind_one hand the seat sees every other seat's card
+    (``blind_cards``) and not its own while it bids: its own card is dealt like any unseen one."""
 
     @staticmethod
     def read(view: dict[str, Any], seat: int) -> Knowledge:
         knowledge = _trick_knowledge(view, seat, standard_deck(), must_trump=False)
-        knowledge.seen[seat].append(view["turned"])  # seen by everyone; kept apart from the hands
+        turned = view["turned"]
+        if turned is not None:
+            knowledge.seen[seat].append(turned)  # seen by everyone; kept apart from the hands
+        for other, card in enumerate(view.get("blind_cards") or ()):
+            if card is not None:
+                knowledge.seen[other].append(card)
+                knowledge.unseen[other].held -= 1
+        knowledge.unseen[seat].held = view["hand_counts"][seat] - len(view["hand"] or ())
         n = len(view["hand_counts"])
-        knowledge.spare = 52 - n * view["hand_size"] - 1
+        knowledge.spare = 52 - n * view["hand_size"] - (turned is not None)
         return knowledge
 
     @staticmethod
     def lay_out(view, seat, knowledge, deal, rng):
         n, size = len(view["hand_counts"]), view["hand_size"]
+        turned = view["turned"]
         hands = []
         for s in range(n):
             cards = _dealt(knowledge, deal, s)
-            hands.append([c for c in cards if c != view["turned"]])
+            hands.append([c for c in cards if c != turned])
         order = [(view["dealer"] + 1 + k) % n for k in range(n)]
         deck = [hands[s][i] for i in range(size) for s in order]
-        return deck + [view["turned"]] + deal.spare, []
+        return deck + ([turned] if turned is not None else []) + deal.spare, []
 
     @staticmethod
     def options(view: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
-        """The real options, with the first hand of the size being played."""
-        return {**options, "start": "high", "max_cards": view["hand_size"], "min_cards": 1}
+        """The real options, with the first hand of the size being played and this hand's
+        trump: a turned card, no trump, or the suit the table's trump mode gave it (the
+        sampled match's first hand is not the real hand's number, so the mode cannot say)."""
+        trump = "turn" if view["turned"] is not None else (view["trump"] or "no_trump")
+        return {**options, "start": "high", "max_cards": view["hand_size"], "min_cards": 1,
+                "trump": trump}
 
 
 class BidWhistReader(Reader):

@@ -8,7 +8,9 @@ line to ``CARD_PLACES`` (where its full view keeps each card of the hand). The c
   and sampled illegal actions are refused with ``why_illegal``'s sentence;
 - refusals change nothing: the state and its views are as they were;
 - replaying the seed and the action log gives equal states;
-- no view shows a card held by another seat unless every view shows it;
+- no view shows a card held by another seat unless every view shows it (or the game's
+  options show it to that seat: Oh Hell's ``blind_one`` shows each seat every other seat's
+  card, ``blind_cards``, and must then hide the seat's own card while it bids);
 - views of the same state are equal (a copied state's too), each a new top-level dict;
 - the seat-key split holds: every key but ``Game.seat_keys`` equals the spectator's;
 - ``log`` is public and complete: the same in every view, one entry per action since the
@@ -106,15 +108,17 @@ def _mutations(action: dict[str, Any], others: list[str]) -> list[dict[str, Any]
 class Run:
     """One random match of one game, checking the contract after every action."""
 
-    def __init__(self, name: str, seed: int, players: int, deep: bool) -> None:
+    def __init__(self, name: str, seed: int, players: int, deep: bool,
+                 options: dict[str, Any] | None = None) -> None:
         self.game = get_game(name)
+        self.options = dict(options or {})
         self.name = name
         self.rng = random.Random(seed)
         self.seed = seed
         self.players = players
         self.dealer = seed % players
         self.deep = deep
-        self.state = self.game.new_game(players=players, seed=seed, dealer=self.dealer)
+        self.state = self.game.new_game(players=players, options=self.options, seed=seed, dealer=self.dealer)
         self.actions: list[tuple[int, dict[str, Any]]] = []
         self.since_deal = 0
 
@@ -211,7 +215,15 @@ class Run:
         if "kitties" in full:
             others |= {c for s, k in enumerate(full["kitties"]) if s != seat for c in k}
         seen = set(_cards([view[k] for k in view if k not in ("history", "legal")]))
-        leaked = (seen - public - mine) & others
+        shown = set()
+        if view.get("blind_cards") is not None:  # Oh Hell's blind_one hand
+            shown = {c for s, c in enumerate(view["blind_cards"]) if c is not None}
+            assert shown == {h[0] for s, h in enumerate(full["hands"]) if s != seat and h}
+            assert not shown & public, "a spectator sees no blind card"
+            if view["phase"] == "bidding":
+                own = set(full["hands"][seat])
+                assert not own & seen, f"seat {seat} sees its own blind card while it bids"
+        leaked = (seen - public - mine - shown) & others
         assert not leaked, f"seat {seat} sees {sorted(leaked)} of another seat's cards"
 
     def check_legality(self, seat: int, legal: list[dict[str, Any]]) -> None:
@@ -253,7 +265,7 @@ class Run:
     def check_replay(self) -> None:
         """The seed and the action log give the same state again."""
         game = self.game
-        state = game.new_game(players=self.players, seed=self.seed, dealer=self.dealer)
+        state = game.new_game(players=self.players, options=self.options, seed=self.seed, dealer=self.dealer)
         for seat, action in self.actions:
             state = game.apply(state, seat, action)
         assert state == self.state
@@ -285,6 +297,24 @@ def test_more_matches_keep_the_contract_at_every_step(name, seed):
 def test_many_matches_conserve_cards_end_and_replay(name):
     for seed in range(100, 130):
         Run(name, seed, _players(name, seed), deep=False).play()
+
+
+# House options (docs/rules/<game>.md): short matches at non-default combinations.
+OPTION_MIXES = {
+    "oh_hell": [
+        {"max_cards": 3, "trump": "no_trump_largest", "blind_one": True},
+        {"max_cards": 3, "trump": "rotation", "scoring": "squared", "hook_last_hand": False},
+        {"max_cards": 2, "trump": "no_trump", "scoring": "exact", "blind_one": True},
+        {"max_cards": 2, "trump": "D", "blind_one": True, "hook": False, "until_clear_winner": True},
+    ],
+}
+
+
+@pytest.mark.parametrize(("name", "options"),
+                         [(name, mix) for name, mixes in OPTION_MIXES.items() for mix in mixes])
+@pytest.mark.parametrize("seed", range(2))
+def test_a_match_with_house_options_keeps_the_contract_at_every_step(name, options, seed):
+    Run(name, seed, _players(name, seed), deep=True, options=options).play()
 
 
 @pytest.mark.parametrize("name", game_names())

@@ -253,6 +253,7 @@ def test_options_default_to_the_rules_defaults_and_describe_themselves():
     assert opts.model_dump() == {
         "start": "high", "rebound": True, "min_cards": 1, "max_cards": None, "hook": True,
         "scoring": "standard", "vienna": False, "until_clear_winner": False,
+        "hook_last_hand": True, "trump": "turn", "blind_one": False,
     }
     schema = GAME.options_schema()["properties"]
     assert all(prop.get("description") for prop in schema.values())

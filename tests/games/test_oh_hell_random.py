@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from server.rules.games import GameError, get_game
-from server.rules.games.oh_hell import MAX_EXTRA_HANDS, hand_sizes
+from server.rules.games.oh_hell import MAX_EXTRA_HANDS, ROTATION, hand_sizes
 
 GAME = get_game("oh_hell")
 SHORT_MIXES = [
@@ -27,14 +27,50 @@ SHORT_MIXES = [
     {"max_cards": 1, "until_clear_winner": True},
     {"max_cards": 2, "rebound": False, "until_clear_winner": True, "scoring": "basic"},
     {"min_cards": 3, "max_cards": 3, "hook": False},
+    # house options (docs/rules/oh_hell.md)
+    {"max_cards": 2, "trump": "no_trump_largest"},
+    {"max_cards": 3, "trump": "rotation", "blind_one": True},
+    {"max_cards": 2, "trump": "no_trump", "scoring": "squared", "hook_last_hand": False},
+    {"max_cards": 2, "trump": "S", "scoring": "exact", "vienna": True, "blind_one": True},
+    {"max_cards": 1, "blind_one": True, "hook_last_hand": False, "until_clear_winner": True},
 ]
+TRUMPS = ["turn", "no_trump_largest", "rotation", "no_trump", "S", "H", "D", "C"]
+
+
+def hook_applies(options, size):
+    """Whether the hook binds the dealer in a hand of ``size`` cards under ``options``."""
+    return options.get("hook", True) and (size != 1 or options.get("hook_last_hand", True))
+
+
+def check_blind_view(full, seat, state):
+    """blind_one: in a 1-card hand the seat sees every other seat's card, never its own while it
+    bids; a spectator sees none; other hands show no blind_cards."""
+    spectator = GAME.view(state, None)
+    assert "blind_cards" not in spectator
+    held = GAME.full_view(state)["hands"]
+    if full["hand_size"] != 1 or "blind_cards" not in full:
+        assert "blind_cards" not in full
+        return
+    assert full["blind_cards"] == [None if s == seat or not h else h[0] for s, h in enumerate(held)]
+    if full["phase"] == "bidding":
+        assert full["hand"] == [] and full["hand_counts"][seat] == 1
+        assert held[seat][0] not in words(full)
+    else:
+        assert full["hand"] == held[seat]
+    assert not {h[0] for h in held if h} & words(spectator)
+
+
+def words(view):
+    """Every word of a view but its history (earlier hands' cards may be this hand's too)."""
+    current = {k: v for k, v in view.items() if k != "history"}
+    return set(json.dumps(current).replace('"', " ").replace(",", " ").split())
 
 
 def play_match(players, options, seed, rng, heavy=True, max_steps=5000):
     """Play one random match, checking invariants; return the final state and action log."""
     dealer = rng.randrange(players)
     state = GAME.new_game(players, options, seed=seed, dealer=dealer)
-    hook = options.get("hook", True)
+    blind = options.get("blind_one", False)
     log = []
     for _ in range(max_steps):
         acting = GAME.to_act(state)
@@ -49,10 +85,14 @@ def play_match(players, options, seed, rng, heavy=True, max_steps=5000):
         if heavy:
             assert len({json.dumps(a, sort_keys=True) for a in legal}) == len(legal)
             assert full["legal"] == legal
+        if blind and full["hand_size"] == 1:
+            check_blind_view(full, seat, state)
+        else:
+            assert "blind_cards" not in full
         if full["phase"] == "bidding" and seat == full["dealer"]:
             f = full["hand_size"] - sum(b for b in full["bids"] if b is not None)
             values = [a["value"] for a in legal]
-            if hook and 0 <= f <= full["hand_size"]:
+            if hook_applies(options, full["hand_size"]) and 0 <= f <= full["hand_size"]:
                 assert f not in values and full["forbidden_bid"] == f
             else:
                 assert values == list(range(full["hand_size"] + 1))
@@ -79,10 +119,11 @@ def check_final(state, players, options, seed, dealer, log):
     assert [r["dealer"] for r in records] == [(dealer + i) % players for i in range(len(records))]
     sizes = [e["hand_size"] for e in view["history"]]
     assert all(sum(e["tricks_won"]) == e["hand_size"] for e in view["history"])
-    if options.get("hook", True):
-        assert all(sum(e["bids"]) != e["hand_size"] for e in view["history"])
+    assert all(sum(e["bids"]) != e["hand_size"] for e in view["history"]
+               if hook_applies(options, e["hand_size"]))
     plain = GAME.parse_options(options)
     expected = list(hand_sizes(players, plain))
+    check_trumps(view["history"], options, max(expected))
     if options.get("until_clear_winner"):
         assert sizes[: len(expected)] == expected
         assert all(s == expected[-1] for s in sizes[len(expected):])
@@ -100,6 +141,21 @@ def check_final(state, players, options, seed, dealer, log):
         assert GAME.view(again, seat) == GAME.view(state, seat)
     assert GAME.hand_records(again) == records
     assert json.loads(json.dumps(records)) == records
+
+
+def check_trumps(history, options, largest):
+    """Each hand's turned card and trump follow the table's trump mode."""
+    mode = options.get("trump", "turn")
+    for k, entry in enumerate(history):
+        turned, trump = entry["turned"], entry["trump"]
+        if mode == "turn" or (mode == "no_trump_largest" and entry["hand_size"] != largest):
+            assert turned is not None and trump == turned[-1]
+        elif mode == "rotation":
+            assert turned is None and trump == ROTATION[k % 5]
+        elif mode in ("no_trump", "no_trump_largest"):
+            assert turned is None and trump is None
+        else:
+            assert turned is None and trump == mode
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
@@ -156,15 +212,20 @@ def test_random_full_matches_with_other_settings_end_properly(players):
     start=st.sampled_from(["high", "low"]),
     rebound=st.booleans(),
     hook=st.booleans(),
-    scoring=st.sampled_from(["standard", "basic", "penalty", "anderson"]),
+    scoring=st.sampled_from(["standard", "basic", "penalty", "anderson", "squared", "exact"]),
     vienna=st.booleans(),
     until_clear_winner=st.booleans(),
+    trump=st.sampled_from(TRUMPS),
+    hook_last_hand=st.booleans(),
+    blind_one=st.booleans(),
 )
 def test_any_seed_and_option_mix_plays_a_sound_match(players, seed, max_cards, start, rebound,
-                                                     hook, scoring, vienna, until_clear_winner):
+                                                     hook, scoring, vienna, until_clear_winner,
+                                                     trump, hook_last_hand, blind_one):
     options = {"max_cards": max_cards, "start": start, "rebound": rebound, "hook": hook,
                "scoring": scoring, "vienna": vienna and scoring != "anderson",
-               "until_clear_winner": until_clear_winner}
+               "until_clear_winner": until_clear_winner, "trump": trump,
+               "hook_last_hand": hook_last_hand, "blind_one": blind_one}
     rng = random.Random(seed)
     state, dealer, log = play_match(players, options, seed, rng, heavy=True)
     check_final(state, players, options, seed, dealer, log)

@@ -19,6 +19,10 @@ from server.rules.sampling import HAND_KEYS, SamplingError, sample_state
 TABLES = [
     ("oh_hell", 4, {"max_cards": 6}),
     ("oh_hell", 5, {"max_cards": 4, "scoring": "basic"}),
+    # house options: no turned card, no trump, a blind 1-card hand (docs/rules/oh_hell.md)
+    ("oh_hell", 4, {"max_cards": 3, "trump": "rotation", "blind_one": True}),
+    ("oh_hell", 3, {"max_cards": 4, "trump": "no_trump_largest", "scoring": "squared"}),
+    ("oh_hell", 5, {"max_cards": 3, "trump": "no_trump", "blind_one": True, "hook_last_hand": False}),
     ("bid_whist", 4, {"target": 9}),
     ("tarbish", 4, {"target": 200}),
     ("ribs", 4, {"target": 2}),

@@ -13,15 +13,30 @@ Sequence of hands
     with ``rebound``). The first dealer is given; the deal passes clockwise every hand.
 
 Deal and trump
-    Cards are dealt one at a time, starting with the dealer's left (eldest). The next card
-    of the deck is turned face up: its suit is trump for the hand. It stays on top of the
-    undealt stock and belongs to nobody. There is never a no-trump hand.
+    Cards are dealt one at a time, starting with the dealer's left (eldest). By default
+    (``trump: turn``) the next card of the deck is turned face up: its suit is trump for the
+    hand. It stays on top of the undealt stock and belongs to nobody, and there is never a
+    no-trump hand. House options (docs/rules/oh_hell.md): ``no_trump_largest`` plays every
+    hand of the largest size (``max_cards``) without trump and turns no card then;
+    ``rotation`` turns no card and takes trump from the hand's number: hearts, diamonds,
+    clubs, spades, no trump, again from hearts (extra hands continue the count);
+    ``no_trump`` never has trump; a suit letter (``S``, ``H``, ``D``, ``C``) is trump in every
+    hand, no card turned. Without trump the highest card of the suit led wins. The cap of
+    51 // N cards stays for every mode; an unturned card stays in the stock, unseen.
 
 Bidding
     One bid each, from eldest clockwise; the dealer bids last. A bid is a whole number from
     0 to the hand size; passing is not allowed. Hook rule (``hook``, on by default): the
     dealer may not bid ``f = size - (sum of the other bids)`` when ``0 <= f <= size``, so
     the bids never total the tricks available; when ``f`` is out of range the dealer is free.
+    ``hook_last_hand`` (on by default) off: the hook does not apply in a hand of one card.
+
+Blind one (``blind_one``, off by default)
+    In every hand of one card each player sees every other player's card but not their own
+    until bidding is over: the seat's ``hand`` is [] while it bids (``hand_counts`` still 1),
+    and ``blind_cards`` lists per seat the card it holds (None for the seat's own and for a
+    card already played) all through the hand. A spectator sees none of them, as in every
+    hand (a player must not learn their own card from a spectator's view).
 
 Play
     Eldest leads the first trick, then the winner of each trick leads. Any card may be led,
@@ -34,6 +49,8 @@ Scoring (b = bid, t = tricks taken, n = hand size; a bid is made when t == b)
     ``basic``: made t + 10, missed t.
     ``penalty``: made 10 + b, missed -|t - b|.
     ``anderson`` (provisional, our own definition): made 0, missed by d costs d(d+1)/2.
+    ``squared``: made 10 + b*b, missed -(d*d) where d = |t - b|.
+    ``exact``: made 10 + b, missed 0 (the same scores as ``standard``: the name groups use).
     ``vienna`` (a modifier for every method but anderson): a made bid of 0 scores n + 5.
     ``vienna`` with ``anderson`` is refused.
 
@@ -149,11 +166,29 @@ class OhHellOptions(GameOptions):
         description="Hook rule: the dealer may not bid the number that makes the bids "
         "total the tricks available.",
     )
-    scoring: Literal["standard", "basic", "penalty", "anderson"] = Field(
+    hook_last_hand: bool = Field(
+        True,
+        description="Apply the hook rule in the 1-card hand too (off: the dealer bids freely there).",
+    )
+    scoring: Literal["standard", "basic", "penalty", "anderson", "squared", "exact"] = Field(
         "standard",
         description="standard: made bid scores 10 + bid, a miss 0. basic: tricks taken, "
         "+10 when the bid is made. penalty: made 10 + bid, a miss loses 1 per trick off. "
-        "anderson (provisional, our own definition): made 0, a miss by d loses d(d+1)/2.",
+        "anderson (provisional, our own definition): made 0, a miss by d loses d(d+1)/2. "
+        "squared: made 10 + bid squared, a miss by d loses d squared. "
+        "exact: made 10 + bid, a miss 0 (as standard).",
+    )
+    trump: Literal["turn", "no_trump_largest", "rotation", "no_trump", "S", "H", "D", "C"] = Field(
+        "turn",
+        description="turn: the card after the deal is turned and its suit is trump. "
+        "no_trump_largest: the same, but the largest hands are played without trump. "
+        "rotation: hearts, diamonds, clubs, spades, no trump, hand after hand. "
+        "no_trump: never a trump suit. S, H, D or C: that suit is trump in every hand.",
+    )
+    blind_one: bool = Field(
+        False,
+        description="In each 1-card hand you see everyone's card but your own until the "
+        "bidding is over (the card on the forehead).",
     )
     vienna: bool = Field(
         False,
@@ -226,6 +261,8 @@ def score_hand(scoring: str, vienna: bool, bid: int, taken: int, size: int) -> i
             return taken + 10
         if scoring == "anderson":
             return 0
+        if scoring == "squared":
+            return 10 + bid * bid
         return 10 + bid
     if scoring == "basic":
         return taken
@@ -234,7 +271,28 @@ def score_hand(scoring: str, vienna: bool, bid: int, taken: int, size: int) -> i
     if scoring == "anderson":
         d = abs(taken - bid)
         return -(d * (d + 1) // 2)
+    if scoring == "squared":
+        return -((taken - bid) ** 2)
     return 0
+
+
+# ``trump: rotation``: the trump of hand k (from 0) is ROTATION[k % 5]; None is no trump.
+ROTATION: tuple[str | None, ...] = ("H", "D", "C", "S", None)
+
+
+def hand_trump(
+    options: OhHellOptions, index: int, size: int, largest: int, top: str
+) -> tuple[str | None, str | None]:
+    """The turned card and the trump suit of hand ``index`` (None, None: no card, no trump).
+    ``top`` is the card after the deal, ``largest`` the sequence's largest hand size."""
+    mode = options.trump
+    if mode == "turn" or (mode == "no_trump_largest" and size != largest):
+        return top, top[-1]
+    if mode == "rotation":
+        return None, ROTATION[index % 5]
+    if mode in ("no_trump", "no_trump_largest"):
+        return None, None
+    return None, mode  # a fixed suit
 
 
 class Rules(NamedTuple):
@@ -255,9 +313,10 @@ class Deal(NamedTuple):
     dealer: int
     size: int
     dealt: tuple[tuple[str, ...], ...]
-    turned: str
+    turned: str | None  # None when the trump mode turns no card for this hand
     stock: tuple[str, ...]
-    trump: str  # the suit of the turned card (a field: a property read costs far more)
+    trump: str | None  # the hand's trump suit, None for no trump (a field: a property read costs far more)
+    blind: bool  # a blind_one hand: each seat bids without seeing its own card
 
 
 # A finished trick: its plays and the seat that took it.
@@ -315,8 +374,16 @@ def _deal(rules: Rules, index: int) -> dict[str, Any]:
     for k in range(n):
         hands[(eldest + k) % n] = tuple(sorted(deck[k:count:n], key=_sort_key))
     dealt = tuple(hands)
+    opts = rules.options
+    top = deck[count]
+    if opts.trump == "turn":  # the default: no more work than before the house options
+        turned, trump = top, top[-1]
+    else:
+        turned, trump = hand_trump(opts, index, size, max(rules.sizes), top)
+    stock = tuple(deck[count + 1:]) if turned is not None else tuple(deck[count:])
+    blind = opts.blind_one and size == 1
     return {
-        "deal": Deal(index, dealer, size, dealt, deck[count], tuple(deck[count + 1:]), deck[count][-1]),
+        "deal": Deal(index, dealer, size, dealt, turned, stock, trump, blind),
         "phase": _BIDDING,
         "hands": dealt,
         "bids": (None,) * n,
@@ -400,7 +467,7 @@ class OhHell(Game):
 
     name = "oh_hell"
     title = "Oh Hell"
-    seat_keys = ("hand", "legal")
+    seat_keys = ("hand", "legal", "blind_cards")
     min_players = 3
     max_players = 7
     default_players = 4
@@ -448,7 +515,10 @@ class OhHell(Game):
     def forbidden_bid(self, state: OhHellState) -> int | None:
         """The bid the dealer may not make now under the hook rule, else None."""
         deal = state.deal
-        if state.phase is not _BIDDING or state.turn != deal.dealer or not state.rules.options.hook:
+        options = state.rules.options
+        if state.phase is not _BIDDING or state.turn != deal.dealer or not options.hook:
+            return None
+        if deal.size == 1 and not options.hook_last_hand:
             return None
         f = deal.size - sum(filter(None, state.bids))  # the bids so far (None: not yet)
         return f if 0 <= f <= deal.size else None
@@ -581,9 +651,23 @@ class OhHell(Game):
         memo = state.views
         view = memo.public(state, self._public).copy()
         if type(seat) is int and 0 <= seat < state.rules.players:
+            if state.deal.blind:
+                return self._blind_view(state, seat, view)
             view["hand"] = memo.part(("hand", seat), state.hands[seat], list)
             if seat == state.turn:
                 view["legal"] = self.legal_actions(state, seat)
+        return view
+
+    def _blind_view(self, state: OhHellState, seat: int, view: dict[str, Any]) -> dict[str, Any]:
+        """A seat's view of a blind_one hand: its own card hidden while it bids, every other
+        seat's unplayed card shown (``blind_cards``, None for its own and for played cards)."""
+        bidding = state.phase is _BIDDING
+        view["hand"] = [] if bidding else list(state.hands[seat])
+        view["blind_cards"] = [
+            None if s == seat or not held else held[0] for s, held in enumerate(state.hands)
+        ]
+        if seat == state.turn:
+            view["legal"] = self.legal_actions(state, seat)
         return view
 
     def _public(self, state: OhHellState) -> dict[str, Any]:
