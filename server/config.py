@@ -88,7 +88,7 @@ class Settings(BaseSettings):
         description="Where log entries and matches wait (fsync'ed) while the database is unreachable.",
     )
     replay_builds: int = Field(
-        default=1, ge=1, description="Replays built at once, each in a worker thread (a 20,000-action one: about 30 MB)."
+        default=1, ge=1, description="Replays built at once, each in a worker process of its own (a 20,000-action one: about 30 MB)."
     )
     replay_queue: int = Field(
         default=8, ge=0, description="Replay requests that may wait for a build; more get 503 with Retry-After."

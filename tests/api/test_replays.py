@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import threading
-
 import pytest
 
 from server.edges.api.errors import ApiError
@@ -15,12 +13,12 @@ class SlowLoader:
     """Encodes ``id`` as its body once ``release`` is set; counts its calls."""
 
     def __init__(self) -> None:
-        self.release = threading.Event()
+        self.release = asyncio.Event()
         self.calls: list[str] = []
 
-    def __call__(self, match_id: str) -> memoryview:
+    async def __call__(self, match_id: str) -> memoryview:
         self.calls.append(match_id)
-        self.release.wait(10)
+        await asyncio.wait_for(self.release.wait(), 10)
         return memoryview(match_id.encode() * 10)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any, Literal
 
@@ -14,7 +14,7 @@ from server.storage import store
 from server.edges.api.errors import ApiError, error_response_doc
 from server.rules.games import game_names
 from server.edges.api.deps import bearer_token
-from server.edges.api.replays import encode_replay
+from server.edges.api.replays import ReplayWorkers
 from server.players import player_for_token
 from server.rooms.seats import quoted
 from server.rules.replay import ReplayError
@@ -200,14 +200,13 @@ async def get_replay(match_id: str, request: Request) -> Response:
     return Response(body, media_type="application/json")
 
 
-def replay_loader(db: Any) -> Callable[[str], memoryview]:
-    """What the replay service runs in its worker thread: load a match, encode its replay."""
+def replay_builder(workers: ReplayWorkers) -> Callable[[str], Awaitable[memoryview]]:
+    """What the replay service calls to build a body: the workers' build, 404 for no match."""
 
-    def load(match_id: str) -> memoryview:
-        with db.session() as session:
-            record = store.get_match(session, match_id, viewer=store.ANYONE)
-        if record is None:
+    async def build(match_id: str) -> memoryview:
+        body = await workers.build(match_id)
+        if body is None:
             raise _missing(match_id)
-        return encode_replay(record)
+        return body
 
-    return load
+    return build

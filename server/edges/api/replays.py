@@ -5,16 +5,24 @@ face-down card shown, since the match is over), then one ``{"seat", "action", "o
 action, ``ops`` being the RFC 6902 patch from the previous state to the next (the project's
 own differ, ``server.rooms.diff``). Each step is encoded as soon as it is diffed and its
 views are dropped, so a build holds two views and the encoded bytes: O(match length), not
-the square of it. Builds run in a worker thread; at most ``replay_builds`` run at once and at
-most ``replay_queue`` wait, any more get a 503 with ``Retry-After``. Finished bodies are kept
-in a small LRU, bounded in entries and in bytes; two requests for one match share one build.
+the square of it.
+
+Builds run in worker processes (``ReplayWorkers``), never in the server's own interpreter: a
+build is seconds of pure Python, and in a thread of the server it would hold the interpreter
+lock the event loop needs, slowing every live table while it runs. A worker loads the match
+from the database itself and sends back only the encoded bytes. At most ``replay_builds`` run
+at once and at most ``replay_queue`` wait, any more get a 503 with ``Retry-After``. Finished
+bodies are kept in a small LRU, bounded in entries and in bytes; two requests for one match
+share one build.
 """
 
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import orjson
@@ -23,6 +31,8 @@ from server.edges.api.errors import ApiError
 from server.rooms.diff import diff
 from server.rules.games import get_game
 from server.rules.replay import replay_iter
+from server.storage import store
+from server.storage.db import Database
 
 RETRY_AFTER_S = 2
 Body = memoryview  # an encoded replay, read-only
@@ -53,6 +63,47 @@ def encode_replay(record: Mapping[str, Any]) -> memoryview:
         previous = view
     out += b"]}"
     return memoryview(out).toreadonly()
+
+
+_worker_databases: dict[str, Database] = {}
+
+
+def build_in_worker(database_url: str, match_id: str) -> bytes | None:
+    """Load a finished match and encode its replay (runs in a worker process); ``None`` if
+    there is no such match. Raises ``ReplayError`` if it does not replay."""
+    db = _worker_databases.get(database_url)
+    if db is None:  # one pool per worker process, kept for its next builds
+        db = _worker_databases[database_url] = Database(database_url, pool_size=1)
+    with db.session() as session:
+        record = store.get_match(session, match_id, viewer=store.ANYONE)
+    if record is None:
+        return None
+    return bytes(encode_replay(record))
+
+
+class ReplayWorkers:
+    """The worker processes replays are built in, started on the first build."""
+
+    def __init__(self, database_url: str, workers: int) -> None:
+        self.database_url = database_url
+        self.workers = workers
+        self._executor: ProcessPoolExecutor | None = None
+
+    async def build(self, match_id: str) -> Body | None:
+        """The encoded replay of ``match_id``, built in a worker; ``None`` if there is no such match."""
+        if self._executor is None:
+            # "spawn": a fresh interpreter, never a fork of a process that runs an event loop
+            context = multiprocessing.get_context("spawn")
+            self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        loop = asyncio.get_running_loop()
+        body = await loop.run_in_executor(self._executor, build_in_worker, self.database_url, match_id)
+        return None if body is None else memoryview(body).toreadonly()
+
+    def close(self) -> None:
+        """Stop the workers (builds in progress are dropped: the server is stopping)."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
 
 
 class BodyCache:
@@ -88,8 +139,10 @@ class BodyCache:
 class Replays:
     """The replay bodies of one server: a cache, a bounded number of builds, shared builds."""
 
-    def __init__(self, load: Callable[[str], Body], builds: int, queue: int, cache: BodyCache) -> None:
-        self._load = load  # match id -> encoded body; blocking, run in a worker thread
+    def __init__(
+        self, build: Callable[[str], Awaitable[Body]], builds: int, queue: int, cache: BodyCache
+    ) -> None:
+        self._build_body = build  # match id -> encoded body, built out of the event loop's way
         self._slots = asyncio.Semaphore(builds)
         self._queue = queue
         self._waiting = 0
@@ -125,7 +178,7 @@ class Replays:
         finally:
             self._waiting -= 1
         try:
-            body = await asyncio.to_thread(self._load, match_id)
+            body = await self._build_body(match_id)
         finally:
             self._slots.release()
         self.cache.put(match_id, body)
