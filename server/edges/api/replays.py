@@ -27,6 +27,7 @@ from typing import Any
 
 import orjson
 
+from server.bots.pool import ignore_stop_signals, stop_signals_blocked
 from server.edges.api.errors import ApiError
 from server.rooms.diff import diff
 from server.rules.games import get_game
@@ -94,9 +95,14 @@ class ReplayWorkers:
         if self._executor is None:
             # "spawn": a fresh interpreter, never a fork of a process that runs an event loop
             context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+            # They ignore a stop signal sent to the whole group: the server stops them itself.
+            self._executor = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=context, initializer=ignore_stop_signals
+            )
         loop = asyncio.get_running_loop()
-        body = await loop.run_in_executor(self._executor, build_in_worker, self.database_url, match_id)
+        with stop_signals_blocked():  # see server.bots.pool: a worker may start here
+            built = loop.run_in_executor(self._executor, build_in_worker, self.database_url, match_id)
+        body = await built
         return None if body is None else memoryview(body).toreadonly()
 
     def close(self) -> None:
