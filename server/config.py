@@ -93,7 +93,7 @@ class Settings(BaseSettings):
     replay_queue: int = Field(
         default=8, ge=0, description="Replay requests that may wait for a build; more get 503 with Retry-After."
     )
-    replay_cache_entries: int = Field(default=16, ge=0, description="Encoded replays kept in memory.")
+    replay_cache_entries: int = Field(default=16, ge=0, description="Encoded replays kept (as files, see server/edges/api/replays.py).")
     replay_cache_mb: int = Field(default=64, ge=0, description="Largest total size of the kept replays.")
     db_retry_max_s: float = Field(default=30.0, gt=0, description="Longest wait between retries of a failed write.")
 
