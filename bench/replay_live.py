@@ -121,7 +121,7 @@ def report(label: str, m: dict) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--acts", type=int, default=200, help="live actions in the baseline phase (and at least as many under load)")
+    parser.add_argument("--acts", type=int, default=1000, help="live actions in the baseline phase (and at least as many under load)")
     parser.add_argument("--json", type=Path, help="write the figures here")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:

@@ -46,6 +46,7 @@ from server.storage.db import Database
 
 RETRY_AFTER_S = 2
 CHUNK_BYTES = 1 << 18  # a stored body is sent this much at a time
+WORKER_NICENESS = 10  # added to the workers' niceness (see _start_worker)
 Body = Sized  # an encoded replay: a StoredBody (the server) or bytes-like (tests); len() is its size
 _HEADER_KEYS = ("id", "game", "options", "seed", "commitment", "dealer", "players")
 
@@ -98,6 +99,16 @@ def build_in_worker(database_url: str, match_id: str, path: str) -> int | None:
     return len(body)
 
 
+def _start_worker() -> None:
+    """A replay worker's initializer: stopped by the server only, and second to live play.
+
+    Niced: on a machine with few cores a build competes with the server's event loop for
+    the CPU, and a replay a little later is worth less than a table's every move on time.
+    """
+    ignore_stop_signals()
+    os.nice(WORKER_NICENESS)
+
+
 def _remove(path: Path) -> None:
     try:
         path.unlink()
@@ -146,9 +157,10 @@ class ReplayWorkers:
         if self._executor is None:
             # "spawn": a fresh interpreter, never a fork of a process that runs an event loop
             context = multiprocessing.get_context("spawn")
-            # They ignore a stop signal sent to the whole group: the server stops them itself.
+            # They ignore a stop signal sent to the whole group (the server stops them) and
+            # are niced (_start_worker).
             self._executor = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=context, initializer=ignore_stop_signals
+                max_workers=self.workers, mp_context=context, initializer=_start_worker
             )
         loop = asyncio.get_running_loop()
         # A name of its own per build: a rebuilt body never replaces one still being sent.
