@@ -23,8 +23,8 @@ from fastapi.staticfiles import StaticFiles
 from server import __version__
 from server.edges.api import api_router
 from server.edges.api.errors import ApiError, install_error_handlers
-from server.edges.api.matches import replay_loader
-from server.edges.api.replays import BodyCache, Replays
+from server.edges.api.matches import replay_builder
+from server.edges.api.replays import BodyCache, Replays, ReplayWorkers
 from server.edges.guard import ClientAddresses, RequestGuard
 from server.config import Settings, get_settings
 from server.limits import MemoryRateLimiter, rates_from
@@ -244,8 +244,9 @@ async def _lifespan(app: FastAPI):
     app.state.writer = writer
     app.state.tables = source
     app.state.rooms = rooms
+    replay_workers = ReplayWorkers(str(settings.database_url), settings.replay_builds)
     app.state.replays = Replays(
-        replay_loader(db),
+        replay_builder(replay_workers),
         builds=settings.replay_builds,
         queue=settings.replay_queue,
         cache=BodyCache(settings.replay_cache_entries, settings.replay_cache_mb * 2**20),
@@ -279,6 +280,7 @@ async def _lifespan(app: FastAPI):
         await rooms.stop()
         await rooms.close()
         await writer.close()
+        await asyncio.to_thread(replay_workers.close)
         if cluster is not None:
             await cluster.close()
         await asyncio.to_thread(db.dispose)

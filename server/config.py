@@ -88,12 +88,12 @@ class Settings(BaseSettings):
         description="Where log entries and matches wait (fsync'ed) while the database is unreachable.",
     )
     replay_builds: int = Field(
-        default=1, ge=1, description="Replays built at once, each in a worker thread (a 20,000-action one: about 30 MB)."
+        default=1, ge=1, description="Replays built at once, each in a worker process of its own (a 20,000-action one: about 30 MB)."
     )
     replay_queue: int = Field(
         default=8, ge=0, description="Replay requests that may wait for a build; more get 503 with Retry-After."
     )
-    replay_cache_entries: int = Field(default=16, ge=0, description="Encoded replays kept in memory.")
+    replay_cache_entries: int = Field(default=16, ge=0, description="Encoded replays kept (as files, see server/edges/api/replays.py).")
     replay_cache_mb: int = Field(default=64, ge=0, description="Largest total size of the kept replays.")
     db_retry_max_s: float = Field(default=30.0, gt=0, description="Longest wait between retries of a failed write.")
 

@@ -14,6 +14,12 @@ uvicorn (``http=``, ``ws=``):
   other than ``/healthz`` get a JSON 503 and WebSocket upgrades are refused the same way;
   past that plus a small reserve a new connection is cut at once, so descriptors stay free
   for the server's own files and database connections.
+  A connection closed while its client may still be sending (an answer given before the
+  request's body was all read: 413, 408, 431) is closed lingering, as nginx does: the
+  answer goes out, then the server's side is shut (FIN), what still arrives is read and
+  dropped for at most ``LINGER_S`` or until the client ends its side, and only then is the
+  socket closed. Closed at once, the kernel would answer the unread bytes with a reset that
+  destroys the answer before the client has read it.
 - ``GuardedWebSocket``: each socket's kernel send buffer is bounded; a send that cannot
   proceed for ``ws_send_timeout_s`` (the client's backlog is not draining) cuts the socket,
   and a socket whose application has finished is aborted if it is still open after that
@@ -42,6 +48,9 @@ HEALTH_PATH = b"/healthz"
 # Connections past the cap still get a 503 (or /healthz its answer); past the cap plus this
 # many they are cut without a word.
 OVERFLOW = 256
+# How long a connection refused mid-body reads and drops what its client still sends before
+# it is closed (nginx's lingering_timeout is 5 s too).
+LINGER_S = 5.0
 
 
 def _json_response(status: int, reason: bytes, code: str, message: str, extra: bytes = b"") -> bytes:
@@ -83,6 +92,7 @@ class GuardedHttp(HttpToolsProtocol):
         self._header_timer: asyncio.TimerHandle | None = None
         self._header_bytes = 0
         self._in_headers = False
+        self._lingering = False
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -108,7 +118,26 @@ class GuardedHttp(HttpToolsProtocol):
         if not self.transport.is_closing():
             self.transport.close()
 
+    def _linger(self) -> None:
+        """Close after the answer without a reset: shut our side, drop what still arrives."""
+        if self._lingering or self.transport.is_closing():
+            return
+        self._lingering = True
+        self._disarm()
+        if not self.transport.can_write_eof():
+            self.transport.close()
+            return
+        self.transport.write_eof()  # sent once the answer is: the client reads it, then EOF
+        self.transport.resume_reading()  # flow control may have paused reading the body
+        self.loop.call_later(LINGER_S, self._end_linger)
+
+    def _end_linger(self) -> None:
+        if not self.transport.is_closing():
+            self.transport.close()
+
     def data_received(self, data: bytes) -> None:
+        if self._lingering:
+            return  # the rest of a refused request: read so the answer is not reset, dropped
         if not self._in_headers and self.cycle is not None and self.cycle.response_complete:
             self._arm()  # the next request on a kept-alive connection: its headers start here
         if self._in_headers:
@@ -117,7 +146,7 @@ class GuardedHttp(HttpToolsProtocol):
             if self._header_bytes > self.max_header_bytes:
                 self._disarm()
                 self.transport.write(HEADERS_TOO_LARGE)
-                self.transport.close()
+                self._linger()
                 return
         super().data_received(data)
 
@@ -130,13 +159,15 @@ class GuardedHttp(HttpToolsProtocol):
         self._disarm()
         if len(self.connections) <= self.max_connections or self._is_health_check():
             super().on_headers_complete()
-            return
-        app = self.app
-        self.app = _overloaded_app
-        try:
-            super().on_headers_complete()
-        finally:
-            self.app = app
+        else:
+            app = self.app
+            self.app = _overloaded_app
+            try:
+                super().on_headers_complete()
+            finally:
+                self.app = app
+        if self.cycle is not None:
+            self.cycle.transport = _LingerOnClose(self.transport, self)
 
     def _is_health_check(self) -> bool:
         try:
@@ -154,6 +185,28 @@ class GuardedHttp(HttpToolsProtocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
         super().connection_lost(exc)
+
+
+class _LingerOnClose:
+    """A request's view of its connection's transport: closing it before the request's body
+    has all arrived closes lingering (``GuardedHttp._linger``); anything else is the transport's."""
+
+    def __init__(self, transport: asyncio.Transport, protocol: GuardedHttp) -> None:
+        self._transport = transport
+        self._protocol = protocol
+
+    def close(self) -> None:
+        cycle = self._protocol.cycle
+        if cycle is not None and cycle.more_body and not self._transport.is_closing():
+            self._protocol._linger()
+        else:
+            self._transport.close()
+
+    def is_closing(self) -> bool:
+        return self._protocol._lingering or self._transport.is_closing()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
 
 
 class GuardedWebSocket(WebSocketsSansIOProtocol):

@@ -791,8 +791,10 @@ class Room:
             # It gets the view's own (compact) legal actions: all a seat is told, and cheap to send.
             action = await self._strong_choice(seat, view, view["legal"])
             async with self.lock:
-                if self.state is not state or self.closed:
-                    continue  # the table moved on while it thought: look again
+                if self.manager.stopping or self.closed:
+                    return  # the server stopped while it thought: nothing more is played
+                if self.state is not state or self.manager.change_refused(self.code) is not None:
+                    continue  # the table moved on (or may not change now): look again
                 try:
                     self._apply(seat, action)
                 except Exception:
@@ -827,6 +829,8 @@ class Room:
         try:
             return await self.manager.bot_pool.choose(self.game.name, self.options, seed, view, legal, easy)
         except Exception:
+            if self.manager.stopping:  # the pool is going with the server: not a failure
+                return legal[0]  # never played: the caller sees the stop first
             log.exception("room %s: the Strong bot in seat %d failed; the Easy bot plays", self.code, seat)
             return self._easy_choice(seat, view, self.game.legal_actions(self.state, seat))
 

@@ -18,15 +18,11 @@ import orjson
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
+from server.names import NAME_MAX, InvalidName, clean_name  # noqa: F401 (the store's API)
 from server.storage.models import ID_LENGTH, Action, Hand, Match, MatchSeat, Player
 
-NAME_MAX = 24
 # Opaque ids: what we mint (hex, urlsafe tokens) and what the rooms mint; anything else is 404.
 _ID_RE = re.compile(r"[A-Za-z0-9_-]{1,%d}" % ID_LENGTH)
-
-
-class InvalidName(ValueError):
-    """A player name that cannot be used; the message says why."""
 
 
 class InvalidCursor(ValueError):
@@ -45,20 +41,6 @@ def is_valid_id(value: object) -> bool:
 def hash_token(token: str) -> str:
     """The SHA-256 hex of a bearer token: all the database ever holds."""
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def clean_name(name: object) -> str:
-    """A player name stripped of surrounding space, or InvalidName saying what is wrong."""
-    if not isinstance(name, str):
-        raise InvalidName("A name must be text.")
-    name = name.strip()
-    if not name:
-        raise InvalidName("A name needs at least one character.")
-    if len(name) > NAME_MAX:
-        raise InvalidName(f"A name may have at most {NAME_MAX} characters; this one has {len(name)}.")
-    if not name.isprintable():
-        raise InvalidName("A name may only hold printable characters (no tabs, newlines or control codes).")
-    return name
 
 
 def now_utc() -> datetime:

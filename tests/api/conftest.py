@@ -7,8 +7,8 @@ import pytest
 from fastapi import FastAPI
 
 from server.edges.api.errors import install_error_handlers
-from server.edges.api.matches import replay_loader
-from server.edges.api.replays import BodyCache, Replays
+from server.edges.api.matches import replay_builder
+from server.edges.api.replays import BodyCache, Replays, ReplayWorkers
 from server.storage.db import Database
 
 
@@ -26,6 +26,8 @@ async def client(db, request):
     install_error_handlers(app)
     app.include_router(request.module.ROUTER, prefix="/api")
     app.state.db = db
-    app.state.replays = Replays(replay_loader(db), builds=1, queue=4, cache=BodyCache(4, 2**24))
+    workers = ReplayWorkers(db.url.render_as_string(hide_password=False), 1)  # started on a first replay
+    app.state.replays = Replays(replay_builder(workers), builds=1, queue=4, cache=BodyCache(4, 2**24))
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://felt") as client:
         yield client
+    workers.close()

@@ -3,24 +3,22 @@
 from __future__ import annotations
 
 import asyncio
-import threading
-
 import pytest
 
 from server.edges.api.errors import ApiError
-from server.edges.api.replays import BodyCache, Replays
+from server.edges.api.replays import BodyCache, Replays, StoredBody
 
 
 class SlowLoader:
     """Encodes ``id`` as its body once ``release`` is set; counts its calls."""
 
     def __init__(self) -> None:
-        self.release = threading.Event()
+        self.release = asyncio.Event()
         self.calls: list[str] = []
 
-    def __call__(self, match_id: str) -> memoryview:
+    async def __call__(self, match_id: str) -> memoryview:
         self.calls.append(match_id)
-        self.release.wait(10)
+        await asyncio.wait_for(self.release.wait(), 10)
         return memoryview(match_id.encode() * 10)
 
 
@@ -54,3 +52,15 @@ def test_the_cache_keeps_the_most_recently_used_bodies_within_its_entries_and_by
     assert cache.get("big") is None and cache.size == 20
     cache.put("d", memoryview(b"v" * 20))  # bytes bound: only "d" fits
     assert len(cache) == 1 and cache.get("d") is not None
+
+
+async def test_a_stored_body_is_sent_from_its_file_and_the_file_goes_with_the_last_holder(tmp_path):
+    path = tmp_path / "m.json"
+    path.write_bytes(b"{}" * 300_000)
+    body = StoredBody(path, 600_000)
+    chunks = [chunk async for chunk in body.chunks()]
+    assert b"".join(chunks) == b"{}" * 300_000 and len(chunks) > 1
+    with body.open() as reading:
+        del body  # the cache let it go: the file is removed, an answer still reading keeps it
+        assert not path.exists()
+        assert reading.read() == b"{}" * 300_000

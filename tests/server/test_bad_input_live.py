@@ -256,3 +256,29 @@ async def test_an_option_past_its_maximum_gets_a_422_naming_it_and_opens_no_room
         r = await http.post("/api/rooms", json={"game": "ribs", "options": {"target": 30}, "seats": 10},
                             headers=auth)
         assert r.status_code == 201
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Bot", "Bot 2", "bot 3", "BOT-4", "Strong bot 1", "Robô 2", "robo forte", "Seat 3", "Lugar 1", "Ｂｏｔ ２",
+        "\ufdfd" * 24, "\ufdfd", "Ana \ufdfa", "x\u0300\u0301\u0302\u0303\u0304y", "Ana\u202eB", "Ana\u200bB",
+        "Ana\u3000B", "Ana  B", "\U00012219", "\ue000",
+    ],
+)
+async def test_names_that_pass_for_a_bot_or_take_over_the_layout_are_refused(live_server, name):
+    async with httpx.AsyncClient(base_url=live_server.base) as http:
+        answer = await http.post("/api/players", json={"name": name})
+    assert answer.status_code == 422, answer.text
+    error = answer.json()["error"]
+    assert error["code"] == "invalid_name" and error["message"].endswith("."), error
+
+
+@pytest.mark.parametrize(
+    "name", ["Ana María", "李小龍", "O'Brien-Smith", "Zoë 😀", "👍🏽", "Nguyễn Thị", "ที่", "Botafogo", "Robot 9000", "Ａｎａ"]
+)
+async def test_names_in_any_script_with_accents_and_emoji_are_kept(live_server, name):
+    async with httpx.AsyncClient(base_url=live_server.base) as http:
+        answer = await http.post("/api/players", json={"name": f" {name} "})
+    assert answer.status_code == 201, answer.text
+    assert answer.json()["name"] == name

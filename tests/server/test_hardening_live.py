@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import resource
+import select
 import socket
 import time
 
@@ -153,6 +154,51 @@ async def test_oversized_and_slow_request_bodies_get_json_errors(tmp_path):
             s.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 40000 + b"\r\n\r\n")
             answer = wait_closed_by_peer(s, 10)
         assert answer.startswith(b"HTTP/1.1 431"), answer[:100]
+        async with httpx.AsyncClient(base_url=server.base) as http:
+            assert (await http.get("/healthz")).status_code == 200
+    finally:
+        server.stop()
+
+
+def send_after_the_answer(port: int, head: bytes, chunks: int = 40) -> bytes:
+    """Send ``head`` and a first piece of body, wait until the answer has arrived (without
+    reading it), send ``chunks`` more pieces slowly, then read: what a client still busy
+    sending its body when the server answers does. A reset on the way is an empty answer."""
+    piece = b" " * 16384
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.sendall(head + piece)
+        readable, _, _ = select.select([s], [], [], 60)
+        assert readable, "no answer within 60 s"
+        try:
+            for _ in range(chunks):
+                s.sendall(piece)
+                time.sleep(0.01)
+        except OSError:  # reset by the server: what was sent to us is gone with it
+            return b""
+        s.settimeout(30)
+        answer = b""
+        try:
+            while chunk := s.recv(65536):
+                answer += chunk
+        except OSError:
+            return b""
+        return answer
+
+
+async def test_a_refused_body_lets_a_client_still_sending_read_its_answer(tmp_path):
+    """A body refused part way (413, declared or counted) is followed by a lingering close:
+    the server ends its side after the answer, reads and drops what the client is still
+    sending, then closes, so the client reads the answer instead of a connection reset."""
+    server = LiveServer(tmp_path, FELT_MAX_BODY_BYTES="2048")
+    try:
+        declared = send_after_the_answer(
+            server.port, b"POST /api/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 100000000\r\n\r\n")
+        assert declared.startswith(b"HTTP/1.1 413") and error_code(declared) == "too_large", declared[:100]
+        counted = send_after_the_answer(
+            server.port, b"POST /api/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n" + b"%x\r\n" % 16384)
+        assert counted.startswith(b"HTTP/1.1 413") and error_code(counted) == "too_large", counted[:100]
         async with httpx.AsyncClient(base_url=server.base) as http:
             assert (await http.get("/healthz")).status_code == 200
     finally:

@@ -8,6 +8,7 @@ are read around the request; the issue's bounds are 50 MB and 50 ms.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import random
 import secrets
@@ -19,10 +20,12 @@ import jsonpatch
 import pytest
 
 from live_server import LiveServer
+from server.edges.api.replays import encode_replay
 from server.rules.games import get_game
 from server.rules.replay import replay_iter
 from server.storage import store
 from server.storage.db import Database
+from ws_client import host_with_bots, new_player, new_room, play_to_end
 
 ACTIONS = 20_000
 RSS_BOUND_MB = 50
@@ -32,18 +35,18 @@ RSS_BOUND_MB = 50
 LAG_BOUND_MS = 1000
 
 
-def long_ribs_record(seed: int = 11) -> dict:
-    """A finished 10-seat Ribs session of random legal actions, at least ``ACTIONS`` long."""
+def long_ribs_record(seed: int = 11, target: int = 30, least: int = ACTIONS) -> dict:
+    """A finished 10-seat Ribs session of random legal actions to ``target``, at least ``least`` long."""
     game = get_game("ribs")
     rng = random.Random(seed)
-    options = {"target": 30}
+    options = {"target": target}
     state = game.new_game(players=10, options=options, seed=seed, dealer=3)
     actions = []
     while acting := game.to_act(state):
         action = rng.choice(game.legal_actions(state, acting[0]))
         state = game.apply(state, acting[0], action)
         actions.append({"seat": acting[0], "action": action})
-    assert len(actions) >= ACTIONS
+    assert len(actions) >= least
     outcome = game.outcome(state)
     now = datetime.now(timezone.utc)
     return {
@@ -133,3 +136,53 @@ def test_a_replay_asked_again_is_the_same_body_from_the_cache(probed, long_match
     assert first.status_code == again.status_code == 200
     assert first.content == again.content
     assert lag_ms < LAG_BOUND_MS
+
+
+def spawned_children(pid: int) -> set[int]:
+    """The server's child processes started with multiprocessing's "spawn" (its workers)."""
+    found = set()
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                if b"spawn_main" in (proc / "cmdline").read_bytes():
+                    found.add(int(proc.name))
+        except OSError:
+            continue
+    return found
+
+
+async def test_replays_are_built_in_a_worker_process_while_a_live_table_plays(tmp_path):
+    """The event loop's interpreter never builds a replay: a worker process does, the bodies
+    are the very bytes the encoder makes, and a live table plays a whole match meanwhile."""
+    server = LiveServer(tmp_path)
+    try:
+        url = f"sqlite:///{tmp_path / 'felt.db'}"
+        records = [long_ribs_record(seed, target=10, least=1000) for seed in (21, 22, 23, 24)]
+        db = Database(url)
+        try:
+            with db.session() as session:
+                for record in records:
+                    store.save_match(session, record)
+            with db.session() as session:
+                expected = [bytes(encode_replay(store.get_match(session, r["id"], viewer=store.ANYONE)))
+                            for r in records]
+        finally:
+            db.dispose()
+        before = spawned_children(server.proc.pid)
+        host = await new_player(server.base, "Host")
+        code = await new_room(server.base, host["token"], "oh_hell", {"max_cards": 3, "rebound": False})
+        c = await host_with_bots(server.ws_base, code, host["token"])
+        await c.send({"type": "start"})
+        await c.wait(lambda c: c.state["room"]["status"] == "playing", what="the start")
+        async with httpx.AsyncClient(base_url=server.base, timeout=300) as http:
+            asked = [asyncio.ensure_future(http.get(f"/api/matches/{r['id']}/replay")) for r in records * 5]
+            await play_to_end([c], random.Random(9), timeout=240)
+            answers = await asyncio.gather(*asked)
+        await c.close()
+        assert [a.status_code for a in answers] == [200] * len(answers), answers[0].text[:300]
+        assert [a.content for a in answers] == expected * 5
+        workers = spawned_children(server.proc.pid) - before
+        assert len(workers) == 1, f"no replay worker process among the server's children ({before})"
+        assert c.state["room"]["status"] == "finished"
+    finally:
+        server.stop()

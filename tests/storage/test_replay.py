@@ -12,8 +12,8 @@ from fastapi import FastAPI
 from server.storage import store
 from server.edges.api import matches
 from server.edges.api.errors import install_error_handlers
-from server.edges.api.matches import replay_loader
-from server.edges.api.replays import BodyCache, Replays
+from server.edges.api.matches import replay_builder
+from server.edges.api.replays import BodyCache, Replays, ReplayWorkers
 from server.rules.replay import ReplayError, replay
 from storage_helpers import GAMES, SHORT_OPTIONS, copy_record, make_record, play_random_match
 
@@ -78,22 +78,29 @@ def test_a_record_of_an_unknown_game_does_not_replay(template_records):
         replay(copy_record(template_records["ribs"], game="poker"))
 
 
-def _app(db) -> FastAPI:
+@pytest.fixture
+def replay_workers(db):
+    workers = ReplayWorkers(db.url.render_as_string(hide_password=False), 1)
+    yield workers
+    workers.close()
+
+
+def _app(db, workers: ReplayWorkers) -> FastAPI:
     app = FastAPI()
     install_error_handlers(app)
     app.include_router(matches.router, prefix="/api")
     app.state.db = db
-    app.state.replays = Replays(replay_loader(db), builds=1, queue=4, cache=BodyCache(4, 2**24))
+    app.state.replays = Replays(replay_builder(workers), builds=1, queue=4, cache=BodyCache(4, 2**24))
     return app
 
 
 @pytest.mark.parametrize("game_name", GAMES)
-async def test_a_match_read_back_over_http_replays_to_the_final_position(db, game_name):
+async def test_a_match_read_back_over_http_replays_to_the_final_position(db, replay_workers, game_name):
     game, _, actions, states = play_random_match(game_name, 31337, SHORT_OPTIONS[game_name])
     record = make_record(game_name, 31337)
     with db.session() as session:
         store.save_match(session, record)
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=_app(db)), base_url="http://t") as client:
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=_app(db, replay_workers)), base_url="http://t") as client:
         got = (await client.get(f"/api/matches/{record['id']}")).json()
         answer = await client.get(f"/api/matches/{record['id']}/replay")
     assert got["actions"] == actions

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any, Literal
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from server.storage import store
 from server.edges.api.errors import ApiError, error_response_doc
 from server.rules.games import game_names
 from server.edges.api.deps import bearer_token
-from server.edges.api.replays import encode_replay
+from server.edges.api.replays import ReplayWorkers, StoredBody
 from server.players import player_for_token
 from server.rooms.seats import quoted
 from server.rules.replay import ReplayError
@@ -182,7 +183,7 @@ async def get_match(match_id: str, request: Request) -> dict[str, Any]:
     summary="A finished match's states: the deal in full, then one patch per action, all hands shown",
     responses=error_response_doc(404, 500, 503),
 )
-async def get_replay(match_id: str, request: Request) -> Response:
+async def get_replay(match_id: str, request: Request) -> StreamingResponse:
     """Private tables' matches: 404 to anyone but their players. 503 with Retry-After when busy."""
     db = _db(request)
     viewer = await _viewer(request)
@@ -197,17 +198,18 @@ async def get_replay(match_id: str, request: Request) -> Response:
         body = await request.app.state.replays.body(match_id)
     except ReplayError as exc:
         raise ApiError(500, "replay_failed", str(exc)) from None
-    return Response(body, media_type="application/json")
+    return StreamingResponse(
+        body.chunks(), media_type="application/json", headers={"content-length": str(len(body))}
+    )
 
 
-def replay_loader(db: Any) -> Callable[[str], memoryview]:
-    """What the replay service runs in its worker thread: load a match, encode its replay."""
+def replay_builder(workers: ReplayWorkers) -> Callable[[str], Awaitable[StoredBody]]:
+    """What the replay service calls to build a body: the workers' build, 404 for no match."""
 
-    def load(match_id: str) -> memoryview:
-        with db.session() as session:
-            record = store.get_match(session, match_id, viewer=store.ANYONE)
-        if record is None:
+    async def build(match_id: str) -> StoredBody:
+        body = await workers.build(match_id)
+        if body is None:
             raise _missing(match_id)
-        return encode_replay(record)
+        return body
 
-    return load
+    return build

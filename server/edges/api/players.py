@@ -20,7 +20,11 @@ class NewPlayer(BaseModel):
     # the looser bound here only stops absurd bodies before they are cleaned.
     name: str = Field(
         max_length=200,
-        description="1 to 24 printable characters once trimmed.",
+        description=(
+            "1 to 24 characters once trimmed: letters, digits, single spaces, ordinary punctuation and"
+            " emoji, none drawn wider than two columns, not a bot's or an empty seat's label"
+            " (docs/protocol.md, Player names)."
+        ),
         examples=["Ana"],
         json_schema_extra={"minLength": 1, "maxLength": 24},
     )

@@ -5,27 +5,49 @@ face-down card shown, since the match is over), then one ``{"seat", "action", "o
 action, ``ops`` being the RFC 6902 patch from the previous state to the next (the project's
 own differ, ``server.rooms.diff``). Each step is encoded as soon as it is diffed and its
 views are dropped, so a build holds two views and the encoded bytes: O(match length), not
-the square of it. Builds run in a worker thread; at most ``replay_builds`` run at once and at
-most ``replay_queue`` wait, any more get a 503 with ``Retry-After``. Finished bodies are kept
-in a small LRU, bounded in entries and in bytes; two requests for one match share one build.
+the square of it.
+
+Builds run in worker processes (``ReplayWorkers``), never in the server's own interpreter: a
+build is seconds of pure Python, and in a thread of the server it would hold the interpreter
+lock the event loop needs, slowing every live table while it runs. A worker loads the match
+from the database itself and writes the encoded body to a file of the server's replay folder
+(a ``StoredBody``), so the body never passes through the server's heap either: it is sent
+from the file a slice at a time, and the file is removed once nothing holds its
+``StoredBody`` (the cache let it go and no answer is still reading it). At most
+``replay_builds`` run at once and at most ``replay_queue`` wait, any more get a 503 with
+``Retry-After``. Finished bodies are kept in a small LRU, bounded in entries and in bytes;
+two requests for one match share one build.
 """
 
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
+import os
+import secrets
+import shutil
+import tempfile
+import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sized
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any, BinaryIO
 
 import orjson
 
+from server.bots.pool import ignore_stop_signals, stop_signals_blocked
 from server.edges.api.errors import ApiError
 from server.rooms.diff import diff
 from server.rules.games import get_game
 from server.rules.replay import replay_iter
+from server.storage import store
+from server.storage.db import Database
 
 RETRY_AFTER_S = 2
-Body = memoryview  # an encoded replay, read-only
+CHUNK_BYTES = 1 << 18  # a stored body is sent this much at a time
+WORKER_NICENESS = 10  # added to the workers' niceness (see _start_worker)
+Body = Sized  # an encoded replay: a StoredBody (the server) or bytes-like (tests); len() is its size
 _HEADER_KEYS = ("id", "game", "options", "seed", "commitment", "dealer", "players")
 
 
@@ -53,6 +75,110 @@ def encode_replay(record: Mapping[str, Any]) -> memoryview:
         previous = view
     out += b"]}"
     return memoryview(out).toreadonly()
+
+
+_worker_databases: dict[str, Database] = {}
+
+
+def build_in_worker(database_url: str, match_id: str, path: str) -> int | None:
+    """Load a finished match and write its encoded replay to ``path`` (runs in a worker
+    process); its size, or ``None`` if there is no such match. Raises ``ReplayError`` if it
+    does not replay."""
+    db = _worker_databases.get(database_url)
+    if db is None:  # one pool per worker process, kept for its next builds
+        db = _worker_databases[database_url] = Database(database_url, pool_size=1)
+    with db.session() as session:
+        record = store.get_match(session, match_id, viewer=store.ANYONE)
+    if record is None:
+        return None
+    body = encode_replay(record)
+    part = path + ".part"
+    with open(part, "wb") as out:
+        out.write(body)
+    os.replace(part, path)  # whole or absent: never half a body under the final name
+    return len(body)
+
+
+def _start_worker() -> None:
+    """A replay worker's initializer: stopped by the server only, and second to live play.
+
+    Niced: on a machine with few cores a build competes with the server's event loop for
+    the CPU, and a replay a little later is worth less than a table's every move on time.
+    """
+    ignore_stop_signals()
+    os.nice(WORKER_NICENESS)
+
+
+def _remove(path: Path) -> None:
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        pass
+
+
+class StoredBody:
+    """An encoded replay in a file; the file goes when this object does (an open file of it
+    stays readable until closed)."""
+
+    __slots__ = ("path", "size", "__weakref__")
+
+    def __init__(self, path: Path, size: int) -> None:
+        self.path = path
+        self.size = size
+        weakref.finalize(self, _remove, path)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def open(self) -> BinaryIO:
+        return open(self.path, "rb")
+
+    async def chunks(self) -> AsyncIterator[bytes]:
+        """The body, a slice at a time, read off the event loop (``self`` is held meanwhile)."""
+        with self.open() as f:
+            while chunk := await asyncio.to_thread(f.read, CHUNK_BYTES):
+                yield chunk
+
+
+class ReplayWorkers:
+    """The worker processes replays are built in and the folder they write to, both made on
+    the first build and removed by ``close``."""
+
+    def __init__(self, database_url: str, workers: int) -> None:
+        self.database_url = database_url
+        self.workers = workers
+        self.folder: Path | None = None
+        self._executor: ProcessPoolExecutor | None = None
+
+    async def build(self, match_id: str) -> StoredBody | None:
+        """The encoded replay of ``match_id``, built in a worker; ``None`` if there is no such match."""
+        if self.folder is None:
+            self.folder = Path(tempfile.mkdtemp(prefix="felt-replays-"))
+        if self._executor is None:
+            # "spawn": a fresh interpreter, never a fork of a process that runs an event loop
+            context = multiprocessing.get_context("spawn")
+            # They ignore a stop signal sent to the whole group (the server stops them) and
+            # are niced (_start_worker).
+            self._executor = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=context, initializer=_start_worker
+            )
+        loop = asyncio.get_running_loop()
+        # A name of its own per build: a rebuilt body never replaces one still being sent.
+        path = self.folder / f"{match_id}.{secrets.token_hex(4)}.json"
+        with stop_signals_blocked():  # see server.bots.pool: a worker may start here
+            built = loop.run_in_executor(self._executor, build_in_worker, self.database_url, match_id, str(path))
+        size = await built
+        return None if size is None else StoredBody(path, size)
+
+    def close(self) -> None:
+        """Stop the workers (builds in progress are dropped: the server is stopping) and
+        remove the folder."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder = None
 
 
 class BodyCache:
@@ -88,8 +214,10 @@ class BodyCache:
 class Replays:
     """The replay bodies of one server: a cache, a bounded number of builds, shared builds."""
 
-    def __init__(self, load: Callable[[str], Body], builds: int, queue: int, cache: BodyCache) -> None:
-        self._load = load  # match id -> encoded body; blocking, run in a worker thread
+    def __init__(
+        self, build: Callable[[str], Awaitable[Body]], builds: int, queue: int, cache: BodyCache
+    ) -> None:
+        self._build_body = build  # match id -> encoded body, built out of the event loop's way
         self._slots = asyncio.Semaphore(builds)
         self._queue = queue
         self._waiting = 0
@@ -125,7 +253,7 @@ class Replays:
         finally:
             self._waiting -= 1
         try:
-            body = await asyncio.to_thread(self._load, match_id)
+            body = await self._build_body(match_id)
         finally:
             self._slots.release()
         self.cache.put(match_id, body)

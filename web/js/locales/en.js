@@ -473,7 +473,7 @@ export default {
   "error.network": "The server cannot be reached. Check your connection.",
   "error.status": "The server answered {n}.",
   "error.name": "Please enter your name first.",
-  "error.invalid_name": "A name is 1 to 24 letters, digits or spaces.",
+  "error.invalid_name": "A name is 1 to 24 letters, digits, spaces, punctuation or emoji, and may not look like a bot's or an empty seat's label.",
   "error.illegal": "That move is not allowed now.",
   "error.not_your_turn": "It is not your turn.",
   "error.stale": "The table moved on before your move arrived: look again and retry.",

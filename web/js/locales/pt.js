@@ -472,7 +472,7 @@ export default {
   "error.network": "Sem contato com o servidor. Verifique sua conexão.",
   "error.status": "O servidor respondeu {n}.",
   "error.name": "Diga seu nome primeiro.",
-  "error.invalid_name": "Um nome tem de 1 a 24 letras, algarismos ou espaços.",
+  "error.invalid_name": "Um nome tem de 1 a 24 letras, algarismos, espaços, pontuação ou emoji, e não pode parecer o rótulo de um robô ou de um lugar vazio.",
   "error.illegal": "Essa jogada não é permitida agora.",
   "error.not_your_turn": "Não é a sua vez.",
   "error.stale": "A mesa andou antes da sua jogada chegar: olhe de novo e tente outra vez.",
