@@ -35,6 +35,12 @@ async def pair():
         plain.delete(*keys)
 
 
+async def holder(node: Cluster, code: str) -> str | None:
+    """The node named in the lease of ``code`` (its value: the node and an acquisition's token)."""
+    value = await node.redis.get(node._lease(code))
+    return value.decode().rsplit(" ", 1)[0] if value else None
+
+
 async def test_one_node_holds_a_lease_and_finds_out_when_it_is_gone(pair):
     a, b = pair
     assert await a.claim("T1") and a.owns("T1")
@@ -46,7 +52,7 @@ async def test_one_node_holds_a_lease_and_finds_out_when_it_is_gone(pair):
     assert await a.renew() == ["T1"]
     assert not a.owns("T1"), "a node stops trusting a lease the moment it learns it is gone"
     await a.release("T1")
-    assert (await b.redis.get(b._lease("T1"))) == b"b", "a node releases only its own lease"
+    assert await holder(b, "T1") == "b", "a node releases only its own lease"
 
 
 async def test_one_renewal_keeps_every_lease_still_held_and_drops_exactly_the_lost_ones(pair):
@@ -65,7 +71,7 @@ async def test_one_renewal_keeps_every_lease_still_held_and_drops_exactly_the_lo
     ttls = [await a.redis.pttl(a._lease(c)) for c in codes]
     assert all(ttl > 5_000 for c, ttl in zip(codes, ttls) if c not in taken), "this node's leases renewed"
     for code in taken:
-        assert await a.redis.get(a._lease(code)) == b"b", "another node's lease is left alone"
+        assert await holder(a, code) == "b", "another node's lease is left alone"
         assert await a.redis.pttl(a._lease(code)) <= 5_000, "and not lengthened"
     assert await a.renew() == [], "what was dropped is not renewed again"
 
@@ -105,3 +111,39 @@ async def test_a_rate_bucket_is_shared_by_the_nodes(pair):
     assert lb.take(LOOKUPS, "1.2.3.4") == 0, "b's first grant: it has not heard of a's yet"
     await asyncio.gather(*b._background)
     assert lb.take(LOOKUPS, "1.2.3.4") > 0, "b learned the shared bucket is empty"
+
+
+async def test_a_delayed_release_never_drops_a_later_acquisition_of_the_same_node(pair):
+    """A table parked on a node is let go once its last entry is durable; if the same node
+    opens the table again before that, the release decided for the parked copy must find the
+    lease no longer its own (its token is the earlier acquisition's), and leave it."""
+    a, b = pair
+    assert await a.claim("T6")
+    parked = a.token("T6")
+    assert await a.claim("T6"), "the same node opens the table again while the copy parks"
+    reopened = a.token("T6")
+    assert reopened != parked, "every acquisition has its own token"
+    a.let_go("T6", parked)  # the parked copy's entry is durable now
+    await asyncio.gather(*a._background)
+    assert await holder(a, "T6") == "a", "the re-opened copy's lease was dropped"
+    assert a.owns("T6") and a.token("T6") == reopened
+    assert await a.renew() == [], "the re-opened copy's lease is still renewed"
+    assert not await b.claim("T6"), "and nobody else can take the table"
+    await a.release("T6", parked)  # once more, in the foreground: still nothing
+    assert await holder(a, "T6") == "a" and a.owns("T6")
+    await a.release("T6", reopened)
+    assert await holder(a, "T6") is None and not a.owns("T6")
+    assert await b.claim("T6")
+
+
+async def test_a_node_cannot_take_back_a_lease_it_holds_no_token_of(pair):
+    """A lease naming this node but of an acquisition it forgot (a table dropped after a write
+    conflict) is not this node's to renew or take again: it runs out, then anyone claims it."""
+    a, b = pair
+    assert await a.claim("T7")
+    a.forget("T7")
+    assert not await a.claim("T7") and not a.owns("T7")
+    assert await a.renew() == []
+    await a.redis.pexpire(a._lease("T7"), 1)  # it runs out
+    await asyncio.sleep(0.05)
+    assert await b.claim("T7")
