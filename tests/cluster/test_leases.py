@@ -13,6 +13,8 @@ from cluster_harness import REDIS_URL
 from server.cluster import RENEW_CHUNK, Cluster, SharedRateLimiter
 from server.config import Settings
 from server.limits import LOOKUPS, Rate
+from server.rooms.manager import RoomManager
+from server.storage.writer import MemoryWriter
 
 
 @pytest.fixture
@@ -147,3 +149,29 @@ async def test_a_node_cannot_take_back_a_lease_it_holds_no_token_of(pair):
     await a.redis.pexpire(a._lease("T7"), 1)  # it runs out
     await asyncio.sleep(0.05)
     assert await b.claim("T7")
+
+
+async def test_a_node_lets_go_of_a_table_it_keeps_without_its_lease(pair):
+    """A table in a node's memory whose lease the node no longer holds (not even one whose
+    trust ran out) is dropped without a write, by the periodic check and when a client asks
+    for it, instead of refusing every connect and every move for good."""
+    a, _ = pair
+    manager = RoomManager(Settings(bot_delay_ms=0), MemoryWriter())
+    manager.join_cluster(a)
+    try:
+        first = await manager.create_shared("oh_hell", {"max_cards": 1, "rebound": False}, 3, False, "p0", "Ann")
+        second = await manager.create_shared("oh_hell", {"max_cards": 1, "rebound": False}, 3, False, "p1", "Bob")
+        assert manager.drop_unleased() == [], "tables under their leases stay"
+        a.forget(first.code)
+        assert manager.drop_unleased() == [first.code]
+        a.forget(second.code)
+        assert await manager.open(second.code) is None, "a client's ask lets it go as well"
+        for room in (first, second):
+            for _ in range(100):
+                if room.closed:
+                    break
+                await asyncio.sleep(0.01)
+            assert room.closed and manager.get(room.code) is None
+        assert manager.writer.log[first.code][-1].kind == "created", "nothing was written"
+    finally:
+        await manager.close()
