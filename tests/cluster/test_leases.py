@@ -175,3 +175,59 @@ async def test_a_node_lets_go_of_a_table_it_keeps_without_its_lease(pair):
         assert manager.writer.log[first.code][-1].kind == "created", "nothing was written"
     finally:
         await manager.close()
+
+
+class LogSource:
+    """The tables a ``MemoryWriter`` made durable, read back as the database source does."""
+
+    def __init__(self, writer: MemoryWriter) -> None:
+        self.writer = writer
+
+    async def load(self, code):
+        entries = self.writer.entries(code)
+        if not entries:
+            return None
+        return ("parked" if entries[-1][1] == "park" else "waiting"), entries
+
+    async def open_codes(self):
+        return []
+
+    async def waiting_codes(self):
+        return []
+
+    async def purge(self, parked_before):
+        return 0
+
+
+async def test_a_table_parked_and_opened_again_on_one_node_keeps_its_lease(pair):
+    """The race that left tables unplayable: a node parks a table (its lease is to be let go
+    once the ``park`` entry is durable), a client opens it again on the same node before
+    that, and then the park's release comes. The re-opened table keeps its lease and plays."""
+    a, b = pair
+    writer = MemoryWriter(manual=True)
+    manager = RoomManager(Settings(bot_delay_ms=0), writer, LogSource(writer))
+    manager.join_cluster(a)
+    await manager.restore_all()
+    try:
+        room = await manager.create_shared("oh_hell", {"max_cards": 1, "rebound": False}, 3, False, "p0", "Ann")
+        code = room.code
+        writer.commit()
+        parked = a.token(code)
+        await room.retire("park")  # its last entry is not durable yet: the lease is still held
+        opening = asyncio.create_task(manager.open(code))
+        for _ in range(500):  # until the client's open took the lease again (it then waits
+            if a.token(code) != parked:  # for the parked copy to leave memory)
+                break
+            await asyncio.sleep(0.01)
+        assert a.token(code) != parked
+        writer.commit()  # the park is durable: the parked copy leaves and its release is sent
+        reopened = await asyncio.wait_for(opening, 30)
+        await asyncio.gather(*a._background)
+        assert reopened is not None and reopened is not room
+        assert await holder(a, code) == "a" and a.owns(code), "the park's release dropped the new lease"
+        assert await a.renew() == []
+        assert await manager.open(code) is reopened, "the table plays on (no 'moving' refusal)"
+        assert manager.drop_unleased() == []
+        assert not await b.claim(code), "no other node can take it meanwhile"
+    finally:
+        await manager.close()
