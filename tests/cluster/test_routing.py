@@ -2,7 +2,8 @@
 
 Through the real HAProxy (deploy/haproxy.cfg) and three real nodes: while four people play a
 match, an anonymous client keeps asking for the table under other spellings of its code (a
-space before or after, a tab, lower case, a percent-encoded letter or slash) and reads it
+space before or after, a tab, lower case, a percent-encoded letter or slash, a NUL, a
+dot segment) and reads it
 plainly, through the balancer and straight from every node. No read and no spelling may move
 the table: its owner never changes, no player's socket closes, and the match plays to its end.
 """
@@ -79,10 +80,15 @@ def spellings(code: str) -> list[tuple[str, str, int]]:
         ("GET", f"/api/rooms/{code.lower()}", 404),
         ("GET", f"/api/rooms/{code[:4]}{code[4:].lower()}", 404),
         ("GET", f"/api/rooms/{code}+", 404),
+        ("GET", f"/api/rooms/{code}%00", 404),
+        ("GET", f"/api/rooms/{code}%G1", 404),  # not valid percent-encoding
+        ("GET", f"/api/rooms/%2e%2e/rooms/{code}", 404),
         ("POST", f"/api/tables/{code.lower()}/leave", 401),
         ("POST", f"/api/tables/%20{code}/close", 401),
         ("GET", f"/api/rooms/{first}", 200),
         ("GET", f"/api/rooms%2F{code}", 200),
+        ("GET", f"/api/rooms%2f{code}", 200),
+        ("GET", f"http://felt/api/rooms/{code}", 200),  # the absolute form
         ("GET", f"/api/rooms/{code}", 200),
         ("GET", "/api/rooms", 200),
     ]
