@@ -205,11 +205,11 @@ class RoomManager:
         In cluster mode this takes the table's lease: only a player's or spectator's socket,
         or a change a player asks for, opens a table (a read uses ``read``)."""
         room = self.get(code)
-        if room is not None and self._unleased(room.code):
+        if room is not None and self.letting_go(room.code):
+            if self.stopping or not self._unleased(room.code):
+                raise BUSY  # the client tries again and finds the table's next node
             self._lost(room.code)  # its lease is gone for good: let it go, take the table anew
             room = None
-        if room is not None and self.letting_go(room.code):
-            raise BUSY  # the client tries again and finds the table's next node
         if room is not None or self.source is None or not isinstance(code, str):
             return room
         if not is_room_code(code):
