@@ -228,7 +228,7 @@ class RoomManager:
         room = self.get(code)
         if room is not None and not self.letting_go(room.code):
             return room
-        if room is not None and self._unleased(room.code):
+        if room is not None and not self.stopping and self._unleased(room.code):
             self._lost(room.code)
         if self.source is None or not isinstance(code, str) or not is_room_code(code):
             return None
