@@ -25,8 +25,15 @@ from players import play, seat_players
 from server.config import normalize_database_url
 
 LONGER = {"max_cards": 5, "rebound": False}
-HAMMERED = 60  # requests the hammer makes before the match may run to its end
+# Ten hands: about 260 moves, each followed by a pause of at least PACE_S / 2 until the
+# hammer has made HAMMERED requests (at most one per PAUSE_S), so the match cannot end first.
+LONGEST = {"max_cards": 10, "rebound": False}
+PACE_S = 0.3
+HAMMERED = 150  # requests the hammer makes before the match may run on at full speed to its end
 PAUSE_S = 0.05  # between two of the hammer's requests: several a second
+
+
+pytestmark = pytest.mark.timeout(900)
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +102,7 @@ def spellings(code: str) -> list[tuple[str, str, int]]:
 
 
 async def test_no_spelling_of_a_code_and_no_read_moves_a_table(cluster: Cluster):
-    code, players = await seat_players(cluster.base, cluster.ws_base, "oh_hell", LONGER)
+    code, players = await seat_players(cluster.base, cluster.ws_base, "oh_hell", LONGEST)
     owner = cluster.owner(code)
     assert owner is not None
     moves_before = sum(1 for _, kind, _ in cluster.table_log(code) if kind == "owner")
@@ -103,6 +110,7 @@ async def test_no_spelling_of_a_code_and_no_read_moves_a_table(cluster: Cluster)
     sockets: dict[str, set[int]] = {}
     owners: set[str | None] = set()
     made = 0
+    tried_sockets: list[str] = []
     stop = asyncio.Event()
 
     async def hammer() -> None:
@@ -119,17 +127,21 @@ async def test_no_spelling_of_a_code_and_no_read_moves_a_table(cluster: Cluster)
                 await asyncio.sleep(PAUSE_S)
             path = ws_paths[turn % len(ws_paths)]
             sockets.setdefault(path, set()).add(await ws_close_code(cluster.ws_base, path))
+            tried_sockets.append(path)
             turn += 1
 
     hammering = asyncio.create_task(hammer())
     try:
         rng = random.Random(21)
-        await play(players, rng, timeout=300, until=lambda: made >= HAMMERED, pace_s=0.05)
-        await play(players, rng, timeout=300)  # to the end of the match, still hammered
+        await play(players, rng, timeout=600, until=lambda: made >= HAMMERED, pace_s=PACE_S)
+        assert made >= HAMMERED, "the match ended before the hammer was done"
+        await play(players, rng, timeout=600)  # to the end of the match, still hammered
     finally:
         stop.set()
         await hammering
     assert made >= HAMMERED
+    print(f"hammered: {made} requests in {len(answers)} spellings, {len(tried_sockets)} sockets "
+          f"under other spellings; owner {owner} throughout; {len(cluster.table_log(code))} log entries")
     for method, path, status in spellings(code):
         assert answers[(method, path)] == {status}, f"{method} {path}: {answers[(method, path)]}"
     assert all(codes == {4404} for codes in sockets.values()), sockets
