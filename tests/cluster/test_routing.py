@@ -22,6 +22,7 @@ import websockets
 
 from cluster_harness import Cluster, cluster_settings, require_services
 from players import play, seat_players
+from ws_client import new_player
 from server.config import normalize_database_url
 
 LONGER = {"max_cards": 5, "rebound": False}
@@ -157,16 +158,22 @@ async def test_no_spelling_of_a_code_and_no_read_moves_a_table(cluster: Cluster)
 
 async def test_a_read_of_a_table_on_another_node_answers_from_its_log(cluster: Cluster):
     """A plain read sent to each node straight (not through the balancer) answers the table's
-    summary; none takes the table, and the owner's players never notice."""
+    summary, and a stranger's leave or close is refused there on the table's log; none takes
+    the table, and the owner's players never notice."""
     code, players = await seat_players(cluster.base, cluster.ws_base, "oh_hell", LONGER)
     owner = cluster.owner(code)
     moves_before = sum(1 for _, kind, _ in cluster.table_log(code) if kind == "owner")
+    stranger = {"Authorization": f"Bearer {(await new_player(cluster.base, 'Stranger'))['token']}"}
     async with httpx.AsyncClient() as http:
         for _ in range(3):
             for node in cluster.nodes:
                 r = await http.get(f"{node.base}/api/rooms/{code}")
                 assert r.status_code == 200, r.text
                 assert r.json()["code"] == code and r.json()["status"] == "playing" and r.json()["taken"] == 4
+                r = await http.post(f"{node.base}/api/tables/{code}/leave", headers=stranger)
+                assert (r.status_code, r.json()["error"]["code"]) == (409, "not_seated"), r.text
+                r = await http.post(f"{node.base}/api/tables/{code}/close", headers=stranger)
+                assert (r.status_code, r.json()["error"]["code"]) == (403, "not_host"), r.text
                 assert cluster.owner(code) == owner
     await play(players, random.Random(22), timeout=300)
     assert sum(1 for _, kind, _ in cluster.table_log(code) if kind == "owner") == moves_before
