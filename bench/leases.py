@@ -40,13 +40,14 @@ async def measure(tables: int, ticks: int) -> dict:
     node = Cluster(Settings(redis_url=REDIS_URL, redis_prefix=prefix, node_id="bench", lease_ms=60_000))
     plain = redis.Redis.from_url(REDIS_URL)
     try:
+        token = secrets.token_hex(8)
         async with node.redis.pipeline(transaction=False) as pipe:
             for i in range(tables):
-                pipe.set(node._lease(f"T{i:06d}"), node.node, nx=True, px=node.lease_ms)
+                pipe.set(node._lease(f"T{i:06d}"), node._value(token), nx=True, px=node.lease_ms)
             await pipe.execute()
         sent = time.monotonic()
         for i in range(tables):
-            node._trust(f"T{i:06d}", sent)
+            node._hold(f"T{i:06d}", token, sent)
         await node.renew()  # loads the script
         before, ops_before = _stats(plain), node.ops
         walls = []

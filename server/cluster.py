@@ -3,7 +3,8 @@
 With ``FELT_REDIS_URL`` set, several Felt nodes share one PostgreSQL and one Redis:
 
 - **Leases.** A node runs a table only while it holds the table's lease, a Redis key
-  ``<prefix>lease:<code>`` whose value is the node id, set with ``SET NX PX`` and renewed (one
+  ``<prefix>lease:<code>`` whose value is the node id and a token drawn for that one
+  acquisition, set with ``SET NX PX`` and renewed (one
   round trip for all of the node's tables: a script call per 500 of them, pipelined) every
   third of its life. The node trusts a lease
   only until the moment its last successful renewal *was sent* plus the lease's length, minus
@@ -11,6 +12,9 @@ With ``FELT_REDIS_URL`` set, several Felt nodes share one PostgreSQL and one Red
   any other node can take the table. The table log's unique (table, version) key is the fence
   behind that: a node taking a table logs an ``owner`` entry first, so a write of the old
   owner at that version is refused by the database and the old owner drops the table.
+  Renewing and releasing compare the whole value, token included: a release that was
+  decided for one acquisition (a parked table let go once its last entry is durable) can
+  never drop the lease of a later one, not even the same node's re-opened copy.
 - **Handover.** The balancer sends every socket of a table to one node (consistent hashing of
   the code). A node asked for a table another live node holds publishes ``handover`` on that
   node's channel; the holder parks the table (logged, durable), closes its sockets with 1012
@@ -27,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import secrets
 import socket
 import time
 from collections.abc import Awaitable, Callable
@@ -40,12 +45,13 @@ from server.limits import MemoryRateLimiter, Rate
 
 log = logging.getLogger("felt.cluster")
 
-# Renew every lease of this node whose value is still this node; 1 per lease kept, 0 per lost.
+# Renew every lease whose value is still the one this node set (ARGV[i + 1] for KEYS[i]);
+# 1 per lease kept, 0 per lost.
 RENEW = """
 local out = {}
 for i, key in ipairs(KEYS) do
-  if redis.call('GET', key) == ARGV[1] then
-    redis.call('PEXPIRE', key, ARGV[2])
+  if redis.call('GET', key) == ARGV[i + 1] then
+    redis.call('PEXPIRE', key, ARGV[1])
     out[i] = 1
   else
     out[i] = 0
@@ -53,9 +59,17 @@ for i, key in ipairs(KEYS) do
 end
 return out
 """
-# Delete a lease only if this node holds it.
+# Delete a lease only if it is still the one acquisition's (node and token) that asks.
 RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+# Replace this node's earlier acquisition of a lease (ARGV[1]) by a new one (ARGV[2]).
+RETAKE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+  return 1
+end
 return 0
 """
 # Add a table to a host's open tables unless the host already has ``cap`` of them.
@@ -103,8 +117,10 @@ class Cluster:
         self.redis = client or aioredis.from_url(settings.redis_url)
         self._renew = self.redis.register_script(RENEW)
         self._release = self.redis.register_script(RELEASE)
+        self._retake = self.redis.register_script(RETAKE)
         self._reserve = self.redis.register_script(RESERVE)
         self.trusted: dict[str, float] = {}  # table code -> monotonic time its lease is trusted until
+        self.tokens: dict[str, str] = {}  # table code -> the token of this node's acquisition of it
         self.on_lost: Callable[[str], None] = lambda code: None
         self.on_handover: Callable[[str], Awaitable[None]] | None = None
         self.local_lobby: Callable[[], list[dict]] = list
@@ -120,6 +136,10 @@ class Cluster:
 
     def _channel(self, node: str) -> str:
         return f"{self.prefix}node:{node}"
+
+    def _value(self, token: str) -> str:
+        """A lease's value: this node (whom to ask for a handover) and the acquisition's token."""
+        return f"{self.node} {token}"
 
     # ---- life cycle ----------------------------------------------------------------------
 
@@ -138,10 +158,10 @@ class Cluster:
 
     async def release_all(self) -> None:
         """A stopping node lets go of every table at once, so others need not wait for expiry."""
-        codes = list(self.trusted)
+        held = list(self.tokens.items())
         self.trusted.clear()
-        for code in codes:
-            await self.release(code)
+        for code, token in held:
+            await self.release(code, token)
         await self.redis.delete(f"{self.prefix}lobby:{self.node}")
 
     async def close(self) -> None:
@@ -169,19 +189,29 @@ class Cluster:
     def _trust(self, code: str, sent_at: float) -> None:
         self.trusted[code] = sent_at + self.lease_ms / 1000 * TRUST
 
+    def _hold(self, code: str, token: str, sent_at: float) -> None:
+        self.tokens[code] = token
+        self._trust(code, sent_at)
+
+    def token(self, code: str) -> str | None:
+        """The token of this node's acquisition of ``code`` (what a later release must name)."""
+        return self.tokens.get(code)
+
     async def claim(self, code: str) -> bool:
-        """Take the lease of ``code`` if nobody holds it (or this node already does)."""
-        sent = time.monotonic()
+        """Take the lease of ``code`` if nobody holds it, or if this node's own earlier
+        acquisition does: then a new token replaces that one's, so a release still pending
+        for the earlier acquisition (a parked copy's) finds the lease no longer its own."""
+        token, sent = secrets.token_hex(8), time.monotonic()
         self.ops += 1
-        if await self.redis.set(self._lease(code), self.node, nx=True, px=self.lease_ms):
-            self._trust(code, sent)
+        if await self.redis.set(self._lease(code), self._value(token), nx=True, px=self.lease_ms):
+            self._hold(code, token, sent)
             return True
+        earlier = self.tokens.get(code)
+        if earlier is None:
+            return False
         self.ops += 1
-        holder = await self.redis.get(self._lease(code))
-        if holder is not None and holder.decode() == self.node:
-            self.ops += 1
-            await self.redis.pexpire(self._lease(code), self.lease_ms)
-            self._trust(code, sent)
+        if await self._retake(keys=[self._lease(code)], args=[self._value(earlier), self._value(token), self.lease_ms]):
+            self._hold(code, token, sent)
             return True
         return False
 
@@ -196,8 +226,9 @@ class Cluster:
             holder = await self.redis.get(self._lease(code))
             if holder is not None and (holder != asked or time.monotonic() - asked_at > 1.0):
                 asked, asked_at = holder, time.monotonic()
+                node = holder.decode().rsplit(" ", 1)[0]
                 self.ops += 1
-                await self.redis.publish(self._channel(holder.decode()), b"handover " + code.encode())
+                await self.redis.publish(self._channel(node), b"handover " + code.encode())
             if time.monotonic() > deadline:
                 return False
             await asyncio.sleep(0.02)
@@ -212,55 +243,67 @@ class Cluster:
             out += [code for code, holder in zip(part, holders) if holder is None]
         return out
 
-    async def release(self, code: str) -> None:
-        self.trusted.pop(code, None)
+    async def release(self, code: str, token: str | None = None) -> None:
+        """Release the acquisition ``token`` of ``code`` (by default the current one). Only
+        that acquisition's lease is deleted, and only its trust forgotten: a later one, of
+        another node or of this one, stays."""
+        token = token or self.tokens.get(code)
+        if token is None:
+            return
+        if self.tokens.get(code) == token:
+            self.forget(code)
         self.ops += 1
-        await self._release(keys=[self._lease(code)], args=[self.node])
+        await self._release(keys=[self._lease(code)], args=[self._value(token)])
 
     def forget(self, code: str) -> None:
         """Stop renewing ``code`` (the table left memory); the lease is not ours any more."""
         self.trusted.pop(code, None)
+        self.tokens.pop(code, None)
 
-    def let_go(self, code: str) -> None:
-        """Release ``code`` in the background (its last entry is durable)."""
-        if code in self.trusted:
-            self._spawn(self.release(code))
+    def let_go(self, code: str, token: str | None) -> None:
+        """Release the acquisition ``token`` of ``code`` in the background (its last entry is
+        durable); None: nothing to release."""
+        if token is not None:
+            self._spawn(self.release(code, token))
 
     async def renew(self) -> list[str]:
         """Renew every lease of this node in one round trip; the codes whose lease was lost
         (and forgotten). The script runs once per ``RENEW_CHUNK`` leases, all in one pipeline:
         Redis runs a script alone, and 500 leases keep it busy ~2 ms (bench/leases.py), so
         other clients wait at most that long between two of them."""
-        codes = list(self.trusted)
-        if not codes:
+        held = [(code, token) for code, token in self.tokens.items() if code in self.trusted]
+        if not held:
             return []
         sent = time.monotonic()
         self.ops += 1
-        kept = await self._renew_chunks(codes)
+        kept = await self._renew_chunks(held)
         lost = []
-        for code, ok in zip(codes, kept):
-            if code not in self.trusted:
-                continue  # released meanwhile
+        for (code, token), ok in zip(held, kept):
+            if self.tokens.get(code) != token:
+                continue  # released or taken again meanwhile
             if ok:
                 self._trust(code, sent)
             else:
                 lost.append(code)
-                self.trusted.pop(code, None)
+                self.forget(code)
         return lost
 
-    async def _renew_chunks(self, codes: list[str]) -> list[int]:
-        """``RENEW`` over ``codes``, one script call per chunk, all sent at once: 1 or 0 per code."""
+    async def _renew_chunks(self, held: list[tuple[str, str]]) -> list[int]:
+        """``RENEW`` over ``held`` (code, token), one script call per chunk, all sent at once:
+        1 or 0 per code."""
         try:
-            return await self._send_renewals(codes)
+            return await self._send_renewals(held)
         except NoScriptError:  # Redis restarted or its scripts were flushed: load it again
             await self.redis.script_load(RENEW)
-            return await self._send_renewals(codes)
+            return await self._send_renewals(held)
 
-    async def _send_renewals(self, codes: list[str]) -> list[int]:
+    async def _send_renewals(self, held: list[tuple[str, str]]) -> list[int]:
         async with self.redis.pipeline(transaction=False) as pipe:
-            for start in range(0, len(codes), RENEW_CHUNK):
-                keys = [self._lease(c) for c in codes[start : start + RENEW_CHUNK]]
-                pipe.evalsha(self._renew.sha, len(keys), *keys, self.node, self.lease_ms)
+            for start in range(0, len(held), RENEW_CHUNK):
+                part = held[start : start + RENEW_CHUNK]
+                keys = [self._lease(code) for code, _ in part]
+                values = [self._value(token) for _, token in part]
+                pipe.evalsha(self._renew.sha, len(keys), *keys, self.lease_ms, *values)
             return [ok for chunk in await pipe.execute() for ok in chunk]
 
     async def _renew_forever(self) -> None:
@@ -273,7 +316,7 @@ class Cluster:
                 log.warning("could not renew this node's leases: %s", exc)
                 lost = [c for c in list(self.trusted) if not self.owns(c)]
                 for code in lost:
-                    self.trusted.pop(code, None)
+                    self.forget(code)
             for code in lost:
                 log.error("table %s: this node lost its lease; it lets go of the table", code)
                 self.on_lost(code)

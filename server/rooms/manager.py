@@ -25,7 +25,7 @@ from server.budget import LoopBudget
 from server.config import Settings
 from server.rooms.errors import RoomError
 from server.rooms.room import Room
-from server.rooms.seats import is_room_code, new_room_code, normalize_code
+from server.rooms.seats import is_room_code, new_room_code
 from server.rooms.timer import TURN_TIMER_CHOICES
 from server.rules.games import get_game
 from server.storage.writer import Writer
@@ -72,6 +72,7 @@ class RoomManager:
         self.bot_pool = BotPool(settings.bot_workers, settings.bot_think_ms)
         self.actions_applied = 0  # every room's, players' and bots' (read by the metrics)
         self._retiring: dict[str, Room] = {}
+        self._parting: dict[str, str] = {}  # cluster mode: a retiring table's lease token, released once durable
         self._opening: dict[str, asyncio.Future] = {}
         self._janitor: asyncio.Task | None = None
         self._adopter: asyncio.Task | None = None
@@ -193,23 +194,65 @@ class RoomManager:
         return room
 
     def get(self, code: str) -> Room | None:
-        """A room in memory, or None."""
-        room = self.rooms.get(normalize_code(code)) if isinstance(code, str) else None
+        """A room in memory, or None. Codes are taken exactly as they are written (see
+        ``is_room_code``): the balancer routes a table by the code in the path, so a spelling
+        the balancer would hash elsewhere must not find the table."""
+        room = self.rooms.get(code) if isinstance(code, str) else None
         return room if room is not None and not room.closed else None
 
     async def open(self, code: str) -> Room | None:
-        """The room, from memory or rebuilt from its log (a parked table resumes); None if none."""
+        """The room, from memory or rebuilt from its log (a parked table resumes); None if none.
+        In cluster mode this takes the table's lease: only a player's or spectator's socket,
+        or a change a player asks for, opens a table (a read uses ``read``)."""
         room = self.get(code)
         if room is not None and self.letting_go(room.code):
-            raise BUSY  # the client tries again and finds the table's next node
+            if self.stopping or not self._unleased(room.code):
+                raise BUSY  # the client tries again and finds the table's next node
+            self._lost(room.code)  # its lease is gone for good: let it go, take the table anew
+            room = None
         if room is not None or self.source is None or not isinstance(code, str):
             return room
-        code = normalize_code(code)
         if not is_room_code(code):
             return None  # no table has it: the store is not asked
         if not self.restored:
             raise UNAVAILABLE
         return await self._open_once(code, self._restore_one if self.cluster is None else self._take_over)
+
+    async def read(self, code: str) -> Room | None:
+        """The room for reading only (its summary): in cluster mode, from memory where this
+        node holds the table, otherwise rebuilt from its log without entering memory and
+        without touching its lease, so a read never moves a table between nodes. A parked
+        table stays parked. Elsewhere the same as ``open``."""
+        if self.cluster is None:
+            return await self.open(code)
+        room = self.get(code)
+        if room is not None and not self.letting_go(room.code):
+            return room
+        if room is not None and not self.stopping and self._unleased(room.code):
+            self._lost(room.code)
+        if self.source is None or not isinstance(code, str) or not is_room_code(code):
+            return None
+        try:
+            found = await self.source.load(code)
+        except Exception:
+            log.exception("could not load table %s", code)
+            raise UNAVAILABLE from None
+        if found is None or found[0] not in ("waiting", "playing", "finished", "parked"):
+            return None
+        return await Room.rebuild_in_turns(self, code, found[1])
+
+    def _unleased(self, code: str) -> bool:
+        """Cluster mode: this node keeps table ``code`` in memory without any lease of it (not
+        even one whose trust ran out): it must let the table go, never serve it on."""
+        return self.cluster is not None and code not in self.cluster.trusted and code not in self._opening
+
+    def drop_unleased(self) -> list[str]:
+        """Let go of every table in memory whose lease this node no longer holds."""
+        dropped = [code for code in list(self.rooms) if self._unleased(code)]
+        for code in dropped:
+            log.error("table %s: in memory without its lease; this node lets go of it", code)
+            self._lost(code)
+        return dropped
 
     async def _open_once(self, code: str, opener: Callable[[str], Awaitable[Room | None]]) -> Room | None:
         """``opener(code)``, once at a time per table: a second caller waits for the first."""
@@ -378,6 +421,7 @@ class RoomManager:
     def _lost(self, code: str) -> None:
         """This node lost the table's lease: drop it without writing; its clients reconnect."""
         room = self.rooms.pop(code, None) or self._retiring.pop(code, None)
+        self._parting.pop(code, None)
         if room is not None:
             asyncio.get_running_loop().create_task(room.close(*MOVED))
 
@@ -410,6 +454,7 @@ class RoomManager:
         every = self.cluster.lease_ms / 1000
         while True:
             await asyncio.sleep(every * random.uniform(0.75, 1.25))  # nodes out of step
+            self.drop_unleased()
             try:
                 await self.adopt_orphans()
             except Exception as exc:  # the database or Redis unreachable: next time
@@ -443,11 +488,12 @@ class RoomManager:
         if retiring is not None and version >= retiring.version:
             del self._retiring[code]
             if self.cluster is not None:
-                self.cluster.let_go(code)
+                self.cluster.let_go(code, self._parting.pop(code, None))
 
     def _conflict(self, code: str) -> None:
         """Another writer logged a version of this table: this process must not serve it on."""
         room = self.rooms.pop(code, None) or self._retiring.pop(code, None)
+        self._parting.pop(code, None)
         log.error("table %s: another writer holds its log; this process lets go of it", code)
         if self.cluster is not None:
             self.cluster.forget(code)
@@ -460,8 +506,10 @@ class RoomManager:
             del self.rooms[room.code]
         if room.logged and room.durable_version < room.version:
             self._retiring[room.code] = room
+            if self.cluster is not None:  # this acquisition's, whatever acquisition follows
+                self._parting[room.code] = self.cluster.token(room.code)
         elif self.cluster is not None:
-            self.cluster.let_go(room.code)
+            self.cluster.let_go(room.code, self.cluster.token(room.code))
 
     # ---- sweeping ------------------------------------------------------------------------------
 

@@ -23,12 +23,10 @@ def new_room_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
-def normalize_code(code: str) -> str:
-    return code.strip().upper()
-
-
 def is_room_code(code: str) -> bool:
-    """Whether a normalized string could be a table's code (the alphabet, at most 16 long)."""
+    """Whether a string, exactly as written, could be a table's code (the alphabet, at most
+    16 long). Nothing is trimmed or upper-cased: the balancer routes a table by the code in
+    the path, so a code is one spelling only (docs/scaling.md)."""
     return 0 < len(code) <= CODE_MAX_LENGTH and all(ch in CODE_ALPHABET for ch in code)
 
 

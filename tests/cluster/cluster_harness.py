@@ -245,8 +245,9 @@ class Cluster:
         return r.json().get("node") if r.status_code == 200 else None
 
     def owner(self, code: str) -> str | None:
+        """The node holding the table's lease (its value is the node and an acquisition's token)."""
         value = self.redis.get(f"{self.prefix}lease:{code}")
-        return value.decode() if value else None
+        return value.decode().rsplit(" ", 1)[0] if value else None
 
     def node(self, node_id: str) -> Node:
         return next(n for n in self.nodes if n.id == node_id)

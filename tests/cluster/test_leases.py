@@ -13,6 +13,8 @@ from cluster_harness import REDIS_URL
 from server.cluster import RENEW_CHUNK, Cluster, SharedRateLimiter
 from server.config import Settings
 from server.limits import LOOKUPS, Rate
+from server.rooms.manager import RoomManager
+from server.storage.writer import MemoryWriter
 
 
 @pytest.fixture
@@ -35,6 +37,12 @@ async def pair():
         plain.delete(*keys)
 
 
+async def holder(node: Cluster, code: str) -> str | None:
+    """The node named in the lease of ``code`` (its value: the node and an acquisition's token)."""
+    value = await node.redis.get(node._lease(code))
+    return value.decode().rsplit(" ", 1)[0] if value else None
+
+
 async def test_one_node_holds_a_lease_and_finds_out_when_it_is_gone(pair):
     a, b = pair
     assert await a.claim("T1") and a.owns("T1")
@@ -46,7 +54,7 @@ async def test_one_node_holds_a_lease_and_finds_out_when_it_is_gone(pair):
     assert await a.renew() == ["T1"]
     assert not a.owns("T1"), "a node stops trusting a lease the moment it learns it is gone"
     await a.release("T1")
-    assert (await b.redis.get(b._lease("T1"))) == b"b", "a node releases only its own lease"
+    assert await holder(b, "T1") == "b", "a node releases only its own lease"
 
 
 async def test_one_renewal_keeps_every_lease_still_held_and_drops_exactly_the_lost_ones(pair):
@@ -65,7 +73,7 @@ async def test_one_renewal_keeps_every_lease_still_held_and_drops_exactly_the_lo
     ttls = [await a.redis.pttl(a._lease(c)) for c in codes]
     assert all(ttl > 5_000 for c, ttl in zip(codes, ttls) if c not in taken), "this node's leases renewed"
     for code in taken:
-        assert await a.redis.get(a._lease(code)) == b"b", "another node's lease is left alone"
+        assert await holder(a, code) == "b", "another node's lease is left alone"
         assert await a.redis.pttl(a._lease(code)) <= 5_000, "and not lengthened"
     assert await a.renew() == [], "what was dropped is not renewed again"
 
@@ -105,3 +113,121 @@ async def test_a_rate_bucket_is_shared_by_the_nodes(pair):
     assert lb.take(LOOKUPS, "1.2.3.4") == 0, "b's first grant: it has not heard of a's yet"
     await asyncio.gather(*b._background)
     assert lb.take(LOOKUPS, "1.2.3.4") > 0, "b learned the shared bucket is empty"
+
+
+async def test_a_delayed_release_never_drops_a_later_acquisition_of_the_same_node(pair):
+    """A table parked on a node is let go once its last entry is durable; if the same node
+    opens the table again before that, the release decided for the parked copy must find the
+    lease no longer its own (its token is the earlier acquisition's), and leave it."""
+    a, b = pair
+    assert await a.claim("T6")
+    parked = a.token("T6")
+    assert await a.claim("T6"), "the same node opens the table again while the copy parks"
+    reopened = a.token("T6")
+    assert reopened != parked, "every acquisition has its own token"
+    a.let_go("T6", parked)  # the parked copy's entry is durable now
+    await asyncio.gather(*a._background)
+    assert await holder(a, "T6") == "a", "the re-opened copy's lease was dropped"
+    assert a.owns("T6") and a.token("T6") == reopened
+    assert await a.renew() == [], "the re-opened copy's lease is still renewed"
+    assert not await b.claim("T6"), "and nobody else can take the table"
+    await a.release("T6", parked)  # once more, in the foreground: still nothing
+    assert await holder(a, "T6") == "a" and a.owns("T6")
+    await a.release("T6", reopened)
+    assert await holder(a, "T6") is None and not a.owns("T6")
+    assert await b.claim("T6")
+
+
+async def test_a_node_cannot_take_back_a_lease_it_holds_no_token_of(pair):
+    """A lease naming this node but of an acquisition it forgot (a table dropped after a write
+    conflict) is not this node's to renew or take again: it runs out, then anyone claims it."""
+    a, b = pair
+    assert await a.claim("T7")
+    a.forget("T7")
+    assert not await a.claim("T7") and not a.owns("T7")
+    assert await a.renew() == []
+    await a.redis.pexpire(a._lease("T7"), 1)  # it runs out
+    await asyncio.sleep(0.05)
+    assert await b.claim("T7")
+
+
+async def test_a_node_lets_go_of_a_table_it_keeps_without_its_lease(pair):
+    """A table in a node's memory whose lease the node no longer holds (not even one whose
+    trust ran out) is dropped without a write, by the periodic check and when a client asks
+    for it, instead of refusing every connect and every move for good."""
+    a, _ = pair
+    manager = RoomManager(Settings(bot_delay_ms=0), MemoryWriter())
+    manager.join_cluster(a)
+    try:
+        first = await manager.create_shared("oh_hell", {"max_cards": 1, "rebound": False}, 3, False, "p0", "Ann")
+        second = await manager.create_shared("oh_hell", {"max_cards": 1, "rebound": False}, 3, False, "p1", "Bob")
+        assert manager.drop_unleased() == [], "tables under their leases stay"
+        a.forget(first.code)
+        assert manager.drop_unleased() == [first.code]
+        a.forget(second.code)
+        assert await manager.open(second.code) is None, "a client's ask lets it go as well"
+        for room in (first, second):
+            for _ in range(100):
+                if room.closed:
+                    break
+                await asyncio.sleep(0.01)
+            assert room.closed and manager.get(room.code) is None
+        assert manager.writer.log[first.code][-1].kind == "created", "nothing was written"
+    finally:
+        await manager.close()
+
+
+class LogSource:
+    """The tables a ``MemoryWriter`` made durable, read back as the database source does."""
+
+    def __init__(self, writer: MemoryWriter) -> None:
+        self.writer = writer
+
+    async def load(self, code):
+        entries = self.writer.entries(code)
+        if not entries:
+            return None
+        return ("parked" if entries[-1][1] == "park" else "waiting"), entries
+
+    async def open_codes(self):
+        return []
+
+    async def waiting_codes(self):
+        return []
+
+    async def purge(self, parked_before):
+        return 0
+
+
+async def test_a_table_parked_and_opened_again_on_one_node_keeps_its_lease(pair):
+    """The race that left tables unplayable: a node parks a table (its lease is to be let go
+    once the ``park`` entry is durable), a client opens it again on the same node before
+    that, and then the park's release comes. The re-opened table keeps its lease and plays."""
+    a, b = pair
+    writer = MemoryWriter(manual=True)
+    manager = RoomManager(Settings(bot_delay_ms=0), writer, LogSource(writer))
+    manager.join_cluster(a)
+    await manager.restore_all()
+    try:
+        room = await manager.create_shared("oh_hell", {"max_cards": 1, "rebound": False}, 3, False, "p0", "Ann")
+        code = room.code
+        writer.commit()
+        parked = a.token(code)
+        await room.retire("park")  # its last entry is not durable yet: the lease is still held
+        opening = asyncio.create_task(manager.open(code))
+        for _ in range(500):  # until the client's open took the lease again (it then waits
+            if a.token(code) != parked:  # for the parked copy to leave memory)
+                break
+            await asyncio.sleep(0.01)
+        assert a.token(code) != parked
+        writer.commit()  # the park is durable: the parked copy leaves and its release is sent
+        reopened = await asyncio.wait_for(opening, 30)
+        await asyncio.gather(*a._background)
+        assert reopened is not None and reopened is not room
+        assert await holder(a, code) == "a" and a.owns(code), "the park's release dropped the new lease"
+        assert await a.renew() == []
+        assert await manager.open(code) is reopened, "the table plays on (no 'moving' refusal)"
+        assert manager.drop_unleased() == []
+        assert not await b.claim(code), "no other node can take it meanwhile"
+    finally:
+        await manager.close()

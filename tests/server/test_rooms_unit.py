@@ -71,8 +71,12 @@ async def test_only_strings_that_could_be_codes_are_looked_up_in_the_store():
     for junk in ("A" * 10_000, "NOPE0000", "ROOM/../X", "", "   ", "ÄBCDEFGH"):
         assert await manager.open(junk) is None
     assert source.asked == []
-    # A well-formed code is asked for, in capitals, whatever the case it came in.
-    assert await manager.open(" kq7rmxab ") is None
+    # A code is taken exactly as written: another spelling (spaces, a tab, lower case) is no
+    # code at all (a balancer hashes the path as written), and only the canonical one is asked.
+    for spelling in (" KQ7RMXAB", "KQ7RMXAB ", "KQ7RMXAB\t", "kq7rmxab", "KQ7Rmxab"):
+        assert await manager.open(spelling) is None
+    assert source.asked == []
+    assert await manager.open("KQ7RMXAB") is None
     assert source.asked == ["KQ7RMXAB"]
 
 

@@ -66,5 +66,7 @@ export async function ensurePlayer(name) {
   return player;
 }
 
-export const roomUrl = (code) => `/r/${encodeURIComponent(code)}`;
+// A room code as the server takes it: without spaces, in upper case (docs/protocol.md).
+export const canonicalCode = (text) => text.trim().toUpperCase();
+export const roomUrl = (code) => `/r/${encodeURIComponent(canonicalCode(code))}`;
 export const matchUrl = (id) => `/matches/${encodeURIComponent(id)}`;

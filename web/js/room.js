@@ -1,6 +1,6 @@
 // The table page /r/{code}: one socket, the room view kept current, everything drawn from it.
 import { $, h, fill, keepFocus, toast } from "./dom.js";
-import { api, ensurePlayer, identity, matchUrl, roomUrl } from "./api.js";
+import { api, canonicalCode, ensurePlayer, identity, matchUrl, roomUrl } from "./api.js";
 import { RoomConnection } from "./connection.js";
 import { finalTrickOf, playCards, renderTable } from "./table.js";
 import { SUITS, cardBack, cardButton, cardView, suitName } from "./cards.js";
@@ -10,7 +10,7 @@ import { t, has, translatePage, errorText } from "./i18n.js";
 import { sha256Hex } from "./sha256.js";
 
 translatePage();
-const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+const code = canonicalCode(decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || ""));
 let state = null;
 let conn = null;
 let botLevel = "easy"; // the level of the next bot the host adds: "easy" or "strong"

@@ -95,11 +95,12 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
     previous = None
     try:
         if body.from_:
-            # In cluster mode the finished room may run on another node: take it over.
+            # In cluster mode the finished room may run on another node: only one of its players
+            # (checked on its log first, which moves nothing) takes it over.
+            if manager.cluster is not None:
+                _may_follow(await manager.read(body.from_), body.from_, caller.id)
             previous = manager.get(body.from_) if manager.cluster is None else await manager.open(body.from_)
-            if previous is None:
-                raise ApiError(404, "not_found", f"There is no open room {quoted(body.from_)} to play again from.")
-            previous.check_may_follow(caller.id)
+            _may_follow(previous, body.from_, caller.id)
         room = await manager.create_shared(
             body.game, body.options, body.seats, body.private, caller.id, caller.name,
             turn_timer=body.turn_timer, follow=previous,
@@ -116,6 +117,12 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
     except RoomError as err:
         raise ApiError(err.status, err.code, err.message) from None
     return {"code": room.code, "url": f"/r/{room.code}"}
+
+
+def _may_follow(previous: Any, code: str, player_id: str) -> None:
+    if previous is None:
+        raise ApiError(404, "not_found", f"There is no open room {quoted(code)} to play again from.")
+    previous.check_may_follow(player_id)
 
 
 @router.get(
@@ -142,8 +149,8 @@ async def list_rooms(
 )
 async def get_room(code: str, request: Request) -> dict:
     check_lookups(request)
-    try:
-        room = await request.app.state.rooms.open(code)
+    try:  # a read: in cluster mode it never takes the table to this node
+        room = await request.app.state.rooms.read(code)
     except RoomError as err:
         raise ApiError(err.status, err.code, err.message) from None
     if room is None:

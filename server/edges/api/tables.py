@@ -55,11 +55,26 @@ async def _refusals_as_api(step: Awaitable[Any]) -> Any:
         raise ApiError(err.status, err.code, err.message) from None
 
 
-async def _open(request: Request, code: str):
-    room = await _refusals_as_api(request.app.state.rooms.open(code))
+async def _open(request: Request, code: str, player_id: str, host_only: bool = False):
+    """The table, open on this node. In cluster mode whether the caller sits at it (or hosts
+    it) is checked on its log first, a read that moves nothing: only a table's own players
+    bring it to this node."""
+    rooms = request.app.state.rooms
+    if rooms.cluster is not None:
+        _check_caller(await _refusals_as_api(rooms.read(code)), code, player_id, host_only)
+    room = await _refusals_as_api(rooms.open(code))
     if room is None:
         raise ApiError(404, "not_found", f"There is no open table {code!r}.")
     return room
+
+
+def _check_caller(room: Any, code: str, player_id: str, host_only: bool) -> None:
+    if room is None:
+        raise ApiError(404, "not_found", f"There is no open table {code!r}.")
+    if host_only and player_id != room.host_id:
+        raise ApiError(403, "not_host", "Only the host can close the table.")
+    if not host_only and room.seat_of(player_id) is None:
+        raise ApiError(409, "not_seated", "You are not sitting at this table.")
 
 
 @router.post(
@@ -69,7 +84,7 @@ async def _open(request: Request, code: str):
     responses=error_response_doc(401, 404, 409, 503),
 )
 async def leave_table(code: str, request: Request, caller: Caller = Depends(current_player)) -> None:
-    room = await _open(request, code)
+    room = await _open(request, code, caller.id)
     await _refusals_as_api(room.leave_table(caller.id))
 
 
@@ -80,5 +95,5 @@ async def leave_table(code: str, request: Request, caller: Caller = Depends(curr
     responses=error_response_doc(401, 403, 404, 409, 503),
 )
 async def close_table(code: str, request: Request, caller: Caller = Depends(current_player)) -> None:
-    room = await _open(request, code)
+    room = await _open(request, code, caller.id, host_only=True)
     await _refusals_as_api(room.close_table(caller.id))
