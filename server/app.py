@@ -29,7 +29,7 @@ from server.edges.guard import ClientAddresses, RequestGuard
 from server.config import Settings, get_settings
 from server.limits import MemoryRateLimiter, rates_from
 from server.metrics import Metrics
-from server.storage.db import Database
+from server.storage.db import Database, DatabaseTimeout
 from server.storage.dbwriter import DatabaseWriter
 from server.storage.source import DatabaseTables
 from server.rooms import RoomManager
@@ -159,6 +159,9 @@ class LoopWatch:
 # long-lived views and makes thousands of short-lived action lists per second.
 GC_THRESHOLDS = (50_000, 20, 100)
 
+# How long /healthz waits for the database's answer (at most FELT_DB_TIMEOUT_S).
+HEALTH_TIMEOUT_S = 2.0
+
 # What a stopping server does before its sockets are closed (see server/__main__.py): one
 # coroutine function per running app.
 DRAINS: list = []
@@ -225,7 +228,9 @@ def _writer(settings: Settings) -> DatabaseWriter:
     """The table log's writer; no spool in cluster mode: another node may take a table while
     this one cannot reach the database (server/storage/dbwriter.py)."""
     spool = None if settings.redis_url else settings.spool_path
-    return DatabaseWriter(settings.database_url, spool, retry_max_s=settings.db_retry_max_s)
+    return DatabaseWriter(
+        settings.database_url, spool, retry_max_s=settings.db_retry_max_s, timeout_s=settings.db_timeout_s
+    )
 
 
 @asynccontextmanager
@@ -233,7 +238,7 @@ async def _lifespan(app: FastAPI):
     """Storage, the writer and the rooms up (the tables restored, or restoring in the
     background while the database is down), and down again in order at the stop."""
     settings: Settings = app.state.settings
-    db = Database(settings.database_url)
+    db = Database(settings.database_url, timeout_s=settings.db_timeout_s)
     writer = _writer(settings)
     await writer.start()
     source = DatabaseTables(db)
@@ -317,7 +322,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/healthz", tags=["health"], summary="The server and its database answer")
     async def healthz() -> dict:
-        ok = await asyncio.to_thread(app.state.db.ping)
+        try:  # its own short deadline: a database that hangs must not hang the health check
+            ok = await app.state.db.call(app.state.db.ping, timeout_s=min(HEALTH_TIMEOUT_S, app.state.db.timeout_s))
+        except DatabaseTimeout:
+            ok = False
         if not ok:
             raise ApiError(503, "unavailable", "The database does not answer.", {"Retry-After": "5"})
         if not app.state.rooms.restored:

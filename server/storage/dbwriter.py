@@ -31,6 +31,9 @@ import socket
 import struct
 import threading
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures import wait as futures_wait
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +42,7 @@ from sqlalchemy import exc as sa_exc
 
 from server.budget import LoopBudget
 from server.storage import tables
-from server.storage.db import Database
+from server.storage.db import DEFAULT_TIMEOUT_S, Database, DatabaseTimeout
 from server.storage.writer import LogEntry, Writer, durable_versions
 
 log = logging.getLogger("felt.writer")
@@ -73,10 +76,14 @@ def _batch_message(rows: list[bytes], matches: list[bytes], replay: bool = False
 
 
 class Spool:
-    """A local file of batches not yet in the database: appended with fsync, emptied once written."""
+    """A local file of batches not yet in the database: appended with fsync, emptied once written.
+
+    Appends and the removal of what a drain wrote take one lock: a drain runs in the worker's
+    database thread while batches keep being appended, and removes only the bytes it read."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        self._lock = threading.Lock()
 
     def is_empty(self) -> bool:
         try:
@@ -86,29 +93,59 @@ class Spool:
 
     def append(self, batch: bytes) -> None:
         """Add one batch (its JSON, one line) and wait until it is on disk."""
-        new = not self.path.exists()
-        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        try:
-            os.write(fd, batch.replace(b"\n", b" ") + b"\n")
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        if new:  # the file's name must survive a power loss too
-            directory = os.open(self.path.parent, os.O_RDONLY)
+        with self._lock:
+            new = not self.path.exists()
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
             try:
-                os.fsync(directory)
+                size = os.fstat(fd).st_size
+                # A torn last line (a crash mid-write) must not swallow this batch's line.
+                torn = size > 0 and os.pread(fd, 1, size - 1) != b"\n"
+                os.write(fd, (b"\n" if torn else b"") + batch.replace(b"\n", b" ") + b"\n")
+                os.fsync(fd)
             finally:
-                os.close(directory)
+                os.close(fd)
+            if new:  # the file's name must survive a power loss too
+                _fsync_directory(self.path.parent)
 
-    def batches(self) -> list[dict]:
-        """Every whole batch in the file, in order (a torn last line, from a crash, is skipped)."""
+    def read(self) -> bytes:
+        try:
+            return self.path.read_bytes()
+        except FileNotFoundError:
+            return b""
+
+    def batches(self, data: bytes | None = None) -> list[dict]:
+        """Every whole batch in the file (or in ``data``, read from it), in order (a torn
+        line, from a crash, is skipped)."""
         out = []
-        for line in self.path.read_bytes().splitlines():
+        for line in (self.read() if data is None else data).splitlines():
+            if not line.strip():
+                continue
             try:
                 out.append(orjson.loads(line))
             except orjson.JSONDecodeError:
                 log.error("spool %s: skipping a torn line of %d bytes", self.path, len(line))
         return out
+
+    def remove(self, written: bytes) -> None:
+        """Remove ``written`` (what a drain read and wrote) from the start of the file; what
+        was appended since stays. Nothing is removed if the file no longer starts with it."""
+        with self._lock:
+            data = self.read()
+            if not data.startswith(written):
+                return
+            rest = data[len(written):]
+            if not rest:
+                self.clear()
+                return
+            fresh = self.path.with_name(self.path.name + ".new")
+            fd = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            try:
+                os.write(fd, rest)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(fresh, self.path)
+            _fsync_directory(self.path.parent)
 
     def clear(self) -> None:
         fd = os.open(self.path, os.O_WRONLY | os.O_TRUNC)
@@ -116,6 +153,14 @@ class Spool:
             os.fsync(fd)
         finally:
             os.close(fd)
+
+
+def _fsync_directory(path: Path) -> None:
+    directory = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
 
 
 # ---- the worker process ------------------------------------------------------------------
@@ -148,11 +193,61 @@ def _write_isolated(db: Database, batch: dict, replay: bool) -> tuple[list[str],
     return refused_tables, refused_matches
 
 
+class DatabaseBusy(Exception):
+    """The database thread has not finished an earlier call that ran past its deadline."""
+
+
+class _Late:
+    """A batch whose write ran past its deadline and goes on in the database thread."""
+
+    def __init__(self, message: bytes, job: Future) -> None:
+        self.message = message
+        self.job = job
+
+
 class _WorkerState:
-    def __init__(self, url: str, spool_path: str | None) -> None:
-        self.db = Database(url)
+    """The worker's database work, in a thread of its own so that no answer to the event loop
+    waits past the deadline: a database that hangs (accepts, never answers) is handled as one
+    that refuses. A batch past the deadline is spooled (its write goes on, its result unused:
+    the spool's copy is written again idempotently); no spool (cluster mode): it is not
+    durable, and until the late write ends every batch is answered "unreachable"."""
+
+    def __init__(self, url: str, spool_path: str | None, timeout_s: float = DEFAULT_TIMEOUT_S) -> None:
+        self.db = Database(url, timeout_s=timeout_s)
+        # The database's own timeouts (connect, statement, SQLite's busy wait) end most waits
+        # first; this deadline is for a database that never answers at all.
+        self.deadline_s = timeout_s * 1.5 + 0.5
         self.spool = Spool(spool_path) if spool_path else None
         self.last_drain = 0.0
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="felt-writer-db")
+        self._job: Future | None = None  # the database thread's current call
+        self._late: _Late | None = None  # cluster mode: a batch still being written past its deadline
+
+    def _run(self, fn: Any, *args: Any, wait: bool = False) -> Any:
+        """``fn(*args)`` in the database thread; DatabaseTimeout when it runs past the deadline
+        (it goes on there). While the thread is still on an earlier call: DatabaseBusy at
+        once, or (``wait``) after waiting for that call within the same deadline."""
+        deadline = time.monotonic() + self.deadline_s
+        if self._job is not None and not self._job.done():
+            if not wait:
+                raise DatabaseBusy("the database has not answered an earlier call")
+            futures_wait([self._job], timeout=self.deadline_s)
+            if not self._job.done():
+                raise DatabaseBusy("the database has not answered an earlier call")
+        self._job = self._thread.submit(fn, *args)
+        try:
+            return self._job.result(timeout=max(0.0, deadline - time.monotonic()))
+        except FutureTimeout:
+            raise DatabaseTimeout(f"the database did not answer within {self.deadline_s:g} s") from None
+
+    def close(self) -> None:
+        if self._job is not None and not self._job.done():
+            # The database thread still waits for the database: exiting must not wait for it
+            # (whatever it writes is in the spool, or was never shown).
+            logging.shutdown()
+            os._exit(0)
+        self._thread.shutdown()
+        self.db.dispose()
 
     def _unwritten(self, message: bytes, exc: Exception) -> dict:
         """The database is unreachable: spool the batch, or (no spool) say it is not durable."""
@@ -163,12 +258,23 @@ class _WorkerState:
         self.last_drain = time.monotonic()
         return {"ok": True, "spooled": True}
 
-    def drain(self) -> bool:
-        """Write the spool to the database; True when it is empty afterwards."""
+    def drain(self, wait: bool = False) -> bool:
+        """Write the spool to the database (within the deadline); True when it is empty
+        afterwards. Without ``wait``, not tried while the database thread is busy."""
         if self.spool is None or self.spool.is_empty():
             return True
         self.last_drain = time.monotonic()
-        batches = self.spool.batches()
+        try:
+            return self._run(self._drain, wait=wait)
+        except (DatabaseBusy, DatabaseTimeout) as exc:
+            log.warning("the spool waits for the database: %s", exc)
+            return False
+
+    def _drain(self) -> bool:
+        """(In the database thread.) Write what the spool holds now, then remove just that."""
+        assert self.spool is not None
+        data = self.spool.read()
+        batches = self.spool.batches(data)
         try:
             with self.db.session() as session:
                 for batch in batches:
@@ -176,39 +282,61 @@ class _WorkerState:
         except UNREACHABLE as exc:
             log.warning("the spool (%d batches) waits for the database: %s", len(batches), exc)
             return False
-        self.spool.clear()
+        self.spool.remove(data)
         log.warning("wrote %d spooled batches to the database", len(batches))
-        return True
+        return self.spool.is_empty()
 
-    def _write(self, batch: dict, replay: bool) -> None:
-        if batch.get("matches"):
-            with self.db.session() as session:  # a match is saved through the ORM
-                tables.write_batch(session, batch, replay=replay)
-        else:
-            with self.db.transaction() as conn:
-                tables.write_entries(conn, batch.get("log") or (), replay=replay)
+    def _write(self, batch: dict, replay: bool) -> dict:
+        """(In the database thread.) One batch in one transaction, or (a second writer, a
+        record the database refuses) one table and one match at a time."""
+        try:
+            if batch.get("matches"):
+                with self.db.session() as session:  # a match is saved through the ORM
+                    tables.write_batch(session, batch, replay=replay)
+            else:
+                with self.db.transaction() as conn:
+                    tables.write_entries(conn, batch.get("log") or (), replay=replay)
+            return {"ok": True, "spooled": False, "conflicts": []}
+        except UNREACHABLE:
+            raise
+        except Exception:  # isolate it
+            pass
+        conflicts, refused = _write_isolated(self.db, batch, replay)
+        return {"ok": True, "spooled": False, "conflicts": conflicts, "refused_matches": refused}
 
     def write(self, message: bytes) -> dict:
         batch = orjson.loads(message)
         if batch.get("op") == "sync":
-            return {"ok": True, "spooled": not self.drain()}
-        replay = bool(batch.get("replay"))
+            return {"ok": True, "spooled": not self.drain(wait=True)}
+        if self.spool is None:
+            return self._write_unspooled(message, batch)
         spool = self.spool
-        if spool is not None and not spool.is_empty() and not (time.monotonic() - self.last_drain > 1.0 and self.drain()):
+        if not spool.is_empty() and not (time.monotonic() - self.last_drain > 1.0 and self.drain()):
             spool.append(message)
             return {"ok": True, "spooled": True}
         try:
-            self._write(batch, replay)
-            return {"ok": True, "spooled": False, "conflicts": []}
-        except UNREACHABLE as exc:
+            return self._run(self._write, batch, bool(batch.get("replay")))
+        except (*UNREACHABLE, DatabaseBusy, DatabaseTimeout) as exc:
             return self._unwritten(message, exc)
-        except Exception:  # a second writer, or a record the database refuses: isolate it
-            pass
+
+    def _write_unspooled(self, message: bytes, batch: dict) -> dict:
+        """Cluster mode: a batch past its deadline may still commit, so the same batch sent
+        again gets that write's answer once it ends, never a second write of its versions."""
+        late = self._late
+        if late is not None:
+            if not late.job.done():
+                return self._unwritten(message, DatabaseBusy("the database has not answered the previous batch"))
+            self._late = None
+            if late.message == message and late.job.exception() is None:
+                return late.job.result()
         try:
-            conflicts, refused = _write_isolated(self.db, batch, replay)
-        except UNREACHABLE as exc:
+            return self._run(self._write, batch, bool(batch.get("replay")))
+        except DatabaseTimeout as exc:
+            assert self._job is not None
+            self._late = _Late(message, self._job)
             return self._unwritten(message, exc)
-        return {"ok": True, "spooled": False, "conflicts": conflicts, "refused_matches": refused}
+        except (*UNREACHABLE, DatabaseBusy) as exc:
+            return self._unwritten(message, exc)
 
 
 def _never_preempt_the_loop() -> None:
@@ -231,12 +359,14 @@ def _never_preempt_the_loop() -> None:
         log.warning("the writer's worker keeps the normal scheduling policy: %s", exc)
 
 
-def _worker_main(conn: Any, url: str, spool_path: str | None, parent_end: Any = None) -> None:
+def _worker_main(
+    conn: Any, url: str, spool_path: str | None, timeout_s: float = DEFAULT_TIMEOUT_S, parent_end: Any = None
+) -> None:
     """The worker process: answer b"ready", then one JSON answer per batch it is sent."""
     if parent_end is not None:  # forked: close our copy of the server's end, or EOF never comes
         parent_end.close()
     _never_preempt_the_loop()
-    state = _WorkerState(url, spool_path)
+    state = _WorkerState(url, spool_path, timeout_s)
     conn.send_bytes(b"ready")
     while True:
         try:
@@ -251,16 +381,18 @@ def _worker_main(conn: Any, url: str, spool_path: str | None, parent_end: Any = 
             conn.send_bytes(orjson.dumps(answer))
         except OSError:  # the server gave up on this answer (a stop): nothing is left to say
             break
-    state.db.dispose()
+    state.close()
 
 
 class _Worker:
     """The spawned worker process and the event loop's streams to it."""
 
-    def __init__(self, url: str, spool_path: str | None, method: str = "spawn") -> None:
+    def __init__(
+        self, url: str, spool_path: str | None, timeout_s: float = DEFAULT_TIMEOUT_S, method: str = "spawn"
+    ) -> None:
         ctx = multiprocessing.get_context(method)
         self.conn, child = ctx.Pipe()
-        args = (child, url, spool_path, self.conn if method == "fork" else None)
+        args = (child, url, spool_path, timeout_s, self.conn if method == "fork" else None)
         self.process = ctx.Process(target=_worker_main, args=args, name="felt-writer", daemon=True)
         self.process.start()
         child.close()
@@ -312,9 +444,15 @@ class _Worker:
 class DatabaseWriter(Writer):
     """The writer the server uses: batches to the worker process, one in flight at a time."""
 
-    def __init__(self, url: str, spool_path: str | Path | None, retry_max_s: float = 30.0) -> None:
+    def __init__(
+        self, url: str, spool_path: str | Path | None, retry_max_s: float = 30.0, timeout_s: float = DEFAULT_TIMEOUT_S
+    ) -> None:
         super().__init__()
         self.url = url
+        self.timeout_s = float(timeout_s)
+        # The worker answers within its deadline (plus a spool's fsync); one that does not
+        # answer in this long is stuck and is replaced (its batch sent again as a replay).
+        self.answer_timeout_s = 4 * self.timeout_s + 10
         self.spool = Spool(spool_path) if spool_path is not None else None  # None: cluster mode
         self._outage = False
         self.retry_max_s = max(float(retry_max_s), FIRST_RETRY_S)
@@ -332,7 +470,6 @@ class DatabaseWriter(Writer):
         self._task: asyncio.Task | None = None
         self._closing = False
         self.batches = 0  # batches committed (for the bench: entries per commit)
-        self.failures = 0  # batches the worker could not write at once (for /metrics)
         self.failures = 0  # attempts that failed (each retried): for the operators' metrics
 
     async def start(self) -> None:
@@ -341,14 +478,14 @@ class DatabaseWriter(Writer):
             # Nothing but this thread runs yet (no database connection either): a fork is
             # safe here and takes milliseconds, where a spawn imports everything again
             # (seconds on a busy machine, on every start).
-            self._worker = _Worker(self.url, self._spool_path, "fork")
+            self._worker = _Worker(self.url, self._spool_path, self.timeout_s, "fork")
             await self._worker.open_streams()
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def _spawn(self) -> None:
         """Start the worker (under ``_talk``): spawning blocks (fork, exec, imports), so off the loop."""
         if self._worker is None:
-            worker = await asyncio.to_thread(_Worker, self.url, self._spool_path)
+            worker = await asyncio.to_thread(_Worker, self.url, self._spool_path, self.timeout_s)
             await worker.open_streams()
             self._worker = worker
 
@@ -380,7 +517,11 @@ class DatabaseWriter(Writer):
         return self._outage
 
     async def sync(self) -> bool:
-        answer = await self._ask(b'{"op":"sync"}')
+        try:
+            answer = await self._ask(b'{"op":"sync"}')
+        except WorkerDied as exc:
+            log.warning("the spool could not be written: %s", exc)
+            return False
         self._spooled = bool(answer.get("spooled"))
         return not self._spooled
 
@@ -391,7 +532,13 @@ class DatabaseWriter(Writer):
             worker = self._worker
             assert worker is not None
             try:
-                return await worker.ask(message)
+                return await asyncio.wait_for(worker.ask(message), self.answer_timeout_s)
+            except TimeoutError:
+                log.error("the writer's worker did not answer in %.0f s; replacing it", self.answer_timeout_s)
+                self._worker = None
+                await worker.close_streams()
+                await asyncio.to_thread(worker.close, 0)
+                raise WorkerDied("the writer's worker process did not answer") from None
             except WorkerDied:
                 self._worker = None
                 await worker.close_streams()
