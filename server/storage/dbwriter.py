@@ -49,6 +49,7 @@ log = logging.getLogger("felt.writer")
 
 MAX_BATCH_ENTRIES = 1000  # a batch is spliced in one callback: ~0.6 ms per 1,000 entries on a loaded machine
 FIRST_RETRY_S = 0.05
+SPOOL_RETRY_S = 1.0  # an idle writer tries to write its spool to the database this often
 # Errors that mean "the database is not reachable or not ready", not "this batch is wrong".
 UNREACHABLE = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.ProgrammingError)
 
@@ -307,7 +308,7 @@ class _WorkerState:
     def write(self, message: bytes) -> dict:
         batch = orjson.loads(message)
         if batch.get("op") == "sync":
-            return {"ok": True, "spooled": not self.drain(wait=True)}
+            return {"ok": True, "spooled": not self.drain(wait=batch.get("wait", True))}
         if self.spool is None:
             return self._write_unspooled(message, batch)
         spool = self.spool
@@ -516,9 +517,11 @@ class DatabaseWriter(Writer):
     def outage(self) -> bool:
         return self._outage
 
-    async def sync(self) -> bool:
+    async def sync(self, wait: bool = True) -> bool:
+        """Write what the spool holds to the database; True when the spool is empty. With
+        ``wait``, the worker waits (within its deadline) for a database call still running."""
         try:
-            answer = await self._ask(b'{"op":"sync"}')
+            answer = await self._ask(b'{"op":"sync"}' if wait else b'{"op":"sync","wait":false}')
         except WorkerDied as exc:
             log.warning("the spool could not be written: %s", exc)
             return False
@@ -565,7 +568,7 @@ class DatabaseWriter(Writer):
                 if self._closing:
                     return
                 self._wake.clear()
-                await self._wake.wait()
+                await self._idle()
                 continue
             # A turn of its own for taking, building and sending the batch: otherwise it ran
             # on after the last half millisecond of the previous batch's reporting, and that
@@ -578,6 +581,19 @@ class DatabaseWriter(Writer):
                 self._spooled = bool(answer.get("spooled"))
                 await self._report_in_turns(keys, set(answer.get("conflicts") or ()))
             self._in_flight = 0  # only now: ``flush`` means "durable and reported"
+
+    async def _idle(self) -> None:
+        """Wait for the next entry; while the spool holds anything, try to write it to the
+        database every ``SPOOL_RETRY_S`` meanwhile (never waiting for a database thread
+        that is still on an earlier call)."""
+        assert self._wake is not None
+        if not self._spooled:
+            await self._wake.wait()
+            return
+        try:
+            await asyncio.wait_for(self._wake.wait(), SPOOL_RETRY_S)
+        except TimeoutError:
+            await self.sync(wait=False)
 
     async def _report_in_turns(self, keys: list[tuple[str, int]], refused: set[str]) -> None:
         """``_report``, half a millisecond of it per loop turn: each table told queues its
