@@ -289,6 +289,26 @@ async def _lifespan(app: FastAPI):
         await asyncio.to_thread(db.dispose)
 
 
+async def _health(app: FastAPI) -> dict:
+    """/healthz: 200 when the database answers within its own short deadline and the tables
+    are restored; 503 with Retry-After otherwise (never a wait for a database that hangs)."""
+    db = app.state.db
+    try:
+        ok = await db.call(db.ping, timeout_s=min(HEALTH_TIMEOUT_S, db.timeout_s))
+    except DatabaseTimeout:
+        ok = False
+    if not ok:
+        raise ApiError(503, "unavailable", "The database does not answer.", {"Retry-After": "5"})
+    if not app.state.rooms.restored:
+        raise ApiError(503, "unavailable", "The tables are still being restored.", {"Retry-After": "1"})
+    answer: dict = {"ok": True}
+    if app.state.cluster is not None:
+        answer["node"] = app.state.cluster.node
+    if app.state.loop_watch is not None:
+        answer["loop_block_max_ms"] = app.state.loop_watch.take() * 1000
+    return answer
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """A Felt application; uvicorn calls this with no arguments (``factory=True``)."""
     settings = settings or get_settings()
@@ -322,20 +342,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/healthz", tags=["health"], summary="The server and its database answer")
     async def healthz() -> dict:
-        try:  # its own short deadline: a database that hangs must not hang the health check
-            ok = await app.state.db.call(app.state.db.ping, timeout_s=min(HEALTH_TIMEOUT_S, app.state.db.timeout_s))
-        except DatabaseTimeout:
-            ok = False
-        if not ok:
-            raise ApiError(503, "unavailable", "The database does not answer.", {"Retry-After": "5"})
-        if not app.state.rooms.restored:
-            raise ApiError(503, "unavailable", "The tables are still being restored.", {"Retry-After": "1"})
-        answer: dict = {"ok": True}
-        if app.state.cluster is not None:
-            answer["node"] = app.state.cluster.node
-        if app.state.loop_watch is not None:
-            answer["loop_block_max_ms"] = app.state.loop_watch.take() * 1000
-        return answer
+        return await _health(app)
 
     def page(name: str):
         path = web_dir / name
