@@ -10,20 +10,30 @@ When the database cannot be reached the worker appends the batch to a local spoo
 (one JSON line per batch, fsync'ed) and answers that it is durable there; while the spool
 holds anything, new batches go after it, and the worker writes the spool to the database
 (idempotently) as soon as it answers again, then empties it. On start the spool is written
-before any table is restored. A worker that dies is replaced and the batch it held is sent
-again as a replay (entries already stored are skipped). If the worker cannot take the last
-batches at a stop, the server's process spools them itself.
+before any table is restored. A worker that dies, or does not answer at all, is replaced and
+the batch it held is sent again as a replay (entries already stored are skipped). If the
+worker cannot take the last batches at a stop, the server's process spools them itself.
+
+A database that hangs (accepts connections, never answers: a stopped server, a black-holed
+network) is one that cannot be reached: the worker does its database work in a thread of its
+own and answers within a deadline (``FELT_DB_TIMEOUT_S`` and a margin); past it the batch is
+spooled, and so are the next ones while the spool holds anything; the write past its deadline
+goes on in that thread (if it commits, the spool's copy is skipped when it is written: a
+replay), and the spool is tried again only once that thread is free. No TCP option ends a call
+to such a database, so only this deadline does.
 
 Without a spool (``spool_path=None``: cluster mode, where another node may take a table whose
 node cannot reach the database, so a spooled version could later collide with its history)
 an unreachable database is an *outage*: the batch is not durable, nothing of it is shown, the
 writer retries it and ``outage`` is true until a write succeeds; the rooms refuse changes
-meanwhile. What is still unwritten at a stop is dropped (it was never shown to anyone).
+meanwhile. A batch past its deadline is such an outage too, until its write ends: the same
+batch sent again then gets that write's answer, so it is never written twice. What is still unwritten at a stop is dropped (it was never shown to anyone).
 """
 
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import logging
 import multiprocessing
 import os
@@ -31,9 +41,11 @@ import socket
 import struct
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures import wait as futures_wait
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -79,12 +91,24 @@ def _batch_message(rows: list[bytes], matches: list[bytes], replay: bool = False
 class Spool:
     """A local file of batches not yet in the database: appended with fsync, emptied once written.
 
-    Appends and the removal of what a drain wrote take one lock: a drain runs in the worker's
-    database thread while batches keep being appended, and removes only the bytes it read."""
+    Appends, a drain's read and the removal of what it wrote take one lock (a thread lock and
+    an flock of a file beside the spool: the server's process appends too, at a stop): a drain
+    runs in the worker's database thread while batches keep being appended, and removes only
+    the bytes it read."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._lock = threading.Lock()
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        with self._lock:
+            fd = os.open(self.path.with_name(self.path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                yield
+            finally:
+                os.close(fd)
 
     def is_empty(self) -> bool:
         try:
@@ -94,7 +118,7 @@ class Spool:
 
     def append(self, batch: bytes) -> None:
         """Add one batch (its JSON, one line) and wait until it is on disk."""
-        with self._lock:
+        with self._locked():
             new = not self.path.exists()
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
             try:
@@ -109,6 +133,11 @@ class Spool:
                 _fsync_directory(self.path.parent)
 
     def read(self) -> bytes:
+        """The whole file, never half of a batch being appended."""
+        with self._locked():
+            return self._read()
+
+    def _read(self) -> bytes:
         try:
             return self.path.read_bytes()
         except FileNotFoundError:
@@ -130,8 +159,8 @@ class Spool:
     def remove(self, written: bytes) -> None:
         """Remove ``written`` (what a drain read and wrote) from the start of the file; what
         was appended since stays. Nothing is removed if the file no longer starts with it."""
-        with self._lock:
-            data = self.read()
+        with self._locked():
+            data = self._read()
             if not data.startswith(written):
                 return
             rest = data[len(written):]
