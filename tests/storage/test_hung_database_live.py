@@ -171,3 +171,71 @@ async def test_a_sqlite_file_locked_past_the_deadline_spools_and_play_goes_on(tm
     assert versions == list(range(1, len(versions) + 1)) and len(versions) >= shown, (shown, versions)
     log = (tmp_path / "server.log").read_text()
     assert "Traceback" not in log, log[-3000:]
+
+
+def _redis_url() -> str:
+    redis = pytest.importorskip("redis")
+    url = "redis://127.0.0.1:6379/0"
+    try:
+        redis.Redis.from_url(url, socket_timeout=2).ping()
+    except redis.RedisError as exc:
+        pytest.skip(f"Redis at {url} does not answer: {exc}")
+    return url
+
+
+async def _refused_until_outage(seat: Client) -> None:
+    """Chat until a change is refused: the node knows the database does not answer."""
+    async def refused() -> bool:
+        if seat.closed is None and not seat.errors:
+            await seat.send({"type": "chat", "text": "anyone there?"})
+            await asyncio.sleep(0.25)
+        return seat.closed is not None
+
+    await _wait_for(refused, "a change to be refused")
+    assert [e["code"] for e in seat.errors] == ["unavailable"], seat.errors
+    assert seat.closed[0] == 1013, seat.closed
+
+
+async def _reconnect(server: LiveServer, code: str, token: str) -> Client:
+    for _ in range(600):
+        try:
+            return await asyncio.wait_for(Client(server.ws_base, code, token, "host").connect(), ANSWER_S)
+        except AssertionError:  # refused (1013) while the node still counts an outage
+            await asyncio.sleep(0.1)
+    raise AssertionError("never reconnected")
+
+
+@pytest.mark.postgres
+async def test_without_a_spool_a_frozen_postgres_is_an_outage_and_play_resumes_after(tmp_path, pg_databases):
+    redis_url = _redis_url()
+    url = pg_databases.create()
+    upstream = make_url(url)
+    proxy = FrozenProxy(upstream.host or "127.0.0.1", upstream.port or 5432)
+    server = LiveServer(
+        tmp_path, DATABASE_URL=proxy.url_for(url), FELT_REDIS_URL=redis_url,
+        FELT_REDIS_PREFIX=f"felt-test-{new_room_code().lower()}:", FELT_NODE_ID="n1", **SETTINGS,
+    )
+    rng = random.Random(9)
+    try:
+        host = await new_player(server.base, "Host")
+        code = await new_room(server.base, host["token"], "oh_hell", {"max_cards": 7})
+        seat = await host_with_bots(server.ws_base, code, host["token"])
+        await seat.send({"type": "start"})
+        await _play(seat, rng, 5)
+        proxy.freeze()
+        await _refused_until_outage(seat)
+        async with httpx.AsyncClient(base_url=server.base, timeout=ANSWER_S) as http:
+            _assert_unavailable(await http.get("/healthz"))
+        assert _spool_empty(server), "a node of a cluster never spools"
+        proxy.thaw()
+        seat = await _reconnect(server, code, host["token"])
+        await _play(seat, rng, 5)
+        shown = seat.v
+        await seat.close()
+    finally:
+        server.stop()
+        proxy.close()
+    versions = _pg_versions(url, code)
+    assert versions == list(range(1, len(versions) + 1)) and len(versions) >= shown, (shown, versions)
+    log = (tmp_path / "server.log").read_text()
+    assert "Traceback" not in log, log[-3000:]
