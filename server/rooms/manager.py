@@ -261,7 +261,8 @@ class RoomManager:
             if code not in self._retiring:
                 break
             await asyncio.sleep(0.01)
-        if self.writer.spooled and not await self.writer.sync():
+        # Not waiting for a database call still running: the writer's batches wait meanwhile.
+        if self.writer.spooled and not await self.writer.sync(wait=False):
             raise UNAVAILABLE
         try:
             found = await self.source.load(code)

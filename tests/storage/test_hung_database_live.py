@@ -84,7 +84,7 @@ async def _routes_answer_503_with_retry_after(server: LiveServer, stranger: dict
         _assert_unavailable(await http.get("/api/matches"))
         _assert_unavailable(await http.get(f"/api/rooms/{new_room_code()}"))  # not in memory: the store is asked
         _assert_unavailable(await http.get("/api/tables", headers={"Authorization": f"Bearer {stranger['token']}"}))
-        _assert_unavailable(await http.get("/healthz"))  # still answering, the database's threads all waiting
+        _assert_unavailable(await http.get("/healthz"))  # still answering, the calls above still waiting
 
 
 async def _new_sockets_answer(server: LiveServer, code: str, host: dict, stranger: dict) -> None:

@@ -5,6 +5,8 @@ keeps every batch appended while a drain runs."""
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 
 import orjson
@@ -12,18 +14,21 @@ import pytest
 
 from frozen_proxy import FrozenProxy
 from server.storage import tables
-from server.storage.dbwriter import Spool, _WorkerState
+from server.storage.dbwriter import DatabaseWriter, Spool, _WorkerState
 from server.storage.writer import LogEntry
+
+ROW = {"game": "oh_hell", "status": "waiting", "private": False, "host_id": "p0", "players": ["p0"]}
+
+
+def _entries(code: str, first: int, count: int) -> list[LogEntry]:
+    return [
+        LogEntry(code, v, "created" if v == 1 else "chat", {"n": v}, ROW if v == 1 else None)
+        for v in range(first, first + count)
+    ]
 
 
 def _batch(code: str, first: int, count: int) -> bytes:
-    rows = [
-        LogEntry(code, v, "created" if v == 1 else "chat", {"n": v},
-                 {"game": "oh_hell", "status": "waiting", "private": False, "host_id": "p0", "players": ["p0"]}
-                 if v == 1 else None).row()
-        for v in range(first, first + count)
-    ]
-    return orjson.dumps({"op": "write", "log": rows, "matches": []})
+    return orjson.dumps({"op": "write", "log": [e.row() for e in _entries(code, first, count)], "matches": []})
 
 
 def _versions(db, code: str) -> list[int]:
@@ -112,3 +117,30 @@ def test_a_torn_last_line_never_swallows_the_next_batch(tmp_path):
     spool.append(_batch("E", 3, 1))
     assert [b["log"][0][1] for b in spool.batches()] == [1, 3]
 
+
+
+async def test_a_worker_that_does_not_answer_at_all_is_replaced_and_its_batch_written_once(sqlite_db, tmp_path):
+    url = sqlite_db.url.render_as_string(hide_password=False)
+    writer = DatabaseWriter(url, tmp_path / "spool.jsonl", retry_max_s=0.2, timeout_s=0.5)
+    durable: list[tuple[str, int]] = []
+    writer.on_durable = lambda code, v: durable.append((code, v))
+    await writer.start()
+    try:
+        for entry in _entries("W", 1, 2):
+            writer.append(entry)
+        await writer.flush(60)
+        stuck = writer._worker
+        assert stuck is not None
+        os.kill(stuck.process.pid, signal.SIGSTOP)  # alive, never answering
+        try:
+            for entry in _entries("W", 3, 2):
+                writer.append(entry)
+            await writer.flush(120)
+        finally:
+            if stuck.process.is_alive():
+                os.kill(stuck.process.pid, signal.SIGCONT)
+        assert writer._worker is not stuck and not stuck.process.is_alive()
+        assert ("W", 4) in durable
+    finally:
+        await writer.close()
+    assert _versions(sqlite_db, "W") == [1, 2, 3, 4]
