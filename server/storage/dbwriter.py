@@ -551,7 +551,7 @@ class DatabaseWriter(Writer):
         ``wait``, the worker waits (within its deadline) for a database call still running."""
         try:
             answer = await self._ask(b'{"op":"sync"}' if wait else b'{"op":"sync","wait":false}')
-        except WorkerDied as exc:
+        except (WorkerDied, OSError) as exc:
             log.warning("the spool could not be written: %s", exc)
             return False
         self._spooled = bool(answer.get("spooled"))
