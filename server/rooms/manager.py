@@ -28,6 +28,7 @@ from server.rooms.room import Room
 from server.rooms.seats import is_room_code, new_room_code, normalize_code
 from server.rooms.timer import TURN_TIMER_CHOICES
 from server.rules.games import get_game
+from server.storage.db import OUTAGE_ERRORS
 from server.storage.writer import Writer
 
 if TYPE_CHECKING:
@@ -266,6 +267,9 @@ class RoomManager:
             raise UNAVAILABLE
         try:
             found = await self.source.load(code)
+        except OUTAGE_ERRORS as exc:  # the database is down or does not answer: no bug to trace
+            log.warning("could not load table %s: the database is unavailable: %s", code, type(exc).__name__)
+            raise UNAVAILABLE from None
         except Exception:
             log.exception("could not load table %s", code)
             raise UNAVAILABLE from None
