@@ -81,6 +81,10 @@ def _sqlite_engine(url: URL, busy_timeout_s: float, common: dict) -> Engine:
     return engine
 
 
+def _call_threads(count: int) -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=count, thread_name_prefix="felt-db")
+
+
 class Database:
     """A connection pool to one database, with the few operations the server needs."""
 
@@ -121,8 +125,8 @@ class Database:
             )
         # The event loop's calls run in threads of their own, one per pooled connection: calls
         # that hang on the database can hold all of them, never the loop's default threads.
-        self._threads = ThreadPoolExecutor(max_workers=2 * pool_size, thread_name_prefix="felt-db")
         self._thread_count = 2 * pool_size
+        self._threads = _call_threads(self._thread_count)
         self._waiting = 0
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
@@ -205,9 +209,10 @@ class Database:
         return config
 
     def dispose(self) -> None:
-        """Close every pooled connection."""
+        """Close every pooled connection (and let the idle call threads go; new ones start as needed)."""
         self.engine.dispose()
-        self._threads.shutdown(wait=False)
+        threads, self._threads = self._threads, _call_threads(self._thread_count)
+        threads.shutdown(wait=False)
 
     def describe(self) -> str:
         """Backend, driver and database, never the password: 'postgresql+psycopg 127.0.0.1:5432/felt'."""
