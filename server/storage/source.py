@@ -3,8 +3,13 @@ on the event loop (``Database.call``: past it, ``DatabaseTimeout``)."""
 
 from __future__ import annotations
 
+import sqlalchemy as sa
+
 from server.storage import tables
 from server.storage.db import Database
+
+# The hourly purge of old tables may delete many rows: its deadline is longer than a request's.
+PURGE_TIMEOUT_S = 300.0
 
 
 class DatabaseTables:
@@ -42,11 +47,13 @@ class DatabaseTables:
 
     def _purge(self, parked_before: float) -> int:
         with self.db.session() as session:
+            if self.db.url.get_backend_name() == "postgresql":  # the hourly purge may take its time
+                session.execute(sa.text(f"SET LOCAL statement_timeout = {int(PURGE_TIMEOUT_S * 1000)}"))
             return tables.purge(session, parked_before)
 
     async def purge(self, parked_before: float) -> int:
         """Delete closed tables and those parked before ``parked_before`` (Unix seconds)."""
-        return await self.db.call(self._purge, parked_before)
+        return await self.db.call(self._purge, parked_before, timeout_s=PURGE_TIMEOUT_S)
 
     def _of(self, player_id: str) -> list[dict]:
         with self.db.session() as session:
