@@ -1,8 +1,8 @@
 """HTTP errors as ``{"error": {"code", "message"}}``: raised anywhere, shaped in one place.
 
 A database that is down answers 503 ``unavailable`` with ``Retry-After`` (and one warning
-line, no traceback); every 503 carries ``Retry-After``; anything unexpected answers a JSON 500 ``internal``. Every error answer
-is counted by code in the app's metrics, when it has them.
+line, no traceback), and so does every other 503; anything unexpected answers a JSON 500
+``internal``. Every error answer is counted by code in the app's metrics, when it has them.
 """
 
 from __future__ import annotations
