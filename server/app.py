@@ -182,6 +182,10 @@ async def _prepare(db: Database, rooms: RoomManager, first_try: asyncio.Event) -
     delay = 0.25
     while True:
         try:
+            # First a question with a deadline: a database that hangs fails it, and the server
+            # serves (503 until this is done) instead of waiting for it before it starts.
+            if not await db.call(db.ping):
+                raise DatabaseTimeout("the database does not answer")
             await asyncio.to_thread(db.upgrade)
             await rooms.restore_all()
             return

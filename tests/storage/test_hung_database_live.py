@@ -239,3 +239,27 @@ async def test_without_a_spool_a_frozen_postgres_is_an_outage_and_play_resumes_a
     assert versions == list(range(1, len(versions) + 1)) and len(versions) >= shown, (shown, versions)
     log = (tmp_path / "server.log").read_text()
     assert "Traceback" not in log, log[-3000:]
+
+
+@pytest.mark.postgres
+async def test_a_server_started_while_postgres_hangs_serves_503_then_restores(tmp_path, pg_databases):
+    url = pg_databases.create()
+    upstream = make_url(url)
+    proxy = FrozenProxy(upstream.host or "127.0.0.1", upstream.port or 5432)
+    proxy.freeze()
+    server = LiveServer(tmp_path, healthy=False, DATABASE_URL=proxy.url_for(url), **SETTINGS)
+    try:
+        async with httpx.AsyncClient(base_url=server.base, timeout=ANSWER_S) as http:
+            _assert_unavailable(await http.get("/healthz"))
+            _assert_unavailable(await http.get("/api/matches"))
+        proxy.thaw()
+        await _wait_for(lambda: _healthy(server), "/healthz 200 once the database answers")
+        host = await new_player(server.base, "Host")
+        code = await new_room(server.base, host["token"], "ribs", {"target": 1})
+        seat = await host_with_bots(server.ws_base, code, host["token"])
+        await seat.close()
+    finally:
+        server.stop()
+        proxy.close()
+    log = (tmp_path / "server.log").read_text()
+    assert "Traceback" not in log, log[-3000:]
