@@ -29,7 +29,7 @@ from server.edges.guard import ClientAddresses, RequestGuard
 from server.config import Settings, get_settings
 from server.limits import MemoryRateLimiter, rates_from
 from server.metrics import Metrics
-from server.storage.db import Database
+from server.storage.db import Database, DatabaseTimeout
 from server.storage.dbwriter import DatabaseWriter
 from server.storage.source import DatabaseTables
 from server.rooms import RoomManager
@@ -159,6 +159,9 @@ class LoopWatch:
 # long-lived views and makes thousands of short-lived action lists per second.
 GC_THRESHOLDS = (50_000, 20, 100)
 
+# How long /healthz waits for the database's answer (at most FELT_DB_TIMEOUT_S).
+HEALTH_TIMEOUT_S = 2.0
+
 # What a stopping server does before its sockets are closed (see server/__main__.py): one
 # coroutine function per running app.
 DRAINS: list = []
@@ -179,6 +182,10 @@ async def _prepare(db: Database, rooms: RoomManager, first_try: asyncio.Event) -
     delay = 0.25
     while True:
         try:
+            # First a question with a deadline: a database that hangs fails it, and the server
+            # serves (503 until this is done) instead of waiting for it before it starts.
+            if not await db.call(db.ping):
+                raise DatabaseTimeout("the database does not answer")
             await asyncio.to_thread(db.upgrade)
             await rooms.restore_all()
             return
@@ -225,7 +232,9 @@ def _writer(settings: Settings) -> DatabaseWriter:
     """The table log's writer; no spool in cluster mode: another node may take a table while
     this one cannot reach the database (server/storage/dbwriter.py)."""
     spool = None if settings.redis_url else settings.spool_path
-    return DatabaseWriter(settings.database_url, spool, retry_max_s=settings.db_retry_max_s)
+    return DatabaseWriter(
+        settings.database_url, spool, retry_max_s=settings.db_retry_max_s, timeout_s=settings.db_timeout_s
+    )
 
 
 @asynccontextmanager
@@ -233,7 +242,7 @@ async def _lifespan(app: FastAPI):
     """Storage, the writer and the rooms up (the tables restored, or restoring in the
     background while the database is down), and down again in order at the stop."""
     settings: Settings = app.state.settings
-    db = Database(settings.database_url)
+    db = Database(settings.database_url, timeout_s=settings.db_timeout_s)
     writer = _writer(settings)
     await writer.start()
     source = DatabaseTables(db)
@@ -286,6 +295,26 @@ async def _lifespan(app: FastAPI):
         await asyncio.to_thread(db.dispose)
 
 
+async def _health(app: FastAPI) -> dict:
+    """/healthz: 200 when the database answers within its own short deadline and the tables
+    are restored; 503 with Retry-After otherwise (never a wait for a database that hangs)."""
+    db = app.state.db
+    try:
+        ok = await db.call(db.ping, timeout_s=min(HEALTH_TIMEOUT_S, db.timeout_s))
+    except DatabaseTimeout:
+        ok = False
+    if not ok:
+        raise ApiError(503, "unavailable", "The database does not answer.", {"Retry-After": "5"})
+    if not app.state.rooms.restored:
+        raise ApiError(503, "unavailable", "The tables are still being restored.", {"Retry-After": "1"})
+    answer: dict = {"ok": True}
+    if app.state.cluster is not None:
+        answer["node"] = app.state.cluster.node
+    if app.state.loop_watch is not None:
+        answer["loop_block_max_ms"] = app.state.loop_watch.take() * 1000
+    return answer
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """A Felt application; uvicorn calls this with no arguments (``factory=True``)."""
     settings = settings or get_settings()
@@ -319,17 +348,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/healthz", tags=["health"], summary="The server and its database answer")
     async def healthz() -> dict:
-        ok = await asyncio.to_thread(app.state.db.ping)
-        if not ok:
-            raise ApiError(503, "unavailable", "The database does not answer.", {"Retry-After": "5"})
-        if not app.state.rooms.restored:
-            raise ApiError(503, "unavailable", "The tables are still being restored.", {"Retry-After": "1"})
-        answer: dict = {"ok": True}
-        if app.state.cluster is not None:
-            answer["node"] = app.state.cluster.node
-        if app.state.loop_watch is not None:
-            answer["loop_block_max_ms"] = app.state.loop_watch.take() * 1000
-        return answer
+        return await _health(app)
 
     def page(name: str):
         path = web_dir / name

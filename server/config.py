@@ -95,6 +95,11 @@ class Settings(BaseSettings):
     )
     replay_cache_entries: int = Field(default=16, ge=0, description="Encoded replays kept (as files, see server/edges/api/replays.py).")
     replay_cache_mb: int = Field(default=64, ge=0, description="Largest total size of the kept replays.")
+    db_timeout_s: float = Field(
+        default=5.0, gt=0,
+        description="Deadline of every database call (connect, statement, SQLite's busy wait, a commit); "
+        "past it the database counts as down.",
+    )
     db_retry_max_s: float = Field(default=30.0, gt=0, description="Longest wait between retries of a failed write.")
 
     # Cluster mode (docs/scaling.md): with a Redis URL, tables are owned by Redis leases.

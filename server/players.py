@@ -6,7 +6,6 @@ hash, so the cache holds no secret) and the database is asked off the event loop
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 from dataclasses import dataclass
 from typing import Any
@@ -41,7 +40,7 @@ async def player_for_token(app: Any, token: str | None) -> Caller | None:
             player = store.player_by_token(session, token)
             return Caller(player.id, player.name) if player else None
 
-    caller = await asyncio.to_thread(find)
+    caller = await db.call(find)
     if caller is not None:
         if len(_known) >= _KNOWN_MAX:
             _known.clear()

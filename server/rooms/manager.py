@@ -28,6 +28,7 @@ from server.rooms.room import Room
 from server.rooms.seats import is_room_code, new_room_code
 from server.rooms.timer import TURN_TIMER_CHOICES
 from server.rules.games import get_game
+from server.storage.db import OUTAGE_ERRORS
 from server.storage.writer import Writer
 
 if TYPE_CHECKING:
@@ -304,10 +305,14 @@ class RoomManager:
             if code not in self._retiring:
                 break
             await asyncio.sleep(0.01)
-        if self.writer.spooled and not await self.writer.sync():
+        # Not waiting for a database call still running: the writer's batches wait meanwhile.
+        if self.writer.spooled and not await self.writer.sync(wait=False):
             raise UNAVAILABLE
         try:
             found = await self.source.load(code)
+        except OUTAGE_ERRORS as exc:  # the database is down or does not answer: no bug to trace
+            log.warning("could not load table %s: the database is unavailable: %s", code, type(exc).__name__)
+            raise UNAVAILABLE from None
         except Exception:
             log.exception("could not load table %s", code)
             raise UNAVAILABLE from None

@@ -1,15 +1,21 @@
 """The database: one engine per process, sessions, health, and schema upgrades (Alembic).
 
 SQLite (the default, a file in the working folder) and PostgreSQL are both first-class.
-Every call here is blocking; the async edges run them with ``asyncio.to_thread``.
+Every call here is blocking; the event loop runs them with ``Database.call``: in the database's
+own threads, with a deadline. A database that hangs (accepts connections and never answers:
+a stopped process, a black-holed network) is a database that is down, not a stalled server.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Iterator
+import math
+from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, TypeVar
 
 import orjson
 import sqlalchemy as sa
@@ -27,6 +33,16 @@ ALEMBIC_INI = ROOT / "alembic.ini"
 MIGRATIONS = ROOT / "migrations"
 
 
+T = TypeVar("T")
+
+# The default deadline of one database call (FELT_DB_TIMEOUT_S sets the server's).
+DEFAULT_TIMEOUT_S = 5.0
+
+
+class DatabaseTimeout(Exception):
+    """The database did not answer within its deadline (or every thread for it still waits)."""
+
+
 # What a database that is down, unreachable or overloaded raises (a lost connection, a refused
 # one, a full pool, a locked SQLite file): callers answer "try again later", not "bug".
 OUTAGE_ERRORS: tuple[type[Exception], ...] = (
@@ -34,11 +50,39 @@ OUTAGE_ERRORS: tuple[type[Exception], ...] = (
     sa.exc.InterfaceError,
     sa.exc.DisconnectionError,
     sa.exc.TimeoutError,
+    DatabaseTimeout,
 )
 
 
 def _json_dumps(value: object) -> str:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def _sqlite_engine(url: URL, busy_timeout_s: float, common: dict) -> Engine:
+    """A SQLite engine: WAL, and a writer waits ``busy_timeout_s`` for another's lock."""
+    in_memory = url.database in (None, "", ":memory:")
+    kwargs: dict = dict(connect_args={"check_same_thread": False, "timeout": busy_timeout_s})
+    if in_memory:  # one shared connection, or every thread would see its own empty db
+        kwargs["poolclass"] = StaticPool
+    engine = sa.create_engine(url, **kwargs, **common)
+    busy_ms = int(busy_timeout_s * 1000)
+
+    @event.listens_for(engine, "connect")
+    def _sqlite_pragmas(dbapi_connection, _record) -> None:
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")  # safe with WAL, far fewer fsyncs
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute(f"PRAGMA busy_timeout={busy_ms}")
+        finally:
+            cursor.close()
+
+    return engine
+
+
+def _call_threads(count: int) -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=count, thread_name_prefix="felt-db")
 
 
 class Database:
@@ -48,48 +92,42 @@ class Database:
         self,
         url: str,
         *,
-        busy_timeout_s: float = 5.0,
-        connect_timeout_s: int = 5,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        busy_timeout_s: float | None = None,
+        connect_timeout_s: int | None = None,
         pool_size: int = 5,
         echo: bool = False,
     ) -> None:
+        """``timeout_s`` bounds every call: SQLite's busy timeout, PostgreSQL's connect and
+        statement timeouts, the wait for a pooled connection, and ``call``'s deadline."""
         self.url: URL = make_url(normalize_database_url(str(url)))
         self.is_sqlite = self.url.get_backend_name() == "sqlite"
+        self.timeout_s = float(timeout_s)
+        busy_timeout_s = self.timeout_s if busy_timeout_s is None else busy_timeout_s
+        connect_timeout_s = max(1, math.ceil(self.timeout_s)) if connect_timeout_s is None else connect_timeout_s
         common = dict(echo=echo, json_serializer=_json_dumps, json_deserializer=orjson.loads)
         if self.is_sqlite:
-            in_memory = self.url.database in (None, "", ":memory:")
-            kwargs: dict = dict(
-                connect_args={"check_same_thread": False, "timeout": busy_timeout_s},
-            )
-            if in_memory:  # one shared connection, or every thread would see its own empty db
-                kwargs["poolclass"] = StaticPool
-            self.engine: Engine = sa.create_engine(self.url, **kwargs, **common)
-            busy_ms = int(busy_timeout_s * 1000)
-
-            @event.listens_for(self.engine, "connect")
-            def _sqlite_pragmas(dbapi_connection, _record) -> None:
-                cursor = dbapi_connection.cursor()
-                try:
-                    cursor.execute("PRAGMA journal_mode=WAL")
-                    cursor.execute("PRAGMA synchronous=NORMAL")  # safe with WAL, far fewer fsyncs
-                    cursor.execute("PRAGMA foreign_keys=ON")
-                    cursor.execute(f"PRAGMA busy_timeout={busy_ms}")
-                finally:
-                    cursor.close()
-
+            self.engine: Engine = _sqlite_engine(self.url, busy_timeout_s, common)
         else:
-            connect_args = {}
-            if self.url.get_backend_name() == "postgresql" and self.url.get_driver_name() == "psycopg":
+            connect_args: dict[str, Any] = {}
+            if self.url.get_backend_name() == "postgresql" and self.url.get_driver_name() in ("psycopg", "psycopg2"):
                 connect_args["connect_timeout"] = connect_timeout_s
+                # The server ends a statement (a lock wait included) that outlasts the deadline.
+                connect_args["options"] = f"-c statement_timeout={int(self.timeout_s * 1000)}"
             self.engine = sa.create_engine(
                 self.url,
                 pool_pre_ping=True,
                 pool_size=pool_size,
                 max_overflow=pool_size,
-                pool_timeout=10,
+                pool_timeout=self.timeout_s,
                 connect_args=connect_args,
                 **common,
             )
+        # The event loop's calls run in threads of their own, one per pooled connection: calls
+        # that hang on the database can hold all of them, never the loop's default threads.
+        self._thread_count = 2 * pool_size
+        self._threads = _call_threads(self._thread_count)
+        self._waiting = 0
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     @contextmanager
@@ -111,6 +149,26 @@ class Database:
         with self.engine.begin() as conn:
             yield conn
 
+    async def call(self, fn: Callable[..., T], *args: Any, timeout_s: float | None = None) -> T:
+        """``fn(*args)`` in one of the database's threads; ``DatabaseTimeout`` past the deadline
+        (the call itself goes on in its thread, its result unused) or at once when every
+        thread still waits for the database."""
+        if self._waiting >= self._thread_count:
+            raise DatabaseTimeout("every database thread is still waiting for the database")
+        deadline = self.timeout_s if timeout_s is None else timeout_s
+        self._waiting += 1
+        future = asyncio.get_running_loop().run_in_executor(self._threads, fn, *args)
+        future.add_done_callback(self._call_done)
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), deadline)
+        except TimeoutError:
+            raise DatabaseTimeout(f"the database did not answer within {deadline:g} s") from None
+
+    def _call_done(self, future: asyncio.Future) -> None:
+        self._waiting -= 1
+        if not future.cancelled():
+            future.exception()  # retrieved: a call past its deadline has nobody waiting for it
+
     def ping(self) -> bool:
         """True when the database answers a real query quickly; False on any error."""
         try:
@@ -127,6 +185,8 @@ class Database:
         from alembic import command
 
         with self.engine.begin() as conn:
+            if self.url.get_backend_name() == "postgresql":  # a migration may take its time
+                conn.execute(sa.text("SET LOCAL statement_timeout = 0"))
             command.upgrade(self.alembic_config(conn), revision)
 
     def downgrade(self, revision: str = "base") -> None:
@@ -149,8 +209,10 @@ class Database:
         return config
 
     def dispose(self) -> None:
-        """Close every pooled connection."""
+        """Close every pooled connection (and let the idle call threads go; new ones start as needed)."""
         self.engine.dispose()
+        threads, self._threads = self._threads, _call_threads(self._thread_count)
+        threads.shutdown(wait=False)
 
     def describe(self) -> str:
         """Backend, driver and database, never the password: 'postgresql+psycopg 127.0.0.1:5432/felt'."""

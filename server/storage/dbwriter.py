@@ -10,20 +10,30 @@ When the database cannot be reached the worker appends the batch to a local spoo
 (one JSON line per batch, fsync'ed) and answers that it is durable there; while the spool
 holds anything, new batches go after it, and the worker writes the spool to the database
 (idempotently) as soon as it answers again, then empties it. On start the spool is written
-before any table is restored. A worker that dies is replaced and the batch it held is sent
-again as a replay (entries already stored are skipped). If the worker cannot take the last
-batches at a stop, the server's process spools them itself.
+before any table is restored. A worker that dies, or does not answer at all, is replaced and
+the batch it held is sent again as a replay (entries already stored are skipped). If the
+worker cannot take the last batches at a stop, the server's process spools them itself.
+
+A database that hangs (accepts connections, never answers: a stopped server, a black-holed
+network) is one that cannot be reached: the worker does its database work in a thread of its
+own and answers within a deadline (``FELT_DB_TIMEOUT_S`` and a margin); past it the batch is
+spooled, and so are the next ones while the spool holds anything; the write past its deadline
+goes on in that thread (if it commits, the spool's copy is skipped when it is written: a
+replay), and the spool is tried again only once that thread is free. No TCP option ends a call
+to such a database, so only this deadline does.
 
 Without a spool (``spool_path=None``: cluster mode, where another node may take a table whose
 node cannot reach the database, so a spooled version could later collide with its history)
 an unreachable database is an *outage*: the batch is not durable, nothing of it is shown, the
 writer retries it and ``outage`` is true until a write succeeds; the rooms refuse changes
-meanwhile. What is still unwritten at a stop is dropped (it was never shown to anyone).
+meanwhile. A batch past its deadline is such an outage too, until its write ends: the same
+batch sent again then gets that write's answer, so it is never written twice. What is still unwritten at a stop is dropped (it was never shown to anyone).
 """
 
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import logging
 import multiprocessing
 import os
@@ -31,6 +41,11 @@ import socket
 import struct
 import threading
 import time
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures import wait as futures_wait
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -39,13 +54,14 @@ from sqlalchemy import exc as sa_exc
 
 from server.budget import LoopBudget
 from server.storage import tables
-from server.storage.db import Database
+from server.storage.db import DEFAULT_TIMEOUT_S, Database, DatabaseTimeout
 from server.storage.writer import LogEntry, Writer, durable_versions
 
 log = logging.getLogger("felt.writer")
 
 MAX_BATCH_ENTRIES = 1000  # a batch is spliced in one callback: ~0.6 ms per 1,000 entries on a loaded machine
 FIRST_RETRY_S = 0.05
+SPOOL_RETRY_S = 1.0  # an idle writer tries to write its spool to the database this often
 # Errors that mean "the database is not reachable or not ready", not "this batch is wrong".
 UNREACHABLE = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.ProgrammingError)
 
@@ -73,10 +89,26 @@ def _batch_message(rows: list[bytes], matches: list[bytes], replay: bool = False
 
 
 class Spool:
-    """A local file of batches not yet in the database: appended with fsync, emptied once written."""
+    """A local file of batches not yet in the database: appended with fsync, emptied once written.
+
+    Appends, a drain's read and the removal of what it wrote take one lock (a thread lock and
+    an flock of a file beside the spool: the server's process appends too, at a stop): a drain
+    runs in the worker's database thread while batches keep being appended, and removes only
+    the bytes it read."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        with self._lock:
+            fd = os.open(self.path.with_name(self.path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                yield
+            finally:
+                os.close(fd)
 
     def is_empty(self) -> bool:
         try:
@@ -86,29 +118,64 @@ class Spool:
 
     def append(self, batch: bytes) -> None:
         """Add one batch (its JSON, one line) and wait until it is on disk."""
-        new = not self.path.exists()
-        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        try:
-            os.write(fd, batch.replace(b"\n", b" ") + b"\n")
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        if new:  # the file's name must survive a power loss too
-            directory = os.open(self.path.parent, os.O_RDONLY)
+        with self._locked():
+            new = not self.path.exists()
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
             try:
-                os.fsync(directory)
+                size = os.fstat(fd).st_size
+                # A torn last line (a crash mid-write) must not swallow this batch's line.
+                torn = size > 0 and os.pread(fd, 1, size - 1) != b"\n"
+                os.write(fd, (b"\n" if torn else b"") + batch.replace(b"\n", b" ") + b"\n")
+                os.fsync(fd)
             finally:
-                os.close(directory)
+                os.close(fd)
+            if new:  # the file's name must survive a power loss too
+                _fsync_directory(self.path.parent)
 
-    def batches(self) -> list[dict]:
-        """Every whole batch in the file, in order (a torn last line, from a crash, is skipped)."""
+    def read(self) -> bytes:
+        """The whole file, never half of a batch being appended."""
+        with self._locked():
+            return self._read()
+
+    def _read(self) -> bytes:
+        try:
+            return self.path.read_bytes()
+        except FileNotFoundError:
+            return b""
+
+    def batches(self, data: bytes | None = None) -> list[dict]:
+        """Every whole batch in the file (or in ``data``, read from it), in order (a torn
+        line, from a crash, is skipped)."""
         out = []
-        for line in self.path.read_bytes().splitlines():
+        for line in (self.read() if data is None else data).splitlines():
+            if not line.strip():
+                continue
             try:
                 out.append(orjson.loads(line))
             except orjson.JSONDecodeError:
                 log.error("spool %s: skipping a torn line of %d bytes", self.path, len(line))
         return out
+
+    def remove(self, written: bytes) -> None:
+        """Remove ``written`` (what a drain read and wrote) from the start of the file; what
+        was appended since stays. Nothing is removed if the file no longer starts with it."""
+        with self._locked():
+            data = self._read()
+            if not data.startswith(written):
+                return
+            rest = data[len(written):]
+            if not rest:
+                self.clear()
+                return
+            fresh = self.path.with_name(self.path.name + ".new")
+            fd = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            try:
+                os.write(fd, rest)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(fresh, self.path)
+            _fsync_directory(self.path.parent)
 
     def clear(self) -> None:
         fd = os.open(self.path, os.O_WRONLY | os.O_TRUNC)
@@ -116,6 +183,14 @@ class Spool:
             os.fsync(fd)
         finally:
             os.close(fd)
+
+
+def _fsync_directory(path: Path) -> None:
+    directory = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
 
 
 # ---- the worker process ------------------------------------------------------------------
@@ -148,11 +223,61 @@ def _write_isolated(db: Database, batch: dict, replay: bool) -> tuple[list[str],
     return refused_tables, refused_matches
 
 
+class DatabaseBusy(Exception):
+    """The database thread has not finished an earlier call that ran past its deadline."""
+
+
+class _Late:
+    """A batch whose write ran past its deadline and goes on in the database thread."""
+
+    def __init__(self, message: bytes, job: Future) -> None:
+        self.message = message
+        self.job = job
+
+
 class _WorkerState:
-    def __init__(self, url: str, spool_path: str | None) -> None:
-        self.db = Database(url)
+    """The worker's database work, in a thread of its own so that no answer to the event loop
+    waits past the deadline: a database that hangs (accepts, never answers) is handled as one
+    that refuses. A batch past the deadline is spooled (its write goes on, its result unused:
+    the spool's copy is written again idempotently); no spool (cluster mode): it is not
+    durable, and until the late write ends every batch is answered "unreachable"."""
+
+    def __init__(self, url: str, spool_path: str | None, timeout_s: float = DEFAULT_TIMEOUT_S) -> None:
+        self.db = Database(url, timeout_s=timeout_s)
+        # The database's own timeouts (connect, statement, SQLite's busy wait) end most waits
+        # first; this deadline is for a database that never answers at all.
+        self.deadline_s = timeout_s * 1.5 + 0.5
         self.spool = Spool(spool_path) if spool_path else None
         self.last_drain = 0.0
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="felt-writer-db")
+        self._job: Future | None = None  # the database thread's current call
+        self._late: _Late | None = None  # cluster mode: a batch still being written past its deadline
+
+    def _run(self, fn: Any, *args: Any, wait: bool = False) -> Any:
+        """``fn(*args)`` in the database thread; DatabaseTimeout when it runs past the deadline
+        (it goes on there). While the thread is still on an earlier call: DatabaseBusy at
+        once, or (``wait``) after waiting for that call within the same deadline."""
+        deadline = time.monotonic() + self.deadline_s
+        if self._job is not None and not self._job.done():
+            if not wait:
+                raise DatabaseBusy("the database has not answered an earlier call")
+            futures_wait([self._job], timeout=self.deadline_s)
+            if not self._job.done():
+                raise DatabaseBusy("the database has not answered an earlier call")
+        self._job = self._thread.submit(fn, *args)
+        try:
+            return self._job.result(timeout=max(0.0, deadline - time.monotonic()))
+        except FutureTimeout:
+            raise DatabaseTimeout(f"the database did not answer within {self.deadline_s:g} s") from None
+
+    def close(self) -> None:
+        if self._job is not None and not self._job.done():
+            # The database thread still waits for the database: exiting must not wait for it
+            # (whatever it writes is in the spool, or was never shown).
+            logging.shutdown()
+            os._exit(0)
+        self._thread.shutdown()
+        self.db.dispose()
 
     def _unwritten(self, message: bytes, exc: Exception) -> dict:
         """The database is unreachable: spool the batch, or (no spool) say it is not durable."""
@@ -163,12 +288,23 @@ class _WorkerState:
         self.last_drain = time.monotonic()
         return {"ok": True, "spooled": True}
 
-    def drain(self) -> bool:
-        """Write the spool to the database; True when it is empty afterwards."""
+    def drain(self, wait: bool = False) -> bool:
+        """Write the spool to the database (within the deadline); True when it is empty
+        afterwards. Without ``wait``, not tried while the database thread is busy."""
         if self.spool is None or self.spool.is_empty():
             return True
         self.last_drain = time.monotonic()
-        batches = self.spool.batches()
+        try:
+            return self._run(self._drain, wait=wait)
+        except (DatabaseBusy, DatabaseTimeout) as exc:
+            log.warning("the spool waits for the database: %s", exc)
+            return False
+
+    def _drain(self) -> bool:
+        """(In the database thread.) Write what the spool holds now, then remove just that."""
+        assert self.spool is not None
+        data = self.spool.read()
+        batches = self.spool.batches(data)
         try:
             with self.db.session() as session:
                 for batch in batches:
@@ -176,39 +312,61 @@ class _WorkerState:
         except UNREACHABLE as exc:
             log.warning("the spool (%d batches) waits for the database: %s", len(batches), exc)
             return False
-        self.spool.clear()
+        self.spool.remove(data)
         log.warning("wrote %d spooled batches to the database", len(batches))
-        return True
+        return self.spool.is_empty()
 
-    def _write(self, batch: dict, replay: bool) -> None:
-        if batch.get("matches"):
-            with self.db.session() as session:  # a match is saved through the ORM
-                tables.write_batch(session, batch, replay=replay)
-        else:
-            with self.db.transaction() as conn:
-                tables.write_entries(conn, batch.get("log") or (), replay=replay)
+    def _write(self, batch: dict, replay: bool) -> dict:
+        """(In the database thread.) One batch in one transaction, or (a second writer, a
+        record the database refuses) one table and one match at a time."""
+        try:
+            if batch.get("matches"):
+                with self.db.session() as session:  # a match is saved through the ORM
+                    tables.write_batch(session, batch, replay=replay)
+            else:
+                with self.db.transaction() as conn:
+                    tables.write_entries(conn, batch.get("log") or (), replay=replay)
+            return {"ok": True, "spooled": False, "conflicts": []}
+        except UNREACHABLE:
+            raise
+        except Exception:  # isolate it
+            pass
+        conflicts, refused = _write_isolated(self.db, batch, replay)
+        return {"ok": True, "spooled": False, "conflicts": conflicts, "refused_matches": refused}
 
     def write(self, message: bytes) -> dict:
         batch = orjson.loads(message)
         if batch.get("op") == "sync":
-            return {"ok": True, "spooled": not self.drain()}
-        replay = bool(batch.get("replay"))
+            return {"ok": True, "spooled": not self.drain(wait=batch.get("wait", True))}
+        if self.spool is None:
+            return self._write_unspooled(message, batch)
         spool = self.spool
-        if spool is not None and not spool.is_empty() and not (time.monotonic() - self.last_drain > 1.0 and self.drain()):
+        if not spool.is_empty() and not (time.monotonic() - self.last_drain > 1.0 and self.drain()):
             spool.append(message)
             return {"ok": True, "spooled": True}
         try:
-            self._write(batch, replay)
-            return {"ok": True, "spooled": False, "conflicts": []}
-        except UNREACHABLE as exc:
+            return self._run(self._write, batch, bool(batch.get("replay")))
+        except (*UNREACHABLE, DatabaseBusy, DatabaseTimeout) as exc:
             return self._unwritten(message, exc)
-        except Exception:  # a second writer, or a record the database refuses: isolate it
-            pass
+
+    def _write_unspooled(self, message: bytes, batch: dict) -> dict:
+        """Cluster mode: a batch past its deadline may still commit, so the same batch sent
+        again gets that write's answer once it ends, never a second write of its versions."""
+        late = self._late
+        if late is not None:
+            if not late.job.done():
+                return self._unwritten(message, DatabaseBusy("the database has not answered the previous batch"))
+            self._late = None
+            if late.message == message and late.job.exception() is None:
+                return late.job.result()
         try:
-            conflicts, refused = _write_isolated(self.db, batch, replay)
-        except UNREACHABLE as exc:
+            return self._run(self._write, batch, bool(batch.get("replay")))
+        except DatabaseTimeout as exc:
+            assert self._job is not None
+            self._late = _Late(message, self._job)
             return self._unwritten(message, exc)
-        return {"ok": True, "spooled": False, "conflicts": conflicts, "refused_matches": refused}
+        except (*UNREACHABLE, DatabaseBusy) as exc:
+            return self._unwritten(message, exc)
 
 
 def _never_preempt_the_loop() -> None:
@@ -231,12 +389,14 @@ def _never_preempt_the_loop() -> None:
         log.warning("the writer's worker keeps the normal scheduling policy: %s", exc)
 
 
-def _worker_main(conn: Any, url: str, spool_path: str | None, parent_end: Any = None) -> None:
+def _worker_main(
+    conn: Any, url: str, spool_path: str | None, timeout_s: float = DEFAULT_TIMEOUT_S, parent_end: Any = None
+) -> None:
     """The worker process: answer b"ready", then one JSON answer per batch it is sent."""
     if parent_end is not None:  # forked: close our copy of the server's end, or EOF never comes
         parent_end.close()
     _never_preempt_the_loop()
-    state = _WorkerState(url, spool_path)
+    state = _WorkerState(url, spool_path, timeout_s)
     conn.send_bytes(b"ready")
     while True:
         try:
@@ -251,16 +411,18 @@ def _worker_main(conn: Any, url: str, spool_path: str | None, parent_end: Any = 
             conn.send_bytes(orjson.dumps(answer))
         except OSError:  # the server gave up on this answer (a stop): nothing is left to say
             break
-    state.db.dispose()
+    state.close()
 
 
 class _Worker:
     """The spawned worker process and the event loop's streams to it."""
 
-    def __init__(self, url: str, spool_path: str | None, method: str = "spawn") -> None:
+    def __init__(
+        self, url: str, spool_path: str | None, timeout_s: float = DEFAULT_TIMEOUT_S, method: str = "spawn"
+    ) -> None:
         ctx = multiprocessing.get_context(method)
         self.conn, child = ctx.Pipe()
-        args = (child, url, spool_path, self.conn if method == "fork" else None)
+        args = (child, url, spool_path, timeout_s, self.conn if method == "fork" else None)
         self.process = ctx.Process(target=_worker_main, args=args, name="felt-writer", daemon=True)
         self.process.start()
         child.close()
@@ -312,9 +474,15 @@ class _Worker:
 class DatabaseWriter(Writer):
     """The writer the server uses: batches to the worker process, one in flight at a time."""
 
-    def __init__(self, url: str, spool_path: str | Path | None, retry_max_s: float = 30.0) -> None:
+    def __init__(
+        self, url: str, spool_path: str | Path | None, retry_max_s: float = 30.0, timeout_s: float = DEFAULT_TIMEOUT_S
+    ) -> None:
         super().__init__()
         self.url = url
+        self.timeout_s = float(timeout_s)
+        # The worker answers within its deadline (plus a spool's fsync); one that does not
+        # answer in this long is stuck and is replaced (its batch sent again as a replay).
+        self.answer_timeout_s = 4 * self.timeout_s + 10
         self.spool = Spool(spool_path) if spool_path is not None else None  # None: cluster mode
         self._outage = False
         self.retry_max_s = max(float(retry_max_s), FIRST_RETRY_S)
@@ -332,7 +500,6 @@ class DatabaseWriter(Writer):
         self._task: asyncio.Task | None = None
         self._closing = False
         self.batches = 0  # batches committed (for the bench: entries per commit)
-        self.failures = 0  # batches the worker could not write at once (for /metrics)
         self.failures = 0  # attempts that failed (each retried): for the operators' metrics
 
     async def start(self) -> None:
@@ -341,14 +508,14 @@ class DatabaseWriter(Writer):
             # Nothing but this thread runs yet (no database connection either): a fork is
             # safe here and takes milliseconds, where a spawn imports everything again
             # (seconds on a busy machine, on every start).
-            self._worker = _Worker(self.url, self._spool_path, "fork")
+            self._worker = _Worker(self.url, self._spool_path, self.timeout_s, "fork")
             await self._worker.open_streams()
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def _spawn(self) -> None:
         """Start the worker (under ``_talk``): spawning blocks (fork, exec, imports), so off the loop."""
         if self._worker is None:
-            worker = await asyncio.to_thread(_Worker, self.url, self._spool_path)
+            worker = await asyncio.to_thread(_Worker, self.url, self._spool_path, self.timeout_s)
             await worker.open_streams()
             self._worker = worker
 
@@ -379,8 +546,14 @@ class DatabaseWriter(Writer):
     def outage(self) -> bool:
         return self._outage
 
-    async def sync(self) -> bool:
-        answer = await self._ask(b'{"op":"sync"}')
+    async def sync(self, wait: bool = True) -> bool:
+        """Write what the spool holds to the database; True when the spool is empty. With
+        ``wait``, the worker waits (within its deadline) for a database call still running."""
+        try:
+            answer = await self._ask(b'{"op":"sync"}' if wait else b'{"op":"sync","wait":false}')
+        except (WorkerDied, OSError) as exc:
+            log.warning("the spool could not be written: %s", exc)
+            return False
         self._spooled = bool(answer.get("spooled"))
         return not self._spooled
 
@@ -391,7 +564,13 @@ class DatabaseWriter(Writer):
             worker = self._worker
             assert worker is not None
             try:
-                return await worker.ask(message)
+                return await asyncio.wait_for(worker.ask(message), self.answer_timeout_s)
+            except TimeoutError:
+                log.error("the writer's worker did not answer in %.0f s; replacing it", self.answer_timeout_s)
+                self._worker = None
+                await worker.close_streams()
+                await asyncio.to_thread(worker.close, 0)
+                raise WorkerDied("the writer's worker process did not answer") from None
             except WorkerDied:
                 self._worker = None
                 await worker.close_streams()
@@ -418,7 +597,7 @@ class DatabaseWriter(Writer):
                 if self._closing:
                     return
                 self._wake.clear()
-                await self._wake.wait()
+                await self._idle()
                 continue
             # A turn of its own for taking, building and sending the batch: otherwise it ran
             # on after the last half millisecond of the previous batch's reporting, and that
@@ -431,6 +610,19 @@ class DatabaseWriter(Writer):
                 self._spooled = bool(answer.get("spooled"))
                 await self._report_in_turns(keys, set(answer.get("conflicts") or ()))
             self._in_flight = 0  # only now: ``flush`` means "durable and reported"
+
+    async def _idle(self) -> None:
+        """Wait for the next entry; while the spool holds anything, try to write it to the
+        database every ``SPOOL_RETRY_S`` meanwhile (never waiting for a database thread
+        that is still on an earlier call)."""
+        assert self._wake is not None
+        if not self._spooled:
+            await self._wake.wait()
+            return
+        try:
+            await asyncio.wait_for(self._wake.wait(), SPOOL_RETRY_S)
+        except TimeoutError:
+            await self.sync(wait=False)
 
     async def _report_in_turns(self, keys: list[tuple[str, int]], refused: set[str]) -> None:
         """``_report``, half a millisecond of it per loop turn: each table told queues its

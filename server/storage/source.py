@@ -1,11 +1,15 @@
-"""The rooms' view of stored tables: each call runs in a worker thread, never on the event loop."""
+"""The rooms' view of stored tables: each call runs in a database thread with a deadline, never
+on the event loop (``Database.call``: past it, ``DatabaseTimeout``)."""
 
 from __future__ import annotations
 
-import asyncio
+import sqlalchemy as sa
 
 from server.storage import tables
 from server.storage.db import Database
+
+# The hourly purge of old tables may delete many rows: its deadline is longer than a request's.
+PURGE_TIMEOUT_S = 300.0
 
 
 class DatabaseTables:
@@ -23,7 +27,7 @@ class DatabaseTables:
 
     async def load(self, code: str) -> tuple[str, list[tuple[int, str, dict, float]]] | None:
         """A table's status and whole log, or None when there is no such table."""
-        return await asyncio.to_thread(self._load, code)
+        return await self.db.call(self._load, code)
 
     def _codes(self) -> list[str]:
         with self.db.session() as session:
@@ -31,7 +35,7 @@ class DatabaseTables:
 
     async def open_codes(self) -> list[str]:
         """The tables to rebuild on start: waiting, playing or finished."""
-        return await asyncio.to_thread(self._codes)
+        return await self.db.call(self._codes)
 
     def _waiting(self) -> list[str]:
         with self.db.session() as session:
@@ -39,15 +43,17 @@ class DatabaseTables:
 
     async def waiting_codes(self) -> list[str]:
         """The tables waiting for players (cluster mode: some may be orphans of a dead node)."""
-        return await asyncio.to_thread(self._waiting)
+        return await self.db.call(self._waiting)
 
     def _purge(self, parked_before: float) -> int:
         with self.db.session() as session:
+            if self.db.url.get_backend_name() == "postgresql":  # the hourly purge may take its time
+                session.execute(sa.text(f"SET LOCAL statement_timeout = {int(PURGE_TIMEOUT_S * 1000)}"))
             return tables.purge(session, parked_before)
 
     async def purge(self, parked_before: float) -> int:
         """Delete closed tables and those parked before ``parked_before`` (Unix seconds)."""
-        return await asyncio.to_thread(self._purge, parked_before)
+        return await self.db.call(self._purge, parked_before, timeout_s=PURGE_TIMEOUT_S)
 
     def _of(self, player_id: str) -> list[dict]:
         with self.db.session() as session:
@@ -55,4 +61,4 @@ class DatabaseTables:
 
     async def tables_of(self, player_id: str) -> list[dict]:
         """A player's unfinished tables (waiting, playing, parked), newest first."""
-        return await asyncio.to_thread(self._of, player_id)
+        return await self.db.call(self._of, player_id)

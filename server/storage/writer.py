@@ -77,8 +77,9 @@ class Writer:
         wait, not durable, and the rooms must refuse changes."""
         return False
 
-    async def sync(self) -> bool:
-        """Write what the spool holds to the database; True when the spool is empty."""
+    async def sync(self, wait: bool = True) -> bool:
+        """Write what the spool holds to the database; True when the spool is empty. Without
+        ``wait``, False at once while the database is still busy with an earlier call."""
         return True
 
     async def flush(self, timeout: float = 10.0) -> None:

@@ -13,6 +13,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parents[1] / "server"))  # live_server, ws_client
 
 from live_server import LiveServer  # noqa: E402
+from server.rooms.seats import new_room_code  # noqa: E402
 from ws_client import Client, new_player, new_room  # noqa: E402
 
 pytestmark = pytest.mark.postgres
@@ -40,6 +41,10 @@ async def test_every_route_answers_503_json_while_postgres_refuses_connections(t
                 auth = {"Authorization": f"Bearer {stranger['token']}"}
                 assert_unavailable(await http.post("/api/rooms", json={"game": "ribs"}, headers=auth))
                 assert_unavailable(await http.get("/healthz"))
+                # Every 503 says when to try again: a table not in memory, a known player's tables.
+                assert_unavailable(await http.get(f"/api/rooms/{new_room_code()}"))
+                host_auth = {"Authorization": f"Bearer {host['token']}"}
+                assert_unavailable(await http.get("/api/tables", headers=host_auth))
             socket = Client(server.ws_base, code, stranger["token"], "stranger")
             with pytest.raises(AssertionError):
                 await socket.connect()

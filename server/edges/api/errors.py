@@ -1,8 +1,8 @@
 """HTTP errors as ``{"error": {"code", "message"}}``: raised anywhere, shaped in one place.
 
 A database that is down answers 503 ``unavailable`` with ``Retry-After`` (and one warning
-line, no traceback); anything unexpected answers a JSON 500 ``internal``. Every error answer
-is counted by code in the app's metrics, when it has them.
+line, no traceback), and so does every other 503; anything unexpected answers a JSON 500
+``internal``. Every error answer is counted by code in the app's metrics, when it has them.
 """
 
 from __future__ import annotations
@@ -88,6 +88,9 @@ def _count(request: Request, code: str) -> None:
 
 def _answer(request: Request, status: int, code: str, message: str, headers: dict | None = None) -> JSONResponse:
     _count(request, code)
+    if status == 503 and not any(name.lower() == "retry-after" for name in headers or ()):
+        # Every 503 says when to try again: a client (or a balancer) must not guess.
+        headers = {**(headers or {}), "Retry-After": str(OUTAGE_RETRY_AFTER_S)}
     return JSONResponse(error_body(code, message), status_code=status, headers=headers)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any, Literal
@@ -124,7 +123,7 @@ async def _load(request: Request, match_id: str) -> dict[str, Any]:
         with db.session() as session:
             return store.get_match(session, match_id, viewer=viewer)
 
-    record = await asyncio.to_thread(load) if store.is_valid_id(match_id) else None
+    record = await db.call(load) if store.is_valid_id(match_id) else None
     if record is None:
         raise _missing(match_id)
     return record
@@ -164,7 +163,7 @@ async def list_matches(
             )
         return MatchPage(matches=matches, next=next_cursor)
 
-    return await asyncio.to_thread(page)
+    return await db.call(page)
 
 
 @router.get(
@@ -192,7 +191,7 @@ async def get_replay(match_id: str, request: Request) -> StreamingResponse:
         with db.session() as session:
             return store.may_read(session, match_id, viewer)
 
-    if not store.is_valid_id(match_id) or not await asyncio.to_thread(readable):
+    if not store.is_valid_id(match_id) or not await db.call(readable):
         raise _missing(match_id)
     try:
         body = await request.app.state.replays.body(match_id)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
@@ -56,4 +55,4 @@ async def create_player(body: NewPlayer, request: Request) -> PlayerCreated:
             player, token = store.create_player(session, name)
             return PlayerCreated(id=player.id, name=player.name, token=token)
 
-    return await asyncio.to_thread(create)
+    return await db.call(create)
