@@ -127,7 +127,7 @@ class Database:
         # that hang on the database can hold all of them, never the loop's default threads.
         self._thread_count = 2 * pool_size
         self._threads = _call_threads(self._thread_count)
-        self._waiting = 0
+        self._stuck = 0  # calls past their deadline still running (or queued) in a thread
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     @contextmanager
@@ -151,21 +151,25 @@ class Database:
 
     async def call(self, fn: Callable[..., T], *args: Any, timeout_s: float | None = None) -> T:
         """``fn(*args)`` in one of the database's threads; ``DatabaseTimeout`` past the deadline
-        (the call itself goes on in its thread, its result unused) or at once when every
-        thread still waits for the database."""
-        if self._waiting >= self._thread_count:
+        (the call itself goes on in its thread, its result unused) or at once when as many
+        calls as there are threads outlived their deadlines and still wait for the database.
+
+        A burst of calls queues for the threads (within the deadline): only calls that
+        outlived their deadline count as stuck, so a busy database is not taken for a hung one.
+        """
+        if self._stuck >= self._thread_count:
             raise DatabaseTimeout("every database thread is still waiting for the database")
         deadline = self.timeout_s if timeout_s is None else timeout_s
-        self._waiting += 1
         future = asyncio.get_running_loop().run_in_executor(self._threads, fn, *args)
-        future.add_done_callback(self._call_done)
         try:
             return await asyncio.wait_for(asyncio.shield(future), deadline)
         except TimeoutError:
+            self._stuck += 1
+            future.add_done_callback(self._unstuck)
             raise DatabaseTimeout(f"the database did not answer within {deadline:g} s") from None
 
-    def _call_done(self, future: asyncio.Future) -> None:
-        self._waiting -= 1
+    def _unstuck(self, future: asyncio.Future) -> None:
+        self._stuck -= 1
         if not future.cancelled():
             future.exception()  # retrieved: a call past its deadline has nobody waiting for it
 

@@ -86,3 +86,47 @@ def test_timestamps_come_back_tz_aware_in_utc(db):
         assert match.started_at.utcoffset() == timedelta(0)
         assert match.started_at == started
         assert match.started_at.hour == 12
+
+
+async def test_a_burst_of_calls_waits_for_the_database_threads_instead_of_failing(sqlite_db):
+    """Three times as many calls as there are threads, each slower than nothing: a busy
+    database is not a hung one, so every call is answered."""
+    import asyncio
+    import time
+
+    def slow(i: int) -> int:
+        time.sleep(0.02)
+        return i
+
+    count = 3 * sqlite_db._thread_count
+    answers = await asyncio.gather(*(sqlite_db.call(slow, i, timeout_s=30) for i in range(count)))
+    assert answers == list(range(count))
+
+
+async def test_calls_that_outlive_their_deadline_make_the_next_call_fail_at_once(sqlite_db):
+    """When every thread holds a call past its deadline the next one is refused without
+    queueing behind them; once they end, calls are answered again."""
+    import asyncio
+    import threading
+
+    from server.storage.db import DatabaseTimeout
+
+    release = threading.Event()
+    ran: list[str] = []
+
+    def hung() -> None:
+        release.wait(30)
+
+    for _ in range(sqlite_db._thread_count):
+        with pytest.raises(DatabaseTimeout):
+            await sqlite_db.call(hung, timeout_s=0.01)
+    with pytest.raises(DatabaseTimeout, match="every database thread"):
+        await sqlite_db.call(ran.append, "refused")
+    assert ran == []
+    release.set()
+    for _ in range(500):
+        if sqlite_db._stuck == 0:
+            break
+        await asyncio.sleep(0.01)
+    await sqlite_db.call(ran.append, "answered", timeout_s=30)
+    assert ran == ["answered"]
