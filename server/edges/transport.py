@@ -14,6 +14,9 @@ uvicorn (``http=``, ``ws=``):
   other than ``/healthz`` get a JSON 503 and WebSocket upgrades are refused the same way;
   past that plus a small reserve a new connection is cut at once, so descriptors stay free
   for the server's own files and database connections.
+- ``LOAD`` tells the WebSocket edge when open connections pass
+  ``spectator_connections_share`` of the cap: from there on, only the players of a table
+  get in, so people watching can never fill the capacity its players need.
 - ``GuardedWebSocket``: each socket's kernel send buffer is bounded; a send that cannot
   proceed for ``ws_send_timeout_s`` (the client's backlog is not draining) cuts the socket,
   and a socket whose application has finished is aborted if it is still open after that
@@ -71,6 +74,27 @@ async def _overloaded_app(scope: dict, receive: Any, send: Any) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+class Load:
+    """How full the server is, for the edges that shed the least needed sockets first.
+
+    ``connections`` is uvicorn's set of open connections (HTTP and WebSocket), shared by
+    every protocol instance; it stays None where the app runs without these protocols.
+    """
+
+    __slots__ = ("connections", "spectator_limit")
+
+    def __init__(self) -> None:
+        self.connections: set | None = None
+        self.spectator_limit = 0
+
+    def crowded(self) -> bool:
+        """Past the share of the cap that sockets of people who may not sit may fill."""
+        return self.connections is not None and len(self.connections) > self.spectator_limit
+
+
+LOAD = Load()
+
+
 class GuardedHttp(HttpToolsProtocol):
     """uvicorn's httptools protocol with a header deadline, a header size cap and a connection cap."""
 
@@ -83,6 +107,7 @@ class GuardedHttp(HttpToolsProtocol):
         self._header_timer: asyncio.TimerHandle | None = None
         self._header_bytes = 0
         self._in_headers = False
+        LOAD.connections = self.connections
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -150,6 +175,10 @@ class GuardedHttp(HttpToolsProtocol):
             self.transport.close()
             return
         super().handle_websocket_upgrade()
+        # The WebSocket protocol has the transport now and this one is never told the
+        # connection was lost, so it would keep its parser, whose callbacks are this
+        # protocol's methods: a cycle, frozen with the transport until a full collection.
+        self.parser = None  # type: ignore[assignment]
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
@@ -214,6 +243,7 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
 
 def protocols(settings: Settings, max_connections: int) -> tuple[type[GuardedHttp], type[GuardedWebSocket]]:
     """The two protocol classes, configured from ``settings``."""
+    LOAD.spectator_limit = int(max_connections * settings.spectator_connections_share)
     http = type(
         "FeltHttp",
         (GuardedHttp,),
