@@ -194,6 +194,7 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._lost = False
+        self._cut_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
@@ -234,10 +235,15 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         super().on_task_complete(task)
         # A close sent into a full buffer waits for a reader that may never come.
         if not self._lost:
-            self.loop.call_later(self.send_timeout_s, self._cut)
+            self._cut_timer = self.loop.call_later(self.send_timeout_s, self._cut)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._lost = True
+        # The timer's callback is this protocol's method: left armed, it would keep the
+        # protocol, its transport and buffers alive for the whole timeout after a normal close.
+        if self._cut_timer is not None:
+            self._cut_timer.cancel()
+            self._cut_timer = None
         super().connection_lost(exc)
 
 
