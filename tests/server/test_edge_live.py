@@ -84,7 +84,8 @@ async def test_connects_are_rate_limited_per_address_and_per_token(tmp_path):
 
 
 async def test_a_reconnect_storm_costs_the_log_nothing_and_presence_still_reaches_the_others(tmp_path):
-    server = LiveServer(tmp_path, FELT_RECONNECT_GRACE_S="60", FELT_PRESENCE_DELAY_S="0.5")
+    delay = 2.0
+    server = LiveServer(tmp_path, FELT_RECONNECT_GRACE_S="60", FELT_PRESENCE_DELAY_S=str(delay))
     try:
         ann = await new_player(server.base, "Ann")
         bob = await new_player(server.base, "Bob")
@@ -94,24 +95,29 @@ async def test_a_reconnect_storm_costs_the_log_nothing_and_presence_still_reache
         await guest.send({"type": "sit", "seat": 1})
         await host.wait(lambda c: c.state["seats"][1]["connected"], what="Bob seated and shown connected")
         before = log_versions(server, code)
+        loop = asyncio.get_running_loop()
+        began = loop.time()
         for i in range(60):  # the guest's socket drops and comes back, again and again
             await guest.close()
             guest = await Client(server.ws_base, code, bob["token"], f"bob{i}").connect()
             assert guest.state["you"] == 1 and guest.state["seats"][1]["connected"]
+        # At most one 'seen' per presence delay, whatever the storm: the delay ending while
+        # the guest is between sockets (a loaded machine stretches the storm, not the bound).
+        most = 2 + int((loop.time() - began) / delay)
         await host.send({"type": "chat", "text": "still there?"})
         await guest.wait(lambda c: c.state["chat"], what="the chat line")
         after = log_versions(server, code)
         grown = after[len(before):]
         assert [k for _, k in grown if k != "seen"] == ["chat"]
-        assert len(grown) <= 4, f"{len(grown)} entries for 60 reconnects: {grown}"
+        assert len(grown) <= 1 + most, f"{len(grown)} entries for 60 reconnects: {grown}"
         versions = [v for v, _ in after]
         assert versions == list(range(1, len(versions) + 1)), "the log's versions skip or repeat"
         assert host.v == versions[-1] and guest.v == versions[-1]
         # The others are still told when a seat goes offline and comes back.
         await guest.close()
-        await host.wait(lambda c: not c.state["seats"][1]["connected"], what="Bob shown offline")
+        await host.wait(lambda c: not c.state["seats"][1]["connected"], 30, "Bob shown offline")
         guest = await Client(server.ws_base, code, bob["token"], "bob-back").connect()
-        await host.wait(lambda c: c.state["seats"][1]["connected"], what="Bob shown online again")
+        await host.wait(lambda c: c.state["seats"][1]["connected"], 30, "Bob shown online again")
         versions = [v for v, _ in log_versions(server, code)]
         assert versions == list(range(1, len(versions) + 1)) and host.v == versions[-1]
         await host.close()
