@@ -584,8 +584,8 @@ class Room:
     def _tell_presence(self) -> None:
         """Broadcast the seats as they are now, if a connection was shown otherwise (a ``seen``).
 
-        A call from the loop, not a task: the lock is taken by nothing that awaits while
-        holding it, and when it is held anyway the broadcast waits for the next turn.
+        A call from the loop, not a task, so there is nothing but the timer to keep or cancel;
+        while the lock is held, or the table may not change now, it looks again a delay later.
         """
         self._presence_due = None
         if self.closed or self.manager.letting_go(self.code):
