@@ -20,6 +20,7 @@ import orjson
 # (which a lenient parser reads as ``token=``) is redacted as ``token=`` is.
 _SECRETS = re.compile(r"(?i)((?:[A-Za-z0-9_.~+-]|%[0-9A-F]{2})+=)([^&\s\"' ]+)|(bearer\s+)[A-Za-z0-9._~+/=-]+")
 REDACTED = "[redacted]"
+_TOKEN_NAME = re.compile(r"(?i)(?:^|[^a-z0-9_])token$")  # "token", "x-token"; not "tokenizer"
 
 
 def _is_secret_name(name: str) -> bool:
@@ -28,7 +29,7 @@ def _is_secret_name(name: str) -> bool:
         if decoded == name:
             break
         name = decoded
-    return "token" in name.lower()
+    return _TOKEN_NAME.search(name) is not None
 
 
 def _redacted(match: re.Match) -> str:
