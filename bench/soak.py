@@ -90,6 +90,9 @@ def start_server(workdir: Path, port: int) -> subprocess.Popen:
         FELT_RATE_PLAYERS_BURST="1000000",
         FELT_RATE_ROOMS_BURST="1000000",
         FELT_RATE_LOOKUPS_BURST="1000000",
+        FELT_RATE_CONNECTS_BURST="1000000",
+        FELT_RATE_TOKEN_CONNECTS_BURST="1000000",
+        FELT_MAX_SOCKETS_PER_ADDRESS="1000000",
     )
     log = open(workdir / "server.log", "w")
     proc = subprocess.Popen(

@@ -27,7 +27,7 @@ from server.edges.api.matches import replay_builder
 from server.edges.api.replays import BodyCache, Replays, ReplayWorkers
 from server.edges.guard import ClientAddresses, RequestGuard
 from server.config import Settings, get_settings
-from server.limits import MemoryRateLimiter, rates_from
+from server.limits import MemoryRateLimiter, OpenSockets, rates_from
 from server.metrics import Metrics
 from server.storage.db import Database, DatabaseTimeout
 from server.storage.dbwriter import DatabaseWriter
@@ -333,6 +333,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.metrics = Metrics(app.state)
     app.state.addresses = ClientAddresses(settings.trusted_proxies)
     app.state.limiter = MemoryRateLimiter(rates_from(settings))
+    app.state.open_sockets = OpenSockets()
     install_error_handlers(app)
     app.include_router(api_router)
     app.add_middleware(RoomSockets)  # /ws/rooms/{code}: see server.edges.ws

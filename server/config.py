@@ -69,6 +69,11 @@ class Settings(BaseSettings):
     max_spectators_per_room: int = Field(
         default=64, ge=0, description="Sockets of people not seated at a table; its players always get in."
     )
+    presence_delay_s: float = Field(
+        default=1.0, ge=0,
+        description="How long a socket opening or closing waits before the other players are told (one "
+        "logged change for all of them; a reconnect within it costs nothing).",
+    )
     send_queue_limit: int = Field(
         default=256, ge=8, description="Frames queued for one connection before it is closed as too slow."
     )
@@ -153,6 +158,22 @@ class Settings(BaseSettings):
         default=12.0, gt=0, description="Failed room lookups (unknown codes) per address, sustained."
     )
     rate_lookups_burst: int = Field(default=20, ge=1)
+    rate_connects_per_minute: float = Field(
+        default=120.0, gt=0, description="WebSockets an address may open to rooms, sustained."
+    )
+    rate_connects_burst: int = Field(default=60, ge=1)
+    rate_token_connects_per_minute: float = Field(
+        default=30.0, gt=0, description="WebSockets opened with one player token, sustained."
+    )
+    rate_token_connects_burst: int = Field(default=20, ge=1)
+    max_sockets_per_address: int = Field(
+        default=256, ge=1, description="Room WebSockets one address may hold open at once."
+    )
+    spectator_connections_share: float = Field(
+        default=0.8, gt=0, le=1,
+        description="Share of the connection cap that sockets of people who may not sit may fill; the "
+        "rest is kept for the players of the tables.",
+    )
 
     @field_validator("trusted_proxies", mode="before")
     @classmethod

@@ -27,6 +27,8 @@ class Rate:
 PLAYERS = "players"  # POST /api/players
 ROOMS = "rooms"  # POST /api/rooms
 LOOKUPS = "lookups"  # unknown room codes, over HTTP and WebSocket
+CONNECTS = "connects"  # room WebSockets opened
+TOKEN_CONNECTS = "token_connects"  # room WebSockets opened with one player token (keyed by its digest)
 
 
 def rates_from(settings: Settings) -> dict[str, Rate]:
@@ -34,7 +36,33 @@ def rates_from(settings: Settings) -> dict[str, Rate]:
         PLAYERS: Rate(settings.rate_players_per_minute / 60, settings.rate_players_burst),
         ROOMS: Rate(settings.rate_rooms_per_minute / 60, settings.rate_rooms_burst),
         LOOKUPS: Rate(settings.rate_lookups_per_minute / 60, settings.rate_lookups_burst),
+        CONNECTS: Rate(settings.rate_connects_per_minute / 60, settings.rate_connects_burst),
+        TOKEN_CONNECTS: Rate(settings.rate_token_connects_per_minute / 60, settings.rate_token_connects_burst),
     }
+
+
+class OpenSockets:
+    """How many room sockets each address holds open now (an address at none is forgotten)."""
+
+    __slots__ = ("_open",)
+
+    def __init__(self) -> None:
+        self._open: dict[str, int] = {}
+
+    def open(self, key: str, cap: int) -> bool:
+        """Count one more socket for ``key``; False (nothing counted) when it holds ``cap`` already."""
+        held = self._open.get(key, 0)
+        if held >= cap:
+            return False
+        self._open[key] = held + 1
+        return True
+
+    def close(self, key: str) -> None:
+        held = self._open.get(key, 0) - 1
+        if held > 0:
+            self._open[key] = held
+        else:
+            self._open.pop(key, None)
 
 
 class RateLimiter(Protocol):

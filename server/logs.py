@@ -10,18 +10,38 @@ from __future__ import annotations
 
 import logging
 import re
+from urllib.parse import unquote_plus
 from datetime import datetime, timezone
 
 import orjson
 
-# ``token=...`` in a query string, and a bearer credential wherever it was quoted.
-_SECRETS = re.compile(r"(?i)((?:[?&;]|\b)token=)[^&\s\"' ]+|(bearer\s+)[A-Za-z0-9._~+/=-]+")
+# A ``name=value`` pair (a query string's, or any line's), and a bearer credential wherever
+# it was quoted. A pair's name is judged once percent-escapes are decoded, so ``%74oken=``
+# (which a lenient parser reads as ``token=``) is redacted as ``token=`` is.
+_SECRETS = re.compile(r"(?i)((?:[A-Za-z0-9_.~+-]|%[0-9A-F]{2})+=)([^&\s\"' ]+)|(bearer\s+)[A-Za-z0-9._~+/=-]+")
 REDACTED = "[redacted]"
+_TOKEN_NAME = re.compile(r"(?i)(?:^|[^a-z0-9_])token$")  # "token", "x-token"; not "tokenizer"
+
+
+def _is_secret_name(name: str) -> bool:
+    for _ in range(4):  # escapes of escapes (``%2574oken``): decode until nothing changes
+        decoded = unquote_plus(name)
+        if decoded == name:
+            break
+        name = decoded
+    return _TOKEN_NAME.search(name) is not None
+
+
+def _redacted(match: re.Match) -> str:
+    if match.group(3):
+        return match.group(3) + REDACTED
+    name = match.group(1)
+    return name + REDACTED if _is_secret_name(name[:-1]) else match.group(0)
 
 
 def redact(text: str) -> str:
     """``text`` with every token value replaced by ``[redacted]``."""
-    return _SECRETS.sub(lambda m: (m.group(1) or m.group(2)) + REDACTED, text)
+    return _SECRETS.sub(_redacted, text)
 
 
 class RedactSecrets(logging.Filter):

@@ -20,6 +20,9 @@ uvicorn (``http=``, ``ws=``):
   dropped for at most ``LINGER_S`` or until the client ends its side, and only then is the
   socket closed. Closed at once, the kernel would answer the unread bytes with a reset that
   destroys the answer before the client has read it.
+- ``LOAD`` tells the WebSocket edge when open connections pass
+  ``spectator_connections_share`` of the cap: from there on, only the players of a table
+  get in, so people watching can never fill the capacity its players need.
 - ``GuardedWebSocket``: each socket's kernel send buffer is bounded; a send that cannot
   proceed for ``ws_send_timeout_s`` (the client's backlog is not draining) cuts the socket,
   and a socket whose application has finished is aborted if it is still open after that
@@ -80,6 +83,27 @@ async def _overloaded_app(scope: dict, receive: Any, send: Any) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+class Load:
+    """How full the server is, for the edges that shed the least needed sockets first.
+
+    ``connections`` is uvicorn's set of open connections (HTTP and WebSocket), shared by
+    every protocol instance; it stays None where the app runs without these protocols.
+    """
+
+    __slots__ = ("connections", "spectator_limit")
+
+    def __init__(self) -> None:
+        self.connections: set | None = None
+        self.spectator_limit = 0
+
+    def crowded(self) -> bool:
+        """Past the share of the cap that sockets of people who may not sit may fill."""
+        return self.connections is not None and len(self.connections) > self.spectator_limit
+
+
+LOAD = Load()
+
+
 class GuardedHttp(HttpToolsProtocol):
     """uvicorn's httptools protocol with a header deadline, a header size cap and a connection cap."""
 
@@ -93,6 +117,7 @@ class GuardedHttp(HttpToolsProtocol):
         self._header_bytes = 0
         self._in_headers = False
         self._lingering = False
+        LOAD.connections = self.connections
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -181,6 +206,10 @@ class GuardedHttp(HttpToolsProtocol):
             self.transport.close()
             return
         super().handle_websocket_upgrade()
+        # The WebSocket protocol has the transport now and this one is never told the
+        # connection was lost, so it would keep its parser, whose callbacks are this
+        # protocol's methods: a cycle, frozen with the transport until a full collection.
+        self.parser = None  # type: ignore[assignment]
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
@@ -218,6 +247,7 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._lost = False
+        self._cut_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
@@ -258,15 +288,21 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         super().on_task_complete(task)
         # A close sent into a full buffer waits for a reader that may never come.
         if not self._lost:
-            self.loop.call_later(self.send_timeout_s, self._cut)
+            self._cut_timer = self.loop.call_later(self.send_timeout_s, self._cut)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._lost = True
+        # The timer's callback is this protocol's method: left armed, it would keep the
+        # protocol, its transport and buffers alive for the whole timeout after a normal close.
+        if self._cut_timer is not None:
+            self._cut_timer.cancel()
+            self._cut_timer = None
         super().connection_lost(exc)
 
 
 def protocols(settings: Settings, max_connections: int) -> tuple[type[GuardedHttp], type[GuardedWebSocket]]:
     """The two protocol classes, configured from ``settings``."""
+    LOAD.spectator_limit = int(max_connections * settings.spectator_connections_share)
     http = type(
         "FeltHttp",
         (GuardedHttp,),

@@ -9,12 +9,14 @@ plain ASGI (``RoomSockets``, a middleware the app adds), not through Starlette's
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import time
 from typing import Any
-from urllib.parse import parse_qs
+from urllib.parse import unquote_plus
 
-from server.limits import LOOKUPS
+from server.edges.transport import LOAD
+from server.limits import CONNECTS, LOOKUPS, TOKEN_CONNECTS, OpenSockets
 from server.players import player_for_token
 from server.rooms import Connection, Room, RoomError
 from server.rooms.messages import (
@@ -170,37 +172,87 @@ class RoomSocket:
         app = self.scope["app"]
         settings = app.state.settings
         self.metrics = getattr(app.state, "metrics", None)
-        room = await self._find_room(app, code)
+        limiter = getattr(app.state, "limiter", None)
+        address = app.state.addresses.of(self.scope) if limiter is not None else ""
+        if limiter is not None and limiter.take(CONNECTS, address) > 0:
+            await self._refuse("rate_limited", "Too many connections from your address; wait a moment.", CLOSE_TRY_AGAIN)
+            return
+        room = await self._find_room(app, code, limiter, address)
         if room is None:
             return
-        token = _query_token(self.scope)
-        player = None
-        if token:
-            try:
-                player = await player_for_token(app, token)
-            except OUTAGE_ERRORS as exc:
-                log.warning("socket to room %s: the database is unavailable: %s", room.code, type(exc).__name__)
-                if self.metrics is not None:
-                    self.metrics.database_errors += 1
-                await self._refuse("unavailable", "The database is unavailable; try again shortly.", CLOSE_TRY_AGAIN)
-                return
-            if player is None:
-                await self._refuse("unauthorized", "That player token is not known here.", CLOSE_POLICY)
-                return
+        player = await self._player(app, room, limiter)
+        if player is False:
+            return
+        sockets: OpenSockets | None = getattr(app.state, "open_sockets", None)
+        admitted, counted = await self._admitted(room, player, sockets, address, settings)
+        if not admitted:
+            return
         await self.send({"type": "websocket.accept"})
         if self.metrics is not None:
             self.metrics.sockets.inc()
         try:
             await self._attached(room, player, settings)
         finally:
+            if counted:
+                sockets.close(address)  # type: ignore[union-attr]
             if self.metrics is not None:
                 self.metrics.sockets.dec()
+            self._forget()
 
-    async def _find_room(self, app: Any, code: str) -> Room | None:
+    def _forget(self) -> None:
+        """Drop the references that made this socket a cycle (its connection's closer is this
+        socket's method; its tasks' frames held it), so that it and everything it reaches,
+        the protocol and transport included, are freed as soon as the socket ends, not at
+        the next full collection (the server freezes survivors every second: ``CollectorTender``)."""
+        if self.conn is not None:
+            self.conn.closer = _closed
+            self.conn = None
+        self.sender_task = None
+        self.handler = None
+
+    async def _player(self, app: Any, room: Room, limiter: Any) -> Any:
+        """The player of the URL's token, None without one, or False once the socket is refused
+        (a token reconnecting too often, unknown, or not checkable now)."""
+        token = _query_token(self.scope)
+        if not token:
+            return None
+        if limiter is not None and limiter.take(TOKEN_CONNECTS, _digest(token)) > 0:
+            await self._refuse("rate_limited", "Too many connections with your token; wait a moment.", CLOSE_TRY_AGAIN)
+            return False
+        try:
+            player = await player_for_token(app, token)
+        except OUTAGE_ERRORS as exc:
+            log.warning("socket to room %s: the database is unavailable: %s", room.code, type(exc).__name__)
+            if self.metrics is not None:
+                self.metrics.database_errors += 1
+            await self._refuse("unavailable", "The database is unavailable; try again shortly.", CLOSE_TRY_AGAIN)
+            return False
+        if player is None:
+            await self._refuse("unauthorized", "That player token is not known here.", CLOSE_POLICY)
+            return False
+        return player
+
+    async def _admitted(
+        self, room: Room, player: Any, sockets: OpenSockets | None, address: str, settings: Any
+    ) -> tuple[bool, bool]:
+        """Whether the socket may open (it is refused otherwise), and whether it was counted
+        against its address's cap. A table's players (``Room.may_sit``) always get in: people
+        watching are refused first when the server is crowded, and only they are counted."""
+        if room.may_sit(player.id if player else None):
+            return True, False
+        if LOAD.crowded():
+            await self._refuse("overloaded", "The server is full; only the tables' players get in now.", CLOSE_TRY_AGAIN)
+            return False, False
+        if sockets is None:
+            return True, False
+        if not sockets.open(address, settings.max_sockets_per_address):
+            await self._refuse("too_many_sockets", "Your address has too many sockets open.", CLOSE_POLICY)
+            return False, False
+        return True, True
+
+    async def _find_room(self, app: Any, code: str, limiter: Any, address: str) -> Room | None:
         """The open room ``code``, or None once the socket is refused (unknown, too many misses,
         or the table store unreachable)."""
-        limiter = getattr(app.state, "limiter", None)
-        address = app.state.addresses.of(self.scope) if limiter is not None else ""
         if limiter is not None and limiter.wait(LOOKUPS, address) > 0:
             await self._refuse("rate_limited", "Too many unknown room codes from your address; wait a while.", CLOSE_POLICY)
             return None
@@ -298,12 +350,30 @@ class RoomSocket:
 
 
 def _query_token(scope: dict) -> str | None:
-    """The ``token`` query parameter of the socket's URL, if any."""
+    """The ``token`` query parameter of the socket's URL, if any.
+
+    Only the name spelled exactly ``token`` counts: a name spelled with escapes
+    (``%74oken``) is not the credential, so nothing that the access log could print in a
+    form its redaction does not know is ever accepted as one.
+    """
     query = scope.get("query_string", b"")
     if not query:
         return None
-    values = parse_qs(query.decode("latin-1"), keep_blank_values=False).get("token")
-    return values[-1] if values else None
+    found = None
+    for part in query.decode("latin-1").split("&"):
+        name, sep, value = part.partition("=")
+        if sep and name == "token" and value:
+            found = unquote_plus(value)
+    return found
+
+
+async def _closed(code: int, reason: str) -> None:
+    """The closer of a connection whose socket has ended: nothing is left to close."""
+
+
+def _digest(token: str) -> str:
+    """A token's key in the rate limiter: never the token itself (a shared limiter stores it)."""
+    return hashlib.blake2b(token.encode(), digest_size=16).hexdigest()
 
 
 async def _dispatch(room: Room, conn: Connection, msg: ClientMsg) -> None:

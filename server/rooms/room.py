@@ -13,8 +13,15 @@ receiver may not see.
 The log entries (``kind``: data) are: ``created`` (game, options, seats, private, host),
 ``sit`` (seat, player_id, name), ``stand`` (seat), ``bot`` (seat, remove, level), ``start`` (match_id,
 seed, dealer, started_at), ``act`` (seat, action), ``chat`` (the line), ``next`` (code), ``leave``
-(seat), ``seen`` (who is connected changed; nothing to rebuild), ``owner`` (a cluster node took the
+(seat), ``seen`` (who is connected or away changed; nothing to rebuild), ``owner`` (a cluster node took the
 table: the fence, nothing to rebuild), ``unpark``, ``park`` and ``close``.
+
+Who is connected is not table history: a socket opening or closing changes the seats part
+of the view at once (a new connection's snapshot is current) but tells the others only
+``presence_delay_s`` later, in one ``seen`` change, and only if what they were shown differs
+by then (or sooner, with whatever change comes first). A reconnect within that delay, or a
+storm of them, costs the log nothing and sends the others nothing; each version is still
+logged, durable before it is shown, and numbered one after the last.
 
 The rooms know games only through the registry (``get_game``) and the engine surface, and
 know the transport only as a ``Connection`` with a queue and a way to close it.
@@ -74,6 +81,7 @@ class Room:
         "_grace_tasks", "_chat_limits", "next_by_host", "follow_seats", "_room_part", "_room_outside",
         "_seats_part", "_chat_part", "_public_state", "_public",
         "_seat_keys", "writer", "logged", "durable_version", "_held", "record", "timer", "_waiters",
+        "_presence_due",
     )
 
     def __init__(
@@ -111,6 +119,7 @@ class Room:
         self._bots: dict[int, Bot] = {}
         self._bot_task: asyncio.Task | None = None
         self._grace_tasks: dict[int, asyncio.Task] = {}
+        self._presence_due: asyncio.TimerHandle | None = None  # the pending ``seen`` (see above)
         self.timer = TurnTimer(turn_timer, self.settings.turn_timer_scale)
         self._chat_limits = ChatLimits(self.settings.chat_per_minute, self.settings.chat_spectators_per_minute)
         self.next_by_host = False  # the next table was opened by this room's host
@@ -209,6 +218,15 @@ class Room:
             "private": self.private,
             "turn_timer": self.timer.seconds,
         }
+
+    def may_sit(self, player_id: str | None) -> bool:
+        """Whether ``player_id`` has a seat here or may take one now: such a player always gets
+        in, past the spectator cap and a crowded server's (a waiting table's guests included)."""
+        if player_id is None:
+            return False
+        if self.seat_of(player_id) is not None or player_id in self.follow_seats:
+            return True
+        return self.status == "waiting" and any(s.player_id is None and not s.bot for s in self.seats)
 
     def seat_of(self, player_id: str | None) -> int | None:
         if player_id is None:
@@ -498,7 +516,7 @@ class Room:
                 raise RoomError("not_found", f"There is no open room {self.code!r}.", 404)
             if self.status == "waiting" and conn.player_id in self.follow_seats:
                 self._seat_follower(conn)
-            if self.seat_of(conn.player_id) is None:
+            if not self.may_sit(conn.player_id):
                 watching = sum(1 for c in self.connections if self.seat_of(c.player_id) is None)
                 if watching >= self.settings.max_spectators_per_room:
                     raise RoomError("room_full", "This room has as many spectators as it can take.")
@@ -514,9 +532,12 @@ class Room:
                 task = self._grace_tasks.pop(seat_index, None)
                 if task:
                     task.cancel()
-                seat.away = False  # reclaimed at once
+                away, seat.away = seat.away, False
                 self._rebuild_seats_part()
-                self._broadcast_except(conn)
+                if away:  # a bot was playing the seat: it is reclaimed at once, for all to see
+                    self._broadcast_except(conn)
+                else:
+                    self._presence_changed()
             self.snapshot(conn)
             self._schedule_bots()
 
@@ -551,7 +572,33 @@ class Room:
             if seat.connections == 0:
                 self._start_grace(seat_index)
             self._rebuild_seats_part()
-            self._broadcast()
+            self._presence_changed()
+
+    def _presence_changed(self) -> None:
+        """Who is connected changed: tell the others once the presence delay has passed."""
+        if self._presence_due is None and not self.closed:
+            self._presence_due = asyncio.get_running_loop().call_later(
+                self.settings.presence_delay_s, self._tell_presence
+            )
+
+    def _tell_presence(self) -> None:
+        """Broadcast the seats as they are now, if a connection was shown otherwise (a ``seen``).
+
+        A call from the loop, not a task, so there is nothing but the timer to keep or cancel;
+        while the lock is held, or the table may not change now, it looks again a delay later.
+        """
+        self._presence_due = None
+        if self.closed or self.manager.letting_go(self.code):
+            return
+        if self.lock.locked() or self.manager.change_refused(self.code) is not None:
+            self._presence_changed()
+            return
+        seats = self._seats_part
+        for conn in self.connections:
+            kept = conn.view
+            if kept is not None and kept.seats is not seats and kept.seats != seats:
+                self._broadcast()
+                return
 
     def _start_grace(self, seat_index: int) -> None:
         """The seat's player is gone: a bot plays it if they are not back within the grace period."""
@@ -931,6 +978,9 @@ class Room:
         for task in [self._bot_task, *self._grace_tasks.values()]:
             if task is not None:
                 task.cancel()
+        if self._presence_due is not None:
+            self._presence_due.cancel()
+            self._presence_due = None
         # Forget them: a cancelled task keeps its traceback, whose frames hold this room, so
         # holding on to them made every closed room a cycle left for the full collection.
         self._bot_task = None

@@ -76,6 +76,9 @@ def server(tmp_path_factory):
         FELT_RATE_PLAYERS_BURST="100000",  # every browser shares one address
         FELT_RATE_ROOMS_BURST="100000",
         FELT_RATE_LOOKUPS_BURST="100000",
+        FELT_RATE_CONNECTS_BURST="100000",
+        FELT_RATE_TOKEN_CONNECTS_BURST="100000",
+        FELT_MAX_SOCKETS_PER_ADDRESS="100000",
         PYTHONUNBUFFERED="1",
     )
     log = open(tmp / "server.log", "w")

@@ -58,6 +58,13 @@ def test_tokens_are_redacted_from_urls_and_bearer_headers():
     assert redact("a tokenizer=5 stays") == "a tokenizer=5 stays"
 
 
+def test_a_token_is_redacted_however_its_name_is_escaped():
+    assert redact("GET /ws/rooms/ABC?%74oken=s3cr3t HTTP/1.1") == "GET /ws/rooms/ABC?%74oken=[redacted] HTTP/1.1"
+    assert redact("/ws?TO%6bEN=s3cr3t&v=1") == "/ws?TO%6bEN=[redacted]&v=1"
+    assert redact("/ws?%2574oken=s3cr3t") == "/ws?%2574oken=[redacted]"  # escaped twice
+    assert redact("/ws?seat=1&name=%74oke") == "/ws?seat=1&name=%74oke"
+
+
 def test_a_record_is_redacted_before_any_formatter_sees_it():
     record = logging.LogRecord("uvicorn.error", logging.INFO, __file__, 1, '%s - "WebSocket %s"', ("1.2.3.4", "/ws?token=zz9"), None)
     assert RedactSecrets().filter(record)

@@ -45,6 +45,9 @@ class LiveServer:
             "FELT_RATE_PLAYERS_BURST": "1000000",
             "FELT_RATE_ROOMS_BURST": "1000000",
             "FELT_RATE_LOOKUPS_BURST": "1000000",
+            "FELT_RATE_CONNECTS_BURST": "1000000",
+            "FELT_RATE_TOKEN_CONNECTS_BURST": "1000000",
+            "FELT_MAX_SOCKETS_PER_ADDRESS": "1000000",
             **env,
         }
         self.proc: subprocess.Popen | None = None
