@@ -1,5 +1,5 @@
 """``python -m bench.engines_compare BASE_DIR [ROUNDS] [BURST_S]``: this tree's engines against
-another checkout's (e.g. ``git worktree add --detach /tmp/base 7487cf6``), interleaved in one run.
+another checkout's (e.g. ``git clone -q . /tmp/base && git -C /tmp/base checkout -q 7487cf6``), interleaved in one run.
 
 One long-lived worker process per tree runs ``bench.engines.bench_game`` in short bursts
 (default 0.1 CPU-second each), the two trees taking turns game by game and round by round,
