@@ -110,7 +110,7 @@ export function infoItems(game, view, names) {
   }
   if (view.hand_size) items.push(item(t("info.cards"), String(view.hand_size)));
   if (d.trump !== false) {
-    items.push(item(t("info.trump"), view.trump ? h("span", {}, suitBadge(view.trump), ` ${suitName(view.trump)}`) : t("info.notYet")));
+    items.push(item(t("info.trump"), view.trump ? h("span", {}, suitBadge(view.trump), ` ${suitName(view.trump)}`) : (d.noTrumpText?.(view) ?? t("info.notYet"))));
   }
   if (view.turned) items.push(item(t("info.turned"), cardView(view.turned, { small: true })));
   if (d.info) items.push(...d.info(view, names));

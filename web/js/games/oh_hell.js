@@ -1,6 +1,8 @@
-// Oh Hell in the client: the hook hint, the bids' total, and a sheet of bid / took / points.
+// Oh Hell in the client: the hook hint, the bids' total, the blind hand's cards, no trump,
+// and a sheet of bid / took / points.
+import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { SUITS } from "../cards.js";
+import { SUITS, cardView } from "../cards.js";
 
 export default {
   name: "oh_hell",
@@ -12,10 +14,24 @@ export default {
     return t("hint.hook", { n: view.forbidden_bid });
   },
 
-  info(view) {
-    if (!Array.isArray(view.bids) || !view.bids.some((b) => typeof b === "number")) return [];
-    const total = view.bids.reduce((sum, b) => sum + (typeof b === "number" ? b : 0), 0);
-    return [[t("info.bids"), t("info.bidsFor", { total, n: view.hand_size ?? "?" })]];
+  /** A dealt hand without a trump suit is played at no trump (the trump modes' no-trump hands). */
+  noTrumpText(view) {
+    return view.phase && view.phase !== "over" ? t("info.noTrump") : null;
+  },
+
+  info(view, names) {
+    const items = [];
+    if (Array.isArray(view.blind_cards)) {
+      // The blind hand: every other seat's card, never this seat's own (null) until bidding ends.
+      const cards = view.blind_cards.flatMap((card, seat) =>
+        card ? [h("span", { class: "blind-card" }, `${names?.[seat] || t("seat.n", { n: seat + 1 })} `, cardView(card, { small: true }))] : []);
+      items.push([t("info.blindCards"), h("span", {}, ...cards)]);
+    }
+    if (Array.isArray(view.bids) && view.bids.some((b) => typeof b === "number")) {
+      const total = view.bids.reduce((sum, b) => sum + (typeof b === "number" ? b : 0), 0);
+      items.push([t("info.bids"), t("info.bidsFor", { total, n: view.hand_size ?? "?" })]);
+    }
+    return items;
   },
 
   /** The sheet: per player, what they bid, what they took, and the points it made. */

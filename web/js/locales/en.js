@@ -271,6 +271,8 @@ export default {
   "info.cards": "Cards",
   "info.trump": "Trump",
   "info.notYet": "not yet",
+  "info.noTrump": "no trump",
+  "info.blindCards": "On the foreheads (yours is hidden until the bids are in)",
   "info.turned": "Turned",
   "info.trick": "Trick",
   "info.bids": "Bids",

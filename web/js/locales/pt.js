@@ -270,6 +270,8 @@ export default {
   "info.cards": "Cartas",
   "info.trump": "Trunfo",
   "info.notYet": "ainda não",
+  "info.noTrump": "sem trunfo",
+  "info.blindCards": "Nas testas (a sua fica escondida até acabarem as apostas)",
   "info.turned": "Virada",
   "info.trick": "Vaza",
   "info.bids": "Apostas",
