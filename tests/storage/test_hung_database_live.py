@@ -110,6 +110,13 @@ def _sqlite_versions(path: Path, code: str) -> list[int]:
         rows = conn.execute("SELECT version FROM table_log WHERE code = ? ORDER BY version", (code,)).fetchall()
     return [v for (v,) in rows]
 
+def _assert_nothing_shown_was_lost(versions: list[int], shown: int, tmp_path: Path) -> None:
+    """The log holds every version a client was shown, with no gap, and the server logged no traceback."""
+    assert versions == list(range(1, len(versions) + 1)) and len(versions) >= shown, (shown, versions)
+    log = (tmp_path / "server.log").read_text()
+    assert "Traceback" not in log, log[-3000:]
+
+
 
 @pytest.mark.postgres
 async def test_a_frozen_postgres_never_stalls_a_table_and_loses_nothing_shown(tmp_path, pg_databases):
@@ -138,10 +145,7 @@ async def test_a_frozen_postgres_never_stalls_a_table_and_loses_nothing_shown(tm
     finally:
         server.stop()
         proxy.close()
-    versions = _pg_versions(url, code)
-    assert versions == list(range(1, len(versions) + 1)) and len(versions) >= shown, (shown, versions)
-    log = (tmp_path / "server.log").read_text()
-    assert "Traceback" not in log, log[-3000:]
+    _assert_nothing_shown_was_lost(_pg_versions(url, code), shown, tmp_path)
 
 
 async def test_a_sqlite_file_locked_past_the_deadline_spools_and_play_goes_on(tmp_path):
@@ -167,10 +171,7 @@ async def test_a_sqlite_file_locked_past_the_deadline_spools_and_play_goes_on(tm
         await seat.close()
     finally:
         server.stop()
-    versions = _sqlite_versions(tmp_path / "felt.db", code)
-    assert versions == list(range(1, len(versions) + 1)) and len(versions) >= shown, (shown, versions)
-    log = (tmp_path / "server.log").read_text()
-    assert "Traceback" not in log, log[-3000:]
+    _assert_nothing_shown_was_lost(_sqlite_versions(tmp_path / "felt.db", code), shown, tmp_path)
 
 
 def _redis_url() -> str:
@@ -235,10 +236,7 @@ async def test_without_a_spool_a_frozen_postgres_is_an_outage_and_play_resumes_a
     finally:
         server.stop()
         proxy.close()
-    versions = _pg_versions(url, code)
-    assert versions == list(range(1, len(versions) + 1)) and len(versions) >= shown, (shown, versions)
-    log = (tmp_path / "server.log").read_text()
-    assert "Traceback" not in log, log[-3000:]
+    _assert_nothing_shown_was_lost(_pg_versions(url, code), shown, tmp_path)
 
 
 @pytest.mark.postgres
