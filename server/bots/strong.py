@@ -173,6 +173,7 @@ class StrongBot(Bot):
         """Apply ``action``, let the Easy bots finish the hand, and score it for ``seat``."""
         game = self.game
         rng = random.Random(seed)
+        hand = game.view(state, None).get("hand_number")
         state = game.apply(state, seat, action)
         bots: dict[int, Bot] = {}
         for _ in range(ROLLOUT_MOVES):
@@ -183,6 +184,8 @@ class StrongBot(Bot):
             view = game.view(state, actor)
             if view["history"]:
                 break
+            if view.get("hand_number") != hand:
+                return 0.0  # thrown in (Tarabish, dealer not forced): nobody scored
             bot = bots.get(actor)
             if bot is None:
                 bot = bots[actor] = _easy(game.name, random.Random(rng.getrandbits(32)))

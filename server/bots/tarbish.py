@@ -3,7 +3,11 @@
 - Naming trump: it rates each suit from its six visible cards (the kitty is unseen): trumps by
   their power (J 30, 9 22, A 14, 10 12, K and Q 8, any other 6) plus side aces (10) and
   side tens guarded by their ace (6). It names the best suit when the rating reaches 70 and
-  otherwise passes; when forced as dealer it names its best suit anyway.
+  otherwise passes; when forced as dealer it names its best suit anyway. Where no trump may
+  be called (the ``no_trump`` option) it rates that too, from sure tricks in every suit (aces
+  18, a ten guarded by its ace 12, a king with both 8, each card of a suit of four or more
+  held with its ace 3): no trump wins over a suit only when it rates higher. A dealer who may
+  pass (``dealer_forced`` off) passes a weak hand like anyone else.
 - Declaring: it always declares a run it holds (an undeclared run cannot score, and only the
   type is announced).
 - Leading: if its team called trump and it holds the trump J, it leads it to draw trumps;
@@ -53,6 +57,23 @@ def rate_trump(hand: list[str], suit: str) -> int:
     return score
 
 
+def rate_no_trump(hand: list[str]) -> int:
+    """How good a no-trump call would be for this hand: its sure tricks in every suit."""
+    score = 0
+    for s in "SHDC":
+        ranks = {_rank(c) for c in hand if _suit(c) == s}
+        if "A" not in ranks:
+            continue
+        score += 18 + (12 if "10" in ranks else 0) + (8 if {"10", "K"} <= ranks else 0)
+        if len(ranks) >= 4:
+            score += 3 * len(ranks)
+    return score
+
+
+def _rate(hand: list[str], suit: str) -> int:
+    return rate_no_trump(hand) if suit == "N" else rate_trump(hand, suit)
+
+
 def _points(card: str, trump: str | None) -> int:
     table = TRUMP_POINTS if _suit(card) == trump else PLAIN_POINTS
     return table.get(_rank(card), 0)
@@ -89,9 +110,9 @@ class TarbishBot(Bot):
     def _name(self, view: dict[str, Any], legal: list[Action]) -> Action:
         hand = view.get("hand") or []
         trumps = [a for a in legal if a["type"] == "trump"]
-        best = self._pick(trumps, lambda a: -rate_trump(hand, a["suit"]))
+        best = self._pick(trumps, lambda a: -_rate(hand, a["suit"]))
         can_pass = {"type": "pass"} in legal
-        if can_pass and rate_trump(hand, best["suit"]) < NAME_THRESHOLD:
+        if can_pass and _rate(hand, best["suit"]) < NAME_THRESHOLD:
             return {"type": "pass"}
         return best
 

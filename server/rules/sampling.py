@@ -365,6 +365,7 @@ class TarbishReader(Reader):
 
     @staticmethod
     def read(view: dict[str, Any], seat: int) -> Knowledge:
+        # (with no trump called the view's trump is None: nobody had a trump to play)
         knowledge = _trick_knowledge(view, seat, tarbish_deck(), must_trump=True)
         played = played_cards(view)
         for shown in view.get("revealed") or []:
@@ -379,6 +380,14 @@ class TarbishReader(Reader):
             if s != seat:
                 knowledge.unseen[s].held -= count
         return knowledge
+
+    @staticmethod
+    def options(view: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+        """The real options; a dealer forced after thrown-in hands (``dealer_forced`` off) is
+        forced in the sample too, whose first hand is this one (no throw-ins before it)."""
+        if view.get("dealer_forced") and not options.get("dealer_forced", True):
+            return {**options, "dealer_forced": True}
+        return dict(options)
 
     @staticmethod
     def lay_out(view, seat, knowledge, deal, rng):

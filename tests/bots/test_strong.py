@@ -283,3 +283,45 @@ def test_only_the_seats_the_table_lists_as_easy_bots_have_their_plays_read():
     assert dealt_unread
     # The other games read no plays, whatever the table says.
     assert StrongBot("ribs", random.Random(1), easy_seats=[1]).reading(view, 0) is None
+
+
+@pytest.mark.parametrize(
+    "extra", [{"no_trump": True}, {"dealer_forced": False}, {"no_trump": True, "dealer_forced": False}]
+)
+def test_the_strong_bot_plays_whole_tarabish_matches_under_each_house_option(extra):
+    game = get_game("tarbish")
+    options = {"target": 100, **extra}
+    state = game.new_game(players=4, options=options, seed=21, dealer=2)
+    bots = [strong("tarbish", s, samples=2, options=options) for s in range(4)]
+    while game.to_act(state):
+        seat = game.to_act(state)[0]
+        legal = game.legal_actions(state, seat)
+        action = bots[seat].choose(game.view(state, seat), legal)
+        assert action in legal
+        state = game.apply(state, seat, action)
+    assert game.outcome(state) is not None
+
+
+def test_sampling_a_no_trump_hand_and_a_dealer_forced_after_three_throw_ins():
+    game = get_game("tarbish")
+    options = {"target": 100, "no_trump": True, "dealer_forced": False}
+    state = game.new_game(players=4, options=options, seed=4, dealer=0)
+    for _ in range(15):  # three hands thrown in, then the others pass to the forced dealer
+        state = game.apply(state, game.to_act(state)[0], {"type": "pass"})
+    seat = game.to_act(state)[0]
+    view = game.view(state, seat)
+    assert seat == view["dealer"] and view["dealer_forced"] and {"type": "pass"} not in view["legal"]
+    other = sample_state("tarbish", options, view, seat, random.Random(5))
+    assert game.view(other, seat) == {**view, "hand_number": 1, "throw_ins": 0}
+    assert strong("tarbish", 3, options=options).choose(view, view["legal"]) in view["legal"]
+    state = game.apply(state, seat, {"type": "trump", "suit": "N"})
+    easy = get_bot("tarbish", random.Random(2))
+    for _ in range(10):  # declarations, then a few cards of the no-trump hand
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, easy.choose(game.view(state, seat), game.legal_actions(state, seat)))
+    seat = game.to_act(state)[0]
+    view = game.view(state, seat)
+    assert view["no_trump"] is True and view["trump"] is None
+    other = sample_state("tarbish", options, view, seat, random.Random(6))
+    assert game.view(other, seat)["hand"] == view["hand"] and game.view(other, seat)["no_trump"] is True
+    assert strong("tarbish", 3, options=options).choose(view, view["legal"]) in view["legal"]

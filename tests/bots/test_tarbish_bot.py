@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from server.bots import get_bot
-from server.bots.tarbish import TarbishBot, rate_trump
+from server.bots.tarbish import TarbishBot, rate_no_trump, rate_trump
 from server.rules.games import get_game
 
 GAME = get_game("tarbish")
@@ -111,3 +111,49 @@ def test_the_calling_team_leads_the_trump_jack_to_draw_trumps():
     assert card == "JH"
     card = plays(["JH", "7H", "AS", "8D"], ["JH", "7H", "AS", "8D"], [], seat=1, caller=0)
     assert card == "AS"
+
+
+OPTION_SETS = [
+    {"no_trump": True},
+    {"dealer_forced": False},
+    {"no_trump": True, "dealer_forced": False, "half_bait": True},
+]
+
+
+def test_bots_finish_whole_matches_under_each_house_option():
+    calls = {"N": 0, "throw_ins": 0}
+    for k, extra in enumerate(OPTION_SETS):
+        for match in range(4):
+            bots = [get_bot("tarbish", random.Random(100 * k + match * 4 + s)) for s in range(4)]
+            state = GAME.new_game(4, options={"target": 300, **extra}, seed=50 + match, dealer=match % 4)
+            steps = 0
+            while GAME.to_act(state):
+                (seat,) = GAME.to_act(state)
+                view = GAME.view(state, seat)
+                action = bots[seat].choose(view, view["legal"])
+                assert action in GAME.legal_actions(state, seat)
+                calls["N"] += action == {"type": "trump", "suit": "N"}
+                before = state.match.hand_index, len(state.match.history)
+                state = GAME.apply(state, seat, action)
+                calls["throw_ins"] += state.match.hand_index > before[0] and len(state.match.history) == before[1]
+                steps += 1
+                assert steps < 5000
+            assert GAME.outcome(state) is not None
+    assert calls["throw_ins"] > 0  # the option was really played (no trump: see below)
+
+
+def test_a_hand_of_aces_and_tens_calls_no_trump_when_it_may():
+    hand = ["AS", "10S", "KS", "AH", "10H", "AD"]
+    assert rate_no_trump(hand) > max(rate_trump(hand, s) for s in "SHDC")
+    bot = TarbishBot(random.Random(0))
+    legal = [{"type": "trump", "suit": s} for s in "SHDCN"] + [{"type": "pass"}]
+    assert bot.choose({"hand": hand, "to_act": [0]}, legal) == {"type": "trump", "suit": "N"}
+    # without the option the same hand is too weak for a suit, but a forced dealer names one
+    assert bot.choose({"hand": hand, "to_act": [0]}, legal[:4] + legal[5:]) == {"type": "pass"}
+    assert bot.choose({"hand": hand, "to_act": [0]}, legal[:4])["suit"] in "SHDC"
+
+
+def test_a_dealer_who_may_pass_passes_a_weak_hand():
+    bot = TarbishBot(random.Random(0))
+    legal = [{"type": "trump", "suit": s} for s in "SHDC"] + [{"type": "pass"}]
+    assert bot.choose({"hand": ["6S", "7H", "8D", "6C", "7C", "9S"], "to_act": [3]}, legal) == {"type": "pass"}

@@ -1,4 +1,5 @@
-"""Tarabish: random whole matches by the thousand, checking the invariants at every step."""
+"""Tarabish: random whole matches by the thousand, checking the invariants at every step, over
+random combinations of the options (``half_bait``, ``no_trump``, ``dealer_forced``)."""
 
 from __future__ import annotations
 
@@ -106,19 +107,25 @@ def check_step(state, options) -> None:
     assert public["scores"] == [scores[0], scores[1], scores[0], scores[1]]
     assert [sum(h["team_scores"][t] for h in public["history"]) for t in (0, 1)] == scores
     assert public["target"] == options["target"]
+    assert public["no_trump_allowed"] == options.get("no_trump", False)
+    assert public["no_trump"] == (state.match.caller is not None and state.match.trump is None)
+    forced = options.get("dealer_forced", True) or state.match.throw_ins >= 3
+    assert public["dealer_forced"] == forced and 0 <= public["throw_ins"] <= 3
 
 
 def check_hand_entry(entry, half_bait: bool) -> None:
     teams = entry["teams"]
-    assert sum(t["card_points"] for t in teams) == 152
+    no_trump = entry["no_trump"]
+    assert no_trump == (entry["trump"] is None)
+    assert sum(t["card_points"] for t in teams) == (120 if no_trump else 152)
     assert sorted(t["last_trick"] for t in teams) == [0, 10]
     assert sum(t["tricks_won"] for t in teams) == 9
     for t in teams:
         assert t["total"] == t["card_points"] + t["last_trick"] + t["runs"] + t["bella"]
     runs = sum(t["runs"] for t in teams)
     bella = sum(t["bella"] for t in teams)
-    assert sum(t["total"] for t in teams) == 162 + runs + bella
-    assert runs in (0, 20, 40, 50, 70, 100) and bella in (0, 20)
+    assert sum(t["total"] for t in teams) == (130 if no_trump else 162) + runs + bella
+    assert runs in (0, 20, 40, 50, 70, 100) and bella in ((0,) if no_trump else (0, 20))
     assert 0 in (teams[0]["runs"], teams[1]["runs"])  # only one player's runs count
     callers = entry["calling_team"]
     c, o = teams[callers]["total"], teams[1 - callers]["total"]
@@ -140,9 +147,10 @@ def try_illegal(state, seat, legal, rng) -> None:
         GAME.apply(state, other, legal[0])
     assert str(err.value)
     bad = [{"type": "play", "card": c} for c in DECK] + [{"type": "pass"}, {"type": "declare"}]
-    bad += [{"type": "trump", "suit": s} for s in "SHDC"]
+    bad += [{"type": "trump", "suit": s} for s in "SHDCN"]
     bad = [a for a in bad if a not in legal]
-    for action in rng.sample(bad, 3) + [rng.choice(JUNK)]:
+    junk = [a for a in JUNK if a not in legal]  # no trump is legal with the option
+    for action in rng.sample(bad, 3) + [rng.choice(junk)]:
         with pytest.raises(IllegalAction) as err:
             GAME.apply(state, seat, action)
         assert str(err.value)
@@ -164,9 +172,13 @@ def play_match(seed: int, options: dict, dealer: int, full_checks: bool, rng: ra
         (seat,) = acting
         legal = GAME.legal_actions(state, seat)
         assert legal and all(legal.count(a) == 1 for a in legal)
+        forced = GAME.view(state, None)["dealer_forced"]
         if state.phase is Phase.NAMING and seat == state.match.dealer:
-            assert {"type": "pass"} not in legal  # the forced dealer
+            assert ({"type": "pass"} not in legal) == forced
         action = rng.choice(legal)
+        if not options.get("dealer_forced", True) and state.phase is Phase.NAMING:
+            # pass often, so that hands are thrown in, sometimes three in a row
+            action = {"type": "pass"} if {"type": "pass"} in legal and rng.random() < 0.85 else action
         if full_checks and rng.random() < 0.06:
             try_illegal(state, seat, legal, rng)
             before = copy.deepcopy(state)
@@ -175,14 +187,19 @@ def play_match(seed: int, options: dict, dealer: int, full_checks: bool, rng: ra
         else:
             new = GAME.apply(state, seat, action)
         log.append((seat, action))
+        if new.match.hand_index > state.match.hand_index and len(new.match.history) == hands_seen:
+            # thrown in: only an unforced dealer passing after three passes does it
+            assert action == {"type": "pass"} and seat == state.match.dealer and not forced
+            assert new.match.scores == state.match.scores
+            assert new.match.throw_ins == state.match.throw_ins + 1 <= 3
         prev, state = state, new
         steps += 1
         assert steps < 5000, "the match does not end"
         history = state.match.history
         if len(history) > hands_seen:
             hands_seen = len(history)
-            assert history[-1].to_json()["hand"] == hands_seen
             entry = history[-1].to_json()
+            assert entry["hand"] == prev.match.hand_index + 1  # thrown-in deals are numbered too
             check_hand_entry(entry, options["half_bait"])
             final = entry["final_trick"]
             played = [*prev.trick, (seat, action["card"])]
@@ -203,8 +220,9 @@ def check_end(state, log, seed, options, dealer) -> None:
     assert sorted(out["winners"]) == [s for s in range(4) if out["scores"][s] == top]
     assert len(out["winners"]) == 2
     records = GAME.hand_records(state)
-    assert len(records) == len(view["history"])
-    assert [r["scores"] for r in records] == [h["scores"] for h in view["history"]]
+    assert len(records) == view["history"][-1]["hand"]  # every deal, thrown-in ones too
+    scored = [r["scores"] for r in records if r["scores"] is not None]
+    assert scored == [h["scores"] for h in view["history"]]
     json.dumps(records)
     # replay from seed, dealer, options and the log
     replay = GAME.new_game(4, options=options, seed=seed, dealer=dealer)
@@ -221,6 +239,8 @@ def run_matches(count: int, base_seed: int, targets, full_checks: bool) -> int:
         rng = random.Random(base_seed + i)
         seed = base_seed * 1000 + i
         options = {"target": rng.choice(targets), "half_bait": rng.random() < 0.5}
+        # the house options from the match number (the generator's draws stay as they were)
+        options.update(no_trump=i % 3 == 1, dealer_forced=i % 4 != 2)
         dealer = rng.randrange(4)
         state, log = play_match(seed, options, dealer, full_checks, rng)
         check_end(state, log, seed, options, dealer)
@@ -244,10 +264,18 @@ def test_random_matches_to_500_end_correctly():
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(min_value=0, max_value=2**40), dealer=st.integers(0, 3))
-def test_any_seed_gives_a_hand_whose_totals_are_162_plus_runs_plus_bella(seed, dealer):
+@given(
+    seed=st.integers(min_value=0, max_value=2**40),
+    dealer=st.integers(0, 3),
+    no_trump=st.booleans(),
+    dealer_forced=st.booleans(),
+)
+def test_any_seed_gives_a_hand_whose_totals_are_162_plus_runs_plus_bella(
+    seed, dealer, no_trump, dealer_forced
+):
     rng = random.Random(seed)
-    options = {"target": 100, "half_bait": bool(seed % 2)}
+    options = {"target": 100, "half_bait": bool(seed % 2), "no_trump": no_trump,
+               "dealer_forced": dealer_forced}
     state, log = play_match(seed, options, dealer, full_checks=True, rng=rng)
     check_end(state, log, seed, options, dealer)
 
@@ -255,16 +283,17 @@ def test_any_seed_gives_a_hand_whose_totals_are_162_plus_runs_plus_bella(seed, d
 # Every action a seat could send in any phase: each card, each suit named, pass, declare.
 EVERY_ACTION = (
     [{"type": "play", "card": c} for c in DECK]
-    + [{"type": "trump", "suit": s} for s in "SHDC"]
+    + [{"type": "trump", "suit": s} for s in "SHDCN"]
     + [{"type": "pass"}, {"type": "declare"}]
 )
 
 
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", range(12))
 def test_why_illegal_is_none_exactly_for_the_legal_actions_of_the_seat_to_act(seed):
     """One rule, two uses: ``legal_actions`` lists what ``why_illegal`` lets through."""
     rng = random.Random(seed)
-    state = GAME.new_game(4, options={"target": 150}, seed=seed, dealer=seed % 4)
+    options = {"target": 150, "no_trump": seed % 3 == 1, "dealer_forced": seed % 4 < 2}
+    state = GAME.new_game(4, options=options, seed=seed, dealer=seed % 4)
     while GAME.to_act(state):
         check_why_illegal(GAME, state, EVERY_ACTION)
         seat = GAME.to_act(state)[0]

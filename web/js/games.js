@@ -41,6 +41,9 @@ export function promptFor(game, view, legal) {
   if (types.has("pair")) return legal.some((a) => a.type === "pair" && a.fold) ? t("prompt.pairOrFold") : t("prompt.pair");
   if (types.has("take")) return types.has("pass") ? t("prompt.takeOrPass") : t("prompt.take");
   if (types.has("trump") && types.has("play")) return t("prompt.trumpOrLead");
+  if (legal.some((a) => a.type === "trump" && a.suit === "N")) {
+    return types.has("pass") ? t("prompt.trumpNoTrumpOrPass") : t("prompt.trumpOrNoTrump");
+  }
   if (types.has("trump")) return types.has("pass") ? t("prompt.trumpOrPass") : t("prompt.trump");
   if (types.has("declare")) return t("prompt.declare");
   if (view.phase === "declaring" && types.has("pass")) return t("prompt.nothingToDeclare");
@@ -143,7 +146,7 @@ export function actionText(game, action) {
     case "pass": return t("act.pass");
     case "take": return t("act.take");
     case "discard": return Array.isArray(action.cards) ? t("act.discard", { cards: cards(action.cards) }) : t("act.discardHidden");
-    case "trump": return t("act.trump", { suit: suitName(action.suit) });
+    case "trump": return action.suit === "N" ? t("act.noTrump") : t("act.trump", { suit: suitName(action.suit) });
     case "declare": return t("act.declare");
     case "ribs": return Array.isArray(action.cards) ? t("act.ribs", { cards: cards(action.cards) }) : t("act.ribsHidden");
     case "pair":

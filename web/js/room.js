@@ -333,6 +333,9 @@ function renderControls() {
       row.push(button([h("span", { class: `suit-${a.suit}`, "aria-hidden": "true" }, SUITS[a.suit].symbol), ` ${capital(suitName(a.suit))}`],
         { class: "btn btn-suit", "data-suit": a.suit, "data-legal": i, "data-key": `trump-${a.suit}` }));
     }
+    if (a.type === "trump" && a.suit === "N") {  // Tarabish's no-trump call
+      row.push(button(t("button.noTrump"), { class: "btn btn-suit", "data-suit": "N", "data-legal": i, "data-key": "trump-N" }));
+    }
   });
   moves.forEach((a, i) => {
     if (a.type === "take") row.push(button(t("button.take"), { class: "btn btn-primary", "data-act": "take", "data-legal": i, "data-key": "take" }));

@@ -11,6 +11,14 @@ The rules this engine enforces, in full:
 - Naming trump: one round from eldest; each player names a suit or passes; the first suit
   named is trump and that player's team is the calling team. If the first three pass, the
   dealer must name a suit (no redeal). Then every player picks up their kitty.
+- Option ``no_trump`` (default off): whoever may name trump may also call no trump (a
+  ``trump`` action with suit ``"N"``). Every suit is then plain (A 10 K Q J 9 8 7 6, card
+  points A 11, 10 10, K 4, Q 3, J 2: 120, and 130 with the last trick), players follow suit or
+  play anything, nobody scores bella, and equal best runs score for nobody (no trump
+  tie-break). The view's ``trump`` is then null and its ``no_trump`` true.
+- Option ``dealer_forced`` (default on): with it off, a dealer whose three others passed may
+  pass too; the hand is thrown in (nobody scores, no history entry) and the next dealer deals
+  a new hand. After three thrown-in hands in a row the next dealer must name trump.
 - Declaring runs: before the opening lead, each player in turn from eldest either declares
   (only if they really hold a run) or passes (always allowed). A run is three or more cards of
   one suit in a row in natural order 6 7 8 9 10 J Q K A; exactly three is a "twenty" (20),
@@ -101,10 +109,13 @@ _POINTS: dict[str, dict[str, int]] = {
         c: TRUMP_POINTS.get(c[:-1], 0) if c[-1] == t else PLAIN_POINTS.get(c[:-1], 0)
         for c in DECK
     }
-    for t in SUITS
+    for t in (*SUITS, None)  # None: no trump, every card plain
 }
 # The actions legal_actions offers, one shared object each (server.rules.games.base).
+NO_TRUMP = "N"  # the ``suit`` of a no-trump call
 _TRUMP_ACTIONS = tuple(shared_actions("trump", "suit", SUITS).values())
+_NO_TRUMP_ACTIONS = tuple(shared_actions("trump", "suit", (*SUITS, NO_TRUMP)).values())
+MAX_THROW_INS = 3  # thrown-in hands in a row after which the next dealer is forced
 _DECLARE_ACTION = shared_action(type="declare")
 _PASS_ACTION = shared_action(type="pass")
 _PLAY_ACTION = shared_actions("play", "card", DECK)
@@ -113,7 +124,7 @@ _play_action = _PLAY_ACTION.__getitem__
 _PLAY_MOVE = {card: (("type", "play"), ("card", card)) for card in DECK}
 _PASS_MOVE = (("type", "pass"),)
 _DECLARE_MOVE = (("type", "declare"),)
-_TRUMP_MOVE = {suit: (("type", "trump"), ("suit", suit)) for suit in SUITS}
+_TRUMP_MOVE = {suit: (("type", "trump"), ("suit", suit)) for suit in (*SUITS, NO_TRUMP)}
 _TEAMS = [[0, 2], [1, 3]]  # the view's "teams": one shared constant (views are read-only)
 _NOT_SHOWN = ()  # the source of ``revealed`` while no run is shown
 # The deal, three at a time clockwise from ``first``, three times round: per ``first``, per
@@ -174,14 +185,25 @@ class TarbishOptions(GameOptions):
             " (default: a tie is whole bait)."
         ),
     )
+    no_trump: bool = Field(
+        False,
+        description="A player naming trump may call no trump instead (every suit plain, 130 points).",
+    )
+    dealer_forced: bool = Field(
+        True,
+        description=(
+            "When the other three pass the dealer must name trump (off: the dealer may pass and"
+            " the next dealer deals again; after three thrown-in hands the dealer is forced)."
+        ),
+    )
 
 
 class HandResult(NamedTuple):
     """What one finished hand scored, per team."""
 
-    number: int  # 1 for the first hand
+    number: int  # 1 for the first deal (thrown-in deals count: numbers may skip)
     dealer: int
-    trump: str
+    trump: str | None  # None: no trump
     caller: int
     card_points: tuple[int, int]
     last_trick: tuple[int, int]
@@ -202,6 +224,7 @@ class HandResult(NamedTuple):
             "hand": self.number,
             "dealer": self.dealer,
             "trump": self.trump,
+            "no_trump": self.trump is None,
             "caller": self.caller,
             "calling_team": self.caller % 2,
             "teams": [
@@ -233,14 +256,17 @@ class MatchInfo(State):
 
     target: int
     half_bait: bool
+    no_trump: bool  # the option: no trump may be called
+    dealer_forced: bool
+    throw_ins: int  # hands thrown in in a row just before this one
     seed: int | str
     first_dealer: int
     decks: tuple[tuple[str, ...], ...]  # stacked decks, top first
     hand_index: int
     dealer: int
     deals: tuple[tuple[str, ...], ...]  # this hand: each seat's 9 cards as received
-    trump: str | None
-    caller: int | None
+    trump: str | None  # None before the call, or after a no-trump call
+    caller: int | None  # set once trump (or no trump) is called
     runs: tuple[tuple[Run, ...], ...]  # each seat's runs, known once trump is named
     run_winner: int | None  # decided when the declarations are over
     bella_seat: int | None
@@ -419,8 +445,15 @@ def match_winner(scores: Sequence[int], target: int) -> int | None:
 
 
 def may_pass(state: TarbishState) -> bool:
-    """Passing is always allowed, except to a dealer whose three partners-in-turn passed."""
-    return state.phase is not _NAMING or state.turn != state.match.dealer
+    """Passing is always allowed, except to a forced dealer whose three others passed."""
+    return state.phase is not _NAMING or state.turn != state.match.dealer or not dealer_forced(
+        state.match
+    )
+
+
+def dealer_forced(match: MatchInfo) -> bool:
+    """Whether this hand's dealer must name trump once the three others have passed."""
+    return match.dealer_forced or match.throw_ins >= MAX_THROW_INS
 
 
 def run_points(match: MatchInfo, seat: int | None) -> int:
@@ -464,19 +497,20 @@ def _finish_trick(
     return new if new.tricks_played < TRICKS else _finish_hand(new, winner % 2)
 
 
-def _name_trump(state: TarbishState, seat: int, suit: str) -> TarbishState:
-    """Trump named: every kitty joins its hand, runs are found and bella is known."""
+def _name_trump(state: TarbishState, seat: int, call: str) -> TarbishState:
+    """Trump (or no trump) named: every kitty joins its hand, runs are found and bella is known."""
+    suit = None if call == NO_TRUMP else call
     hands, runs = zip(*[_sorted_and_runs(h + k) for h, k in zip(state.hands, state.kitties)])
     # Clone and set, here and below, rather than evolve: keyword arguments are costly
     # (docs/decisions/0003).
     match = state.match.clone()
-    match.trump, match.caller = suit, seat
+    match.trump, match.caller, match.throw_ins = suit, seat, 0
     match.runs = runs
-    match.bella_seat = bella_holder(hands, suit)
+    match.bella_seat = None if suit is None else bella_holder(hands, suit)
     new = state.clone()
     new.match, new.phase, new.turn = match, _DECLARING, (match.dealer + 1) % PLAYERS
     new.hands, new.kitties = hands, _NO_KITTIES
-    new.log = (state.log, seat, _TRUMP_MOVE[suit])
+    new.log = (state.log, seat, _TRUMP_MOVE[call])
     return new
 
 
@@ -503,7 +537,7 @@ def _declare(state: TarbishState, seat: int, points: int | None) -> TarbishState
 def _hand_result(state: TarbishState, last_team: int) -> HandResult:
     """The score of the hand just finished (runs, bella, last trick and bait settled)."""
     m = state.match
-    assert m.trump is not None and m.caller is not None
+    assert m.caller is not None
     last = [0, 0]
     last[last_team] = LAST_TRICK_BONUS
     runs = [0, 0]
@@ -544,6 +578,13 @@ def _finish_hand(state: TarbishState, last_team: int) -> TarbishState:
     team = match_winner(scores, m.target)
     if team is not None:
         return state.evolve(match=match.evolve(winners=(team, team + 2)), phase=_OVER)
+    return _deal(state, match, m.hand_index + 1, (m.dealer + 1) % PLAYERS)
+
+
+def _throw_in(state: TarbishState) -> TarbishState:
+    """All four passed (the dealer was not forced): nobody scores, the next dealer deals."""
+    m = state.match
+    match = m.evolve(throw_ins=m.throw_ins + 1)
     return _deal(state, match, m.hand_index + 1, (m.dealer + 1) % PLAYERS)
 
 
@@ -617,6 +658,9 @@ class Tarbish(Game):
         match = MatchInfo(
             target=opts.target,  # type: ignore[attr-defined]
             half_bait=opts.half_bait,  # type: ignore[attr-defined]
+            no_trump=opts.no_trump,  # type: ignore[attr-defined]
+            dealer_forced=opts.dealer_forced,  # type: ignore[attr-defined]
+            throw_ins=0,
             seed=seed,
             first_dealer=dealer,
             decks=stacked,
@@ -657,7 +701,7 @@ class Tarbish(Game):
             cards = trump_duty(state.hands[seat], state.trick, state.match.trump, RANKS)
             return list(map(_play_action, cards))
         if phase is _NAMING:
-            actions = list(_TRUMP_ACTIONS)
+            actions = list(_NO_TRUMP_ACTIONS if state.match.no_trump else _TRUMP_ACTIONS)
         else:
             actions = [_DECLARE_ACTION] if state.match.runs[seat] else []
         if may_pass(state):
@@ -701,12 +745,20 @@ class Tarbish(Game):
         if kind == "pass":
             if may_pass(state):
                 return None
-            return ("The other three passed, so the dealer must name a trump suit.")
+            if state.match.dealer_forced:
+                return ("The other three passed, so the dealer must name a trump suit.")
+            return (
+                f"{MAX_THROW_INS} hands in a row were thrown in, so the dealer must name trump."
+            )
         if phase is _NAMING:
             if kind != "trump":
                 return ("Trump has not been named yet: name a trump suit or pass.")
             suit = action.get("suit")
+            if suit == NO_TRUMP and state.match.no_trump:
+                return None
             if not isinstance(suit, str) or suit not in _SUIT_INDEX:
+                if state.match.no_trump:
+                    return ("Name a trump suit ('S', 'H', 'D' or 'C') or 'N' for no trump.")
                 return ("Name a trump suit: 'S', 'H', 'D' or 'C'.")
             return None
         if kind != "declare":
@@ -744,6 +796,8 @@ class Tarbish(Game):
             return _name_trump(state, seat, action["suit"])
         if kind == "pass":
             if state.phase is _NAMING:
+                if seat == state.match.dealer:  # all four passed: the hand is thrown in
+                    return _throw_in(state)
                 new = state.clone()  # (clone and set: cheaper than evolve's keywords)
                 new.turn = (seat + 1) % PLAYERS
                 new.log = (state.log, seat, _PASS_MOVE)
@@ -776,7 +830,7 @@ class Tarbish(Game):
         view["kitties"] = [list(k) for k in state.kitties]  # still face down
         view["won"] = [list(w) for w in state.won]
         view["deal"] = [list(d) for d in state.match.deals]
-        view["bella_seat"] = state.match.bella_seat if state.match.trump is not None else None
+        view["bella_seat"] = state.match.bella_seat
         view["runs"] = [
             [{"run": _run_name(r.points), "cards": list(r.cards)} for r in runs]
             for runs in state.match.runs
@@ -794,8 +848,10 @@ class Tarbish(Game):
     def hand_records(self, state: TarbishState) -> list[dict[str, Any]]:
         """Every hand dealt so far: dealer, each seat's six cards and kitty, and per-seat scores."""
         records = []
+        # A thrown-in deal has no history entry: results are found by their deal's number.
+        results = {rec.number - 1: rec for rec in state.match.history}
         for i, (dealer, deals) in enumerate(state.match.past_deals):
-            result = state.match.history[i] if i < len(state.match.history) else None
+            result = results.get(i)
             records.append(
                 {
                     "dealer": dealer,
@@ -804,6 +860,7 @@ class Tarbish(Game):
                         "kitties": [list(d[6:]) for d in deals],
                     },
                     "trump": result.trump if result else None,
+                    "no_trump": result.trump is None if result else False,
                     "caller": result.caller if result else None,
                     "scores": [result.added[s % 2] for s in range(PLAYERS)] if result else None,
                 }
@@ -835,6 +892,7 @@ def _public_view(state: TarbishState) -> dict[str, Any]:
             (state.trick[0][0] if state.trick else state.turn) if phase is _PLAYING else None
         ),
         "trump": match.trump,
+        "no_trump": match.caller is not None and match.trump is None,
         "caller": match.caller,
         "calling_team": None if match.caller is None else match.caller % 2,
         "declarations": memo.grown("declarations", state.declarations, _declaration_json),
@@ -856,6 +914,9 @@ def _public_view(state: TarbishState) -> dict[str, Any]:
         "teams": _TEAMS,
         "target": match.target,
         "half_bait": match.half_bait,
+        "no_trump_allowed": match.no_trump,
+        "dealer_forced": dealer_forced(match),
+        "throw_ins": match.throw_ins,
         "hand_number": match.hand_index + 1,
         "history": memo.grown("history", match.history, HandResult.to_json),
         "legal": [],

@@ -1,5 +1,5 @@
 // Tarabish in the client: runs by name, and a sheet by team with card points, runs, bella,
-// the last trick and bait.
+// the last trick and bait; a no-trump hand says so where the trump suit would be.
 import { t } from "../i18n.js";
 import { SUITS } from "../cards.js";
 
@@ -8,10 +8,19 @@ const part = (e, i, key) => String(e.teams?.[i]?.[key] ?? "—");
 export default {
   name: "tarbish",
 
+  // The trump line: "no trump" once it is called, else "not yet" (games.js's fallback).
+  noTrumpText(view) {
+    return view.no_trump ? t("info.noTrump") : null;
+  },
+
+  info(view) {
+    return view.throw_ins ? [[t("info.thrownIn"), String(view.throw_ins)]] : [];
+  },
+
   sheet({ names, teams, teamLabel }) {
     return {
       about: (e) => {
-        const trump = e.trump && SUITS[e.trump] ? `${SUITS[e.trump].symbol} ` : "";
+        const trump = e.trump && SUITS[e.trump] ? `${SUITS[e.trump].symbol} ` : e.no_trump ? `${t("info.noTrump")} · ` : "";
         const result = e.result === "half_bait" ? t("sheet.halfBait") : e.bait ? t("sheet.bait") : e.made ? t("sheet.made") : "";
         return `${trump}${names[e.caller] ?? ""}${result ? ` · ${result}` : ""}`;
       },
