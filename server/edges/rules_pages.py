@@ -158,6 +158,7 @@ def page_html(page: RulesPage, box: str) -> str:
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <meta name="color-scheme" content="light">
   <title>Felt · How to play {title}</title>
+  <link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='3' fill='%23166534'/%3E%3Ctext x='8' y='12.5' font-size='11' text-anchor='middle' fill='white'%3E%E2%99%A0%3C/text%3E%3C/svg%3E">
   <link rel="stylesheet" href="/static/css/felt.css">
 </head>
 <body class="page-rules">
