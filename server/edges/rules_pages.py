@@ -22,7 +22,7 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse
 from markdown_it import MarkdownIt
 
-from server.edges.api.errors import ApiError
+from server.edges.api.errors import ApiError, error_response_doc
 from server.games import game_names, get_game
 
 # Which section of a game's rules a player needs in each phase of its view (anchor ids below).
@@ -189,7 +189,7 @@ def install_rules_pages(app: FastAPI, rules_dir: Path) -> None:
     app.state.rules = load_rules(rules_dir)
     router = APIRouter()
 
-    @router.get("/rules/{game}", include_in_schema=False)
+    @router.api_route("/rules/{game}", methods=["GET", "HEAD"], include_in_schema=False)
     async def rules_page(request: Request, game: str, options: str | None = None) -> HTMLResponse:
         page = request.app.state.rules.get(game)
         if page is None:
@@ -197,7 +197,8 @@ def install_rules_pages(app: FastAPI, rules_dir: Path) -> None:
         box = options_box(page, *applied_options(game, options))
         return HTMLResponse(page_html(page, box), headers={"Cache-Control": "no-cache"})
 
-    @router.get("/api/rules/{game}", tags=["games"], summary="A game's rules as an HTML fragment")
+    @router.get("/api/rules/{game}", tags=["games"], summary="A game's rules as an HTML fragment",
+                responses=error_response_doc(404))
     async def rules_fragment(request: Request, game: str, options: str | None = None) -> dict:
         """The rendered rules of a game (escaped HTML), its sections, the section for each phase
         of its view, and the non-default house options of ``options`` (JSON) with a note if refused."""
