@@ -67,3 +67,26 @@ def test_the_lobby_links_each_game_to_its_rules_page(pages):
     page.get_by_role("navigation", name="Contents").get_by_role("link", name="The trick").click()
     expect(page).to_have_url(re.compile("/rules/ribs#the-trick$"))
     expect(page.get_by_role("link", name=re.compile("Back to the lobby"))).to_be_visible()
+
+
+def test_the_portuguese_table_shows_the_english_rules_with_a_note(pages, table):
+    host = pages.open("/", viewport=DESKTOP)
+    table.create_room(host, "Ana", "ribs", {"target": 3}, seats=4)
+    for _ in range(3):
+        host.locator("[data-bot-next]").click()
+    expect(host.locator(".badge-bot")).to_have_count(3)
+    host.locator("[data-start]").click()
+    expect(host.locator("#room-title")).to_contain_text("Playing")
+    watcher = pages.open(None, viewport=PHONE, locale="pt-BR")
+    watcher.goto(host.url)
+    expect(watcher.locator("#room-title")).to_contain_text("Em jogo")
+    watcher.get_by_role("button", name="Como jogar").click()
+    dialog = watcher.get_by_role("dialog", name=re.compile("Como jogar Ribs"))
+    expect(dialog).to_contain_text("As regras estão em inglês.")
+    expect(dialog.locator(".rules-dialog-body")).to_have_attribute("lang", "en")
+    here = dialog.locator(".rules-here")  # the section of the phase the table is in
+    expect(here).to_be_focused()
+    expect(here).to_have_attribute("id", re.compile("^(bidding-before-every-trick|the-trick|hand-and-game)$"))
+    expect(dialog.locator(".rules-options")).to_contain_text("target")
+    watcher.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
