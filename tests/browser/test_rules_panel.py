@@ -27,8 +27,8 @@ def start_bot_table(pages, table, viewport):
     return page
 
 
-def test_how_to_play_opens_at_bidding_and_closes_with_esc(pages, table):
-    for viewport in (DESKTOP, PHONE):
+def test_how_to_play_opens_at_bidding_and_closes_with_esc(pages, table, artifacts):
+    for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
         page = start_bot_table(pages, table, viewport)
         # Ana's bid is asked for: the hand is in its bidding phase until she answers.
         expect(page.locator("#controls .turn-banner")).to_be_visible(timeout=30_000)
@@ -47,6 +47,7 @@ def test_how_to_play_opens_at_bidding_and_closes_with_esc(pages, table):
         expect(dialog.locator(".rules-options")).to_contain_text("target")
         expect(dialog.get_by_role("link", name="Full rules page")).to_have_attribute(
             "href", "/rules/bid_whist#bidding")
+        page.screenshot(path=str(artifacts / f"rules-dialog-{size}.png"))
         after = page.evaluate("() => [scrollX, scrollY, document.querySelector('#table').getBoundingClientRect().top]")
         assert after == before, (before, after)
         page.keyboard.press("Escape")
@@ -55,7 +56,7 @@ def test_how_to_play_opens_at_bidding_and_closes_with_esc(pages, table):
         assert page.evaluate("() => [scrollX, scrollY, document.querySelector('#table').getBoundingClientRect().top]") == before
 
 
-def test_the_lobby_links_each_game_to_its_rules_page(pages):
+def test_the_lobby_links_each_game_to_its_rules_page(pages, artifacts):
     page = pages.open("/", viewport=DESKTOP)
     page.get_by_label("Game", exact=True).select_option("ribs")
     link = page.get_by_role("link", name=re.compile("How to play Ribs"))
@@ -67,6 +68,7 @@ def test_the_lobby_links_each_game_to_its_rules_page(pages):
     page.get_by_role("navigation", name="Contents").get_by_role("link", name="The trick").click()
     expect(page).to_have_url(re.compile("/rules/ribs#the-trick$"))
     expect(page.get_by_role("link", name=re.compile("Back to the lobby"))).to_be_visible()
+    page.screenshot(path=str(artifacts / "rules-page-ribs.png"))
 
 
 def test_the_portuguese_table_shows_the_english_rules_with_a_note(pages, table):
