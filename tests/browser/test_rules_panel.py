@@ -46,7 +46,7 @@ def test_how_to_play_opens_at_bidding_and_closes_with_esc(pages, table, artifact
         # The table's house options, as they apply, and a link to the whole page at this section.
         expect(dialog.locator(".rules-options")).to_contain_text("target")
         expect(dialog.get_by_role("link", name="Full rules page")).to_have_attribute(
-            "href", "/rules/bid_whist#bidding")
+            "href", "/rules/bid_whist?options=%7B%22target%22%3A9%7D#bidding")
         page.screenshot(path=str(artifacts / f"rules-dialog-{size}.png"))
         after = page.evaluate("() => [scrollX, scrollY, document.querySelector('#table').getBoundingClientRect().top]")
         assert after == before, (before, after)

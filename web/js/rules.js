@@ -39,14 +39,14 @@ function appliedBox(answer) {
       h("span", { class: "hint" }, `(default ${plain(o.default)})`)))));
 }
 
-function show(answer, phase) {
+function show(answer, phase, query) {
   const body = $(".rules-dialog-body", dialog);
   // The fragment is the server's rendering of our own rules files, HTML-escaped: parsed inertly.
   const article = new DOMParser().parseFromString(`<article class="rules">${answer.html}</article>`, "text/html").body.firstChild;
   fill(body, appliedBox(answer), article);
   fill($("#rules-dialog-title", dialog), t("rules.title", { title: gameTitle(answer.game, answer.title) }));
   const section = answer.phases[phase];
-  $("#rules-full", dialog).href = `${answer.url}${section ? `#${section}` : ""}`;
+  $("#rules-full", dialog).href = `${answer.url}${query}${section ? `#${section}` : ""}`;
   const target = section ? body.querySelector(`#${CSS.escape(section)}`) : null;
   body.scrollTop = target ? target.offsetTop - 8 : 0; // the body is the offset parent (CSS)
   if (target) {
@@ -67,7 +67,7 @@ export async function openRules(game, phase, options) {
       fill($(".rules-dialog-body", dialog), h("p", { class: "hint" }, t("rules.loading")));
       cache.set(key, await api(`/api/rules/${encodeURIComponent(game)}${optionsQuery(options)}`));
     }
-    show(cache.get(key), phase);
+    show(cache.get(key), phase, optionsQuery(options));
   } catch (err) {
     fill($(".rules-dialog-body", dialog), h("p", { class: "error", role: "alert" }, t("rules.failed", { why: errorText(err) })));
   }
