@@ -79,7 +79,7 @@ def _render(game: str, text: str) -> RulesPage:
                 continue
             tok.attrSet("id", _slug(words, taken))
             toc.append({"id": tok.attrGet("id"), "title": words, "level": int(tok.tag[1])})
-        elif tok.type == "paragraph_open" and not tok.hidden and tok.level == 0 and inline is not None and (lead := _strong_lead(inline)):
+        elif tok.type == "paragraph_open" and tok.level == 0 and not tok.hidden and (lead := _strong_lead(inline)):
             tok.attrSet("id", _slug(lead, taken))
             toc.append({"id": tok.attrGet("id"), "title": lead, "level": 3})
     return RulesPage(game, title, md.renderer.render(tokens, md.options, {}), toc)
@@ -103,7 +103,7 @@ def applied_options(game: str, raw: str | None) -> tuple[list[dict[str, Any]], s
             raise ValueError("the options must be a JSON object")
         options = get_game(game).parse_options(given)
     except ValueError as err:  # json.JSONDecodeError is a ValueError
-        reason = str(err) if not isinstance(err, json.JSONDecodeError) else "they are not valid JSON"
+        reason = str(err).rstrip(".") if not isinstance(err, json.JSONDecodeError) else "they are not valid JSON"
         return [], f"These house options could not be read, so the rules below are the defaults: {reason}."
     defaults = type(options)()
     return [
@@ -116,13 +116,15 @@ def applied_options(game: str, raw: str | None) -> tuple[list[dict[str, Any]], s
 def _plain(value: Any) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
+    if value is None:
+        return "none"
     return json.dumps(value) if not isinstance(value, (int, float)) else str(value)
 
 
 def option_anchor(page: RulesPage, key: str) -> str:
     """The section explaining option ``key``: its own heading, else the options section."""
     for entry in page.toc:
-        if entry["title"].startswith(key) or entry["title"].startswith(f"{key}:"):
+        if re.match(rf"{re.escape(key)}(\b|:|$)", entry["title"]):  # "hook" is not "hook_last_hand"
             return entry["id"]
     for entry in page.toc:
         if "option" in entry["title"].lower():
