@@ -22,6 +22,7 @@ from fastapi.staticfiles import StaticFiles
 
 from server import __version__
 from server.edges.api import api_router
+from server.edges.rules_pages import install_rules_pages
 from server.edges.api.errors import ApiError, install_error_handlers
 from server.edges.api.matches import replay_builder
 from server.edges.api.replays import BodyCache, Replays, ReplayWorkers
@@ -336,6 +337,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.open_sockets = OpenSockets()
     install_error_handlers(app)
     app.include_router(api_router)
+    install_rules_pages(app, Path(settings.rules_dir))
     app.add_middleware(RoomSockets)  # /ws/rooms/{code}: see server.edges.ws
     app.add_middleware(SecurityHeaders)  # CSP, no framing, no referrer, no sniffing
     app.add_middleware(

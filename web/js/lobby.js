@@ -82,6 +82,8 @@ function showGame() {
   const game = games.find((g) => g.name === $("#game").value) || games[0];
   if (!game) return;
   $("#game-summary").textContent = gameSummary(game.name, game.summary);
+  $("#game-rules").href = `/rules/${encodeURIComponent(game.name)}`;
+  $("#game-rules").textContent = t("rules.lobbyLink", { title: gameTitle(game.name, game.title) });
   const seatsField = $("#seats-field");
   const seats = $("#seats");
   if (game.min_players !== game.max_players) {

@@ -8,6 +8,7 @@ import { scoreSheet } from "./sheet.js";
 import { actionText, bidText, descriptor, gameTitle, infoItems, passLabel, promptFor, seatLabel, teamNames } from "./games.js";
 import { t, has, translatePage, errorText } from "./i18n.js";
 import { sha256Hex } from "./sha256.js";
+import { setupRules } from "./rules.js";
 
 translatePage();
 const code = canonicalCode(decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || ""));
@@ -810,6 +811,7 @@ async function main() {
     },
   });
   conn.open();
+  setupRules(() => state && { game: room().game, phase: view() && view().phase, options: room().options });
 }
 
 main();

@@ -415,6 +415,16 @@ export default {
   "fair.verified": "✓ Verified: SHA-256 of the seed equals the commitment.",
   "fair.mismatch": "✗ SHA-256 of the seed is {digest}, which does not match.",
 
+  "rules.open": "How to play",
+  "rules.title": "How to play {title}",
+  "rules.lobbyLink": "How to play {title}: the rules",
+  "rules.full": "Full rules page",
+  "rules.close": "Close",
+  "rules.loading": "Loading the rules…",
+  "rules.failed": "The rules could not be loaded: {why}",
+  "rules.options": "This table's house options",
+  "rules.inEnglish": "The rules are in English.",
+
   "chat.title": "Chat",
   "chat.unread": ({ n }) => `Chat: ${n} unread`,
   "chat.message": "Message",

@@ -414,6 +414,16 @@ export default {
   "fair.verified": "✓ Conferido: o SHA-256 da semente é igual ao compromisso.",
   "fair.mismatch": "✗ O SHA-256 da semente é {digest}, que não confere.",
 
+  "rules.open": "Como jogar",
+  "rules.title": "Como jogar {title}",
+  "rules.lobbyLink": "Como jogar {title}: as regras",
+  "rules.full": "Página completa das regras",
+  "rules.close": "Fechar",
+  "rules.loading": "Carregando as regras…",
+  "rules.failed": "Não foi possível carregar as regras: {why}",
+  "rules.options": "As opções da casa desta mesa",
+  "rules.inEnglish": "As regras estão em inglês.",
+
   "chat.title": "Conversa",
   "chat.unread": ({ n }) => `Conversa: ${n} ${plural(n, "nova", "novas")}`,
   "chat.message": "Mensagem",

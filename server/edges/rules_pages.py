@@ -1,0 +1,214 @@
+"""The rules of each game as pages: ``/rules/<game>`` and ``/api/rules/<game>``.
+
+Each page is rendered once, at start, from the project's rules reference (``docs/rules/<game>.md``)
+with markdown-it in its CommonMark mode with raw HTML switched off, so nothing in a rules file
+reaches the page unescaped. Headings and the bold lead-in of a paragraph ("**Bidding.** ...")
+get anchors, so the table's "How to play" panel can open at the part of the rules that matters
+in the current phase. A table's house options (``?options=<JSON>``) are validated through the
+game's own options model and shown in plain words at the top; anything invalid is ignored with
+a note saying so.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import HTMLResponse
+from markdown_it import MarkdownIt
+
+from server.edges.api.errors import ApiError, error_response_doc
+from server.games import game_names, get_game
+
+# Which section of a game's rules a player needs in each phase of its view (anchor ids below).
+PHASE_SECTIONS: dict[str, dict[str, str]] = {
+    "oh_hell": {"bidding": "bidding", "playing": "play", "over": "scoring"},
+    "bid_whist": {"bidding": "bidding", "discarding": "kitty-and-trump", "trump_or_lead": "kitty-and-trump",
+                  "playing": "play", "over": "scoring"},
+    "tarbish": {"naming": "naming-trump", "declaring": "runs-and-bella", "playing": "play", "over": "scoring"},
+    "ribs": {"bidding": "bidding-before-every-trick", "playing": "the-trick", "over": "hand-and-game"},
+}
+MAX_OPTIONS_CHARS = 2000  # a table's options are a few keys; anything longer is not one
+_LEAD_IN = re.compile(r"^[A-Za-z][A-Za-z ,']*[.:]?$")
+
+
+@dataclass(frozen=True)
+class RulesPage:
+    game: str
+    title: str
+    html: str  # the rendered rules, without their first heading
+    toc: list[dict[str, Any]]  # [{"id", "title", "level"}]
+
+
+def _slug(text: str, taken: set[str]) -> str:
+    base = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "section"
+    slug, n = base, 2
+    while slug in taken:
+        slug, n = f"{base}-{n}", n + 1
+    taken.add(slug)
+    return slug
+
+
+def _strong_lead(inline) -> str | None:
+    """The words of a paragraph's bold lead-in ("Bidding."), or None."""
+    kids = [c for c in inline.children or [] if not (c.type == "text" and not c.content)]
+    if len(kids) < 3 or kids[0].type != "strong_open" or kids[2].type != "strong_close" or kids[1].type != "text":
+        return None
+    words = kids[1].content.strip()
+    return words.rstrip(".:") if _LEAD_IN.match(words) else None
+
+
+def _render(game: str, text: str) -> RulesPage:
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    tokens = md.parse(text)
+    taken: set[str] = set()
+    toc: list[dict[str, Any]] = []
+    title = game
+    for i, tok in enumerate(tokens):
+        inline = tokens[i + 1] if i + 1 < len(tokens) else None
+        if tok.type == "heading_open" and inline is not None:
+            words = "".join(c.content for c in inline.children or [] if c.type in ("text", "code_inline"))
+            if tok.tag == "h1":
+                title, tok.hidden = words, True
+                inline.children, inline.content, tokens[i + 2].hidden = [], "", True
+                continue
+            tok.attrSet("id", _slug(words, taken))
+            toc.append({"id": tok.attrGet("id"), "title": words, "level": int(tok.tag[1])})
+        elif tok.type == "paragraph_open" and tok.level == 0 and not tok.hidden and (lead := _strong_lead(inline)):
+            tok.attrSet("id", _slug(lead, taken))
+            toc.append({"id": tok.attrGet("id"), "title": lead, "level": 3})
+    return RulesPage(game, title, md.renderer.render(tokens, md.options, {}), toc)
+
+
+def load_rules(rules_dir: Path) -> dict[str, RulesPage]:
+    """Every registered game's rules page, rendered once."""
+    return {game: _render(game, (rules_dir / f"{game}.md").read_text(encoding="utf-8")) for game in game_names()}
+
+
+def applied_options(game: str, raw: str | None) -> tuple[list[dict[str, Any]], str | None]:
+    """The non-default options of ``raw`` (JSON) as [{"key", "value", "default"}], and a note when
+    ``raw`` was refused (it is then ignored and the defaults apply)."""
+    if not raw:
+        return [], None
+    try:
+        if len(raw) > MAX_OPTIONS_CHARS:
+            raise ValueError("the options are too long")
+        given = json.loads(raw)
+        if not isinstance(given, dict):
+            raise ValueError("the options must be a JSON object")
+        options = get_game(game).parse_options(given)
+    except ValueError as err:  # json.JSONDecodeError is a ValueError
+        reason = str(err).rstrip(".") if not isinstance(err, json.JSONDecodeError) else "they are not valid JSON"
+        return [], f"These house options could not be read, so the rules below are the defaults: {reason}."
+    defaults = type(options)()
+    return [
+        {"key": key, "value": value, "default": getattr(defaults, key)}
+        for key, value in options.model_dump().items()
+        if value != getattr(defaults, key)
+    ], None
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if value is None:
+        return "none"
+    return json.dumps(value) if not isinstance(value, (int, float)) else str(value)
+
+
+def option_anchor(page: RulesPage, key: str) -> str:
+    """The section explaining option ``key``: its own heading, else the options section."""
+    for entry in page.toc:
+        if re.match(rf"{re.escape(key)}(\b|:|$)", entry["title"]):  # "hook" is not "hook_last_hand"
+            return entry["id"]
+    for entry in page.toc:
+        if "option" in entry["title"].lower():
+            return entry["id"]
+    return page.toc[0]["id"] if page.toc else ""
+
+
+def options_box(page: RulesPage, applied: list[dict[str, Any]], note: str | None) -> str:
+    """The box at the top of a page listing the table's house options, as HTML (all escaped)."""
+    if note:
+        return f'<aside class="panel panel-warn rules-options" role="note"><p>{escape(note)}</p></aside>'
+    if not applied:
+        return ""
+    items = "".join(
+        f'<li><a href="#{escape(option_anchor(page, o["key"]))}"><code>{escape(o["key"])}</code></a>: '
+        f'{escape(_plain(o["value"]))} <span class="hint">(default {escape(_plain(o["default"]))})</span></li>'
+        for o in applied
+    )
+    return ('<aside class="panel rules-options" aria-labelledby="rules-options-h">'
+            '<h2 id="rules-options-h">This table\'s house options</h2>'
+            f"<p>These differ from the default game below; each is explained under its name.</p><ul>{items}</ul></aside>")
+
+
+def page_html(page: RulesPage, box: str) -> str:
+    toc = "".join(
+        f'<li class="toc-{t["level"]}"><a href="#{escape(t["id"])}">{escape(t["title"])}</a></li>' for t in page.toc
+    )
+    title = escape(page.title)
+    return f"""<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <meta name="color-scheme" content="light">
+  <title>Felt · How to play {title}</title>
+  <link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='3' fill='%23166534'/%3E%3Ctext x='8' y='12.5' font-size='11' text-anchor='middle' fill='white'%3E%E2%99%A0%3C/text%3E%3C/svg%3E">
+  <link rel="stylesheet" href="/static/css/felt.css">
+</head>
+<body class="page-rules">
+  <header class="topbar">
+    <a class="brand" href="/" aria-label="Felt: back to the lobby"><span class="brand-mark" aria-hidden="true">♠</span> Felt</a>
+  </header>
+  <main class="history rules-page">
+    <p><a href="/">← Back to the lobby</a></p>
+    <h1>How to play {title}</h1>
+    {box}
+    <nav class="panel rules-toc" aria-labelledby="toc-h"><h2 id="toc-h">Contents</h2><ul>{toc}</ul></nav>
+    <article class="rules">{page.html}</article>
+  </main>
+</body>
+</html>
+"""
+
+
+def _page_of(request: Request, game: str) -> RulesPage:
+    page = request.app.state.rules.get(game)
+    if page is None:
+        raise ApiError(404, "not_found", f"There are no rules for a game called {game[:40]!r}.")
+    return page
+
+
+def install_rules_pages(app: FastAPI, rules_dir: Path) -> None:
+    """Render every game's rules now and serve them."""
+    app.state.rules = load_rules(rules_dir)
+    router = APIRouter()
+
+    @router.api_route("/rules/{game}", methods=["GET", "HEAD"], include_in_schema=False)
+    async def rules_page(request: Request, game: str, options: str | None = None) -> HTMLResponse:
+        page = request.app.state.rules.get(game)
+        if page is None:
+            return HTMLResponse((Path(request.app.state.settings.web_dir) / "404.html").read_text(), status_code=404)
+        box = options_box(page, *applied_options(game, options))
+        return HTMLResponse(page_html(page, box), headers={"Cache-Control": "no-cache"})
+
+    @router.get("/api/rules/{game}", tags=["games"], summary="A game's rules as an HTML fragment",
+                responses=error_response_doc(404))
+    async def rules_fragment(request: Request, game: str, options: str | None = None) -> dict:
+        """The rendered rules of a game (escaped HTML), its sections, the section for each phase
+        of its view, and the non-default house options of ``options`` (JSON) with a note if refused."""
+        page = _page_of(request, game)
+        applied, note = applied_options(game, options)
+        return {"game": game, "title": page.title, "html": page.html, "toc": page.toc,
+                "phases": PHASE_SECTIONS.get(game, {}),
+                "options": [{**o, "anchor": option_anchor(page, o["key"])} for o in applied], "note": note,
+                "url": f"/rules/{game}"}
+
+    app.include_router(router)

@@ -1,0 +1,91 @@
+"""The rules pages through a real server: every game's page renders from docs/rules with its
+sections anchored, an unknown game is a 404 page, a table's house options are listed in plain
+words, and nothing a crafted ``options`` value carries reaches the page unescaped."""
+
+from __future__ import annotations
+
+import json
+import re
+from urllib.parse import quote
+
+import httpx
+import pytest
+
+from server.rules.games import game_names
+
+SCRIPT = '<script>alert(1)</script>'
+
+
+def ids_of(html: str) -> set[str]:
+    return set(re.findall(r'id="([^"]+)"', html))
+
+
+@pytest.mark.parametrize("game", game_names())
+async def test_every_game_has_a_rules_page_with_its_sections(live_server, game):
+    async with httpx.AsyncClient(base_url=live_server.base) as http:
+        page = await http.get(f"/rules/{game}")
+        api = await http.get(f"/api/rules/{game}")
+    assert page.status_code == 200, page.text[:300]
+    assert page.headers["content-type"].startswith("text/html")
+    html = page.text
+    body = api.json()
+    assert '<html lang="en">' in html
+    assert f"<title>Felt · How to play {body['title']}</title>" in html
+    assert '<link rel="stylesheet" href="/static/css/felt.css">' in html
+    assert 'href="/"' in html and "<script" not in html  # a link back; works with no JS
+    assert "<h1>" in html and "<h2" in html and "Contents" in html
+    for entry in body["toc"]:  # the table of contents links to sections that exist
+        assert f'href="#{entry["id"]}"' in html and f'id="{entry["id"]}"' in html
+    # every phase of the game's view opens the panel at a section the page has
+    assert body["phases"] and set(body["phases"].values()) <= ids_of(body["html"])
+    assert body["url"] == f"/rules/{game}" and body["options"] == [] and body["note"] is None
+
+
+async def test_the_phase_sections_cover_every_phase_of_each_game(live_server):
+    import importlib
+
+    async with httpx.AsyncClient(base_url=live_server.base) as http:
+        for game in game_names():
+            phases = {p.value for p in importlib.import_module(f"server.rules.games.{game}").Phase}
+            body = (await http.get(f"/api/rules/{game}")).json()
+            assert set(body["phases"]) == phases, game
+
+
+async def test_an_unknown_game_is_a_404_page(live_server):
+    async with httpx.AsyncClient(base_url=live_server.base) as http:
+        page = await http.get("/rules/poker", headers={"accept": "text/html"})
+        api = await http.get("/api/rules/poker")
+    assert page.status_code == 404 and "<html" in page.text and "poker" not in page.text
+    assert api.status_code == 404 and api.json()["error"]["code"] == "not_found"
+
+
+async def test_a_tables_house_options_are_shown_as_they_apply(live_server):
+    options = quote(json.dumps({"scoring": "exact", "blind_one": True}))
+    async with httpx.AsyncClient(base_url=live_server.base) as http:
+        html = (await http.get(f"/rules/oh_hell?options={options}")).text
+        body = (await http.get(f"/api/rules/oh_hell?options={options}")).json()
+        plain = (await http.get("/rules/oh_hell")).text
+    assert "This table's house options" in html and "This table's house options" not in plain
+    box = html.split('class="panel rules-options"')[1].split("</aside>")[0]
+    assert "<code>scoring</code></a>: &quot;exact&quot;" in box and "(default &quot;standard&quot;)" in box
+    assert "<code>blind_one</code></a>: on" in box and "(default off)" in box
+    for anchor in re.findall(r'href="#([^"]+)"', box):  # each links to where the option is explained
+        assert f'id="{anchor}"' in html
+    assert {o["key"] for o in body["options"]} == {"scoring", "blind_one"} and body["note"] is None
+
+
+@pytest.mark.parametrize("raw", [
+    json.dumps({"target": SCRIPT}),
+    json.dumps({SCRIPT: 1}),
+    SCRIPT,
+    json.dumps([SCRIPT]),
+    json.dumps({"target": 7, "x": "y" * 3000}),
+])
+async def test_invalid_options_are_ignored_with_a_note_and_never_injected(live_server, raw):
+    async with httpx.AsyncClient(base_url=live_server.base) as http:
+        page = await http.get(f"/rules/ribs?options={quote(raw)}")
+        body = (await http.get(f"/api/rules/ribs?options={quote(raw)}")).json()
+    assert page.status_code == 200
+    assert "<script" not in page.text.lower() and "<script" not in body["html"].lower()
+    assert "could not be read" in page.text and "This table's house options" not in page.text
+    assert body["options"] == [] and "could not be read" in body["note"]
