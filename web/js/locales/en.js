@@ -406,6 +406,7 @@ export default {
   "chat.unread": ({ n }) => `Chat: ${n} unread`,
   "chat.message": "Message",
   "chat.placeholder": "Say something…",
+  "chat.close": "Close",
   "chat.send": "Send",
   "chat.watcher": "Watcher",
 

@@ -405,6 +405,7 @@ export default {
   "chat.unread": ({ n }) => `Conversa: ${n} ${plural(n, "nova", "novas")}`,
   "chat.message": "Mensagem",
   "chat.placeholder": "Diga alguma coisa…",
+  "chat.close": "Fechar",
   "chat.send": "Enviar",
   "chat.watcher": "Espectador",
 
