@@ -203,6 +203,45 @@ function turnTimer() {
   return { seats: view()?.to_act || [], deadline: r.deadline, total: r.turn_timer * 1000 };
 }
 
+const WARN_MS = 10000; // the countdown turns to a warning with this much time left
+
+/** Your turn's countdown, beside "Your turn" in the action bar (when a clock runs for you). */
+function turnClock() {
+  const timer = turnTimer();
+  if (!timer || !timer.seats.includes(state.you)) return null;
+  const el = h("span", { class: "turn-clock", id: "turn-clock", "aria-hidden": "true" });
+  showClock(el, timer);
+  return el;
+}
+
+let spokenSecs = null; // the last count said to screen readers
+
+/** Draw the seconds left; screen readers hear them every 10 s and each of the last 5. */
+function showClock(el, timer) {
+  const left = Math.max(0, timer.deadline - Date.now());
+  const secs = Math.ceil(left / 1000);
+  el.textContent = t("timer.short", { n: secs });
+  el.classList.toggle("turn-clock-warn", left <= WARN_MS);
+  if (secs !== spokenSecs && (secs % 10 === 0 || secs <= 5)) {
+    spokenSecs = secs;
+    $("#clock-live").textContent = t(left <= WARN_MS ? "timer.hurry" : "timer.left", { n: secs });
+  }
+}
+
+// The clocks tick between views: your countdown and each seat ring's spoken label.
+setInterval(() => {
+  const timer = state && turnTimer();
+  const el = $("#turn-clock");
+  if (el && timer) showClock(el, timer);
+  else if (spokenSecs !== null) {
+    spokenSecs = null;
+    $("#clock-live").textContent = "";
+  }
+  if (!timer) return;
+  const secs = Math.ceil(Math.max(0, timer.deadline - Date.now()) / 1000);
+  for (const ring of document.querySelectorAll(".seat-timer")) ring.setAttribute("aria-label", t("timer.left", { n: secs }));
+}, 250);
+
 /** The running score per team (team games) or per player. */
 function scoreRows(v, nm) {
   return v.teams
@@ -350,7 +389,7 @@ function renderControls() {
     return;
   }
   const game = r.game;
-  const out = [h("div", { class: "turn-banner" }, t("turn.yours")), h("p", { class: "prompt" }, promptFor(game, v, moves))];
+  const out = [h("div", { class: "turn-banner" }, t("turn.yours")), turnClock(), h("p", { class: "prompt" }, promptFor(game, v, moves))];
   const hint = descriptor(game).hint?.(v, moves);
   if (hint) out.push(h("p", { class: "hint" }, hint));
   const row = bidButtons(game, moves);

@@ -228,6 +228,8 @@ export default {
   "turn.toAct": "To act",
   "turn.waitingFor": "Waiting for {who}…",
   "turn.announce": "Your turn. {prompt}",
+  "timer.short": ({ n }) => `${n} s`,
+  "timer.hurry": ({ n }) => `Hurry: ${n} ${plural(n, "second", "seconds")} left`,
   "timer.left": ({ n }) => `${n} ${plural(n, "second", "seconds")} left`,
 
   "prompt.discard": "Choose {n} cards to discard, then press Discard.",

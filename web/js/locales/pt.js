@@ -227,6 +227,8 @@ export default {
   "turn.toAct": "Na vez",
   "turn.waitingFor": "Esperando {who}…",
   "turn.announce": "Sua vez. {prompt}",
+  "timer.short": ({ n }) => `${n} s`,
+  "timer.hurry": ({ n }) => `Depressa: ${plural(n, "falta", "faltam")} ${n} ${plural(n, "segundo", "segundos")}`,
   "timer.left": ({ n }) => `${plural(n, "Falta", "Faltam")} ${n} ${plural(n, "segundo", "segundos")}`,
 
   "prompt.discard": "Escolha {n} cartas para descartar e toque em Descartar.",
