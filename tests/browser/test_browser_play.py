@@ -125,7 +125,7 @@ def test_four_friends_play_a_hand_of_each_game_together(pages, table, artifacts,
     friends[0].locator("#chat-text").press("Enter")
     expect(host.locator("#chat-log")).to_contain_text("hi <b>all</b>")
     assert host.locator("#chat-log b").count() == 0
-    # The chat is below the fold at the table: the header's Chat button counts the new line.
+    # The chat drawer is closed at the table: the header's Chat button counts the new line.
     expect(host.locator("#chat-unread")).to_have_text("1")
     host.locator("#chat-jump").click()
     expect(host.locator("#chat-unread")).to_be_hidden()

@@ -22,6 +22,8 @@ let wasMyTurn = false;
 let chatSeen = 0;
 let botAsked = new Set(); // seats a bot was asked for that the table has not filled yet
 let chatRead = null; // chat lines read (null until the first view: history counts as read)
+let chatOpen = false;
+let shownDecision = null; // the decision last brought into view (a new one is brought again)
 let held = null; // a finished trick kept on the table: {key, plays, winner, shownAt, ms, timer}
 let lastTrickKey; // undefined until the first view
 const HOLD_MS = 1100; // how long a finished trick stays before it is swept to its winner
@@ -88,6 +90,30 @@ function render() {
   });
   announceTurn();
   fitTable();
+  bringUpWhatMatters();
+}
+
+/** Scroll the page, only as far as needed, so that `el` is on screen. */
+function scrollToShow(el) {
+  const r = el.getBoundingClientRect();
+  if (r.height === 0) return;
+  const margin = 8;
+  const top = $(".topbar").getBoundingClientRect().bottom; // the header stays on top of the page
+  let by = 0;
+  if (r.top < top) by = r.top - top - margin;
+  else if (r.bottom > window.innerHeight) by = Math.min(r.bottom - window.innerHeight + margin, r.top - top - margin);
+  if (by) window.scrollBy({ top: by, behavior: "instant" });
+}
+
+/** A new decision of yours brings your hand and controls into view, the end its result; a
+ * chat line, a bot's move or anything else leaves the page where you put it. */
+function bringUpWhatMatters() {
+  const finished = room().status === "finished" && state.result;
+  const mine = state.you !== null && legal().length > 0 && room().status === "playing";
+  const key = finished ? "result" : mine ? JSON.stringify([view()?.hand_number ?? null, view()?.hand ?? null, legal()]) : null;
+  if (key === null || key === shownDecision) return;
+  shownDecision = key;
+  scrollToShow(finished ? $("#result") : $("#dock"));
 }
 
 // ---- the finished trick: held on the table, then swept to its winner --------------------
@@ -177,6 +203,45 @@ function turnTimer() {
   if (!r.turn_timer || !r.deadline || r.status !== "playing") return null;
   return { seats: view()?.to_act || [], deadline: r.deadline, total: r.turn_timer * 1000 };
 }
+
+const WARN_MS = 10000; // the countdown turns to a warning with this much time left
+
+/** Your turn's countdown, beside "Your turn" in the action bar (when a clock runs for you). */
+function turnClock() {
+  const timer = turnTimer();
+  if (!timer || !timer.seats.includes(state.you)) return null;
+  const el = h("span", { class: "turn-clock", id: "turn-clock", "aria-hidden": "true" });
+  showClock(el, timer);
+  return el;
+}
+
+let spokenSecs = null; // the last count said to screen readers
+
+/** Draw the seconds left; screen readers hear them every 10 s and each of the last 5. */
+function showClock(el, timer) {
+  const left = Math.max(0, timer.deadline - Date.now());
+  const secs = Math.ceil(left / 1000);
+  el.textContent = t("timer.short", { n: secs });
+  el.classList.toggle("turn-clock-warn", left <= WARN_MS);
+  if (secs !== spokenSecs && (secs % 10 === 0 || secs <= 5)) {
+    spokenSecs = secs;
+    $("#clock-live").textContent = t(left <= WARN_MS ? "timer.hurry" : "timer.left", { n: secs });
+  }
+}
+
+// The clocks tick between views: your countdown and each seat ring's spoken label.
+setInterval(() => {
+  const timer = state && turnTimer();
+  const el = $("#turn-clock");
+  if (el && timer) showClock(el, timer);
+  else if (spokenSecs !== null) {
+    spokenSecs = null;
+    $("#clock-live").textContent = "";
+  }
+  if (!timer) return;
+  const secs = Math.ceil(Math.max(0, timer.deadline - Date.now()) / 1000);
+  for (const ring of document.querySelectorAll(".seat-timer")) ring.setAttribute("aria-label", t("timer.left", { n: secs }));
+}, 250);
 
 /** The running score per team (team games) or per player. */
 function scoreRows(v, nm) {
@@ -325,7 +390,7 @@ function renderControls() {
     return;
   }
   const game = r.game;
-  const out = [h("div", { class: "turn-banner" }, t("turn.yours")), h("p", { class: "prompt" }, promptFor(game, v, moves))];
+  const out = [h("div", { class: "turn-banner" }, t("turn.yours")), turnClock(), h("p", { class: "prompt" }, promptFor(game, v, moves))];
   const hint = descriptor(game).hint?.(v, moves);
   if (hint) out.push(h("p", { class: "hint" }, hint));
   const row = bidButtons(game, moves);
@@ -589,7 +654,7 @@ function renderChat() {
     h("span", { class: "chat-text" }, line.text))));
   if (lines.length !== chatSeen && (atBottom || chatSeen === 0)) log.scrollTop = log.scrollHeight;
   chatSeen = lines.length;
-  if (chatRead === null || chatInView()) chatRead = lines.length;
+  if (chatRead === null || chatOpen) chatRead = lines.length;
   const unread = lines.length - chatRead;
   const badge = $("#chat-unread");
   badge.hidden = unread <= 0;
@@ -598,22 +663,32 @@ function renderChat() {
   $("#chat-form").hidden = !state.me;
 }
 
-/** Whether the chat's last lines are on screen (then they count as read). */
-function chatInView() {
-  const r = $("#chat-log").getBoundingClientRect();
-  return r.height > 0 && r.top < window.innerHeight && r.bottom > 0;
-}
-
-function jumpToChat() {
-  $("#chat-h").scrollIntoView({ block: "start" });
-  if (!$("#chat-form").hidden) $("#chat-text").focus({ preventScroll: true });
-  chatRead = (state?.chat || []).length;
+/** Open or close the chat's lines. They drop down over the page, so neither opening them nor
+ * typing scrolls anything; closing gives the focus back to the button that opened them. */
+function setChat(open) {
+  chatOpen = open;
+  $("#chat-drawer").classList.toggle("chat-open", open);
+  $("[data-chat-close]").hidden = !open;
+  $("#chat-jump").setAttribute("aria-expanded", String(open));
+  if (open) {
+    const log = $("#chat-log");
+    log.scrollTop = log.scrollHeight;
+    const input = $("#chat-text");
+    (input.closest("form").hidden ? $("[data-chat-close]") : input).focus({ preventScroll: true });
+    chatRead = (state?.chat || []).length;
+  } else {
+    $("#chat-jump").focus({ preventScroll: true });
+  }
   if (state) render();
 }
 
-window.addEventListener("scroll", () => {
-  if (state && chatRead !== (state.chat || []).length && chatInView()) render();
-}, { passive: true });
+// Esc closes the open chat wherever the focus is (its box, its lines or its button).
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && chatOpen) {
+    event.preventDefault();
+    setChat(false);
+  }
+});
 
 function announceTurn() {
   const mine = state.you !== null && legal().length > 0 && room().status === "playing";
@@ -714,7 +789,8 @@ document.addEventListener("click", (event) => {
   if (!el || el.disabled) return;
   const d = el.dataset;
   if ("copyInvite" in d) copyInvite();
-  else if ("chatJump" in d) jumpToChat();
+  else if ("chatJump" in d) setChat(!chatOpen);
+  else if ("chatClose" in d) setChat(false);
   else if ("sit" in d) send({ type: "sit", seat: Number(d.sit) });
   else if ("stand" in d) send({ type: "stand" });
   else if ("back" in d) send({ type: "sit", seat: state.you });

@@ -236,6 +236,8 @@ export default {
   "turn.toAct": "To act",
   "turn.waitingFor": "Waiting for {who}…",
   "turn.announce": "Your turn. {prompt}",
+  "timer.short": ({ n }) => `${n} s`,
+  "timer.hurry": ({ n }) => `Hurry: ${n} ${plural(n, "second", "seconds")} left`,
   "timer.left": ({ n }) => `${n} ${plural(n, "second", "seconds")} left`,
 
   "prompt.discard": "Choose {n} cards to discard, then press Discard.",
@@ -429,6 +431,7 @@ export default {
   "chat.unread": ({ n }) => `Chat: ${n} unread`,
   "chat.message": "Message",
   "chat.placeholder": "Say something…",
+  "chat.close": "Close",
   "chat.send": "Send",
   "chat.watcher": "Watcher",
 

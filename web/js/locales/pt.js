@@ -235,6 +235,8 @@ export default {
   "turn.toAct": "Na vez",
   "turn.waitingFor": "Esperando {who}…",
   "turn.announce": "Sua vez. {prompt}",
+  "timer.short": ({ n }) => `${n} s`,
+  "timer.hurry": ({ n }) => `Depressa: ${plural(n, "falta", "faltam")} ${n} ${plural(n, "segundo", "segundos")}`,
   "timer.left": ({ n }) => `${plural(n, "Falta", "Faltam")} ${n} ${plural(n, "segundo", "segundos")}`,
 
   "prompt.discard": "Escolha {n} cartas para descartar e toque em Descartar.",
@@ -428,6 +430,7 @@ export default {
   "chat.unread": ({ n }) => `Conversa: ${n} ${plural(n, "nova", "novas")}`,
   "chat.message": "Mensagem",
   "chat.placeholder": "Diga alguma coisa…",
+  "chat.close": "Fechar",
   "chat.send": "Enviar",
   "chat.watcher": "Espectador",
 
