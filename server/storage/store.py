@@ -19,6 +19,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from server.names import NAME_MAX, InvalidName, clean_name  # noqa: F401 (the store's API)
+from server.storage import groups
 from server.storage.models import ID_LENGTH, Action, Hand, Match, MatchSeat, Player
 
 # Opaque ids: what we mint (hex, urlsafe tokens) and what the rooms mint; anything else is 404.
@@ -172,6 +173,7 @@ def save_match(session: Session, record: Mapping[str, Any]) -> str:
     conn = session.connection()
     conn.execute(MatchSeat.__table__.insert(), _seat_rows(session, match_id, players, scores, winners, finished_at))
     _insert_hands_and_actions(conn, match_id, record)
+    groups.link_match(session, match_id, record.get("room_code"), str(record["game"]), finished_at)
     return match_id
 
 
