@@ -397,3 +397,12 @@ def get_match(session: Session, match_id: str, viewer: str | None = None) -> dic
         "started_at": match.started_at,
         "finished_at": match.finished_at,
     }
+
+
+def match_summaries(session: Session, match_ids: list[str]) -> list[dict[str, Any]]:
+    """Summaries of these matches (as the history lists them), in the order of ``match_ids``."""
+    if not match_ids:
+        return []
+    found = {m.id: m for m in session.scalars(sa.select(Match).where(Match.id.in_(match_ids)))}
+    seats = _seats_by_match(session, list(found))
+    return [_summary(found[m], seats[m]) for m in match_ids if m in found]

