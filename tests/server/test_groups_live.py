@@ -134,3 +134,90 @@ async def test_a_rotated_invite_is_refused_and_a_removed_member_sees_nothing(ser
         assert (await http.delete(f"/api/groups/{code}/members/{rui['id']}", headers=auth(rui))).status_code == 204
         members = (await http.get(f"/api/groups/{code}", headers=auth(ana))).json()["members"]
         assert [m["name"] for m in members] == ["Ana"]
+
+
+async def group_room(http, player, code, game="oh_hell", options=None, **extra) -> httpx.Response:
+    body = {"game": game, "group": code, **extra}
+    if options is not None:
+        body["options"] = options
+    return await http.post("/api/rooms", json=body, headers=auth(player))
+
+
+async def test_saved_rules_are_a_group_tables_defaults_and_the_last_used_options_become_them(server):
+    ana, rui, eve = await people(server, "Ana", "Rui", "Eve")
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        group = await new_group(http, ana)
+        code = group["code"]
+        await joined(http, group, rui)
+        bad = await http.put(f"/api/groups/{code}/rules/oh_hell", json={"options": {"max_cards": 99}}, headers=auth(rui))
+        assert bad.status_code == 422 and bad.json()["error"]["code"] == "bad_options"
+        saved = await http.put(f"/api/groups/{code}/rules/oh_hell", json={"options": {"max_cards": 3}}, headers=auth(rui))
+        assert saved.status_code == 200 and saved.json()["options"]["max_cards"] == 3
+        first = await group_room(http, ana, code)
+        assert first.status_code == 201, first.text
+        summary = (await http.get(f"/api/rooms/{first.json()['code']}")).json()
+        assert summary["options"]["max_cards"] == 3 and summary["private"] is True
+        # A table with other options: they are the group's defaults from now on.
+        second = await group_room(http, rui, code, options={"max_cards": 4, "rebound": False})
+        rules = (await http.get(f"/api/groups/{code}", headers=auth(ana))).json()["rules"]["oh_hell"]
+        assert rules["max_cards"] == 4 and rules["rebound"] is False
+        # Listed on the group and in each member's "Your tables", seated or not; nowhere else.
+        codes = {first.json()["code"], second.json()["code"]}
+        listed = (await http.get(f"/api/groups/{code}", headers=auth(rui))).json()["tables"]
+        assert {t["code"] for t in listed} == codes
+        for member in (ana, rui):
+            mine = (await http.get("/api/tables", headers=auth(member))).json()["tables"]
+            assert {t["code"] for t in mine if t["group"] == code} == codes
+        assert not codes & {t["code"] for t in (await http.get("/api/tables", headers=auth(eve))).json()["tables"]}
+        lobby = (await http.get("/api/rooms")).text
+        assert not any(c in lobby for c in codes)
+
+
+async def stored_matches(http, code, player, count) -> list[dict]:
+    for _ in range(300):
+        found = (await http.get(f"/api/groups/{code}/matches", headers=auth(player))).json()["matches"]
+        if len(found) >= count:
+            return found
+        await asyncio.sleep(0.05)
+    raise AssertionError("the group's match was never stored")
+
+
+async def play_group_table(server, http, code, host, friend) -> str:
+    room = (await group_room(http, host, code, options=SHORT)).json()["code"]
+    a = await Client(server.ws_base, room, host["token"], "host").connect()
+    b = await Client(server.ws_base, room, friend["token"], "friend").connect()
+    await b.send({"type": "sit", "seat": 1})
+    for seat in (2, 3):
+        await a.send({"type": "bot", "seat": seat})
+    await a.wait(lambda c: all(s["name"] for s in c.state["seats"]), what="a full table")
+    await a.send({"type": "start"})
+    await a.wait(lambda c: c.state["room"]["status"] != "waiting", what="the start")
+    await play_to_end([a, b], random.Random(7))
+    match_id = a.state["result"]["match_id"]
+    await a.close()
+    await b.close()
+    return match_id
+
+
+async def test_a_finished_group_match_counts_in_its_season_and_a_closed_season_is_frozen(server):
+    ana, rui = await people(server, "Ana", "Rui")
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        group = await new_group(http, ana)
+        code = group["code"]
+        await joined(http, group, rui)
+        match_id = await play_group_table(server, http, code, ana, rui)
+        assert [m["id"] for m in await stored_matches(http, code, rui, 1)] == [match_id]
+        table = (await http.get(f"/api/groups/{code}/standings", params={"game": "oh_hell"}, headers=auth(rui))).json()
+        assert table["season"] == 1
+        assert sorted(r["name"] for r in table["rows"]) == ["Ana", "Rui"]  # the bots are not ranked
+        assert all(r["matches"] == 1 for r in table["rows"])
+        assert table["head_to_head"][0]["matches"] == 1
+        assert (await http.post(f"/api/groups/{code}/seasons", headers=auth(rui))).status_code == 403
+        assert (await http.post(f"/api/groups/{code}/seasons", headers=auth(ana))).json()["number"] == 2
+        ask = lambda season: http.get(  # noqa: E731
+            f"/api/groups/{code}/standings", params={"game": "oh_hell", "season": season}, headers=auth(ana)
+        )
+        assert (await ask("")).json()["rows"] == [] and (await ask("2")).json()["season"] == 2
+        assert (await ask("1")).json()["rows"] == table["rows"]
+        assert (await ask("all")).json()["rows"] == table["rows"]
+        assert (await ask("x")).status_code == 422
