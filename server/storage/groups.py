@@ -276,3 +276,15 @@ def recent_match_ids(session: Session, code: str, limit: int = 10) -> list[str]:
 
 def match_group(session: Session, match_id: str) -> str | None:
     return session.scalar(sa.select(GroupMatch.group_code).where(GroupMatch.match_id == match_id))
+
+
+def ledger_version(session: Session, code: str, game: str, season: int | None) -> tuple[int, str | None]:
+    """What changes whenever the matches of a ledger do (links are only ever added): their
+    count and greatest id, one range of the group's index."""
+    query = sa.select(sa.func.count(), sa.func.max(GroupMatch.match_id)).where(
+        GroupMatch.group_code == code, GroupMatch.game == game
+    )
+    if season is not None:
+        query = query.where(GroupMatch.season == season)
+    count, last = session.execute(query).one()
+    return int(count), last

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from server.edges.api.deps import Caller, current_player
 from server.edges.api.errors import ApiError, error_response_doc
 from server.groups import ledger
+from server.groups.cache import LedgerCache
 from server.groups.presence import Presence
 from server.rules.games import game_names, get_game
 from server.storage import groups, store
@@ -307,13 +308,23 @@ async def standings(
     if game not in game_names():
         raise ApiError(422, "unknown_game", f"There is no game {game[:40]!r}.")
 
+    cache = _ledgers(request)
+
     def read(session) -> dict:
         number = _season_arg(season, groups.current_season(session, code)["number"])
         members = {m["player_id"]: m["name"] for m in groups.members_of(session, code)}
-        table = ledger.standings(game, groups.ledger_matches(session, code, game, number), members)
+        key = (code, game, number, groups.ledger_version(session, code, game, number), tuple(sorted(members.items())))
+        table = cache.get(key, lambda: ledger.standings(game, groups.ledger_matches(session, code, game, number), members))
         return {"game": game, "season": "all" if number is None else number, **table}
 
     return await _in_session(request, read)
+
+
+def _ledgers(request: Request) -> LedgerCache:
+    state = request.app.state
+    if getattr(state, "group_ledgers", None) is None:
+        state.group_ledgers = LedgerCache()
+    return state.group_ledgers
 
 
 @router.post(
