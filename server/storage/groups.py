@@ -274,6 +274,16 @@ def recent_match_ids(session: Session, code: str, limit: int = 10) -> list[str]:
     return list(session.scalars(query))
 
 
+def all_match_ids(session: Session, code: str) -> list[str]:
+    """Every match of the group, oldest first (the export)."""
+    query = (
+        sa.select(GroupMatch.match_id)
+        .where(GroupMatch.group_code == code)
+        .order_by(GroupMatch.finished_at, GroupMatch.match_id)
+    )
+    return list(session.scalars(query))
+
+
 def match_group(session: Session, match_id: str) -> str | None:
     return session.scalar(sa.select(GroupMatch.group_code).where(GroupMatch.match_id == match_id))
 

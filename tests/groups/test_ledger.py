@@ -40,3 +40,9 @@ def test_partners_share_a_side_a_place_and_a_pair_record():
         ("ana", "rui"): (2, 0), ("eva", "rui"): (2, 0),
     }
     assert [r["player_id"] for r in table["rows"]][-1] == "rui"
+
+
+def test_a_csv_cell_never_starts_a_formula():
+    from server.edges.api.groups import _csv_cell
+
+    assert [_csv_cell(v) for v in ("=SUM(A1)", "+1", "-x", "@a", "Ana", 3)] == ["'=SUM(A1)", "'+1", "'-x", "'@a", "Ana", 3]

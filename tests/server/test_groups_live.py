@@ -100,6 +100,7 @@ async def test_every_group_endpoint_is_404_to_outsiders(server):
             ("PUT", f"/api/groups/{code}/rules/oh_hell", {"options": {}}),
             ("GET", f"/api/groups/{code}/standings?game=oh_hell", None), ("POST", f"/api/groups/{code}/seasons", None),
             ("GET", f"/api/groups/{code}/matches", None), ("DELETE", f"/api/groups/{code}/members/{ana['id']}", None),
+            ("GET", f"/api/groups/{code}/standings.csv?game=ribs", None), ("GET", f"/api/groups/{code}/export.json", None),
             ("POST", "/api/rooms", {"game": "oh_hell", "group": code}),
         ]
         for method, path, body in calls:
@@ -221,3 +222,11 @@ async def test_a_finished_group_match_counts_in_its_season_and_a_closed_season_i
         assert (await ask("1")).json()["rows"] == table["rows"]
         assert (await ask("all")).json()["rows"] == table["rows"]
         assert (await ask("x")).status_code == 422
+        sheet = await http.get(f"/api/groups/{code}/standings.csv", params={"game": "oh_hell", "season": "1"}, headers=auth(rui))
+        assert sheet.headers["content-type"].startswith("text/csv")
+        lines = sheet.text.splitlines()
+        assert lines[0].startswith("player_id,name,matches,wins") and len(lines) == 3
+        assert {line.split(",")[1] for line in lines[1:]} == {"Ana", "Rui"}
+        dump = (await http.get(f"/api/groups/{code}/export.json", headers=auth(ana))).json()
+        assert dump["group"]["code"] == code and [m["id"] for m in dump["matches"]] == [match_id]
+        assert dump["matches"][0]["actions"] and dump["matches"][0]["seed"]

@@ -9,9 +9,12 @@ group, ``GET``/``POST .../invite`` (members; rotating: the owner) and nowhere el
 
 from __future__ import annotations
 
+import csv
+import io
 from datetime import datetime
 from typing import Any, Literal
 
+import orjson
 from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -328,7 +331,7 @@ def _ledgers(request: Request) -> LedgerCache:
 
 
 @router.post(
-    "/groups/{code}/seasons", status_code=201, response_model=SeasonOut,
+    "/groups/{code}/seasons", response_model=SeasonOut,
     summary="Owner only: close the current season (its table is frozen) and start the next",
     responses=error_response_doc(401, 403, 404, 503),
 )
@@ -380,3 +383,52 @@ async def group_of_table(request: Request, table_code: str) -> str | None:
 async def group_tables_of(request: Request, player_id: str) -> list[dict]:
     """The open tables of every group ``player_id`` belongs to (for "Your tables")."""
     return await _in_session(request, lambda s: groups.open_tables(s, groups.member_group_codes(s, player_id)))
+
+
+# ---- export: nothing is locked in ----------------------------------------------------------
+
+CSV_COLUMNS = ("player_id", "name", "matches", "wins", "win_share", "average_place", "points", "points_against")
+
+
+@router.get(
+    "/groups/{code}/standings.csv", summary="The standings of one game and season as CSV",
+    responses={200: {"content": {"text/csv": {}}}, **error_response_doc(401, 404, 422, 503)},
+)
+async def standings_csv(
+    code: str, request: Request, caller: Caller = Depends(current_player),
+    game: str = Query(..., description="A game id."),
+    season: str | None = Query(None, max_length=10, description="A season's number, or 'all'."),
+) -> Response:
+    table = await standings(code, request, caller, game, season)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for row in table["rows"]:
+        writer.writerow([_csv_cell(row[c]) for c in CSV_COLUMNS])
+    name = f"felt-{code}-{game}-season-{table['season']}.csv"
+    return Response(out.getvalue(), media_type="text/csv; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+def _csv_cell(value: Any) -> Any:
+    """A spreadsheet never runs a name as a formula: a leading =, +, - or @ is quoted away."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@"):
+        return "'" + value
+    return value
+
+
+@router.get(
+    "/groups/{code}/export.json", summary="Every match of the group as its whole stored record, oldest first",
+    responses=error_response_doc(401, 404, 503),
+)
+async def export_json(code: str, request: Request, caller: Caller = Depends(current_player)) -> Response:
+    await _member(request, code, caller)
+
+    def read(session) -> dict:
+        group = groups.group_row(session, code)
+        records = [store.get_match(session, m, viewer=store.ANYONE) for m in groups.all_match_ids(session, code)]
+        return {"group": {"code": code, "name": group.name}, "matches": [r for r in records if r is not None]}
+
+    body = orjson.dumps(await _in_session(request, read))
+    return Response(body, media_type="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="felt-{code}-matches.json"'})
