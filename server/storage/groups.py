@@ -7,7 +7,7 @@ caller may see a group is the edge's question (``role_of``); nothing here knows 
 from __future__ import annotations
 
 import secrets
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import sqlalchemy as sa
@@ -20,6 +20,7 @@ from server.storage.models import (
     GroupRules,
     GroupSeason,
     GroupTable,
+    Hand,
     MatchSeat,
     Player,
     Table,
@@ -282,6 +283,44 @@ def all_match_ids(session: Session, code: str) -> list[str]:
         .order_by(GroupMatch.finished_at, GroupMatch.match_id)
     )
     return list(session.scalars(query))
+
+
+def night_matches(session: Session, code: str, gap: timedelta, limit: int = 200) -> list[dict[str, Any]]:
+    """The group's last night: its latest matches, newest back to the first one that finished
+    more than ``gap`` after the one before it. Oldest first, each with its game, time, seats
+    and every hand's scores: ``{"id", "game", "finished_at", "seats", "hands"}``."""
+    rows = session.execute(
+        sa.select(GroupMatch.match_id, GroupMatch.game, GroupMatch.finished_at)
+        .where(GroupMatch.group_code == code)
+        .order_by(GroupMatch.finished_at.desc(), GroupMatch.match_id.desc())
+        .limit(limit)
+    ).all()
+    night = rows[:1]
+    for row in rows[1:]:
+        if night[-1].finished_at - row.finished_at > gap:
+            break
+        night.append(row)
+    night.reverse()
+    ids = [r.match_id for r in night]
+    seats = {m: [] for m in ids}
+    for match_id, seat, player_id, name, bot, score, winner in session.execute(
+        sa.select(MatchSeat.match_id, MatchSeat.seat, MatchSeat.player_id, MatchSeat.name, MatchSeat.bot,
+                  MatchSeat.score, MatchSeat.winner)
+        .where(MatchSeat.match_id.in_(ids)).order_by(MatchSeat.match_id, MatchSeat.seat)
+    ):
+        seats[match_id].append(
+            {"seat": seat, "player_id": player_id, "name": name, "bot": bot, "score": score, "winner": winner}
+        )
+    hands = {m: [] for m in ids}
+    for match_id, scores in session.execute(
+        sa.select(Hand.match_id, Hand.scores).where(Hand.match_id.in_(ids)).order_by(Hand.match_id, Hand.index)
+    ):
+        hands[match_id].append(list(scores or []))
+    return [
+        {"id": r.match_id, "game": r.game, "finished_at": r.finished_at, "seats": seats[r.match_id],
+         "hands": hands[r.match_id]}
+        for r in night
+    ]
 
 
 def match_group(session: Session, match_id: str) -> str | None:

@@ -101,6 +101,7 @@ async def test_every_group_endpoint_is_404_to_outsiders(server):
             ("GET", f"/api/groups/{code}/standings?game=oh_hell", None), ("POST", f"/api/groups/{code}/seasons", None),
             ("GET", f"/api/groups/{code}/matches", None), ("DELETE", f"/api/groups/{code}/members/{ana['id']}", None),
             ("GET", f"/api/groups/{code}/standings.csv?game=ribs", None), ("GET", f"/api/groups/{code}/export.json", None),
+            ("GET", f"/api/groups/{code}/recap", None), ("GET", f"/api/groups/{code}/recap.png", None),
             ("POST", "/api/rooms", {"game": "oh_hell", "group": code}),
         ]
         for method, path, body in calls:
@@ -230,3 +231,8 @@ async def test_a_finished_group_match_counts_in_its_season_and_a_closed_season_i
         dump = (await http.get(f"/api/groups/{code}/export.json", headers=auth(ana))).json()
         assert dump["group"]["code"] == code and [m["id"] for m in dump["matches"]] == [match_id]
         assert dump["matches"][0]["actions"] and dump["matches"][0]["seed"]
+        night = (await http.get(f"/api/groups/{code}/recap", headers=auth(rui))).json()
+        assert night["matches"] == 1 and {m["name"] for m in night["members"]} == {"Ana", "Rui"}
+        assert night["text"].startswith("Tuesday cards · ") and "Oh Hell" in night["text"]
+        image = await http.get(f"/api/groups/{code}/recap.png", headers=auth(ana))
+        assert image.headers["content-type"] == "image/png" and image.content.startswith(b"\x89PNG")

@@ -109,3 +109,22 @@ def test_open_tables_of_a_group_come_from_the_table_rows(db):
 
 def _seated(template, ids):
     return [{**p, "player_id": ids[p["seat"]], "bot": ids[p["seat"]] is None} for p in template["players"]]
+
+
+def test_the_night_is_the_run_of_latest_matches_without_a_long_gap(db, template_records):
+    ana, rui = players(db, 2)
+    code = new_group(db, ana)["code"]
+    template = template_records["oh_hell"]
+    ids = [ana, rui, None, None]
+    with db.session() as session:
+        groups.link_table(session, code, "NIGHT1", "oh_hell")
+    at = datetime(2026, 12, 1, 23, 0, tzinfo=timezone.utc)
+    times = [at - timedelta(days=2), at, at + timedelta(hours=2), at + timedelta(hours=5)]  # the last three: one night
+    records = [copy_record(template, room_code="NIGHT1", players=_seated(template, ids), finished_at=t) for t in times]
+    with db.session() as session:
+        for r in records:
+            store.save_match(session, r)
+    with db.session() as session:
+        night = groups.night_matches(session, code, timedelta(hours=6))
+    assert [m["id"] for m in night] == [r["id"] for r in records[1:]]
+    assert len(night[0]["seats"]) == 4 and night[0]["hands"] == [h["scores"] for h in template["hands"]]

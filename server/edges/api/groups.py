@@ -9,6 +9,7 @@ group, ``GET``/``POST .../invite`` (members; rotating: the owner) and nowhere el
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 from datetime import datetime
@@ -20,9 +21,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from server.edges.api.deps import Caller, current_player
 from server.edges.api.errors import ApiError, error_response_doc
-from server.groups import ledger
+from server.groups import ledger, recap
 from server.groups.cache import LedgerCache
 from server.groups.presence import Presence
+from server.groups.recap_image import recap_png
 from server.rules.games import game_names, get_game
 from server.storage import groups, store
 
@@ -432,3 +434,38 @@ async def export_json(code: str, request: Request, caller: Caller = Depends(curr
     body = orjson.dumps(await _in_session(request, read))
     return Response(body, media_type="application/json",
                     headers={"Content-Disposition": f'attachment; filename="felt-{code}-matches.json"'})
+
+
+# ---- the night's recap ---------------------------------------------------------------------
+
+
+async def _night(request: Request, code: str, caller: Caller) -> tuple[dict, str]:
+    await _member(request, code, caller)
+
+    def read(session) -> tuple[dict, str]:
+        members = {m["player_id"]: m["name"] for m in groups.members_of(session, code)}
+        night = recap.recap(groups.night_matches(session, code, recap.NIGHT_GAP), members)
+        return night, groups.group_row(session, code).name
+
+    night, name = await _in_session(request, read)
+    titles = {g: get_game(g).title for g in game_names()}
+    return night, recap.recap_text(name, night, titles)
+
+
+@router.get(
+    "/groups/{code}/recap", summary="The group's last night: who won what, best hand, biggest comeback, nets",
+    responses=error_response_doc(401, 404, 503),
+)
+async def night_recap(code: str, request: Request, caller: Caller = Depends(current_player)) -> dict:
+    night, text = await _night(request, code, caller)
+    return {**night, "text": text}
+
+
+@router.get(
+    "/groups/{code}/recap.png", summary="The group's last night as an image to share",
+    responses={200: {"content": {"image/png": {}}}, **error_response_doc(401, 404, 503)},
+)
+async def night_recap_png(code: str, request: Request, caller: Caller = Depends(current_player)) -> Response:
+    _, text = await _night(request, code, caller)
+    png = await asyncio.to_thread(recap_png, text)
+    return Response(png, media_type="image/png", headers={"Content-Disposition": f'inline; filename="felt-{code}-night.png"'})
