@@ -19,7 +19,7 @@ NIGHT_GAP = timedelta(hours=6)
 
 
 def _name(seat: Mapping[str, Any]) -> str:
-    return "Bot" if seat["bot"] else seat["name"]
+    return f"Bot {seat['seat'] + 1}" if seat["bot"] else seat["name"]
 
 
 def _side_names(seats: list[dict], winners: bool) -> list[str]:

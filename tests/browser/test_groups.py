@@ -1,6 +1,6 @@
 """A group in Chromium: a newcomer creates it, a friend joins by the invite link in another
 browser, both see each other online, they start a table from the group's page with its saved
-rules, finish it against bots, and the standings and recent matches show it."""
+rules, finish it against bots, and the standings, the recap and the recent matches show it."""
 
 from __future__ import annotations
 
@@ -79,4 +79,12 @@ def test_friends_make_a_group_play_a_table_from_its_page_and_see_the_standings(p
     for row in (standings.locator("tbody tr").nth(0), standings.locator("tbody tr").nth(1)):
         expect(row.locator("td").first).to_have_text("1")
     expect(ana.locator("#recent-matches > li")).to_have_count(1)
+    recap = ana.locator("#recap-text")
+    expect(recap).to_have_value(re.compile(r"^Friday cards · .*\n- Oh Hell: .+ won"))
+    expect(recap).to_have_value(re.compile(r"Ana: \d/1 won, net"))
+    ana.locator("#recap-show-image").click()
+    expect(ana.locator("#recap-image")).to_have_attribute("src", re.compile(r"^data:image/png;base64,"))
+    with ana.expect_download() as download:
+        ana.locator("#export-csv").click()
+    assert download.value.suggested_filename.endswith(".csv")
     ana.screenshot(path=str(artifacts / "group-page-desktop.png"), full_page=True)

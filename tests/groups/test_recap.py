@@ -31,7 +31,7 @@ WHIST = {
 def test_the_recap_names_the_winners_the_best_hand_the_comeback_and_the_nets():
     night = recap([OH_HELL, WHIST], MEMBERS)
     assert night["matches"] == 2
-    assert [r["winners"] for r in night["results"]] == [["Rui"], ["Ana", "Bot"]]
+    assert [r["winners"] for r in night["results"]] == [["Rui"], ["Ana", "Bot 3"]]
     assert night["best_hand"] == {"name": "Rui", "points": 30, "game": "oh_hell", "hand": 2}
     assert night["comeback"] == {"names": ["Rui"], "behind": 12, "game": "oh_hell"}
     nets = {m["name"]: (m["matches"], m["wins"], m["net"]) for m in night["members"]}

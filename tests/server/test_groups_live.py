@@ -198,7 +198,7 @@ async def play_group_table(server, http, code, host, friend) -> str:
     match_id = a.state["result"]["match_id"]
     await a.close()
     await b.close()
-    return match_id
+    return match_id, room
 
 
 async def test_a_finished_group_match_counts_in_its_season_and_a_closed_season_is_frozen(server):
@@ -207,7 +207,11 @@ async def test_a_finished_group_match_counts_in_its_season_and_a_closed_season_i
         group = await new_group(http, ana)
         code = group["code"]
         await joined(http, group, rui)
-        match_id = await play_group_table(server, http, code, ana, rui)
+        match_id, room = await play_group_table(server, http, code, ana, rui)
+        again = await http.post("/api/rooms", json={"game": "oh_hell", "from": room}, headers=auth(rui))
+        assert again.status_code == 201, again.text  # "Play again" keeps the group
+        listed = (await http.get(f"/api/groups/{code}", headers=auth(ana))).json()["tables"]
+        assert [t["code"] for t in listed] == [again.json()["code"]]
         assert [m["id"] for m in await stored_matches(http, code, rui, 1)] == [match_id]
         table = (await http.get(f"/api/groups/{code}/standings", params={"game": "oh_hell"}, headers=auth(rui))).json()
         assert table["season"] == 1

@@ -196,6 +196,43 @@ function recentPanel(matches) {
     items.length ? h("ul", { class: "match-list", id: "recent-matches" }, items) : h("p", { class: "hint" }, t("group.noMatches")));
 }
 
+/** Fetch a member-only file with the player's token and hand it to the browser as a download. */
+async function download(suffix, filename) {
+  const me = identity.get();
+  const res = await fetch(gid(suffix), { headers: { Authorization: `Bearer ${me.token}` } });
+  if (!res.ok) throw new ApiError(res.status, "error", t("error.status", { n: res.status }));
+  const link = h("a", { href: URL.createObjectURL(await res.blob()), download: filename });
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+}
+
+function exportRow() {
+  const csv = h("button", { type: "button", class: "btn btn-small btn-ghost", id: "export-csv" }, t("group.exportCsv"));
+  csv.addEventListener("click", () => download(`/standings.csv?${new URLSearchParams({ game: view.game, season: view.season })}`, `felt-${groupCode}-${view.game}.csv`));
+  const json = h("button", { type: "button", class: "btn btn-small btn-ghost", id: "export-json" }, t("group.exportJson"));
+  json.addEventListener("click", () => download("/export.json", `felt-${groupCode}-matches.json`));
+  return h("div", { class: "row" }, csv, json);
+}
+
+/** The night's recap: its text to copy and its image (as a data: URL, which the page's policy allows). */
+async function recapPanel() {
+  const night = await api(gid("/recap"), { auth: true });
+  if (!night.matches) return null;
+  const text = h("textarea", { id: "recap-text", readonly: true, rows: String(night.text.split("\n").length), "aria-label": t("group.recap") }, night.text);
+  const image = h("img", { id: "recap-image", alt: night.text, class: "recap-image" });
+  const show = h("button", { type: "button", class: "btn btn-small", id: "recap-show-image" }, t("group.recapImage"));
+  show.addEventListener("click", async () => {
+    const me = identity.get();
+    const res = await fetch(gid("/recap.png"), { headers: { Authorization: `Bearer ${me.token}` } });
+    const reader = new FileReader();
+    reader.onload = () => { image.src = reader.result; };
+    reader.readAsDataURL(await res.blob());
+  });
+  return h("section", { class: "panel", "aria-labelledby": "recap-h", id: "recap" },
+    h("h2", { id: "recap-h" }, t("group.recap")), text, h("div", { class: "row" }, show), image);
+}
+
 async function render() {
   const me = identity.get();
   const group = await api(gid(), { auth: true });
@@ -213,7 +250,7 @@ async function render() {
   fill($("#content"),
     h("section", { class: "panel", "aria-labelledby": "members-h" }, h("h2", { id: "members-h" }, t("group.members")), members),
     h("section", { class: "panel", "aria-labelledby": "tables-h" }, h("h2", { id: "tables-h" }, t("group.tables")), tables, newTableForm(group)),
-    await standingsPanel(group, matches[0]?.game), recentPanel(matches), await invitePanel(group));
+    await standingsPanel(group, matches[0]?.game), await recapPanel(), recentPanel(matches), exportRow(), await invitePanel(group));
 }
 
 function missing(err) {

@@ -575,4 +575,8 @@ export default {
   "group.closeSeason": "Close the season",
   "group.closeSeasonConfirm": "Close this season and start the next? Its standings are kept as they are.",
   "group.notFound": "There is no such group, or you are not a member. Ask a member for the invite link.",
+  "group.recap": "Tonight's recap",
+  "group.recapImage": "Show as an image",
+  "group.exportCsv": "Standings as CSV",
+  "group.exportJson": "All matches as JSON",
 };

@@ -574,4 +574,8 @@ export default {
   "group.closeSeason": "Encerrar a temporada",
   "group.closeSeasonConfirm": "Encerrar esta temporada e começar a próxima? A classificação dela fica como está.",
   "group.notFound": "Esse grupo não existe, ou você não é membro. Peça o link de convite a um membro.",
+  "group.recap": "Resumo da noite",
+  "group.recapImage": "Mostrar como imagem",
+  "group.exportCsv": "Classificação em CSV",
+  "group.exportJson": "Todas as partidas em JSON",
 };
