@@ -21,21 +21,21 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from server import __version__
+from server.config import Settings, get_settings
 from server.edges.api import api_router
-from server.edges.rules_pages import install_rules_pages
 from server.edges.api.errors import ApiError, install_error_handlers
 from server.edges.api.matches import replay_builder
 from server.edges.api.replays import BodyCache, Replays, ReplayWorkers
 from server.edges.guard import ClientAddresses, RequestGuard
-from server.config import Settings, get_settings
+from server.edges.headers import SecurityHeaders
+from server.edges.rules_pages import install_rules_pages
+from server.edges.ws import RoomSockets
 from server.limits import MemoryRateLimiter, OpenSockets, rates_from
 from server.metrics import Metrics
+from server.rooms import RoomManager
 from server.storage.db import Database, DatabaseTimeout
 from server.storage.dbwriter import DatabaseWriter
 from server.storage.source import DatabaseTables
-from server.rooms import RoomManager
-from server.edges.headers import SecurityHeaders
-from server.edges.ws import RoomSockets
 
 if TYPE_CHECKING:
     from server.cluster import Cluster
@@ -170,7 +170,7 @@ DRAINS: list = []
 
 async def drain_all() -> None:
     """Every running app: refuse new changes, make every logged change durable and shown."""
-    for drain in list(DRAINS):
+    for drain in DRAINS:
         await drain()
 
 

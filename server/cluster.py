@@ -240,7 +240,7 @@ class Cluster:
             part = codes[start : start + chunk]
             self.ops += 1
             holders = await self.redis.mget([self._lease(c) for c in part])
-            out += [code for code, holder in zip(part, holders) if holder is None]
+            out += [code for code, holder in zip(part, holders, strict=True) if holder is None]
         return out
 
     async def release(self, code: str, token: str | None = None) -> None:
@@ -278,7 +278,7 @@ class Cluster:
         self.ops += 1
         kept = await self._renew_chunks(held)
         lost = []
-        for (code, token), ok in zip(held, kept):
+        for (code, token), ok in zip(held, kept, strict=True):
             if self.tokens.get(code) != token:
                 continue  # released or taken again meanwhile
             if ok:
@@ -363,7 +363,7 @@ class Cluster:
         rooms = list(self.local_lobby())
         if others:
             blobs = await self.redis.mget([f"{self.prefix}lobby:{n}" for n in others])
-            gone = [n for n, blob in zip(others, blobs) if blob is None]
+            gone = [n for n, blob in zip(others, blobs, strict=True) if blob is None]
             if gone:
                 await self.redis.srem(f"{self.prefix}nodes", *gone)
             seen = {r["code"] for r in rooms}

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import logging
 import re
+from datetime import UTC, datetime
 from urllib.parse import unquote_plus
-from datetime import datetime, timezone
 
 import orjson
 
@@ -66,7 +66,7 @@ class JsonFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         entry = {
-            "time": datetime.fromtimestamp(record.created, timezone.utc).isoformat(timespec="milliseconds"),
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname.lower(),
             "logger": record.name,
             "message": record.getMessage(),

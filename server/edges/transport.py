@@ -32,6 +32,7 @@ uvicorn (``http=``, ``ws=``):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import socket
 import struct
@@ -278,10 +279,8 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         log.warning("cutting a WebSocket whose client stopped reading (%s)", self.client and self.client[0])
         sock = self.transport.get_extra_info("socket")
         if sock is not None:
-            try:
+            with contextlib.suppress(OSError):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-            except OSError:
-                pass
         self.transport.abort()
 
     def on_task_complete(self, task: asyncio.Task[None]) -> None:

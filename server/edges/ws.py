@@ -20,7 +20,20 @@ from server.limits import CONNECTS, LOOKUPS, TOKEN_CONNECTS, OpenSockets
 from server.players import player_for_token
 from server.rooms import Connection, Room, RoomError
 from server.rooms.messages import (
-    PONG, Act, BotMsg, Chat, ClientMsg, Close, Leave, Ping, Resync, Sit, Stand, Start, error_frame, parse_frame,
+    PONG,
+    Act,
+    BotMsg,
+    Chat,
+    ClientMsg,
+    Close,
+    Leave,
+    Ping,
+    Resync,
+    Sit,
+    Stand,
+    Start,
+    error_frame,
+    parse_frame,
 )
 from server.rooms.seats import quoted
 from server.rules.games import GameError
@@ -35,7 +48,7 @@ CLOSE_TRY_AGAIN = 1013
 class TokenBucket:
     """Frames a connection may send: a sustained rate with a burst."""
 
-    __slots__ = ("rate", "burst", "tokens", "stamp")
+    __slots__ = ("burst", "rate", "stamp", "tokens")
 
     def __init__(self, rate: float, burst: int) -> None:
         self.rate = rate
@@ -84,8 +97,17 @@ class RoomSocket:
     """One WebSocket to one room: the receive loop here, the sender task draining its queue."""
 
     __slots__ = (
-        "scope", "receive", "send", "conn", "close_requested", "close_code", "close_reason", "peer_gone",
-        "sender_task", "handler", "metrics",
+        "close_code",
+        "close_reason",
+        "close_requested",
+        "conn",
+        "handler",
+        "metrics",
+        "peer_gone",
+        "receive",
+        "scope",
+        "send",
+        "sender_task",
     )
 
     def __init__(self, scope: dict, receive: Any, send: Any) -> None:

@@ -45,7 +45,7 @@ from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures import wait as futures_wait
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -455,10 +455,8 @@ class _Worker:
         streams = getattr(self, "streams", None)
         if streams is not None:
             streams[1].close()
-            try:
+            with suppress(OSError):
                 await streams[1].wait_closed()
-            except OSError:
-                pass
 
     def close(self, timeout: float = 5.0) -> None:
         self.conn.close()  # with the streams closed, the worker sees EOF and stops

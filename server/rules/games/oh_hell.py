@@ -364,10 +364,7 @@ def _deal(rules: Rules, index: int) -> dict[str, Any]:
     n = rules.players
     size = rules.sizes[index] if index < len(rules.sizes) else rules.sizes[-1]
     dealer = (rules.first_dealer + index) % n
-    if index < len(rules.decks):
-        deck = rules.decks[index]
-    else:
-        deck = shuffled(_DECK, hand_rng(rules.seed, index))
+    deck = rules.decks[index] if index < len(rules.decks) else shuffled(_DECK, hand_rng(rules.seed, index))
     eldest = (dealer + 1) % n
     count = n * size
     hands: list[tuple[str, ...]] = [()] * n
@@ -624,7 +621,7 @@ class OhHell(Game):
         opts = rules.options
         points = tuple([
             score_hand(opts.scoring, opts.vienna, b, t, deal.size)
-            for b, t in zip(state.bids, state.tricks_won)
+            for b, t in zip(state.bids, state.tricks_won, strict=True)
         ])
         scores = tuple(map(add, state.scores, points))
         result = Result(deal, state.bids, state.tricks_won, points, state.last_trick)

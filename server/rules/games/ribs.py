@@ -253,7 +253,7 @@ class HeldPairs:
     and the actions that play them (``_RIBS_ACTIONS``, ``_PAIR_ACTIONS``) in that order.
     (Slots, not a NamedTuple: read on every pair step, a slot is the cheaper read.)"""
 
-    __slots__ = ("ranks", "ribs", "face_up", "either")
+    __slots__ = ("either", "face_up", "ranks", "ribs")
 
     def __init__(self, ranks: list[tuple[int, int]]) -> None:
         codes = [8 * a + b for a, b in ranks]
@@ -288,7 +288,7 @@ _PAIR_ACTIONS = tuple(
     )
     for fold in (False, True)
 )
-_EITHER_ACTIONS = tuple(zip(*_PAIR_ACTIONS))  # per 8 * a + b: face up, then folded
+_EITHER_ACTIONS = tuple(zip(*_PAIR_ACTIONS, strict=True))  # per 8 * a + b: face up, then folded
 
 
 def _next_in(passed: Sequence[bool], seat: int) -> int:
@@ -416,7 +416,7 @@ def resolve_trick(
 
 def _trick_dict(rec: TrickRecord, show_all: bool) -> dict[str, Any]:
     plays = []
-    for play, result in zip(rec.plays, rec.results):
+    for play, result in zip(rec.plays, rec.results, strict=True):
         plays.append(
             {
                 "seat": play.seat,
@@ -598,10 +598,10 @@ def _piles(state: RibsState, rec: TrickRecord) -> tuple[tuple[tuple[int, ...], .
     """Each seat's capture pile and the discard once ``rec``'s cards have gone their ways."""
     won = list(state.won)
     discard = state.discard
-    for play, result in zip(rec.plays, rec.results):
+    for play, result in zip(rec.plays, rec.results, strict=True):
         if result == FOLDED:
             discard += play.pair
-        elif result == BEAT or result == RETURNED:
+        elif result in (BEAT, RETURNED):
             won[play.seat] += play.pair
         elif result == BEATEN:
             won[rec.leader] += play.pair
