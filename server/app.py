@@ -190,7 +190,7 @@ async def _prepare(db: Database, rooms: RoomManager, first_try: asyncio.Event) -
             await asyncio.to_thread(db.upgrade)
             await rooms.restore_all()
             return
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - the start never gives up: whatever fails, it tries again
             first_try.set()
             log.warning("the database is not ready (%s); retrying in %.1f s", exc, delay)
             await asyncio.sleep(delay)

@@ -38,7 +38,7 @@ from collections.abc import Awaitable, Callable
 
 import orjson
 from redis import asyncio as aioredis
-from redis.exceptions import NoScriptError
+from redis.exceptions import NoScriptError, RedisError
 
 from server.config import Settings
 from server.limits import MemoryRateLimiter, Rate
@@ -171,7 +171,7 @@ class Cluster:
             async with asyncio.timeout(10):  # a stop never waits on Redis for longer
                 await self.release_all()
                 await self._pubsub.aclose()
-        except Exception:  # Redis gone or stuck: the leases expire by themselves
+        except (RedisError, OSError, TimeoutError):  # Redis gone or stuck: the leases expire by themselves
             log.warning("could not release this node's leases; they expire in %d ms", self.lease_ms)
         await self.redis.aclose()
 
@@ -312,7 +312,7 @@ class Cluster:
             await asyncio.sleep(every)
             try:
                 lost = await self.renew()
-            except Exception as exc:  # Redis unreachable: trust runs out on its own clock
+            except Exception as exc:  # noqa: BLE001 - the renewal never dies; Redis unreachable: trust runs out
                 log.warning("could not renew this node's leases: %s", exc)
                 lost = [c for c in list(self.trusted) if not self.owns(c)]
                 for code in lost:
@@ -327,7 +327,7 @@ class Cluster:
                 message = await self._pubsub.get_message(timeout=1.0)
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - the listener never dies: it listens again
                 log.warning("the cluster channel failed (%s); listening again", exc)
                 await asyncio.sleep(0.5)
                 continue
@@ -352,7 +352,7 @@ class Cluster:
         while not self._closing:
             try:
                 await self.publish_lobby()
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - the publisher never dies: it tries on the next round
                 log.warning("could not publish this node's lobby: %s", exc)
             await asyncio.sleep(self.settings.lobby_publish_s)
 
@@ -431,7 +431,7 @@ class SharedRateLimiter:
             left = await self._bucket(
                 keys=[f"{self.cluster.prefix}rate:{kind}:{key}"], args=[rate.per_second, rate.burst, 1]
             )
-        except Exception as exc:  # Redis unreachable: this node's own buckets still hold
+        except (RedisError, OSError) as exc:  # Redis unreachable: this node's own buckets still hold
             log.warning("could not share a rate-limit token: %s", exc)
             return
         self.local._buckets[(kind, key)] = (float(left), self.local.clock())

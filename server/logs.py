@@ -50,7 +50,7 @@ class RedactSecrets(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         try:
             message = record.getMessage()
-        except Exception:  # a malformed call: keep what there is
+        except Exception:  # noqa: BLE001 - a malformed call (or an argument's __str__ failing): keep what there is
             message = str(record.msg)
         record.msg = redact(message)
         record.args = None

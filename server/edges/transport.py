@@ -254,10 +254,8 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         super().connection_made(transport)
         sock = transport.get_extra_info("socket")
         if sock is not None:
-            try:
+            with contextlib.suppress(OSError):  # not a TCP socket (tests, unix sockets): keep the default
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.send_buffer_bytes)
-            except OSError:  # not a TCP socket (tests, unix sockets): keep the default
-                pass
 
     async def send(self, message: Any) -> None:
         if not self.writable.is_set() and not self.disconnected:

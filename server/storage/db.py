@@ -180,7 +180,7 @@ class Database:
                 if self.url.get_backend_name() == "postgresql":
                     conn.execute(sa.text("SET LOCAL statement_timeout = 2000"))
                 return conn.execute(sa.text("SELECT 1")).scalar() == 1
-        except Exception as exc:  # the health check answers, it never raises
+        except Exception as exc:  # noqa: BLE001 - the health check answers, it never raises
             log.warning("database ping failed: %s", exc)
             return False
 

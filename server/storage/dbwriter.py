@@ -27,7 +27,8 @@ node cannot reach the database, so a spooled version could later collide with it
 an unreachable database is an *outage*: the batch is not durable, nothing of it is shown, the
 writer retries it and ``outage`` is true until a write succeeds; the rooms refuse changes
 meanwhile. A batch past its deadline is such an outage too, until its write ends: the same
-batch sent again then gets that write's answer, so it is never written twice. What is still unwritten at a stop is dropped (it was never shown to anyone).
+batch sent again then gets that write's answer, so it is never written twice. What is still
+unwritten at a stop is dropped (it was never shown to anyone).
 """
 
 from __future__ import annotations
@@ -217,7 +218,7 @@ def _write_isolated(db: Database, batch: dict, replay: bool) -> tuple[list[str],
                     tables.write_batch(session, {"matches": [record]})
             except UNREACHABLE:
                 raise
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - one bad record, whatever its fault, never sinks the batch
                 log.error("match %s cannot be stored and is dropped: %s: %r", record.get("id"), exc, record)
                 refused_matches.append(str(record.get("id")))
     return refused_tables, refused_matches
@@ -329,7 +330,7 @@ class _WorkerState:
             return {"ok": True, "spooled": False, "conflicts": []}
         except UNREACHABLE:
             raise
-        except Exception:  # isolate it
+        except Exception:  # noqa: BLE001 - whatever the database refused, isolate it (one table at a time)
             pass
         conflicts, refused = _write_isolated(self.db, batch, replay)
         return {"ok": True, "spooled": False, "conflicts": conflicts, "refused_matches": refused}
@@ -405,7 +406,7 @@ def _worker_main(
             break
         try:
             answer = state.write(message)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - the worker never dies: the server gets the error as the answer
             answer = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
         try:
             conn.send_bytes(orjson.dumps(answer))

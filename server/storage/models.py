@@ -8,7 +8,7 @@ written in one transaction. Timestamps are stored in UTC and always read back tz
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, ClassVar
 
 import sqlalchemy as sa
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -49,7 +49,7 @@ class UTCDateTime(TypeDecorator):
 
 class Base(DeclarativeBase):
     metadata = sa.MetaData(naming_convention=NAMING_CONVENTION)
-    type_annotation_map = {
+    type_annotation_map: ClassVar[dict[Any, Any]] = {
         datetime: UTCDateTime(),
         dict[str, Any]: sa.JSON(),
         list[Any]: sa.JSON(),

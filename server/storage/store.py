@@ -22,7 +22,7 @@ from server.names import NAME_MAX, InvalidName, clean_name  # noqa: F401 (the st
 from server.storage.models import ID_LENGTH, Action, Hand, Match, MatchSeat, Player
 
 # Opaque ids: what we mint (hex, urlsafe tokens) and what the rooms mint; anything else is 404.
-_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,%d}" % ID_LENGTH)
+_ID_RE = re.compile(rf"[A-Za-z0-9_-]{{1,{ID_LENGTH}}}")
 
 
 class InvalidCursor(ValueError):
@@ -119,7 +119,10 @@ def _insert_many(conn: sa.Connection, table: sa.Table, columns: tuple[str, ...],
         conn.execute(
             table.insert(),
             [
-                {c: (orjson.loads(v) if c in json_cols and v is not None else v) for c, v in zip(columns, row, strict=True)}
+                {
+                    c: (orjson.loads(v) if c in json_cols and v is not None else v)
+                    for c, v in zip(columns, row, strict=True)
+                }
                 for row in rows
             ],
         )
@@ -272,7 +275,13 @@ def _seats_by_match(session: Session, match_ids: list[str]) -> dict[str, list[di
     )
     for match_id, seat, name, player_id, bot, level in rows:
         seats[match_id].append(
-            {"seat": seat, "name": name, "player_id": player_id, "bot": bot, "level": (level or "easy") if bot else None}
+            {
+                "seat": seat,
+                "name": name,
+                "player_id": player_id,
+                "bot": bot,
+                "level": (level or "easy") if bot else None,
+            }
         )
     return seats
 
