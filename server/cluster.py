@@ -226,7 +226,7 @@ class Cluster:
             holder = await self.redis.get(self._lease(code))
             if holder is not None and (holder != asked or time.monotonic() - asked_at > 1.0):
                 asked, asked_at = holder, time.monotonic()
-                node = holder.decode().rsplit(" ", 1)[0]
+                node = holder.decode().rsplit(" ", 1)[0]  # type: ignore[union-attr]  # bytes: never decoded
                 self.ops += 1
                 await self.redis.publish(self._channel(node), b"handover " + code.encode())
             if time.monotonic() > deadline:
@@ -358,7 +358,10 @@ class Cluster:
 
     async def lobby(self) -> list[dict]:
         """Every node's public waiting tables (this node's as they are now), newest first."""
-        nodes = sorted(n.decode() for n in await self.redis.smembers(f"{self.prefix}nodes"))
+        nodes = sorted(
+            n.decode()  # type: ignore[union-attr]  # bytes: the client never decodes responses
+            for n in await self.redis.smembers(f"{self.prefix}nodes")
+        )
         others = [n for n in nodes if n != self.node]
         rooms = list(self.local_lobby())
         if others:

@@ -36,7 +36,7 @@ import contextlib
 import logging
 import socket
 import struct
-from typing import Any
+from typing import Any, cast
 
 import httptools
 import orjson
@@ -193,7 +193,8 @@ class GuardedHttp(HttpToolsProtocol):
             finally:
                 self.app = app
         if self.cycle is not None:
-            self.cycle.transport = _LingerOnClose(self.transport, self)
+            # A stand-in by delegation: a Transport in all but close and is_closing.
+            self.cycle.transport = cast(asyncio.Transport, _LingerOnClose(self.transport, self))
 
     def _is_health_check(self) -> bool:
         try:

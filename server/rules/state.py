@@ -103,7 +103,7 @@ class State:
 
     def __init__(self, *values: Any, **named: Any) -> None:
         fields = type(self)._fields
-        given = dict(zip(fields, values, strict=True))
+        given = dict(zip(fields, values, strict=False))  # fewer values than fields: the rest are named
         given.update(named)
         if len(values) > len(fields) or given.keys() != set(fields):
             problems = [

@@ -48,7 +48,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures import wait as futures_wait
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import orjson
 from sqlalchemy import exc as sa_exc
@@ -419,9 +419,11 @@ class _Worker:
     """The spawned worker process and the event loop's streams to it."""
 
     def __init__(
-        self, url: str, spool_path: str | None, timeout_s: float = DEFAULT_TIMEOUT_S, method: str = "spawn"
+        self, url: str, spool_path: str | None, timeout_s: float = DEFAULT_TIMEOUT_S,
+        method: Literal["spawn", "fork"] = "spawn",
     ) -> None:
-        ctx = multiprocessing.get_context(method)
+        # (one literal per call: typed as the context that has a ``Process``, not any context)
+        ctx = multiprocessing.get_context("fork") if method == "fork" else multiprocessing.get_context("spawn")
         self.conn, child = ctx.Pipe()
         args = (child, url, spool_path, timeout_s, self.conn if method == "fork" else None)
         self.process = ctx.Process(target=_worker_main, args=args, name="felt-writer", daemon=True)

@@ -48,6 +48,7 @@ class UTCDateTime(TypeDecorator):
 
 
 class Base(DeclarativeBase):
+    __table__: ClassVar[sa.Table]  # every model here maps one Table (the library types it as any FromClause)
     metadata = sa.MetaData(naming_convention=NAMING_CONVENTION)
     type_annotation_map: ClassVar[dict[Any, Any]] = {
         datetime: UTCDateTime(),

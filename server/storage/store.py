@@ -12,7 +12,7 @@ import re
 import secrets
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import orjson
 import sqlalchemy as sa
@@ -20,6 +20,9 @@ from sqlalchemy.orm import Session
 
 from server.names import NAME_MAX, InvalidName, clean_name  # noqa: F401 (the store's API)
 from server.storage.models import ID_LENGTH, Action, Hand, Match, MatchSeat, Player
+
+if TYPE_CHECKING:
+    import psycopg
 
 # Opaque ids: what we mint (hex, urlsafe tokens) and what the rooms mint; anything else is 404.
 _ID_RE = re.compile(rf"[A-Za-z0-9_-]{{1,{ID_LENGTH}}}")
@@ -130,7 +133,7 @@ def _insert_many(conn: sa.Connection, table: sa.Table, columns: tuple[str, ...],
     quote = conn.dialect.identifier_preparer.quote
     if conn.dialect.name == "postgresql" and conn.dialect.driver == "psycopg":
         # COPY is PostgreSQL's bulk path: one statement, rows streamed, same transaction.
-        raw = conn.connection.dbapi_connection
+        raw = cast("psycopg.Connection[Any]", conn.connection.dbapi_connection)  # only psycopg gets here
         with raw.cursor() as cursor, cursor.copy(
             f"COPY {quote(table.name)} ({', '.join(quote(c) for c in columns)}) FROM STDIN"
         ) as copy:

@@ -574,7 +574,9 @@ def _lay_ribs(state: RibsState, seat: int, a: int, b: int) -> RibsState:
 
 def _play_pair(state: RibsState, seat: int, a: int, b: int, fold: bool) -> RibsState:
     hands = _without(state.hands, seat, a, b)
-    plays = state.plays + (_PLAYS[seat][fold][8 * a + b],)  # (+: ~300 less than unpacking)
+    play = _PLAYS[seat][fold][8 * a + b]
+    assert play is not None  # _pair_of gives the low index first: a <= b
+    plays = state.plays + (play,)  # (+: ~300 less than unpacking)
     fold_used = state.fold_used
     if fold:
         changed = list(fold_used)

@@ -104,7 +104,7 @@ _SORT_KEY: dict[str, int] = {
     c: _SUIT_INDEX[c[-1]] * 10 + TARBISH_RANKS.index(c[:-1]) for c in DECK
 }
 # Per trump suit, card -> card points.
-_POINTS: dict[str, dict[str, int]] = {
+_POINTS: dict[str | None, dict[str, int]] = {
     t: {
         c: TRUMP_POINTS.get(c[:-1], 0) if c[-1] == t else PLAIN_POINTS.get(c[:-1], 0)
         for c in DECK
@@ -476,7 +476,7 @@ def _finish_trick(
     trump = state.match.trump
     winner = trick_winner(trick, trump, RANKS)
     (_, c0), (_, c1), (_, c2), (_, c3) = trick
-    points_of = _POINTS[trump]  # type: ignore[index]
+    points_of = _POINTS[trump]
     points = points_of[c0] + points_of[c1] + points_of[c2] + points_of[c3]
     (t0, t1), (n0, n1), (w0, w1) = state.points_taken, state.tricks_won, state.won
     if winner % 2:
