@@ -124,18 +124,23 @@ export function optionList(game, options, schema = null) {
 }
 
 let catalogue = null; // the promise of GET /api/games, asked once per page
+let known = null; // its answer once it has come
 
 /** Every game's entry from GET /api/games by name (empty when the server cannot say). */
 export function gameSchemas() {
   catalogue ??= api("/api/games")
     .then((games) => Object.fromEntries((games || []).map((g) => [g.name, g])))
-    .catch(() => ({}));
+    .catch(() => ({}))
+    .then((byName) => (known = byName));
   return catalogue;
 }
 
 /** Put the summary of a table's rules into ``node`` (text only), the schema fetched once. */
 export async function showSummary(node, game, options, title = "") {
-  node.textContent = rulesSummary(game, options, null, title);
-  const entry = (await gameSchemas())[game];
-  if (entry) node.textContent = rulesSummary(game, options, entry.options, entry.title || title);
+  const say = (entry) => {
+    node.textContent = rulesSummary(game, options, entry?.options || null, entry?.title || title);
+  };
+  if (known) return say(known[game]);
+  say(null);
+  say((await gameSchemas())[game]);
 }
