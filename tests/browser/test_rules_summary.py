@@ -10,11 +10,11 @@ import time
 
 from playwright.sync_api import expect
 
-from conftest import DESKTOP  # noqa: E402  (the browser folder's own conftest)
+from conftest import DESKTOP, PHONE  # noqa: E402  (the browser folder's own conftest)
 
 OH_HELL = {"start": "low", "max_cards": 3, "trump": "rotation", "scoring": "squared"}
 OH_HELL_EN = "Oh Hell · trump rotation · squared · smallest hand first · up to 3 cards"
-OH_HELL_PT = "Oh Hell · trunfo em rotação · ao quadrado · menor mão primeiro · até 3 cartas"
+OH_HELL_PT = "Oh Hell · trunfo em rotação · ao quadrado · menor mão primeiro · no máximo 3 cartas"
 
 # The target is high enough that the match cannot end before Ana has named trump first at least
 # once: the deal passes to the left every hand, thrown in or not, so within four deals she speaks
@@ -40,7 +40,7 @@ def fill_with_bots_and_start(page) -> None:
     expect(page.locator("#room-title")).to_contain_text("Playing")
 
 
-def check_history_and_match(page, pages, summary: str, changed: dict) -> None:
+def check_history_and_match(page, pages, summary: str, changed: dict, shot=None) -> None:
     """The history's row and the match page say the same rules; the page lists every option."""
     match_href = page.get_by_role("link", name="Match record & replay").get_attribute("href")
     page.goto(pages.base + "/history")
@@ -52,17 +52,24 @@ def check_history_and_match(page, pages, summary: str, changed: dict) -> None:
     expect(marked).to_have_count(len(changed))
     for key in changed:
         expect(page.locator(f'.option-list [data-option="{key}"]')).to_have_class(re.compile("option-changed"))
+    if shot:
+        page.set_viewport_size(PHONE)  # the list fits a phone without sideways scrolling
+        assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
+        page.screenshot(path=str(shot), full_page=True)
 
 
-def test_an_oh_hell_table_in_rotation_says_its_rules_everywhere_and_marks_the_no_trump_hand(pages, table):
+def test_an_oh_hell_table_in_rotation_says_its_rules_everywhere_and_marks_the_no_trump_hand(pages, table, artifacts):
     page = pages.open("/", viewport=DESKTOP)
     code = table.create_room(page, "Ana", "oh_hell", OH_HELL)
     expect(page.locator("#table-rules")).to_have_text(OH_HELL_EN)  # the waiting room
     expect(lobby_row(pages, code)).to_contain_text(OH_HELL_EN)
-    expect(lobby_row(pages, code, "pt")).to_contain_text(OH_HELL_PT)
+    row = lobby_row(pages, code, "pt")
+    expect(row).to_contain_text(OH_HELL_PT)
+    row.page.screenshot(path=str(artifacts / "rules-summary-lobby-pt.png"))
 
     fill_with_bots_and_start(page)
     expect(page.locator("#table-rules")).to_have_text(OH_HELL_EN)  # the table in play
+    page.screenshot(path=str(artifacts / "rules-summary-table.png"))
     seen = []  # the trump line at each of Ana's moves: hands of 1, 2, 3, 2, 1 cards
 
     def note_trump(_actions: int) -> None:
@@ -72,7 +79,7 @@ def test_an_oh_hell_table_in_rotation_says_its_rules_everywhere_and_marks_the_no
     # Rotation: hearts, diamonds, clubs, spades, then the fifth hand without trump.
     assert any("hearts" in line for line in seen) and any("no trump" in line for line in seen), seen
     expect(page.locator("#sheet table.sheet tbody tr.sheet-hand")).to_have_count(5)
-    check_history_and_match(page, pages, OH_HELL_EN, OH_HELL)
+    check_history_and_match(page, pages, OH_HELL_EN, OH_HELL, artifacts / "rules-summary-match-phone.png")
 
 
 def test_a_no_trump_tarabish_table_says_its_rules_everywhere_and_marks_a_no_trump_call(pages, table):

@@ -542,7 +542,7 @@ export default {
   "summary.oh_hell.start.low": "menor mão primeiro",
   "summary.oh_hell.rebound.false": "sem volta",
   "summary.oh_hell.min_cards": "menor mão de {n} cartas",
-  "summary.oh_hell.max_cards": (p) => `até ${p.n} ${plural(p.n, "carta", "cartas")}`,
+  "summary.oh_hell.max_cards": (p) => `no máximo ${p.n} ${plural(p.n, "carta", "cartas")}`,
   "summary.oh_hell.hook.false": "sem gancho",
   "summary.oh_hell.hook_last_hand.false": "sem gancho na mão de 1 carta",
   "summary.oh_hell.vienna.true": "Viena",
