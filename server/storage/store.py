@@ -293,6 +293,7 @@ def _summary(match: Match, players: list[dict]) -> dict[str, Any]:
     return {
         "id": match.id,
         "game": match.game,
+        "options": match.options,
         "players": players,
         "scores": list(match.scores),
         "winners": list(match.winners),

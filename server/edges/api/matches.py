@@ -35,6 +35,7 @@ class SeatOut(BaseModel):
 class MatchSummary(BaseModel):
     id: str
     game: str
+    options: dict[str, Any] = Field(description="The options the match was played with (the history shows its rules).")
     players: list[SeatOut]
     scores: list[int]
     winners: list[int]
