@@ -16,6 +16,7 @@ from server.edges.api.deps import Caller, current_player
 from server.edges.api.errors import ApiError, error_response_doc
 from server.edges.api.groups import group_tables_of
 from server.rooms import RoomError
+from server.storage.db import OUTAGE_ERRORS
 
 router = APIRouter(tags=["tables"])
 
@@ -44,7 +45,7 @@ class TableList(BaseModel):
 async def my_tables(request: Request, caller: Caller = Depends(current_player)) -> dict:
     try:
         found = await request.app.state.tables.tables_of(caller.id)
-    except Exception:
+    except OUTAGE_ERRORS:
         raise ApiError(503, "unavailable", "The table store is not reachable right now; try again.") from None
     # The open tables of the caller's groups are theirs too, seated or not.
     theirs = await group_tables_of(request, caller.id)
