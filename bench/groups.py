@@ -21,7 +21,8 @@ import statistics
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,7 +36,7 @@ from server.groups.cache import LedgerCache  # noqa: E402
 from server.storage import groups, store  # noqa: E402
 from server.storage.db import Database  # noqa: E402
 
-T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def _record(rng: random.Random, room: str, ids: list[str], i: int) -> dict:
@@ -43,13 +44,21 @@ def _record(rng: random.Random, room: str, ids: list[str], i: int) -> dict:
     scores = [rng.randrange(0, 60) for _ in range(4)]
     top = max(scores)
     return {
-        "id": secrets.token_hex(8), "game": "oh_hell", "options": {}, "seed": str(i), "commitment": "0" * 64,
-        "dealer": 0, "room_code": room, "scores": scores, "winners": [s for s in range(4) if scores[s] == top],
+        "id": secrets.token_hex(8),
+        "game": "oh_hell",
+        "options": {},
+        "seed": str(i),
+        "commitment": "0" * 64,
+        "dealer": 0,
+        "room_code": room,
+        "scores": scores,
+        "winners": [s for s in range(4) if scores[s] == top],
         "players": [
             {"seat": s, "name": "Bot" if p is None else "P", "player_id": p, "bot": p is None}
             for s, p in enumerate(seated)
         ],
-        "started_at": T0 + timedelta(minutes=i), "finished_at": T0 + timedelta(minutes=i, seconds=30),
+        "started_at": T0 + timedelta(minutes=i),
+        "finished_at": T0 + timedelta(minutes=i, seconds=30),
     }
 
 
@@ -75,6 +84,10 @@ def fill(db: Database, matches: int) -> str:
     return codes[0]
 
 
+def _standings(session, code: str, number: int | None, members: dict[str, str]) -> dict:
+    return ledger.standings("oh_hell", groups.ledger_matches(session, code, "oh_hell", number), members)
+
+
 def measure(db: Database, code: str, season: str, repeat: int, cache: LedgerCache | None) -> list[float]:
     """As the standings call does it; ``cache=None`` computes every time (a new match each time)."""
     times = []
@@ -83,9 +96,7 @@ def measure(db: Database, code: str, season: str, repeat: int, cache: LedgerCach
         with db.session() as session:
             number = None if season == "all" else groups.current_season(session, code)["number"]
             members = {m["player_id"]: m["name"] for m in groups.members_of(session, code)}
-            compute = lambda: ledger.standings(  # noqa: E731
-                "oh_hell", groups.ledger_matches(session, code, "oh_hell", number), members
-            )
+            compute = partial(_standings, session, code, number, members)
             if cache is None:
                 compute()
             else:
@@ -126,7 +137,9 @@ def main() -> None:
         with psycopg.connect(admin, autocommit=True) as conn:
             conn.execute(f'CREATE DATABASE "{name}"')
         try:
-            run(server.set(database=name).render_as_string(hide_password=False), "postgresql", args.matches, args.repeat)
+            run(
+                server.set(database=name).render_as_string(hide_password=False), "postgresql", args.matches, args.repeat
+            )
         finally:
             with psycopg.connect(admin, autocommit=True) as conn:
                 conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -44,8 +44,15 @@ def _sides(game: str, seats: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
 
 def _row(player_id: str, name: str) -> dict[str, Any]:
     return {
-        "player_id": player_id, "name": name, "matches": 0, "wins": 0, "win_share": 0.0,
-        "average_place": None, "points": 0, "points_against": 0.0, "_places": 0,
+        "player_id": player_id,
+        "name": name,
+        "matches": 0,
+        "wins": 0,
+        "win_share": 0.0,
+        "average_place": None,
+        "points": 0,
+        "points_against": 0.0,
+        "_places": 0,
     }
 
 
@@ -86,12 +93,14 @@ def _count_meetings(
 ) -> None:
     """Head-to-head between members on different sides; pairs of partners on the same one."""
     for i, (a, side_a, sa) in enumerate(placed):
-        for b, side_b, sb in placed[i + 1:]:
+        for b, side_b, sb in placed[i + 1 :]:
             if a == b:
                 continue
             first, second = _pair_key(a, b)
             if side_a != side_b:
-                rec = h2h.setdefault((first, second), {"a": first, "b": second, "matches": 0, "a_higher": 0, "b_higher": 0})
+                rec = h2h.setdefault(
+                    (first, second), {"a": first, "b": second, "matches": 0, "a_higher": 0, "b_higher": 0}
+                )
                 rec["matches"] += 1
                 place_first, place_second = (sa, sb) if first == a else (sb, sa)
                 if place_first["place"] < place_second["place"]:

@@ -9,7 +9,7 @@ members (``{player_id: name}``). Sides and net points follow the ledger's rules.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -77,15 +77,20 @@ def _net(match: Mapping[str, Any], members: Mapping[str, str], nets: dict[str, d
         row["net"] += s["score"] - (sum(others) / len(others) if others else 0)
 
 
-def recap(matches: list[Mapping[str, Any]], members: Mapping[str, str]) -> dict[str, Any]:
+def recap(matches: Sequence[Mapping[str, Any]], members: Mapping[str, str]) -> dict[str, Any]:
     """``{"matches", "started_at", "ended_at", "results", "best_hand", "comeback", "members"}``."""
-    results, nets = [], {}
+    results: list[dict[str, Any]] = []
+    nets: dict[str, dict[str, Any]] = {}
     best, comeback = None, None
     for match in matches:
-        results.append({
-            "id": match["id"], "game": match["game"], "finished_at": match["finished_at"],
-            "winners": _side_names(match["seats"], True),
-        })
+        results.append(
+            {
+                "id": match["id"],
+                "game": match["game"],
+                "finished_at": match["finished_at"],
+                "winners": _side_names(match["seats"], True),
+            }
+        )
         hand = _best_hand(match, members)
         if hand and (best is None or hand["points"] > best["points"]):
             best = hand
@@ -100,7 +105,10 @@ def recap(matches: list[Mapping[str, Any]], members: Mapping[str, str]) -> dict[
         "matches": len(matches),
         "started_at": matches[0]["finished_at"] if matches else None,
         "ended_at": matches[-1]["finished_at"] if matches else None,
-        "results": results, "best_hand": best, "comeback": comeback, "members": rows,
+        "results": results,
+        "best_hand": best,
+        "comeback": comeback,
+        "members": rows,
     }
 
 
@@ -114,10 +122,13 @@ def recap_text(group_name: str, night: Mapping[str, Any], titles: Mapping[str, s
         lines.append(f"- {titles.get(r['game'], r['game'])}: {' & '.join(r['winners']) or 'nobody'} won")
     if night["best_hand"]:
         b = night["best_hand"]
-        lines.append(f"Best hand: {b['name']}, {b['points']} points ({titles.get(b['game'], b['game'])}, hand {b['hand']})")
+        lines.append(
+            f"Best hand: {b['name']}, {b['points']} points ({titles.get(b['game'], b['game'])}, hand {b['hand']})"
+        )
     if night["comeback"]:
         c = night["comeback"]
-        lines.append(f"Biggest comeback: {' & '.join(c['names'])}, from {c['behind']} behind ({titles.get(c['game'], c['game'])})")
+        game = titles.get(c["game"], c["game"])
+        lines.append(f"Biggest comeback: {' & '.join(c['names'])}, from {c['behind']} behind ({game})")
     for m in night["members"]:
         sign = "+" if m["net"] >= 0 else ""
         lines.append(f"{m['name']}: {m['wins']}/{m['matches']} won, net {sign}{m['net']:g}")

@@ -10,7 +10,7 @@ WIDTH, MARGIN, LINE = 720, 28, 30
 FELT, INK, GOLD = (22, 101, 52), (244, 246, 244), (250, 204, 21)
 
 
-def _font(size: int) -> ImageFont.ImageFont:
+def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
     for name in ("DejaVuSans.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"):
         try:
             return ImageFont.truetype(name, size)

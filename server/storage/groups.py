@@ -7,7 +7,7 @@ caller may see a group is the edge's question (``role_of``); nothing here knows 
 from __future__ import annotations
 
 import secrets
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -33,7 +33,7 @@ OPEN_STATUSES = ("waiting", "playing", "parked")
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def new_group_code() -> str:
@@ -115,7 +115,7 @@ def join_group(session: Session, code: str, invite: str, player_id: str) -> bool
 
 def rotate_invite(session: Session, code: str) -> str:
     """A new invite secret for the group; the old link no longer lets anyone in."""
-    group = session.get(Group, code)
+    group = session.get_one(Group, code)
     group.invite = new_invite()
     session.flush()
     return group.invite
@@ -123,7 +123,7 @@ def rotate_invite(session: Session, code: str) -> str:
 
 def remove_member(session: Session, code: str, player_id: str) -> bool:
     """Remove a member (never the owner). Their matches stay; they are simply no longer ranked."""
-    deleted = session.execute(
+    deleted: sa.CursorResult = session.execute(  # type: ignore[assignment]
         sa.delete(GroupMember).where(
             GroupMember.group_code == code, GroupMember.player_id == player_id, GroupMember.role != OWNER
         )
@@ -162,6 +162,8 @@ def current_season(session: Session, code: str) -> dict[str, Any]:
         .order_by(GroupSeason.number.desc())
         .limit(1)
     )
+    if row is None:  # every group has one open season from its creation on
+        raise LookupError(f"group {code} has no open season")
     return {"number": row.number, "started_at": row.started_at}
 
 
@@ -216,8 +218,13 @@ def open_tables(session: Session, codes: list[str], limit: int = 50) -> list[dic
     )
     return [
         {
-            "code": t.code, "game": t.game, "status": t.status, "private": t.private,
-            "host_id": t.host_id, "updated_at": t.updated_at, "group": group_code,
+            "code": t.code,
+            "game": t.game,
+            "status": t.status,
+            "private": t.private,
+            "host_id": t.host_id,
+            "updated_at": t.updated_at,
+            "group": group_code,
         }
         for t, group_code in session.execute(query)
     ]
@@ -246,8 +253,14 @@ def ledger_matches(session: Session, code: str, game: str, season: int | None) -
     ``{"id", "season", "seats": [{"seat", "player_id", "name", "bot", "score", "winner"}]}``."""
     query = (
         sa.select(
-            GroupMatch.match_id, GroupMatch.season, MatchSeat.seat, MatchSeat.player_id, MatchSeat.name,
-            MatchSeat.bot, MatchSeat.score, MatchSeat.winner,
+            GroupMatch.match_id,
+            GroupMatch.season,
+            MatchSeat.seat,
+            MatchSeat.player_id,
+            MatchSeat.name,
+            MatchSeat.bot,
+            MatchSeat.score,
+            MatchSeat.winner,
         )
         .join(MatchSeat, MatchSeat.match_id == GroupMatch.match_id)
         .where(GroupMatch.group_code == code, GroupMatch.game == game)
@@ -289,12 +302,14 @@ def night_matches(session: Session, code: str, gap: timedelta, limit: int = 200)
     """The group's last night: its latest matches, newest back to the first one that finished
     more than ``gap`` after the one before it. Oldest first, each with its game, time, seats
     and every hand's scores: ``{"id", "game", "finished_at", "seats", "hands"}``."""
-    rows = session.execute(
-        sa.select(GroupMatch.match_id, GroupMatch.game, GroupMatch.finished_at)
-        .where(GroupMatch.group_code == code)
-        .order_by(GroupMatch.finished_at.desc(), GroupMatch.match_id.desc())
-        .limit(limit)
-    ).all()
+    rows = list(
+        session.execute(
+            sa.select(GroupMatch.match_id, GroupMatch.game, GroupMatch.finished_at)
+            .where(GroupMatch.group_code == code)
+            .order_by(GroupMatch.finished_at.desc(), GroupMatch.match_id.desc())
+            .limit(limit)
+        )
+    )
     night = rows[:1]
     for row in rows[1:]:
         if night[-1].finished_at - row.finished_at > gap:
@@ -302,23 +317,36 @@ def night_matches(session: Session, code: str, gap: timedelta, limit: int = 200)
         night.append(row)
     night.reverse()
     ids = [r.match_id for r in night]
-    seats = {m: [] for m in ids}
+    seats: dict[str, list[dict[str, Any]]] = {m: [] for m in ids}
     for match_id, seat, player_id, name, bot, score, winner in session.execute(
-        sa.select(MatchSeat.match_id, MatchSeat.seat, MatchSeat.player_id, MatchSeat.name, MatchSeat.bot,
-                  MatchSeat.score, MatchSeat.winner)
-        .where(MatchSeat.match_id.in_(ids)).order_by(MatchSeat.match_id, MatchSeat.seat)
+        sa.select(
+            MatchSeat.match_id,
+            MatchSeat.seat,
+            MatchSeat.player_id,
+            MatchSeat.name,
+            MatchSeat.bot,
+            MatchSeat.score,
+            MatchSeat.winner,
+        )
+        .where(MatchSeat.match_id.in_(ids))
+        .order_by(MatchSeat.match_id, MatchSeat.seat)
     ):
         seats[match_id].append(
             {"seat": seat, "player_id": player_id, "name": name, "bot": bot, "score": score, "winner": winner}
         )
-    hands = {m: [] for m in ids}
+    hands: dict[str, list[list[int]]] = {m: [] for m in ids}
     for match_id, scores in session.execute(
         sa.select(Hand.match_id, Hand.scores).where(Hand.match_id.in_(ids)).order_by(Hand.match_id, Hand.index)
     ):
         hands[match_id].append(list(scores or []))
     return [
-        {"id": r.match_id, "game": r.game, "finished_at": r.finished_at, "seats": seats[r.match_id],
-         "hands": hands[r.match_id]}
+        {
+            "id": r.match_id,
+            "game": r.game,
+            "finished_at": r.finished_at,
+            "seats": seats[r.match_id],
+            "hands": hands[r.match_id],
+        }
         for r in night
     ]
 

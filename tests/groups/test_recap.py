@@ -2,27 +2,38 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from server.groups.recap import recap, recap_text
 from server.groups.recap_image import recap_png
 
 MEMBERS = {"ana": "Ana", "rui": "Rui"}
-AT = datetime(2026, 12, 3, 22, 0, tzinfo=timezone.utc)
+AT = datetime(2026, 12, 3, 22, 0, tzinfo=UTC)
 
 
 def seat(s, pid, score, winner):
-    return {"seat": s, "player_id": pid, "name": MEMBERS.get(pid, "Bot"), "bot": pid is None, "score": score, "winner": winner}
+    return {
+        "seat": s,
+        "player_id": pid,
+        "name": MEMBERS.get(pid, "Bot"),
+        "bot": pid is None,
+        "score": score,
+        "winner": winner,
+    }
 
 
 OH_HELL = {
-    "id": "m1", "game": "oh_hell", "finished_at": AT,
+    "id": "m1",
+    "game": "oh_hell",
+    "finished_at": AT,
     "seats": [seat(0, "ana", 30, False), seat(1, "rui", 32, True), seat(2, None, 10, False)],
     # Rui trails Ana by 12 after the first hand, then wins.
     "hands": [[14, 2, 5], [16, 30, 5]],
 }
 WHIST = {
-    "id": "m2", "game": "bid_whist", "finished_at": AT,
+    "id": "m2",
+    "game": "bid_whist",
+    "finished_at": AT,
     "seats": [seat(0, "ana", 21, True), seat(1, "rui", 7, False), seat(2, None, 21, True), seat(3, None, 7, False)],
     "hands": [[0, 7, 0, 7], [21, 0, 21, 0]],
 }

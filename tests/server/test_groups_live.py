@@ -16,11 +16,11 @@ import secrets
 import httpx
 import psycopg
 import pytest
-from sqlalchemy.engine import make_url
-
 from live_server import LiveServer
-from server.config import normalize_database_url
+from sqlalchemy.engine import make_url
 from ws_client import Client, new_player, play_to_end
+
+from server.config import normalize_database_url
 
 SHORT = {"max_cards": 2, "rebound": False}  # a short Oh Hell
 
@@ -95,13 +95,19 @@ async def test_every_group_endpoint_is_404_to_outsiders(server):
     async with httpx.AsyncClient(base_url=server.base) as http:
         code = (await new_group(http, ana))["code"]
         calls = [
-            ("GET", f"/api/groups/{code}", None), ("GET", f"/api/groups/{code}/invite", None),
-            ("POST", f"/api/groups/{code}/invite", None), ("POST", f"/api/groups/{code}/join", {"invite": "nope"}),
+            ("GET", f"/api/groups/{code}", None),
+            ("GET", f"/api/groups/{code}/invite", None),
+            ("POST", f"/api/groups/{code}/invite", None),
+            ("POST", f"/api/groups/{code}/join", {"invite": "nope"}),
             ("PUT", f"/api/groups/{code}/rules/oh_hell", {"options": {}}),
-            ("GET", f"/api/groups/{code}/standings?game=oh_hell", None), ("POST", f"/api/groups/{code}/seasons", None),
-            ("GET", f"/api/groups/{code}/matches", None), ("DELETE", f"/api/groups/{code}/members/{ana['id']}", None),
-            ("GET", f"/api/groups/{code}/standings.csv?game=ribs", None), ("GET", f"/api/groups/{code}/export.json", None),
-            ("GET", f"/api/groups/{code}/recap", None), ("GET", f"/api/groups/{code}/recap.png", None),
+            ("GET", f"/api/groups/{code}/standings?game=oh_hell", None),
+            ("POST", f"/api/groups/{code}/seasons", None),
+            ("GET", f"/api/groups/{code}/matches", None),
+            ("DELETE", f"/api/groups/{code}/members/{ana['id']}", None),
+            ("GET", f"/api/groups/{code}/standings.csv?game=ribs", None),
+            ("GET", f"/api/groups/{code}/export.json", None),
+            ("GET", f"/api/groups/{code}/recap", None),
+            ("GET", f"/api/groups/{code}/recap.png", None),
             ("POST", "/api/rooms", {"game": "oh_hell", "group": code}),
         ]
         for method, path, body in calls:
@@ -151,9 +157,13 @@ async def test_saved_rules_are_a_group_tables_defaults_and_the_last_used_options
         group = await new_group(http, ana)
         code = group["code"]
         await joined(http, group, rui)
-        bad = await http.put(f"/api/groups/{code}/rules/oh_hell", json={"options": {"max_cards": 99}}, headers=auth(rui))
+        bad = await http.put(
+            f"/api/groups/{code}/rules/oh_hell", json={"options": {"max_cards": 99}}, headers=auth(rui)
+        )
         assert bad.status_code == 422 and bad.json()["error"]["code"] == "bad_options"
-        saved = await http.put(f"/api/groups/{code}/rules/oh_hell", json={"options": {"max_cards": 3}}, headers=auth(rui))
+        saved = await http.put(
+            f"/api/groups/{code}/rules/oh_hell", json={"options": {"max_cards": 3}}, headers=auth(rui)
+        )
         assert saved.status_code == 200 and saved.json()["options"]["max_cards"] == 3
         first = await group_room(http, ana, code)
         assert first.status_code == 201, first.text
@@ -227,7 +237,9 @@ async def test_a_finished_group_match_counts_in_its_season_and_a_closed_season_i
         assert (await ask("1")).json()["rows"] == table["rows"]
         assert (await ask("all")).json()["rows"] == table["rows"]
         assert (await ask("x")).status_code == 422
-        sheet = await http.get(f"/api/groups/{code}/standings.csv", params={"game": "oh_hell", "season": "1"}, headers=auth(rui))
+        sheet = await http.get(
+            f"/api/groups/{code}/standings.csv", params={"game": "oh_hell", "season": "1"}, headers=auth(rui)
+        )
         assert sheet.headers["content-type"].startswith("text/csv")
         lines = sheet.text.splitlines()
         assert lines[0].startswith("player_id,name,matches,wins") and len(lines) == 3

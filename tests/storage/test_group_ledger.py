@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 import secrets
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -16,7 +16,7 @@ from server.storage import groups, store
 
 GAMES = ["oh_hell", "bid_whist", "tarbish", "ribs"]
 PEOPLE = 6  # P0..P3 join the group; P4 and P5 sit in from outside
-T0 = datetime(2026, 11, 1, 20, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 11, 1, 20, 0, tzinfo=UTC)
 
 
 @st.composite
@@ -25,7 +25,7 @@ def a_match(draw):
     seats = 4 if game in ("bid_whist", "tarbish") else draw(st.integers(2, 5))
     who = draw(st.lists(st.one_of(st.none(), st.integers(0, PEOPLE - 1)), min_size=seats, max_size=seats))
     seen: set[int] = set()
-    who = [w if w is None or w not in seen and not seen.add(w) else None for w in who]  # nobody sits twice
+    who = [w if w is None or (w not in seen and not seen.add(w)) else None for w in who]  # nobody sits twice
     if game in ("bid_whist", "tarbish"):
         team = draw(st.lists(st.integers(0, 3), min_size=2, max_size=2))
         scores = [team[s % 2] for s in range(4)]
@@ -40,15 +40,26 @@ events = st.lists(st.one_of(a_match(), st.just("close")), min_size=1, max_size=1
 def record(spec: dict, room: str, ids: list[str], at: datetime) -> dict:
     top = max(spec["scores"])
     return {
-        "id": secrets.token_hex(8), "game": spec["game"], "options": {}, "seed": "1", "commitment": "0" * 64,
-        "dealer": 0, "room_code": room, "scores": spec["scores"],
+        "id": secrets.token_hex(8),
+        "game": spec["game"],
+        "options": {},
+        "seed": "1",
+        "commitment": "0" * 64,
+        "dealer": 0,
+        "room_code": room,
+        "scores": spec["scores"],
         "winners": [s for s, score in enumerate(spec["scores"]) if score == top],
         "players": [
-            {"seat": s, "name": "Bot" if w is None else f"P{w}", "player_id": None if w is None else ids[w],
-             "bot": w is None}
+            {
+                "seat": s,
+                "name": "Bot" if w is None else f"P{w}",
+                "player_id": None if w is None else ids[w],
+                "bot": w is None,
+            }
             for s, w in enumerate(spec["who"])
         ],
-        "started_at": at - timedelta(minutes=5), "finished_at": at,
+        "started_at": at - timedelta(minutes=5),
+        "finished_at": at,
     }
 
 
@@ -90,8 +101,12 @@ def recount(game: str, played: list[tuple[int, dict]], season: int | None, membe
 def as_recount(table: dict) -> dict:
     return {
         "rows": {
-            r["player_id"]: {"matches": r["matches"], "wins": r["wins"], "points": r["points"],
-                             "places": round(r["average_place"] * r["matches"])}
+            r["player_id"]: {
+                "matches": r["matches"],
+                "wins": r["wins"],
+                "points": r["points"],
+                "places": round(r["average_place"] * r["matches"]),
+            }
             for r in table["rows"]
         },
         "h2h": {(h["a"], h["b"]): [h["matches"], h["a_higher"], h["b_higher"]] for h in table["head_to_head"]},

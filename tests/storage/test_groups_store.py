@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
+
+from storage_helpers import copy_record
 
 from server.storage import groups, store
-from storage_helpers import copy_record
 
 
 def players(db, n):
@@ -79,8 +80,12 @@ def test_a_match_from_a_group_table_counts_in_the_season_open_when_it_is_stored(
         store.save_match(session, elsewhere)
     with db.session() as session:
         assert groups.close_season(session, code)["number"] == 2
-    late = copy_record(template, room_code="GRPTBL", players=_seated(template, ids),
-                       finished_at=datetime.now(timezone.utc) - timedelta(days=1))
+    late = copy_record(
+        template,
+        room_code="GRPTBL",
+        players=_seated(template, ids),
+        finished_at=datetime.now(UTC) - timedelta(days=1),
+    )
     with db.session() as session:
         store.save_match(session, late)
     with db.session() as session:
@@ -98,10 +103,13 @@ def test_open_tables_of_a_group_come_from_the_table_rows(db):
     with db.session() as session:
         groups.link_table(session, code, "AAAAAA", "ribs")
         groups.link_table(session, code, "BBBBBB", "ribs")
-        session.execute(store.sa.text(
-            "INSERT INTO tables (code, game, status, private, host_id, version, updated_at) VALUES "
-            "('AAAAAA', 'ribs', 'waiting', true, :h, 1, 1.0), ('BBBBBB', 'ribs', 'closed', true, :h, 3, 2.0)"
-        ), {"h": ana})
+        session.execute(
+            store.sa.text(
+                "INSERT INTO tables (code, game, status, private, host_id, version, updated_at) VALUES "
+                "('AAAAAA', 'ribs', 'waiting', true, :h, 1, 1.0), ('BBBBBB', 'ribs', 'closed', true, :h, 3, 2.0)"
+            ),
+            {"h": ana},
+        )
     with db.session() as session:
         assert [t["code"] for t in groups.open_tables(session, [code])] == ["AAAAAA"]
         assert groups.open_tables(session, []) == []
@@ -118,7 +126,7 @@ def test_the_night_is_the_run_of_latest_matches_without_a_long_gap(db, template_
     ids = [ana, rui, None, None]
     with db.session() as session:
         groups.link_table(session, code, "NIGHT1", "oh_hell")
-    at = datetime(2026, 12, 1, 23, 0, tzinfo=timezone.utc)
+    at = datetime(2026, 12, 1, 23, 0, tzinfo=UTC)
     times = [at - timedelta(days=2), at, at + timedelta(hours=2), at + timedelta(hours=5)]  # the last three: one night
     records = [copy_record(template, room_code="NIGHT1", players=_seated(template, ids), finished_at=t) for t in times]
     with db.session() as session:

@@ -27,6 +27,7 @@ from server.groups.presence import Presence
 from server.groups.recap_image import recap_png
 from server.rules.games import game_names, get_game
 from server.storage import groups, store
+from server.storage.models import Group
 
 router = APIRouter(tags=["groups"])
 
@@ -136,7 +137,10 @@ async def _member(request: Request, code: str, caller: Caller, owner: bool = Fal
 
 
 @router.post(
-    "/groups", status_code=201, response_model=GroupCreated, summary="Create a group; the caller owns it",
+    "/groups",
+    status_code=201,
+    response_model=GroupCreated,
+    summary="Create a group; the caller owns it",
     responses=error_response_doc(401, 422, 503),
 )
 async def create_group(body: NewGroup, request: Request, caller: Caller = Depends(current_player)) -> dict:
@@ -177,10 +181,15 @@ async def group_answer(request: Request, code: str, caller: Caller) -> dict:
             if group is None or role is None:
                 return None
             return {
-                "code": code, "name": group.name, "url": f"/g/{code}", "role": role,
-                "members": groups.members_of(session, code), "rules": groups.rules_of(session, code),
+                "code": code,
+                "name": group.name,
+                "url": f"/g/{code}",
+                "role": role,
+                "members": groups.members_of(session, code),
+                "rules": groups.rules_of(session, code),
                 "tables": [{**t, "url": f"/r/{t['code']}"} for t in groups.open_tables(session, [code])],
-                "season": groups.current_season(session, code), "seasons": groups.season_numbers(session, code),
+                "season": groups.current_season(session, code),
+                "seasons": groups.season_numbers(session, code),
             }
 
     found = await db.call(read)
@@ -189,14 +198,18 @@ async def group_answer(request: Request, code: str, caller: Caller) -> dict:
     presence = _presence(request)
     presence.saw(caller.id)
     rooms = getattr(request.app.state, "rooms", None)
-    online = presence.online(rooms.rooms.values() if rooms is not None else (), [m["player_id"] for m in found["members"]])
+    online = presence.online(
+        rooms.rooms.values() if rooms is not None else (), [m["player_id"] for m in found["members"]]
+    )
     for member in found["members"]:
         member.update(online[member["player_id"]])
     return found
 
 
 @router.get(
-    "/groups/{code}", response_model=GroupOut, summary="A group: members and who is online, rules, open tables",
+    "/groups/{code}",
+    response_model=GroupOut,
+    summary="A group: members and who is online, rules, open tables",
     responses=error_response_doc(401, 404, 503),
 )
 async def get_group(code: str, request: Request, caller: Caller = Depends(current_player)) -> dict:
@@ -204,7 +217,9 @@ async def get_group(code: str, request: Request, caller: Caller = Depends(curren
 
 
 @router.post(
-    "/groups/{code}/join", response_model=GroupOut, summary="Join a group with the secret of its invite link",
+    "/groups/{code}/join",
+    response_model=GroupOut,
+    summary="Join a group with the secret of its invite link",
     responses=error_response_doc(401, 404, 503),
 )
 async def join_group(code: str, body: Join, request: Request, caller: Caller = Depends(current_player)) -> dict:
@@ -230,17 +245,20 @@ async def _in_session(request: Request, work) -> Any:
 
 
 @router.get(
-    "/groups/{code}/invite", response_model=Invite, summary="The group's invite link (members only)",
+    "/groups/{code}/invite",
+    response_model=Invite,
+    summary="The group's invite link (members only)",
     responses=error_response_doc(401, 404, 503),
 )
 async def get_invite(code: str, request: Request, caller: Caller = Depends(current_player)) -> dict:
     await _member(request, code, caller)
-    invite = await _in_session(request, lambda s: groups.group_row(s, code).invite)
+    invite = await _in_session(request, lambda s: s.get_one(Group, code).invite)
     return {"invite_url": _invite_url(code, invite)}
 
 
 @router.post(
-    "/groups/{code}/invite", response_model=Invite,
+    "/groups/{code}/invite",
+    response_model=Invite,
     summary="Owner only: a new invite link; the old one no longer lets anyone join",
     responses=error_response_doc(401, 403, 404, 503),
 )
@@ -251,11 +269,14 @@ async def rotate_invite(code: str, request: Request, caller: Caller = Depends(cu
 
 
 @router.delete(
-    "/groups/{code}/members/{player_id}", status_code=204,
+    "/groups/{code}/members/{player_id}",
+    status_code=204,
     summary="Owner: remove a member; anyone: leave (the owner cannot leave)",
     responses=error_response_doc(401, 403, 404, 409, 503),
 )
-async def remove_member(code: str, player_id: str, request: Request, caller: Caller = Depends(current_player)) -> Response:
+async def remove_member(
+    code: str, player_id: str, request: Request, caller: Caller = Depends(current_player)
+) -> Response:
     role = await _member(request, code, caller)
     if player_id != caller.id and role != groups.OWNER:
         raise ApiError(403, "not_owner", "Only the group's owner can remove someone else.")
@@ -279,11 +300,14 @@ def parsed_options(game_name: str, options: dict[str, Any]) -> dict[str, Any]:
 
 
 @router.put(
-    "/groups/{code}/rules/{game}", response_model=SavedRules,
+    "/groups/{code}/rules/{game}",
+    response_model=SavedRules,
     summary="Save the group's options for a game: its next tables of that game start with them",
     responses=error_response_doc(401, 404, 422, 503),
 )
-async def put_rules(code: str, game: str, body: Rules, request: Request, caller: Caller = Depends(current_player)) -> dict:
+async def put_rules(
+    code: str, game: str, body: Rules, request: Request, caller: Caller = Depends(current_player)
+) -> dict:
     await _member(request, code, caller)
     options = parsed_options(game, body.options)
     await _in_session(request, lambda s: groups.save_rules(s, code, game, options))
@@ -301,13 +325,18 @@ def _season_arg(season: str | None, current: int) -> int | None:
 
 
 @router.get(
-    "/groups/{code}/standings", summary="The ledger of one game: standings, head-to-head and partner pairs",
+    "/groups/{code}/standings",
+    summary="The ledger of one game: standings, head-to-head and partner pairs",
     responses=error_response_doc(401, 404, 422, 503),
 )
 async def standings(
-    code: str, request: Request, caller: Caller = Depends(current_player),
+    code: str,
+    request: Request,
+    caller: Caller = Depends(current_player),
     game: str = Query(..., description="A game id.", json_schema_extra={"enum": sorted(game_names())}),
-    season: str | None = Query(None, max_length=10, description="A season's number, or 'all' (default: the current one)."),
+    season: str | None = Query(
+        None, max_length=10, description="A season's number, or 'all' (default: the current one)."
+    ),
 ) -> dict:
     await _member(request, code, caller)
     if game not in game_names():
@@ -319,7 +348,9 @@ async def standings(
         number = _season_arg(season, groups.current_season(session, code)["number"])
         members = {m["player_id"]: m["name"] for m in groups.members_of(session, code)}
         key = (code, game, number, groups.ledger_version(session, code, game, number), tuple(sorted(members.items())))
-        table = cache.get(key, lambda: ledger.standings(game, groups.ledger_matches(session, code, game, number), members))
+        table = cache.get(
+            key, lambda: ledger.standings(game, groups.ledger_matches(session, code, game, number), members)
+        )
         return {"game": game, "season": "all" if number is None else number, **table}
 
     return await _in_session(request, read)
@@ -333,7 +364,8 @@ def _ledgers(request: Request) -> LedgerCache:
 
 
 @router.post(
-    "/groups/{code}/seasons", response_model=SeasonOut,
+    "/groups/{code}/seasons",
+    response_model=SeasonOut,
     summary="Owner only: close the current season (its table is frozen) and start the next",
     responses=error_response_doc(401, 403, 404, 503),
 )
@@ -343,11 +375,14 @@ async def new_season(code: str, request: Request, caller: Caller = Depends(curre
 
 
 @router.get(
-    "/groups/{code}/matches", summary="The group's latest finished matches, newest first",
+    "/groups/{code}/matches",
+    summary="The group's latest finished matches, newest first",
     responses=error_response_doc(401, 404, 503),
 )
 async def recent_matches(
-    code: str, request: Request, caller: Caller = Depends(current_player),
+    code: str,
+    request: Request,
+    caller: Caller = Depends(current_player),
     limit: int = Query(10, ge=1, le=50),
 ) -> dict:
     await _member(request, code, caller)
@@ -393,11 +428,14 @@ CSV_COLUMNS = ("player_id", "name", "matches", "wins", "win_share", "average_pla
 
 
 @router.get(
-    "/groups/{code}/standings.csv", summary="The standings of one game and season as CSV",
+    "/groups/{code}/standings.csv",
+    summary="The standings of one game and season as CSV",
     responses={200: {"content": {"text/csv": {}}}, **error_response_doc(401, 404, 422, 503)},
 )
 async def standings_csv(
-    code: str, request: Request, caller: Caller = Depends(current_player),
+    code: str,
+    request: Request,
+    caller: Caller = Depends(current_player),
     game: str = Query(..., description="A game id."),
     season: str | None = Query(None, max_length=10, description="A season's number, or 'all'."),
 ) -> Response:
@@ -408,8 +446,11 @@ async def standings_csv(
     for row in table["rows"]:
         writer.writerow([_csv_cell(row[c]) for c in CSV_COLUMNS])
     name = f"felt-{code}-{game}-season-{table['season']}.csv"
-    return Response(out.getvalue(), media_type="text/csv; charset=utf-8",
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    return Response(
+        out.getvalue(),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
 
 
 def _csv_cell(value: Any) -> Any:
@@ -420,20 +461,24 @@ def _csv_cell(value: Any) -> Any:
 
 
 @router.get(
-    "/groups/{code}/export.json", summary="Every match of the group as its whole stored record, oldest first",
+    "/groups/{code}/export.json",
+    summary="Every match of the group as its whole stored record, oldest first",
     responses=error_response_doc(401, 404, 503),
 )
 async def export_json(code: str, request: Request, caller: Caller = Depends(current_player)) -> Response:
     await _member(request, code, caller)
 
     def read(session) -> dict:
-        group = groups.group_row(session, code)
+        group = session.get_one(Group, code)
         records = [store.get_match(session, m, viewer=store.ANYONE) for m in groups.all_match_ids(session, code)]
         return {"group": {"code": code, "name": group.name}, "matches": [r for r in records if r is not None]}
 
     body = orjson.dumps(await _in_session(request, read))
-    return Response(body, media_type="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="felt-{code}-matches.json"'})
+    return Response(
+        body,
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="felt-{code}-matches.json"'},
+    )
 
 
 # ---- the night's recap ---------------------------------------------------------------------
@@ -445,7 +490,7 @@ async def _night(request: Request, code: str, caller: Caller) -> tuple[dict, str
     def read(session) -> tuple[dict, str]:
         members = {m["player_id"]: m["name"] for m in groups.members_of(session, code)}
         night = recap.recap(groups.night_matches(session, code, recap.NIGHT_GAP), members)
-        return night, groups.group_row(session, code).name
+        return night, session.get_one(Group, code).name
 
     night, name = await _in_session(request, read)
     titles = {g: get_game(g).title for g in game_names()}
@@ -453,7 +498,8 @@ async def _night(request: Request, code: str, caller: Caller) -> tuple[dict, str
 
 
 @router.get(
-    "/groups/{code}/recap", summary="The group's last night: who won what, best hand, biggest comeback, nets",
+    "/groups/{code}/recap",
+    summary="The group's last night: who won what, best hand, biggest comeback, nets",
     responses=error_response_doc(401, 404, 503),
 )
 async def night_recap(code: str, request: Request, caller: Caller = Depends(current_player)) -> dict:
@@ -462,10 +508,13 @@ async def night_recap(code: str, request: Request, caller: Caller = Depends(curr
 
 
 @router.get(
-    "/groups/{code}/recap.png", summary="The group's last night as an image to share",
+    "/groups/{code}/recap.png",
+    summary="The group's last night as an image to share",
     responses={200: {"content": {"image/png": {}}}, **error_response_doc(401, 404, 503)},
 )
 async def night_recap_png(code: str, request: Request, caller: Caller = Depends(current_player)) -> Response:
     _, text = await _night(request, code, caller)
     png = await asyncio.to_thread(recap_png, text)
-    return Response(png, media_type="image/png", headers={"Content-Disposition": f'inline; filename="felt-{code}-night.png"'})
+    return Response(
+        png, media_type="image/png", headers={"Content-Disposition": f'inline; filename="felt-{code}-night.png"'}
+    )
