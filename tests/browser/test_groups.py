@@ -54,7 +54,8 @@ def test_friends_make_a_group_play_a_table_from_its_page_and_see_the_standings(p
 
     save_rules(ana, code, "oh_hell", SHORT)
     ana.reload()
-    expect(ana.locator("#saved-rules")).to_contain_text("max_cards: 2")
+    expect(ana.locator("#saved-rules")).to_contain_text("up to 2 cards")
+    expect(ana.locator("#saved-rules")).to_contain_text("no way back")
     ana.get_by_role("button", name="New table").click()
     ana.wait_for_url("**/r/*")
     ana.wait_for_selector(".seat-you")

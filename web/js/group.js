@@ -5,6 +5,7 @@ import { $, h, fill, timeAgo } from "./dom.js";
 import { api, ApiError, ensurePlayer, identity, matchUrl, roomUrl } from "./api.js";
 import { t, translatePage, errorText } from "./i18n.js";
 import { gameTitle } from "./games.js";
+import { rulesSummary } from "./summary.js";
 
 translatePage();
 
@@ -97,7 +98,8 @@ function newTableForm(group) {
   const saved = h("p", { class: "hint", id: "saved-rules" });
   const showSaved = () => {
     const rules = group.rules[select.value];
-    saved.textContent = rules ? t("group.savedRules", { rules: Object.entries(rules).map(([k, v]) => `${k}: ${v}`).join(", ") }) : t("group.noSavedRules");
+    const game = games.find((g) => g.name === select.value);
+    saved.textContent = rules ? t("group.savedRules", { rules: rulesSummary(select.value, rules, game?.options, game?.title) }) : t("group.noSavedRules");
   };
   select.addEventListener("change", showSaved);
   showSaved();
