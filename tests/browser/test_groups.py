@@ -32,7 +32,9 @@ def save_rules(page, code: str, game: str, options: dict) -> None:
 
 
 def test_friends_make_a_group_play_a_table_from_its_page_and_see_the_standings(pages, table, artifacts):
-    ana = pages.open("/groups")
+    ana = pages.open("/")
+    ana.get_by_role("link", name="Groups").click()  # from the lobby's header
+    ana.wait_for_url("**/groups")
     give_name(ana, "Ana")
     ana.get_by_label("Group name").fill("Friday cards")
     ana.get_by_role("button", name="Create group").click()
