@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
@@ -21,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from server.edges.api.deps import Caller, current_player
 from server.edges.api.errors import ApiError, error_response_doc
-from server.groups import ledger, recap
+from server.groups import ledger, partners, recap
 from server.groups.cache import LedgerCache
 from server.groups.presence import Presence
 from server.groups.recap_image import recap_png
@@ -518,3 +519,46 @@ async def night_recap_png(code: str, request: Request, caller: Caller = Depends(
     return Response(
         png, media_type="image/png", headers={"Content-Disposition": f'inline; filename="felt-{code}-night.png"'}
     )
+
+
+# ---- rotate partners at "Play again" -------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _FollowSeat:
+    index: int
+    player_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RotatedFollow:
+    """What room creation reads of the table it follows (its seats), with partners rotated."""
+
+    seats: list[_FollowSeat]
+
+
+def _seating(seats: Any, count: int) -> list[str | None]:
+    out: list[str | None] = [None] * count
+    for s in seats:
+        if 0 <= s.index < count and not getattr(s, "bot", False):
+            out[s.index] = s.player_id
+    return out
+
+
+async def rotated_follow(request: Request, previous: Any, group: str | None) -> Any:
+    """The seating a "Play again" table takes with partners rotated: the pairs that have
+    partnered least tonight at the group's tables (or, outside a group, new partners)."""
+    if previous.game.name not in ledger.PARTNERSHIP_GAMES or len(previous.seats) != 4:
+        return previous
+    last = _seating(previous.seats, 4)
+    done = getattr(previous.match, "id", None)
+    night: list[list[str | None]] = []
+    if group is not None:
+        matches = await _in_session(request, lambda s: groups.night_matches(s, group, recap.NIGHT_GAP))
+        night = [
+            [None if seat["bot"] else seat["player_id"] for seat in m["seats"]]
+            for m in matches
+            if m["game"] in ledger.PARTNERSHIP_GAMES and len(m["seats"]) == 4 and m["id"] != done
+        ]
+    seating = partners.rotated(last, partners.together([*night, last]))
+    return RotatedFollow([_FollowSeat(i, pid) for i, pid in enumerate(seating)])

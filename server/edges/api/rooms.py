@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from server.edges.api.deps import Caller, check_lookups, current_player, lookup_failed, spend
 from server.edges.api.errors import ApiError, error_response_doc
-from server.edges.api.groups import group_of_table, group_table_options, link_group_table
+from server.edges.api.groups import group_of_table, group_table_options, link_group_table, rotated_follow
 from server.limits import ROOMS
 from server.rooms import RoomError
 from server.rooms.manager import UNAVAILABLE
@@ -41,6 +41,11 @@ class CreateRoom(BaseModel):
         default=None, max_length=40,
         description="A group's code: a private table of that group (the caller must be a member), its options"
         " defaulting to the group's saved ones for the game. 'Play again' after a group's table keeps the group.",
+    )
+    rotate_partners: bool = Field(
+        default=False,
+        description="With 'from', in a partnership game: seat the pairs who have partnered least tonight"
+        " (at the group's tables) as partners, instead of everyone in the seat they had.",
     )
 
 
@@ -98,7 +103,7 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
     one a non-host opened (once). Each player who follows sits in the seat they had."""
     spend(request, ROOMS, "new rooms")
     manager = request.app.state.rooms
-    previous = None
+    previous = follow = None
     options, group = body.options, body.group
     if group is not None:
         options = await group_table_options(request, group, caller, body.game, body.options)
@@ -112,9 +117,10 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
                 _may_follow(await manager.read(body.from_), body.from_, caller.id)
             previous = manager.get(body.from_) if manager.cluster is None else await manager.open(body.from_)
             _may_follow(previous, body.from_, caller.id)
+            follow = await rotated_follow(request, previous, group) if body.rotate_partners else previous
         room = await manager.create_shared(
             body.game, options, body.seats, body.private or group is not None, caller.id, caller.name,
-            turn_timer=body.turn_timer, follow=previous,
+            turn_timer=body.turn_timer, follow=follow,
         )
         if group is not None:  # the options a group last used become its defaults
             used = room.summary()["options"] if body.group is not None else None
