@@ -74,6 +74,7 @@ def test_friends_make_a_group_play_a_table_from_its_page_and_see_the_standings(p
     ana.locator("[data-start]").click()
     table.drive([ana, rui], lambda: table.finished(ana) and table.finished(rui))
     expect(ana.locator("#sheet table.sheet tbody tr.sheet-hand")).to_have_count(2)  # the saved rules: 2 then 1 card
+    expect(ana.get_by_role("button", name="Play again, new partners")).to_have_count(0)  # Oh Hell has no partners
 
     ana.goto(f"{pages.base}/g/{code}")
     standings = ana.locator("#standings table.standings")
@@ -91,3 +92,19 @@ def test_friends_make_a_group_play_a_table_from_its_page_and_see_the_standings(p
         ana.locator("#export-csv").click()
     assert download.value.suggested_filename.endswith(".csv")
     ana.screenshot(path=str(artifacts / "group-page-desktop.png"), full_page=True)
+
+
+def test_a_partnership_table_offers_play_again_with_new_partners(pages, table):
+    page = pages.open("/")
+    code = table.create_room(page, "Ana", "tarbish", {"target": 1})
+    for _ in range(3):
+        page.locator("[data-bot-next]").click()
+    page.locator("[data-start]").click()
+    table.drive([page], lambda: table.finished(page))
+    rotate = page.get_by_role("button", name="Play again, new partners")
+    expect(rotate).to_be_visible()
+    with page.expect_request(lambda r: r.url.endswith("/api/rooms") and r.method == "POST") as sent:
+        rotate.click()
+    assert sent.value.post_data_json["rotate_partners"] is True and sent.value.post_data_json["from"] == code
+    page.wait_for_url(re.compile(r"/r/(?!" + code + ")"))
+    page.wait_for_selector(".seat-you")
