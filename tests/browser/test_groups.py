@@ -74,7 +74,7 @@ def test_friends_make_a_group_play_a_table_from_its_page_and_see_the_standings(p
     ana.locator("[data-start]").click()
     table.drive([ana, rui], lambda: table.finished(ana) and table.finished(rui))
     expect(ana.locator("#sheet table.sheet tbody tr.sheet-hand")).to_have_count(2)  # the saved rules: 2 then 1 card
-    expect(ana.get_by_role("button", name="Play again, new partners")).to_have_count(0)  # Oh Hell has no partners
+    expect(ana.get_by_role("button", name="Rotate partners")).to_have_count(0)  # Oh Hell has no partners
 
     ana.goto(f"{pages.base}/g/{code}")
     standings = ana.locator("#standings table.standings")
@@ -101,7 +101,7 @@ def test_a_partnership_table_offers_play_again_with_new_partners(pages, table):
         page.locator("[data-bot-next]").click()
     page.locator("[data-start]").click()
     table.drive([page], lambda: table.finished(page))
-    rotate = page.get_by_role("button", name="Play again, new partners")
+    rotate = page.get_by_role("button", name="Rotate partners")
     expect(rotate).to_be_visible()
     with page.expect_request(lambda r: r.url.endswith("/api/rooms") and r.method == "POST") as sent:
         rotate.click()

@@ -579,7 +579,7 @@ export default {
   "group.recapImage": "Show as an image",
   "group.exportCsv": "Standings as CSV",
   "group.exportJson": "All matches as JSON",
-  "result.againRotate": "Play again, new partners",
+  "result.againRotate": "Rotate partners",
   // ---- The rules summary (web/js/summary.js): a table's rules in one line ----
   "summary.game.tarbish": "Tarabish",
   "summary.to": "to {n}",

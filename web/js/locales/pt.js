@@ -578,7 +578,7 @@ export default {
   "group.recapImage": "Mostrar como imagem",
   "group.exportCsv": "Classificação em CSV",
   "group.exportJson": "Todas as partidas em JSON",
-  "result.againRotate": "Jogar de novo, trocando parceiros",
+  "result.againRotate": "Trocar parceiros",
   // ---- The rules summary (web/js/summary.js): a table's rules in one line ----
   "summary.game.tarbish": "Tarabish",
   "summary.to": "até {n}",
