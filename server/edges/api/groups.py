@@ -12,12 +12,14 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
 import orjson
 from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from server.edges.api.deps import Caller, current_player
@@ -425,6 +427,7 @@ async def group_tables_of(request: Request, player_id: str) -> list[dict]:
 
 # ---- export: nothing is locked in ----------------------------------------------------------
 
+EXPORT_CHUNK = 100  # match records read per database call while the export streams
 CSV_COLUMNS = ("player_id", "name", "matches", "wins", "win_share", "average_place", "points", "points_against")
 
 
@@ -466,17 +469,28 @@ def _csv_cell(value: Any) -> Any:
     summary="Every match of the group as its whole stored record, oldest first",
     responses=error_response_doc(401, 404, 503),
 )
-async def export_json(code: str, request: Request, caller: Caller = Depends(current_player)) -> Response:
+async def export_json(code: str, request: Request, caller: Caller = Depends(current_player)) -> StreamingResponse:
+    """Streamed ``EXPORT_CHUNK`` records at a time, each chunk one database call within the
+    usual deadline, however many matches the group has."""
     await _member(request, code, caller)
+    name, ids = await _in_session(request, lambda s: (s.get_one(Group, code).name, groups.all_match_ids(s, code)))
 
-    def read(session) -> dict:
-        group = session.get_one(Group, code)
-        records = [store.get_match(session, m, viewer=store.ANYONE) for m in groups.all_match_ids(session, code)]
-        return {"group": {"code": code, "name": group.name}, "matches": [r for r in records if r is not None]}
+    async def body() -> AsyncIterator[bytes]:
+        yield b'{"group":' + orjson.dumps({"code": code, "name": name}) + b',"matches":['
+        first = True
+        for start in range(0, len(ids), EXPORT_CHUNK):
+            chunk = ids[start : start + EXPORT_CHUNK]
+            records = await _in_session(
+                request, lambda s, chunk=chunk: [store.get_match(s, m, viewer=store.ANYONE) for m in chunk]
+            )
+            for record in records:
+                if record is not None:
+                    yield (b"" if first else b",") + orjson.dumps(record)
+                    first = False
+        yield b"]}"
 
-    body = orjson.dumps(await _in_session(request, read))
-    return Response(
-        body,
+    return StreamingResponse(
+        body(),
         media_type="application/json",
         headers={"Content-Disposition": f'attachment; filename="felt-{code}-matches.json"'},
     )
