@@ -193,3 +193,93 @@ class TableLogEntry(Base):
     kind: Mapped[str] = mapped_column(sa.String(16))
     data: Mapped[str] = mapped_column(sa.Text)
     at: Mapped[float] = mapped_column(sa.Float)  # Unix seconds
+
+
+class Group(Base):
+    """A circle of friends with a permanent link (``/g/{code}``) and an invite secret.
+
+    ``invite`` is the secret of the current invite link (rotating it refuses the old one); it
+    is shown to members only and never written to a log.
+    """
+
+    __tablename__ = "groups"
+
+    code: Mapped[str] = mapped_column(sa.String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(sa.String(64))
+    owner_id: Mapped[str] = mapped_column(sa.String(ID_LENGTH))
+    invite: Mapped[str] = mapped_column(sa.String(64))
+    created_at: Mapped[datetime]
+
+
+class GroupMember(Base):
+    """A player of a group, with their role (owner or member)."""
+
+    __tablename__ = "group_members"
+    __table_args__ = (sa.Index("ix_group_members_player_id", "player_id"),)
+
+    group_code: Mapped[str] = mapped_column(
+        sa.ForeignKey("groups.code", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[str] = mapped_column(sa.String(ID_LENGTH), primary_key=True)
+    role: Mapped[str] = mapped_column(sa.String(16))
+    joined_at: Mapped[datetime]
+
+
+class GroupRules(Base):
+    """A group's house rules for one game: the options its next table of that game starts with."""
+
+    __tablename__ = "group_rules"
+
+    group_code: Mapped[str] = mapped_column(
+        sa.ForeignKey("groups.code", ondelete="CASCADE"), primary_key=True
+    )
+    game: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    options: Mapped[dict[str, Any]]
+    updated_at: Mapped[datetime]
+
+
+class GroupSeason(Base):
+    """One season of a group's ledger; the open one has no ``closed_at``."""
+
+    __tablename__ = "group_seasons"
+
+    group_code: Mapped[str] = mapped_column(
+        sa.ForeignKey("groups.code", ondelete="CASCADE"), primary_key=True
+    )
+    number: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    started_at: Mapped[datetime]
+    closed_at: Mapped[datetime | None]
+
+
+class GroupTable(Base):
+    """A table opened for a group. No foreign key to ``tables``: the table row is written by the
+    writer and purged with its table, while this link stays for the matches played at it."""
+
+    __tablename__ = "group_tables"
+    __table_args__ = (sa.Index("ix_group_tables_group_code_created_at", "group_code", "created_at"),)
+
+    code: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    group_code: Mapped[str] = mapped_column(sa.ForeignKey("groups.code", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(sa.String(32))
+    created_at: Mapped[datetime]
+
+
+class GroupMatch(Base):
+    """A finished match played at a group's table, in the season that was open when it was
+    stored (so a closed season's table never changes). The ledger reads the match records
+    themselves through this link; nothing here is a counter."""
+
+    __tablename__ = "group_matches"
+    __table_args__ = (
+        # Standings: one range per (group, game, season); recent matches: newest first.
+        sa.Index("ix_group_matches_group_code_game_season", "group_code", "game", "season", "match_id"),
+        sa.Index("ix_group_matches_group_code_finished_at", "group_code", "finished_at"),
+    )
+
+    match_id: Mapped[str] = mapped_column(
+        sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    group_code: Mapped[str] = mapped_column(sa.ForeignKey("groups.code", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(sa.String(32))
+    season: Mapped[int]
+    finished_at: Mapped[datetime]

@@ -19,6 +19,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from server.names import NAME_MAX, InvalidName, clean_name  # noqa: F401 (the store's API)
+from server.storage import groups
 from server.storage.models import ID_LENGTH, Action, Hand, Match, MatchSeat, Player
 
 if TYPE_CHECKING:
@@ -177,6 +178,7 @@ def save_match(session: Session, record: Mapping[str, Any]) -> str:
     conn = session.connection()
     conn.execute(MatchSeat.__table__.insert(), _seat_rows(session, match_id, players, scores, winners, finished_at))
     _insert_hands_and_actions(conn, match_id, record)
+    groups.link_match(session, match_id, record.get("room_code"), str(record["game"]), finished_at)
     return match_id
 
 
@@ -407,3 +409,12 @@ def get_match(session: Session, match_id: str, viewer: str | None = None) -> dic
         "started_at": match.started_at,
         "finished_at": match.finished_at,
     }
+
+
+def match_summaries(session: Session, match_ids: list[str]) -> list[dict[str, Any]]:
+    """Summaries of these matches (as the history lists them), in the order of ``match_ids``."""
+    if not match_ids:
+        return []
+    found = {m.id: m for m in session.scalars(sa.select(Match).where(Match.id.in_(match_ids)))}
+    seats = _seats_by_match(session, list(found))
+    return [_summary(found[m], seats[m]) for m in match_ids if m in found]

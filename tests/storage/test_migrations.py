@@ -11,9 +11,9 @@ from alembic.migration import MigrationContext
 from server.storage.db import Database
 from server.storage.models import Base
 
-HEAD = "0005_seat_bot_level"
+HEAD = "0006_groups"
 
-TABLES = {"players", "matches", "match_seats", "hands", "actions"}
+TABLES = {"players", "matches", "match_seats", "hands", "actions", "groups", "group_members", "group_matches"}
 
 
 def schema_diffs(db: Database, metadata: sa.MetaData = Base.metadata) -> list:

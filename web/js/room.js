@@ -567,6 +567,7 @@ function renderResult() {
     row.push(h("a", { class: "btn btn-primary", href: roomUrl(r.next), "data-key": "next-room" }, t("result.next")));
   } else if (state.me && state.you !== null) {
     row.push(h("button", { type: "button", class: "btn btn-primary", "data-play-again": "", "data-key": "again" }, t("result.again")));
+    if (view()?.teams && r.seats === 4) row.push(h("button", { type: "button", class: "btn", "data-play-again": "rotate", "data-key": "again-rotate" }, t("result.againRotate")));
   }
   if (res.match_id) row.push(h("a", { class: "btn", href: matchUrl(res.match_id), "data-key": "record" }, t("result.record")));
   else parts.push(h("p", { class: "hint" }, t("result.saving")));
@@ -769,7 +770,8 @@ async function playAgain(btn) {
     const made = await api("/api/rooms", {
       method: "POST",
       auth: true,
-      body: { game: r.game, options: r.options, seats: r.seats, private: r.private, turn_timer: r.turn_timer || 0, from: r.code },
+      body: { game: r.game, options: r.options, seats: r.seats, private: r.private, turn_timer: r.turn_timer || 0, from: r.code,
+        rotate_partners: btn.dataset.playAgain === "rotate" },
     });
     location.href = roomUrl(made.code);
   } catch (err) {

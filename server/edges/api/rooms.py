@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from server.edges.api.deps import Caller, check_lookups, current_player, lookup_failed, spend
 from server.edges.api.errors import ApiError, error_response_doc
+from server.edges.api.groups import group_of_table, group_table_options, link_group_table, rotated_follow
 from server.limits import ROOMS
 from server.rooms import RoomError
 from server.rooms.manager import UNAVAILABLE
@@ -36,6 +37,16 @@ class CreateRoom(BaseModel):
         default=0, description="Seconds a player has per turn before a bot plays it for them (0: no timer)."
     )
     from_: str | None = Field(default=None, alias="from", description="The room this one follows ('Play again').")
+    group: str | None = Field(
+        default=None, max_length=40,
+        description="A group's code: a private table of that group (the caller must be a member), its options"
+        " defaulting to the group's saved ones for the game. 'Play again' after a group's table keeps the group.",
+    )
+    rotate_partners: bool = Field(
+        default=False,
+        description="With 'from', in a partnership game: seat the pairs who have partnered least tonight"
+        " (at the group's tables) as partners, instead of everyone in the seat they had.",
+    )
 
 
 class RoomCreated(BaseModel):
@@ -92,7 +103,12 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
     one a non-host opened (once). Each player who follows sits in the seat they had."""
     spend(request, ROOMS, "new rooms")
     manager = request.app.state.rooms
-    previous = None
+    previous = follow = None
+    options, group = body.options, body.group
+    if group is not None:
+        options = await group_table_options(request, group, caller, body.game, body.options)
+    elif body.from_:
+        group = await group_of_table(request, body.from_)
     try:
         if body.from_:
             # In cluster mode the finished room may run on another node: only one of its players
@@ -101,10 +117,14 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
                 _may_follow(await manager.read(body.from_), body.from_, caller.id)
             previous = manager.get(body.from_) if manager.cluster is None else await manager.open(body.from_)
             _may_follow(previous, body.from_, caller.id)
+            follow = await rotated_follow(request, previous, group) if body.rotate_partners else previous
         room = await manager.create_shared(
-            body.game, body.options, body.seats, body.private, caller.id, caller.name,
-            turn_timer=body.turn_timer, follow=previous,
+            body.game, options, body.seats, body.private or group is not None, caller.id, caller.name,
+            turn_timer=body.turn_timer, follow=follow,
         )
+        if group is not None:  # the options a group last used become its defaults
+            used = room.summary()["options"] if body.group is not None else None
+            await link_group_table(request, group, room.code, body.game, used)
         if previous is not None:
             try:
                 await previous.claim_next(caller.id, room.code)

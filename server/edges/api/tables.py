@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from server.edges.api.deps import Caller, current_player
 from server.edges.api.errors import ApiError, error_response_doc
+from server.edges.api.groups import group_tables_of
 from server.rooms import RoomError
 from server.storage.db import OUTAGE_ERRORS
 
@@ -22,6 +23,7 @@ router = APIRouter(tags=["tables"])
 
 class TableSummary(BaseModel):
     code: str
+    group: str | None = None  # the group's code, for a table of one of the caller's groups
     url: str
     game: str
     status: str  # waiting, playing or parked
@@ -45,7 +47,12 @@ async def my_tables(request: Request, caller: Caller = Depends(current_player)) 
         found = await request.app.state.tables.tables_of(caller.id)
     except OUTAGE_ERRORS:
         raise ApiError(503, "unavailable", "The table store is not reachable right now; try again.") from None
-    return {"tables": [{**t, "url": f"/r/{t['code']}"} for t in found]}
+    # The open tables of the caller's groups are theirs too, seated or not.
+    theirs = await group_tables_of(request, caller.id)
+    group_of = {t["code"]: t["group"] for t in theirs}
+    seated = {t["code"] for t in found}
+    found += [{**t, "is_host": t.pop("host_id") == caller.id} for t in theirs if t["code"] not in seated]
+    return {"tables": [{**t, "url": f"/r/{t['code']}", "group": group_of.get(t["code"])} for t in found]}
 
 
 async def _refusals_as_api(step: Awaitable[Any]) -> Any:
