@@ -307,6 +307,15 @@ OPTION_MIXES = {
         {"max_cards": 2, "trump": "no_trump", "scoring": "exact", "blind_one": True},
         {"max_cards": 2, "trump": "D", "blind_one": True, "hook": False, "until_clear_winner": True},
     ],
+    "bid_whist": [
+        {"jokers": 2, "books": "thirteen", "directions": True, "no_trump": True, "min_bid": 3,
+         "game_to": 5},
+        {"jokers": 1, "joker_no_trump": "must_play", "directions": True, "no_trump": True,
+         "boston": "quadruple", "sport_kitty": True, "downtown_beats_uptown": False, "target": 8},
+        {"jokers": 2, "directions": True, "no_trump": True, "no_trump_double": False,
+         "joker_no_trump": "must_play", "target": 6},
+        {"sport_kitty": True, "jokers": 1, "target": 5},
+    ],
 }
 
 
