@@ -12,7 +12,6 @@ import pytest
 from server.rules.games import IllegalAction, get_game
 from server.rules.games.bid_whist import Phase
 from server.rules.games.bid_whist_house import playable, trick_winner
-
 from tests.games.test_bid_whist import refuse, stack
 
 GAME = get_game("bid_whist")
@@ -20,8 +19,8 @@ GAME = get_game("bid_whist")
 # The mirror deal: team A (P0, P2) holds the low cards 2-7 of every suit, team B (P1, P3) the
 # high cards 8-K; P0 and P1 hold spades and hearts, P2 and P3 diamonds and clubs; the aces
 # (and the jokers, when the table plays them) are the kitty.
-LOW = "2 3 4 5 6 7".split()
-HIGH = "8 9 10 J Q K".split()
+LOW = ["2", "3", "4", "5", "6", "7"]
+HIGH = ["8", "9", "10", "J", "Q", "K"]
 MIRROR = [
     [r + "S" for r in LOW] + [r + "H" for r in LOW],
     [r + "S" for r in HIGH] + [r + "H" for r in HIGH],
