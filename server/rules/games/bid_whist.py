@@ -479,6 +479,7 @@ _SEED_KEYS: dict[str, Any] = {
     "books": "seed",
     "game_to": None,
     "directions": [],
+    "joker_no_trump": "free",
 }
 
 
@@ -497,6 +498,7 @@ def _house_keys(state: BidWhistState, house: HouseRules) -> dict[str, Any]:
         "books": "thirteen" if house.thirteen else "seed",
         "game_to": house.game_to if house.thirteen else None,
         "directions": list(house.directions),
+        "joker_no_trump": "must_play" if house.jokers_must_play else "free",
     }
 
 
