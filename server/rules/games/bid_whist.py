@@ -610,7 +610,8 @@ class BidWhist(Game):
         return BidWhistState(
             options=opts,
             house=house,
-            target=opts.target,
+            # the game's mark as the view shows it: with thirteen books, +/- game_to
+            target=opts.game_to if opts.books == "thirteen" else opts.target,
             seed=seed,
             decks=stacked,
             team_scores=(0, 0),
