@@ -25,7 +25,7 @@ function directionMark(direction, play) {
   const shown = direction === "no_trump" ? play : direction;
   return h("span", { class: ["bw-direction", `bw-${direction}`], "data-direction": direction },
     direction === "no_trump" ? h("span", { class: "bw-nt" }, directionWord("no_trump")) : null,
-    shown ? h("span", { class: "bw-arrow", "aria-hidden": "true" }, ARROWS[shown]) : null,
+    shown ? h("span", { class: "bw-arrow", "aria-hidden": "true" }, `${ARROWS[shown]} `) : null,
     shown ? h("span", {}, directionWord(shown)) : null);
 }
 
@@ -60,6 +60,15 @@ export default {
   bidWord,
   hideBidsOnceContracted: true,
   controls,
+
+  /** A move that names a direction, in words: "bid Four ↓ downtown", "chose ↑ uptown". */
+  actionText(action) {
+    if (!action.direction) return null;
+    if (action.type === "bid") return t("act.bid", { bid: `${bidWord(action.value)} ${directionText(action.direction)}` });
+    if (action.type === "take") return t("bidWhist.act.takeIn", { direction: directionText(action.direction) });
+    if (action.type === "direction") return t("bidWhist.act.direction", { direction: directionText(action.direction) });
+    return null;
+  },
 
   hint(view, moves) {
     if (moves.some((a) => a.type === "direction")) return t("bidWhist.chooseDirection");

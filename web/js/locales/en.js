@@ -562,4 +562,6 @@ export default {
   "bidWhist.info.direction": "Direction",
   "bidWhist.info.highDirection": "High bid's direction",
   "bidWhist.info.sported": "The kitty, face up",
+  "bidWhist.act.takeIn": "took the contract {direction}",
+  "bidWhist.act.direction": "chose {direction}",
 };

@@ -561,4 +561,6 @@ export default {
   "bidWhist.info.direction": "Direção",
   "bidWhist.info.highDirection": "Direção da aposta mais alta",
   "bidWhist.info.sported": "A viúva, virada",
+  "bidWhist.act.takeIn": "pegou o contrato {direction}",
+  "bidWhist.act.direction": "escolheu {direction}",
 };
