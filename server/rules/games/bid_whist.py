@@ -565,8 +565,12 @@ def _discard_legal(hand: tuple[str, ...], count: int = KITTY_SIZE) -> list[Actio
     measured cheaper than indexing it through a precomputed table. The collector is left
     alone: rules touch no process-wide state, and the server raises its thresholds itself.
     """
-    if count != KITTY_SIZE:
-        return [{"type": "discard", "cards": list(cards)} for cards in combinations(hand, count)]
+    if count == 5:  # one joker: 6,188 discards of 17 cards; two: 18,564 of 18
+        return [{"type": "discard", "cards": [a, b, c, d, e]}
+                for a, b, c, d, e in combinations(hand, 5)]
+    if count == 6:
+        return [{"type": "discard", "cards": [a, b, c, d, e, f]}
+                for a, b, c, d, e, f in combinations(hand, 6)]
     return [{"type": "discard", "cards": [a, b, c, d]} for a, b, c, d in combinations(hand, 4)]
 
 

@@ -47,6 +47,11 @@ _DOWN = {card: (14 if card[0] == "A" else 15 - n) for card, n in _UP.items()}
 _JOKER_STRENGTH = {"BJ": 16, "LJ": 15}
 STRENGTH = {False: {**_UP, **_JOKER_STRENGTH}, True: {**_DOWN, **_JOKER_STRENGTH}}
 _TRUMP_BONUS = 100
+# Per trump (None: no trump), each card's suit as it is played: ``suit_in_play`` looked up.
+_SUIT_IN_PLAY: dict[str | None, dict[str, str | None]] = {
+    trump: {**{card: card[-1] for card in _UP}, **dict.fromkeys(_JOKER_STRENGTH, trump)}
+    for trump in (*SUITS, None)
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,8 +121,9 @@ def suit_in_play(card: str, trump: str | None) -> str | None:
 def led_suit(trick: Sequence[tuple[int, str]], trump: str | None) -> str | None:
     """The suit led: the first card's (a joker leads trump); in no trump the first card that
     is not a joker sets it (None while only jokers are down)."""
+    suit_of = _SUIT_IN_PLAY[trump]
     for _, card in trick:
-        suit = suit_in_play(card, trump)
+        suit = suit_of[card]
         if suit is not None:
             return suit
     return None
@@ -130,7 +136,8 @@ def playable(hand: Sequence[str], trick: Sequence[tuple[int, str]], trump: str |
     led = led_suit(trick, trump)
     if led is None:
         return list(hand)
-    same = [card for card in hand if suit_in_play(card, trump) == led]
+    suit_of = _SUIT_IN_PLAY[trump]
+    same = [card for card in hand if suit_of[card] == led]
     if same:
         return same
     if trump is None and jokers_must_play:
@@ -145,9 +152,10 @@ def trick_winner(trick: Sequence[tuple[int, str]], trump: str | None, downtown: 
     the suit led in the hand's direction; a joker in no trump never wins."""
     strength = STRENGTH[downtown]
     led = led_suit(trick, trump)
+    suit_of = _SUIT_IN_PLAY[trump]
     winner, best = trick[0][0], -1
     for seat, card in trick:
-        suit = suit_in_play(card, trump)
+        suit = suit_of[card]
         if suit is None:
             contending = 0
         elif suit == trump:
