@@ -37,7 +37,7 @@ def test_a_bid_whist_match_with_jokers_thirteen_books_and_directions_plays_to_th
     bid_whist.md): the bids offer their direction, the contract's direction is marked with an
     arrow on the table, jokers are cards named in words, and the sheet shows the direction."""
     page = pages.open("/", viewport=DESKTOP)
-    options = {"jokers": 2, "books": "thirteen", "directions": True, "no_trump": True, "game_to": 10}
+    options = {"jokers": 2, "books": "thirteen", "directions": True, "no_trump": True, "game_to": 15}
     table.create_room(page, "Ana", "bid_whist", options)
     for _ in range(3):
         page.locator("[data-bot-next]").click()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from server.rules.games import IllegalAction, get_game
+from server.rules.games.base import canonical_action
 from server.rules.games.bid_whist import Phase
 from server.rules.games.bid_whist_house import playable, trick_winner
 from tests.games.test_bid_whist import refuse, stack
@@ -527,3 +528,13 @@ def test_illegal_direction_actions_are_refused_with_a_sentence():
     refuse(state, 1, {"type": "direction", "direction": "sideways"}, "uptown or downtown")
     with pytest.raises(IllegalAction):
         GAME.apply(state, 1, {"type": "direction"})
+
+
+def test_the_room_keeps_a_bids_direction_and_drops_what_no_action_has():
+    """What a room applies and stores is ``canonical_action``: a direction is part of the move."""
+    assert canonical_action({"type": "bid", "value": 4, "direction": "downtown", "note": "hi"}) == {
+        "type": "bid", "value": 4, "direction": "downtown"}
+    assert canonical_action({"type": "take", "direction": "uptown", "seat": 2}) == {
+        "type": "take", "direction": "uptown"}
+    assert canonical_action({"type": "direction", "direction": "uptown", "x": 1}) == {
+        "type": "direction", "direction": "uptown"}
