@@ -319,6 +319,22 @@ OPTION_MIXES = {
 }
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_bid_whist_at_random_option_combinations_keeps_the_contract_at_every_step(seed):
+    """Bid Whist's house options drawn at random (test_bid_whist_random.random_options)."""
+    from test_bid_whist_random import random_options
+
+    Run("bid_whist", seed, 4, deep=True, options=random_options(random.Random(seed))).play()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(3, 15))
+def test_bid_whist_at_more_random_option_combinations_keeps_the_contract(seed):
+    from test_bid_whist_random import random_options
+
+    Run("bid_whist", seed, 4, deep=seed % 3 == 0, options=random_options(random.Random(seed))).play()
+
+
 @pytest.mark.parametrize(("name", "options"),
                          [(name, mix) for name, mixes in OPTION_MIXES.items() for mix in mixes])
 @pytest.mark.parametrize("seed", range(2))
