@@ -43,11 +43,9 @@ export function cardText(code) {
 
 function faceParts(code) {
   if (isJoker(code)) {
-    // The visible words are the accessible name ("Big joker"), read first; the star is decoration.
-    return [
-      h("span", { class: "card-joker-name" }, jokerName(code)),
-      h("span", { class: "card-corner", "aria-hidden": "true" }, h("span", { class: "card-rank" }, "\u2605")),
-    ];
+    // The visible words are the card's accessible name ("Big joker"); no corner symbol (the
+    // hand's star marks the kitty's cards).
+    return [h("span", { class: "card-joker-name" }, jokerName(code))];
   }
   const { rank, suit } = parseCard(code);
   const sym = suit ? SUITS[suit].symbol : "";

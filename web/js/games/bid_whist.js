@@ -23,7 +23,7 @@ export function directionText(direction, play) {
 /** The contract's direction, marked: an arrow up or down (hidden from screen readers) and words. */
 function directionMark(direction, play) {
   const shown = direction === "no_trump" ? play : direction;
-  return h("span", { class: ["bw-direction", `bw-${direction}`], "data-direction": direction },
+  return h("span", { class: ["bw-direction", `bw-${direction}`], "data-direction": direction, "data-play": shown || null },
     direction === "no_trump" ? h("span", { class: "bw-nt" }, directionWord("no_trump")) : null,
     shown ? h("span", { class: "bw-arrow", "aria-hidden": "true" }, `${ARROWS[shown]} `) : null,
     shown ? h("span", {}, directionWord(shown)) : null);
