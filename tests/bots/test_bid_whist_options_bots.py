@@ -170,3 +170,35 @@ def test_the_sampler_deals_the_unseen_jokers_and_replays_downtown_as_downtown():
         assert "BJ" not in full["hands"][seat]
     played = {e["action"].get("card") for e in view["log"]}
     assert "BJ" in played or len(places) >= 2, "the big joker is dealt to the unseen places"
+
+
+@pytest.mark.parametrize("options", [COMBOS[0], COMBOS[2]])
+def test_an_easy_bot_team_beats_random_players_at_house_options(options):
+    wins = 0
+    for seed in range(10):
+        bots = [get_bot("bid_whist", random.Random(seed)) for _ in range(4)]
+        rng = random.Random(seed)
+        state = GAME.new_game(4, options=options, seed=seed, dealer=seed % 4)
+        while GAME.outcome(state) is None:
+            seat = GAME.to_act(state)[0]
+            legal = GAME.legal_actions(state, seat)
+            if seat % 2 == 0:
+                action = bots[seat].choose(GAME.view(state, seat), legal)
+            else:
+                action = rng.choice(legal)
+            state = GAME.apply(state, seat, action)
+        wins += GAME.outcome(state)["winners"] == [0, 2]
+    assert wins >= 8
+
+
+def test_easy_bots_make_their_own_bids_more_often_than_not_at_house_options():
+    made = total = 0
+    options = {"jokers": 2, "directions": True, "no_trump": True, "target": 21}
+    for seed in range(30, 40):
+        bots = [get_bot("bid_whist", random.Random(seed * 4 + i)) for i in range(4)]
+        history = GAME.view(play_match(bots, options, seed), None)["history"]
+        for entry in history:
+            if not entry["forced"]:
+                total += 1
+                made += entry["made"]
+    assert total >= 10 and made / total > 0.55
