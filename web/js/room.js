@@ -395,8 +395,12 @@ function renderControls() {
   const out = [h("div", { class: "turn-banner" }, t("turn.yours")), turnClock(), h("p", { class: "prompt" }, promptFor(game, v, moves))];
   const hint = descriptor(game).hint?.(v, moves);
   if (hint) out.push(h("p", { class: "hint" }, hint));
-  const row = bidButtons(game, moves);
+  // A game may draw some moves' buttons itself (Bid Whist's bids with a direction).
+  const own = descriptor(game).controls?.(v, moves) || [];
+  const handled = new Set(own.map((c) => c.index));
+  const row = own.length ? own.map((c) => button(c.label, { ...c.attrs, "data-legal": c.index })) : bidButtons(game, moves);
   moves.forEach((a, i) => {
+    if (handled.has(i)) return;
     if (a.type === "trump" && SUITS[a.suit]) {
       row.push(button([h("span", { class: `suit-${a.suit}`, "aria-hidden": "true" }, SUITS[a.suit].symbol), ` ${capital(suitName(a.suit))}`],
         { class: "btn btn-suit", "data-suit": a.suit, "data-legal": i, "data-key": `trump-${a.suit}` }));
@@ -406,10 +410,12 @@ function renderControls() {
     }
   });
   moves.forEach((a, i) => {
+    if (handled.has(i)) return;
     if (a.type === "take") row.push(button(t("button.take"), { class: "btn btn-primary", "data-act": "take", "data-legal": i, "data-key": "take" }));
     if (a.type === "declare") row.push(button(t("button.declare"), { class: "btn btn-primary", "data-act": "declare", "data-legal": i, "data-key": "declare" }));
   });
   moves.forEach((a, i) => {
+    if (handled.has(i)) return;
     if (a.type === "pass") row.push(button(passLabel(v, moves), { "data-act": "pass", "data-legal": i, "data-key": "pass" }));
   });
   if (handMode() === "select") {

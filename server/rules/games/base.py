@@ -84,8 +84,9 @@ def action_type(action: object) -> str:
 
 # The fields of each action type (PROTOCOL §2): everything else a client sends is dropped.
 ACTION_FIELDS: dict[str, tuple[str, ...]] = {
-    "bid": ("value",), "pass": (), "take": (), "discard": ("cards",), "trump": ("suit",),
-    "declare": (), "play": ("card",), "ribs": ("cards",), "pair": ("cards", "fold"),
+    "bid": ("value", "direction"), "pass": (), "take": ("direction",), "discard": ("cards",),
+    "trump": ("suit",), "direction": ("direction",), "declare": (), "play": ("card",),
+    "ribs": ("cards",), "pair": ("cards", "fold"),
 }
 
 
