@@ -3,6 +3,7 @@ import { $, h, fill, toast } from "./dom.js";
 import { api, ensurePlayer, identity, roomUrl } from "./api.js";
 import { t, has, translatePage, errorText } from "./i18n.js";
 import { gameSummary, gameTitle } from "./games.js";
+import { confirmStep } from "./confirm.js";
 
 translatePage();
 
@@ -166,7 +167,7 @@ function myTableRow(row) {
   } else {
     actions.push(h("button", { class: "btn btn-small", type: "button", "data-table-leave": row.code, "aria-label": t("mine.leaveLabel", { title }) }, t("mine.leave")));
   }
-  return h("li", { class: "room-row", "data-my-table": row.code },
+  return h("li", { class: "room-row", "data-my-table": row.code, "data-my-table-status": row.status, "data-my-table-title": title },
     h("div", { class: "room-row-main" },
       h("strong", {}, title),
       h("span", { class: "hint" }, ` · ${t(`mine.status.${row.status}`)}${row.private ? ` · ${t("mine.private")}` : ""}`)),
@@ -185,11 +186,25 @@ async function loadMine() {
   }
 }
 
+/** "Leave" cannot be undone: ask first, saying what happens to the seat. */
+function confirmLeave(code) {
+  const row = $(`[data-my-table="${CSS.escape(code)}"]`);
+  const playing = row && row.dataset.myTableStatus !== "waiting";
+  const title = row ? row.dataset.myTableTitle : "";
+  return confirmStep({
+    title: t("leave.confirmTitle", { title }),
+    text: t(playing ? "leave.confirmPlaying" : "leave.confirmWaiting"),
+    yes: t("leave.confirmYes"),
+    no: t("leave.confirmNo"),
+  });
+}
+
 $("#mine").addEventListener("click", async (event) => {
   const button = event.target.closest("button[data-table-leave], button[data-table-close]");
   if (!button) return;
   const code = button.dataset.tableLeave || button.dataset.tableClose;
   const verb = button.dataset.tableLeave ? "leave" : "close";
+  if (verb === "leave" && !(await confirmLeave(code))) return;
   button.disabled = true;
   try {
     await api(`/api/tables/${encodeURIComponent(code)}/${verb}`, { method: "POST", auth: true });

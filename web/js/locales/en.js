@@ -517,4 +517,12 @@ export default {
   "error.empty": "There is nothing to say in that line.",
   "error.unauthorized": "This browser's player is not known here: give your name again.",
   "error.too_many_rooms": "You already host several open tables; finish or leave one first.",
+
+  // Leaving a table from "Your tables": asked first (web/js/confirm.js).
+  "confirm.cancel": "Cancel",
+  "leave.confirmTitle": "Leave your {title} table?",
+  "leave.confirmWaiting": "Your seat is given up for someone else to take.",
+  "leave.confirmPlaying": "A bot plays your seat for the rest of this match. You cannot undo this.",
+  "leave.confirmYes": "Leave the table",
+  "leave.confirmNo": "Stay",
 };

@@ -516,4 +516,12 @@ export default {
   "error.empty": "Não há nada para dizer nessa mensagem.",
   "error.unauthorized": "Este navegador não é reconhecido aqui: diga seu nome de novo.",
   "error.too_many_rooms": "Você já tem várias mesas abertas; termine ou saia de uma antes.",
+
+  // Sair de uma mesa em "Suas mesas": perguntado antes (web/js/confirm.js).
+  "confirm.cancel": "Cancelar",
+  "leave.confirmTitle": "Sair da sua mesa de {title}?",
+  "leave.confirmWaiting": "Seu lugar fica livre para outra pessoa.",
+  "leave.confirmPlaying": "Um robô joga no seu lugar até o fim desta partida. Não dá para desfazer.",
+  "leave.confirmYes": "Sair da mesa",
+  "leave.confirmNo": "Ficar",
 };
