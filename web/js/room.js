@@ -843,7 +843,22 @@ function showStatus(status, message) {
   const text = t(`conn.${status}`);
   el.className = `conn conn-${status}`;
   el.textContent = text;
+  showPaused(status);
   if (status === "gone") showMissing(message);
+}
+
+/** While the line is down the table is paused: greyed, a banner says so while reconnecting, and
+ * nothing on it or in the hand can be clicked (a click could not reach the table anyway). */
+function showPaused(status) {
+  const paused = status === "reconnecting" || status === "gone";
+  document.body.classList.toggle("table-paused", paused);
+  for (const id of ["#table", "#dock"]) $(id).inert = paused;
+  let banner = $("#paused");
+  if (status === "reconnecting" && !banner) {
+    banner = h("p", { id: "paused", class: "paused-banner" }, t("conn.paused"));
+    $("#table").before(banner);
+  }
+  if (banner) banner.hidden = status !== "reconnecting";
 }
 
 function showMissing(message) {

@@ -525,4 +525,5 @@ export default {
   "leave.confirmPlaying": "A bot plays your seat for the rest of this match. You cannot undo this.",
   "leave.confirmYes": "Leave the table",
   "leave.confirmNo": "Stay",
+  "conn.paused": "Paused: the connection to the table was lost. Reconnecting…",
 };

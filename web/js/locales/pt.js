@@ -524,4 +524,5 @@ export default {
   "leave.confirmPlaying": "Um robô joga no seu lugar até o fim desta partida. Não dá para desfazer.",
   "leave.confirmYes": "Sair da mesa",
   "leave.confirmNo": "Ficar",
+  "conn.paused": "Pausado: a conexão com a mesa caiu. Reconectando…",
 };

@@ -1,0 +1,74 @@
+"""The smaller things a player notices: a lost line pauses the table (nothing on it clickable,
+the token in no URL or console line), and comes back on its own."""
+
+from __future__ import annotations
+
+import re
+
+from conftest import PHONE
+from playwright.sync_api import expect
+
+
+def _cut_able_line(page):
+    """Route the room socket through Playwright so the test can cut it; returns its switch."""
+    line = {"down": False, "routes": [], "urls": []}
+
+    def route(ws):
+        line["urls"].append(ws.url)
+        if line["down"]:
+            ws.close(code=4000, reason="network down (test)")
+            return
+        server = ws.connect_to_server()
+        line["routes"].append((ws, server))
+        ws.on_message(lambda m: server.send(m))
+        server.on_message(lambda m: ws.send(m))
+
+    page.route_web_socket(re.compile(r"/ws/rooms/"), route)
+    return line
+
+
+def _cut(line):
+    line["down"] = True
+    for ws, server in line["routes"]:
+        server.close()
+        ws.close(code=4000, reason="network down (test)")
+    line["routes"].clear()
+
+
+def test_a_lost_line_pauses_the_table_and_nothing_on_it_can_be_clicked(pages, table):
+    page = pages.open(None, viewport=PHONE)
+    console = []
+    page.on("console", lambda msg: console.append(msg.text))
+    line = _cut_able_line(page)
+    page.goto(pages.base + "/")
+    table.create_room(page, "Eve", "oh_hell", {"max_cards": 2, "rebound": False})
+    token = page.evaluate("() => JSON.parse(localStorage.getItem('felt.player')).token")
+    for _ in range(3):
+        page.locator("[data-bot-next]").click()
+    expect(page.locator(".badge-bot")).to_have_count(3)
+    page.locator("[data-start]").click()
+    expect(page.locator("#controls .turn-banner")).to_be_visible(timeout=15000)
+    choice = page.locator("#controls [data-control]:not([disabled])").first
+    expect(page.locator("#paused")).to_have_count(0)
+
+    _cut(line)
+    expect(page.locator("#conn")).to_have_text("Reconnecting…")
+    banner = page.locator("#paused")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("Paused")
+    expect(page.locator("body")).to_have_class(re.compile(r"\btable-paused\b"))
+    assert page.evaluate("() => document.querySelector('#dock').inert && document.querySelector('#table').inert")
+    box = choice.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    assert page.locator(".toast").count() == 0, page.locator(".toast").all_inner_texts()
+    expect(page.locator("#controls .turn-banner")).to_be_visible()  # the decision is still to make
+
+    line["down"] = False
+    expect(page.locator("#conn")).to_have_text("Connected", timeout=20000)
+    expect(banner).to_be_hidden()
+    assert not page.evaluate("() => document.querySelector('#dock').inert")
+    page.locator("#controls [data-control]:not([disabled])").first.click()
+    page.wait_for_function("() => !document.querySelector('#controls [data-bid]')")
+    assert len(line["urls"]) >= 2
+    assert all(token not in url and "token" not in url for url in line["urls"]), line["urls"]
+    assert not [text for text in console if token in text]
