@@ -72,3 +72,19 @@ def test_a_lost_line_pauses_the_table_and_nothing_on_it_can_be_clicked(pages, ta
     assert len(line["urls"]) >= 2
     assert all(token not in url and "token" not in url for url in line["urls"]), line["urls"]
     assert not [text for text in console if token in text]
+
+
+def test_an_old_link_to_a_finished_and_closed_table_opens_its_match_record(pages):
+    """The server names the match played at the code (tests/server/test_old_room_links_live.py);
+    the page follows it. A code that never had a match still says the room is not found."""
+    page = pages.open(None)
+    body = '{"match_id": "0123456789abcdef"}'
+    page.route("**/api/rooms/ZZZZ2345/match", lambda route: route.fulfill(status=200, content_type="application/json", body=body))
+    # The record itself is the match page's business: here a stand-in page marks the arrival.
+    page.route("**/matches/0123456789abcdef", lambda route: route.fulfill(status=200, content_type="text/html", body="<p id=arrived>record</p>"))
+    page.goto(pages.base + "/r/ZZZZ2345")
+    page.wait_for_url("**/matches/0123456789abcdef")
+    expect(page.locator("#arrived")).to_be_visible()
+    other = pages.open("/r/ZZZZ2346")
+    expect(other.locator("#missing")).to_contain_text("no room")
+    expect(other.get_by_role("link", name="Back to the lobby")).to_be_visible()

@@ -861,9 +861,28 @@ function showPaused(status) {
   if (banner) banner.hidden = status !== "reconnecting";
 }
 
-function showMissing(message) {
+/** The match a table that has finished and closed since played there, if the server names
+ * one to this browser's player (an old link then opens the match record). */
+async function matchPlayedHere() {
+  try {
+    const found = await api(`/api/rooms/${encodeURIComponent(code)}/match`, { auth: true });
+    return typeof found.match_id === "string" ? found.match_id : null;
+  } catch {
+    return null;
+  }
+}
+
+let missingShown = false;
+
+async function showMissing(message) {
+  if (missingShown) return; // the first explanation stays
+  missingShown = true;
+  const played = state ? null : await matchPlayedHere();
+  if (played) {
+    location.replace(matchUrl(played));
+    return;
+  }
   const box = $("#missing");
-  if (!box.hidden) return; // the first explanation stays
   box.hidden = false;
   fill(box, h("p", {}, message), h("a", { class: "btn btn-primary", href: "/" }, t("room.backToLobby")));
   $("#room-title").textContent = t("room.notFound");
