@@ -1,11 +1,14 @@
 """The smaller things a player notices: a lost line pauses the table (nothing on it clickable,
-the token in no URL or console line), and comes back on its own."""
+the token in no URL or console line) and comes back on its own; an old link to a finished
+table opens its match record; the last trick can be looked at into the next hand; a score
+sheet wider than the sidebar says it scrolls."""
 
 from __future__ import annotations
 
 import re
+import time
 
-from conftest import PHONE
+from conftest import LAPTOP, PHONE, PROBE
 from playwright.sync_api import expect
 
 
@@ -88,3 +91,42 @@ def test_an_old_link_to_a_finished_and_closed_table_opens_its_match_record(pages
     other = pages.open("/r/ZZZZ2346")
     expect(other.locator("#missing")).to_contain_text("no room")
     expect(other.get_by_role("link", name="Back to the lobby")).to_be_visible()
+
+
+# One step of the first hand, looked at and clicked in one go in the page (a step decided
+# outside could land in the second hand, dealt meanwhile): "stop" once a hand is on the sheet.
+FIRST_HAND_ONLY = """() => {
+  if (document.querySelector('#sheet table.sheet tbody tr.sheet-hand')) return 'stop';
+  const step = (%s)();
+  if (step === null) return null;
+  const el = step === 'submit' ? document.querySelector('#controls [data-submit]:not([disabled])')
+    : document.querySelector(`[data-key="${CSS.escape(step)}"]`);
+  if (el) el.click();
+  return step;
+}""" % PROBE
+
+
+def test_the_last_trick_stays_in_view_into_the_next_hand_and_the_sheet_says_it_scrolls(pages, table):
+    page = pages.open("/", viewport=LAPTOP)
+    table.create_room(page, "Ana", "oh_hell", {"max_cards": 2, "rebound": False})
+    for _ in range(3):
+        page.locator("[data-bot-next]").click()
+    expect(page.locator(".badge-bot")).to_have_count(3)
+    page.locator("[data-start]").click()
+    deadline = time.monotonic() + 120
+    while (step := page.evaluate(FIRST_HAND_ONLY)) != "stop":  # play the first hand, nothing of the second
+        assert time.monotonic() < deadline, "the first hand never ended"
+        if step is None:
+            time.sleep(0.05)
+    # The second hand is dealt: its bids come first, so no trick of it has been played.
+    expect(page.locator("#controls [data-bid]").first).to_be_visible(timeout=15000)
+    last = page.locator("#last-trick")
+    expect(last).to_contain_text("The last trick of hand 1")
+    expect(last.locator("ul.last-trick > li")).to_have_count(4)
+    expect(last).to_contain_text("Won by")
+    # The sheet is wider than the sidebar: a line says so and the box is marked.
+    sheet = page.locator("#sheet")
+    assert sheet.evaluate("el => el.scrollWidth > el.clientWidth"), "the sheet fits: nothing to cue"
+    expect(page.locator("#sheet-more")).to_be_visible()
+    expect(page.locator("#sheet-more")).to_contain_text("scroll it sideways")
+    expect(sheet).to_have_class(re.compile(r"\bsheet-scrolls\b"))

@@ -589,18 +589,29 @@ function renderScores() {
   v.target ? h("p", { class: "hint" }, t("scores.firstTo", { n: v.target })) : null);
 }
 
+/** The last trick to show: this hand's, or once the next hand is dealt and nothing has been
+ * played in it yet, the final trick of the hand before (with that hand's number). */
+function lastTrickToShow(v) {
+  if (!v) return { last: null };
+  if (v.last_trick) return { last: v.last_trick };
+  const history = Array.isArray(v.history) ? v.history : [];
+  const entry = history[history.length - 1];
+  return { last: finalTrickOf(entry), hand: entry ? entry.hand_number ?? entry.hand ?? history.length : null };
+}
+
 function renderLastTrick() {
   const v = view();
   const box = $("#last-trick");
-  const last = v && v.last_trick;
+  const { last, hand } = lastTrickToShow(v);
   const plays = last && (Array.isArray(last.cards) ? last.cards : Array.isArray(last.plays) ? last.plays : Array.isArray(last) ? last : null);
   if (!plays || plays.length === 0) {
     fill(box, h("p", { class: "hint" }, t("lastTrick.none")));
     return;
   }
   const nm = names();
+  const before = hand ? h("p", { class: "hint lt-hand" }, t("lastTrick.ofHand", { n: hand })) : null;
   const ribs = last.ribs ? h("li", {}, h("span", { class: "lt-name" }, t("lastTrick.ribs")), h("span", { class: "lt-cards" }, playCards({ cards: last.ribs }, { small: true }))) : null;
-  fill(box, h("ul", { class: "last-trick" }, ribs,
+  fill(box, before, h("ul", { class: "last-trick" }, ribs,
     plays.map((p) => h("li", { class: p.seat === last.winner ? "winner" : null },
       h("span", { class: "lt-name" }, seatLabel(nm, p.seat)),
       h("span", { class: "lt-cards" }, playCards(p, { small: true })),
@@ -618,7 +629,22 @@ function renderSheet() {
   }
   fill(box, scoreSheet(room().game, v.history, { names: names(), teams: v.teams, you: state.you,
     handLink: r.match_id ? (n) => `${matchUrl(r.match_id)}#hand-${n}` : null }));
+  markSheetScroll();
 }
+
+/** A sheet wider than the sidebar says so: a line above it and shadows at the cut edges. */
+function markSheetScroll() {
+  const box = $("#sheet");
+  const more = box.scrollWidth > box.clientWidth + 1;
+  box.classList.toggle("sheet-scrolls", more);
+  let cue = $("#sheet-more");
+  if (more && !cue) {
+    cue = h("p", { id: "sheet-more", class: "hint sheet-more" }, t("sheet.scrollCue"));
+    box.before(cue);
+  }
+  if (cue) cue.hidden = !more;
+}
+new ResizeObserver(() => markSheetScroll()).observe($("#sheet"));
 
 function renderFair() {
   const r = room();

@@ -559,4 +559,6 @@ export default {
   "error.unavailable": "The server cannot reach its database; try again shortly.",
   "error.unknown_game": "There is no such game.",
   "error.unknown_type": "The table did not understand that message.",
+  "lastTrick.ofHand": "The last trick of hand {n}",
+  "sheet.scrollCue": "Wider than this panel: scroll it sideways to see every column →",
 };

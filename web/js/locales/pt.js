@@ -558,4 +558,6 @@ export default {
   "error.unavailable": "O servidor não alcança seu banco de dados; tente de novo em breve.",
   "error.unknown_game": "Esse jogo não existe.",
   "error.unknown_type": "A mesa não entendeu essa mensagem.",
+  "lastTrick.ofHand": "A última vaza da mão {n}",
+  "sheet.scrollCue": "Mais larga que este painel: role para o lado para ver todas as colunas →",
 };
