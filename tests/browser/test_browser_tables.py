@@ -74,7 +74,6 @@ def test_the_leave_question_is_in_portuguese(pages, table):
     guest.goto(f"{pages.base}/r/{code}")
     guest.locator("#join-name").fill("Kit")
     guest.locator("#join-form button[type=submit]").click()
-    guest.locator("[data-sit]").first.click()
     guest.wait_for_selector(".seat-you")
     guest.goto(pages.base + "/")
     guest.locator(f'[data-my-table="{code}"] [data-table-leave]').click()

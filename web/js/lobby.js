@@ -5,6 +5,8 @@ import { t, has, translatePage, errorText } from "./i18n.js";
 import { gameSummary, gameTitle } from "./games.js";
 import { confirmStep } from "./confirm.js";
 
+const TYPED_NAME = "felt.typedName"; // read by the table page's "Join" (room.js)
+
 translatePage();
 
 const POLL_MS = 4000;
@@ -259,8 +261,34 @@ $("#join-form").addEventListener("submit", (event) => {
     toast(t("lobby.badCode"), "error");
     return;
   }
-  location.href = roomUrl(code);
+  goToTable(roomUrl(code));
 });
+
+// ---- joining in one click: the name typed here goes with you to the table ----------------
+
+/** Open a table; with a name given here, as that player, sitting down on arrival (#sit). */
+async function goToTable(url) {
+  const name = $("#name").value.trim();
+  sessionStorage.setItem(TYPED_NAME, name);
+  if (!name) {
+    location.href = url;
+    return;
+  }
+  try {
+    await ensurePlayer(name);
+    location.href = `${url}#sit`;
+  } catch (err) {
+    showNameError(errorText(err));
+  }
+}
+
+$("#rooms").addEventListener("click", (event) => {
+  const link = event.target.closest("a[href^='/r/']");
+  if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+  event.preventDefault();
+  goToTable(link.getAttribute("href"));
+});
+$("#name").addEventListener("input", () => sessionStorage.setItem(TYPED_NAME, $("#name").value.trim()));
 
 const me = identity.get();
 if (me) $("#name").value = me.name;

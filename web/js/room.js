@@ -30,6 +30,10 @@ const HOLD_MS = 1100; // how long a finished trick stays before it is swept to i
 const SWEEP_MS = 380;
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 const digests = new Map(); // seed -> sha256 hex
+// Arriving to play (a name given in the lobby: the link ends in #sit; or the Join form here):
+// take the first free seat as soon as the table knows who you are.
+let sitOnArrival = location.hash === "#sit";
+if (sitOnArrival) history.replaceState(null, "", location.pathname + location.search);
 
 const room = () => state.room;
 const view = () => state.game;
@@ -856,6 +860,7 @@ $("#join-form").addEventListener("submit", async (event) => {
   try {
     const me = await ensurePlayer($("#join-name").value);
     $("#join").hidden = true;
+    sitOnArrival = true;
     conn.reopen(me.token);
   } catch (err) {
     toast(errorText(err), "error");
@@ -863,6 +868,14 @@ $("#join-form").addEventListener("submit", async (event) => {
 });
 
 // ---- connection ----------------------------------------------------------------------------
+
+/** Sit in the first free seat of a waiting table, once (see ``sitOnArrival``). */
+function takeASeat() {
+  sitOnArrival = false;
+  if (state.you !== null || room().status !== "waiting") return;
+  const free = state.seats.find((s) => !s.name && !s.bot);
+  if (free) send({ type: "sit", seat: free.seat });
+}
 
 function showStatus(status, message) {
   const el = $("#conn");
@@ -918,7 +931,7 @@ async function showMissing(message) {
 async function main() {
   $("#invite-url").value = inviteUrl();
   const me = identity.get();
-  if (me) $("#join-name").value = me.name;
+  $("#join-name").value = me ? me.name : sessionStorage.getItem("felt.typedName") || ""; // typed in the lobby
   conn = new RoomConnection(code, {
     token: me ? me.token : null,
     onState: (next) => {
@@ -926,6 +939,7 @@ async function main() {
       pending = false;
       botAsked = new Set([...botAsked].filter((i) => next.seats[i] && !next.seats[i].name));
       render();
+      if (sitOnArrival && state.me) takeASeat();
     },
     onStatus: showStatus,
     onError: (frame) => {
