@@ -409,7 +409,7 @@ function renderControls() {
   });
   moves.forEach((a, i) => {
     if (a.type === "take") row.push(button(t("button.take"), { class: "btn btn-primary", "data-act": "take", "data-legal": i, "data-key": "take" }));
-    if (a.type === "declare") row.push(button(t("button.declare"), { class: "btn btn-primary", "data-act": "declare", "data-legal": i, "data-key": "declare" }));
+    if (a.type === "declare") row.push(button(descriptor(game).declareLabel?.(v) || t("button.declare"), { class: "btn btn-primary", "data-act": "declare", "data-legal": i, "data-key": "declare" }));
   });
   moves.forEach((a, i) => {
     if (a.type === "pass") row.push(button(passLabel(v, moves), { "data-act": "pass", "data-legal": i, "data-key": "pass" }));

@@ -561,4 +561,5 @@ export default {
   "error.unknown_type": "The table did not understand that message.",
   "lastTrick.ofHand": "The last trick of hand {n}",
   "sheet.scrollCue": "Wider than this panel: scroll it sideways to see every column →",
+  "button.declareRun": "Declare your {run}: {cards}",
 };

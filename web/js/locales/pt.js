@@ -560,4 +560,5 @@ export default {
   "error.unknown_type": "A mesa não entendeu essa mensagem.",
   "lastTrick.ofHand": "A última vaza da mão {n}",
   "sheet.scrollCue": "Mais larga que este painel: role para o lado para ver todas as colunas →",
+  "button.declareRun": "Declarar sua {run}: {cards}",
 };
