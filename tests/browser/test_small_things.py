@@ -130,3 +130,33 @@ def test_the_last_trick_stays_in_view_into_the_next_hand_and_the_sheet_says_it_s
     expect(page.locator("#sheet-more")).to_be_visible()
     expect(page.locator("#sheet-more")).to_contain_text("scroll it sideways")
     expect(sheet).to_have_class(re.compile(r"\bsheet-scrolls\b"))
+
+
+# The relative luminance of a CSS rgb() colour, and the contrast of two (WCAG 2).
+CONTRAST = """([fg, bg]) => {
+  const lum = (css) => {
+    const [r, g, b] = css.match(/[\\d.]+/g).slice(0, 3).map(Number).map((v) => v / 255)
+      .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+}"""
+
+
+def test_the_kitty_star_is_big_and_stands_out_on_its_card_even_when_it_cannot_be_played(pages):
+    page = pages.open("/")
+    style = page.evaluate("""() => {
+      const hand = document.createElement('div');
+      hand.className = 'hand-live';
+      hand.innerHTML = '<button class="card card-button from-kitty" disabled><span class="card-pip">A</span></button>';
+      document.body.append(hand);
+      const card = hand.firstChild;
+      const star = getComputedStyle(card, '::after');
+      return { content: star.content, size: parseFloat(star.fontSize), color: star.color,
+               card: getComputedStyle(card).backgroundColor, opacity: getComputedStyle(card).opacity };
+    }""")
+    assert style["content"] == '"★"'
+    assert style["size"] >= 16, style
+    assert float(style["opacity"]) == 1, style  # a card that cannot be played dims its face, not its star
+    assert page.evaluate(CONTRAST, [style["color"], style["card"]]) >= 4.5, style
