@@ -93,7 +93,7 @@ function render() {
     renderMoveLog();
   });
   announceTurn();
-  fitTable();
+  if (fitTable()) keepDecisionInView(); // the dock just left (or rejoined) the bottom of the screen
   bringUpWhatMatters();
 }
 
@@ -185,20 +185,49 @@ function tableTrick() {
 
 let fitted = 0; // the felt height last set
 
-/** Size the felt so that the table, your controls and your hand fit the window together. */
+/** Size the felt so that the table, your controls and your hand fit the window together. When
+ * they cannot (a tall dock: a Bid Whist discard, a phone), the dock leaves the bottom of the
+ * screen and follows the table instead of covering its bottom seats. */
 function fitTable() {
   const felt = $("#table .felt");
-  if (!felt) return;
+  if (!felt) return false;
+  const overhang = seatOverhang(felt);
+  $("#table").style.paddingBottom = overhang ? `${overhang}px` : "";
   const top = $("#table").getBoundingClientRect().top + window.scrollY;
   const dock = $("#dock").offsetHeight;
-  const room = Math.floor(window.innerHeight - top - dock - 12);
+  const room = Math.floor(window.innerHeight - top - dock - 12 - overhang);
+  const min = parseFloat(getComputedStyle(felt).getPropertyValue("--felt-min")) || 240;
+  const flow = room < min;
+  const changed = document.body.classList.contains("dock-in-flow") !== flow;
+  document.body.classList.toggle("dock-in-flow", flow);
   // Small changes are ignored, so that a scroll bar coming and going cannot make it swing.
-  if (Math.abs(room - fitted) < 4) return;
-  fitted = room;
-  document.documentElement.style.setProperty("--felt-fit", `${room}px`);
+  if (Math.abs(room - fitted) >= 4) {
+    fitted = room;
+    document.documentElement.style.setProperty("--felt-fit", `${room}px`);
+  }
+  return changed;
 }
 
-window.addEventListener("resize", fitTable);
+/** How far the seats reach below the felt's edge (a seat's box is centred on its place). */
+function seatOverhang(felt) {
+  const bottom = felt.getBoundingClientRect().bottom;
+  const lowest = Math.max(bottom, ...[...felt.querySelectorAll("[data-seat-box]")].map((el) => el.getBoundingClientRect().bottom));
+  return Math.ceil(lowest - bottom);
+}
+
+/** With the dock in the page's flow, a decision of yours is kept in view. */
+function keepDecisionInView() {
+  const mine = state && state.you !== null && legal().length > 0 && room().status === "playing";
+  if (mine && document.body.classList.contains("dock-in-flow")) scrollToShow($("#dock"));
+}
+
+/** After the window changes size, a decision of yours is still in view. */
+function refit() {
+  fitTable();
+  keepDecisionInView();
+}
+
+window.addEventListener("resize", refit);
 new ResizeObserver(fitTable).observe($("#dock"));
 
 /** The turn timer's deadline for the seats to act, when the table has one running. */
