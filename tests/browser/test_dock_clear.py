@@ -41,7 +41,7 @@ def test_the_dock_never_covers_a_seat_at_any_decision(pages, table, game, option
         page.locator("[data-bot-next]").click()
     expect(page.locator(".badge-bot")).to_have_count(seats - 1)
     page.locator("[data-start]").click()
-    decisions, kinds = 0, set()
+    decisions, kinds, steps = 0, set(), []
     deadline = time.monotonic() + 240
     while not table.finished(page):
         assert time.monotonic() < deadline, "the match did not finish within 240 s"
@@ -50,12 +50,27 @@ def test_the_dock_never_covers_a_seat_at_any_decision(pages, table, game, option
             time.sleep(0.04)
             continue
         decisions += 1
+        steps.append(step)
         page.evaluate(SETTLE)
         kinds.add(page.evaluate("() => [...new Set([...document.querySelectorAll('#controls [data-act], #controls [data-submit]')].map((b) => b.dataset.act || b.dataset.submit))].join(',')"))
         covered = page.evaluate(COVERED)
         assert covered == [], f"decision {decisions} ({step}): {covered}"
+        higher = page.locator('#controls [data-key="bid-higher"]:not([disabled])')
+        if game == "bid_whist" and higher.count():
+            while higher.count():  # bid high, to win the kitty and discard at this table
+                higher.click()
+                page.evaluate(SETTLE)
+                assert page.evaluate(COVERED) == []
+            page.locator("#controls [data-bid]").click()
+            continue
+        bids = page.locator("#controls [data-bid]:not([disabled])")
+        if game == "bid_whist" and bids.count() > 1:
+            bids.last.click()  # the highest bid, to win the kitty and discard at this table
+            continue
         if step == "submit":
             page.locator("#controls [data-submit]:not([disabled])").first.click(timeout=5000)
         else:
             page.locator(f'[data-key="{step}"]').click(timeout=5000)
     assert decisions > 3, kinds
+    if game == "bid_whist":
+        assert any("discard" in k for k in kinds), f"no discard of yours was seen: {kinds} {steps}"
