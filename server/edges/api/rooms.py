@@ -13,12 +13,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from server.edges.api.deps import Caller, bearer_token, check_lookups, current_player, lookup_failed, spend
 from server.edges.api.errors import ApiError, error_response_doc
 from server.limits import ROOMS
+from server.players import player_for_token
 from server.rooms import RoomError
 from server.rooms.manager import UNAVAILABLE
-from server.players import player_for_token
 from server.rooms.seats import is_room_code, quoted
-from server.storage import store
 from server.rules.games import game_names
+from server.storage import store
 
 # How long a new table's answer waits for its first log entry to be durable (the writer
 # commits every few ms; longer means the database is out, and the answer is 503).
@@ -30,7 +30,7 @@ router = APIRouter(tags=["rooms"])
 class CreateRoom(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    game: str = Field(description="A game id from GET /api/games.", json_schema_extra={"enum": sorted(game_names())})
+    game: str = Field(description="A game id from GET /api/games.", json_schema_extra={"enum": [*sorted(game_names())]})
     options: dict[str, Any] = Field(default_factory=dict, description="The game's options; defaults fill the rest.")
     seats: int | None = Field(default=None, description="How many players (default: the game's usual count).")
     private: bool = Field(default=False, description="Private rooms are not listed in the lobby.")
