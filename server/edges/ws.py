@@ -1,4 +1,4 @@
-"""The WebSocket edge: ``/ws/rooms/{code}?token=...``.
+"""The WebSocket edge: ``/ws/rooms/{code}?token=...`` (or the token as a subprotocol).
 
 It parses each frame into a typed message, hands it to the room, and turns every refusal
 (a bad frame, a room rule, a game rule) into an ``error`` frame in this one place. Each
@@ -67,6 +67,8 @@ class TokenBucket:
 
 
 ROOM_PATH = "/ws/rooms/"
+SUBPROTOCOL = "felt"  # answered when offered; the token may ride next to it (see ``_token``)
+TOKEN_SUBPROTOCOL = "felt-token."
 
 
 class RoomSockets:
@@ -139,9 +141,17 @@ class RoomSocket:
             self.peer_gone = True
             await self.send({"type": "websocket.close", "code": code, "reason": reason})
 
+    async def _accept(self) -> None:
+        """Accept the handshake, naming the ``felt`` subprotocol when the client offered it (a
+        browser fails a handshake that leaves a subprotocol it offered unanswered)."""
+        if SUBPROTOCOL in self.scope.get("subprotocols", ()):
+            await self.send({"type": "websocket.accept", "subprotocol": SUBPROTOCOL})
+        else:
+            await self.send({"type": "websocket.accept"})
+
     async def _refuse(self, code: str, message: str, close_code: int) -> None:
         self._refused(code)
-        await self.send({"type": "websocket.accept"})
+        await self._accept()
         await self._send_text(error_frame(code, message))
         await self._close(close_code)
 
@@ -211,7 +221,7 @@ class RoomSocket:
         admitted, counted = await self._admitted(room, player, sockets, address, settings)
         if not admitted:
             return
-        await self.send({"type": "websocket.accept"})
+        await self._accept()
         if self.metrics is not None:
             self.metrics.sockets.inc()
         try:
@@ -235,9 +245,9 @@ class RoomSocket:
         self.handler = None
 
     async def _player(self, app: Any, room: Room, limiter: Any) -> Any:
-        """The player of the URL's token, None without one, or False once the socket is refused
-        (a token reconnecting too often, unknown, or not checkable now)."""
-        token = _query_token(self.scope)
+        """The player of the socket's token (see ``_token``), None without one, or False once the
+        socket is refused (a token reconnecting too often, unknown, or not checkable now)."""
+        token = _token(self.scope)
         if not token:
             return None
         if limiter is not None and limiter.take(TOKEN_CONNECTS, _digest(token)) > 0:
@@ -375,6 +385,19 @@ class RoomSocket:
                 continue
             if timing is not None and type(msg) is Act:
                 timing.observe(time.perf_counter() - arrived)
+
+
+def _token(scope: dict) -> str | None:
+    """The socket's token: the URL's ``token`` parameter, else the subprotocol
+    ``felt-token.<token>`` offered next to ``felt``. The browser client sends it the second way,
+    so the token is in no URL (a browser prints a failed socket's URL in its console)."""
+    found = _query_token(scope)
+    if found:
+        return found
+    for offered in scope.get("subprotocols", ()):
+        if offered.startswith(TOKEN_SUBPROTOCOL) and len(offered) > len(TOKEN_SUBPROTOCOL):
+            return offered[len(TOKEN_SUBPROTOCOL) :]
+    return None
 
 
 def _query_token(scope: dict) -> str | None:

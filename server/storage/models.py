@@ -76,6 +76,7 @@ class Match(Base):
         # History pages: newest first, ties broken by id (the cursor is (finished_at, id)).
         sa.Index("ix_matches_finished_at_id", "finished_at", "id"),
         sa.Index("ix_matches_game_finished_at_id", "game", "finished_at", "id"),
+        sa.Index("ix_matches_room_code", "room_code"),
     )
 
     id: Mapped[str] = mapped_column(sa.String(ID_LENGTH), primary_key=True)

@@ -320,6 +320,18 @@ def may_read(session: Session, match_id: str, viewer: str | None) -> bool:
     return session.scalar(query) is not None
 
 
+def match_of_room(session: Session, room_code: str, viewer: str | None = None) -> str | None:
+    """The id of the last match played at table ``room_code`` that ``viewer`` may read, if any:
+    an old link to a table that has finished and closed still leads to its record."""
+    query = (
+        sa.select(Match.id)
+        .where(Match.room_code == room_code, _visible_to(viewer))
+        .order_by(Match.finished_at.desc(), Match.id.desc())
+        .limit(1)
+    )
+    return session.scalar(query)
+
+
 def list_matches(
     session: Session,
     *,

@@ -11,7 +11,7 @@ from alembic.migration import MigrationContext
 from server.storage.db import Database
 from server.storage.models import Base
 
-HEAD = "0006_groups"
+HEAD = "0007_match_room_code"
 
 TABLES = {"players", "matches", "match_seats", "hands", "actions", "groups", "group_members", "group_matches"}
 

@@ -31,6 +31,10 @@ const HOLD_MS = 1100; // how long a finished trick stays before it is swept to i
 const SWEEP_MS = 380;
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 const digests = new Map(); // seed -> sha256 hex
+// Arriving to play (a name given in the lobby: the link ends in #sit; or the Join form here):
+// take the first free seat as soon as the table knows who you are.
+let sitOnArrival = location.hash === "#sit";
+if (sitOnArrival) history.replaceState(null, "", location.pathname + location.search);
 
 const room = () => state.room;
 const view = () => state.game;
@@ -90,7 +94,7 @@ function render() {
     renderMoveLog();
   });
   announceTurn();
-  fitTable();
+  if (fitTable()) keepDecisionInView(); // the dock just left (or rejoined) the bottom of the screen
   bringUpWhatMatters();
 }
 
@@ -182,20 +186,49 @@ function tableTrick() {
 
 let fitted = 0; // the felt height last set
 
-/** Size the felt so that the table, your controls and your hand fit the window together. */
+/** Size the felt so that the table, your controls and your hand fit the window together. When
+ * they cannot (a tall dock: a Bid Whist discard, a phone), the dock leaves the bottom of the
+ * screen and follows the table instead of covering its bottom seats. */
 function fitTable() {
   const felt = $("#table .felt");
-  if (!felt) return;
+  if (!felt) return false;
+  const overhang = seatOverhang(felt);
+  $("#table").style.paddingBottom = overhang ? `${overhang}px` : "";
   const top = $("#table").getBoundingClientRect().top + window.scrollY;
   const dock = $("#dock").offsetHeight;
-  const room = Math.floor(window.innerHeight - top - dock - 12);
+  const room = Math.floor(window.innerHeight - top - dock - 12 - overhang);
+  const min = parseFloat(getComputedStyle(felt).getPropertyValue("--felt-min")) || 240;
+  const flow = room < min;
+  const changed = document.body.classList.contains("dock-in-flow") !== flow;
+  document.body.classList.toggle("dock-in-flow", flow);
   // Small changes are ignored, so that a scroll bar coming and going cannot make it swing.
-  if (Math.abs(room - fitted) < 4) return;
-  fitted = room;
-  document.documentElement.style.setProperty("--felt-fit", `${room}px`);
+  if (Math.abs(room - fitted) >= 4) {
+    fitted = room;
+    document.documentElement.style.setProperty("--felt-fit", `${room}px`);
+  }
+  return changed;
 }
 
-window.addEventListener("resize", fitTable);
+/** How far the seats reach below the felt's edge (a seat's box is centred on its place). */
+function seatOverhang(felt) {
+  const bottom = felt.getBoundingClientRect().bottom;
+  const lowest = Math.max(bottom, ...[...felt.querySelectorAll("[data-seat-box]")].map((el) => el.getBoundingClientRect().bottom));
+  return Math.ceil(lowest - bottom);
+}
+
+/** With the dock in the page's flow, a decision of yours is kept in view. */
+function keepDecisionInView() {
+  const mine = state && state.you !== null && legal().length > 0 && room().status === "playing";
+  if (mine && document.body.classList.contains("dock-in-flow")) scrollToShow($("#dock"));
+}
+
+/** After the window changes size, a decision of yours is still in view. */
+function refit() {
+  fitTable();
+  keepDecisionInView();
+}
+
+window.addEventListener("resize", refit);
 new ResizeObserver(fitTable).observe($("#dock"));
 
 /** The turn timer's deadline for the seats to act, when the table has one running. */
@@ -412,7 +445,7 @@ function renderControls() {
   moves.forEach((a, i) => {
     if (handled.has(i)) return;
     if (a.type === "take") row.push(button(t("button.take"), { class: "btn btn-primary", "data-act": "take", "data-legal": i, "data-key": "take" }));
-    if (a.type === "declare") row.push(button(t("button.declare"), { class: "btn btn-primary", "data-act": "declare", "data-legal": i, "data-key": "declare" }));
+    if (a.type === "declare") row.push(button(descriptor(game).declareLabel?.(v) || t("button.declare"), { class: "btn btn-primary", "data-act": "declare", "data-legal": i, "data-key": "declare" }));
   });
   moves.forEach((a, i) => {
     if (handled.has(i)) return;
@@ -598,18 +631,29 @@ function renderScores() {
   v.target ? h("p", { class: "hint" }, t("scores.firstTo", { n: v.target })) : null);
 }
 
+/** The last trick to show: this hand's, or once the next hand is dealt and nothing has been
+ * played in it yet, the final trick of the hand before (with that hand's number). */
+function lastTrickToShow(v) {
+  if (!v) return { last: null };
+  if (v.last_trick) return { last: v.last_trick };
+  const history = Array.isArray(v.history) ? v.history : [];
+  const entry = history[history.length - 1];
+  return { last: finalTrickOf(entry), hand: entry ? entry.hand_number ?? entry.hand ?? history.length : null };
+}
+
 function renderLastTrick() {
   const v = view();
   const box = $("#last-trick");
-  const last = v && v.last_trick;
+  const { last, hand } = lastTrickToShow(v);
   const plays = last && (Array.isArray(last.cards) ? last.cards : Array.isArray(last.plays) ? last.plays : Array.isArray(last) ? last : null);
   if (!plays || plays.length === 0) {
     fill(box, h("p", { class: "hint" }, t("lastTrick.none")));
     return;
   }
   const nm = names();
+  const before = hand ? h("p", { class: "hint lt-hand" }, t("lastTrick.ofHand", { n: hand })) : null;
   const ribs = last.ribs ? h("li", {}, h("span", { class: "lt-name" }, t("lastTrick.ribs")), h("span", { class: "lt-cards" }, playCards({ cards: last.ribs }, { small: true }))) : null;
-  fill(box, h("ul", { class: "last-trick" }, ribs,
+  fill(box, before, h("ul", { class: "last-trick" }, ribs,
     plays.map((p) => h("li", { class: p.seat === last.winner ? "winner" : null },
       h("span", { class: "lt-name" }, seatLabel(nm, p.seat)),
       h("span", { class: "lt-cards" }, playCards(p, { small: true })),
@@ -627,7 +671,22 @@ function renderSheet() {
   }
   fill(box, scoreSheet(room().game, v.history, { names: names(), teams: v.teams, you: state.you,
     handLink: r.match_id ? (n) => `${matchUrl(r.match_id)}#hand-${n}` : null }));
+  markSheetScroll();
 }
+
+/** A sheet wider than the sidebar says so: a line above it and shadows at the cut edges. */
+function markSheetScroll() {
+  const box = $("#sheet");
+  const more = box.scrollWidth > box.clientWidth + 1;
+  box.classList.toggle("sheet-scrolls", more);
+  let cue = $("#sheet-more");
+  if (more && !cue) {
+    cue = h("p", { id: "sheet-more", class: "hint sheet-more" }, t("sheet.scrollCue"));
+    box.before(cue);
+  }
+  if (cue) cue.hidden = !more;
+}
+new ResizeObserver(() => markSheetScroll()).observe($("#sheet"));
 
 function renderFair() {
   const r = room();
@@ -840,6 +899,7 @@ $("#join-form").addEventListener("submit", async (event) => {
   try {
     const me = await ensurePlayer($("#join-name").value);
     $("#join").hidden = true;
+    sitOnArrival = true;
     conn.reopen(me.token);
   } catch (err) {
     toast(errorText(err), "error");
@@ -848,17 +908,59 @@ $("#join-form").addEventListener("submit", async (event) => {
 
 // ---- connection ----------------------------------------------------------------------------
 
+/** Sit in the first free seat of a waiting table, once (see ``sitOnArrival``). */
+function takeASeat() {
+  sitOnArrival = false;
+  if (state.you !== null || room().status !== "waiting") return;
+  const free = state.seats.find((s) => !s.name && !s.bot);
+  if (free) send({ type: "sit", seat: free.seat });
+}
+
 function showStatus(status, message) {
   const el = $("#conn");
   const text = t(`conn.${status}`);
   el.className = `conn conn-${status}`;
   el.textContent = text;
+  showPaused(status);
   if (status === "gone") showMissing(message);
 }
 
-function showMissing(message) {
+/** While the line is down the table is paused: greyed, a banner says so while reconnecting, and
+ * nothing on it or in the hand can be clicked (a click could not reach the table anyway). */
+function showPaused(status) {
+  const paused = status === "reconnecting" || status === "gone";
+  document.body.classList.toggle("table-paused", paused);
+  for (const id of ["#table", "#dock"]) $(id).inert = paused;
+  let banner = $("#paused");
+  if (status === "reconnecting" && !banner) {
+    banner = h("p", { id: "paused", class: "paused-banner" }, t("conn.paused"));
+    $("#table").before(banner);
+  }
+  if (banner) banner.hidden = status !== "reconnecting";
+}
+
+/** The match a table that has finished and closed since played there, if the server names
+ * one to this browser's player (an old link then opens the match record). */
+async function matchPlayedHere() {
+  try {
+    const found = await api(`/api/rooms/${encodeURIComponent(code)}/match`, { auth: true });
+    return typeof found.match_id === "string" ? found.match_id : null;
+  } catch {
+    return null;
+  }
+}
+
+let missingShown = false;
+
+async function showMissing(message) {
+  if (missingShown) return; // the first explanation stays
+  missingShown = true;
+  const played = state ? null : await matchPlayedHere();
+  if (played) {
+    location.replace(matchUrl(played));
+    return;
+  }
   const box = $("#missing");
-  if (!box.hidden) return; // the first explanation stays
   box.hidden = false;
   fill(box, h("p", {}, message), h("a", { class: "btn btn-primary", href: "/" }, t("room.backToLobby")));
   $("#room-title").textContent = t("room.notFound");
@@ -868,7 +970,7 @@ function showMissing(message) {
 async function main() {
   $("#invite-url").value = inviteUrl();
   const me = identity.get();
-  if (me) $("#join-name").value = me.name;
+  $("#join-name").value = me ? me.name : sessionStorage.getItem("felt.typedName") || ""; // typed in the lobby
   conn = new RoomConnection(code, {
     token: me ? me.token : null,
     onState: (next) => {
@@ -876,6 +978,7 @@ async function main() {
       pending = false;
       botAsked = new Set([...botAsked].filter((i) => next.seats[i] && !next.seats[i].name));
       render();
+      if (sitOnArrival && state.me) takeASeat();
     },
     onStatus: showStatus,
     onError: (frame) => {

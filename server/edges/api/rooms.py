@@ -10,14 +10,16 @@ import orjson
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from server.edges.api.deps import Caller, check_lookups, current_player, lookup_failed, spend
+from server.edges.api.deps import Caller, bearer_token, check_lookups, current_player, lookup_failed, spend
 from server.edges.api.errors import ApiError, error_response_doc
 from server.edges.api.groups import group_of_table, group_table_options, link_group_table, rotated_follow
 from server.limits import ROOMS
+from server.players import player_for_token
 from server.rooms import RoomError
 from server.rooms.manager import UNAVAILABLE
-from server.rooms.seats import quoted
+from server.rooms.seats import is_room_code, quoted
 from server.rules.games import game_names
+from server.storage import store
 
 # How long a new table's answer waits for its first log entry to be durable (the writer
 # commits every few ms; longer means the database is out, and the answer is 503).
@@ -177,3 +179,34 @@ async def get_room(code: str, request: Request) -> dict:
         lookup_failed(request)
         raise ApiError(404, "not_found", f"There is no open room {quoted(code)}.")
     return room.summary()
+
+
+class PlayedAt(BaseModel):
+    match_id: str | None = Field(description="The last finished match played at the table, or null.")
+
+
+@router.get(
+    "/rooms/{code}/match",
+    response_model=PlayedAt,
+    summary="The match a table played: an old link to a finished, closed table opens its record",
+    responses=error_response_doc(429, 503),
+)
+async def match_of_room(code: str, request: Request) -> dict:
+    """Always 200, so that a page asking after a table that is gone logs no failed request;
+    ``match_id`` is null when no match was played there that the caller may read (a private
+    table's match only with one of its players' bearer token)."""
+    check_lookups(request)
+    match_id = None
+    if is_room_code(code):
+        db = request.app.state.db
+        caller = await player_for_token(request.app, bearer_token(request))
+        viewer = caller.id if caller else None
+
+        def find() -> str | None:
+            with db.session() as session:
+                return store.match_of_room(session, code, viewer)
+
+        match_id = await db.call(find)
+    if match_id is None:
+        lookup_failed(request)
+    return {"match_id": match_id}
