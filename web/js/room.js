@@ -24,7 +24,7 @@ let botAsked = new Set(); // seats a bot was asked for that the table has not fi
 let chatRead = null; // chat lines read (null until the first view: history counts as read)
 let chatOpen = false;
 let shownDecision = null; // the decision last brought into view (a new one is brought again)
-let held = null; // a finished trick kept on the table: {key, plays, winner, shownAt, ms, timer}
+let held = null; // a finished trick kept on the table: {plays, last, winner, ms, sweepAt, timer}
 let lastTrickKey; // undefined until the first view
 const HOLD_MS = 1100; // how long a finished trick stays before it is swept to its winner
 const SWEEP_MS = 380;
@@ -135,7 +135,7 @@ function trackTrick() {
   lastTrickKey = key;
   if (first || !done) return;
   clearTimeout(held?.timer);
-  held = { plays: done.plays, winner: done.last.winner ?? null, ms: HOLD_MS, sweepAt: null, timer: null };
+  held = { plays: done.plays, last: done.last, winner: done.last.winner ?? null, ms: HOLD_MS, sweepAt: null, timer: null };
   scheduleSweep();
 }
 
@@ -147,8 +147,12 @@ function scheduleSweep() {
 
 function sweepHeld() {
   if (!held) return;
-  if (reducedMotion.matches || held.winner === null) {
+  if (reducedMotion.matches) {
     releaseHeld();
+    return;
+  }
+  if (held.winner === null) { // nothing to sweep (a Ribs trick): held as long as the others
+    held.timer = setTimeout(releaseHeld, SWEEP_MS);
     return;
   }
   held.sweepAt = performance.now();
@@ -174,7 +178,7 @@ document.addEventListener("visibilitychange", () => {
 function tableTrick() {
   if (!held) return { plays: view()?.trick || [], winner: null, sweep: null };
   const sweep = held.sweepAt === null ? null : { elapsed: Math.round(performance.now() - held.sweepAt), ms: SWEEP_MS };
-  return { plays: held.plays, winner: held.winner, sweep, held: true };
+  return { plays: held.plays, last: held.last, winner: held.winner, sweep, held: true };
 }
 
 // ---- the table fits the screen ---------------------------------------------------------------

@@ -378,6 +378,22 @@ export default {
   "ribs.result.beaten": "beaten",
   "ribs.result.returned": "returned",
 
+  // A resolved Ribs trick on the table: what became of the Ribs and of each pair.
+  "ribs.short.ribs_made": "Ribs: made {bid}",
+  "ribs.short.ribs_lost": "Ribs: failed {bid}",
+  "ribs.short.ribs_taken": "Ribs: taken",
+  "ribs.outcome.ribs_made": "the Ribs made the bid of {bid} ({n} points beaten)",
+  "ribs.outcome.ribs_lost": "the Ribs failed the bid of {bid} ({n} points beaten): discarded",
+  "ribs.outcome.ribs_taken": "the Ribs, taken by a double match",
+  "ribs.outcome.beat": "beat the Ribs: kept",
+  "ribs.outcome.double_match": "double match: takes the trick",
+  "ribs.outcome.beaten": "beaten: to the Leader",
+  "ribs.outcome.returned": "beaten, but the bid failed: kept",
+  "ribs.outcome.taken": "taken by the double match",
+  "ribs.outcome.folded": "folded: discarded",
+  "resolved.opensNext": "Opens next",
+  "resolved.opensNextLong": "{who} opens the next bidding",
+
   "sheet.title": "Score sheet",
   "sheet.none": "No hand finished yet.",
   "sheet.noneRecorded": "No hand scores were recorded.",

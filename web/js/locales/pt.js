@@ -377,6 +377,22 @@ export default {
   "ribs.result.beaten": "vencido",
   "ribs.result.returned": "devolvido",
 
+  // Uma vaza de Ribs resolvida na mesa: o destino das Costelas e de cada par.
+  "ribs.short.ribs_made": "Costelas: cumpriu {bid}",
+  "ribs.short.ribs_lost": "Costelas: falhou {bid}",
+  "ribs.short.ribs_taken": "Costelas: capturadas",
+  "ribs.outcome.ribs_made": "as Costelas cumpriram a aposta de {bid} ({n} pontos vencidos)",
+  "ribs.outcome.ribs_lost": "as Costelas não cumpriram a aposta de {bid} ({n} pontos vencidos): descartadas",
+  "ribs.outcome.ribs_taken": "as Costelas, capturadas por um par duplo",
+  "ribs.outcome.beat": "venceu as Costelas: fica com o par",
+  "ribs.outcome.double_match": "par duplo: leva a vaza",
+  "ribs.outcome.beaten": "vencido: vai para quem baixou as Costelas",
+  "ribs.outcome.returned": "vencido, mas a aposta falhou: fica com o par",
+  "ribs.outcome.taken": "capturado pelo par duplo",
+  "ribs.outcome.folded": "desistiu: descartado",
+  "resolved.opensNext": "Abre a seguir",
+  "resolved.opensNextLong": "{who} abre a próxima rodada de apostas",
+
   "sheet.title": "Súmula",
   "sheet.none": "Nenhuma mão terminada ainda.",
   "sheet.noneRecorded": "Nenhuma pontuação de mão foi registrada.",
