@@ -9,6 +9,7 @@ import { actionText, bidText, descriptor, gameTitle, infoItems, passLabel, promp
 import { t, has, translatePage, errorText } from "./i18n.js";
 import { sha256Hex } from "./sha256.js";
 import { setupRules } from "./rules.js";
+import { whyParts } from "./why.js";
 
 translatePage();
 const code = canonicalCode(decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || ""));
@@ -394,7 +395,9 @@ function renderControls() {
     return;
   }
   const game = r.game;
-  const out = [h("div", { class: "turn-banner" }, t("turn.yours")), turnClock(), h("p", { class: "prompt" }, promptFor(game, v, moves))];
+  const why = whyParts(game, v, moves);
+  const out = [h("div", { class: "turn-banner" }, t("turn.yours")), turnClock(), h("p", { class: "prompt" }, promptFor(game, v, moves), why ? [" ", why.ask] : null)];
+  if (why) out.push(why.text);
   const hint = descriptor(game).hint?.(v, moves);
   if (hint) out.push(h("p", { class: "hint" }, hint));
   const row = bidButtons(game, moves);
