@@ -10,6 +10,7 @@ import { t, has, translatePage, errorText } from "./i18n.js";
 import { sha256Hex } from "./sha256.js";
 import { setupRules } from "./rules.js";
 import { whyParts } from "./why.js";
+import { soundToggle, warnOnce } from "./clock_sound.js";
 
 translatePage();
 const code = canonicalCode(decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || ""));
@@ -211,13 +212,14 @@ function turnTimer() {
 
 const WARN_MS = 10000; // the countdown turns to a warning with this much time left
 
-/** Your turn's countdown, beside "Your turn" in the action bar (when a clock runs for you). */
+/** Your turn's countdown, beside "Your turn" in the action bar (when a clock runs for you),
+ *  and the toggle of its warning sound. */
 function turnClock() {
   const timer = turnTimer();
   if (!timer || !timer.seats.includes(state.you)) return null;
   const el = h("span", { class: "turn-clock", id: "turn-clock", "aria-hidden": "true" });
   showClock(el, timer);
-  return el;
+  return [el, soundToggle()];
 }
 
 let spokenSecs = null; // the last count said to screen readers
@@ -228,6 +230,7 @@ function showClock(el, timer) {
   const secs = Math.ceil(left / 1000);
   el.textContent = t("timer.short", { n: secs });
   el.classList.toggle("turn-clock-warn", left <= WARN_MS);
+  if (left <= WARN_MS && left > 0) warnOnce(timer.deadline); // a short sound, unless turned off
   if (secs !== spokenSecs && (secs % 10 === 0 || secs <= 5)) {
     spokenSecs = secs;
     $("#clock-live").textContent = t(left <= WARN_MS ? "timer.hurry" : "timer.left", { n: secs });

@@ -424,6 +424,11 @@ export default {
   "why.ribs.raise": "Each bid is exactly one more than the high bid of {high}: bid {n}, or pass.",
   "why.ribs.most": "No bid may be above {n}, the most a trick can yield: you can only pass.",
 
+  // The turn clock's warning sound at ten seconds left.
+  "sound.on": "Sound on",
+  "sound.off": "Sound off",
+  "sound.title": "A short sound when your turn has 10 seconds left",
+
   "sheet.title": "Score sheet",
   "sheet.none": "No hand finished yet.",
   "sheet.noneRecorded": "No hand scores were recorded.",

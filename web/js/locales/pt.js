@@ -423,6 +423,11 @@ export default {
   "why.ribs.raise": "Cada aposta é exatamente um a mais que a mais alta, {high}: aposte {n}, ou passe.",
   "why.ribs.most": "Nenhuma aposta pode passar de {n}, o máximo que uma vaza rende: você só pode passar.",
 
+  // O som de aviso do relógio aos dez segundos.
+  "sound.on": "Som ligado",
+  "sound.off": "Som desligado",
+  "sound.title": "Um som curto quando faltam 10 segundos na sua vez",
+
   "sheet.title": "Súmula",
   "sheet.none": "Nenhuma mão terminada ainda.",
   "sheet.noneRecorded": "Nenhuma pontuação de mão foi registrada.",
