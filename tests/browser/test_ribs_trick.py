@@ -18,7 +18,11 @@ window.__resolved = [];
 const rect = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
 new MutationObserver(() => {
   const felt = document.querySelector('.felt');
-  if (!felt || !felt.querySelector('.play-resolved')) return;
+  const last = window.__resolved[window.__resolved.length - 1];
+  if (!felt || !felt.querySelector('.play-resolved')) {
+    if (last) last.cleared = true;
+    return;
+  }
   const plays = [...felt.querySelectorAll('.play-resolved')].map((el) => {
     const name = el.querySelector('.play-name');
     const seat = el.dataset.trickSeat;
@@ -32,11 +36,10 @@ new MutationObserver(() => {
       box: rect(el), note: rect(el.querySelector('.play-note')),
     };
   });
-  const key = JSON.stringify(plays.map((p) => [p.seat, p.outcome, p.faceUp]));
-  const last = window.__resolved[window.__resolved.length - 1];
-  if (last && last.key === key) return;
+  const spoken = felt.querySelector('.sr-only').textContent;
+  if (last && !last.cleared && last.spoken === spoken) return;
   const next = [...felt.querySelectorAll('.badge-next')].map((b) => b.closest('[data-seat-box]').dataset.seatBox);
-  window.__resolved.push({ key, plays, next, felt: rect(felt), spoken: felt.querySelector('.sr-only').textContent });
+  window.__resolved.push({ plays, next, felt: rect(felt), spoken, cleared: false });
 }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
 """
 
@@ -96,7 +99,7 @@ def test_a_finished_ribs_trick_shows_the_ribs_each_pair_result_and_who_opens_nex
     # The replay: stepping by trick shows each trick resolved the same way.
     page.get_by_role("link", name="Match record & replay").click()
     page.wait_for_url(re.compile(r"/matches/"))
-    expect(page.locator("#step-label")).to_contain_text("Deal")  # the replay has loaded
+    expect(page.locator("#step-label")).to_contain_text("Deal", timeout=30000)  # the replay has loaded
     page.get_by_role("button", name="Next trick").click()
     felt = page.locator(".felt")
     expect(felt.locator(".play-resolved")).to_have_count(seats)

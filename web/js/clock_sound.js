@@ -26,10 +26,10 @@ for (const kind of ["pointerdown", "keydown"]) {
   }, { capture: true });
 }
 
-/** Two short beeps, quietly. */
+/** Two short beeps, quietly (once a click or key has let the page make sound). */
 function beep() {
-  const ctx = audio();
-  if (!ctx || ctx.state === "closed") return;
+  const ctx = context;
+  if (!ctx || ctx.state !== "running") return;
   const now = ctx.currentTime;
   for (const at of [0, 0.18]) {
     const tone = ctx.createOscillator();
@@ -59,6 +59,7 @@ export function soundToggle() {
   button.addEventListener("click", () => {
     const now = !soundOn();
     localStorage.setItem(KEY, now ? "on" : "off");
+    if (now) audio()?.resume?.();
     button.textContent = t(now ? "sound.on" : "sound.off");
   });
   return button;
