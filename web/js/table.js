@@ -16,7 +16,8 @@ function place(seat, base, n) {
 const angleOf = (r, n) => Math.PI / 2 + (r * 2 * Math.PI) / n;
 
 /**
- * Where a seat's play goes on a phone with five seats or more (felt.css ``.felt-cols``): in
+ * Where a seat's play goes on a phone with five seats or more, or in a game of pairs (Ribs: two
+ * cards a seat, named under them once the trick resolves) (felt.css ``.felt-cols``): in
  * one of three columns (--col: the seats on the left, those straight above or below, those
  * on the right), at a row (--row) in the order the seats have down the table. A column's rows
  * are a pair's height apart and the middle column's plays sit above and below the others',
@@ -106,7 +107,7 @@ export function renderTable(el, o) {
 
   fill(
     el,
-    h("div", { class: ["felt", n >= 5 && "felt-cols", n >= 7 && "felt-crowded", trick.held && "felt-held"], role: "group", "aria-label": t("table.label"), "data-skip-hold": trick.held ? "" : null },
+    h("div", { class: ["felt", (n >= 5 || descriptor(o.game).pairs) && "felt-cols", n >= 7 && "felt-crowded", trick.held && "felt-held"], role: "group", "aria-label": t("table.label"), "data-skip-hold": trick.held ? "" : null },
       h("div", { class: "felt-center" },
         o.center || null),
       h("p", { class: "sr-only", "aria-live": "off" }, trickText ? t("table.onTable", { plays: trickText }) : t("table.empty")),
