@@ -46,7 +46,7 @@ def _refusals(game, state, seat, view) -> list[str]:
     """The engine's reasons for the plays and bids this seat may not make now."""
     legal = view["legal"]
     tries = [{"type": "play", "card": c} for c in view.get("hand") or [] if legal and legal[0]["type"] == "play"]
-    tries += [{"type": "bid", "value": v} for v in range(0, 40)]
+    tries += [{"type": "bid", "value": v} for v in range(40)]
     tries += [{"type": "pass"}]
     tries += [{**a, "fold": True} for a in legal if a["type"] == "pair"]  # Ribs: each pair folded
     out = []
@@ -109,7 +109,7 @@ def test_the_why_line_names_the_rule_the_engine_refuses_with(name):
     done = subprocess.run(
         [node, "--input-type=module", "-e", SCRIPT, str(ROOT / "web" / "js" / "why.js")],
         input=json.dumps([[name, view, view["legal"]] for view, _ in samples]),
-        capture_output=True, text=True, timeout=120,
+        capture_output=True, text=True, timeout=120, check=False,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     lines = json.loads(done.stdout)
