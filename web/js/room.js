@@ -9,6 +9,7 @@ import { actionText, bidText, descriptor, gameTitle, infoItems, passLabel, promp
 import { t, has, translatePage, errorText } from "./i18n.js";
 import { sha256Hex } from "./sha256.js";
 import { setupRules } from "./rules.js";
+import { showSummary } from "./summary.js";
 import { whyParts } from "./why.js";
 import { soundToggle, warnOnce } from "./clock_sound.js";
 
@@ -295,6 +296,7 @@ function renderHeader() {
   fill($("#room-title"), title, h("span", { class: "room-code" }, ` · ${r.code}`),
     h("span", { class: ["pill", `pill-${r.status}`] }, status),
     r.private ? h("span", { class: "pill" }, t("room.private")) : null);
+  showSummary($("#table-rules"), r.game, r.options, r.title);
   const mine = state.you !== null && legal().length > 0;
   document.title = mine ? t("title.yourTurn", { title }) : t("title.room", { title });
 }
