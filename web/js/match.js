@@ -101,7 +101,7 @@ function shownTrick(i) {
   const ended = history.length > (before.history || []).length ? history[history.length - 1] : null;
   const last = ended ? finalTrickOf(ended) : v.last_trick;
   const plays = last && (last.cards || last.plays);
-  if (plays && (ended || trickKey(v) !== trickKey(before))) return { plays, winner: last.winner ?? null, held: true };
+  if (plays && (ended || trickKey(v) !== trickKey(before))) return { plays, last, winner: last.winner ?? null, held: true };
   return { plays: [], winner: null };
 }
 

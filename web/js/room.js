@@ -10,6 +10,8 @@ import { t, has, translatePage, errorText } from "./i18n.js";
 import { sha256Hex } from "./sha256.js";
 import { setupRules } from "./rules.js";
 import { showSummary } from "./summary.js";
+import { whyParts } from "./why.js";
+import { soundToggle, warnOnce } from "./clock_sound.js";
 
 translatePage();
 const code = canonicalCode(decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || ""));
@@ -25,7 +27,7 @@ let botAsked = new Set(); // seats a bot was asked for that the table has not fi
 let chatRead = null; // chat lines read (null until the first view: history counts as read)
 let chatOpen = false;
 let shownDecision = null; // the decision last brought into view (a new one is brought again)
-let held = null; // a finished trick kept on the table: {key, plays, winner, shownAt, ms, timer}
+let held = null; // a finished trick kept on the table: {plays, last, winner, ms, sweepAt, timer}
 let lastTrickKey; // undefined until the first view
 const HOLD_MS = 1100; // how long a finished trick stays before it is swept to its winner
 const SWEEP_MS = 380;
@@ -140,7 +142,7 @@ function trackTrick() {
   lastTrickKey = key;
   if (first || !done) return;
   clearTimeout(held?.timer);
-  held = { plays: done.plays, winner: done.last.winner ?? null, ms: HOLD_MS, sweepAt: null, timer: null };
+  held = { plays: done.plays, last: done.last, winner: done.last.winner ?? null, ms: HOLD_MS, sweepAt: null, timer: null };
   scheduleSweep();
 }
 
@@ -152,8 +154,12 @@ function scheduleSweep() {
 
 function sweepHeld() {
   if (!held) return;
-  if (reducedMotion.matches || held.winner === null) {
+  if (reducedMotion.matches) {
     releaseHeld();
+    return;
+  }
+  if (held.winner === null) { // nothing to sweep (a Ribs trick): held as long as the others
+    held.timer = setTimeout(releaseHeld, SWEEP_MS);
     return;
   }
   held.sweepAt = performance.now();
@@ -179,7 +185,7 @@ document.addEventListener("visibilitychange", () => {
 function tableTrick() {
   if (!held) return { plays: view()?.trick || [], winner: null, sweep: null };
   const sweep = held.sweepAt === null ? null : { elapsed: Math.round(performance.now() - held.sweepAt), ms: SWEEP_MS };
-  return { plays: held.plays, winner: held.winner, sweep, held: true };
+  return { plays: held.plays, last: held.last, winner: held.winner, sweep, held: true };
 }
 
 // ---- the table fits the screen ---------------------------------------------------------------
@@ -240,13 +246,14 @@ function turnTimer() {
 
 const WARN_MS = 10000; // the countdown turns to a warning with this much time left
 
-/** Your turn's countdown, beside "Your turn" in the action bar (when a clock runs for you). */
+/** Your turn's countdown, beside "Your turn" in the action bar (when a clock runs for you),
+ *  and the toggle of its warning sound. */
 function turnClock() {
   const timer = turnTimer();
   if (!timer || !timer.seats.includes(state.you)) return null;
   const el = h("span", { class: "turn-clock", id: "turn-clock", "aria-hidden": "true" });
   showClock(el, timer);
-  return el;
+  return [el, soundToggle()];
 }
 
 let spokenSecs = null; // the last count said to screen readers
@@ -257,6 +264,7 @@ function showClock(el, timer) {
   const secs = Math.ceil(left / 1000);
   el.textContent = t("timer.short", { n: secs });
   el.classList.toggle("turn-clock-warn", left <= WARN_MS);
+  if (left <= WARN_MS && left > 0) warnOnce(timer.deadline); // a short sound, unless turned off
   if (secs !== spokenSecs && (secs % 10 === 0 || secs <= 5)) {
     spokenSecs = secs;
     $("#clock-live").textContent = t(left <= WARN_MS ? "timer.hurry" : "timer.left", { n: secs });
@@ -425,7 +433,9 @@ function renderControls() {
     return;
   }
   const game = r.game;
-  const out = [h("div", { class: "turn-banner" }, t("turn.yours")), turnClock(), h("p", { class: "prompt" }, promptFor(game, v, moves))];
+  const why = whyParts(game, v, moves);
+  const out = [h("div", { class: "turn-banner" }, t("turn.yours")), turnClock(), h("p", { class: "prompt" }, promptFor(game, v, moves), why ? [" ", why.ask] : null)];
+  if (why) out.push(why.text);
   const hint = descriptor(game).hint?.(v, moves);
   if (hint) out.push(h("p", { class: "hint" }, hint));
   // A game may draw some moves' buttons itself (Bid Whist's bids with a direction).
