@@ -77,6 +77,6 @@ test("the full option list names every option, marks the changed ones and keeps 
   assert.equal(list.find((o) => o.key === "target").value, "300");
   const whist = optionList("bid_whist", { books: "thirteen" }, BID_WHIST_TODAY);
   assert.equal(whist.length, Object.keys(CONTRACT_DEFAULTS.bid_whist).length);
-  assert.deepEqual(whist.find((o) => o.key === "books"), { key: "books", label: "Books", value: "13 books (the discard is the first)", changed: true });
+  assert.deepEqual(whist.find((o) => o.key === "books"), { key: "books", label: "Books", value: "13 books, book of 6", changed: true });
   assert.equal(optionList("oh_hell", {}, OH_HELL).find((o) => o.key === "max_cards").value, "the usual");
 });
