@@ -190,9 +190,14 @@ class RoomSocket:
         await self.send({"type": "websocket.accept"})
         if self.metrics is not None:
             self.metrics.sockets.inc()
+        device = player.device if player else None
+        if device is not None:  # revoking the device closes this socket (server/players.py)
+            app.state.device_sockets.add(device, self.closer)
         try:
             await self._attached(room, player, settings)
         finally:
+            if device is not None:
+                app.state.device_sockets.remove(device, self.closer)
             if counted:
                 sockets.close(address)  # type: ignore[union-attr]
             if self.metrics is not None:
