@@ -174,3 +174,10 @@ async def test_renaming_answers_the_new_name_on_every_device_at_once(client):
 )
 def test_a_device_is_labelled_from_its_user_agent(agent, label):
     assert players.device_label(agent) == label
+
+
+@pytest.mark.parametrize("device_id", ["nul%00byte", "x" * 65, "..%2Fetc", "%00"])
+async def test_a_malformed_device_id_is_simply_not_found(client, device_id):
+    ana = await new_player(client)
+    answer = await client.delete(f"/api/players/me/devices/{device_id}", headers=bearer(ana["token"]))
+    assert answer.status_code == 404

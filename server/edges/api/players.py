@@ -215,7 +215,7 @@ async def revoke_device(device_id: str, request: Request, caller: Caller = Depen
         with db.session() as session:
             return devices.revoke_device(session, caller.id, device_id)
 
-    token_hash = await db.call(revoke)
+    token_hash = await db.call(revoke) if store.is_valid_id(device_id) else None
     if token_hash is None:
         raise ApiError(404, "not_found", "You have no such device (or it was revoked already).")
     await device_revoked(request.app, device_id, token_hash)
