@@ -365,7 +365,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return serve
 
     for path, name in (("/", "index.html"), ("/r/{code}", "room.html"), ("/history", "history.html"),
-                       ("/matches/{match_id}", "match.html")):
+                       ("/matches/{match_id}", "match.html"), ("/devices", "devices.html"),
+                       ("/link", "devices.html")):
         app.add_api_route(path, page(name), methods=["GET", "HEAD"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=web_dir), name="static")
     _serve_docs(app)
