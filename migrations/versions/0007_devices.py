@@ -1,4 +1,5 @@
-"""Devices: a bearer token per device of a player, and one-time codes that link a new device.
+"""Devices: a bearer token per device of a player, one-time codes that link a new device, and
+passkeys (WebAuthn credentials) that sign a player in on a new device, with their challenges.
 
 Each player's single token (``players.token_hash``) becomes the player's first device, so
 every existing token keeps working; the column then leaves ``players``. Downgrading puts back
@@ -75,6 +76,28 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("code_hash", name="pk_link_codes"),
     )
     op.create_index("ix_link_codes_player_id", "link_codes", ["player_id"])
+    op.create_table(
+        "passkeys",
+        sa.Column("credential_id", sa.String(512), nullable=False),
+        sa.Column("player_id", sa.String(64), nullable=False),
+        sa.Column("public_key", sa.LargeBinary(), nullable=False),
+        sa.Column("sign_count", sa.Integer(), nullable=False),
+        sa.Column("label", sa.String(64), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("last_used_at", sa.DateTime(timezone=True), nullable=True),
+        _player_fk("passkeys"),
+        sa.PrimaryKeyConstraint("credential_id", name="pk_passkeys"),
+    )
+    op.create_index("ix_passkeys_player_id", "passkeys", ["player_id"])
+    op.create_table(
+        "passkey_challenges",
+        sa.Column("id", sa.String(64), nullable=False),
+        sa.Column("challenge", sa.String(128), nullable=False),
+        sa.Column("player_id", sa.String(64), nullable=True),
+        sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+        _player_fk("passkey_challenges"),
+        sa.PrimaryKeyConstraint("id", name="pk_passkey_challenges"),
+    )
     _move_tokens_to_devices()
     with op.batch_alter_table("players") as batch:
         batch.drop_constraint("uq_players_token_hash", type_="unique")
@@ -115,6 +138,9 @@ def downgrade() -> None:
     with op.batch_alter_table("players") as batch:
         batch.alter_column("token_hash", existing_type=sa.String(64), nullable=False)
         batch.create_unique_constraint("uq_players_token_hash", ["token_hash"])
+    op.drop_table("passkey_challenges")
+    op.drop_index("ix_passkeys_player_id", table_name="passkeys")
+    op.drop_table("passkeys")
     op.drop_index("ix_link_codes_player_id", table_name="link_codes")
     op.drop_table("link_codes")
     op.drop_index("ix_devices_player_id", table_name="devices")

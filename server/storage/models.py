@@ -99,6 +99,34 @@ class LinkCode(Base):
     used_at: Mapped[datetime | None]
 
 
+class Passkey(Base):
+    """A WebAuthn credential (a passkey) that signs a player in on any device: its id, public
+    key and signature counter. Signing in with it gives that device a token of its own."""
+
+    __tablename__ = "passkeys"
+    __table_args__ = (sa.Index("ix_passkeys_player_id", "player_id"),)
+
+    credential_id: Mapped[str] = mapped_column(sa.String(512), primary_key=True)  # base64url
+    player_id: Mapped[str] = mapped_column(sa.ForeignKey("players.id", ondelete="CASCADE"))
+    public_key: Mapped[bytes] = mapped_column(sa.LargeBinary)
+    sign_count: Mapped[int]
+    label: Mapped[str] = mapped_column(sa.String(64))
+    created_at: Mapped[datetime]
+    last_used_at: Mapped[datetime | None]
+
+
+class PasskeyChallenge(Base):
+    """A WebAuthn challenge handed out and not yet answered: for adding a passkey to
+    ``player_id``, or (no player) for signing in. Used once, within a few minutes."""
+
+    __tablename__ = "passkey_challenges"
+
+    id: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    challenge: Mapped[str] = mapped_column(sa.String(128))  # base64url
+    player_id: Mapped[str | None] = mapped_column(sa.ForeignKey("players.id", ondelete="CASCADE"))
+    expires_at: Mapped[datetime]
+
+
 class Match(Base):
     """One finished match: what it was, how it ended, and when."""
 

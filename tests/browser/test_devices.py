@@ -81,3 +81,44 @@ def test_a_new_name_in_the_lobby_renames_the_player_instead_of_making_another(pa
     assert (after["id"], after["token"], after["name"]) == (before["id"], before["token"], "Ana Maria")
     me = page.context.request.get(f"{pages.base}/api/players/me", headers={"Authorization": f"Bearer {after['token']}"})
     assert me.json()["name"] == "Ana Maria"
+
+
+def virtual_authenticator(page) -> tuple:
+    """Chromium's virtual authenticator for ``page`` (DevTools protocol): a platform passkey
+    store that verifies its user without asking."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    made = cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {
+        "protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
+        "hasUserVerification": True, "isUserVerified": True, "automaticPresenceSimulation": True,
+    }})
+    return cdp, made["authenticatorId"]
+
+
+def test_a_passkey_added_on_one_device_signs_in_a_fresh_one(pages, table):
+    # A passkey's relying party is a host name, never an IP address: the page is on localhost.
+    local = pages.base.replace("127.0.0.1", "localhost")
+    laptop = pages.open(None)
+    laptop.goto(local + "/")
+    table.create_room(laptop, "Ana", "bid_whist", {})
+    ana = stored_player(laptop)
+    laptop.goto(local + "/devices")
+    cdp, authenticator = virtual_authenticator(laptop)
+    laptop.get_by_role("button", name="Add a passkey").click()
+    expect(laptop.locator(".toast")).to_contain_text("Passkey added")
+    expect(laptop.locator("[data-passkey]")).to_have_count(1)
+    stored = cdp.send("WebAuthn.getCredentials", {"authenticatorId": authenticator})["credentials"]
+    assert len(stored) == 1 and stored[0]["rpId"] == "localhost"
+
+    fresh = pages.open(None, viewport=PHONE)
+    fresh.goto(local + "/devices")
+    expect(fresh.get_by_role("heading", name="Passkeys")).to_be_hidden()  # nobody is known here yet
+    cdp2, authenticator2 = virtual_authenticator(fresh)
+    # The same passkey on the other device, as a passkey manager would sync it there.
+    cdp2.send("WebAuthn.addCredential", {"authenticatorId": authenticator2, "credential": stored[0]})
+    fresh.get_by_role("button", name="Sign in with a passkey").click()
+    expect(fresh.locator(".toast")).to_contain_text("you are Ana on this device too")
+    mine = stored_player(fresh)
+    assert mine["id"] == ana["id"] and mine["token"] != ana["token"]
+    expect(fresh.locator("[data-device]")).to_have_count(2)
+    expect(fresh.locator("[data-passkey]")).to_contain_text(re.compile("last used"))

@@ -1,6 +1,7 @@
 // /devices (and /link?code=...): one player on every device. A known device shows the name
 // (changeable), "Add a device" (a one-time code and its QR code, counting down its 10
-// minutes) and "Your devices" (revoke any); any device can enter a code to become that player.
+// minutes), "Your devices" (revoke any) and passkeys; any device can enter a code, or sign in
+// with a passkey, to become that player.
 import { $, h, fill, toast, timeAgo } from "./dom.js";
 import { api, identity, formatLinkCode } from "./api.js";
 import { t, translatePage, errorText } from "./i18n.js";
@@ -9,9 +10,14 @@ translatePage();
 
 let countdown = null;
 
+// Passkeys need the browser's WebAuthn JSON helpers (parseCreationOptionsFromJSON, toJSON).
+const PASSKEYS = typeof window.PublicKeyCredential?.parseCreationOptionsFromJSON === "function";
+
 function showKnown() {
   const me = identity.get();
   for (const id of ["#known", "#add-panel", "#list-panel"]) $(id).hidden = !me;
+  $("#passkey-panel").hidden = !me || !PASSKEYS;
+  $(".passkey-only").hidden = !PASSKEYS;
   if (me) $("#rename").value = me.name;
   $("#enter-help").textContent = t(me ? "devices.enterHelpKnown" : "devices.enterHelp", { name: me?.name || "" });
 }
@@ -133,11 +139,66 @@ async function enterCode(event) {
     $("#enter-code").value = "";
     showKnown();
     loadDevices();
+    loadPasskeys();
   } catch (err) {
     $("#enter-error").textContent = errorText(err);
   }
 }
 
+// ---- passkeys: added on a known device, used to sign in on any other ----
+
+function passkeyRow(k) {
+  return h("li", { class: "room-row", "data-passkey": k.id },
+    h("div", { class: "room-row-main" }, h("strong", {}, k.label || t("devices.unknown")),
+      h("span", { class: "hint" }, ` · ${k.last_used_at ? t("devices.seen", { when: timeAgo(k.last_used_at, t) }) : t("passkeys.unused")}`)));
+}
+
+async function loadPasskeys() {
+  if (!identity.get() || !PASSKEYS) return;
+  try {
+    const data = await api("/api/players/me/passkeys", { auth: true });
+    fill($("#passkeys"), data.passkeys.length
+      ? h("ul", { class: "room-list" }, data.passkeys.map(passkeyRow))
+      : h("p", { class: "hint" }, t("passkeys.none")));
+  } catch (err) {
+    refused(err);
+  }
+}
+
+async function addPasskey() {
+  try {
+    const ceremony = await api("/api/players/me/passkeys/options", { method: "POST", auth: true });
+    const created = await navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(ceremony.options) });
+    await api("/api/players/me/passkeys", { method: "POST", auth: true, body: { challenge_id: ceremony.challenge_id, credential: created.toJSON() } });
+    toast(t("passkeys.added"));
+    loadPasskeys();
+  } catch (err) {
+    if (err.name === "NotAllowedError" || err.name === "AbortError") return; // the person said no
+    if (!refused(err)) toast(err instanceof Error && err.status !== undefined ? errorText(err) : t("passkeys.failed"), "error");
+  }
+}
+
+async function signInWithPasskey() {
+  const me = identity.get();
+  if (me && !confirm(t("devices.replaceConfirm", { name: me.name }))) return;
+  $("#enter-error").textContent = "";
+  try {
+    const ceremony = await api("/api/passkeys/sign-in/options", { method: "POST" });
+    const got = await navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(ceremony.options) });
+    const player = await api("/api/passkeys/sign-in", { method: "POST", body: { challenge_id: ceremony.challenge_id, credential: got.toJSON() } });
+    identity.set(player);
+    toast(t("devices.linked", { name: player.name }));
+    showKnown();
+    loadDevices();
+    loadPasskeys();
+  } catch (err) {
+    if (err.name === "NotAllowedError" || err.name === "AbortError") return;
+    $("#enter-error").textContent = err.status !== undefined ? errorText(err) : t("passkeys.failed");
+  }
+}
+
+$("#passkey-add").addEventListener("click", addPasskey);
+$("#passkey-sign-in").addEventListener("click", signInWithPasskey);
 $("#add").addEventListener("click", addDevice);
 $("#devices").addEventListener("click", (event) => {
   const button = event.target.closest("button[data-revoke]");
@@ -153,3 +214,4 @@ if (given) {
 }
 showKnown();
 loadDevices();
+loadPasskeys();

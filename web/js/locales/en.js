@@ -551,4 +551,13 @@ export default {
   "devices.replaceConfirm": "This device plays as {name} now. Link it to the other player instead?",
   "devices.linked": "Linked: you are {name} on this device too.",
   "error.link_code_unknown": "That code does not work: it is mistyped, used already or more than 10 minutes old. Make a new one on your other device.",
+  "passkeys.title": "Passkeys",
+  "passkeys.help": "A passkey (your phone's or computer's fingerprint, face or PIN) signs you in on any device, without a code.",
+  "passkeys.add": "Add a passkey",
+  "passkeys.added": "Passkey added: use \"Sign in with a passkey\" on any other device.",
+  "passkeys.none": "No passkey yet.",
+  "passkeys.unused": "not used yet",
+  "passkeys.signIn": "Sign in with a passkey",
+  "passkeys.failed": "The passkey did not work here. Try again, or link this device with a code.",
+  "error.passkey_refused": "That passkey was not accepted here; try again, or link this device with a code.",
 };

@@ -550,4 +550,13 @@ export default {
   "devices.replaceConfirm": "Este aparelho joga como {name} agora. Vinculá-lo ao outro jogador?",
   "devices.linked": "Vinculado: você é {name} neste aparelho também.",
   "error.link_code_unknown": "Esse código não funciona: está digitado errado, já foi usado ou tem mais de 10 minutos. Gere um novo no seu outro aparelho.",
+  "passkeys.title": "Chaves de acesso",
+  "passkeys.help": "Uma chave de acesso (a digital, o rosto ou o PIN do seu celular ou computador) faz você entrar em qualquer aparelho, sem código.",
+  "passkeys.add": "Adicionar uma chave de acesso",
+  "passkeys.added": "Chave de acesso adicionada: use \"Entrar com uma chave de acesso\" em qualquer outro aparelho.",
+  "passkeys.none": "Nenhuma chave de acesso ainda.",
+  "passkeys.unused": "ainda não usada",
+  "passkeys.signIn": "Entrar com uma chave de acesso",
+  "passkeys.failed": "A chave de acesso não funcionou aqui. Tente de novo, ou vincule este aparelho com um código.",
+  "error.passkey_refused": "Essa chave de acesso não foi aceita aqui; tente de novo, ou vincule este aparelho com um código.",
 };
