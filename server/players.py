@@ -101,13 +101,22 @@ class DeviceSockets:
     revoked device's are closed at once. The rooms know nothing of it: the socket edge adds
     and removes its own closer."""
 
-    __slots__ = ("_open",)
+    __slots__ = ("_open", "_revoked")
+
+    # Devices revoked lately, remembered so that a socket let in just before its device was
+    # revoked (its token checked, its closer not yet added) is closed all the same.
+    REVOKED_KEPT = 10_000
 
     def __init__(self) -> None:
         self._open: dict[str, set[Closer]] = {}
+        self._revoked: set[str] = set()
 
-    def add(self, device: str, closer: Closer) -> None:
+    def add(self, device: str, closer: Closer) -> bool:
+        """Count a socket of ``device``; False (nothing counted) when the device is revoked."""
+        if device in self._revoked:
+            return False
         self._open.setdefault(device, set()).add(closer)
+        return True
 
     def remove(self, device: str, closer: Closer) -> None:
         held = self._open.get(device)
@@ -122,6 +131,9 @@ class DeviceSockets:
     async def revoked(self, device: str, token_hash: str) -> int:
         """Forget the device's token and close its sockets here; how many were closed."""
         forget_token(token_hash)
+        if len(self._revoked) >= self.REVOKED_KEPT:
+            self._revoked.clear()
+        self._revoked.add(device)
         closers = list(self._open.pop(device, ()))
         for closer in closers:
             await closer(CLOSE_REVOKED, REVOKED_REASON)
@@ -132,17 +144,25 @@ async def device_revoked(app: Any, device: str, token_hash: str) -> None:
     """A device was revoked in the database: stop honouring it here and, in cluster mode,
     tell every other node to do the same."""
     await app.state.device_sockets.revoked(device, token_hash)
-    cluster = getattr(app.state, "cluster", None)
-    if cluster is not None:
-        await cluster.publish_players("revoke", device, token_hash)
+    await _tell_cluster(app, "revoke", device, token_hash)
 
 
 async def player_renamed(app: Any, player_id: str) -> None:
     """A player's name changed: its tokens are looked up again here and on every node."""
     forget_player(player_id)
+    await _tell_cluster(app, "renamed", player_id)
+
+
+async def _tell_cluster(app: Any, verb: str, *args: str) -> None:
+    """Publish to every node; with Redis away the change is already in the database, and other
+    nodes look every token up again within ``KNOWN_FOR_S``."""
     cluster = getattr(app.state, "cluster", None)
-    if cluster is not None:
-        await cluster.publish_players("renamed", player_id)
+    if cluster is None:
+        return
+    try:
+        await cluster.publish_players(verb, *args)
+    except Exception as exc:
+        log.warning("could not tell the other nodes (%s): %s; they see it within %.0f s", verb, exc, KNOWN_FOR_S)
 
 
 def on_cluster_message(app: Any) -> Callable[[str, list[str]], Awaitable[None]]:

@@ -181,3 +181,16 @@ async def test_a_malformed_device_id_is_simply_not_found(client, device_id):
     ana = await new_player(client)
     answer = await client.delete(f"/api/players/me/devices/{device_id}", headers=bearer(ana["token"]))
     assert answer.status_code == 404
+
+
+async def test_a_socket_let_in_just_before_its_device_was_revoked_is_not_counted():
+    sockets = DeviceSockets()
+    closed: list = []
+
+    async def closer(code: int, reason: str) -> None:
+        closed.append(code)
+
+    assert sockets.add("phone", closer)
+    assert await sockets.revoked("phone", "f" * 64) == 1 and closed == [CLOSE_REVOKED]
+    assert not sockets.add("phone", closer), "a revoked device's late socket is refused, to be closed"
+    assert sockets.held("phone") == 0
