@@ -122,3 +122,15 @@ def test_a_passkey_added_on_one_device_signs_in_a_fresh_one(pages, table):
     assert mine["id"] == ana["id"] and mine["token"] != ana["token"]
     expect(fresh.locator("[data-device]")).to_have_count(2)
     expect(fresh.locator("[data-passkey]")).to_contain_text(re.compile("last used"))
+
+
+def test_the_lobby_and_the_devices_page_fit_a_phone(pages, table, artifacts):
+    page = pages.open("/", viewport=PHONE)
+    table.create_room(page, "Ana", "bid_whist", {})
+    for path in ("/", "/devices"):
+        page.goto(pages.base + path)
+        if path == "/devices":
+            page.get_by_role("button", name="Add a device").click()
+            expect(page.locator("#link-code")).to_be_visible()
+            page.screenshot(path=artifacts / "devices-phone.png", full_page=True)
+        assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1"), path
