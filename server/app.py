@@ -33,6 +33,7 @@ from server.edges.ws import RoomSockets
 from server.limits import MemoryRateLimiter, OpenSockets, rates_from
 from server.metrics import Metrics
 from server.rooms import RoomManager
+from server.players import DeviceSockets, on_cluster_message
 from server.storage.db import Database, DatabaseTimeout
 from server.storage.dbwriter import DatabaseWriter
 from server.storage.source import DatabaseTables
@@ -209,6 +210,7 @@ async def _join_cluster(app: FastAPI, settings: Settings, rooms: RoomManager) ->
 
     cluster = app.state.cluster = Cluster(settings)
     rooms.join_cluster(cluster)
+    cluster.on_players = on_cluster_message(app)
     await cluster.start()
     app.state.limiter = SharedRateLimiter(cluster, rates_from(settings))
     return cluster
@@ -335,6 +337,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.addresses = ClientAddresses(settings.trusted_proxies)
     app.state.limiter = MemoryRateLimiter(rates_from(settings))
     app.state.open_sockets = OpenSockets()
+    app.state.device_sockets = DeviceSockets()
     install_error_handlers(app)
     app.include_router(api_router)
     install_rules_pages(app, Path(settings.rules_dir))
@@ -363,7 +366,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     for path, name in (("/", "index.html"), ("/r/{code}", "room.html"), ("/history", "history.html"),
                        ("/matches/{match_id}", "match.html"), ("/groups", "group.html"),
-                       ("/g/{code}", "group.html")):
+                       ("/g/{code}", "group.html"), ("/devices", "devices.html"), ("/link", "devices.html")):
         app.add_api_route(path, page(name), methods=["GET", "HEAD"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=web_dir), name="static")
     _serve_docs(app)

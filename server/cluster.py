@@ -22,6 +22,9 @@ With ``FELT_REDIS_URL`` set, several Felt nodes share one PostgreSQL and one Red
   takes the lease and restores the table from its log. A dead holder's lease simply expires.
 - **Lobby.** Every node publishes its public waiting tables under ``<prefix>lobby:<node>``
   (expiring, refreshed every ``lobby_publish_s``); any node lists all of them.
+- **Players.** Every node listens on ``<prefix>players``: a revoked device (``revoke <device>
+  <token hash>``) is forgotten and its sockets closed on every node, and a renamed player
+  (``renamed <player>``) is looked up again (server/players.py).
 - **Limits.** A host's open tables are a hash ``<prefix>hosting:<player>`` (table -> node),
   checked and added to in one script, so the per-player cap holds across nodes.
 """
@@ -123,6 +126,7 @@ class Cluster:
         self.tokens: dict[str, str] = {}  # table code -> the token of this node's acquisition of it
         self.on_lost: Callable[[str], None] = lambda code: None
         self.on_handover: Callable[[str], Awaitable[None]] | None = None
+        self.on_players: Callable[[str, list[str]], Awaitable[None]] | None = None
         self.local_lobby: Callable[[], list[dict]] = list
         self._tasks: list[asyncio.Task] = []
         self._background: set[asyncio.Task] = set()
@@ -137,6 +141,9 @@ class Cluster:
     def _channel(self, node: str) -> str:
         return f"{self.prefix}node:{node}"
 
+    def _players_channel(self) -> str:
+        return f"{self.prefix}players"
+
     def _value(self, token: str) -> str:
         """A lease's value: this node (whom to ask for a handover) and the acquisition's token."""
         return f"{self.node} {token}"
@@ -148,7 +155,7 @@ class Cluster:
         await self.redis.script_load(RENEW)
         loop = asyncio.get_running_loop()
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await self._pubsub.subscribe(self._channel(self.node))
+        await self._pubsub.subscribe(self._channel(self.node), self._players_channel())
         self._tasks = [
             loop.create_task(self._renew_forever()),
             loop.create_task(self._publish_lobby_forever()),
@@ -333,9 +340,20 @@ class Cluster:
                 continue
             if message is None or message.get("type") != "message":
                 continue
+            channel = message.get("channel")
+            if channel is not None and channel.decode() == self._players_channel():
+                verb, *args = message["data"].decode().split(" ")
+                if self.on_players is not None:
+                    self._spawn(self.on_players(verb, args))
+                continue
             verb, _, code = message["data"].decode().partition(" ")
             if verb == "handover" and code and self.on_handover is not None:
                 self._spawn(self.on_handover(code))
+
+    async def publish_players(self, verb: str, *args: str) -> None:
+        """Tell every node (this one too) about a player's device or name (server/players.py)."""
+        self.ops += 1
+        await self.redis.publish(self._players_channel(), " ".join((verb, *args)).encode())
 
     # ---- the shared lobby ----------------------------------------------------------------
 

@@ -159,6 +159,10 @@ class Settings(BaseSettings):
     )
     rate_players_per_minute: float = Field(default=10.0, gt=0, description="New players per address, sustained.")
     rate_players_burst: int = Field(default=20, ge=1)
+    rate_links_per_minute: float = Field(
+        default=5.0, gt=0, description="Device link codes tried per address, sustained (against guessing)."
+    )
+    rate_links_burst: int = Field(default=10, ge=1)
     rate_rooms_per_minute: float = Field(default=20.0, gt=0, description="New rooms per address, sustained.")
     rate_rooms_burst: int = Field(default=30, ge=1)
     rate_lookups_per_minute: float = Field(

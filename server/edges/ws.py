@@ -17,7 +17,7 @@ from urllib.parse import unquote_plus
 
 from server.edges.transport import LOAD
 from server.limits import CONNECTS, LOOKUPS, TOKEN_CONNECTS, OpenSockets
-from server.players import player_for_token
+from server.players import CLOSE_REVOKED, REVOKED_REASON, DeviceSockets, player_for_token
 from server.rooms import Connection, Room, RoomError
 from server.rooms.messages import (
     PONG,
@@ -224,9 +224,12 @@ class RoomSocket:
         await self._accept()
         if self.metrics is not None:
             self.metrics.sockets.inc()
+        device = player.device if player else None
         try:
-            await self._attached(room, player, settings)
+            await self._attached(room, player, settings, app.state.device_sockets if device else None)
         finally:
+            if device is not None:
+                app.state.device_sockets.remove(device, self.closer)
             if counted:
                 sockets.close(address)  # type: ignore[union-attr]
             if self.metrics is not None:
@@ -305,7 +308,7 @@ class RoomSocket:
             await self._refuse("not_found", f"There is no open room {quoted(code)}.", 4404)
         return room
 
-    async def _attached(self, room: Room, player: Any, settings: Any) -> None:
+    async def _attached(self, room: Room, player: Any, settings: Any, devices: DeviceSockets | None) -> None:
         """The accepted socket's life in its room: join, the receive loop, leave."""
         self.handler = asyncio.current_task()
         conn = self.conn = Connection(
@@ -315,6 +318,10 @@ class RoomSocket:
             limit=settings.send_queue_limit,
         )
         sender_task = self.sender_task = asyncio.get_running_loop().create_task(self._sender())
+        # Revoking the device closes this socket (server/players.py); a device revoked while
+        # this socket was being let in is closed at once.
+        if devices is not None and not devices.add(player.device, self.closer):
+            self.request_close(CLOSE_REVOKED, REVOKED_REASON)
         try:
             await room.join(conn)
         except RoomError as err:

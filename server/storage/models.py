@@ -58,14 +58,74 @@ class Base(DeclarativeBase):
 
 
 class Player(Base):
-    """A guest identity; only the SHA-256 of its token is kept."""
+    """A guest identity. Its tokens are its devices' (``Device``), one per device."""
 
     __tablename__ = "players"
 
     id: Mapped[str] = mapped_column(sa.String(ID_LENGTH), primary_key=True)
     name: Mapped[str] = mapped_column(sa.String(64))
-    token_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
     created_at: Mapped[datetime]
+
+
+class Device(Base):
+    """One device's bearer token for a player: only the token's SHA-256 is kept.
+
+    A revoked device keeps its row (``revoked_at`` set) so that the list of devices can say
+    what was signed out; its token is refused from then on.
+    """
+
+    __tablename__ = "devices"
+    __table_args__ = (sa.Index("ix_devices_player_id", "player_id"),)
+
+    id: Mapped[str] = mapped_column(sa.String(ID_LENGTH), primary_key=True)
+    player_id: Mapped[str] = mapped_column(sa.ForeignKey("players.id", ondelete="CASCADE"))
+    token_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
+    label: Mapped[str] = mapped_column(sa.String(64))  # e.g. "Firefox on Android", from the User-Agent
+    created_at: Mapped[datetime]
+    last_seen_at: Mapped[datetime]
+    revoked_at: Mapped[datetime | None]
+
+
+class LinkCode(Base):
+    """A one-time code that adds a device to a player: its SHA-256, its player, until when it
+    works and when it was used (a used code never works again)."""
+
+    __tablename__ = "link_codes"
+    __table_args__ = (sa.Index("ix_link_codes_player_id", "player_id"),)
+
+    code_hash: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(sa.ForeignKey("players.id", ondelete="CASCADE"))
+    created_at: Mapped[datetime]
+    expires_at: Mapped[datetime]
+    used_at: Mapped[datetime | None]
+
+
+class Passkey(Base):
+    """A WebAuthn credential (a passkey) that signs a player in on any device: its id, public
+    key and signature counter. Signing in with it gives that device a token of its own."""
+
+    __tablename__ = "passkeys"
+    __table_args__ = (sa.Index("ix_passkeys_player_id", "player_id"),)
+
+    credential_id: Mapped[str] = mapped_column(sa.String(512), primary_key=True)  # base64url
+    player_id: Mapped[str] = mapped_column(sa.ForeignKey("players.id", ondelete="CASCADE"))
+    public_key: Mapped[bytes] = mapped_column(sa.LargeBinary)
+    sign_count: Mapped[int]
+    label: Mapped[str] = mapped_column(sa.String(64))
+    created_at: Mapped[datetime]
+    last_used_at: Mapped[datetime | None]
+
+
+class PasskeyChallenge(Base):
+    """A WebAuthn challenge handed out and not yet answered: for adding a passkey to
+    ``player_id``, or (no player) for signing in. Used once, within a few minutes."""
+
+    __tablename__ = "passkey_challenges"
+
+    id: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    challenge: Mapped[str] = mapped_column(sa.String(128))  # base64url
+    player_id: Mapped[str | None] = mapped_column(sa.ForeignKey("players.id", ondelete="CASCADE"))
+    expires_at: Mapped[datetime]
 
 
 class Match(Base):

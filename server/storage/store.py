@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 import re
 import secrets
 from collections.abc import Mapping
@@ -19,7 +18,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from server.names import NAME_MAX, InvalidName, clean_name  # noqa: F401 (the store's API)
-from server.storage import groups
+from server.storage import devices, groups
 from server.storage.models import ID_LENGTH, Action, Hand, Match, MatchSeat, Player
 
 if TYPE_CHECKING:
@@ -44,7 +43,7 @@ def is_valid_id(value: object) -> bool:
 
 def hash_token(token: str) -> str:
     """The SHA-256 hex of a bearer token: all the database ever holds."""
-    return hashlib.sha256(token.encode()).hexdigest()
+    return devices.hash_secret(token)
 
 
 def now_utc() -> datetime:
@@ -54,21 +53,22 @@ def now_utc() -> datetime:
 # ---- players ---------------------------------------------------------------------------
 
 
-def create_player(session: Session, name: str) -> tuple[Player, str]:
-    """A new guest player and its token (plaintext, shown once; only its hash is stored)."""
+def create_player(session: Session, name: str, device_label: str = "") -> tuple[Player, str]:
+    """A new guest player and the token of its first device (plaintext, shown once; only its
+    hash is stored)."""
     name = clean_name(name)
-    token = secrets.token_urlsafe(32)
-    player = Player(id=secrets.token_hex(8), name=name, token_hash=hash_token(token), created_at=now_utc())
+    now = now_utc()
+    player = Player(id=secrets.token_hex(8), name=name, created_at=now)
     session.add(player)
     session.flush()
+    _, token = devices.add_device(session, player.id, device_label, now)
     return player, token
 
 
 def player_by_token(session: Session, token: str) -> Player | None:
-    """The player holding ``token``, or None."""
-    if not isinstance(token, str) or not token:
-        return None
-    return session.scalar(sa.select(Player).where(Player.token_hash == hash_token(token)))
+    """The player holding ``token`` on a device that is not revoked, or None."""
+    found = devices.by_token(session, token)
+    return found[0] if found else None
 
 
 def player_by_id(session: Session, player_id: str) -> Player | None:
