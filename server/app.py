@@ -32,8 +32,8 @@ from server.edges.rules_pages import install_rules_pages
 from server.edges.ws import RoomSockets
 from server.limits import MemoryRateLimiter, OpenSockets, rates_from
 from server.metrics import Metrics
-from server.rooms import RoomManager
 from server.players import DeviceSockets, on_cluster_message
+from server.rooms import RoomManager
 from server.storage.db import Database, DatabaseTimeout
 from server.storage.dbwriter import DatabaseWriter
 from server.storage.source import DatabaseTables

@@ -17,6 +17,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from redis.exceptions import RedisError
+
 from server.storage import devices
 from server.storage.db import OUTAGE_ERRORS
 
@@ -161,7 +163,7 @@ async def _tell_cluster(app: Any, verb: str, *args: str) -> None:
         return
     try:
         await cluster.publish_players(verb, *args)
-    except Exception as exc:
+    except (RedisError, OSError, TimeoutError) as exc:  # Redis unreachable: the others see it later
         log.warning("could not tell the other nodes (%s): %s; they see it within %.0f s", verb, exc, KNOWN_FOR_S)
 
 

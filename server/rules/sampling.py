@@ -377,8 +377,7 @@ class BidWhistReader(Reader):
                     knowledge.unseen[s].voids = {x for x in lacks if x in "SHDC"}
                     knowledge.unseen[s].lacks = {x for x in lacks if x in JOKERS}
         declarer = view.get("declarer")
-        taken = declarer is not None and view.get("kitty_count", size) == 0
-        if not taken:
+        if declarer is None or view.get("kitty_count", size) != 0:  # the kitty is not taken yet
             knowledge.spare = size
             return knowledge
         discarded = any(e["action"].get("type") == "discard" for e in view.get("log") or [])

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -32,7 +32,7 @@ def hash_secret(secret: str) -> str:
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def new_link_code() -> str:
@@ -142,7 +142,7 @@ def redeem_link_code(
         .values(used_at=now)
         .execution_options(synchronize_session=False)
     )
-    if spent.rowcount != 1:
+    if spent.rowcount != 1:  # type: ignore[attr-defined]  # an UPDATE's result is a CursorResult
         return None
     player_id = session.scalar(sa.select(LinkCode.player_id).where(LinkCode.code_hash == code_hash))
     player = session.get(Player, player_id)

@@ -6,7 +6,7 @@ checks themselves are the edge's (the ``webauthn`` library); nothing here knows 
 from __future__ import annotations
 
 import secrets
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -18,7 +18,7 @@ CHALLENGE_TTL = timedelta(minutes=5)
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def new_challenge(session: Session, challenge: str, player_id: str | None) -> str:
@@ -45,7 +45,9 @@ def take_challenge(session: Session, handle: object, player_id: str | None) -> s
     return row.challenge
 
 
-def add_passkey(session: Session, player_id: str, credential_id: str, public_key: bytes, sign_count: int, label: str) -> dict[str, Any]:
+def add_passkey(
+    session: Session, player_id: str, credential_id: str, public_key: bytes, sign_count: int, label: str
+) -> dict[str, Any]:
     key = Passkey(
         credential_id=credential_id, player_id=player_id, public_key=public_key, sign_count=sign_count,
         label=label[:64], created_at=_now(), last_used_at=None,

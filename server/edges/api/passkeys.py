@@ -87,7 +87,8 @@ async def passkey_options(request: Request, caller: Caller = Depends(current_pla
                 rp_id=rp_id, rp_name=RP_NAME, user_name=caller.name, user_display_name=caller.name,
                 user_id=caller.id.encode(),
                 authenticator_selection=AuthenticatorSelectionCriteria(
-                    resident_key=ResidentKeyRequirement.REQUIRED, user_verification=UserVerificationRequirement.PREFERRED
+                    resident_key=ResidentKeyRequirement.REQUIRED,
+            user_verification=UserVerificationRequirement.PREFERRED,
                 ),
                 exclude_credentials=[PublicKeyCredentialDescriptor(id=webauthn.base64url_to_bytes(c)) for c in known],
             )

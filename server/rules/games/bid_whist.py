@@ -1,4 +1,4 @@
-"""Bid Whist, the seed's variant: 52 cards, no jokers, 12 tricks, a 4-card kitty 
+"""Bid Whist, the seed's variant: 52 cards, no jokers, 12 tricks, a 4-card kitty
 (the rules this engine enforces, in full), and the house options a table may switch on.
 
 House options (docs/rules/bid_whist.md): jokers, the thirteen-book game, directions (uptown,
@@ -321,7 +321,7 @@ class BidWhistState(State):
     leader: int | None
     trick: tuple[tuple[int, str], ...]
     tricks: tuple[tuple[tuple[tuple[int, str], ...], int], ...]
-    tricks_won: tuple[int, int, int, int]
+    tricks_won: tuple[int, ...]  # one count a seat
     team_scores: tuple[int, int]
     history: tuple[HandResult, ...]
     records: tuple[HandRecord, ...]
