@@ -4,11 +4,13 @@ import { api, ensurePlayer, identity, roomUrl } from "./api.js";
 import { t, has, translatePage, errorText } from "./i18n.js";
 import { gameSummary, gameTitle } from "./games.js";
 import { rulesSummary } from "./summary.js";
+import { lobbyAlerts, pollWhileHidden } from "./attention.js";
 
 translatePage();
 
 const POLL_MS = 4000;
 let games = [];
+const alerts = lobbyAlerts((name) => titleOf(name)); // your turn at one of your tables, told here too
 
 /** Resolve a "$ref" into the schema's "$defs". */
 function resolve(schema, prop) {
@@ -171,19 +173,22 @@ function myTableRow(row) {
   return h("li", { class: "room-row", "data-my-table": row.code },
     h("div", { class: "room-row-main" },
       h("strong", {}, title),
+      row.your_turn ? h("span", { class: "pill pill-turn", "data-your-turn": "" }, t("alerts.lobbyTurn")) : null,
       h("span", { class: "hint" }, ` · ${t(`mine.status.${row.status}`)}${row.private ? ` · ${t("mine.private")}` : ""}`)),
     ...actions);
 }
 
 async function loadMine() {
-  if (!identity.get()) return;
+  if (!identity.get()) return true;
   try {
     const data = await api("/api/tables", { auth: true });
-    const tables = data.tables || [];
+    const tables = alerts.tables(data.tables || []);
     $("#mine-panel").hidden = tables.length === 0;
     fill($("#mine"), h("ul", { class: "room-list" }, tables.map(myTableRow)));
+    return true;
   } catch (err) {
     if (err.status === 401) $("#mine-panel").hidden = true;
+    return false;
   }
 }
 
@@ -253,6 +258,7 @@ const me = identity.get();
 if (me) $("#name").value = me.name;
 loadGames().then(loadMine);
 loadRooms();
+pollWhileHidden(loadMine);
 setInterval(() => {
   if (document.visibilityState === "visible") {
     loadRooms();

@@ -10,9 +10,11 @@ import { t, has, translatePage, errorText } from "./i18n.js";
 import { sha256Hex } from "./sha256.js";
 import { setupRules } from "./rules.js";
 import { showSummary } from "./summary.js";
+import { tableAlerts } from "./attention.js";
 
 translatePage();
 const code = canonicalCode(decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || ""));
+const alerts = tableAlerts(code); // your turn, a start, your name: told while you look elsewhere
 let state = null;
 let conn = null;
 let botLevel = "easy"; // the level of the next bot the host adds: "easy" or "strong"
@@ -90,6 +92,7 @@ function render() {
     renderMoveLog();
   });
   announceTurn();
+  alerts.view(state, gameTitle(room().game, room().title));
   fitTable();
   bringUpWhatMatters();
 }
@@ -290,7 +293,7 @@ function renderHeader() {
     r.private ? h("span", { class: "pill" }, t("room.private")) : null);
   showSummary($("#table-rules"), r.game, r.options, r.title);
   const mine = state.you !== null && legal().length > 0;
-  document.title = mine ? t("title.yourTurn", { title }) : t("title.room", { title });
+  alerts.setTitle(mine ? t("title.yourTurn", { title }) : t("title.room", { title }));
 }
 
 function renderJoin() {
