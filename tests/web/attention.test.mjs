@@ -17,19 +17,23 @@ test("the first view tells nothing: it is what the page was opened to see", () =
   assert.deepEqual(watch.update(view({ myTurn: true, chat: [line("Ben", 1, "Ana?")] })), []);
 });
 
-test("a turn is told once, when it begins, and again only after it ended", () => {
+test("a turn is told once, when it begins, and the next one again", () => {
   const watch = new TableWatch();
   watch.update(view());
-  assert.deepEqual(kinds(watch.update(view({ myTurn: true }))), ["turn"]);
-  assert.deepEqual(watch.update(view({ myTurn: true })), []); // a bot moved, still your turn
+  assert.deepEqual(watch.update(view({ myTurn: true })), [{ kind: "turn", n: 1 }]);
+  assert.deepEqual(watch.update(view({ myTurn: true })), []); // a chat line came, still your turn
   assert.deepEqual(watch.update(view({ myTurn: false })), []);
-  assert.deepEqual(kinds(watch.update(view({ myTurn: true }))), ["turn"]);
+  assert.deepEqual(watch.update(view({ myTurn: true })), [{ kind: "turn", n: 2 }]);
 });
 
 test("a table you sit at starting is one event, standing for the first turn too", () => {
   const watch = new TableWatch();
   watch.update(view({ status: "waiting" }));
-  assert.deepEqual(kinds(watch.update(view({ myTurn: true }))), ["start"]);
+  assert.deepEqual(watch.update(view({ myTurn: true })), [{ kind: "start", turn: true }]);
+  const later = new TableWatch();
+  later.update(view({ status: "waiting" }));
+  assert.deepEqual(later.update(view()), [{ kind: "start", turn: false }], "bots play first");
+  assert.deepEqual(later.update(view({ myTurn: true })), [{ kind: "turn", n: 1 }]);
   const watcher = new TableWatch();
   watcher.update(view({ status: "waiting", seat: null }));
   assert.deepEqual(watcher.update(view({ seat: null })), [], "a spectator is not told a start");
@@ -42,7 +46,7 @@ test("your name in a new chat line is told; your own lines, old lines and other 
   assert.deepEqual(watch.update(view({ chat: [old, line("Ana", 0, "Ana here")] })), []);
   assert.deepEqual(watch.update(view({ chat: [old, line("Cid", 2, "Banana split")] })), []);
   const events = watch.update(view({ chat: [old, line("Cid", 2, "your lead, @ana!", "2026-12-03T20:01:00Z")] }));
-  assert.deepEqual(events, [{ kind: "mention", who: "Cid", text: "your lead, @ana!" }]);
+  assert.deepEqual(events.map(({ n, ...e }) => e), [{ kind: "mention", who: "Cid", text: "your lead, @ana!" }]);
 });
 
 test("a name is found as a word of its own, in any case and any script", () => {
@@ -56,25 +60,34 @@ test("a name is found as a word of its own, in any case and any script", () => {
   assert.ok(!mentions("anything", ""));
 });
 
-test("one alert per kind and table until the player looks; none while looking", () => {
+test("each turn is told once, none while looking, and the title stays until the player looks", () => {
   const alerts = new Alerts(defaultSettings());
-  assert.deepEqual(alerts.decide({ kind: "turn", code: "A" }, true), [], "looking: nothing");
-  assert.deepEqual(alerts.decide({ kind: "turn", code: "A" }, false), ["title", "sound", "system"]);
-  assert.deepEqual(alerts.decide({ kind: "turn", code: "A" }, false), [], "the same turn, unseen: once");
-  assert.deepEqual(alerts.decide({ kind: "turn", code: "B" }, false), ["title", "sound", "system"], "another table");
+  const all = ["title", "sound", "system"];
+  assert.deepEqual(alerts.decide({ kind: "turn", code: "A", n: 1 }, true), [], "looking: nothing");
+  assert.deepEqual(alerts.decide({ kind: "turn", code: "A", n: 1 }, false), [], "a turn seen is not told later");
+  assert.deepEqual(alerts.decide({ kind: "turn", code: "A", n: 2 }, false), all);
+  assert.deepEqual(alerts.decide({ kind: "turn", code: "A", n: 2 }, false), [], "the same turn again: once");
+  assert.deepEqual(alerts.decide({ kind: "turn", code: "B", n: 2 }, false), all, "another table's turn");
   assert.equal(alerts.showing(), "turn");
   assert.equal(alerts.seen(), true);
   assert.equal(alerts.showing(), null);
   assert.equal(alerts.seen(), false, "nothing left to clear");
-  assert.deepEqual(alerts.decide({ kind: "turn", code: "A" }, false), ["title", "sound", "system"], "looked, then a new turn");
+  assert.deepEqual(alerts.decide({ kind: "turn", code: "A", n: 3 }, false), all, "looked, then a new turn");
+  assert.deepEqual(alerts.decide({ kind: "start", code: "C", turn: true }, false), all);
+  assert.deepEqual(alerts.decide({ kind: "turn", code: "C", n: 1 }, false), all, "a start that was your turn covers no later turn");
 });
 
-test("an unseen start covers the turn that follows it; a mention still comes through", () => {
+test("an unseen start covers the first turn after it; a mention still comes through", () => {
   const alerts = new Alerts(defaultSettings());
-  assert.equal(alerts.decide({ kind: "start", code: "A" }, false).length, 3);
-  assert.deepEqual(alerts.decide({ kind: "turn", code: "A" }, false), []);
-  assert.equal(alerts.decide({ kind: "mention", code: "A" }, false).length, 3);
-  assert.equal(alerts.showing(), "start", "the title shows the most pressing kind: turn, start, mention");
+  assert.equal(alerts.decide({ kind: "start", code: "A", turn: false }, false).length, 3);
+  assert.deepEqual(alerts.decide({ kind: "turn", code: "A", n: 1 }, false), []);
+  assert.equal(alerts.decide({ kind: "turn", code: "A", n: 2 }, false).length, 3, "the next turn is a turn");
+  assert.equal(alerts.decide({ kind: "mention", code: "A", n: "x" }, false).length, 3);
+  assert.equal(alerts.showing(), "turn", "the title shows the most pressing kind: turn, start, mention");
+  alerts.seen();
+  alerts.decide({ kind: "start", code: "B", turn: false }, false);
+  alerts.seen();
+  assert.equal(alerts.decide({ kind: "turn", code: "B", n: 1 }, false).length, 3, "a start looked at covers nothing");
 });
 
 test("a kind turned off on a channel is not told there; the title still shows it", () => {
@@ -82,8 +95,8 @@ test("a kind turned off on a channel is not told there; the title still shows it
   settings.mention.sound = false;
   settings.turn.system = false;
   const alerts = new Alerts(settings);
-  assert.deepEqual(alerts.decide({ kind: "mention", code: "A" }, false), ["title", "system"]);
-  assert.deepEqual(alerts.decide({ kind: "turn", code: "A" }, false), ["title", "sound"]);
+  assert.deepEqual(alerts.decide({ kind: "mention", code: "A", n: "x" }, false), ["title", "system"]);
+  assert.deepEqual(alerts.decide({ kind: "turn", code: "A", n: 1 }, false), ["title", "sound"]);
 });
 
 test("settings are kept per device; a damaged or partial store falls back to the defaults", () => {
@@ -106,12 +119,12 @@ test("the lobby tells a turn once while it lasts, and leaves a table with its ow
   const now = 1_000_000;
   const tables = (a, b) => [{ code: "A", game: "ribs", url: "/r/A", your_turn: a }, { code: "B", game: "oh_hell", url: "/r/B", your_turn: b }];
   assert.deepEqual(watch.update(tables(false, false), {}, now), []);
-  assert.deepEqual(watch.update(tables(true, false), {}, now), [{ kind: "turn", code: "A", game: "ribs", url: "/r/A" }]);
+  assert.deepEqual(watch.update(tables(true, false), {}, now), [{ kind: "turn", code: "A", n: 1, game: "ribs", url: "/r/A" }]);
   assert.deepEqual(watch.update(tables(true, false), {}, now), [], "the same turn, polled again");
   assert.deepEqual(watch.update(tables(false, true), { B: now - 1000 }, now), [], "B's own tab tells it");
   assert.deepEqual(watch.update(tables(false, false), {}, now), []);
   assert.deepEqual(kinds(watch.update(tables(false, true), { B: now - TAB_FRESH_MS - 1 }, now)), ["turn"], "a tab long silent is closed");
-  assert.deepEqual(kinds(watch.update(tables(true, true), {}, now)), ["turn"], "A's next turn");
+  assert.deepEqual(watch.update(tables(true, true), {}, now).map((e) => [e.code, e.n]), [["A", 2]], "A's next turn");
 });
 
 test("Your tables lists first the tables where it is your turn, newest first within each", () => {

@@ -63,6 +63,7 @@ export class TableWatch {
     this.status = null;
     this.myTurn = false;
     this.lines = null;
+    this.turns = 0; // turns begun: each is told once
   }
 
   update(snap) {
@@ -72,10 +73,10 @@ export class TableWatch {
     const events = [];
     if (!first) {
       const seated = snap.seat !== null && snap.seat !== undefined;
-      if (seated && this.status === "waiting" && snap.status === "playing") events.push({ kind: "start" });
-      else if (snap.myTurn && !this.myTurn) events.push({ kind: "turn" });
+      if (seated && this.status === "waiting" && snap.status === "playing") events.push({ kind: "start", turn: Boolean(snap.myTurn) });
+      else if (snap.myTurn && !this.myTurn) events.push({ kind: "turn", n: ++this.turns });
       const said = fresh.find((line) => line.seat !== snap.seat && line.name !== snap.name && mentions(line.text, snap.name));
-      if (said) events.push({ kind: "mention", who: said.name || "", text: said.text });
+      if (said) events.push({ kind: "mention", who: said.name || "", text: said.text, n: lineKey(said) });
     }
     this.status = snap.status;
     this.myTurn = Boolean(snap.myTurn);
@@ -92,6 +93,7 @@ export class TableWatch {
 export class LobbyWatch {
   constructor() {
     this.waiting = new Set(); // codes whose turn was already told (or seen) and still lasts
+    this.turns = {}; // code -> turns begun there
   }
 
   update(tables, openTabs = {}, now = Date.now()) {
@@ -101,7 +103,9 @@ export class LobbyWatch {
       if (!table.your_turn) continue;
       mine.add(table.code);
       const shown = typeof openTabs[table.code] === "number" && now - openTabs[table.code] < TAB_FRESH_MS;
-      if (!this.waiting.has(table.code) && !shown) events.push({ kind: "turn", code: table.code, game: table.game, url: table.url });
+      if (this.waiting.has(table.code) || shown) continue;
+      this.turns[table.code] = (this.turns[table.code] || 0) + 1;
+      events.push({ kind: "turn", code: table.code, n: this.turns[table.code], game: table.game, url: table.url });
     }
     this.waiting = mine;
     return events;
@@ -109,22 +113,27 @@ export class LobbyWatch {
 }
 
 /**
- * Coalescing: one alert per kind and table until the player looks. A start stands for the
- * first turn, so a turn while a start is unseen says nothing new; nothing at all while the
- * player looks. ``decide`` answers the channels an event is told on ("title" always).
+ * Coalescing: each event (a turn, a start, a chat line: ``kind``, ``code``, ``n``) is told once,
+ * and nothing while the player looks. A start not yet looked at stands for the first turn
+ * (``turn: true`` when it is that turn already). ``decide`` answers the channels an event is told on ("title" always, until seen).
  */
 export class Alerts {
   constructor(settings) {
     this.settings = settings;
-    this.unseen = new Set(); // "kind:code" told and not looked at yet
+    this.told = new Set(); // every event told or seen: never told again
+    this.unseen = new Set(); // kinds told and not looked at yet
+    this.started = new Set(); // tables whose start was told and not looked at yet
   }
 
   decide(event, looking) {
-    if (looking) return [];
     const code = event.code || "";
-    const key = `${event.kind}:${code}`;
-    if (this.unseen.has(key) || (event.kind === "turn" && this.unseen.has(`start:${code}`))) return [];
-    this.unseen.add(key);
+    const key = JSON.stringify([event.kind, code, event.n ?? null]);
+    if (this.told.has(key)) return [];
+    this.told.add(key);
+    if (looking) return [];
+    if (event.kind === "turn" && this.started.delete(code)) return [];
+    if (event.kind === "start" && !event.turn) this.started.add(code); // else it told the turn too
+    this.unseen.add(event.kind);
     const wanted = this.settings[event.kind] || {};
     return ["title", ...CHANNELS.filter((channel) => wanted[channel])];
   }
@@ -133,13 +142,13 @@ export class Alerts {
   seen() {
     const had = this.unseen.size > 0;
     this.unseen.clear();
+    this.started.clear();
     return had;
   }
 
   /** The kind the title shows: the most pressing unseen one, or null. */
   showing() {
-    const kinds = [...this.unseen].map((key) => key.split(":")[0]);
-    return KINDS.find((kind) => kinds.includes(kind)) || null;
+    return KINDS.find((kind) => this.unseen.has(kind)) || null;
   }
 }
 
