@@ -17,13 +17,14 @@ from conftest import DESKTOP  # noqa: E402  (the browser folder's own conftest)
 from test_table_feel import _start_against_bots
 
 AWAY = """
-window.__away = false;
+window.__away = false; // the tab is hidden (another tab in front)
+window.__blurred = false; // the tab shows, but another window has the focus
 window.__notes = [];
 Object.defineProperty(Document.prototype, 'visibilityState', {
   configurable: true, get() { return window.__away ? 'hidden' : 'visible'; },
 });
 const focused = Document.prototype.hasFocus;
-Document.prototype.hasFocus = function () { return !window.__away && focused.call(this); };
+Document.prototype.hasFocus = function () { return !window.__away && !window.__blurred && focused.call(this); };
 window.__setAway = (away) => {
   window.__away = away;
   document.dispatchEvent(new Event('visibilitychange'));
@@ -102,3 +103,50 @@ def test_your_turn_in_a_hidden_tab_flags_the_title_and_icon_and_notifies_once_pe
     _play_until_a_note(page, table, 2)
     expect(page).to_have_title(TURN_FLAG)
     assert len(_notes(page)) == 2
+
+
+def test_the_lobby_tells_your_turn_at_a_table_whose_tab_is_closed_and_lists_it_first(pages, table, server):
+    page = pages.open("/", viewport=DESKTOP, permissions=["notifications"])
+    page.add_init_script(AWAY)
+    table.create_room(page, "Ana", "ribs", {})  # a second table of hers, waiting: not her turn
+    waiting = page.url.rsplit("/", 1)[-1]
+    page.goto(server + "/")
+    _start_against_bots(page, table, "oh_hell", {"max_cards": 10, "rebound": False})
+    code = page.url.rsplit("/", 1)[-1]
+    expect(page.locator("#controls .turn-banner")).to_be_visible()
+    # She leaves the table's tab for the lobby, and looks at another window: the lobby tells her.
+    page.add_init_script("window.__blurred = true;")
+    page.goto(server + "/")
+    rows = page.locator("#mine [data-my-table]")
+    expect(rows).to_have_count(2)
+    expect(rows.first).to_have_attribute("data-my-table", code)
+    expect(rows.first.locator("[data-your-turn]")).to_have_text("your turn")
+    expect(rows.nth(1)).to_have_attribute("data-my-table", waiting)
+    expect(rows.nth(1).locator("[data-your-turn]")).to_have_count(0)
+    page.wait_for_function("() => window.__notes.length > 0")
+    expect(page).to_have_title(TURN_FLAG)
+    assert _notes(page) == [
+        {"title": "Your turn at Oh Hell", "body": "The table waits for you.", "tag": f"felt-turn-{code}"}
+    ]
+    # Polled again and again, the same turn is not told twice.
+    page.wait_for_function(
+        "() => performance.getEntriesByName(new URL('/api/tables', location.href).href).length >= 3", timeout=20000
+    )
+    assert len(_notes(page)) == 1
+    page.evaluate("() => { window.__blurred = false; window.__setAway(false); }")
+    expect(page).to_have_title("Felt · card games with friends")
+
+
+def test_the_alerts_menu_keeps_its_choices_and_asks_for_notifications_only_from_its_button(pages):
+    page = pages.open("/", viewport=DESKTOP)
+    menu = page.locator("#alerts-menu")
+    assert page.evaluate("() => Notification.permission") == "default"  # nothing asked on load
+    menu.locator("summary").click()
+    box = menu.get_by_label("Someone says your name in chat: Sound")
+    expect(box).to_be_checked()
+    box.uncheck()
+    page.reload()
+    page.locator("#alerts-menu summary").click()
+    expect(page.locator("#alerts-menu").get_by_label("Someone says your name in chat: Sound")).not_to_be_checked()
+    expect(page.locator("#alerts-menu").get_by_label("It is your turn: Sound")).to_be_checked()
+    expect(page.locator("#alerts-menu [data-alerts-allow]")).to_have_text("Allow system notifications")
