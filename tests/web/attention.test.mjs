@@ -131,3 +131,25 @@ test("Your tables lists first the tables where it is your turn, newest first wit
   const rows = [{ code: "1" }, { code: "2", your_turn: true }, { code: "3" }, { code: "4", your_turn: true }];
   assert.deepEqual(yourTurnFirst(rows).map((r) => r.code), ["2", "4", "1", "3"]);
 });
+
+test("a hidden page asks for its tables every 20 s, twice as long after each failure, up to 5 minutes", async () => {
+  const { pollWhileHidden, POLL_HIDDEN_MS } = await import("../../web/js/attention.js");
+  const waits = [];
+  let next = null;
+  const realTimeout = globalThis.setTimeout;
+  globalThis.setTimeout = (fn, ms) => { waits.push(ms); next = fn; };
+  globalThis.document = { hidden: true };
+  const answers = [false, false, false, false, false, false, true];
+  let asked = 0;
+  try {
+    pollWhileHidden(async () => answers[asked++]);
+    for (let i = 0; i < answers.length; i++) await next();
+    globalThis.document.hidden = false; // a visible page polls on its own: not asked here
+    await next();
+  } finally {
+    globalThis.setTimeout = realTimeout;
+  }
+  assert.equal(POLL_HIDDEN_MS, 20000);
+  assert.equal(asked, answers.length);
+  assert.deepEqual(waits, [20000, 40000, 80000, 160000, 300000, 300000, 300000, 20000, 20000]);
+});
