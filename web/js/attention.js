@@ -311,15 +311,36 @@ function settingsTable() {
   return h("table", { class: "alerts-table" }, h("thead", {}, head), h("tbody", {}, rows));
 }
 
+const SVG = "http://www.w3.org/2000/svg";
+
+/** A small bell (the menu's mark: on a phone it stands alone). */
+function bell() {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 16 16");
+  svg.setAttribute("class", "alerts-bell");
+  svg.setAttribute("aria-hidden", "true");
+  const path = document.createElementNS(SVG, "path");
+  path.setAttribute("d", "M8 1.5a4 4 0 0 0-4 4v3l-1.5 2.5h11L12 8.5v-3a4 4 0 0 0-4-4zM6.5 12.5a1.5 1.5 0 0 0 3 0z");
+  path.setAttribute("fill", "currentColor");
+  svg.append(path);
+  return svg;
+}
+
 /** The header's "Alerts" menu: what to be told and how, and the ask for system notifications
  * (only from its button, never on load). */
 export function mountAlertsMenu() {
   const nav = document.querySelector(".topbar .top-actions");
   if (!nav) return;
   const menu = h("details", { class: "alerts-menu", id: "alerts-menu" },
-    h("summary", { class: "btn btn-small btn-ghost" }, t("alerts.menu")),
+    h("summary", { class: "btn btn-small btn-ghost", title: t("alerts.menu") }, bell(), h("span", { class: "alerts-word" }, t("alerts.menu"))),
     h("div", { class: "alerts-pop panel" }, h("p", { class: "hint" }, t("alerts.explain")), settingsTable(), permissionPart()));
-  nav.prepend(menu);
+  // At a table it sits beside the connection's status, where the header has room to spare
+  // (the buttons' row is full on a phone); elsewhere first among the header's buttons.
+  const status = document.querySelector(".topbar #conn");
+  if (status) {
+    menu.classList.add("alerts-menu-compact"); // the bell alone: the header's row is full
+    status.after(menu);
+  } else nav.prepend(menu);
 }
 
 // ---- wiring: a table page, and any page with "Your tables" -----------------------------------
