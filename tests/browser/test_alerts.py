@@ -150,3 +150,37 @@ def test_the_alerts_menu_keeps_its_choices_and_asks_for_notifications_only_from_
     expect(page.locator("#alerts-menu").get_by_label("Someone says your name in chat: Sound")).not_to_be_checked()
     expect(page.locator("#alerts-menu").get_by_label("It is your turn: Sound")).to_be_checked()
     expect(page.locator("#alerts-menu [data-alerts-allow]")).to_have_text("Allow system notifications")
+
+
+def test_a_hidden_tab_is_told_its_table_started_and_its_name_in_chat_once_each(pages, table):
+    host = pages.open("/", viewport=DESKTOP)
+    code = table.create_room(host, "Ben", "oh_hell", {"max_cards": 10, "rebound": False})
+    ana = pages.open(f"/r/{code}", viewport=DESKTOP, permissions=["notifications"])
+    ana.add_init_script(AWAY)
+    ana.reload()
+    table.join_and_sit(ana, "Ana")
+    ana.evaluate("() => window.__setAway(true)")
+    host.get_by_label("Message", exact=True).fill("hi all")
+    host.get_by_label("Message", exact=True).press("Enter")
+    host.get_by_label("Message", exact=True).fill("Ana, ready?")
+    host.get_by_label("Message", exact=True).press("Enter")
+    expect(ana.locator("#chat-log")).to_contain_text("Ana, ready?")
+    ana.wait_for_function("() => window.__notes.length > 0")
+    assert _notes(ana) == [
+        {"title": "Ben said your name at Oh Hell", "body": "Ana, ready?", "tag": f"felt-mention-{code}"}
+    ]
+    expect(ana).to_have_title("(•) You were mentioned · Felt")
+    for _ in range(2):
+        host.locator("[data-bot-next]").click()
+    expect(host.locator(".badge-bot")).to_have_count(2)
+    host.locator("[data-start]").click()
+    expect(ana.locator("#room-title")).to_contain_text("Playing")
+    ana.wait_for_function("() => window.__notes.length > 1")
+    assert [n["tag"] for n in _notes(ana)] == [f"felt-mention-{code}", f"felt-start-{code}"]
+    assert _notes(ana)[1]["title"] == "Your Oh Hell table started"
+    expect(ana).to_have_title("(•) Your table started · Felt")
+    # Ben's own turns and the chat's old lines tell Ana nothing more.
+    host.get_by_label("Message", exact=True).fill("good luck")
+    host.get_by_label("Message", exact=True).press("Enter")
+    expect(ana.locator("#chat-log")).to_contain_text("good luck")
+    assert len(_notes(ana)) == 2

@@ -214,12 +214,12 @@ export function pageAlerts({ code = "", words, url }) {
 
   function show() {
     const kind = alerts.showing();
-    document.title = kind ? `${t(`alerts.flag.${kind}`)} · Felt` : baseTitle;
-    if (icon) {
-      icon.setAttribute("href", kind ? ICON_DOT : plainIcon);
-      if (kind) icon.dataset.alert = kind;
-      else delete icon.dataset.alert;
-    }
+    const title = kind ? `${t(`alerts.flag.${kind}`)} · Felt` : baseTitle;
+    if (document.title !== title) document.title = title;
+    if (!icon || (icon.dataset.alert || null) === kind) return; // the icon is fetched on each change
+    icon.setAttribute("href", kind ? ICON_DOT : plainIcon);
+    if (kind) icon.dataset.alert = kind;
+    else delete icon.dataset.alert;
   }
 
   const back = () => {
