@@ -13,7 +13,7 @@ import re
 
 from playwright.sync_api import expect
 
-from conftest import DESKTOP  # noqa: E402  (the browser folder's own conftest)
+from conftest import DESKTOP, PHONE  # noqa: E402  (the browser folder's own conftest)
 from test_table_feel import _start_against_bots
 
 AWAY = """
@@ -184,3 +184,19 @@ def test_a_hidden_tab_is_told_its_table_started_and_its_name_in_chat_once_each(p
     host.get_by_label("Message", exact=True).press("Enter")
     expect(ana.locator("#chat-log")).to_contain_text("good luck")
     assert len(_notes(ana)) == 2
+
+
+def test_the_history_page_tells_your_turn_too(pages, table, server):
+    page = pages.open("/", viewport=DESKTOP, permissions=["notifications"])
+    page.add_init_script(AWAY)
+    _start_against_bots(page, table, "oh_hell", {"max_cards": 10, "rebound": False})
+    code = page.url.rsplit("/", 1)[-1]
+    expect(page.locator("#controls .turn-banner")).to_be_visible()
+    page.add_init_script("window.__blurred = true;")
+    page.goto(server + "/history")
+    page.wait_for_function("() => window.__notes.length > 0")
+    assert [n["tag"] for n in _notes(page)] == [f"felt-turn-{code}"]
+    expect(page).to_have_title(TURN_FLAG)
+    expect(page.locator("#alerts-menu summary")).to_be_visible()
+    page.set_viewport_size(PHONE)  # the header's menu fits a phone
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")

@@ -402,3 +402,20 @@ export function pollWhileHidden(load, everyMs = POLL_HIDDEN_MS) {
   };
   setTimeout(step, everyMs);
 }
+
+/** Any other Felt page (history, a match): "Your tables" asked every 20 s whether it is the
+ * player's turn somewhere, visible or hidden, backing off after failures. */
+export function followYourTables(fetchTables, titleOf, everyMs = POLL_HIDDEN_MS) {
+  const alerts = lobbyAlerts(titleOf);
+  let delay = everyMs;
+  const step = async () => {
+    try {
+      alerts.tables(await fetchTables());
+      delay = everyMs;
+    } catch {
+      delay = Math.min(delay * 2, 300000);
+    }
+    setTimeout(step, delay);
+  };
+  step();
+}
