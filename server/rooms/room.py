@@ -236,6 +236,13 @@ class Room:
                 return seat.index
         return None
 
+    def awaits(self, player_id: str | None) -> bool:
+        """Whether the game in play waits for ``player_id``'s decision (read only)."""
+        seat = self.seat_of(player_id)
+        if seat is None or self.status != "playing" or self.state is None:
+            return False
+        return seat in self.game.to_act(self.state)
+
     # ---- view building -----------------------------------------------------------------
 
     def _rebuild_room_part(self) -> None:

@@ -12,9 +12,11 @@ import { setupRules } from "./rules.js";
 import { showSummary } from "./summary.js";
 import { whyParts } from "./why.js";
 import { soundToggle, warnOnce } from "./clock_sound.js";
+import { tableAlerts } from "./attention.js";
 
 translatePage();
 const code = canonicalCode(decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || ""));
+const alerts = tableAlerts(code); // your turn, a start, your name: told while you look elsewhere
 let state = null;
 let conn = null;
 let botLevel = "easy"; // the level of the next bot the host adds: "easy" or "strong"
@@ -96,6 +98,7 @@ function render() {
     renderMoveLog();
   });
   announceTurn();
+  alerts.view(state, gameTitle(room().game, room().title));
   if (fitTable()) keepDecisionInView(); // the dock just left (or rejoined) the bottom of the screen
   bringUpWhatMatters();
 }
@@ -331,7 +334,7 @@ function renderHeader() {
     r.private ? h("span", { class: "pill" }, t("room.private")) : null);
   showSummary($("#table-rules"), r.game, r.options, r.title);
   const mine = state.you !== null && legal().length > 0;
-  document.title = mine ? t("title.yourTurn", { title }) : t("title.room", { title });
+  alerts.setTitle(mine ? t("title.yourTurn", { title }) : t("title.room", { title }));
 }
 
 function renderJoin() {
