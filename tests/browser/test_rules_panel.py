@@ -33,8 +33,12 @@ def test_how_to_play_opens_at_bidding_and_closes_with_esc(pages, table, artifact
         # Ana's bid is asked for: the hand is in its bidding phase until she answers.
         expect(page.locator("#controls .turn-banner")).to_be_visible(timeout=30_000)
         expect(page.locator("#info")).to_contain_text("Bidding")
-        before = page.evaluate("() => [scrollX, scrollY, document.querySelector('#table').getBoundingClientRect().top]")
         opener = page.get_by_role("button", name="How to play")
+        # On a phone the page is scrolled down to the hand (the dock follows a table it would
+        # cover, and the sticky header covers the button): scroll up to it first, as a person
+        # would, then judge the dialog.
+        page.evaluate("() => window.scrollTo(0, 0)")
+        before = page.evaluate("() => [scrollX, scrollY, document.querySelector('#table').getBoundingClientRect().top]")
         opener.click()
         dialog = page.get_by_role("dialog", name=re.compile("How to play Bid Whist"))
         expect(dialog).to_be_visible()
