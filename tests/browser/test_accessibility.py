@@ -37,6 +37,8 @@ SETTLE = """async () => {
   await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
 }"""
 
+LOAD_MS = 15_000  # a page that fetches its data, on a busy machine
+
 GAMES = [
     ("oh_hell", {"max_cards": 2, "rebound": False}),
     ("bid_whist", {"target": 1}),
@@ -93,6 +95,13 @@ def audit() -> Audit:
     return Audit()
 
 
+def in_portuguese(page) -> None:
+    """The header's language switch: the page reloads in Portuguese (and stays so in this context)."""
+    page.locator("#lang").select_option("pt")
+    page.wait_for_load_state()
+    expect(page.locator("html")).to_have_attribute("lang", "pt-BR")
+
+
 def open_lobby(pages, viewport):
     page = pages.open("/", viewport=viewport)
     expect(page.locator("#game-rules")).to_contain_text("How to play")  # the games are in
@@ -126,13 +135,16 @@ def test_the_lobby_the_waiting_room_and_the_rules_pages_have_no_violations(pages
     audit.check(friend, "waiting room, seated")
     expect(page.locator(".seat:not(.seat-empty)")).to_have_count(3)
     audit.check(page, "waiting room, host with a bot and a friend")
+    in_portuguese(page)
+    expect(page.locator("[data-bot-remove]")).to_have_text("Tirar robô", timeout=LOAD_MS)
+    audit.check(page, "waiting room, host with a bot and a friend, in Portuguese")
 
     for game, _ in GAMES:
         page.goto(f"{pages.base}/rules/{game}")
         expect(page.get_by_role("heading", level=1)).to_contain_text("How to play")
         audit.check(page, f"/rules/{game}")
     page.goto(f"{pages.base}/r/NOSUCH22")
-    expect(page.locator("#missing")).to_contain_text("no room")
+    expect(page.locator("#missing")).to_contain_text("NOSUCH22")
     audit.check(page, "an unknown room")
     audit.assert_clean()
 
@@ -183,8 +195,15 @@ def test_a_game_from_bidding_to_its_record_has_no_violations(pages, table, audit
     play_until(page, table, lambda: mid_hand(page, table) or table.finished(page))
     assert not table.finished(page), "the hand ended before Ana played to a trick others began"
     audit.check(page, f"{game}: mid-hand, Ana to play")
+    held = []  # the rules' request, answered once the loading dialog is checked
+    page.route("**/api/rules/**", lambda route: held.append(route))
     page.get_by_role("button", name="How to play").click()
     expect(page.get_by_role("dialog")).to_be_visible()
+    page.wait_for_function("() => document.querySelector('.rules-dialog-body .hint')")
+    audit.check(page, f"{game}: mid-hand, How to play loading")
+    held[0].continue_()
+    page.unroute("**/api/rules/**")
+    expect(page.get_by_role("dialog").locator("article.rules")).to_be_visible(timeout=LOAD_MS)
     audit.check(page, f"{game}: mid-hand, How to play open")
     page.keyboard.press("Escape")
     expect(page.get_by_role("dialog")).to_be_hidden()
@@ -199,7 +218,7 @@ def test_a_game_from_bidding_to_its_record_has_no_violations(pages, table, audit
 
     record = page.get_by_role("link", name="Match record & replay").get_attribute("href")
     page.goto(pages.base + record)
-    expect(page.locator("#step-label")).to_contain_text("Deal")
+    expect(page.locator("#step-label")).to_contain_text("Deal", timeout=LOAD_MS)
     audit.check(page, f"{game}: the match record at the deal")
     page.keyboard.press("ArrowRight")
     expect(page.locator("#step-label")).to_contain_text("Action 1 of")
@@ -211,8 +230,12 @@ def test_a_game_from_bidding_to_its_record_has_no_violations(pages, table, audit
     page.keyboard.press("End")
     expect(page.locator("#step-label")).to_contain_text(f"Action {total} of")
     audit.check(page, f"{game}: the replay at its end")
+    in_portuguese(page)
+    expect(page.locator('[data-step="first"]')).to_have_text("Início", timeout=LOAD_MS)
+    expect(page.locator("#sheet table.sheet tbody tr").first).to_be_visible(timeout=LOAD_MS)
+    audit.check(page, f"{game}: the match record in Portuguese")
 
     page.goto(pages.base + "/history")
-    expect(page.locator("#mine .match-row").first).to_be_visible()
-    audit.check(page, f"{game}: the history page")
+    expect(page.locator("#mine .match-row").first).to_be_visible(timeout=LOAD_MS)
+    audit.check(page, f"{game}: the history page (in Portuguese)")
     audit.assert_clean()
