@@ -217,7 +217,14 @@ def test_a_game_from_bidding_to_its_record_has_no_violations(pages, table, audit
     page.set_viewport_size(DESKTOP)
 
     record = page.get_by_role("link", name="Match record & replay").get_attribute("href")
-    page.goto(pages.base + record)
+    check_the_record(page, pages.base, record, audit, game)
+    audit.assert_clean()
+
+
+def check_the_record(page, base: str, record: str, audit: Audit, game: str) -> None:
+    """The match record: at the deal, the replay half way and at its end, in Portuguese; then
+    the history page (in Portuguese too: the choice is kept)."""
+    page.goto(base + record)
     expect(page.locator("#step-label")).to_contain_text("Deal", timeout=LOAD_MS)
     audit.check(page, f"{game}: the match record at the deal")
     page.keyboard.press("ArrowRight")
@@ -235,7 +242,6 @@ def test_a_game_from_bidding_to_its_record_has_no_violations(pages, table, audit
     expect(page.locator("#sheet table.sheet tbody tr").first).to_be_visible(timeout=LOAD_MS)
     audit.check(page, f"{game}: the match record in Portuguese")
 
-    page.goto(pages.base + "/history")
+    page.goto(base + "/history")
     expect(page.locator("#mine .match-row").first).to_be_visible(timeout=LOAD_MS)
     audit.check(page, f"{game}: the history page (in Portuguese)")
-    audit.assert_clean()
