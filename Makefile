@@ -1,38 +1,56 @@
 # Felt: `make run` serves the game, `make test` runs the whole suite, `make test-fast` the
-# edit-run lane (no `slow` or `browser` tests). Each sets itself up.
+# edit-run lane (no `slow` or `browser` tests), `make check` lints and type-checks server/.
+# Each sets itself up.
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
 HOST   ?= 127.0.0.1
-STAMP  := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-run
+DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test test-fast bench bench-quick install clean
+.PHONY: run test test-fast check bench bench-quick install clean
 
-$(STAMP): pyproject.toml
+# Running needs the project's dependencies only: `python -m server` runs from this folder, so
+# nothing is built and neither the test nor the bench extras are fetched.
+$(RUN_STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,bench]'
-	@touch $(STAMP)
+	@$(PY) -c 'import tomllib; print(*tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"], sep="\n")' > $(VENV)/requirements-run.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check -r $(VENV)/requirements-run.txt
+	@touch $@
 
-install: $(STAMP)
+# The tests and the benchmarks start servers from other folders: the project itself, editable,
+# with the test and bench extras.
+$(DEV_STAMP): $(RUN_STAMP) pyproject.toml
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test,bench]'
+	@touch $@
 
-run: $(STAMP)
+install: $(DEV_STAMP)
+
+run: $(RUN_STAMP)
 	PORT=$(PORT) $(PY) -m server --host $(HOST) --port $(PORT)
 
-test: $(STAMP)
+test: $(DEV_STAMP)
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
-test-fast: $(STAMP)
+test-fast: $(DEV_STAMP)
 	$(PY) -m pytest -q -m "not slow and not browser" $(PYTEST_ARGS)
+
+# ruff and mypy come from the `dev` extra, installed on first use; their settings are in pyproject.toml.
+check: $(DEV_STAMP)
+	@$(PY) -m ruff --version >/dev/null 2>&1 && $(PY) -m mypy --version >/dev/null 2>&1 \
+		|| $(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m ruff check server
+	$(PY) -m ruff format --check server
+	$(PY) -m mypy
 
 # The benchmarks write to bench/results/local/ (ignored by git); `make bench BENCH_ARGS=--write`
 # records the run in the committed bench/results/*.json and bench/README.md's "Last figures".
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	$(PY) -m bench.run $(BENCH_ARGS)
 
-bench-quick: $(STAMP)
+bench-quick: $(DEV_STAMP)
 	$(PY) -m bench.run --quick $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis felt.db felt.db-wal felt.db-shm felt-spool.jsonl
+	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache felt.db felt.db-wal felt.db-shm felt-spool.jsonl

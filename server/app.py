@@ -21,21 +21,22 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from server import __version__
+from server.config import Settings, get_settings
 from server.edges.api import api_router
-from server.edges.rules_pages import install_rules_pages
 from server.edges.api.errors import ApiError, install_error_handlers
 from server.edges.api.matches import replay_builder
 from server.edges.api.replays import BodyCache, Replays, ReplayWorkers
 from server.edges.guard import ClientAddresses, RequestGuard
-from server.config import Settings, get_settings
+from server.edges.headers import SecurityHeaders
+from server.edges.rules_pages import install_rules_pages
+from server.edges.ws import RoomSockets
 from server.limits import MemoryRateLimiter, OpenSockets, rates_from
 from server.metrics import Metrics
+from server.players import DeviceSockets, on_cluster_message
+from server.rooms import RoomManager
 from server.storage.db import Database, DatabaseTimeout
 from server.storage.dbwriter import DatabaseWriter
 from server.storage.source import DatabaseTables
-from server.rooms import RoomManager
-from server.edges.headers import SecurityHeaders
-from server.edges.ws import RoomSockets
 
 if TYPE_CHECKING:
     from server.cluster import Cluster
@@ -170,7 +171,7 @@ DRAINS: list = []
 
 async def drain_all() -> None:
     """Every running app: refuse new changes, make every logged change durable and shown."""
-    for drain in list(DRAINS):
+    for drain in list(DRAINS):  # a copy: an app that stops meanwhile removes its drain
         await drain()
 
 
@@ -190,7 +191,7 @@ async def _prepare(db: Database, rooms: RoomManager, first_try: asyncio.Event) -
             await asyncio.to_thread(db.upgrade)
             await rooms.restore_all()
             return
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - the start never gives up: whatever fails, it tries again
             first_try.set()
             log.warning("the database is not ready (%s); retrying in %.1f s", exc, delay)
             await asyncio.sleep(delay)
@@ -209,6 +210,7 @@ async def _join_cluster(app: FastAPI, settings: Settings, rooms: RoomManager) ->
 
     cluster = app.state.cluster = Cluster(settings)
     rooms.join_cluster(cluster)
+    cluster.on_players = on_cluster_message(app)
     await cluster.start()
     app.state.limiter = SharedRateLimiter(cluster, rates_from(settings))
     return cluster
@@ -335,6 +337,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.addresses = ClientAddresses(settings.trusted_proxies)
     app.state.limiter = MemoryRateLimiter(rates_from(settings))
     app.state.open_sockets = OpenSockets()
+    app.state.device_sockets = DeviceSockets()
     install_error_handlers(app)
     app.include_router(api_router)
     install_rules_pages(app, Path(settings.rules_dir))
@@ -362,7 +365,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return serve
 
     for path, name in (("/", "index.html"), ("/r/{code}", "room.html"), ("/history", "history.html"),
-                       ("/matches/{match_id}", "match.html")):
+                       ("/matches/{match_id}", "match.html"), ("/groups", "group.html"),
+                       ("/g/{code}", "group.html"), ("/devices", "devices.html"), ("/link", "devices.html")):
         app.add_api_route(path, page(name), methods=["GET", "HEAD"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=web_dir), name="static")
     _serve_docs(app)

@@ -22,6 +22,9 @@ With ``FELT_REDIS_URL`` set, several Felt nodes share one PostgreSQL and one Red
   takes the lease and restores the table from its log. A dead holder's lease simply expires.
 - **Lobby.** Every node publishes its public waiting tables under ``<prefix>lobby:<node>``
   (expiring, refreshed every ``lobby_publish_s``); any node lists all of them.
+- **Players.** Every node listens on ``<prefix>players``: a revoked device (``revoke <device>
+  <token hash>``) is forgotten and its sockets closed on every node, and a renamed player
+  (``renamed <player>``) is looked up again (server/players.py).
 - **Limits.** A host's open tables are a hash ``<prefix>hosting:<player>`` (table -> node),
   checked and added to in one script, so the per-player cap holds across nodes.
 """
@@ -38,7 +41,7 @@ from collections.abc import Awaitable, Callable
 
 import orjson
 from redis import asyncio as aioredis
-from redis.exceptions import NoScriptError
+from redis.exceptions import NoScriptError, RedisError
 
 from server.config import Settings
 from server.limits import MemoryRateLimiter, Rate
@@ -123,6 +126,7 @@ class Cluster:
         self.tokens: dict[str, str] = {}  # table code -> the token of this node's acquisition of it
         self.on_lost: Callable[[str], None] = lambda code: None
         self.on_handover: Callable[[str], Awaitable[None]] | None = None
+        self.on_players: Callable[[str, list[str]], Awaitable[None]] | None = None
         self.local_lobby: Callable[[], list[dict]] = list
         self._tasks: list[asyncio.Task] = []
         self._background: set[asyncio.Task] = set()
@@ -137,6 +141,9 @@ class Cluster:
     def _channel(self, node: str) -> str:
         return f"{self.prefix}node:{node}"
 
+    def _players_channel(self) -> str:
+        return f"{self.prefix}players"
+
     def _value(self, token: str) -> str:
         """A lease's value: this node (whom to ask for a handover) and the acquisition's token."""
         return f"{self.node} {token}"
@@ -148,7 +155,7 @@ class Cluster:
         await self.redis.script_load(RENEW)
         loop = asyncio.get_running_loop()
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await self._pubsub.subscribe(self._channel(self.node))
+        await self._pubsub.subscribe(self._channel(self.node), self._players_channel())
         self._tasks = [
             loop.create_task(self._renew_forever()),
             loop.create_task(self._publish_lobby_forever()),
@@ -171,7 +178,7 @@ class Cluster:
             async with asyncio.timeout(10):  # a stop never waits on Redis for longer
                 await self.release_all()
                 await self._pubsub.aclose()
-        except Exception:  # Redis gone or stuck: the leases expire by themselves
+        except (RedisError, OSError, TimeoutError):  # Redis gone or stuck: the leases expire by themselves
             log.warning("could not release this node's leases; they expire in %d ms", self.lease_ms)
         await self.redis.aclose()
 
@@ -226,7 +233,7 @@ class Cluster:
             holder = await self.redis.get(self._lease(code))
             if holder is not None and (holder != asked or time.monotonic() - asked_at > 1.0):
                 asked, asked_at = holder, time.monotonic()
-                node = holder.decode().rsplit(" ", 1)[0]
+                node = holder.decode().rsplit(" ", 1)[0]  # type: ignore[union-attr]  # bytes: never decoded
                 self.ops += 1
                 await self.redis.publish(self._channel(node), b"handover " + code.encode())
             if time.monotonic() > deadline:
@@ -240,7 +247,7 @@ class Cluster:
             part = codes[start : start + chunk]
             self.ops += 1
             holders = await self.redis.mget([self._lease(c) for c in part])
-            out += [code for code, holder in zip(part, holders) if holder is None]
+            out += [code for code, holder in zip(part, holders, strict=True) if holder is None]
         return out
 
     async def release(self, code: str, token: str | None = None) -> None:
@@ -278,7 +285,7 @@ class Cluster:
         self.ops += 1
         kept = await self._renew_chunks(held)
         lost = []
-        for (code, token), ok in zip(held, kept):
+        for (code, token), ok in zip(held, kept, strict=True):
             if self.tokens.get(code) != token:
                 continue  # released or taken again meanwhile
             if ok:
@@ -312,7 +319,7 @@ class Cluster:
             await asyncio.sleep(every)
             try:
                 lost = await self.renew()
-            except Exception as exc:  # Redis unreachable: trust runs out on its own clock
+            except Exception as exc:  # noqa: BLE001 - the renewal never dies; Redis unreachable: trust runs out
                 log.warning("could not renew this node's leases: %s", exc)
                 lost = [c for c in list(self.trusted) if not self.owns(c)]
                 for code in lost:
@@ -327,15 +334,26 @@ class Cluster:
                 message = await self._pubsub.get_message(timeout=1.0)
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - the listener never dies: it listens again
                 log.warning("the cluster channel failed (%s); listening again", exc)
                 await asyncio.sleep(0.5)
                 continue
             if message is None or message.get("type") != "message":
                 continue
+            channel = message.get("channel")
+            if channel is not None and channel.decode() == self._players_channel():
+                verb, *args = message["data"].decode().split(" ")
+                if self.on_players is not None:
+                    self._spawn(self.on_players(verb, args))
+                continue
             verb, _, code = message["data"].decode().partition(" ")
             if verb == "handover" and code and self.on_handover is not None:
                 self._spawn(self.on_handover(code))
+
+    async def publish_players(self, verb: str, *args: str) -> None:
+        """Tell every node (this one too) about a player's device or name (server/players.py)."""
+        self.ops += 1
+        await self.redis.publish(self._players_channel(), " ".join((verb, *args)).encode())
 
     # ---- the shared lobby ----------------------------------------------------------------
 
@@ -352,18 +370,21 @@ class Cluster:
         while not self._closing:
             try:
                 await self.publish_lobby()
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - the publisher never dies: it tries on the next round
                 log.warning("could not publish this node's lobby: %s", exc)
             await asyncio.sleep(self.settings.lobby_publish_s)
 
     async def lobby(self) -> list[dict]:
         """Every node's public waiting tables (this node's as they are now), newest first."""
-        nodes = sorted(n.decode() for n in await self.redis.smembers(f"{self.prefix}nodes"))
+        nodes = sorted(
+            n.decode()  # type: ignore[union-attr]  # bytes: the client never decodes responses
+            for n in await self.redis.smembers(f"{self.prefix}nodes")
+        )
         others = [n for n in nodes if n != self.node]
         rooms = list(self.local_lobby())
         if others:
             blobs = await self.redis.mget([f"{self.prefix}lobby:{n}" for n in others])
-            gone = [n for n, blob in zip(others, blobs) if blob is None]
+            gone = [n for n, blob in zip(others, blobs, strict=True) if blob is None]
             if gone:
                 await self.redis.srem(f"{self.prefix}nodes", *gone)
             seen = {r["code"] for r in rooms}
@@ -431,7 +452,7 @@ class SharedRateLimiter:
             left = await self._bucket(
                 keys=[f"{self.cluster.prefix}rate:{kind}:{key}"], args=[rate.per_second, rate.burst, 1]
             )
-        except Exception as exc:  # Redis unreachable: this node's own buckets still hold
+        except (RedisError, OSError) as exc:  # Redis unreachable: this node's own buckets still hold
             log.warning("could not share a rate-limit token: %s", exc)
             return
         self.local._buckets[(kind, key)] = (float(left), self.local.clock())

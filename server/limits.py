@@ -25,6 +25,7 @@ class Rate:
 
 # What each kind of bucket limits, per client address.
 PLAYERS = "players"  # POST /api/players
+LINKS = "links"  # POST /api/players/link: codes tried
 ROOMS = "rooms"  # POST /api/rooms
 LOOKUPS = "lookups"  # unknown room codes, over HTTP and WebSocket
 CONNECTS = "connects"  # room WebSockets opened
@@ -34,6 +35,7 @@ TOKEN_CONNECTS = "token_connects"  # room WebSockets opened with one player toke
 def rates_from(settings: Settings) -> dict[str, Rate]:
     return {
         PLAYERS: Rate(settings.rate_players_per_minute / 60, settings.rate_players_burst),
+        LINKS: Rate(settings.rate_links_per_minute / 60, settings.rate_links_burst),
         ROOMS: Rate(settings.rate_rooms_per_minute / 60, settings.rate_rooms_burst),
         LOOKUPS: Rate(settings.rate_lookups_per_minute / 60, settings.rate_lookups_burst),
         CONNECTS: Rate(settings.rate_connects_per_minute / 60, settings.rate_connects_burst),

@@ -29,6 +29,13 @@ Heuristics (all from the seat's view and legal actions, never the game state):
   ``log`` (so a bot made mid-hand, as the Strong bot's rollouts make them, knows them too);
   without a log it remembers each finished trick (``last_trick`` at its next turn).
 - Ties between equal choices are broken by ``self.rng``.
+- House options (docs/rules/bid_whist.md): every strength is read in the hand's direction
+  (downtown: A 2 3 ... K) with the jokers on top of trump. With ``directions`` the bot bids
+  the direction (uptown, downtown, no trump) whose estimate is best: in no trump every suit
+  counts all its likely winners and the jokers nothing; a no-trump declarer plays the
+  direction its kept cards favour. Discards keep the trumps and jokers (in no trump the
+  jokers go first), as many as the kitty held; in no trump the bot throws a joker when it
+  cannot follow. Who wins a trick is the rules' own function (``bid_whist_house``).
 """
 
 from __future__ import annotations
@@ -36,43 +43,58 @@ from __future__ import annotations
 from typing import Any
 
 from server.bots.base import Action, Bot
-from server.rules.cards import NATURAL_STRENGTH, SUITS
+from server.rules.cards import JOKERS, NATURAL_STRENGTH, SUITS
+from server.rules.games.bid_whist_house import trick_winner
 
 _RANK_ORDER = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
+_JOKER_RANK = {"BJ": 16, "LJ": 15}
+_NO_SUIT = "J"  # a joker's suit in no trump: it matches no suit led
 
 
-def _rank(card: str) -> int:
-    return NATURAL_STRENGTH[card[:-1]]
+def _rank(card: str, low: bool = False) -> int:
+    """A card's strength in its suit: 2..14 (downtown: K = 2 ... 2 = 13, the ace 14); jokers
+    15 and 16."""
+    joker = _JOKER_RANK.get(card)
+    if joker is not None:
+        return joker
+    n = NATURAL_STRENGTH[card[:-1]]
+    return 15 - n if low and n != 14 else n
 
 
-def _suit(card: str) -> str:
+def _suit(card: str, trump: str | None = None) -> str:
+    """A card's suit as it is played: a joker is a trump (no suit in no trump)."""
+    if card in _JOKER_RANK:
+        return trump or _NO_SUIT
     return card[-1]
 
 
-def likely_winners(cards: list[str], suit: str) -> list[str]:
-    """Cards of ``suit`` likely to win: the missing higher cards are no more than those below."""
-    mine = sorted((c for c in cards if _suit(c) == suit), key=_rank, reverse=True)
-    held = {_rank(c) for c in mine}
+def likely_winners(cards: list[str], suit: str, low: bool = False, trump: str | None = None,
+                   top: int = 14) -> list[str]:
+    """Cards of ``suit`` likely to win: the missing higher cards are no more than those below
+    (``top``: the best strength in the suit, 16 for a trump suit with both jokers)."""
+    mine = sorted((c for c in cards if _suit(c, trump) == suit),
+                  key=lambda c: _rank(c, low), reverse=True)
+    held = {_rank(c, low) for c in mine}
     out = []
     for i, card in enumerate(mine):
-        missing_higher = sum(1 for r in range(_rank(card) + 1, 15) if r not in held)
+        missing_higher = sum(1 for r in range(_rank(card, low) + 1, top + 1) if r not in held)
         below = len(mine) - i - 1
         if missing_higher <= below:
             out.append(card)
     return out
 
 
-def hand_strength(cards: list[str], trump: str) -> float:
-    """Expected tricks of ``cards`` with ``trump`` as trump."""
-    trumps = [c for c in cards if _suit(c) == trump]
+def hand_strength(cards: list[str], trump: str, low: bool = False, jokers: int = 0) -> float:
+    """Expected tricks of ``cards`` with ``trump`` as trump (in the direction ``low`` says)."""
+    trumps = [c for c in cards if _suit(c, trump) == trump]
     length = len(trumps)
-    total = float(len(likely_winners(cards, trump)))
+    total = float(len(likely_winners(cards, trump, low, trump, 14 + jokers)))
     total += 0.8 * max(0, length - 3 - total / 2)
     for suit in SUITS:
         if suit == trump:
             continue
-        side = [c for c in cards if _suit(c) == suit]
-        total += min(2, len(likely_winners(cards, suit)))
+        side = [c for c in cards if _suit(c, trump) == suit]
+        total += min(2, len(likely_winners(cards, suit, low, trump)))
         if length >= 3:
             if not side:
                 total += 1.0
@@ -81,13 +103,34 @@ def hand_strength(cards: list[str], trump: str) -> float:
     return total
 
 
-def best_trump(cards: list[str]) -> tuple[str, float]:
+def no_trump_strength(cards: list[str], low: bool) -> float:
+    """Expected tricks of ``cards`` in no trump: every likely winner, a long suit's length."""
+    total = 0.0
+    for suit in SUITS:
+        winners = likely_winners(cards, suit, low)
+        length = sum(1 for c in cards if _suit(c) == suit)
+        total += len(winners) + (0.5 * max(0, length - 4) if winners else 0.0)
+    return total
+
+
+def best_trump(cards: list[str], low: bool = False, jokers: int = 0) -> tuple[str, float]:
     """The suit that makes the strongest hand, and that strength (ties to the longer suit)."""
     best = max(
         SUITS,
-        key=lambda s: (hand_strength(cards, s), sum(1 for c in cards if _suit(c) == s)),
+        key=lambda s: (hand_strength(cards, s, low, jokers), sum(1 for c in cards if _suit(c) == s)),
     )
-    return best, hand_strength(cards, best)
+    return best, hand_strength(cards, best, low, jokers)
+
+
+def direction_strengths(cards: list[str], directions: list[str], jokers: int) -> dict[str, float]:
+    """Each direction a bid may name, with the hand's strength played that way."""
+    out = {}
+    for direction in directions:
+        if direction == "no_trump":
+            out[direction] = max(no_trump_strength(cards, False), no_trump_strength(cards, True))
+        else:
+            out[direction] = best_trump(cards, direction == "downtown", jokers)[1]
+    return out
 
 
 class BidWhistBot(Bot):
@@ -97,12 +140,16 @@ class BidWhistBot(Bot):
         super().__init__(rng)
         self._memory_key: tuple[Any, ...] | None = None
         self._seen: set[str] = set()
+        self._low = False  # the hand is played downtown
+        self._jokers: tuple[str, ...] = ()  # the jokers in the deck
 
     # ---- entry point ----------------------------------------------------------------------
 
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
         """One action out of ``legal``, chosen from what ``view`` shows."""
         self._remember(view)
+        self._low = view.get("play_direction") == "downtown"
+        self._jokers = JOKERS[: view.get("jokers") or 0]
         if len(legal) == 1 and "count" not in legal[0]:
             return legal[0]
         types = {a.get("type") for a in legal}
@@ -110,6 +157,8 @@ class BidWhistBot(Bot):
             return self._discard(view, legal)
         if types & {"bid", "take"} or (types == {"pass"}):
             return self._bid(view, legal)
+        if "direction" in types:
+            return self._play_direction(view, legal)
         if "trump" in types:
             return self._name_trump(view, legal)
         return self._play(view, legal)
@@ -135,50 +184,71 @@ class BidWhistBot(Bot):
         hand = list(view.get("hand") or [])
         seat = view["to_act"][0]
         partner = (seat + 2) % 4
-        strength = best_trump(hand)[1]
+        jokers = len(self._jokers)
+        directions = list(view.get("directions") or [])
+        if directions:
+            strengths: dict[Any, float] = direction_strengths(hand, directions, jokers)
+        else:
+            strengths = {None: best_trump(hand, False, jokers)[1]}
         partner_call = (view.get("bids") or [None] * 4)[partner]
         partner_help = 3.0 if isinstance(partner_call, int) else 2.0
-        estimate = strength + partner_help + 0.7
-        by_type = {a["type"]: a for a in legal if a["type"] != "bid"}
-        if "take" in by_type:
+        kitty = 0.7 + 0.3 * jokers
+        takes = [a for a in legal if a["type"] == "take"]
+        passes = [a for a in legal if a["type"] == "pass"]
+        if takes:
+            if not passes:  # forced: the direction the hand plays best
+                return max(takes, key=lambda a: strengths.get(a.get("direction"), 0.0))
             high = view.get("high_bid") or 4
-            high_bidder = view.get("high_bidder")
-            if "pass" not in by_type:
-                return by_type["take"]
-            if high_bidder == partner:
-                own = strength + 0.7 + 2.0
-                return by_type["take"] if own >= 5 + high + 1.5 else by_type["pass"]
-            return by_type["take"] if estimate >= 5 + high - 0.5 else by_type["pass"]
-        bids = sorted(
-            (a for a in legal if a["type"] == "bid"), key=lambda a: a["value"], reverse=True
-        )
-        for action in bids:
-            value = action["value"]
-            if value >= 4 and 5 + value + 0.5 * (value - 4) <= estimate:
-                return action
-        for action in bids:
-            if action["value"] == 3 and estimate >= 8.0:
-                return action
-        return by_type.get("pass", legal[0])
+            strength = strengths.get(view.get("high_direction"), max(strengths.values()))
+            if view.get("high_bidder") == partner:
+                own = strength + kitty + 2.0
+                return takes[0] if own >= 5 + high + 1.5 else passes[0]
+            estimate = strength + partner_help + kitty
+            return takes[0] if estimate >= 5 + high - 0.5 else passes[0]
+        bids = [a for a in legal if a["type"] == "bid"]
+        for direction in sorted(strengths, key=lambda d: -strengths[d]):
+            estimate = strengths[direction] + partner_help + kitty
+            mine = sorted((a for a in bids if a.get("direction") == direction),
+                          key=lambda a: a["value"], reverse=True)
+            for action in mine:
+                value = action["value"]
+                if value >= 4 and 5 + value + 0.5 * (value - 4) <= estimate:
+                    return action
+            for action in mine:
+                if action["value"] == 3 and estimate >= 8.0:
+                    return action
+        return passes[0] if passes else legal[0]
 
     # ---- kitty and trump ---------------------------------------------------------------------
 
+    def _contract_trump(self, view: dict[str, Any], hand: list[str]) -> str | None:
+        """The trump the bot plays for: the view's, else its best suit (None: no trump)."""
+        if view.get("direction") == "no_trump":
+            return None
+        return view.get("trump") or best_trump(hand, self._low, len(self._jokers))[0]
+
     def _discard(self, view: dict[str, Any], legal: list[Action]) -> Action:
         hand = list(view.get("hand") or [])
-        trump, _ = best_trump(hand)
+        count = legal[0].get("count") or len(legal[0].get("cards") or ()) or 4
+        if view.get("direction") == "no_trump":
+            self._low = no_trump_strength(hand, True) > no_trump_strength(hand, False)
+        trump = self._contract_trump(view, hand)
         lengths = {s: sum(1 for c in hand if _suit(c) == s) for s in SUITS}
+        low = self._low
 
         def keep_value(card: str) -> tuple[float, float]:
-            suit = _suit(card)
+            if card in _JOKER_RANK and trump is None:
+                return (-100.0 + _rank(card), 0.0)  # no power in no trump
+            suit = _suit(card, trump)
             if suit == trump:
-                return (100.0 + _rank(card), 0.0)
-            value = float(_rank(card))
-            if card in likely_winners(hand, suit):
+                return (100.0 + _rank(card, low), 0.0)
+            value = float(_rank(card, low))
+            if card in likely_winners(hand, suit, low, trump):
                 value += 20.0
             value += 2.0 * lengths[suit]
             return (value, self.rng.random())
 
-        throw = sorted(hand, key=keep_value)[:4]
+        throw = sorted(hand, key=keep_value)[:count]
         chosen = set(throw)
         for action in legal:
             cards = action.get("cards")
@@ -187,30 +257,43 @@ class BidWhistBot(Bot):
         return {"type": "discard", "cards": sorted(throw, key=hand.index)}
 
     def _name_trump(self, view: dict[str, Any], legal: list[Action]) -> Action:
-        trump, _ = best_trump(list(view.get("hand") or []))
+        trump, _ = best_trump(list(view.get("hand") or []), self._low, len(self._jokers))
         for action in legal:
             if action["type"] == "trump" and action["suit"] == trump:
                 return action
         return self._play(view, [a for a in legal if a["type"] == "play"])
 
+    def _play_direction(self, view: dict[str, Any], legal: list[Action]) -> Action:
+        """A no-trump declarer's choice: the direction its cards favour."""
+        hand = list(view.get("hand") or [])
+        low = no_trump_strength(hand, True) > no_trump_strength(hand, False)
+        wanted = "downtown" if low else "uptown"
+        return next((a for a in legal if a.get("direction") == wanted), legal[0])
+
     # ---- play ----------------------------------------------------------------------------------
 
-    def _is_master(self, card: str, hand: list[str], trick_cards: set[str]) -> bool:
-        """True when every higher card of the suit is in the hand or already played."""
-        suit = _suit(card)
+    def _is_master(self, card: str, hand: list[str], trick_cards: set[str],
+                   trump: str | None = None) -> bool:
+        """True when every stronger card of the suit is in the hand or already played."""
+        suit = _suit(card, trump)
+        if suit == _NO_SUIT:
+            return False  # a joker in no trump never wins
         gone = self._seen | trick_cards | set(hand)
-        for rank in _RANK_ORDER:
-            higher = rank + suit
-            if NATURAL_STRENGTH[rank] <= _rank(card):
-                return True
-            if higher not in gone:
-                return False
-        return True
+        strength = _rank(card, self._low)
+        rivals = [rank + suit for rank in _RANK_ORDER]
+        if suit == trump:
+            rivals += self._jokers
+        return all(c in gone for c in rivals if _rank(c, self._low) > strength)
 
     def _cheapest(self, cards: list[str], trump: str | None) -> str:
-        """The card that costs least to give away: side cards before trumps, then the lowest."""
+        """The card that costs least to give away: side cards before trumps, then the lowest
+        (in no trump a joker first: it cannot win)."""
+        low = self._low
+
         def cost(card: str) -> tuple[int, int, float]:
-            return (1 if _suit(card) == trump else 0, _rank(card), self.rng.random())
+            suit = _suit(card, trump)
+            rank = -1 if suit == _NO_SUIT else _rank(card, low)
+            return (1 if suit == trump else 0, rank, self.rng.random())
 
         return min(cards, key=cost)
 
@@ -224,76 +307,72 @@ class BidWhistBot(Bot):
         declarer = view.get("declarer")
         attacking = declarer is not None and declarer % 2 == seat % 2
         trick_cards = {p["card"] for p in trick}
-        if trump is None:
-            trump = best_trump(hand)[0]
+        if trump is None and view.get("direction") != "no_trump":
+            trump = best_trump(hand, self._low, len(self._jokers))[0]
             choice = self._lead(cards, hand, trump, True, trick_cards)
         elif not trick:
             choice = self._lead(cards, hand, trump, attacking, trick_cards)
         else:
-            choice = self._follow(cards, hand, trick, trump, partner, trick_cards)
+            choice = self._follow(cards, hand, trick, trump, (seat, partner), trick_cards)
         for action in legal:
             if action["card"] == choice:
                 return action
         return legal[0]
 
     def _lead(
-        self, cards: list[str], hand: list[str], trump: str, attacking: bool, trick_cards: set[str]
+        self, cards: list[str], hand: list[str], trump: str | None, attacking: bool,
+        trick_cards: set[str],
     ) -> str:
-        my_trumps = [c for c in cards if _suit(c) == trump]
-        trumps_out = 13 - len(my_trumps) - sum(1 for c in self._seen if _suit(c) == trump)
-        masters = [c for c in cards if self._is_master(c, hand, trick_cards)]
+        low = self._low
+        my_trumps = [c for c in cards if trump is not None and _suit(c, trump) == trump]
+        seen_trumps = sum(1 for c in self._seen if trump is not None and _suit(c, trump) == trump)
+        trumps_out = 13 + len(self._jokers) - len(my_trumps) - seen_trumps
+        masters = [c for c in cards if self._is_master(c, hand, trick_cards, trump)]
         if attacking and my_trumps and trumps_out > 0:
-            master_trumps = [c for c in masters if _suit(c) == trump]
+            master_trumps = [c for c in masters if _suit(c, trump) == trump]
             if master_trumps:
-                return max(master_trumps, key=_rank)
+                return max(master_trumps, key=lambda c: _rank(c, low))
             if len(my_trumps) >= 4:
-                return min(my_trumps, key=_rank)
-        side_masters = [c for c in masters if _suit(c) != trump]
+                return min(my_trumps, key=lambda c: _rank(c, low))
+        side_masters = [c for c in masters if _suit(c, trump) != trump]
         if side_masters:
-            return max(side_masters, key=lambda c: (_rank(c), self.rng.random()))
-        side = [c for c in cards if _suit(c) != trump]
+            return max(side_masters, key=lambda c: (_rank(c, low), self.rng.random()))
+        side = [c for c in cards if _suit(c, trump) != trump]
         if not side:
-            return max(cards, key=_rank) if masters else min(cards, key=_rank)
-        lengths = {s: sum(1 for c in side if _suit(c) == s) for s in SUITS}
-        return min(side, key=lambda c: (-lengths[_suit(c)], _rank(c), self.rng.random()))
+            return max(cards, key=lambda c: _rank(c, low)) if masters else min(
+                cards, key=lambda c: _rank(c, low))
+        lengths = {s: sum(1 for c in side if _suit(c, trump) == s) for s in (*SUITS, _NO_SUIT)}
+        return min(side, key=lambda c: (-lengths[_suit(c, trump)], _rank(c, low), self.rng.random()))
 
     def _follow(
         self,
         cards: list[str],
         hand: list[str],
         trick: list[dict[str, Any]],
-        trump: str,
-        partner: int,
+        trump: str | None,
+        seats: tuple[int, int],
         trick_cards: set[str],
     ) -> str:
-        led = _suit(trick[0]["card"])
-        winner = trick[0]
-        for play in trick[1:]:
-            card, best = play["card"], winner["card"]
-            if _suit(card) == _suit(best) and _rank(card) > _rank(best):
-                winner = play
-            elif _suit(card) == trump and _suit(best) != trump:
-                winner = play
+        seat, partner = seats
+        low = self._low
+        played = [(p["seat"], p["card"]) for p in trick]
+        winner_seat = trick_winner(played, trump, low)
+        winner_card = next(card for s, card in played if s == winner_seat)
         last_to_play = len(trick) == 3
-        if winner["seat"] == partner and (
-            last_to_play or self._is_master(winner["card"], hand, trick_cards)
+        if winner_seat == partner and (
+            last_to_play or self._is_master(winner_card, hand, trick_cards, trump)
         ):
             return self._cheapest(cards, trump)
-
-        def beats(card: str) -> bool:
-            best = winner["card"]
-            if _suit(card) == _suit(best):
-                return _rank(card) > _rank(best)
-            return _suit(card) == trump
-
-        winning = [c for c in cards if beats(c)]
+        winning = [c for c in cards if trick_winner([*played, (seat, c)], trump, low) == seat]
         if winning:
             if not last_to_play:
-                masters = [c for c in winning if self._is_master(c, hand, trick_cards)]
-                same = [c for c in masters if _suit(c) == led]
+                led = _suit(next((c for _, c in played if _suit(c, trump) != _NO_SUIT),
+                                 played[0][1]), trump)
+                masters = [c for c in winning if self._is_master(c, hand, trick_cards, trump)]
+                same = [c for c in masters if _suit(c, trump) == led]
                 if same:
-                    return min(same, key=_rank)
-            return min(winning, key=lambda c: (1 if _suit(c) == trump else 0, _rank(c)))
+                    return min(same, key=lambda c: _rank(c, low))
+            return min(winning, key=lambda c: (1 if _suit(c, trump) == trump else 0, _rank(c, low)))
         return self._cheapest(cards, trump)
 
 

@@ -104,7 +104,7 @@ class RibsBot(Bot):
 
     def _best(self, legal: list[Action], scores: list[float]) -> Action:
         top = max(scores)
-        choices = [a for a, s in zip(legal, scores) if s >= top - 1e-9]
+        choices = [a for a, s in zip(legal, scores, strict=True) if s >= top - 1e-9]
         return choices[0] if len(choices) == 1 else self.rng.choice(choices)
 
     def _others_left(self, view: dict[str, Any]) -> int:
@@ -195,6 +195,7 @@ class RibsBot(Bot):
         earlier_points = sum(POINTS[a] + POINTS[b] for a, b in earlier)
         value = 0.0
         for ribs, p in odds:
+            gain: float
             if ribs in earlier:  # an earlier double match takes our pair too
                 gain = -mine
             elif pair == ribs:

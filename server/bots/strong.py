@@ -42,7 +42,7 @@ from typing import Any
 
 from server.bots.base import Action, Bot
 from server.bots.oh_hell import shown_lacks
-from server.rules.cards import NATURAL_STRENGTH
+from server.rules.cards import JOKERS, NATURAL_STRENGTH
 from server.rules.games import get_game
 from server.rules.sampling import SamplingError, sample_state
 
@@ -257,6 +257,7 @@ def hand_result(game: str, view: dict[str, Any], seat: int) -> float:
 
 # Trick order, high to low, for deciding which cards are equivalent (each engine's module states it).
 _NATURAL = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
+_DOWNTOWN = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")  # Bid Whist's
 _TARABISH_TRUMP = ("J", "9", "A", "10", "K", "Q", "8", "7", "6")
 _TARABISH_PLAIN = ("A", "10", "K", "Q", "J", "9", "8", "7", "6")
 _TARABISH_POINTS = {"trump": {"J": 20, "9": 14, "A": 11, "10": 10, "K": 4, "Q": 3},
@@ -276,7 +277,8 @@ def distinct_plays(game: str, view: dict[str, Any], legal: list[Action], keep: A
     drop: set[str] = set()
     for suit in "SHDC":
         is_trump = suit == view.get("trump")
-        order = (_TARABISH_TRUMP if is_trump else _TARABISH_PLAIN) if tarabish else _NATURAL
+        order = (_TARABISH_TRUMP if is_trump else _TARABISH_PLAIN) if tarabish else (
+            _DOWNTOWN if view.get("play_direction") == "downtown" else _NATURAL)
         points = _TARABISH_POINTS["trump" if is_trump else "plain"] if tarabish else {}
         previous: str | None = None
         for rank in order:
@@ -297,25 +299,37 @@ def nearby_bids(legal: list[Action], easy: Action, reach: int = 1) -> list[Actio
 
 
 def discard_candidates(view: dict[str, Any], easy_choice: Action) -> list[Action]:
-    """The Easy bot's discard and, for each suit it might make trump, its four weakest others."""
+    """The Easy bot's discard and, for each suit it might make trump, its weakest others (as
+    many as the kitty held; jokers are trumps, kept, except in no trump where they go first)."""
     hand = list(view.get("hand") or [])
+    count = len(easy_choice["cards"])
     out = [easy_choice]
     seen = {frozenset(easy_choice["cards"])}
+    no_trump = view.get("direction") == "no_trump"
+    low = view.get("play_direction") == "downtown"
+    jokers = [c for c in hand if c in JOKERS]
+    suited = [c for c in hand if c not in JOKERS]
     for trump in ("S", "H", "D", "C"):
-        others = [c for c in hand if c[-1] != trump]
-        if len(others) < 4:
+        others = [c for c in suited if c[-1] != trump]
+        if len(others) + (len(jokers) if no_trump else 0) < count:
             continue
-        weakest = sorted(others, key=_discard_order(hand))[:4]
+        weakest = ((jokers if no_trump else []) + sorted(others, key=_discard_order(suited, low)))[:count]
         if frozenset(weakest) not in seen:
             seen.add(frozenset(weakest))
             out.append({"type": "discard", "cards": weakest})
     return out
 
 
-def _discard_order(hand: list[str]) -> Callable[[str], tuple[bool, bool, int]]:
-    """Weakest first: aces last, and low cards of short suits (voids to ruff) before long ones."""
+def _discard_order(hand: list[str], low: bool = False) -> Callable[[str], tuple[bool, bool, int]]:
+    """Weakest first: aces last, and low cards of short suits (voids to ruff) before long ones
+    (``low``: downtown, where the high cards are the weak ones)."""
     lengths = {s: sum(1 for c in hand if c[-1] == s) for s in "SHDC"}
-    return lambda c: (NATURAL_STRENGTH[c[:-1]] == 14, lengths[c[-1]] > 2, NATURAL_STRENGTH[c[:-1]])
+
+    def strength(card: str) -> int:
+        n = NATURAL_STRENGTH[card[:-1]]
+        return 15 - n if low and n != 14 else n
+
+    return lambda c: (strength(c) == 14, lengths[c[-1]] > 2, strength(c))
 
 
 # What the other seats' plays say they lack, read by the Easy bot's rule of play (the model of a

@@ -1,4 +1,4 @@
-"""The WebSocket edge: ``/ws/rooms/{code}?token=...``.
+"""The WebSocket edge: ``/ws/rooms/{code}?token=...`` (or the token as a subprotocol).
 
 It parses each frame into a typed message, hands it to the room, and turns every refusal
 (a bad frame, a room rule, a game rule) into an ``error`` frame in this one place. Each
@@ -17,10 +17,23 @@ from urllib.parse import unquote_plus
 
 from server.edges.transport import LOAD
 from server.limits import CONNECTS, LOOKUPS, TOKEN_CONNECTS, OpenSockets
-from server.players import player_for_token
+from server.players import CLOSE_REVOKED, REVOKED_REASON, DeviceSockets, player_for_token
 from server.rooms import Connection, Room, RoomError
 from server.rooms.messages import (
-    PONG, Act, BotMsg, Chat, ClientMsg, Close, Leave, Ping, Resync, Sit, Stand, Start, error_frame, parse_frame,
+    PONG,
+    Act,
+    BotMsg,
+    Chat,
+    ClientMsg,
+    Close,
+    Leave,
+    Ping,
+    Resync,
+    Sit,
+    Stand,
+    Start,
+    error_frame,
+    parse_frame,
 )
 from server.rooms.seats import quoted
 from server.rules.games import GameError
@@ -35,7 +48,7 @@ CLOSE_TRY_AGAIN = 1013
 class TokenBucket:
     """Frames a connection may send: a sustained rate with a burst."""
 
-    __slots__ = ("rate", "burst", "tokens", "stamp")
+    __slots__ = ("burst", "rate", "stamp", "tokens")
 
     def __init__(self, rate: float, burst: int) -> None:
         self.rate = rate
@@ -54,6 +67,8 @@ class TokenBucket:
 
 
 ROOM_PATH = "/ws/rooms/"
+SUBPROTOCOL = "felt"  # answered when offered; the token may ride next to it (see ``_token``)
+TOKEN_SUBPROTOCOL = "felt-token."
 
 
 class RoomSockets:
@@ -84,8 +99,17 @@ class RoomSocket:
     """One WebSocket to one room: the receive loop here, the sender task draining its queue."""
 
     __slots__ = (
-        "scope", "receive", "send", "conn", "close_requested", "close_code", "close_reason", "peer_gone",
-        "sender_task", "handler", "metrics",
+        "close_code",
+        "close_reason",
+        "close_requested",
+        "conn",
+        "handler",
+        "metrics",
+        "peer_gone",
+        "receive",
+        "scope",
+        "send",
+        "sender_task",
     )
 
     def __init__(self, scope: dict, receive: Any, send: Any) -> None:
@@ -117,9 +141,17 @@ class RoomSocket:
             self.peer_gone = True
             await self.send({"type": "websocket.close", "code": code, "reason": reason})
 
+    async def _accept(self) -> None:
+        """Accept the handshake, naming the ``felt`` subprotocol when the client offered it (a
+        browser fails a handshake that leaves a subprotocol it offered unanswered)."""
+        if SUBPROTOCOL in self.scope.get("subprotocols", ()):
+            await self.send({"type": "websocket.accept", "subprotocol": SUBPROTOCOL})
+        else:
+            await self.send({"type": "websocket.accept"})
+
     async def _refuse(self, code: str, message: str, close_code: int) -> None:
         self._refused(code)
-        await self.send({"type": "websocket.accept"})
+        await self._accept()
         await self._send_text(error_frame(code, message))
         await self._close(close_code)
 
@@ -162,7 +194,7 @@ class RoomSocket:
                         await self._close(self.close_code, self.close_reason)
                         return
                     await send({"type": "websocket.send", "text": frame})
-        except Exception:  # the peer went away mid-send; the receive loop sees it too
+        except Exception:  # noqa: BLE001 - the peer went away mid-send (each server says so its own way)
             self.peer_gone = True
 
     async def serve(self, code: str) -> None:
@@ -175,7 +207,9 @@ class RoomSocket:
         limiter = getattr(app.state, "limiter", None)
         address = app.state.addresses.of(self.scope) if limiter is not None else ""
         if limiter is not None and limiter.take(CONNECTS, address) > 0:
-            await self._refuse("rate_limited", "Too many connections from your address; wait a moment.", CLOSE_TRY_AGAIN)
+            await self._refuse(
+                "rate_limited", "Too many connections from your address; wait a moment.", CLOSE_TRY_AGAIN
+            )
             return
         room = await self._find_room(app, code, limiter, address)
         if room is None:
@@ -187,12 +221,15 @@ class RoomSocket:
         admitted, counted = await self._admitted(room, player, sockets, address, settings)
         if not admitted:
             return
-        await self.send({"type": "websocket.accept"})
+        await self._accept()
         if self.metrics is not None:
             self.metrics.sockets.inc()
+        device = player.device if player else None
         try:
-            await self._attached(room, player, settings)
+            await self._attached(room, player, settings, app.state.device_sockets if device else None)
         finally:
+            if device is not None:
+                app.state.device_sockets.remove(device, self.closer)
             if counted:
                 sockets.close(address)  # type: ignore[union-attr]
             if self.metrics is not None:
@@ -211,9 +248,9 @@ class RoomSocket:
         self.handler = None
 
     async def _player(self, app: Any, room: Room, limiter: Any) -> Any:
-        """The player of the URL's token, None without one, or False once the socket is refused
-        (a token reconnecting too often, unknown, or not checkable now)."""
-        token = _query_token(self.scope)
+        """The player of the socket's token (see ``_token``), None without one, or False once the
+        socket is refused (a token reconnecting too often, unknown, or not checkable now)."""
+        token = _token(self.scope)
         if not token:
             return None
         if limiter is not None and limiter.take(TOKEN_CONNECTS, _digest(token)) > 0:
@@ -241,7 +278,9 @@ class RoomSocket:
         if room.may_sit(player.id if player else None):
             return True, False
         if LOAD.crowded():
-            await self._refuse("overloaded", "The server is full; only the tables' players get in now.", CLOSE_TRY_AGAIN)
+            await self._refuse(
+                "overloaded", "The server is full; only the tables' players get in now.", CLOSE_TRY_AGAIN
+            )
             return False, False
         if sockets is None:
             return True, False
@@ -254,7 +293,9 @@ class RoomSocket:
         """The open room ``code``, or None once the socket is refused (unknown, too many misses,
         or the table store unreachable)."""
         if limiter is not None and limiter.wait(LOOKUPS, address) > 0:
-            await self._refuse("rate_limited", "Too many unknown room codes from your address; wait a while.", CLOSE_POLICY)
+            await self._refuse(
+                "rate_limited", "Too many unknown room codes from your address; wait a while.", CLOSE_POLICY
+            )
             return None
         try:
             room: Room | None = await app.state.rooms.open(code)
@@ -267,7 +308,7 @@ class RoomSocket:
             await self._refuse("not_found", f"There is no open room {quoted(code)}.", 4404)
         return room
 
-    async def _attached(self, room: Room, player: Any, settings: Any) -> None:
+    async def _attached(self, room: Room, player: Any, settings: Any, devices: DeviceSockets | None) -> None:
         """The accepted socket's life in its room: join, the receive loop, leave."""
         self.handler = asyncio.current_task()
         conn = self.conn = Connection(
@@ -277,6 +318,10 @@ class RoomSocket:
             limit=settings.send_queue_limit,
         )
         sender_task = self.sender_task = asyncio.get_running_loop().create_task(self._sender())
+        # Revoking the device closes this socket (server/players.py); a device revoked while
+        # this socket was being let in is closed at once.
+        if devices is not None and not devices.add(player.device, self.closer):
+            self.request_close(CLOSE_REVOKED, REVOKED_REASON)
         try:
             await room.join(conn)
         except RoomError as err:
@@ -347,6 +392,19 @@ class RoomSocket:
                 continue
             if timing is not None and type(msg) is Act:
                 timing.observe(time.perf_counter() - arrived)
+
+
+def _token(scope: dict) -> str | None:
+    """The socket's token: the URL's ``token`` parameter, else the subprotocol
+    ``felt-token.<token>`` offered next to ``felt``. The browser client sends it the second way,
+    so the token is in no URL (a browser prints a failed socket's URL in its console)."""
+    found = _query_token(scope)
+    if found:
+        return found
+    for offered in scope.get("subprotocols", ()):
+        if offered.startswith(TOKEN_SUBPROTOCOL) and len(offered) > len(TOKEN_SUBPROTOCOL):
+            return offered[len(TOKEN_SUBPROTOCOL) :]
+    return None
 
 
 def _query_token(scope: dict) -> str | None:

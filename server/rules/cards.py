@@ -3,7 +3,8 @@
 A card is a string, rank then suit: ``"AS"``, ``"10H"``, ``"7C"``. Ranks are
 ``A K Q J 10 9 8 7 6 5 4 3 2`` and suits ``S H D C``. Ribs ignores suits and uses bare
 ranks (``"A"``, ``"10"``); a Ribs deck for ``N`` players holds ``N`` copies of the run
-``A K Q J 10 9 8 7``.
+``A K Q J 10 9 8 7``. Jokers, where a game adds them, are ``"BJ"`` (big) and ``"LJ"``
+(little): no rank, no suit.
 
 Randomness enters a match once, as its seed. Each hand's shuffle comes from a generator
 derived from the seed and the hand's index, so a hand can be re-dealt on its own and a
@@ -21,6 +22,12 @@ SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 RIBS_RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7")
 TARBISH_RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7", "6")
+
+# The jokers some games add (Bid Whist's ``jokers`` option): big, then little.
+BIG_JOKER = "BJ"
+LITTLE_JOKER = "LJ"
+JOKERS: tuple[str, ...] = (BIG_JOKER, LITTLE_JOKER)
+JOKER_NAMES = {BIG_JOKER: "the big joker", LITTLE_JOKER: "the little joker"}
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 SUIT_SINGULAR = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
@@ -83,6 +90,8 @@ def card_name(card: str) -> str:
     """A card as a player reads it: "10\u2665" (rank, then the suit's symbol)."""
     if card in RIBS_RANKS:
         return card
+    if card in JOKER_NAMES:
+        return JOKER_NAMES[card]
     return rank_of(card) + SUIT_SYMBOLS.get(suit_of(card), "?")
 
 

@@ -34,8 +34,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.rules.cards import ribs_deck, standard_deck, tarbish_deck
+from server.rules.cards import JOKERS, ribs_deck, standard_deck, tarbish_deck
 from server.rules.games import GameError, get_game
+from server.rules.games.bid_whist_house import led_suit as bid_whist_led_suit
+from server.rules.games.bid_whist_house import suit_in_play as bid_whist_suit
 
 # Weighs another seat's move in a sampled deal: (state before it, seat, action) -> chance 0..1.
 Judge = Callable[[Any, int, dict[str, Any]], float]
@@ -44,7 +46,8 @@ Judge = Callable[[Any, int, dict[str, Any]], float]
 # Tarabish's declared run types and revealed runs too: a deal that turns a declared "twenty"
 # into a fifty (an unseen card extending the run) contradicts what the table was told.
 HAND_KEYS = ("hand", "trick", "bids", "trump", "to_act", "legal", "log", "hand_counts",
-             "declarations", "revealed", "run_points", "run_winner", "blind_cards")
+             "declarations", "revealed", "run_points", "run_winner", "blind_cards",
+             "direction", "play_direction", "kitty")
 
 ATTEMPTS = 200  # deals drawn before giving up on a view (only very constrained views need many)
 
@@ -208,7 +211,7 @@ def _replay(
 def _is_hidden(action: dict[str, Any]) -> bool:
     """True for a move whose cards the table did not see (a discard, the Ribs, a fold)."""
     kind = action.get("type")
-    return (kind in ("discard", "ribs") or action.get("fold")) and action.get("cards") is None
+    return bool(kind in ("discard", "ribs") or action.get("fold")) and action.get("cards") is None
 
 
 def _matches(sampled: dict[str, Any], real: dict[str, Any]) -> bool:
@@ -272,6 +275,19 @@ class Reader:
     """How one game's view is read and its deal laid out (one subclass per game)."""
 
     @staticmethod
+    def read(view: dict[str, Any], seat: int) -> Knowledge:
+        """What ``seat`` knows of the current deal from its ``view``."""
+        raise NotImplementedError
+
+    @staticmethod
+    def lay_out(
+        view: dict[str, Any], seat: int, knowledge: Knowledge, deal: Deal, rng: random.Random
+    ) -> tuple[list[str], list[list[str]]]:
+        """The deck that deals ``deal`` as the table deals, and the cards of the hand's hidden
+        moves in the order of the log."""
+        raise NotImplementedError
+
+    @staticmethod
     def options(view: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
         """The options of the sampled match (the table's own, unless the hand needs others)."""
         return dict(options)
@@ -319,25 +335,59 @@ class OhHellReader(Reader):
                 "trump": trump}
 
 
+def bid_whist_voids(view: dict[str, Any]) -> dict[int, set[str]]:
+    """Bid Whist's shown voids, jokers counted as the house options play them: a joker
+    follows trump (a seat void in trump holds no joker either); in no trump the first card
+    that is not a joker sets the suit led, and under ``joker_no_trump: "must_play"`` a seat
+    that did not follow with a joker holds none."""
+    trump = view.get("trump")
+    must_play = view.get("joker_no_trump") == "must_play"
+    voids: dict[int, set[str]] = {}
+    trick: list[tuple[int, str]] = []
+    for entry in view.get("log") or []:
+        action = entry["action"]
+        if action.get("type") != "play":
+            continue
+        card = action["card"]
+        led = bid_whist_led_suit(trick, trump)
+        if led is not None and bid_whist_suit(card, trump) != led:
+            lacks = voids.setdefault(entry["seat"], set())
+            lacks.add(led)
+            if led == trump or (trump is None and must_play and card not in JOKERS):
+                lacks.update(JOKERS)
+        trick.append((entry["seat"], card))
+        if "won" in entry:
+            trick = []
+    return voids
+
+
 class BidWhistReader(Reader):
-    """Bid Whist: 12 each one at a time from the dealer's left; the last four are the kitty."""
+    """Bid Whist: 12 each one at a time from the dealer's left; the rest (4, or 4 + jokers
+    with the house option) are the kitty. Jokers are dealt like any unseen card, never to a
+    seat that has shown it holds none (``bid_whist_voids``)."""
 
     @staticmethod
     def read(view: dict[str, Any], seat: int) -> Knowledge:
-        knowledge = _trick_knowledge(view, seat, standard_deck(), must_trump=False)
+        deck = standard_deck() + list(JOKERS[: view.get("jokers") or 0])
+        knowledge = _trick_knowledge(view, seat, deck, must_trump=False)
+        size = view.get("kitty_size") or 4
+        if view.get("jokers"):
+            for s, lacks in bid_whist_voids(view).items():
+                if s != seat:
+                    knowledge.unseen[s].voids = {x for x in lacks if x in "SHDC"}
+                    knowledge.unseen[s].lacks = {x for x in lacks if x in JOKERS}
         declarer = view.get("declarer")
-        taken = declarer is not None and view.get("kitty_count", 4) == 0
-        if not taken:
-            knowledge.spare = 4
+        if declarer is None or view.get("kitty_count", size) != 0:  # the kitty is not taken yet
+            knowledge.spare = size
             return knowledge
         discarded = any(e["action"].get("type") == "discard" for e in view.get("log") or [])
         if declarer == seat:
             shown = list(view.get("discards") or [])
             knowledge.seen[seat] += shown
             if discarded and not shown:
-                knowledge.unseen[seat].down = 4
+                knowledge.unseen[seat].down = size
         elif discarded:
-            knowledge.unseen[declarer].down = 4
+            knowledge.unseen[declarer].down = size
         return knowledge
 
     @staticmethod
@@ -345,17 +395,18 @@ class BidWhistReader(Reader):
         order = [(view["dealer"] + 1 + k) % 4 for k in range(4)]
         hands = [_dealt(knowledge, deal, s) for s in range(4)]
         kitty = list(deal.spare)
+        size = view.get("kitty_size") or 4
         declarer = view.get("declarer")
-        if not kitty:  # the declarer holds the kitty's cards among its 16
+        if not kitty:  # the declarer holds the kitty's cards among its 12 + kitty
             cards = hands[declarer]
             # The declarer's own view shows the kitty, less what it discarded once the discards
             # are closed: the rest of the kitty is then among the (sampled) discards.
             shown = list(view.get("kitty") or []) if declarer == seat else []
-            short = declarer == seat and len(shown) < 4
+            short = declarer == seat and len(shown) < size
             pool = [c for c in (deal.down[declarer] if short else cards) if c not in shown]
-            kitty = shown + rng.sample(pool, 4 - len(shown))
+            kitty = shown + rng.sample(pool, size - len(shown))
             hands[declarer] = [c for c in cards if c not in kitty]
-        fills = [deal.down[declarer] or knowledge.seen[declarer][-4:]] if declarer is not None else []
+        fills = [deal.down[declarer] or knowledge.seen[declarer][-size:]] if declarer is not None else []
         deck = [hands[s][i] for i in range(12) for s in order]
         return deck + kitty, fills
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -180,7 +180,7 @@ class Database:
                 if self.url.get_backend_name() == "postgresql":
                     conn.execute(sa.text("SET LOCAL statement_timeout = 2000"))
                 return conn.execute(sa.text("SELECT 1")).scalar() == 1
-        except Exception as exc:  # the health check answers, it never raises
+        except Exception as exc:  # noqa: BLE001 - the health check answers, it never raises
             log.warning("database ping failed: %s", exc)
             return False
 
@@ -188,7 +188,7 @@ class Database:
         """Bring the schema up to ``revision`` with Alembic (run on every start)."""
         from alembic import command
 
-        with self.engine.begin() as conn:
+        with self._migrating() as conn:
             if self.url.get_backend_name() == "postgresql":  # a migration may take its time
                 conn.execute(sa.text("SET LOCAL statement_timeout = 0"))
             command.upgrade(self.alembic_config(conn), revision)
@@ -197,8 +197,31 @@ class Database:
         """Take the schema down to ``revision`` (tests and manual repair)."""
         from alembic import command
 
-        with self.engine.begin() as conn:
+        with self._migrating() as conn:
             command.downgrade(self.alembic_config(conn), revision)
+
+    @contextmanager
+    def _migrating(self) -> Iterator[sa.Connection]:
+        """A connection in a transaction for migrations. On SQLite, foreign keys are off while
+        they run (SQLite's own procedure for altering a table): a migration that rebuilds a
+        table by copying it drops the old one, and with them on that drop would run every
+        ``ON DELETE`` of the rows pointing at it (``match_seats`` would lose its players)."""
+        with self.engine.connect() as conn:
+            if not self.is_sqlite:
+                with conn.begin():
+                    yield conn
+                return
+            conn.exec_driver_sql("PRAGMA foreign_keys=OFF")  # only takes effect outside a transaction
+            conn.commit()
+            try:
+                with conn.begin():
+                    yield conn
+                    broken = conn.exec_driver_sql("PRAGMA foreign_key_check").first()
+                    if broken is not None:
+                        raise RuntimeError(f"a migration broke a foreign key: {tuple(broken)}")
+            finally:
+                conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+                conn.commit()
 
     def alembic_config(self, connection: sa.Connection | None = None):
         """Alembic's config for this database, found beside the package, not in the CWD."""

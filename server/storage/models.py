@@ -7,8 +7,8 @@ written in one transaction. Timestamps are stored in UTC and always read back tz
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
-from typing import Any
+from datetime import UTC, datetime
+from typing import Any, ClassVar
 
 import sqlalchemy as sa
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -36,20 +36,21 @@ class UTCDateTime(TypeDecorator):
         if value is None:
             return None
         if value.tzinfo is None:  # naive values are taken to be UTC already
-            return value.replace(tzinfo=timezone.utc)
-        return value.astimezone(timezone.utc)
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
 
     def process_result_value(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
         if value is None:
             return None
         if value.tzinfo is None:
-            return value.replace(tzinfo=timezone.utc)
-        return value.astimezone(timezone.utc)
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
 
 
 class Base(DeclarativeBase):
+    __table__: ClassVar[sa.Table]  # every model here maps one Table (the library types it as any FromClause)
     metadata = sa.MetaData(naming_convention=NAMING_CONVENTION)
-    type_annotation_map = {
+    type_annotation_map: ClassVar[dict[Any, Any]] = {
         datetime: UTCDateTime(),
         dict[str, Any]: sa.JSON(),
         list[Any]: sa.JSON(),
@@ -57,14 +58,74 @@ class Base(DeclarativeBase):
 
 
 class Player(Base):
-    """A guest identity; only the SHA-256 of its token is kept."""
+    """A guest identity. Its tokens are its devices' (``Device``), one per device."""
 
     __tablename__ = "players"
 
     id: Mapped[str] = mapped_column(sa.String(ID_LENGTH), primary_key=True)
     name: Mapped[str] = mapped_column(sa.String(64))
-    token_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
     created_at: Mapped[datetime]
+
+
+class Device(Base):
+    """One device's bearer token for a player: only the token's SHA-256 is kept.
+
+    A revoked device keeps its row (``revoked_at`` set) so that the list of devices can say
+    what was signed out; its token is refused from then on.
+    """
+
+    __tablename__ = "devices"
+    __table_args__ = (sa.Index("ix_devices_player_id", "player_id"),)
+
+    id: Mapped[str] = mapped_column(sa.String(ID_LENGTH), primary_key=True)
+    player_id: Mapped[str] = mapped_column(sa.ForeignKey("players.id", ondelete="CASCADE"))
+    token_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
+    label: Mapped[str] = mapped_column(sa.String(64))  # e.g. "Firefox on Android", from the User-Agent
+    created_at: Mapped[datetime]
+    last_seen_at: Mapped[datetime]
+    revoked_at: Mapped[datetime | None]
+
+
+class LinkCode(Base):
+    """A one-time code that adds a device to a player: its SHA-256, its player, until when it
+    works and when it was used (a used code never works again)."""
+
+    __tablename__ = "link_codes"
+    __table_args__ = (sa.Index("ix_link_codes_player_id", "player_id"),)
+
+    code_hash: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(sa.ForeignKey("players.id", ondelete="CASCADE"))
+    created_at: Mapped[datetime]
+    expires_at: Mapped[datetime]
+    used_at: Mapped[datetime | None]
+
+
+class Passkey(Base):
+    """A WebAuthn credential (a passkey) that signs a player in on any device: its id, public
+    key and signature counter. Signing in with it gives that device a token of its own."""
+
+    __tablename__ = "passkeys"
+    __table_args__ = (sa.Index("ix_passkeys_player_id", "player_id"),)
+
+    credential_id: Mapped[str] = mapped_column(sa.String(512), primary_key=True)  # base64url
+    player_id: Mapped[str] = mapped_column(sa.ForeignKey("players.id", ondelete="CASCADE"))
+    public_key: Mapped[bytes] = mapped_column(sa.LargeBinary)
+    sign_count: Mapped[int]
+    label: Mapped[str] = mapped_column(sa.String(64))
+    created_at: Mapped[datetime]
+    last_used_at: Mapped[datetime | None]
+
+
+class PasskeyChallenge(Base):
+    """A WebAuthn challenge handed out and not yet answered: for adding a passkey to
+    ``player_id``, or (no player) for signing in. Used once, within a few minutes."""
+
+    __tablename__ = "passkey_challenges"
+
+    id: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    challenge: Mapped[str] = mapped_column(sa.String(128))  # base64url
+    player_id: Mapped[str | None] = mapped_column(sa.ForeignKey("players.id", ondelete="CASCADE"))
+    expires_at: Mapped[datetime]
 
 
 class Match(Base):
@@ -75,6 +136,7 @@ class Match(Base):
         # History pages: newest first, ties broken by id (the cursor is (finished_at, id)).
         sa.Index("ix_matches_finished_at_id", "finished_at", "id"),
         sa.Index("ix_matches_game_finished_at_id", "game", "finished_at", "id"),
+        sa.Index("ix_matches_room_code", "room_code"),
     )
 
     id: Mapped[str] = mapped_column(sa.String(ID_LENGTH), primary_key=True)
@@ -192,3 +254,93 @@ class TableLogEntry(Base):
     kind: Mapped[str] = mapped_column(sa.String(16))
     data: Mapped[str] = mapped_column(sa.Text)
     at: Mapped[float] = mapped_column(sa.Float)  # Unix seconds
+
+
+class Group(Base):
+    """A circle of friends with a permanent link (``/g/{code}``) and an invite secret.
+
+    ``invite`` is the secret of the current invite link (rotating it refuses the old one); it
+    is shown to members only and never written to a log.
+    """
+
+    __tablename__ = "groups"
+
+    code: Mapped[str] = mapped_column(sa.String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(sa.String(64))
+    owner_id: Mapped[str] = mapped_column(sa.String(ID_LENGTH))
+    invite: Mapped[str] = mapped_column(sa.String(64))
+    created_at: Mapped[datetime]
+
+
+class GroupMember(Base):
+    """A player of a group, with their role (owner or member)."""
+
+    __tablename__ = "group_members"
+    __table_args__ = (sa.Index("ix_group_members_player_id", "player_id"),)
+
+    group_code: Mapped[str] = mapped_column(
+        sa.ForeignKey("groups.code", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[str] = mapped_column(sa.String(ID_LENGTH), primary_key=True)
+    role: Mapped[str] = mapped_column(sa.String(16))
+    joined_at: Mapped[datetime]
+
+
+class GroupRules(Base):
+    """A group's house rules for one game: the options its next table of that game starts with."""
+
+    __tablename__ = "group_rules"
+
+    group_code: Mapped[str] = mapped_column(
+        sa.ForeignKey("groups.code", ondelete="CASCADE"), primary_key=True
+    )
+    game: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    options: Mapped[dict[str, Any]]
+    updated_at: Mapped[datetime]
+
+
+class GroupSeason(Base):
+    """One season of a group's ledger; the open one has no ``closed_at``."""
+
+    __tablename__ = "group_seasons"
+
+    group_code: Mapped[str] = mapped_column(
+        sa.ForeignKey("groups.code", ondelete="CASCADE"), primary_key=True
+    )
+    number: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    started_at: Mapped[datetime]
+    closed_at: Mapped[datetime | None]
+
+
+class GroupTable(Base):
+    """A table opened for a group. No foreign key to ``tables``: the table row is written by the
+    writer and purged with its table, while this link stays for the matches played at it."""
+
+    __tablename__ = "group_tables"
+    __table_args__ = (sa.Index("ix_group_tables_group_code_created_at", "group_code", "created_at"),)
+
+    code: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    group_code: Mapped[str] = mapped_column(sa.ForeignKey("groups.code", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(sa.String(32))
+    created_at: Mapped[datetime]
+
+
+class GroupMatch(Base):
+    """A finished match played at a group's table, in the season that was open when it was
+    stored (so a closed season's table never changes). The ledger reads the match records
+    themselves through this link; nothing here is a counter."""
+
+    __tablename__ = "group_matches"
+    __table_args__ = (
+        # Standings: one range per (group, game, season); recent matches: newest first.
+        sa.Index("ix_group_matches_group_code_game_season", "group_code", "game", "season", "match_id"),
+        sa.Index("ix_group_matches_group_code_finished_at", "group_code", "finished_at"),
+    )
+
+    match_id: Mapped[str] = mapped_column(
+        sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    group_code: Mapped[str] = mapped_column(sa.ForeignKey("groups.code", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(sa.String(32))
+    season: Mapped[int]
+    finished_at: Mapped[datetime]

@@ -7,22 +7,25 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 import re
 import secrets
 from collections.abc import Mapping
-from datetime import datetime, timezone
-from typing import Any
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, cast
 
 import orjson
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from server.names import NAME_MAX, InvalidName, clean_name  # noqa: F401 (the store's API)
+from server.storage import devices, groups
 from server.storage.models import ID_LENGTH, Action, Hand, Match, MatchSeat, Player
 
+if TYPE_CHECKING:
+    import psycopg
+
 # Opaque ids: what we mint (hex, urlsafe tokens) and what the rooms mint; anything else is 404.
-_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,%d}" % ID_LENGTH)
+_ID_RE = re.compile(rf"[A-Za-z0-9_-]{{1,{ID_LENGTH}}}")
 
 
 class InvalidCursor(ValueError):
@@ -40,31 +43,32 @@ def is_valid_id(value: object) -> bool:
 
 def hash_token(token: str) -> str:
     """The SHA-256 hex of a bearer token: all the database ever holds."""
-    return hashlib.sha256(token.encode()).hexdigest()
+    return devices.hash_secret(token)
 
 
 def now_utc() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 # ---- players ---------------------------------------------------------------------------
 
 
-def create_player(session: Session, name: str) -> tuple[Player, str]:
-    """A new guest player and its token (plaintext, shown once; only its hash is stored)."""
+def create_player(session: Session, name: str, device_label: str = "") -> tuple[Player, str]:
+    """A new guest player and the token of its first device (plaintext, shown once; only its
+    hash is stored)."""
     name = clean_name(name)
-    token = secrets.token_urlsafe(32)
-    player = Player(id=secrets.token_hex(8), name=name, token_hash=hash_token(token), created_at=now_utc())
+    now = now_utc()
+    player = Player(id=secrets.token_hex(8), name=name, created_at=now)
     session.add(player)
     session.flush()
+    _, token = devices.add_device(session, player.id, device_label, now)
     return player, token
 
 
 def player_by_token(session: Session, token: str) -> Player | None:
-    """The player holding ``token``, or None."""
-    if not isinstance(token, str) or not token:
-        return None
-    return session.scalar(sa.select(Player).where(Player.token_hash == hash_token(token)))
+    """The player holding ``token`` on a device that is not revoked, or None."""
+    found = devices.by_token(session, token)
+    return found[0] if found else None
 
 
 def player_by_id(session: Session, player_id: str) -> Player | None:
@@ -86,8 +90,8 @@ def _as_utc(value: Any, key: str) -> datetime:
     if not isinstance(value, datetime):
         raise InvalidRecord(f"match record '{key}' must be a datetime, not {type(value).__name__}")
     if value.tzinfo is None:  # the rooms send UTC; a naive value is taken to be UTC
-        return value.replace(tzinfo=timezone.utc)
-    return value.astimezone(timezone.utc)
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
 
 
 def _require(record: Mapping[str, Any], key: str) -> Any:
@@ -119,7 +123,10 @@ def _insert_many(conn: sa.Connection, table: sa.Table, columns: tuple[str, ...],
         conn.execute(
             table.insert(),
             [
-                {c: (orjson.loads(v) if c in json_cols and v is not None else v) for c, v in zip(columns, row)}
+                {
+                    c: (orjson.loads(v) if c in json_cols and v is not None else v)
+                    for c, v in zip(columns, row, strict=True)
+                }
                 for row in rows
             ],
         )
@@ -127,13 +134,12 @@ def _insert_many(conn: sa.Connection, table: sa.Table, columns: tuple[str, ...],
     quote = conn.dialect.identifier_preparer.quote
     if conn.dialect.name == "postgresql" and conn.dialect.driver == "psycopg":
         # COPY is PostgreSQL's bulk path: one statement, rows streamed, same transaction.
-        raw = conn.connection.dbapi_connection
-        with raw.cursor() as cursor:
-            with cursor.copy(
-                f"COPY {quote(table.name)} ({', '.join(quote(c) for c in columns)}) FROM STDIN"
-            ) as copy:
-                for row in rows:
-                    copy.write_row(row)
+        raw = cast("psycopg.Connection[Any]", conn.connection.dbapi_connection)  # only psycopg gets here
+        with raw.cursor() as cursor, cursor.copy(
+            f"COPY {quote(table.name)} ({', '.join(quote(c) for c in columns)}) FROM STDIN"
+        ) as copy:
+            for row in rows:
+                copy.write_row(row)
         return
     sql = (
         f"INSERT INTO {quote(table.name)} ({', '.join(quote(c) for c in columns)}) "
@@ -172,6 +178,7 @@ def save_match(session: Session, record: Mapping[str, Any]) -> str:
     conn = session.connection()
     conn.execute(MatchSeat.__table__.insert(), _seat_rows(session, match_id, players, scores, winners, finished_at))
     _insert_hands_and_actions(conn, match_id, record)
+    groups.link_match(session, match_id, record.get("room_code"), str(record["game"]), finished_at)
     return match_id
 
 
@@ -243,7 +250,7 @@ def _insert_hands_and_actions(conn: sa.Connection, match_id: str, record: Mappin
 
 def encode_cursor(finished_at: datetime, match_id: str) -> str:
     """An opaque cursor for 'older than this match', stable when timestamps tie."""
-    raw = f"{finished_at.astimezone(timezone.utc).isoformat()}|{match_id}".encode()
+    raw = f"{finished_at.astimezone(UTC).isoformat()}|{match_id}".encode()
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
@@ -257,7 +264,7 @@ def decode_cursor(cursor: str) -> tuple[datetime, str]:
         raise InvalidCursor("The 'before' cursor is not one this server handed out.") from None
     if finished_at.tzinfo is None or not is_valid_id(match_id):
         raise InvalidCursor("The 'before' cursor is not one this server handed out.")
-    return finished_at.astimezone(timezone.utc), match_id
+    return finished_at.astimezone(UTC), match_id
 
 
 def _seats_by_match(session: Session, match_ids: list[str]) -> dict[str, list[dict]]:
@@ -273,7 +280,13 @@ def _seats_by_match(session: Session, match_ids: list[str]) -> dict[str, list[di
     )
     for match_id, seat, name, player_id, bot, level in rows:
         seats[match_id].append(
-            {"seat": seat, "name": name, "player_id": player_id, "bot": bot, "level": (level or "easy") if bot else None}
+            {
+                "seat": seat,
+                "name": name,
+                "player_id": player_id,
+                "bot": bot,
+                "level": (level or "easy") if bot else None,
+            }
         )
     return seats
 
@@ -282,6 +295,7 @@ def _summary(match: Match, players: list[dict]) -> dict[str, Any]:
     return {
         "id": match.id,
         "game": match.game,
+        "options": match.options,
         "players": players,
         "scores": list(match.scores),
         "winners": list(match.winners),
@@ -304,6 +318,18 @@ def may_read(session: Session, match_id: str, viewer: str | None) -> bool:
         return False
     query = sa.select(Match.id).where(Match.id == match_id, _visible_to(viewer))
     return session.scalar(query) is not None
+
+
+def match_of_room(session: Session, room_code: str, viewer: str | None = None) -> str | None:
+    """The id of the last match played at table ``room_code`` that ``viewer`` may read, if any:
+    an old link to a table that has finished and closed still leads to its record."""
+    query = (
+        sa.select(Match.id)
+        .where(Match.room_code == room_code, _visible_to(viewer))
+        .order_by(Match.finished_at.desc(), Match.id.desc())
+        .limit(1)
+    )
+    return session.scalar(query)
 
 
 def list_matches(
@@ -395,3 +421,12 @@ def get_match(session: Session, match_id: str, viewer: str | None = None) -> dic
         "started_at": match.started_at,
         "finished_at": match.finished_at,
     }
+
+
+def match_summaries(session: Session, match_ids: list[str]) -> list[dict[str, Any]]:
+    """Summaries of these matches (as the history lists them), in the order of ``match_ids``."""
+    if not match_ids:
+        return []
+    found = {m.id: m for m in session.scalars(sa.select(Match).where(Match.id.in_(match_ids)))}
+    seats = _seats_by_match(session, list(found))
+    return [_summary(found[m], seats[m]) for m in match_ids if m in found]

@@ -22,7 +22,7 @@ from typing import Any
 class LogEntry:
     """One change of one table at one version (``table``: its lobby row when that changed)."""
 
-    __slots__ = ("code", "version", "kind", "data", "at", "table")
+    __slots__ = ("at", "code", "data", "kind", "table", "version")
 
     def __init__(
         self, code: str, version: int, kind: str, data: dict, table: dict | None = None, at: float | None = None

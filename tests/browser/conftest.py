@@ -218,10 +218,9 @@ class Table:
         return page.url.rsplit("/", 1)[-1]
 
     def join_and_sit(self, page, name: str) -> None:
-        """A newcomer on an invite link: give a name, then take the first empty seat."""
+        """A newcomer on an invite link: give a name and join, which takes the first empty seat."""
         page.get_by_label("Your name", exact=True).fill(name)
         page.get_by_role("button", name="Join", exact=True).click()
-        page.locator("[data-sit]").first.click()
         page.wait_for_selector(".seat-you")
 
     def my_turn(self, page) -> bool:

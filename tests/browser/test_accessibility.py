@@ -13,9 +13,8 @@ import re
 import time
 
 import pytest
+from conftest import CHROMIUM, DESKTOP, LAUNCH_ARGS, PHONE, REQUIRED
 from playwright.sync_api import expect
-
-from conftest import CHROMIUM, DESKTOP, LAUNCH_ARGS, PHONE, REQUIRED  # noqa: E402  (the browser folder's own conftest)
 
 try:
     from axe_playwright_python.sync_playwright import Axe

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 
@@ -33,3 +34,50 @@ def test_a_code_typed_in_lower_case_with_spaces_opens_its_table(pages, table):
     table.join_and_sit(guest, "Kit")
     guest.goto(f"{pages.base}/r/{code.lower()}")
     guest.wait_for_selector(".seat-you")
+
+
+def test_leave_in_your_tables_asks_first_in_an_accessible_dialog(pages, table):
+    """"Leave" cannot be undone: a modal dialog asks (not window.confirm); Stay and Esc keep the seat."""
+    host = pages.open("/")
+    code = table.create_room(host, "Lou", "bid_whist", {})
+    guest = pages.open("/")
+    guest.goto(f"{pages.base}/r/{code}")
+    table.join_and_sit(guest, "Kit")
+    guest.on("dialog", lambda d: pytest.fail(f"a browser dialog opened: {d.message}"))
+    guest.goto(pages.base + "/")
+    row = guest.locator(f'[data-my-table="{code}"]')
+    leave = row.get_by_role("button", name="Leave")
+    leave.click()
+    dialog = guest.get_by_role("alertdialog", name="Leave your Bid Whist table?")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("someone else")
+    expect(dialog.get_by_role("button", name="Stay")).to_be_focused()
+    dialog.get_by_role("button", name="Stay").click()
+    expect(dialog).to_have_count(0)
+    expect(leave).to_be_focused()
+    leave.click()
+    guest.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
+    expect(row).to_have_count(1)
+    leave.click()
+    dialog.get_by_role("button", name="Leave the table").click()
+    expect(row).to_have_count(0)
+    seats = host.locator(".seat-you")
+    expect(seats).to_have_count(1)
+    expect(host.locator(".seat", has_text="Kit")).to_have_count(0)
+
+
+def test_the_leave_question_is_in_portuguese(pages, table):
+    host = pages.open("/")
+    code = table.create_room(host, "Lou", "bid_whist", {})
+    guest = pages.open("/", locale="pt-BR")
+    guest.goto(f"{pages.base}/r/{code}")
+    guest.locator("#join-name").fill("Kit")
+    guest.locator("#join-form button[type=submit]").click()
+    guest.wait_for_selector(".seat-you")
+    guest.goto(pages.base + "/")
+    guest.locator(f'[data-my-table="{code}"] [data-table-leave]').click()
+    dialog = guest.get_by_role("alertdialog", name="Sair da sua mesa de Bid Whist?")
+    expect(dialog).to_contain_text("Seu lugar fica livre")
+    expect(dialog.get_by_role("button", name="Ficar")).to_be_visible()
+    expect(dialog.get_by_role("button", name="Sair da mesa")).to_be_visible()

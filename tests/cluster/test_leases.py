@@ -231,3 +231,30 @@ async def test_a_table_parked_and_opened_again_on_one_node_keeps_its_lease(pair)
         assert not await b.claim(code), "no other node can take it meanwhile"
     finally:
         await manager.close()
+
+
+async def test_a_revoked_device_is_forgotten_and_its_sockets_closed_on_every_node(pair):
+    """A revocation published by one node reaches the others' device sockets (server/players.py)."""
+    from types import SimpleNamespace
+
+    from server import players
+
+    a, b = pair
+    closed: list = []
+
+    async def closer(code: int, reason: str) -> None:
+        closed.append(code)
+
+    on_b = SimpleNamespace(state=SimpleNamespace(device_sockets=players.DeviceSockets(), cluster=b))
+    on_b.state.device_sockets.add("phone", closer)
+    players._known["f" * 64] = (players.Caller("p1", "Ana", "phone"), float("inf"))  # b knew the token
+    b.on_players = players.on_cluster_message(on_b)
+    on_a = SimpleNamespace(state=SimpleNamespace(device_sockets=players.DeviceSockets(), cluster=a))
+    await players.device_revoked(on_a, "phone", "f" * 64)
+    for _ in range(100):
+        if closed:
+            break
+        await asyncio.sleep(0.05)
+    assert closed == [players.CLOSE_REVOKED]
+    assert on_b.state.device_sockets.held("phone") == 0
+    assert "f" * 64 not in players._known

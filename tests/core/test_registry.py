@@ -91,10 +91,18 @@ def test_every_numeric_option_is_bounded_and_a_value_past_a_bound_is_refused_nam
     for name, prop in numeric.items():
         low, high = _bounds(prop)
         assert low is not None and high is not None, f"{game.name}.{name} is unbounded"
-        game.new_game(game.min_players, {name: high}, seed=1)  # the bound itself is fine
+        needs = NEEDS.get((game.name, name), {})
+        game.new_game(game.min_players, {**needs, name: high}, seed=1)  # the bound itself is fine
         for bad in (low - 1, high + 1):  # (an enum's outside values)
             with pytest.raises(ValueError, match=f"option '{name}'"):
-                game.new_game(game.default_players, {name: bad}, seed=1)
+                game.new_game(game.default_players, {**needs, name: bad}, seed=1)
+
+
+# Options that only apply beside another (docs/rules/<game>.md says which; alone they are refused).
+NEEDS = {
+    ("bid_whist", "game_to"): {"books": "thirteen"},
+    ("bid_whist", "min_bid"): {"books": "thirteen"},
+}
 
 
 @pytest.mark.parametrize(

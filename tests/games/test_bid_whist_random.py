@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from math import comb
 
 import pytest
 from hypothesis import given, settings
@@ -21,9 +22,9 @@ PUBLIC_ONLY = ("hand", "legal", "discards", "kitty")
 
 
 def cards_in(obj, found):
-    """Collect every card code anywhere inside a view."""
+    """Collect every card code (jokers too) anywhere inside a view."""
     if isinstance(obj, str):
-        if is_card(obj):
+        if is_card(obj) or obj in ("BJ", "LJ"):
             found.add(obj)
     elif isinstance(obj, dict):
         for value in obj.values():
@@ -45,6 +46,10 @@ def check_views(state, full):
     # every card played this hand stays public in the move log
     on_table |= {p["card"] for t in full["tricks"] for p in t["cards"]}
     discards_open = bool(full["discards"]) and not full["tricks"] and not full["trick"]
+    if full["sported"] is not None:  # the sported kitty: everyone sees it while it is shown
+        assert full["phase"] == "discarding" and full["sported"] == full["kitty"]
+        on_table |= set(full["sported"])
+    size = full["kitty_size"]
     public = None
     for seat in (0, 1, 2, 3, None):
         view = GAME.view(state, seat)
@@ -66,8 +71,8 @@ def check_views(state, full):
             if seat in GAME.to_act(state):
                 legal = GAME.legal_actions(state, seat)
                 if full["phase"] == "discarding":
-                    assert view["legal"] == [{"type": "discard", "count": 4}]
-                    assert len(legal) == 1820
+                    assert view["legal"] == [{"type": "discard", "count": size}]
+                    assert len(legal) == comb(12 + size, size)
                 else:
                     assert view["legal"] == legal
             else:
@@ -89,11 +94,11 @@ def check_views(state, full):
         assert view["scores"][1] == view["scores"][3] == view["team_scores"][1]
 
 
-def play_match(seed, target, deep=True, rng=None):
+def play_match(seed, target, deep=True, rng=None, options=None):
     """One random match: check the invariants after every action; return the state and log."""
     rng = rng or random.Random(seed)
     dealer = seed % 4
-    options = {"target": target}
+    options = options or {"target": target}
     state = GAME.new_game(4, options=options, seed=seed, dealer=dealer)
     log = []
     steps = 0
@@ -105,7 +110,7 @@ def play_match(seed, target, deep=True, rng=None):
         assert legal, "the seat to act always has a legal action"
         action = rng.choice(legal)
         if action["type"] == "discard":
-            action = {"type": "discard", "cards": rng.sample(action["cards"], 4)}
+            action = {"type": "discard", "cards": rng.sample(action["cards"], len(action["cards"]))}
         prev, state = state, GAME.apply(state, seat, action)
         log.append((seat, action))
         steps += 1
@@ -113,7 +118,8 @@ def play_match(seed, target, deep=True, rng=None):
             final = state.history[-1].to_dict()["last_trick"]
             played = [*prev.trick, (seat, action["card"])]
             assert final["cards"] == [{"seat": s, "card": c} for s, c in played]
-            assert final["winner"] == trick_winner(tuple(played), prev.trump)
+            if prev.house is None:
+                assert final["winner"] == trick_winner(tuple(played), prev.trump)
         if deep:
             check_views(state, GAME.full_view(state))
         assert steps < 2000
@@ -217,3 +223,86 @@ def test_stacked_decks_cover_their_hands_and_later_hands_come_from_the_seed():
         # Hand 2 is shuffled from the seed, whatever stacked hand 1.
         assert GAME.full_view(state)["kitty"] == shuffled(standard_deck(), hand_rng(5, 1))[48:]
         assert GAME.full_view(plain)["kitty"] == shuffled(standard_deck(), hand_rng(5, 0))[48:]
+
+
+# ---- house options (docs/rules/bid_whist.md): random matches over random combinations --------
+
+
+def random_options(rng):
+    """A valid combination of house options, each drawn at random."""
+    options = {
+        "jokers": rng.choice([0, 1, 2]),
+        "joker_no_trump": rng.choice(["free", "must_play"]),
+        "books": rng.choice(["seed", "thirteen"]),
+        "directions": rng.random() < 0.7,
+        "downtown_beats_uptown": rng.random() < 0.5,
+        "no_trump_double": rng.random() < 0.5,
+        "boston": rng.choice(["wins", "quadruple"]),
+        "sport_kitty": rng.random() < 0.5,
+        "target": rng.randint(3, 12),
+    }
+    options["no_trump"] = options["directions"] and rng.random() < 0.7
+    if options["books"] == "thirteen":
+        options["min_bid"] = rng.choice([3, 4])
+        options["game_to"] = rng.randint(3, 9)
+    return options
+
+
+def check_house_end(state, options):
+    """Scores add up and the winners are the team the options say won."""
+    outcome = GAME.outcome(state)
+    history = GAME.view(state, None)["history"]
+    assert [sum(h["scores"][s] for h in history) for s in range(4)] == outcome["scores"]
+    thirteen = options.get("books") == "thirteen"
+    running = [0, 0]
+    for i, h in enumerate(history):
+        assert sum(h["tricks"]) == 12
+        assert h["scores"] == [h["team_scores"][0], h["team_scores"][1]] * 2
+        side = h["declarer"] % 2
+        if thirteen:  # only the declarers score
+            assert h["team_scores"][1 - side] == 0 and (h["team_scores"][side] > 0) == h["made"]
+        else:
+            assert min(h["team_scores"]) == 0
+        factor = (2 if h["doubled"] else 1) * (4 if h["quadrupled"] else 1)
+        assert all(p % factor == 0 for p in h["team_scores"])
+        assert h["doubled"] == (h["direction"] == "no_trump" and options.get("no_trump_double", True))
+        assert h["quadrupled"] == (h["chicago"] and options.get("boston") == "quadruple")
+        running = [running[0] + h["team_scores"][0], running[1] + h["team_scores"][1]]
+        mark = options.get("game_to", 7) if thirteen else options.get("target", 21)
+        done = (h["chicago"] and not h["quadrupled"]) or max(running) >= mark or (
+            thirteen and min(running) <= -mark)
+        assert done == (i == len(history) - 1), "the match ends at the first hand that decides it"
+    team = outcome["winners"][0] % 2
+    last = history[-1]
+    if last["chicago"] and not last["quadrupled"]:
+        assert last["tricks"][team] == 12
+    elif thirteen and min(running) <= -options["game_to"]:
+        assert running[1 - team] <= -options["game_to"]
+    else:
+        assert running[team] >= max(running[1 - team], 1)
+    assert outcome["winners"] == [team, team + 2]
+
+
+HOUSE_SEEDS = [3, 17, 29, 41, 58, 64, 77, 90, 101, 123, 150, 177]
+
+
+@pytest.mark.parametrize("seed", HOUSE_SEEDS)
+def test_random_matches_over_random_option_combinations_keep_every_invariant(seed):
+    rng = random.Random(seed)
+    options = random_options(rng)
+    state, log = play_match(seed, None, deep=True, rng=rng, options=options)
+    check_house_end(state, options)
+    again = GAME.new_game(4, options=options, seed=seed, dealer=seed % 4)
+    for seat, action in log:
+        again = GAME.apply(again, seat, action)
+    assert GAME.full_view(again) == GAME.full_view(state)
+
+
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**40), choice_seed=st.integers(0, 10**6))
+def test_any_option_combination_keeps_every_invariant(seed, choice_seed):
+    rng = random.Random(choice_seed)
+    options = random_options(rng)
+    state, _ = play_match(seed, None, deep=choice_seed % 3 == 0, rng=rng, options=options)
+    check_house_end(state, options)

@@ -307,7 +307,32 @@ OPTION_MIXES = {
         {"max_cards": 2, "trump": "no_trump", "scoring": "exact", "blind_one": True},
         {"max_cards": 2, "trump": "D", "blind_one": True, "hook": False, "until_clear_winner": True},
     ],
+    "bid_whist": [
+        {"jokers": 2, "books": "thirteen", "directions": True, "no_trump": True, "min_bid": 3,
+         "game_to": 5},
+        {"jokers": 1, "joker_no_trump": "must_play", "directions": True, "no_trump": True,
+         "boston": "quadruple", "sport_kitty": True, "downtown_beats_uptown": False, "target": 8},
+        {"jokers": 2, "directions": True, "no_trump": True, "no_trump_double": False,
+         "joker_no_trump": "must_play", "target": 6},
+        {"sport_kitty": True, "jokers": 1, "target": 5},
+    ],
 }
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_bid_whist_at_random_option_combinations_keeps_the_contract_at_every_step(seed):
+    """Bid Whist's house options drawn at random (test_bid_whist_random.random_options)."""
+    from test_bid_whist_random import random_options
+
+    Run("bid_whist", seed, 4, deep=True, options=random_options(random.Random(seed))).play()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(3, 15))
+def test_bid_whist_at_more_random_option_combinations_keeps_the_contract(seed):
+    from test_bid_whist_random import random_options
+
+    Run("bid_whist", seed, 4, deep=seed % 3 == 0, options=random_options(random.Random(seed))).play()
 
 
 @pytest.mark.parametrize(("name", "options"),

@@ -268,3 +268,28 @@ async def test_a_token_is_accepted_and_logged_only_as_token_and_never_its_value(
         assert token.replace("-", "%2D") not in log_text
     finally:
         server.stop()
+
+
+async def test_the_token_may_ride_as_a_subprotocol_so_that_no_url_carries_it(tmp_path):
+    """The browser client offers ``felt`` and ``felt-token.<token>``: the server answers ``felt``,
+    seats the token's player, and a socket offering ``felt`` without a token just watches."""
+    server = LiveServer(tmp_path, log_level="info")
+    try:
+        ann = await new_player(server.base, "Ann")
+        code = await new_room(server.base, ann["token"], "ribs", {"target": 1})
+        url = f"{server.ws_base}/ws/rooms/{code}"
+        async with websockets.connect(url, subprotocols=["felt", f"felt-token.{ann['token']}"], compression=None) as ws:
+            assert ws.subprotocol == "felt"
+            first = orjson.loads(await asyncio.wait_for(ws.recv(), 30))
+            assert first["type"] == "snapshot" and first["state"]["you"] == 0
+        async with websockets.connect(url, subprotocols=["felt"], compression=None) as ws:
+            assert ws.subprotocol == "felt"
+            first = orjson.loads(await asyncio.wait_for(ws.recv(), 30))
+            assert first["type"] == "snapshot" and first["state"]["you"] is None
+        async with websockets.connect(url, subprotocols=["felt", "felt-token.nonsense"], compression=None) as ws:
+            assert ws.subprotocol == "felt"  # refused in words, like a bad token in the URL
+            first = orjson.loads(await asyncio.wait_for(ws.recv(), 30))
+            assert first["type"] == "error" and first["code"] == "unauthorized"
+        assert ann["token"] not in (tmp_path / "server.log").read_text()
+    finally:
+        server.stop()

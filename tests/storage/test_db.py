@@ -44,7 +44,7 @@ def test_sqlite_runs_with_wal_foreign_keys_and_a_busy_timeout(sqlite_db):
 
 
 def _player(pid: str) -> Player:
-    return Player(id=pid, name="Ana", token_hash=pid * 4, created_at=datetime.now(timezone.utc))
+    return Player(id=pid, name="Ana", created_at=datetime.now(timezone.utc))
 
 
 def test_a_session_commits_when_its_block_succeeds(db):

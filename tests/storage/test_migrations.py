@@ -11,9 +11,9 @@ from alembic.migration import MigrationContext
 from server.storage.db import Database
 from server.storage.models import Base
 
-HEAD = "0005_seat_bot_level"
+HEAD = "0008_devices"
 
-TABLES = {"players", "matches", "match_seats", "hands", "actions"}
+TABLES = {"players", "matches", "match_seats", "hands", "actions", "groups", "group_members", "group_matches", "devices", "link_codes", "passkeys", "passkey_challenges"}
 
 
 def schema_diffs(db: Database, metadata: sa.MetaData = Base.metadata) -> list:
@@ -127,5 +127,40 @@ def test_the_second_migration_copies_each_matchs_finished_at_onto_its_seats(empt
         with db.session() as session:
             page, _ = store.list_matches(session, player="p1")
         assert [m["id"] for m in page] == ["m1"]
+    finally:
+        db.dispose()
+
+
+def test_the_seventh_migration_makes_each_players_token_its_first_device(empty_url):
+    """A player made under 0006 keeps its token: it becomes a device, and the lookup finds it.
+    Downgrading puts the token back on the player."""
+    import hashlib
+    from datetime import datetime, timezone
+
+    from server.storage import store
+
+    db = Database(empty_url)
+    try:
+        db.upgrade("0007_match_room_code")
+        made = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
+        token = "an-old-token-from-before-devices"
+        with db.engine.begin() as conn:
+            for pid, secret in (("p1", token), ("p2", "another-token")):
+                conn.execute(sa.text(
+                    "INSERT INTO players (id, name, token_hash, created_at) VALUES (:id, 'Ana', :h, :t)"
+                ), {"id": pid, "h": hashlib.sha256(secret.encode()).hexdigest(), "t": made})
+        db.upgrade()
+        assert schema_diffs(db) == []
+        with db.session() as session:
+            assert store.player_by_token(session, token).id == "p1"
+            assert store.player_by_token(session, "another-token").id == "p2"
+            assert store.player_by_token(session, "not-a-token") is None
+        with db.engine.connect() as conn:
+            rows = conn.execute(sa.text("SELECT player_id, created_at, revoked_at FROM devices ORDER BY player_id")).all()
+        assert [r[0] for r in rows] == ["p1", "p2"] and all(r[2] is None for r in rows)
+        db.downgrade("0007_match_room_code")
+        with db.engine.connect() as conn:
+            kept = conn.execute(sa.text("SELECT token_hash FROM players WHERE id = 'p1'")).scalar()
+        assert kept == hashlib.sha256(token.encode()).hexdigest()
     finally:
         db.dispose()

@@ -58,14 +58,16 @@ def test_only_the_sha256_of_the_token_is_stored_never_the_token(db):
 
 
 def test_the_token_hash_is_unique_in_the_database(db):
-    from server.storage.models import Player
+    from server.storage.models import Device, Player
     from datetime import datetime, timezone
 
     with pytest.raises(sa.exc.IntegrityError):
         with db.session() as session:
             now = datetime.now(timezone.utc)
-            session.add(Player(id="p1", name="a", token_hash="f" * 64, created_at=now))
-            session.add(Player(id="p2", name="b", token_hash="f" * 64, created_at=now))
+            session.add(Player(id="p1", name="a", created_at=now))
+            session.flush()
+            for device in ("d1", "d2"):
+                session.add(Device(id=device, player_id="p1", token_hash="f" * 64, label="", created_at=now, last_seen_at=now))
 
 
 @pytest.mark.parametrize(

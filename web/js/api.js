@@ -55,16 +55,32 @@ export async function api(path, { method = "GET", body, auth = false } = {}) {
   return data;
 }
 
-/** The stored player, created (or re-created under a new name) when needed. */
+/** The stored player, created when needed; a new name renames it (on every device). */
 export async function ensurePlayer(name) {
   const clean = (name || "").trim();
   const me = identity.get();
   if (me && (!clean || clean === me.name)) return me;
   if (!clean) throw new ApiError(0, "name", t("error.name"));
+  if (me) {
+    try {
+      const renamed = await api("/api/players/me", { method: "PATCH", auth: true, body: { name: clean } });
+      const player = { ...me, name: renamed.name };
+      identity.set(player);
+      return player;
+    } catch (err) {
+      if (err.status !== 401) throw err; // a token no longer known (revoked): a new player below
+    }
+  }
   const player = await api("/api/players", { method: "POST", body: { name: clean } });
   identity.set(player);
   return player;
 }
+
+/** A device link code as people read it: "ABCD-2345" (the server ignores case and dashes). */
+export const formatLinkCode = (code) => {
+  const clean = String(code).toUpperCase().replace(/[^0-9A-Z]/g, "");
+  return clean.length === 8 ? `${clean.slice(0, 4)}-${clean.slice(4)}` : clean;
+};
 
 // A room code as the server takes it: without spaces, in upper case (docs/protocol.md).
 export const canonicalCode = (text) => text.trim().toUpperCase();

@@ -10,6 +10,11 @@ export const SUITS = {
   C: { symbol: "\u2663\uFE0E" },
 };
 
+// Jokers (Bid Whist's house option): no rank, no suit; shown by name, a star in the corner.
+export const JOKERS = { BJ: "big", LJ: "little" };
+export const isJoker = (code) => Object.prototype.hasOwnProperty.call(JOKERS, code);
+const jokerName = (code) => t(`card.joker.${code}`);
+
 /** A suit's name in the page's language: "spades", "espadas". */
 export const suitName = (suit) => (SUITS[suit] ? t(`suit.${suit}`) : String(suit ?? "—"));
 
@@ -23,6 +28,7 @@ export function parseCard(code) {
 
 /** Words for screen readers: "Queen of hearts", "Ten", "Ace". */
 export function cardName(code) {
+  if (isJoker(code)) return jokerName(code);
   const { rank, suit } = parseCard(code);
   const r = has(`rank.${rank}`) ? t(`rank.${rank}`) : rank;
   return suit ? t("card.of", { rank: r, suit: suitName(suit) }) : r;
@@ -36,11 +42,17 @@ export function cardLabel(code) {
 
 /** Short text: "Q♥", "10♠", "A". */
 export function cardText(code) {
+  if (isJoker(code)) return jokerName(code);
   const { rank, suit } = parseCard(code);
   return suit ? `${rank}${SUITS[suit].symbol}` : rank;
 }
 
 function faceParts(code) {
+  if (isJoker(code)) {
+    // The visible words are the card's accessible name ("Big joker"); no corner symbol (the
+    // hand's star marks the kitty's cards).
+    return [h("span", { class: "card-joker-name" }, jokerName(code))];
+  }
   const { rank, suit } = parseCard(code);
   const sym = suit ? SUITS[suit].symbol : "";
   return [
@@ -50,6 +62,7 @@ function faceParts(code) {
 }
 
 export function suitClass(code) {
+  if (isJoker(code)) return `card-joker joker-${JOKERS[code]}`;
   const { suit } = parseCard(code);
   return suit ? `suit-${suit}` : "suit-none";
 }

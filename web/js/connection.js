@@ -1,10 +1,19 @@
 // One WebSocket to a room: snapshot + patches through ViewSync, resync on a gap,
-// reconnect with exponential backoff after a drop, ping to keep the line warm.
+// reconnect with exponential backoff (never more than a few seconds) after a drop, ping to keep
+// the line warm. The token rides as a subprotocol, never in the URL: a browser prints the URL
+// of a socket that fails (as every reconnect does while the server restarts) in its console.
 import { ViewSync } from "./sync.js";
 import { t } from "./i18n.js";
 
 const PING_MS = 25000;
-const MAX_BACKOFF_MS = 15000;
+const MAX_BACKOFF_MS = 3000; // a restarted server is back in a few seconds: look that often
+
+/** The wait before reconnect number ``attempt`` (1, 2, ...): doubling from 0.5 s, at most 3 s,
+ * the second half of it random so that a table's players do not all come back at once. */
+export function retryDelay(attempt, random = Math.random) {
+  const base = Math.min(MAX_BACKOFF_MS, 500 * 2 ** Math.min(Math.max(attempt - 1, 0), 16));
+  return base / 2 + random() * (base / 2);
+}
 
 export class RoomConnection {
   /**
@@ -31,15 +40,19 @@ export class RoomConnection {
 
   url() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
-    return `${scheme}//${location.host}/ws/rooms/${encodeURIComponent(this.code)}${query}`;
+    return `${scheme}//${location.host}/ws/rooms/${encodeURIComponent(this.code)}`;
+  }
+
+  /** The subprotocols offered: ``felt``, and the token next to it when there is one. */
+  protocols() {
+    return this.token ? ["felt", `felt-token.${this.token}`] : ["felt"];
   }
 
   open() {
     this.closed = false;
     clearTimeout(this.retryTimer);
     this.onStatus(this.attempt === 0 ? "connecting" : "reconnecting");
-    const ws = new WebSocket(this.url());
+    const ws = new WebSocket(this.url(), this.protocols());
     this.ws = ws;
     this.sync.reset();
     ws.addEventListener("open", () => {
@@ -119,9 +132,7 @@ export class RoomConnection {
 
   #retry() {
     this.attempt += 1;
-    const base = Math.min(MAX_BACKOFF_MS, 500 * 2 ** (this.attempt - 1));
-    const delay = base / 2 + Math.random() * (base / 2);
     this.onStatus("reconnecting");
-    this.retryTimer = setTimeout(() => this.open(), delay);
+    this.retryTimer = setTimeout(() => this.open(), retryDelay(this.attempt));
   }
 }

@@ -139,6 +139,8 @@ export function infoItems(game, view, names) {
 /** An action in words: "played Q♥", "bid Four", "passed". */
 export function actionText(game, action) {
   if (!action) return "";
+  const own = descriptor(game).actionText?.(action);  // a game's own moves (Bid Whist's directions)
+  if (own) return own;
   const cards = (list) => (list || []).map((c) => (c ? cardText(c) : "🂠")).join(" ");
   switch (action.type) {
     case "play": return t("act.play", { card: cardText(action.card) });

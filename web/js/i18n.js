@@ -61,8 +61,10 @@ export function languageSwitch() {
 /** A number in the page's language. */
 export const num = (n) => (typeof n === "number" ? n.toLocaleString(lang === "pt" ? "pt-BR" : "en") : String(n));
 
-/** A refusal in words: the catalogue's sentence for its code, else the server's own. */
+/** A refusal in words: the catalogue's sentence for its code, else (a code this client does not
+ * know) the server's own sentence, which is English: in another language, a plain "refused". */
 export function errorText(err) {
   if (err && err.code && has(`error.${err.code}`)) return t(`error.${err.code}`);
-  return (err && err.message) || t("error.refused");
+  const own = err && err.code === "error"; // the client's own sentence (an answer without a body)
+  return ((lang === "en" || own) && err && err.message) || t("error.refused");
 }

@@ -3,6 +3,10 @@ import { $, h, fill, toast } from "./dom.js";
 import { api, ensurePlayer, identity, roomUrl } from "./api.js";
 import { t, has, translatePage, errorText } from "./i18n.js";
 import { gameSummary, gameTitle } from "./games.js";
+import { confirmStep } from "./confirm.js";
+import { rulesSummary } from "./summary.js";
+
+const TYPED_NAME = "felt.typedName"; // read by the table page's "Join" (room.js)
 
 translatePage();
 
@@ -122,9 +126,10 @@ async function loadGames() {
 }
 
 function roomRow(r) {
+  const schema = games.find((g) => g.name === r.game)?.options || null;
   return h("li", { class: "room-row" },
     h("div", { class: "room-row-main" },
-      h("strong", {}, gameTitle(r.game, r.title)),
+      h("strong", { class: "rules-summary", "data-rules-summary": "" }, rulesSummary(r.game, r.options, schema, r.title)),
       h("span", { class: "hint" }, ` · ${t("lobby.hostedBy", { host: r.host_name || t("lobby.someone") })}`),
       r.turn_timer ? h("span", { class: "hint" }, ` · ${t("lobby.timerShort", { n: r.turn_timer })}`) : null),
     h("span", { class: "room-row-seats", "aria-label": t("lobby.seatsTaken", { n: r.taken, m: r.seats }) }, `${r.taken}/${r.seats}`),
@@ -166,7 +171,7 @@ function myTableRow(row) {
   } else {
     actions.push(h("button", { class: "btn btn-small", type: "button", "data-table-leave": row.code, "aria-label": t("mine.leaveLabel", { title }) }, t("mine.leave")));
   }
-  return h("li", { class: "room-row", "data-my-table": row.code },
+  return h("li", { class: "room-row", "data-my-table": row.code, "data-my-table-status": row.status, "data-my-table-title": title },
     h("div", { class: "room-row-main" },
       h("strong", {}, title),
       h("span", { class: "hint" }, ` · ${t(`mine.status.${row.status}`)}${row.private ? ` · ${t("mine.private")}` : ""}`)),
@@ -185,11 +190,25 @@ async function loadMine() {
   }
 }
 
+/** "Leave" cannot be undone: ask first, saying what happens to the seat. */
+function confirmLeave(code) {
+  const row = $(`[data-my-table="${CSS.escape(code)}"]`);
+  const playing = row && row.dataset.myTableStatus !== "waiting";
+  const title = row ? row.dataset.myTableTitle : "";
+  return confirmStep({
+    title: t("leave.confirmTitle", { title }),
+    text: t(playing ? "leave.confirmPlaying" : "leave.confirmWaiting"),
+    yes: t("leave.confirmYes"),
+    no: t("leave.confirmNo"),
+  });
+}
+
 $("#mine").addEventListener("click", async (event) => {
   const button = event.target.closest("button[data-table-leave], button[data-table-close]");
   if (!button) return;
   const code = button.dataset.tableLeave || button.dataset.tableClose;
   const verb = button.dataset.tableLeave ? "leave" : "close";
+  if (verb === "leave" && !(await confirmLeave(code))) return;
   button.disabled = true;
   try {
     await api(`/api/tables/${encodeURIComponent(code)}/${verb}`, { method: "POST", auth: true });
@@ -244,8 +263,34 @@ $("#join-form").addEventListener("submit", (event) => {
     toast(t("lobby.badCode"), "error");
     return;
   }
-  location.href = roomUrl(code);
+  goToTable(roomUrl(code));
 });
+
+// ---- joining in one click: the name typed here goes with you to the table ----------------
+
+/** Open a table; with a name given here, as that player, sitting down on arrival (#sit). */
+async function goToTable(url) {
+  const name = $("#name").value.trim();
+  sessionStorage.setItem(TYPED_NAME, name);
+  if (!name) {
+    location.href = url;
+    return;
+  }
+  try {
+    await ensurePlayer(name);
+    location.href = `${url}#sit`;
+  } catch (err) {
+    showNameError(errorText(err));
+  }
+}
+
+$("#rooms").addEventListener("click", (event) => {
+  const link = event.target.closest("a[href^='/r/']");
+  if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+  event.preventDefault();
+  goToTable(link.getAttribute("href"));
+});
+$("#name").addEventListener("input", () => sessionStorage.setItem(TYPED_NAME, $("#name").value.trim()));
 
 const me = identity.get();
 if (me) $("#name").value = me.name;

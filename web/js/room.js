@@ -9,6 +9,9 @@ import { actionText, bidText, descriptor, gameTitle, infoItems, passLabel, promp
 import { t, has, translatePage, errorText } from "./i18n.js";
 import { sha256Hex } from "./sha256.js";
 import { setupRules } from "./rules.js";
+import { showSummary } from "./summary.js";
+import { whyParts } from "./why.js";
+import { soundToggle, warnOnce } from "./clock_sound.js";
 
 translatePage();
 const code = canonicalCode(decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || ""));
@@ -24,12 +27,16 @@ let botAsked = new Set(); // seats a bot was asked for that the table has not fi
 let chatRead = null; // chat lines read (null until the first view: history counts as read)
 let chatOpen = false;
 let shownDecision = null; // the decision last brought into view (a new one is brought again)
-let held = null; // a finished trick kept on the table: {key, plays, winner, shownAt, ms, timer}
+let held = null; // a finished trick kept on the table: {plays, last, winner, ms, sweepAt, timer}
 let lastTrickKey; // undefined until the first view
 const HOLD_MS = 1100; // how long a finished trick stays before it is swept to its winner
 const SWEEP_MS = 380;
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 const digests = new Map(); // seed -> sha256 hex
+// Arriving to play (a name given in the lobby: the link ends in #sit; or the Join form here):
+// take the first free seat as soon as the table knows who you are.
+let sitOnArrival = location.hash === "#sit";
+if (sitOnArrival) history.replaceState(null, "", location.pathname + location.search);
 
 const room = () => state.room;
 const view = () => state.game;
@@ -89,7 +96,7 @@ function render() {
     renderMoveLog();
   });
   announceTurn();
-  fitTable();
+  if (fitTable()) keepDecisionInView(); // the dock just left (or rejoined) the bottom of the screen
   bringUpWhatMatters();
 }
 
@@ -135,7 +142,7 @@ function trackTrick() {
   lastTrickKey = key;
   if (first || !done) return;
   clearTimeout(held?.timer);
-  held = { plays: done.plays, winner: done.last.winner ?? null, ms: HOLD_MS, sweepAt: null, timer: null };
+  held = { plays: done.plays, last: done.last, winner: done.last.winner ?? null, ms: HOLD_MS, sweepAt: null, timer: null };
   scheduleSweep();
 }
 
@@ -147,8 +154,12 @@ function scheduleSweep() {
 
 function sweepHeld() {
   if (!held) return;
-  if (reducedMotion.matches || held.winner === null) {
+  if (reducedMotion.matches) {
     releaseHeld();
+    return;
+  }
+  if (held.winner === null) { // nothing to sweep (a Ribs trick): held as long as the others
+    held.timer = setTimeout(releaseHeld, SWEEP_MS);
     return;
   }
   held.sweepAt = performance.now();
@@ -174,27 +185,56 @@ document.addEventListener("visibilitychange", () => {
 function tableTrick() {
   if (!held) return { plays: view()?.trick || [], winner: null, sweep: null };
   const sweep = held.sweepAt === null ? null : { elapsed: Math.round(performance.now() - held.sweepAt), ms: SWEEP_MS };
-  return { plays: held.plays, winner: held.winner, sweep, held: true };
+  return { plays: held.plays, last: held.last, winner: held.winner, sweep, held: true };
 }
 
 // ---- the table fits the screen ---------------------------------------------------------------
 
 let fitted = 0; // the felt height last set
 
-/** Size the felt so that the table, your controls and your hand fit the window together. */
+/** Size the felt so that the table, your controls and your hand fit the window together. When
+ * they cannot (a tall dock: a Bid Whist discard, a phone), the dock leaves the bottom of the
+ * screen and follows the table instead of covering its bottom seats. */
 function fitTable() {
   const felt = $("#table .felt");
-  if (!felt) return;
+  if (!felt) return false;
+  const overhang = seatOverhang(felt);
+  $("#table").style.paddingBottom = overhang ? `${overhang}px` : "";
   const top = $("#table").getBoundingClientRect().top + window.scrollY;
   const dock = $("#dock").offsetHeight;
-  const room = Math.floor(window.innerHeight - top - dock - 12);
+  const room = Math.floor(window.innerHeight - top - dock - 12 - overhang);
+  const min = parseFloat(getComputedStyle(felt).getPropertyValue("--felt-min")) || 240;
+  const flow = room < min;
+  const changed = document.body.classList.contains("dock-in-flow") !== flow;
+  document.body.classList.toggle("dock-in-flow", flow);
   // Small changes are ignored, so that a scroll bar coming and going cannot make it swing.
-  if (Math.abs(room - fitted) < 4) return;
-  fitted = room;
-  document.documentElement.style.setProperty("--felt-fit", `${room}px`);
+  if (Math.abs(room - fitted) >= 4) {
+    fitted = room;
+    document.documentElement.style.setProperty("--felt-fit", `${room}px`);
+  }
+  return changed;
 }
 
-window.addEventListener("resize", fitTable);
+/** How far the seats reach below the felt's edge (a seat's box is centred on its place). */
+function seatOverhang(felt) {
+  const bottom = felt.getBoundingClientRect().bottom;
+  const lowest = Math.max(bottom, ...[...felt.querySelectorAll("[data-seat-box]")].map((el) => el.getBoundingClientRect().bottom));
+  return Math.ceil(lowest - bottom);
+}
+
+/** With the dock in the page's flow, a decision of yours is kept in view. */
+function keepDecisionInView() {
+  const mine = state && state.you !== null && legal().length > 0 && room().status === "playing";
+  if (mine && document.body.classList.contains("dock-in-flow")) scrollToShow($("#dock"));
+}
+
+/** After the window changes size, a decision of yours is still in view. */
+function refit() {
+  fitTable();
+  keepDecisionInView();
+}
+
+window.addEventListener("resize", refit);
 new ResizeObserver(fitTable).observe($("#dock"));
 
 /** The turn timer's deadline for the seats to act, when the table has one running. */
@@ -206,13 +246,14 @@ function turnTimer() {
 
 const WARN_MS = 10000; // the countdown turns to a warning with this much time left
 
-/** Your turn's countdown, beside "Your turn" in the action bar (when a clock runs for you). */
+/** Your turn's countdown, beside "Your turn" in the action bar (when a clock runs for you),
+ *  and the toggle of its warning sound. */
 function turnClock() {
   const timer = turnTimer();
   if (!timer || !timer.seats.includes(state.you)) return null;
   const el = h("span", { class: "turn-clock", id: "turn-clock", "aria-hidden": "true" });
   showClock(el, timer);
-  return el;
+  return [el, soundToggle()];
 }
 
 let spokenSecs = null; // the last count said to screen readers
@@ -223,6 +264,7 @@ function showClock(el, timer) {
   const secs = Math.ceil(left / 1000);
   el.textContent = t("timer.short", { n: secs });
   el.classList.toggle("turn-clock-warn", left <= WARN_MS);
+  if (left <= WARN_MS && left > 0) warnOnce(timer.deadline); // a short sound, unless turned off
   if (secs !== spokenSecs && (secs % 10 === 0 || secs <= 5)) {
     spokenSecs = secs;
     $("#clock-live").textContent = t(left <= WARN_MS ? "timer.hurry" : "timer.left", { n: secs });
@@ -287,6 +329,7 @@ function renderHeader() {
   fill($("#room-title"), title, h("span", { class: "room-code" }, ` · ${r.code}`),
     h("span", { class: ["pill", `pill-${r.status}`] }, status),
     r.private ? h("span", { class: "pill" }, t("room.private")) : null);
+  showSummary($("#table-rules"), r.game, r.options, r.title);
   const mine = state.you !== null && legal().length > 0;
   document.title = mine ? t("title.yourTurn", { title }) : t("title.room", { title });
 }
@@ -390,11 +433,17 @@ function renderControls() {
     return;
   }
   const game = r.game;
-  const out = [h("div", { class: "turn-banner" }, t("turn.yours")), turnClock(), h("p", { class: "prompt" }, promptFor(game, v, moves))];
+  const why = whyParts(game, v, moves);
+  const out = [h("div", { class: "turn-banner" }, t("turn.yours")), turnClock(), h("p", { class: "prompt" }, promptFor(game, v, moves), why ? [" ", why.ask] : null)];
+  if (why) out.push(why.text);
   const hint = descriptor(game).hint?.(v, moves);
   if (hint) out.push(h("p", { class: "hint" }, hint));
-  const row = bidButtons(game, moves);
+  // A game may draw some moves' buttons itself (Bid Whist's bids with a direction).
+  const own = descriptor(game).controls?.(v, moves) || [];
+  const handled = new Set(own.map((c) => c.index));
+  const row = own.length ? own.map((c) => button(c.label, { ...c.attrs, "data-legal": c.index })) : bidButtons(game, moves);
   moves.forEach((a, i) => {
+    if (handled.has(i)) return;
     if (a.type === "trump" && SUITS[a.suit]) {
       row.push(button([h("span", { class: `suit-${a.suit}`, "aria-hidden": "true" }, SUITS[a.suit].symbol), ` ${capital(suitName(a.suit))}`],
         { class: "btn btn-suit", "data-suit": a.suit, "data-legal": i, "data-key": `trump-${a.suit}` }));
@@ -404,10 +453,12 @@ function renderControls() {
     }
   });
   moves.forEach((a, i) => {
+    if (handled.has(i)) return;
     if (a.type === "take") row.push(button(t("button.take"), { class: "btn btn-primary", "data-act": "take", "data-legal": i, "data-key": "take" }));
-    if (a.type === "declare") row.push(button(t("button.declare"), { class: "btn btn-primary", "data-act": "declare", "data-legal": i, "data-key": "declare" }));
+    if (a.type === "declare") row.push(button(descriptor(game).declareLabel?.(v) || t("button.declare"), { class: "btn btn-primary", "data-act": "declare", "data-legal": i, "data-key": "declare" }));
   });
   moves.forEach((a, i) => {
+    if (handled.has(i)) return;
     if (a.type === "pass") row.push(button(passLabel(v, moves), { "data-act": "pass", "data-legal": i, "data-key": "pass" }));
   });
   if (handMode() === "select") {
@@ -565,6 +616,7 @@ function renderResult() {
     row.push(h("a", { class: "btn btn-primary", href: roomUrl(r.next), "data-key": "next-room" }, t("result.next")));
   } else if (state.me && state.you !== null) {
     row.push(h("button", { type: "button", class: "btn btn-primary", "data-play-again": "", "data-key": "again" }, t("result.again")));
+    if (view()?.teams && r.seats === 4) row.push(h("button", { type: "button", class: "btn", "data-play-again": "rotate", "data-key": "again-rotate" }, t("result.againRotate")));
   }
   if (res.match_id) row.push(h("a", { class: "btn", href: matchUrl(res.match_id), "data-key": "record" }, t("result.record")));
   else parts.push(h("p", { class: "hint" }, t("result.saving")));
@@ -589,18 +641,29 @@ function renderScores() {
   v.target ? h("p", { class: "hint" }, t("scores.firstTo", { n: v.target })) : null);
 }
 
+/** The last trick to show: this hand's, or once the next hand is dealt and nothing has been
+ * played in it yet, the final trick of the hand before (with that hand's number). */
+function lastTrickToShow(v) {
+  if (!v) return { last: null };
+  if (v.last_trick) return { last: v.last_trick };
+  const history = Array.isArray(v.history) ? v.history : [];
+  const entry = history[history.length - 1];
+  return { last: finalTrickOf(entry), hand: entry ? entry.hand_number ?? entry.hand ?? history.length : null };
+}
+
 function renderLastTrick() {
   const v = view();
   const box = $("#last-trick");
-  const last = v && v.last_trick;
+  const { last, hand } = lastTrickToShow(v);
   const plays = last && (Array.isArray(last.cards) ? last.cards : Array.isArray(last.plays) ? last.plays : Array.isArray(last) ? last : null);
   if (!plays || plays.length === 0) {
     fill(box, h("p", { class: "hint" }, t("lastTrick.none")));
     return;
   }
   const nm = names();
+  const before = hand ? h("p", { class: "hint lt-hand" }, t("lastTrick.ofHand", { n: hand })) : null;
   const ribs = last.ribs ? h("li", {}, h("span", { class: "lt-name" }, t("lastTrick.ribs")), h("span", { class: "lt-cards" }, playCards({ cards: last.ribs }, { small: true }))) : null;
-  fill(box, h("ul", { class: "last-trick" }, ribs,
+  fill(box, before, h("ul", { class: "last-trick" }, ribs,
     plays.map((p) => h("li", { class: p.seat === last.winner ? "winner" : null },
       h("span", { class: "lt-name" }, seatLabel(nm, p.seat)),
       h("span", { class: "lt-cards" }, playCards(p, { small: true })),
@@ -618,7 +681,22 @@ function renderSheet() {
   }
   fill(box, scoreSheet(room().game, v.history, { names: names(), teams: v.teams, you: state.you,
     handLink: r.match_id ? (n) => `${matchUrl(r.match_id)}#hand-${n}` : null }));
+  markSheetScroll();
 }
+
+/** A sheet wider than the sidebar says so: a line above it and shadows at the cut edges. */
+function markSheetScroll() {
+  const box = $("#sheet");
+  const more = box.scrollWidth > box.clientWidth + 1;
+  box.classList.toggle("sheet-scrolls", more);
+  let cue = $("#sheet-more");
+  if (more && !cue) {
+    cue = h("p", { id: "sheet-more", class: "hint sheet-more" }, t("sheet.scrollCue"));
+    box.before(cue);
+  }
+  if (cue) cue.hidden = !more;
+}
+new ResizeObserver(() => markSheetScroll()).observe($("#sheet"));
 
 function renderFair() {
   const r = room();
@@ -767,7 +845,8 @@ async function playAgain(btn) {
     const made = await api("/api/rooms", {
       method: "POST",
       auth: true,
-      body: { game: r.game, options: r.options, seats: r.seats, private: r.private, turn_timer: r.turn_timer || 0, from: r.code },
+      body: { game: r.game, options: r.options, seats: r.seats, private: r.private, turn_timer: r.turn_timer || 0, from: r.code,
+        rotate_partners: btn.dataset.playAgain === "rotate" },
     });
     location.href = roomUrl(made.code);
   } catch (err) {
@@ -830,6 +909,7 @@ $("#join-form").addEventListener("submit", async (event) => {
   try {
     const me = await ensurePlayer($("#join-name").value);
     $("#join").hidden = true;
+    sitOnArrival = true;
     conn.reopen(me.token);
   } catch (err) {
     toast(errorText(err), "error");
@@ -838,17 +918,59 @@ $("#join-form").addEventListener("submit", async (event) => {
 
 // ---- connection ----------------------------------------------------------------------------
 
+/** Sit in the first free seat of a waiting table, once (see ``sitOnArrival``). */
+function takeASeat() {
+  sitOnArrival = false;
+  if (state.you !== null || room().status !== "waiting") return;
+  const free = state.seats.find((s) => !s.name && !s.bot);
+  if (free) send({ type: "sit", seat: free.seat });
+}
+
 function showStatus(status, message) {
   const el = $("#conn");
   const text = t(`conn.${status}`);
   el.className = `conn conn-${status}`;
   el.textContent = text;
+  showPaused(status);
   if (status === "gone") showMissing(message);
 }
 
-function showMissing(message) {
+/** While the line is down the table is paused: greyed, a banner says so while reconnecting, and
+ * nothing on it or in the hand can be clicked (a click could not reach the table anyway). */
+function showPaused(status) {
+  const paused = status === "reconnecting" || status === "gone";
+  document.body.classList.toggle("table-paused", paused);
+  for (const id of ["#table", "#dock"]) $(id).inert = paused;
+  let banner = $("#paused");
+  if (status === "reconnecting" && !banner) {
+    banner = h("p", { id: "paused", class: "paused-banner" }, t("conn.paused"));
+    $("#table").before(banner);
+  }
+  if (banner) banner.hidden = status !== "reconnecting";
+}
+
+/** The match a table that has finished and closed since played there, if the server names
+ * one to this browser's player (an old link then opens the match record). */
+async function matchPlayedHere() {
+  try {
+    const found = await api(`/api/rooms/${encodeURIComponent(code)}/match`, { auth: true });
+    return typeof found.match_id === "string" ? found.match_id : null;
+  } catch {
+    return null;
+  }
+}
+
+let missingShown = false;
+
+async function showMissing(message) {
+  if (missingShown) return; // the first explanation stays
+  missingShown = true;
+  const played = state ? null : await matchPlayedHere();
+  if (played) {
+    location.replace(matchUrl(played));
+    return;
+  }
   const box = $("#missing");
-  if (!box.hidden) return; // the first explanation stays
   box.hidden = false;
   fill(box, h("p", {}, message), h("a", { class: "btn btn-primary", href: "/" }, t("room.backToLobby")));
   $("#room-title").textContent = t("room.notFound");
@@ -858,7 +980,7 @@ function showMissing(message) {
 async function main() {
   $("#invite-url").value = inviteUrl();
   const me = identity.get();
-  if (me) $("#join-name").value = me.name;
+  $("#join-name").value = me ? me.name : sessionStorage.getItem("felt.typedName") || ""; // typed in the lobby
   conn = new RoomConnection(code, {
     token: me ? me.token : null,
     onState: (next) => {
@@ -866,6 +988,7 @@ async function main() {
       pending = false;
       botAsked = new Set([...botAsked].filter((i) => next.seats[i] && !next.seats[i].name));
       render();
+      if (sitOnArrival && state.me) takeASeat();
     },
     onStatus: showStatus,
     onError: (frame) => {

@@ -2,7 +2,7 @@
 // Used by the live room and by the replay viewer; it renders only what it is given.
 import { h, fill } from "./dom.js";
 import { cardBack, cardText, cardView } from "./cards.js";
-import { seatNotes } from "./games.js";
+import { descriptor, seatNotes } from "./games.js";
 import { t } from "./i18n.js";
 
 /** The direction of seat ``seat`` from the middle, seen from ``base`` (at the bottom); the
@@ -16,7 +16,8 @@ function place(seat, base, n) {
 const angleOf = (r, n) => Math.PI / 2 + (r * 2 * Math.PI) / n;
 
 /**
- * Where a seat's play goes on a phone with five seats or more (felt.css ``.felt-cols``): in
+ * Where a seat's play goes on a phone with five seats or more, or in a game of pairs (Ribs: two
+ * cards a seat, named under them once the trick resolves) (felt.css ``.felt-cols``): in
  * one of three columns (--col: the seats on the left, those straight above or below, those
  * on the right), at a row (--row) in the order the seats have down the table. A column's rows
  * are a pair's height apart and the middle column's plays sit above and below the others',
@@ -74,6 +75,7 @@ export function renderTable(el, o) {
     if (s.away) badges.push(h("span", { class: "badge badge-away", title: t("badge.awayTitle") }, t("badge.away")));
     else if (!empty && !s.bot && s.connected === false) badges.push(h("span", { class: "badge badge-off" }, t("badge.offline")));
     if (view && view.dealer === seat) badges.push(h("span", { class: "badge badge-dealer", title: t("badge.dealer") }, t("badge.dealer")));
+    if (o.trick?.held && resolvedNext(o.game, o.trick, view) === seat) badges.push(h("span", { class: "badge badge-next" }, t("resolved.opensNext")));
     const count = view && Array.isArray(view.hand_counts) ? view.hand_counts[seat] : null;
     const acting = toAct.has(seat);
     return h(
@@ -97,15 +99,15 @@ export function renderTable(el, o) {
     );
   });
 
-  const trick = o.trick || { plays: view?.trick || [], winner: null, sweep: null };
+  const trick = resolvedTrick(o.game, o.trick || { plays: view?.trick || [], winner: null, sweep: null }, view);
   const trickLayer = trick.plays.map((entry, i) => playBox(entry, i, trick, base, n, o));
   const trickText = trick.plays
-    .map((e) => `${o.names[e.seat] || t("seat.n", { n: e.seat + 1 })}: ${typeof e.card === "string" ? cardText(e.card) : Array.isArray(e.cards) ? e.cards.map((c) => (c ? cardText(c) : t("table.down"))).join(" ") : t("table.down")}`)
-    .join("; ");
+    .map((e) => `${o.names[e.seat] || t("seat.n", { n: e.seat + 1 })}: ${typeof e.card === "string" ? cardText(e.card) : Array.isArray(e.cards) ? e.cards.map((c) => (c ? cardText(c) : t("table.down"))).join(" ") : t("table.down")}${e.words ? ` (${e.words})` : ""}`)
+    .join("; ") + (Number.isInteger(trick.next) ? `. ${t("resolved.opensNextLong", { who: o.names[trick.next] || t("seat.n", { n: trick.next + 1 }) })}` : "");
 
   fill(
     el,
-    h("div", { class: ["felt", n >= 5 && "felt-cols", n >= 7 && "felt-crowded", trick.held && "felt-held"], role: "group", "aria-label": t("table.label"), "data-skip-hold": trick.held ? "" : null },
+    h("div", { class: ["felt", (n >= 5 || descriptor(o.game).pairs) && "felt-cols", n >= 7 && "felt-crowded", trick.held && "felt-held"], role: "group", "aria-label": t("table.label"), "data-skip-hold": trick.held ? "" : null },
       h("div", { class: "felt-center" },
         o.center || null),
       h("p", { class: "sr-only", "aria-live": "off" }, trickText ? t("table.onTable", { plays: trickText }) : t("table.empty")),
@@ -114,8 +116,42 @@ export function renderTable(el, o) {
   );
 }
 
+/**
+ * A held trick as its game resolves it, when the game says more than who won (Ribs: the
+ * Ribs face up and each pair won or beaten), with ``next``: the seat that opens what follows.
+ */
+function resolvedTrick(game, trick, view) {
+  const resolve = trick.held && trick.last ? descriptor(game).resolved : null;
+  const plays = resolve ? resolve(trick.last) : null;
+  if (!plays) return trick;
+  return { ...trick, plays, next: resolvedNext(game, trick, view) };
+}
+
+/** The seat that opens the next bidding after a resolved trick (the view's opener), or null. */
+function resolvedNext(game, trick, view) {
+  return trick.held && trick.last && descriptor(game).resolved && Number.isInteger(view?.opener) ? view.opener : null;
+}
+
+/** A resolved pair's note: whose it is, a mark for won or beaten, and (room allowing) a word. */
+function outcomeNote(entry, o) {
+  const mark = entry.outcome === "won" ? "\u2713" : entry.outcome === "beaten" ? "\u2717" : null;
+  return h("span", { class: "play-note play-note-outcome" },
+    h("span", { class: "play-name" }, o.names[entry.seat] || t("seat.n", { n: entry.seat + 1 })),
+    mark ? h("span", { class: "play-mark", "aria-hidden": "true" }, ` ${mark}`) : null,
+    entry.short ? h("span", { class: "play-words" }, ` ${entry.short}`) : null);
+}
+
 /** One seat's cards in the middle; a held trick marks its winner, and sweeps toward them. */
 function playBox(entry, i, trick, base, n, o) {
+  if (entry.outcome !== undefined) {
+    return h("div", {
+      class: ["play", "play-resolved", entry.ribs && "play-ribs", entry.outcome && `play-${entry.outcome}`],
+      style: { ...place(entry.seat, base, n), ...playSlot(entry.seat, base, n) },
+      "data-trick-seat": entry.seat,
+      "data-outcome": entry.outcome || "",
+      title: `${o.names[entry.seat] || ""}${entry.words ? `: ${entry.words}` : ""}`,
+    }, playCards(entry), outcomeNote(entry, o));
+  }
   const won = trick.winner !== null && trick.winner !== undefined && entry.seat === trick.winner;
   const style = { ...place(entry.seat, base, n), ...playSlot(entry.seat, base, n) };
   if (trick.sweep && trick.winner !== null) {

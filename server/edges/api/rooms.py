@@ -10,13 +10,16 @@ import orjson
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from server.edges.api.deps import Caller, check_lookups, current_player, lookup_failed, spend
+from server.edges.api.deps import Caller, bearer_token, check_lookups, current_player, lookup_failed, spend
 from server.edges.api.errors import ApiError, error_response_doc
+from server.edges.api.groups import group_of_table, group_table_options, link_group_table, rotated_follow
 from server.limits import ROOMS
+from server.players import player_for_token
 from server.rooms import RoomError
 from server.rooms.manager import UNAVAILABLE
-from server.rooms.seats import quoted
+from server.rooms.seats import is_room_code, quoted
 from server.rules.games import game_names
+from server.storage import store
 
 # How long a new table's answer waits for its first log entry to be durable (the writer
 # commits every few ms; longer means the database is out, and the answer is 503).
@@ -28,7 +31,7 @@ router = APIRouter(tags=["rooms"])
 class CreateRoom(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    game: str = Field(description="A game id from GET /api/games.", json_schema_extra={"enum": sorted(game_names())})
+    game: str = Field(description="A game id from GET /api/games.", json_schema_extra={"enum": [*sorted(game_names())]})
     options: dict[str, Any] = Field(default_factory=dict, description="The game's options; defaults fill the rest.")
     seats: int | None = Field(default=None, description="How many players (default: the game's usual count).")
     private: bool = Field(default=False, description="Private rooms are not listed in the lobby.")
@@ -36,6 +39,16 @@ class CreateRoom(BaseModel):
         default=0, description="Seconds a player has per turn before a bot plays it for them (0: no timer)."
     )
     from_: str | None = Field(default=None, alias="from", description="The room this one follows ('Play again').")
+    group: str | None = Field(
+        default=None, max_length=40,
+        description="A group's code: a private table of that group (the caller must be a member), its options"
+        " defaulting to the group's saved ones for the game. 'Play again' after a group's table keeps the group.",
+    )
+    rotate_partners: bool = Field(
+        default=False,
+        description="With 'from', in a partnership game: seat the pairs who have partnered least tonight"
+        " (at the group's tables) as partners, instead of everyone in the seat they had.",
+    )
 
 
 class RoomCreated(BaseModel):
@@ -92,7 +105,12 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
     one a non-host opened (once). Each player who follows sits in the seat they had."""
     spend(request, ROOMS, "new rooms")
     manager = request.app.state.rooms
-    previous = None
+    previous = follow = None
+    options, group = body.options, body.group
+    if group is not None:
+        options = await group_table_options(request, group, caller, body.game, body.options)
+    elif body.from_:
+        group = await group_of_table(request, body.from_)
     try:
         if body.from_:
             # In cluster mode the finished room may run on another node: only one of its players
@@ -101,10 +119,14 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
                 _may_follow(await manager.read(body.from_), body.from_, caller.id)
             previous = manager.get(body.from_) if manager.cluster is None else await manager.open(body.from_)
             _may_follow(previous, body.from_, caller.id)
+            follow = await rotated_follow(request, previous, group) if body.rotate_partners else previous
         room = await manager.create_shared(
-            body.game, body.options, body.seats, body.private, caller.id, caller.name,
-            turn_timer=body.turn_timer, follow=previous,
+            body.game, options, body.seats, body.private or group is not None, caller.id, caller.name,
+            turn_timer=body.turn_timer, follow=follow,
         )
+        if group is not None:  # the options a group last used become its defaults
+            used = room.summary()["options"] if body.group is not None else None
+            await link_group_table(request, group, room.code, body.game, used)
         if previous is not None:
             try:
                 await previous.claim_next(caller.id, room.code)
@@ -157,3 +179,34 @@ async def get_room(code: str, request: Request) -> dict:
         lookup_failed(request)
         raise ApiError(404, "not_found", f"There is no open room {quoted(code)}.")
     return room.summary()
+
+
+class PlayedAt(BaseModel):
+    match_id: str | None = Field(description="The last finished match played at the table, or null.")
+
+
+@router.get(
+    "/rooms/{code}/match",
+    response_model=PlayedAt,
+    summary="The match a table played: an old link to a finished, closed table opens its record",
+    responses=error_response_doc(429, 503),
+)
+async def match_of_room(code: str, request: Request) -> dict:
+    """Always 200, so that a page asking after a table that is gone logs no failed request;
+    ``match_id`` is null when no match was played there that the caller may read (a private
+    table's match only with one of its players' bearer token)."""
+    check_lookups(request)
+    match_id = None
+    if is_room_code(code):
+        db = request.app.state.db
+        caller = await player_for_token(request.app, bearer_token(request))
+        viewer = caller.id if caller else None
+
+        def find() -> str | None:
+            with db.session() as session:
+                return store.match_of_room(session, code, viewer)
+
+        match_id = await db.call(find)
+    if match_id is None:
+        lookup_failed(request)
+    return {"match_id": match_id}

@@ -14,13 +14,16 @@ from pydantic import BaseModel
 
 from server.edges.api.deps import Caller, current_player
 from server.edges.api.errors import ApiError, error_response_doc
+from server.edges.api.groups import group_tables_of
 from server.rooms import RoomError
+from server.storage.db import OUTAGE_ERRORS
 
 router = APIRouter(tags=["tables"])
 
 
 class TableSummary(BaseModel):
     code: str
+    group: str | None = None  # the group's code, for a table of one of the caller's groups
     url: str
     game: str
     status: str  # waiting, playing or parked
@@ -42,9 +45,14 @@ class TableList(BaseModel):
 async def my_tables(request: Request, caller: Caller = Depends(current_player)) -> dict:
     try:
         found = await request.app.state.tables.tables_of(caller.id)
-    except Exception:
+    except OUTAGE_ERRORS:
         raise ApiError(503, "unavailable", "The table store is not reachable right now; try again.") from None
-    return {"tables": [{**t, "url": f"/r/{t['code']}"} for t in found]}
+    # The open tables of the caller's groups are theirs too, seated or not.
+    theirs = await group_tables_of(request, caller.id)
+    group_of = {t["code"]: t["group"] for t in theirs}
+    seated = {t["code"] for t in found}
+    found += [{**t, "is_host": t.pop("host_id") == caller.id} for t in theirs if t["code"] not in seated]
+    return {"tables": [{**t, "url": f"/r/{t['code']}", "group": group_of.get(t["code"])} for t in found]}
 
 
 async def _refusals_as_api(step: Awaitable[Any]) -> Any:

@@ -16,8 +16,9 @@ States are ``server.rules.state.State`` objects that ``apply`` never changes: it
 fresh clone with the changed fields set (``server.rules.state``); views are built through the match's
 ``ViewMemo`` so that unchanged parts stay the same objects. Trick rules come from
 ``server.rules.tricks``. Options are a pydantic model per game; unknown keys or bad values
-raise ``ValueError`` naming the option (``parse_options``, for every game). Randomness enters once, as the seed; ``decks`` stacks the deck of the
-first hands for tests. No I/O, no clock, no logging: the rules know nothing of rooms.
+raise ``ValueError`` naming the option (``parse_options``, for every game). Randomness enters
+once, as the seed; ``decks`` stacks the deck of the first hands for tests. No I/O, no clock, no
+logging: the rules know nothing of rooms.
 """
 
 from __future__ import annotations
@@ -83,8 +84,9 @@ def action_type(action: object) -> str:
 
 # The fields of each action type (PROTOCOL §2): everything else a client sends is dropped.
 ACTION_FIELDS: dict[str, tuple[str, ...]] = {
-    "bid": ("value",), "pass": (), "take": (), "discard": ("cards",), "trump": ("suit",),
-    "declare": (), "play": ("card",), "ribs": ("cards",), "pair": ("cards", "fold"),
+    "bid": ("value", "direction"), "pass": (), "take": ("direction",), "discard": ("cards",),
+    "trump": ("suit",), "direction": ("direction",), "declare": (), "play": ("card",),
+    "ribs": ("cards",), "pair": ("cards", "fold"),
 }
 
 

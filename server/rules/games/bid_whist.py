@@ -1,5 +1,15 @@
-"""Bid Whist, the seed's variant: 52 cards, no jokers, 12 tricks, a 4-card kitty 
-(the rules this engine enforces, in full).
+"""Bid Whist, the seed's variant: 52 cards, no jokers, 12 tricks, a 4-card kitty
+(the rules this engine enforces, in full), and the house options a table may switch on.
+
+House options (docs/rules/bid_whist.md): jokers, the thirteen-book game, directions (uptown,
+downtown, no trump), doubling and Boston, a sported kitty. A table that sets any of them
+plays by ``server.rules.games.bid_whist_house`` (``state.house``); the seed's game keeps the
+code paths below untouched. With ``directions`` a bid carries ``direction``; a no-trump
+declarer answers ``{"type": "direction", "direction": "uptown" | "downtown"}`` after the
+discard instead of naming trump. The view adds ``direction``, ``play_direction``,
+``high_direction``, ``bid_directions``, ``sported`` (the kitty face up while the declarer
+discards), ``kitty_size``, ``jokers``, ``books``, ``game_to`` and ``directions``; each
+history entry its ``direction``, ``play_direction``, ``doubled`` and ``quadrupled``.
 
 Players and deck
     Four players in two partnerships, partners opposite: team 0 (A) is seats 0 and 2, team 1 (B)
@@ -67,11 +77,13 @@ import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from server.rules.cards import (
+    JOKERS,
+    SUIT_SINGULAR,
     SUITS,
     card_name,
     check_deck,
@@ -81,7 +93,15 @@ from server.rules.cards import (
     sort_hand,
     standard_deck,
 )
+from server.rules.games import bid_whist_house as house_rules
 from server.rules.games.base import Action, Game, GameOptions, shared_actions
+from server.rules.games.bid_whist_house import (
+    DIRECTION_WORDS,
+    NO_TRUMP,
+    PLAY_DIRECTIONS,
+    HouseRules,
+    playable,
+)
 from server.rules.state import State, ViewMemo
 from server.rules.tricks import follow_suit, trick_winner, why_not_follow
 
@@ -95,18 +115,21 @@ MAX_BID = 7
 MIN_CONTRACT = 4
 TEAMS: tuple[tuple[int, int], tuple[int, int]] = ((0, 2), (1, 3))
 BID_NAMES = {3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven"}
+_COUNT_WORDS = {4: "four", 5: "five", 6: "six"}
 
 _FULL_DECK = tuple(standard_deck())
 # Every card's play and every suit's trump call, handed out by ``legal_actions`` (see
 # ``server.rules.games.base.shared_action``).
-_play_action = shared_actions("play", "card", _FULL_DECK).__getitem__
+_play_action = shared_actions("play", "card", (*_FULL_DECK, *JOKERS)).__getitem__
 _TRUMP_ACTIONS = list(shared_actions("trump", "suit", SUITS).values())
-# The deck's order is the display order (suits S H D C, each high to low): sort_hand's order.
-_DISPLAY_ORDER = {card: i for i, card in enumerate(_FULL_DECK)}
+_DIRECTION_ACTIONS = list(shared_actions("direction", "direction", PLAY_DIRECTIONS).values())
+# The deck's order is the display order (suits S H D C, each high to low): sort_hand's order;
+# jokers, where a table plays them, come first.
+_DISPLAY_ORDER = {card: i for i, card in enumerate((*JOKERS, *_FULL_DECK))}
 _display_key = _DISPLAY_ORDER.__getitem__
-assert sort_hand(_FULL_DECK) == list(_FULL_DECK)
+assert sort_hand(_FULL_DECK) == list(_FULL_DECK) == sorted(_FULL_DECK, key=_display_key)
 # Each move's public form, as the log keeps it (see server.rules.state).
-_PLAY_MOVE = {card: (("type", "play"), ("card", card)) for card in _FULL_DECK}
+_PLAY_MOVE = {card: (("type", "play"), ("card", card)) for card in (*_FULL_DECK, *JOKERS)}
 _PASS_MOVE = (("type", "pass"),)
 _TAKE_MOVE = (("type", "take"),)
 _DISCARD_MOVE = (("type", "discard"),)
@@ -123,6 +146,7 @@ _REVEALED_VIEW: list[Any] = []
 _NO_ONE: list[int] = []
 _NO_LEGAL: list[Action] = []
 _TO_ACT_VIEW: tuple[list[int], ...] = tuple([seat] for seat in range(PLAYERS))
+_NO_DIRECTIONS: tuple[str | None, ...] = (None,) * PLAYERS
 
 
 class Phase(str, enum.Enum):
@@ -146,13 +170,64 @@ MAX_TARGET = 50
 
 
 class BidWhistOptions(GameOptions):
-    """Options of a Bid Whist match."""
+    """Options of a Bid Whist match (the house options: docs/rules/bid_whist.md)."""
 
     # At most a few points a hand: 50 is more than twice the usual game, and keeps a match
     # (and its replay) to a few thousand actions.
     target: int = Field(
         21, ge=1, le=MAX_TARGET, description="Points a team needs to win the game (default 21)."
     )
+    jokers: Literal[0, 1, 2] = Field(
+        0, description="Jokers added to the deck: 1 (the big joker) or 2 (big and little); "
+        "the kitty holds 4 + jokers cards."
+    )
+    joker_no_trump: Literal["free", "must_play"] = Field(
+        "free", description="In no trump a joker never wins; 'must_play': a player void in "
+        "the suit led who holds one must play it."
+    )
+    books: Literal["seed", "thirteen"] = Field(
+        "seed", description="'seed': 12 tricks, a book of 5; 'thirteen': the discard is the "
+        "first book, a bid of k needs 6 + k of 13 books, game at +game_to or -game_to."
+    )
+    min_bid: Literal[3, 4] = Field(
+        4, description="The lowest bid that can win the auction (with books 'thirteen')."
+    )
+    game_to: int = Field(
+        7, ge=1, le=MAX_TARGET,
+        description="With books 'thirteen': a team reaching +game_to wins, -game_to loses.",
+    )
+    directions: bool = Field(
+        False, description="Each bid names uptown (high cards win) or downtown (low cards win, "
+        "the ace stays best)."
+    )
+    no_trump: bool = Field(
+        False, description="With directions: a bid may be no trump (the declarer then chooses "
+        "uptown or downtown)."
+    )
+    downtown_beats_uptown: bool = Field(
+        True, description="Between equal numbers downtown outranks uptown (off: the reverse)."
+    )
+    no_trump_double: bool = Field(
+        True, description="A no-trump contract's score counts double, made or set."
+    )
+    boston: Literal["wins", "quadruple"] = Field(
+        "wins", description="Taking every trick: 'wins' the game at once, or 'quadruple' "
+        "scores the hand four times."
+    )
+    sport_kitty: bool = Field(
+        False, description="The kitty is shown face up to everyone before the declarer "
+        "takes it."
+    )
+
+    @model_validator(mode="after")
+    def _check_combinations(self) -> BidWhistOptions:
+        if self.no_trump and not self.directions:
+            raise ValueError("option 'no_trump' needs option 'directions'")
+        if self.books == "seed":
+            for name, default in (("min_bid", 4), ("game_to", 7)):
+                if getattr(self, name) != default:
+                    raise ValueError(f"option '{name}' needs option 'books' set to 'thirteen'")
+        return self
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,12 +240,16 @@ class HandResult:
     declarer: int
     contract: int
     forced: bool
-    trump: str
+    trump: str | None  # None: no trump
     team_tricks: tuple[int, int]
     made: bool
     team_points: tuple[int, int]
     chicago: bool
     last_trick: tuple[tuple[tuple[int, str], ...], int]  # the hand's final trick and its winner
+    direction: str | None = None  # the contract's direction (house option ``directions``)
+    play_direction: str | None = None  # uptown or downtown, as the hand was played
+    doubled: bool = False  # a no-trump contract scored double
+    quadrupled: bool = False  # a Boston scored four times
 
     def to_dict(self) -> dict[str, Any]:
         """The history entry as the view shows it."""
@@ -189,6 +268,10 @@ class HandResult:
             "scores": [a, b, a, b],
             "chicago": self.chicago,
             "last_trick": _last_trick((self.last_trick,)),
+            "direction": self.direction,
+            "play_direction": self.play_direction,
+            "doubled": self.doubled,
+            "quadrupled": self.quadrupled,
         }
 
 
@@ -201,15 +284,17 @@ class HandRecord:
     kitty: tuple[str, ...]
     declarer: int
     contract: int
-    trump: str
+    trump: str | None
     discards: tuple[str, ...]
     team_points: tuple[int, int]
+    direction: str | None = None
 
 
 class BidWhistState(State):
     """A Bid Whist match; ``apply`` returns a fresh clone, never changing the one it is given."""
 
     options: BidWhistOptions
+    house: HouseRules | None  # None: the seed's game (only ``target`` may be set)
     target: int
     seed: int | str
     decks: tuple[tuple[str, ...], ...]
@@ -224,15 +309,19 @@ class BidWhistState(State):
     bids: tuple[Any, ...]
     high_bid: int | None
     high_bidder: int | None
+    high_direction: str | None
+    bid_directions: tuple[str | None, ...]
     declarer: int | None
     contract: int | None
+    direction: str | None  # the contract's: uptown, downtown or no_trump (with ``directions``)
+    play_direction: str | None  # uptown or downtown once known (no trump: the declarer's choice)
     forced: bool
     discards: tuple[str, ...]
     trump: str | None
     leader: int | None
     trick: tuple[tuple[int, str], ...]
     tricks: tuple[tuple[tuple[tuple[int, str], ...], int], ...]
-    tricks_won: tuple[int, int, int, int]
+    tricks_won: tuple[int, ...]  # one count a seat
     team_scores: tuple[int, int]
     history: tuple[HandResult, ...]
     records: tuple[HandRecord, ...]
@@ -252,13 +341,17 @@ def bid_name(value: int) -> str:
 
 
 def _hand_fields(
-    seed: int | str, decks: tuple[tuple[str, ...], ...], hand_number: int, dealer: int
+    seed: int | str,
+    decks: tuple[tuple[str, ...], ...],
+    hand_number: int,
+    dealer: int,
+    house: HouseRules | None,
 ) -> dict[str, Any]:
-    """The fields of a freshly dealt hand."""
+    """The fields of a freshly dealt hand (the kitty: every card past the 48 dealt)."""
     if hand_number < len(decks):
         deck = list(decks[hand_number])
     else:
-        deck = shuffled(_FULL_DECK, hand_rng(seed, hand_number))
+        deck = shuffled(_FULL_DECK if house is None else house.deck, hand_rng(seed, hand_number))
     # One card at a time from the dealer's left: the i-th seat from there gets every fourth
     # card from the i-th (what ``deal`` does, by slices).
     dealt: list[list[str]] = [[], [], [], []]
@@ -277,8 +370,12 @@ def _hand_fields(
         "bids": (None, None, None, None),
         "high_bid": None,
         "high_bidder": None,
+        "high_direction": None,
+        "bid_directions": _NO_DIRECTIONS,
         "declarer": None,
         "contract": None,
+        "direction": None,
+        "play_direction": None,
         "forced": False,
         "discards": (),
         "trump": None,
@@ -321,16 +418,23 @@ def _seat_scores(team_scores: tuple[int, int]) -> list[int]:
 def _score(state: BidWhistState) -> tuple[HandResult, HandRecord]:
     """The finished hand's result (public) and record (private)."""
     declarer, contract, trump = state.declarer, state.contract, state.trump
-    assert declarer is not None and contract is not None and trump is not None
+    assert declarer is not None and contract is not None
+    assert trump is not None or state.direction == NO_TRUMP
     side = team_of(declarer)
     team_tricks = _team_tricks(state.tricks_won)
     d = team_tricks[side]
     points = [0, 0]
-    made = d >= BOOK + contract
-    if made:
-        points[side] = d - BOOK
+    doubled = quadrupled = False
+    if state.house is not None:
+        points, made, doubled, quadrupled = house_rules.hand_points(
+            state.house, side, contract, state.direction, team_tricks
+        )
     else:
-        points[1 - side] = contract + max(0, (TRICKS - d) - 6)
+        made = d >= BOOK + contract
+        if made:
+            points[side] = d - BOOK
+        else:
+            points[1 - side] = contract + max(0, (TRICKS - d) - 6)
     result = HandResult(
         hand_number=state.hand_number + 1,
         dealer=state.dealer,
@@ -344,6 +448,10 @@ def _score(state: BidWhistState) -> tuple[HandResult, HandRecord]:
         team_points=(points[0], points[1]),
         chicago=TRICKS in team_tricks,
         last_trick=state.tricks[-1],
+        direction=state.direction,
+        play_direction=state.play_direction,
+        doubled=doubled,
+        quadrupled=quadrupled,
     )
     record = HandRecord(
         dealer=state.dealer,
@@ -354,17 +462,115 @@ def _score(state: BidWhistState) -> tuple[HandResult, HandRecord]:
         trump=trump,
         discards=state.discards,
         team_points=(points[0], points[1]),
+        direction=state.direction,
     )
     return result, record
 
 
-def _discard_legal(hand: tuple[str, ...]) -> list[Action]:
-    """Every four-card discard from the declarer's sorted 16 cards, in combinations order.
+# The house options' view keys as the seed's game has them.
+_SEED_KEYS: dict[str, Any] = {
+    "direction": None,
+    "play_direction": None,
+    "high_direction": None,
+    "bid_directions": [None] * PLAYERS,
+    "sported": None,
+    "kitty_size": KITTY_SIZE,
+    "jokers": 0,
+    "books": "seed",
+    "game_to": None,
+    "directions": [],
+    "joker_no_trump": "free",
+}
+
+
+def _house_keys(state: BidWhistState, house: HouseRules) -> dict[str, Any]:
+    """The view keys of the house options: directions, the sported kitty, the game's marks."""
+    memo = state.views
+    sported = house.sport_kitty and state.phase is _DISCARDING
+    return {
+        "direction": state.direction,
+        "play_direction": state.play_direction,
+        "high_direction": state.high_direction,
+        "bid_directions": memo.part("bid_directions", state.bid_directions, list),
+        "sported": memo.part("sported", state.kitty, list) if sported else None,
+        "kitty_size": house.kitty_size,
+        "jokers": len(house.jokers),
+        "books": "thirteen" if house.thirteen else "seed",
+        "game_to": house.game_to if house.thirteen else None,
+        "directions": list(house.directions),
+        "joker_no_trump": "must_play" if house.jokers_must_play else "free",
+    }
+
+
+def _kitty_size(state: BidWhistState) -> int:
+    return KITTY_SIZE if state.house is None else state.house.kitty_size
+
+
+def _bid_words(value: int, direction: str | None) -> str:
+    """A bid as a player says it: "Four", "Four downtown", "Five no trump"."""
+    if direction is None:
+        return bid_name(value)
+    return f"{bid_name(value)} {DIRECTION_WORDS[direction]}"
+
+
+def _why_not_direction(house: HouseRules, direction: object) -> str | None:
+    if direction in house.directions:
+        return None
+    words = ", ".join(f"'{d}'" for d in house.directions)
+    return f"A bid names its 'direction': one of {words}."
+
+
+_HOUSE_BIDDING: dict[tuple[str, ...], tuple[Action, ...]] = {}
+
+
+def _house_bidding_actions(directions: tuple[str, ...]) -> tuple[Action, ...]:
+    """The bidding's candidate actions with house options, in canonical order."""
+    found = _HOUSE_BIDDING.get(directions)
+    if found is None:
+        named = [{"direction": d} for d in directions] or [{}]
+        found = (
+            {"type": "take"},
+            *({"type": "take", **d} for d in named if d),
+            {"type": "pass"},
+            *({"type": "bid", "value": v, **d} for v in range(MIN_BID, MAX_BID + 1) for d in named),
+        )
+        _HOUSE_BIDDING[directions] = found
+    return found
+
+
+def _why_not_house_play(state: BidWhistState, hand: tuple[str, ...], card: str) -> str | None:
+    """Why a held card may not be played with house options, or None."""
+    house = state.house
+    assert house is not None
+    trick = state.trick
+    if state.phase is _TRUMP_OR_LEAD and card in JOKERS:
+        return "Name trump before you lead a joker."
+    if card in playable(hand, trick, state.trump, house.jokers_must_play):
+        return None
+    led = house_rules.led_suit(trick, state.trump)
+    if state.trump is None and not any(house_rules.suit_in_play(c, None) == led for c in hand):
+        return "No trump: void in the suit led, you must play a joker."
+    if card in JOKERS:
+        return f"You must follow suit: a joker is no {SUIT_SINGULAR[led]} in no trump."  # type: ignore[index]
+    if led == state.trump and any(c in JOKERS for c in hand) and not any(c[-1] == led for c in hand):
+        return "You must follow suit: your joker is a trump."
+    return f"You must follow suit: you hold a {SUIT_SINGULAR[led]}."  # type: ignore[index]
+
+
+def _discard_legal(hand: tuple[str, ...], count: int = KITTY_SIZE) -> list[Action]:
+    """Every discard of ``count`` cards from the declarer's sorted hand, in combinations
+    order (the seed's game: four of 16 cards).
 
     The cost is allocation (1,820 dicts and lists); ``combinations`` over the hand itself
     measured cheaper than indexing it through a precomputed table. The collector is left
     alone: rules touch no process-wide state, and the server raises its thresholds itself.
     """
+    if count == 5:  # one joker: 6,188 discards of 17 cards; two: 18,564 of 18
+        return [{"type": "discard", "cards": [a, b, c, d, e]}
+                for a, b, c, d, e in combinations(hand, 5)]
+    if count == 6:
+        return [{"type": "discard", "cards": [a, b, c, d, e, f]}
+                for a, b, c, d, e, f in combinations(hand, 6)]
     return [{"type": "discard", "cards": [a, b, c, d]} for a, b, c, d in combinations(hand, 4)]
 
 
@@ -398,14 +604,18 @@ class BidWhist(Game):
         opts = self.parse_options(options)
         assert isinstance(opts, BidWhistOptions)
         self.check_dealer(dealer, PLAYERS)
+        house = HouseRules.of(opts, _FULL_DECK)
         stacked: tuple[tuple[str, ...], ...] = ()
         if decks is not None:
             if isinstance(decks, (str, bytes)) or not isinstance(decks, Sequence):
                 raise ValueError("decks must be a list of decks")
-            stacked = tuple(tuple(check_deck(d, _FULL_DECK)) for d in decks)
+            deck = _FULL_DECK if house is None else house.deck
+            stacked = tuple(tuple(check_deck(d, deck)) for d in decks)
         return BidWhistState(
             options=opts,
-            target=opts.target,
+            house=house,
+            # the game's mark as the view shows it: with thirteen books, +/- game_to
+            target=opts.game_to if opts.books == "thirteen" else opts.target,
             seed=seed,
             decks=stacked,
             team_scores=(0, 0),
@@ -413,7 +623,7 @@ class BidWhist(Game):
             records=(),
             winners=(),
             views=ViewMemo(),
-            **_hand_fields(seed, stacked, 0, dealer),
+            **_hand_fields(seed, stacked, 0, dealer, house),
         )
 
     def players(self, state: BidWhistState) -> int:
@@ -433,6 +643,9 @@ class BidWhist(Game):
         phase = state.phase
         if phase is _OVER or seat != state.turn or isinstance(seat, bool):
             return []
+        house = state.house
+        if house is not None:
+            return self._house_legal(state, seat, house)
         if phase is _PLAYING:
             led = state.trick[0][1][-1] if state.trick else None
             return list(map(_play_action, follow_suit(state.hands[seat], led)))
@@ -446,12 +659,30 @@ class BidWhist(Game):
         # TRUMP_OR_LEAD
         return [*_TRUMP_ACTIONS, *map(_play_action, state.hands[seat])]
 
+    def _house_legal(self, state: BidWhistState, seat: int, house: HouseRules) -> list[Action]:
+        """``legal_actions`` with house options."""
+        phase = state.phase
+        hand = state.hands[seat]
+        if phase is _PLAYING:
+            return list(map(_play_action, playable(hand, state.trick, state.trump,
+                                                   house.jokers_must_play)))
+        if phase is _BIDDING:
+            return [
+                dict(a) for a in _house_bidding_actions(house.directions)
+                if self._why_not_house_bid(state, seat, a["type"], a) is None
+            ]
+        if phase is _DISCARDING:
+            return _discard_legal(hand, house.kitty_size)
+        if state.direction == NO_TRUMP:
+            return list(_DIRECTION_ACTIONS)
+        return [*_TRUMP_ACTIONS, *map(_play_action, (c for c in hand if c not in JOKERS))]
+
     def _view_legal(self, state: BidWhistState, seat: int | None) -> list[Action]:
         """Legal actions as the view shows them (the discard in compact form)."""
         if seat is None or state.phase is _OVER or seat != state.turn:
             return _NO_LEGAL
         if state.phase is _DISCARDING:
-            return [{"type": "discard", "count": KITTY_SIZE}]
+            return [{"type": "discard", "count": _kitty_size(state)}]
         return self.legal_actions(state, seat)
 
     def why_illegal(self, state: BidWhistState, seat: int, action: Any) -> str | None:
@@ -471,12 +702,18 @@ class BidWhist(Game):
                 return "Play a card: it is your turn in the trick."
             return self._why_not_play(state, seat, action.get("card"))
         if phase is _BIDDING:
+            if state.house is not None:
+                return self._why_not_house_bid(state, seat, kind, action)
             return self._why_not_bid(state, seat, kind, action)
         if phase is _DISCARDING:
             if kind != "discard":
-                return "Discard four cards first: you have picked up the kitty."
+                return "Discard first: you have picked up the kitty."
             return self._why_not_discard(state, seat, action.get("cards"))
         # TRUMP_OR_LEAD
+        if state.direction == NO_TRUMP:
+            if kind != "direction" or action.get("direction") not in PLAY_DIRECTIONS:
+                return "No trump: choose the direction, uptown or downtown."
+            return None
         if kind == "trump":
             suit = action.get("suit")
             if not isinstance(suit, str) or suit not in SUITS:
@@ -489,10 +726,12 @@ class BidWhist(Game):
     def _why_not_play(self, state: BidWhistState, seat: int, card: object) -> str | None:
         hand = state.hands[seat]
         if type(card) is not str or card not in hand:
-            if not is_card(card):
+            if not is_card(card) and card not in JOKERS:
                 return f"{card!r} is not a card (rank then suit, like 'AS' or '10H')."
             return f"You do not hold {card_name(card)}."  # type: ignore[arg-type]
         trick = state.trick
+        if state.house is not None:
+            return _why_not_house_play(state, hand, card)
         return why_not_follow(hand, card, trick[0][1][-1]) if trick else None
 
     def _why_not_bid(
@@ -536,22 +775,65 @@ class BidWhist(Game):
             return "Only the dealer may take the contract; bid or pass."
         return "It is the bidding: bid (Three to Seven) or pass."
 
+    def _why_not_house_bid(
+        self, state: BidWhistState, seat: int, kind: str, action: Mapping[str, Any]
+    ) -> str | None:
+        """``_why_not_bid`` with house options: directions and the minimum bid."""
+        house = state.house
+        assert house is not None
+        high, high_direction = state.high_bid, state.high_direction
+        least = house.min_contract
+        if seat == state.dealer:
+            can_grant = high is not None and high >= least
+            if kind == "take":
+                contract = high if can_grant else least
+                value = action.get("value", contract)
+                if value != contract or isinstance(value, bool):
+                    return f"The dealer takes the contract at {bid_name(contract)}, no more and no less."  # type: ignore[arg-type]
+                if can_grant or not house.directions:
+                    if "direction" in action:
+                        return "The dealer takes the high bid as it stands: name no direction."
+                    return None
+                return _why_not_direction(house, action.get("direction"))
+            if kind == "pass":
+                if can_grant:
+                    return None
+                return f"Nobody bid {bid_name(least)} or more, so the dealer must take the contract."
+            return "It is the bidding: the dealer takes the contract or passes to grant it."
+        if kind == "pass":
+            return None
+        if kind != "bid":
+            return "It is the bidding: bid (Three to Seven) or pass."
+        value = action.get("value")
+        if isinstance(value, bool) or not isinstance(value, int) or not MIN_BID <= value <= MAX_BID:
+            return "A bid needs a whole-number 'value' from 3 (Three) to 7 (Seven)."
+        direction = action.get("direction")
+        if house.directions:
+            problem = _why_not_direction(house, direction)
+            if problem is not None:
+                return problem
+        if not house.outranks(value, direction, high, high_direction):
+            return f"Your bid must be higher than the high bid of {_bid_words(high, high_direction)}."  # type: ignore[arg-type]
+        return None
+
     @staticmethod
     def _why_not_discard(state: BidWhistState, seat: int, cards: object) -> str | None:
+        size = _kitty_size(state)
+        count = _COUNT_WORDS[size]
         if (
             not isinstance(cards, (list, tuple))
-            or len(cards) != KITTY_SIZE
+            or len(cards) != size
             or not all(isinstance(c, str) for c in cards)
         ):
-            return "Discard exactly four cards: 'cards' must list four cards."
+            return f"Discard exactly {count} cards: 'cards' must list {count} cards."
         hand = state.hands[seat]
         for card in cards:
-            if not is_card(card):
+            if not is_card(card) and card not in JOKERS:
                 return f"{card!r} is not a card (rank then suit, like 'AS' or '10H')."
             if card not in hand:
                 return f"You do not hold {card_name(card)}."
-        if len(set(cards)) != KITTY_SIZE:
-            return "Discard four different cards."
+        if len(set(cards)) != size:
+            return f"Discard {count} different cards."
         return None
 
     # ---- apply -----------------------------------------------------------------------------
@@ -562,9 +844,18 @@ class BidWhist(Game):
             self.check_legal(state, seat, action)  # raises, saying why
         kind = action["type"]
         if kind == "play":
+            if state.house is not None:
+                return self._house_play(state, seat, action["card"])
             return self._play(state, seat, action["card"])
         if state.phase is _BIDDING:
+            if state.house is not None:
+                return self._house_bid(state, seat, kind, action)
             return self._bid(state, seat, kind, action)
+        if kind == "direction":  # a no-trump declarer's choice
+            direction = action["direction"]
+            move = (seat, (("type", "direction"), ("direction", direction)))
+            return state.evolve(play_direction=direction, phase=_PLAYING,
+                                log=(state.log, *move))
         if kind == "discard":
             hand = state.hands[seat]
             chosen = set(action["cards"])
@@ -605,6 +896,48 @@ class BidWhist(Game):
             log=(state.log, seat, (("type", "bid"), ("value", value))),
         )
 
+    def _house_bid(
+        self, state: BidWhistState, seat: int, kind: str, action: Mapping[str, Any]
+    ) -> BidWhistState:
+        """``_bid`` with house options: bids name a direction; the minimum is ``min_bid``."""
+        house = state.house
+        assert house is not None
+        bids = list(state.bids)
+        bids[seat] = action["value"] if kind == "bid" else kind
+        directions = list(state.bid_directions)
+        high, high_direction = state.high_bid, state.high_direction
+        if seat == state.dealer:
+            if kind == "pass":
+                return self._award(state, tuple(bids), state.high_bidder, high, False,  # type: ignore[arg-type]
+                                   _PASS_MOVE, high_direction)
+            forced = high is None or high < house.min_contract
+            direction = action.get("direction") if forced else high_direction
+            move: tuple = _TAKE_MOVE
+            if forced and house.directions:
+                move = (*_TAKE_MOVE, ("direction", direction))
+            directions[seat] = direction
+            new = state.evolve(bid_directions=tuple(directions))
+            contract = house.min_contract if forced else high
+            return self._award(new, tuple(bids), seat, contract, forced, move, direction)  # type: ignore[arg-type]
+        if kind == "pass":
+            log = (state.log, seat, _PASS_MOVE)
+            return state.evolve(bids=tuple(bids), turn=(seat + 1) % PLAYERS, log=log)
+        value = action["value"]
+        direction = action.get("direction") if house.directions else None
+        move = (("type", "bid"), ("value", value))
+        if house.directions:
+            move = (*move, ("direction", direction))
+        directions[seat] = direction
+        return state.evolve(
+            bids=tuple(bids),
+            bid_directions=tuple(directions),
+            high_bid=value,
+            high_bidder=seat,
+            high_direction=direction,
+            turn=(seat + 1) % PLAYERS,
+            log=(state.log, seat, move),
+        )
+
     def _award(
         self,
         state: BidWhistState,
@@ -613,10 +946,16 @@ class BidWhist(Game):
         contract: int,
         forced: bool,
         move: tuple,
+        direction: str | None = None,
     ) -> BidWhistState:
-        """The declarer picks up the kitty and must discard (``move``: the dealer's)."""
+        """The declarer picks up the kitty and must discard (``move``: the dealer's); with
+        house directions the contract keeps the bid's (a no-trump hand's is chosen later)."""
         hands = list(state.hands)
         hands[declarer] = tuple(sorted(hands[declarer] + state.kitty, key=_display_key))
+        if direction is not None:
+            state = state.evolve(
+                direction=direction, play_direction=None if direction == NO_TRUMP else direction
+            )
         return state.evolve(
             bids=bids,
             declarer=declarer,
@@ -659,6 +998,34 @@ class BidWhist(Game):
         new.log = (state.log, seat, _PLAY_MOVE[card], winner)
         return self._score_hand(new) if len(new.tricks) == TRICKS else new
 
+    def _house_play(self, state: BidWhistState, seat: int, card: str) -> BidWhistState:
+        """``_play`` with house options: jokers, directions and no trump."""
+        hand = state.hands[seat]
+        i = hand.index(card)
+        new_hands = list(state.hands)
+        new_hands[seat] = hand[:i] + hand[i + 1 :]
+        trump = state.trump
+        if trump is None and state.direction != NO_TRUMP:
+            trump = card[-1]  # a lead before trump is named (never a joker: decision 5)
+        trick = state.trick + ((seat, card),)
+        new = state.evolve(hands=tuple(new_hands), trump=trump, phase=_PLAYING)
+        if len(trick) < PLAYERS:
+            new.leader = trick[0][0]
+            new.trick = trick
+            new.turn = (seat + 1) % PLAYERS
+            new.log = (state.log, seat, _PLAY_MOVE[card])
+            return new
+        winner = house_rules.trick_winner(trick, trump, state.play_direction == "downtown")
+        won = list(state.tricks_won)
+        won[winner] += 1
+        new.leader = winner
+        new.trick = ()
+        new.tricks = state.tricks + ((trick, winner),)
+        new.tricks_won = tuple(won)
+        new.turn = winner
+        new.log = (state.log, seat, _PLAY_MOVE[card], winner)
+        return self._score_hand(new) if len(new.tricks) == TRICKS else new
+
     def _score_hand(self, state: BidWhistState) -> BidWhistState:
         """Score the finished hand, then end the match or deal the next hand."""
         result, record = _score(state)
@@ -667,12 +1034,10 @@ class BidWhist(Game):
         history = state.history + (result,)
         records = state.records + (record,)
         winning_team: int | None = None
-        if result.chicago:
+        if result.chicago and not result.quadrupled:
             winning_team = 0 if result.team_tricks[0] == TRICKS else 1
         else:
-            for team in (0, 1):
-                if totals[team] >= state.target:
-                    winning_team = team
+            winning_team = house_rules.winning_team(state.house, totals, state.target)
         if winning_team is not None:
             return state.evolve(
                 team_scores=totals,
@@ -687,7 +1052,11 @@ class BidWhist(Game):
             history=history,
             records=records,
             **_hand_fields(
-                state.seed, state.decks, state.hand_number + 1, (state.dealer + 1) % PLAYERS
+                state.seed,
+                state.decks,
+                state.hand_number + 1,
+                (state.dealer + 1) % PLAYERS,
+                state.house,
             ),
         )
 
@@ -724,9 +1093,10 @@ class BidWhist(Game):
             "team_tricks": memo.part("team_tricks", state.tricks_won, _team_tricks),
             "tricks_played": len(state.tricks),
             "last_trick": memo.part("last_trick", state.tricks, _last_trick),
-            "kitty_count": 0 if state.kitty_taken else KITTY_SIZE,
+            "kitty_count": 0 if state.kitty_taken else _kitty_size(state),
             "winners": list(state.winners) if over else None,
             "log": memo.log(state.log),
+            **(_SEED_KEYS if state.house is None else _house_keys(state, state.house)),
         }
 
     def view(self, state: BidWhistState, seat: int | None) -> dict[str, Any]:
@@ -802,6 +1172,7 @@ class BidWhist(Game):
                     "declarer": rec.declarer,
                     "contract": rec.contract,
                     "trump": rec.trump,
+                    "direction": rec.direction,
                     "discards": list(rec.discards),
                     "scores": [a, b, a, b],
                 }
@@ -817,6 +1188,7 @@ class BidWhist(Game):
                     "declarer": state.declarer,
                     "contract": state.contract,
                     "trump": state.trump,
+                    "direction": state.direction,
                     "discards": list(state.discards),
                     "scores": None,
                 }
@@ -826,4 +1198,4 @@ class BidWhist(Game):
 
 GAME = BidWhist()
 
-__all__ = ["GAME", "BidWhist", "BidWhistOptions", "BidWhistState", "Phase", "team_of", "bid_name"]
+__all__ = ["GAME", "BidWhist", "BidWhistOptions", "BidWhistState", "Phase", "bid_name", "team_of"]

@@ -1,7 +1,39 @@
 // Tarabish in the client: runs by name, and a sheet by team with card points, runs, bella,
 // the last trick and bait; a no-trump hand says so where the trump suit would be.
 import { t } from "../i18n.js";
-import { SUITS } from "../cards.js";
+import { SUITS, cardText } from "../cards.js";
+
+const NATURAL = ["6", "7", "8", "9", "10", "J", "Q", "K", "A"]; // low to high, for runs
+
+/** Whether key ``a`` beats key ``b``, compared item by item. */
+function higher(a, b) {
+  const at = a.findIndex((k, i) => k !== b[i]);
+  return at >= 0 && a[at] > b[at];
+}
+
+/**
+ * The best run in ``hand`` as the rules compare runs (docs/rules/tarabish.md): a fifty (4 or
+ * more in a row in one suit) beats a twenty (3), then the higher top card, then a trump run.
+ * ``{run: "fifty" | "twenty", cards}`` (low to high), or null without a run.
+ */
+export function bestRun(hand, trump) {
+  let best = null;
+  for (const suit of Object.keys(SUITS)) {
+    const held = new Set((hand || []).filter((c) => c.slice(-1) === suit).map((c) => NATURAL.indexOf(c.slice(0, -1))));
+    let start = 0;
+    for (let i = 0; i <= NATURAL.length; i++) {
+      if (i < NATURAL.length && held.has(i)) continue;
+      const length = i - start;
+      if (length >= 3) {
+        const run = { run: length >= 4 ? "fifty" : "twenty", cards: NATURAL.slice(start, i).map((r) => `${r}${suit}`),
+          key: [length >= 4 ? 50 : 20, i - 1, suit === trump ? 1 : 0] };
+        if (!best || higher(run.key, best.key)) best = run;
+      }
+      start = i + 1;
+    }
+  }
+  return best && { run: best.run, cards: best.cards };
+}
 
 const part = (e, i, key) => String(e.teams?.[i]?.[key] ?? "—");
 
@@ -11,6 +43,12 @@ export default {
   // The trump line: "no trump" once it is called, else "not yet" (games.js's fallback).
   noTrumpText(view) {
     return view.no_trump ? t("info.noTrump") : null;
+  },
+
+  // "Declare runs" says which run: the best one in your hand, the one the table compares.
+  declareLabel(view) {
+    const best = bestRun(view.hand, view.no_trump ? null : view.trump);
+    return best ? t("button.declareRun", { run: t(`run.${best.run}`), cards: best.cards.map(cardText).join(" ") }) : null;
   },
 
   info(view) {

@@ -1,0 +1,578 @@
+"""Groups over HTTP (``/api/groups``): a circle of friends, its invite link, house rules,
+tables, standings and seasons.
+
+Everything here answers 404 to anyone who is not a member, exactly as for a group that does
+not exist. The invite secret travels in the invite link's fragment (``/g/{code}#invite=...``),
+which browsers never send, so it is in no access log; it is in the answers of creating the
+group, ``GET``/``POST .../invite`` (members; rotating: the owner) and nowhere else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+import orjson
+from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi.responses import StreamingResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from server.edges.api.deps import Caller, current_player
+from server.edges.api.errors import ApiError, error_response_doc
+from server.groups import ledger, partners, recap
+from server.groups.cache import LedgerCache
+from server.groups.presence import Presence
+from server.groups.recap_image import recap_png
+from server.rules.games import game_names, get_game
+from server.storage import groups, store
+from server.storage.models import Group
+
+router = APIRouter(tags=["groups"])
+
+
+class NewGroup(BaseModel):
+    name: str = Field(max_length=200, description="1 to 24 characters once trimmed, as a player's name.")
+
+
+class GroupCreated(BaseModel):
+    code: str
+    name: str
+    url: str
+    invite_url: str = Field(description="Send this link to friends: it lets them join. Only members see it.")
+
+
+class GroupBrief(BaseModel):
+    code: str
+    name: str
+    role: Literal["owner", "member"]
+
+
+class GroupList(BaseModel):
+    groups: list[GroupBrief]
+
+
+class MemberOut(BaseModel):
+    player_id: str
+    name: str
+    role: Literal["owner", "member"]
+    online: bool
+    table: str | None = Field(default=None, description="The table they are sitting at now, if any.")
+
+
+class GroupTableOut(BaseModel):
+    code: str
+    url: str
+    game: str
+    status: str
+    updated_at: float
+
+
+class SeasonOut(BaseModel):
+    number: int
+    started_at: datetime
+
+
+class GroupOut(BaseModel):
+    code: str
+    name: str
+    url: str
+    role: Literal["owner", "member"] = Field(description="The caller's role.")
+    members: list[MemberOut]
+    rules: dict[str, dict[str, Any]]
+    tables: list[GroupTableOut]
+    season: SeasonOut
+    seasons: list[int]
+
+
+class Join(BaseModel):
+    invite: str = Field(max_length=200)
+
+
+class Invite(BaseModel):
+    invite_url: str
+
+
+class Rules(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class SavedRules(BaseModel):
+    game: str
+    options: dict[str, Any]
+
+
+def _presence(request: Request) -> Presence:
+    state = request.app.state
+    if getattr(state, "group_presence", None) is None:
+        state.group_presence = Presence()
+    return state.group_presence
+
+
+def not_found(code: str) -> ApiError:
+    return ApiError(404, "not_found", f"There is no group {code[:40]!r} that you belong to.")
+
+
+def _invite_url(code: str, invite: str) -> str:
+    return f"/g/{code}#invite={invite}"
+
+
+async def _member(request: Request, code: str, caller: Caller, owner: bool = False) -> str:
+    """The caller's role in group ``code``; 404 when they are not a member, 403 when ``owner``
+    is asked for and they are a member only."""
+    db = request.app.state.db
+
+    def find() -> str | None:
+        with db.session() as session:
+            return groups.role_of(session, code, caller.id)
+
+    role = await db.call(find)
+    if role is None:
+        raise not_found(code)
+    if owner and role != groups.OWNER:
+        raise ApiError(403, "not_owner", "Only the group's owner can do that.")
+    return role
+
+
+@router.post(
+    "/groups",
+    status_code=201,
+    response_model=GroupCreated,
+    summary="Create a group; the caller owns it",
+    responses=error_response_doc(401, 422, 503),
+)
+async def create_group(body: NewGroup, request: Request, caller: Caller = Depends(current_player)) -> dict:
+    try:
+        name = store.clean_name(body.name)
+    except store.InvalidName as exc:
+        raise ApiError(422, "invalid_name", str(exc).replace("name", "group name", 1)) from None
+    db = request.app.state.db
+
+    def create() -> dict:
+        with db.session() as session:
+            return groups.create_group(session, caller.id, name)
+
+    made = await db.call(create)
+    code = made["code"]
+    return {"code": code, "name": name, "url": f"/g/{code}", "invite_url": _invite_url(code, made["invite"])}
+
+
+@router.get("/groups", response_model=GroupList, summary="The caller's groups", responses=error_response_doc(401, 503))
+async def my_groups(request: Request, caller: Caller = Depends(current_player)) -> dict:
+    db = request.app.state.db
+
+    def read() -> list[dict]:
+        with db.session() as session:
+            return groups.groups_of(session, caller.id)
+
+    return {"groups": await db.call(read)}
+
+
+async def group_answer(request: Request, code: str, caller: Caller) -> dict:
+    """The group as its members see it (404 for anyone else)."""
+    db = request.app.state.db
+
+    def read() -> dict | None:
+        with db.session() as session:
+            group = groups.group_row(session, code)
+            role = groups.role_of(session, code, caller.id)
+            if group is None or role is None:
+                return None
+            return {
+                "code": code,
+                "name": group.name,
+                "url": f"/g/{code}",
+                "role": role,
+                "members": groups.members_of(session, code),
+                "rules": groups.rules_of(session, code),
+                "tables": [{**t, "url": f"/r/{t['code']}"} for t in groups.open_tables(session, [code])],
+                "season": groups.current_season(session, code),
+                "seasons": groups.season_numbers(session, code),
+            }
+
+    found = await db.call(read)
+    if found is None:
+        raise not_found(code)
+    presence = _presence(request)
+    presence.saw(caller.id)
+    rooms = getattr(request.app.state, "rooms", None)
+    online = presence.online(
+        rooms.rooms.values() if rooms is not None else (), [m["player_id"] for m in found["members"]]
+    )
+    for member in found["members"]:
+        member.update(online[member["player_id"]])
+    return found
+
+
+@router.get(
+    "/groups/{code}",
+    response_model=GroupOut,
+    summary="A group: members and who is online, rules, open tables",
+    responses=error_response_doc(401, 404, 503),
+)
+async def get_group(code: str, request: Request, caller: Caller = Depends(current_player)) -> dict:
+    return await group_answer(request, code, caller)
+
+
+@router.post(
+    "/groups/{code}/join",
+    response_model=GroupOut,
+    summary="Join a group with the secret of its invite link",
+    responses=error_response_doc(401, 404, 503),
+)
+async def join_group(code: str, body: Join, request: Request, caller: Caller = Depends(current_player)) -> dict:
+    db = request.app.state.db
+
+    def join() -> bool:
+        with db.session() as session:
+            return groups.join_group(session, code, body.invite, caller.id)
+
+    if not await db.call(join):
+        raise ApiError(404, "not_found", "That invite link is not (or no longer) valid; ask for a new one.")
+    return await group_answer(request, code, caller)
+
+
+async def _in_session(request: Request, work) -> Any:
+    db = request.app.state.db
+
+    def run() -> Any:
+        with db.session() as session:
+            return work(session)
+
+    return await db.call(run)
+
+
+@router.get(
+    "/groups/{code}/invite",
+    response_model=Invite,
+    summary="The group's invite link (members only)",
+    responses=error_response_doc(401, 404, 503),
+)
+async def get_invite(code: str, request: Request, caller: Caller = Depends(current_player)) -> dict:
+    await _member(request, code, caller)
+    invite = await _in_session(request, lambda s: s.get_one(Group, code).invite)
+    return {"invite_url": _invite_url(code, invite)}
+
+
+@router.post(
+    "/groups/{code}/invite",
+    response_model=Invite,
+    summary="Owner only: a new invite link; the old one no longer lets anyone join",
+    responses=error_response_doc(401, 403, 404, 503),
+)
+async def rotate_invite(code: str, request: Request, caller: Caller = Depends(current_player)) -> dict:
+    await _member(request, code, caller, owner=True)
+    invite = await _in_session(request, lambda s: groups.rotate_invite(s, code))
+    return {"invite_url": _invite_url(code, invite)}
+
+
+@router.delete(
+    "/groups/{code}/members/{player_id}",
+    status_code=204,
+    summary="Owner: remove a member; anyone: leave (the owner cannot leave)",
+    responses=error_response_doc(401, 403, 404, 409, 503),
+)
+async def remove_member(
+    code: str, player_id: str, request: Request, caller: Caller = Depends(current_player)
+) -> Response:
+    role = await _member(request, code, caller)
+    if player_id != caller.id and role != groups.OWNER:
+        raise ApiError(403, "not_owner", "Only the group's owner can remove someone else.")
+    if player_id == caller.id and role == groups.OWNER:
+        raise ApiError(409, "owner_stays", "The owner cannot leave their own group.")
+    if not await _in_session(request, lambda s: groups.remove_member(s, code, player_id)):
+        raise ApiError(404, "not_found", "That player is not a member of this group.")
+    return Response(status_code=204)
+
+
+def parsed_options(game_name: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The options as a room would take them (every option filled in); 422 otherwise."""
+    try:
+        game = get_game(game_name)
+    except ValueError as err:
+        raise ApiError(422, "unknown_game", str(err)) from None
+    try:
+        return game.parse_options(options).model_dump(mode="json")
+    except ValueError as err:
+        raise ApiError(422, "bad_options", str(err)) from None
+
+
+@router.put(
+    "/groups/{code}/rules/{game}",
+    response_model=SavedRules,
+    summary="Save the group's options for a game: its next tables of that game start with them",
+    responses=error_response_doc(401, 404, 422, 503),
+)
+async def put_rules(
+    code: str, game: str, body: Rules, request: Request, caller: Caller = Depends(current_player)
+) -> dict:
+    await _member(request, code, caller)
+    options = parsed_options(game, body.options)
+    await _in_session(request, lambda s: groups.save_rules(s, code, game, options))
+    return {"game": game, "options": options}
+
+
+def _season_arg(season: str | None, current: int) -> int | None:
+    if season is None or season == "":
+        return current
+    if season == "all":
+        return None
+    if season.isdigit() and 0 < int(season) < 1_000_000:
+        return int(season)
+    raise ApiError(422, "bad_season", "season is a season's number or 'all'.")
+
+
+@router.get(
+    "/groups/{code}/standings",
+    summary="The ledger of one game: standings, head-to-head and partner pairs",
+    responses=error_response_doc(401, 404, 422, 503),
+)
+async def standings(
+    code: str,
+    request: Request,
+    caller: Caller = Depends(current_player),
+    game: str = Query(..., description="A game id.", json_schema_extra={"enum": sorted(game_names())}),
+    season: str | None = Query(
+        None, max_length=10, description="A season's number, or 'all' (default: the current one)."
+    ),
+) -> dict:
+    await _member(request, code, caller)
+    if game not in game_names():
+        raise ApiError(422, "unknown_game", f"There is no game {game[:40]!r}.")
+
+    cache = _ledgers(request)
+
+    def read(session) -> dict:
+        number = _season_arg(season, groups.current_season(session, code)["number"])
+        members = {m["player_id"]: m["name"] for m in groups.members_of(session, code)}
+        key = (code, game, number, groups.ledger_version(session, code, game, number), tuple(sorted(members.items())))
+        table = cache.get(
+            key, lambda: ledger.standings(game, groups.ledger_matches(session, code, game, number), members)
+        )
+        return {"game": game, "season": "all" if number is None else number, **table}
+
+    return await _in_session(request, read)
+
+
+def _ledgers(request: Request) -> LedgerCache:
+    state = request.app.state
+    if getattr(state, "group_ledgers", None) is None:
+        state.group_ledgers = LedgerCache()
+    return state.group_ledgers
+
+
+@router.post(
+    "/groups/{code}/seasons",
+    response_model=SeasonOut,
+    summary="Owner only: close the current season (its table is frozen) and start the next",
+    responses=error_response_doc(401, 403, 404, 503),
+)
+async def new_season(code: str, request: Request, caller: Caller = Depends(current_player)) -> dict:
+    await _member(request, code, caller, owner=True)
+    return await _in_session(request, lambda s: groups.close_season(s, code))
+
+
+@router.get(
+    "/groups/{code}/matches",
+    summary="The group's latest finished matches, newest first",
+    responses=error_response_doc(401, 404, 503),
+)
+async def recent_matches(
+    code: str,
+    request: Request,
+    caller: Caller = Depends(current_player),
+    limit: int = Query(10, ge=1, le=50),
+) -> dict:
+    await _member(request, code, caller)
+    found = await _in_session(request, lambda s: store.match_summaries(s, groups.recent_match_ids(s, code, limit)))
+    return {"matches": found}
+
+
+# ---- what room creation and "Your tables" ask of groups ------------------------------------
+
+
+async def group_table_options(request: Request, code: str, caller: Caller, game: str, options: dict) -> dict:
+    """The options of a new table of group ``code``: the group's saved ones for ``game``, with
+    what the caller chose on top. 404 unless the caller is a member."""
+    await _member(request, code, caller)
+    saved = await _in_session(request, lambda s: groups.rules_of(s, code).get(game, {}))
+    return {**saved, **options}
+
+
+async def link_group_table(request: Request, code: str, table_code: str, game: str, options: dict | None) -> None:
+    """Make ``table_code`` a table of group ``code``; with ``options``, they become the group's
+    defaults for ``game`` (the options a group last used)."""
+
+    def link(session) -> None:
+        groups.link_table(session, code, table_code, game)
+        if options is not None:
+            groups.save_rules(session, code, game, options)
+
+    await _in_session(request, link)
+
+
+async def group_of_table(request: Request, table_code: str) -> str | None:
+    return await _in_session(request, lambda s: groups.group_of_table(s, table_code))
+
+
+async def group_tables_of(request: Request, player_id: str) -> list[dict]:
+    """The open tables of every group ``player_id`` belongs to (for "Your tables")."""
+    return await _in_session(request, lambda s: groups.open_tables(s, groups.member_group_codes(s, player_id)))
+
+
+# ---- export: nothing is locked in ----------------------------------------------------------
+
+EXPORT_CHUNK = 100  # match records read per database call while the export streams
+CSV_COLUMNS = ("player_id", "name", "matches", "wins", "win_share", "average_place", "points", "points_against")
+
+
+@router.get(
+    "/groups/{code}/standings.csv",
+    summary="The standings of one game and season as CSV",
+    responses={200: {"content": {"text/csv": {}}}, **error_response_doc(401, 404, 422, 503)},
+)
+async def standings_csv(
+    code: str,
+    request: Request,
+    caller: Caller = Depends(current_player),
+    game: str = Query(..., description="A game id."),
+    season: str | None = Query(None, max_length=10, description="A season's number, or 'all'."),
+) -> Response:
+    table = await standings(code, request, caller, game, season)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for row in table["rows"]:
+        writer.writerow([_csv_cell(row[c]) for c in CSV_COLUMNS])
+    name = f"felt-{code}-{game}-season-{table['season']}.csv"
+    return Response(
+        out.getvalue(),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+def _csv_cell(value: Any) -> Any:
+    """A spreadsheet never runs a name as a formula: a leading =, +, - or @ is quoted away."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@"):
+        return "'" + value
+    return value
+
+
+@router.get(
+    "/groups/{code}/export.json",
+    summary="Every match of the group as its whole stored record, oldest first",
+    responses=error_response_doc(401, 404, 503),
+)
+async def export_json(code: str, request: Request, caller: Caller = Depends(current_player)) -> StreamingResponse:
+    """Streamed ``EXPORT_CHUNK`` records at a time, each chunk one database call within the
+    usual deadline, however many matches the group has."""
+    await _member(request, code, caller)
+    name, ids = await _in_session(request, lambda s: (s.get_one(Group, code).name, groups.all_match_ids(s, code)))
+
+    async def body() -> AsyncIterator[bytes]:
+        yield b'{"group":' + orjson.dumps({"code": code, "name": name}) + b',"matches":['
+        first = True
+        for start in range(0, len(ids), EXPORT_CHUNK):
+            chunk = ids[start : start + EXPORT_CHUNK]
+            records = await _in_session(
+                request, lambda s, chunk=chunk: [store.get_match(s, m, viewer=store.ANYONE) for m in chunk]
+            )
+            for record in records:
+                if record is not None:
+                    yield (b"" if first else b",") + orjson.dumps(record)
+                    first = False
+        yield b"]}"
+
+    return StreamingResponse(
+        body(),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="felt-{code}-matches.json"'},
+    )
+
+
+# ---- the night's recap ---------------------------------------------------------------------
+
+
+async def _night(request: Request, code: str, caller: Caller) -> tuple[dict, str]:
+    await _member(request, code, caller)
+
+    def read(session) -> tuple[dict, str]:
+        members = {m["player_id"]: m["name"] for m in groups.members_of(session, code)}
+        night = recap.recap(groups.night_matches(session, code, recap.NIGHT_GAP), members)
+        return night, session.get_one(Group, code).name
+
+    night, name = await _in_session(request, read)
+    titles = {g: get_game(g).title for g in game_names()}
+    return night, recap.recap_text(name, night, titles)
+
+
+@router.get(
+    "/groups/{code}/recap",
+    summary="The group's last night: who won what, best hand, biggest comeback, nets",
+    responses=error_response_doc(401, 404, 503),
+)
+async def night_recap(code: str, request: Request, caller: Caller = Depends(current_player)) -> dict:
+    night, text = await _night(request, code, caller)
+    return {**night, "text": text}
+
+
+@router.get(
+    "/groups/{code}/recap.png",
+    summary="The group's last night as an image to share",
+    responses={200: {"content": {"image/png": {}}}, **error_response_doc(401, 404, 503)},
+)
+async def night_recap_png(code: str, request: Request, caller: Caller = Depends(current_player)) -> Response:
+    _, text = await _night(request, code, caller)
+    png = await asyncio.to_thread(recap_png, text)
+    return Response(
+        png, media_type="image/png", headers={"Content-Disposition": f'inline; filename="felt-{code}-night.png"'}
+    )
+
+
+# ---- rotate partners at "Play again" -------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _FollowSeat:
+    index: int
+    player_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RotatedFollow:
+    """What room creation reads of the table it follows (its seats), with partners rotated."""
+
+    seats: list[_FollowSeat]
+
+
+def _seating(seats: Any, count: int) -> list[str | None]:
+    out: list[str | None] = [None] * count
+    for s in seats:
+        if 0 <= s.index < count and not getattr(s, "bot", False):
+            out[s.index] = s.player_id
+    return out
+
+
+async def rotated_follow(request: Request, previous: Any, group: str | None) -> Any:
+    """The seating a "Play again" table takes with partners rotated: the pairs that have
+    partnered least tonight at the group's tables (or, outside a group, new partners)."""
+    if previous.game.name not in ledger.PARTNERSHIP_GAMES or len(previous.seats) != 4:
+        return previous
+    last = _seating(previous.seats, 4)
+    done = getattr(previous.match, "id", None)
+    night: list[list[str | None]] = []
+    if group is not None:
+        matches = await _in_session(request, lambda s: groups.night_matches(s, group, recap.NIGHT_GAP))
+        night = [
+            [None if seat["bot"] else seat["player_id"] for seat in m["seats"]]
+            for m in matches
+            if m["game"] in ledger.PARTNERSHIP_GAMES and len(m["seats"]) == 4 and m["id"] != done
+        ]
+    seating = partners.rotated(last, partners.together([*night, last]))
+    return RotatedFollow([_FollowSeat(i, pid) for i, pid in enumerate(seating)])

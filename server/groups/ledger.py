@@ -1,0 +1,125 @@
+"""A group's ledger, computed from its finished match records (never kept as counters).
+
+Input: matches as ``{"id", "seats": [{"seat", "player_id", "name", "bot", "score", "winner"}]}``
+and the group's members (``{player_id: name}``). Only members are ranked; bots and people from
+outside the group sit in the matches but get no row.
+
+- A match's *sides* are its partnerships in Bid Whist and Tarabish (partners sit opposite:
+  seats 0 and 2, 1 and 3) and single seats in every other game.
+- *Wins*: every member on a winning side wins, so a tie at the top is a win for each.
+- *Place*: 1 for a winning side, else 1 + the number of other sides that won or scored more.
+- *Points for* is the side's final score; *points against* the mean of the other sides'.
+- *Head-to-head*: two members on different sides of one match; who placed higher (ties: neither).
+- *Pairs* (partnership games only): two members on the same side: matches and wins together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+PARTNERSHIP_GAMES = frozenset({"bid_whist", "tarbish"})
+
+
+def side_of(game: str, seat: int, players: int) -> int:
+    """The side a seat plays for: its partnership, or the seat itself."""
+    if game in PARTNERSHIP_GAMES and players == 4:
+        return seat % 2
+    return seat
+
+
+def _sides(game: str, seats: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    """Each side's seats, score (its first seat's: partners share one) and whether it won."""
+    sides: dict[int, dict[str, Any]] = {}
+    for s in seats:
+        side = sides.setdefault(side_of(game, s["seat"], len(seats)), {"seats": [], "score": s["score"], "won": False})
+        side["seats"].append(s)
+        side["won"] = side["won"] or bool(s["winner"])
+    for key, side in sides.items():
+        others = [o for k, o in sides.items() if k != key]
+        side["place"] = 1 if side["won"] else 1 + sum(1 for o in others if o["won"] or o["score"] > side["score"])
+        side["against"] = sum(o["score"] for o in others) / len(others) if others else 0.0
+    return sides
+
+
+def _row(player_id: str, name: str) -> dict[str, Any]:
+    return {
+        "player_id": player_id,
+        "name": name,
+        "matches": 0,
+        "wins": 0,
+        "win_share": 0.0,
+        "average_place": None,
+        "points": 0,
+        "points_against": 0.0,
+        "_places": 0,
+    }
+
+
+def _pair_key(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a < b else (b, a)
+
+
+def standings(game: str, matches: Iterable[Mapping[str, Any]], members: Mapping[str, str]) -> dict[str, Any]:
+    """``{"rows", "head_to_head", "pairs"}`` for these matches (all of one game)."""
+    rows: dict[str, dict[str, Any]] = {}
+    h2h: dict[tuple[str, str], dict[str, Any]] = {}
+    pairs: dict[tuple[str, str], dict[str, Any]] = {}
+    for match in matches:
+        placed = []  # (player_id, side key, side) of every member in this match
+        sides = _sides(game, list(match["seats"]))
+        for key, side in sides.items():
+            for s in side["seats"]:
+                pid = s["player_id"]
+                if s["bot"] or pid not in members:
+                    continue
+                row = rows.setdefault(pid, _row(pid, members[pid]))
+                row["matches"] += 1
+                row["wins"] += 1 if side["won"] else 0
+                row["points"] += side["score"]
+                row["points_against"] += side["against"]
+                row["_places"] += side["place"]
+                placed.append((pid, key, side))
+        _count_meetings(game, placed, h2h, pairs)
+    return {
+        "rows": _finish_rows(rows.values()),
+        "head_to_head": sorted(h2h.values(), key=lambda h: (h["a"], h["b"])),
+        "pairs": sorted(pairs.values(), key=lambda p: (-p["wins"], -p["matches"], p["a"], p["b"])),
+    }
+
+
+def _count_meetings(
+    game: str, placed: list[tuple[str, int, dict]], h2h: dict[tuple[str, str], dict], pairs: dict[tuple[str, str], dict]
+) -> None:
+    """Head-to-head between members on different sides; pairs of partners on the same one."""
+    for i, (a, side_a, sa) in enumerate(placed):
+        for b, side_b, sb in placed[i + 1 :]:
+            if a == b:
+                continue
+            first, second = _pair_key(a, b)
+            if side_a != side_b:
+                rec = h2h.setdefault(
+                    (first, second), {"a": first, "b": second, "matches": 0, "a_higher": 0, "b_higher": 0}
+                )
+                rec["matches"] += 1
+                place_first, place_second = (sa, sb) if first == a else (sb, sa)
+                if place_first["place"] < place_second["place"]:
+                    rec["a_higher"] += 1
+                elif place_second["place"] < place_first["place"]:
+                    rec["b_higher"] += 1
+            elif game in PARTNERSHIP_GAMES:
+                rec = pairs.setdefault((first, second), {"a": first, "b": second, "matches": 0, "wins": 0})
+                rec["matches"] += 1
+                rec["wins"] += 1 if sa["won"] else 0
+
+
+def _finish_rows(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for row in rows:
+        played = row.pop("_places")
+        row["win_share"] = round(row["wins"] / row["matches"], 4)
+        row["average_place"] = round(played / row["matches"], 4)
+        row["points_against"] = round(row["points_against"], 2)
+        out.append(row)
+    out.sort(key=lambda r: (-r["wins"], -r["points"], r["name"], r["player_id"]))
+    return out

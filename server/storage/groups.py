@@ -1,0 +1,367 @@
+"""Groups in the database: members, invites, house rules, seasons, tables and their matches.
+
+Plain functions that take the session and return plain values, as ``store``. Whether the
+caller may see a group is the edge's question (``role_of``); nothing here knows HTTP.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from server.storage.models import (
+    Group,
+    GroupMatch,
+    GroupMember,
+    GroupRules,
+    GroupSeason,
+    GroupTable,
+    Hand,
+    MatchSeat,
+    Player,
+    Table,
+)
+
+OWNER, MEMBER = "owner", "member"
+CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no look-alikes: it is read aloud and typed
+CODE_LENGTH = 10
+OPEN_STATUSES = ("waiting", "playing", "parked")
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def new_group_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def is_group_code(code: object) -> bool:
+    return isinstance(code, str) and len(code) == CODE_LENGTH and all(c in CODE_ALPHABET for c in code)
+
+
+def new_invite() -> str:
+    return secrets.token_urlsafe(18)
+
+
+# ---- groups and members ------------------------------------------------------------------
+
+
+def create_group(session: Session, owner_id: str, name: str) -> dict[str, Any]:
+    """A new group owned by ``owner_id`` (its first member), with season 1 open."""
+    code = new_group_code()
+    while session.get(Group, code) is not None:
+        code = new_group_code()
+    now = _now()
+    group = Group(code=code, name=name, owner_id=owner_id, invite=new_invite(), created_at=now)
+    session.add(group)
+    session.flush()
+    session.add(GroupMember(group_code=code, player_id=owner_id, role=OWNER, joined_at=now))
+    session.add(GroupSeason(group_code=code, number=1, started_at=now, closed_at=None))
+    session.flush()
+    return {"code": code, "name": name, "invite": group.invite}
+
+
+def role_of(session: Session, code: str, player_id: str) -> str | None:
+    """``owner`` or ``member`` when ``player_id`` belongs to group ``code``, else None."""
+    if not is_group_code(code):
+        return None
+    return session.scalar(
+        sa.select(GroupMember.role).where(GroupMember.group_code == code, GroupMember.player_id == player_id)
+    )
+
+
+def groups_of(session: Session, player_id: str) -> list[dict[str, Any]]:
+    """The groups ``player_id`` belongs to, oldest membership first."""
+    query = (
+        sa.select(Group.code, Group.name, GroupMember.role)
+        .join(GroupMember, GroupMember.group_code == Group.code)
+        .where(GroupMember.player_id == player_id)
+        .order_by(GroupMember.joined_at, Group.code)
+    )
+    return [{"code": c, "name": n, "role": r} for c, n, r in session.execute(query)]
+
+
+def members_of(session: Session, code: str) -> list[dict[str, Any]]:
+    """A group's members (owner first, then by when they joined) with their current names."""
+    query = (
+        sa.select(GroupMember.player_id, Player.name, GroupMember.role)
+        .join(Player, Player.id == GroupMember.player_id, isouter=True)
+        .where(GroupMember.group_code == code)
+        .order_by((GroupMember.role == OWNER).desc(), GroupMember.joined_at, GroupMember.player_id)
+    )
+    return [{"player_id": p, "name": n or "?", "role": r} for p, n, r in session.execute(query)]
+
+
+def group_row(session: Session, code: str) -> Group | None:
+    return session.get(Group, code) if is_group_code(code) else None
+
+
+def join_group(session: Session, code: str, invite: str, player_id: str) -> bool:
+    """Make ``player_id`` a member when ``invite`` is the group's current secret (joining twice
+    changes nothing). False for a wrong or rotated invite, or no such group."""
+    group = group_row(session, code)
+    if group is None or not isinstance(invite, str) or not secrets.compare_digest(invite, group.invite):
+        return False
+    if role_of(session, code, player_id) is None:
+        session.add(GroupMember(group_code=code, player_id=player_id, role=MEMBER, joined_at=_now()))
+        session.flush()
+    return True
+
+
+def rotate_invite(session: Session, code: str) -> str:
+    """A new invite secret for the group; the old link no longer lets anyone in."""
+    group = session.get_one(Group, code)
+    group.invite = new_invite()
+    session.flush()
+    return group.invite
+
+
+def remove_member(session: Session, code: str, player_id: str) -> bool:
+    """Remove a member (never the owner). Their matches stay; they are simply no longer ranked."""
+    deleted: sa.CursorResult = session.execute(  # type: ignore[assignment]
+        sa.delete(GroupMember).where(
+            GroupMember.group_code == code, GroupMember.player_id == player_id, GroupMember.role != OWNER
+        )
+    )
+    return deleted.rowcount > 0
+
+
+# ---- house rules ---------------------------------------------------------------------------
+
+
+def rules_of(session: Session, code: str) -> dict[str, dict[str, Any]]:
+    """The group's saved options, per game."""
+    rows = session.execute(sa.select(GroupRules.game, GroupRules.options).where(GroupRules.group_code == code))
+    return {game: dict(options) for game, options in rows}
+
+
+def save_rules(session: Session, code: str, game: str, options: dict[str, Any]) -> None:
+    """Save (or replace) the group's options for ``game``."""
+    row = session.get(GroupRules, (code, game))
+    if row is None:
+        session.add(GroupRules(group_code=code, game=game, options=dict(options), updated_at=_now()))
+    else:
+        row.options = dict(options)
+        row.updated_at = _now()
+    session.flush()
+
+
+# ---- seasons -------------------------------------------------------------------------------
+
+
+def current_season(session: Session, code: str) -> dict[str, Any]:
+    """The group's open season: ``{"number", "started_at"}``."""
+    row = session.scalar(
+        sa.select(GroupSeason)
+        .where(GroupSeason.group_code == code, GroupSeason.closed_at.is_(None))
+        .order_by(GroupSeason.number.desc())
+        .limit(1)
+    )
+    if row is None:  # every group has one open season from its creation on
+        raise LookupError(f"group {code} has no open season")
+    return {"number": row.number, "started_at": row.started_at}
+
+
+def close_season(session: Session, code: str) -> dict[str, Any]:
+    """Close the open season (its table is frozen from now on) and open the next one."""
+    now = _now()
+    season = current_season(session, code)
+    session.execute(
+        sa.update(GroupSeason)
+        .where(GroupSeason.group_code == code, GroupSeason.number == season["number"])
+        .values(closed_at=now)
+    )
+    session.add(GroupSeason(group_code=code, number=season["number"] + 1, started_at=now, closed_at=None))
+    session.flush()
+    return {"number": season["number"] + 1, "started_at": now}
+
+
+def season_numbers(session: Session, code: str) -> list[int]:
+    return list(
+        session.scalars(
+            sa.select(GroupSeason.number).where(GroupSeason.group_code == code).order_by(GroupSeason.number)
+        )
+    )
+
+
+# ---- tables --------------------------------------------------------------------------------
+
+
+def link_table(session: Session, code: str, table_code: str, game: str) -> None:
+    """Record that table ``table_code`` was opened for group ``code``."""
+    if session.get(GroupTable, table_code) is None:
+        session.add(GroupTable(code=table_code, group_code=code, game=game, created_at=_now()))
+        session.flush()
+
+
+def group_of_table(session: Session, table_code: str | None) -> str | None:
+    if not table_code:
+        return None
+    return session.scalar(sa.select(GroupTable.group_code).where(GroupTable.code == table_code))
+
+
+def open_tables(session: Session, codes: list[str], limit: int = 50) -> list[dict[str, Any]]:
+    """The unfinished tables (waiting, playing, parked) of the groups ``codes``, newest first."""
+    if not codes:
+        return []
+    query = (
+        sa.select(Table, GroupTable.group_code)
+        .join(GroupTable, GroupTable.code == Table.code)
+        .where(GroupTable.group_code.in_(codes), Table.status.in_(OPEN_STATUSES))
+        .order_by(Table.updated_at.desc())
+        .limit(limit)
+    )
+    return [
+        {
+            "code": t.code,
+            "game": t.game,
+            "status": t.status,
+            "private": t.private,
+            "host_id": t.host_id,
+            "updated_at": t.updated_at,
+            "group": group_code,
+        }
+        for t, group_code in session.execute(query)
+    ]
+
+
+def member_group_codes(session: Session, player_id: str) -> list[str]:
+    return list(session.scalars(sa.select(GroupMember.group_code).where(GroupMember.player_id == player_id)))
+
+
+# ---- matches -------------------------------------------------------------------------------
+
+
+def link_match(session: Session, match_id: str, room_code: str | None, game: str, finished_at: datetime) -> None:
+    """Count a match stored from a group's table in that group's open season (called when the
+    match is stored, so a late record counts in the season open when it arrives)."""
+    code = group_of_table(session, room_code)
+    if code is None:
+        return
+    season = current_season(session, code)["number"]
+    session.add(GroupMatch(match_id=match_id, group_code=code, game=game, season=season, finished_at=finished_at))
+    session.flush()
+
+
+def ledger_matches(session: Session, code: str, game: str, season: int | None) -> list[dict[str, Any]]:
+    """Every match of ``game`` in the group's ``season`` (None: all seasons) with its seats:
+    ``{"id", "season", "seats": [{"seat", "player_id", "name", "bot", "score", "winner"}]}``."""
+    query = (
+        sa.select(
+            GroupMatch.match_id,
+            GroupMatch.season,
+            MatchSeat.seat,
+            MatchSeat.player_id,
+            MatchSeat.name,
+            MatchSeat.bot,
+            MatchSeat.score,
+            MatchSeat.winner,
+        )
+        .join(MatchSeat, MatchSeat.match_id == GroupMatch.match_id)
+        .where(GroupMatch.group_code == code, GroupMatch.game == game)
+        .order_by(GroupMatch.match_id, MatchSeat.seat)
+    )
+    if season is not None:
+        query = query.where(GroupMatch.season == season)
+    matches: dict[str, dict[str, Any]] = {}
+    for match_id, number, seat, player_id, name, bot, score, winner in session.execute(query):
+        match = matches.setdefault(match_id, {"id": match_id, "season": number, "seats": []})
+        match["seats"].append(
+            {"seat": seat, "player_id": player_id, "name": name, "bot": bot, "score": score, "winner": winner}
+        )
+    return list(matches.values())
+
+
+def recent_match_ids(session: Session, code: str, limit: int = 10) -> list[str]:
+    """The group's latest finished matches, newest first."""
+    query = (
+        sa.select(GroupMatch.match_id)
+        .where(GroupMatch.group_code == code)
+        .order_by(GroupMatch.finished_at.desc(), GroupMatch.match_id.desc())
+        .limit(limit)
+    )
+    return list(session.scalars(query))
+
+
+def all_match_ids(session: Session, code: str) -> list[str]:
+    """Every match of the group, oldest first (the export)."""
+    query = (
+        sa.select(GroupMatch.match_id)
+        .where(GroupMatch.group_code == code)
+        .order_by(GroupMatch.finished_at, GroupMatch.match_id)
+    )
+    return list(session.scalars(query))
+
+
+def night_matches(session: Session, code: str, gap: timedelta, limit: int = 200) -> list[dict[str, Any]]:
+    """The group's last night: its latest matches, newest back to the first one that finished
+    more than ``gap`` after the one before it. Oldest first, each with its game, time, seats
+    and every hand's scores: ``{"id", "game", "finished_at", "seats", "hands"}``."""
+    rows = list(
+        session.execute(
+            sa.select(GroupMatch.match_id, GroupMatch.game, GroupMatch.finished_at)
+            .where(GroupMatch.group_code == code)
+            .order_by(GroupMatch.finished_at.desc(), GroupMatch.match_id.desc())
+            .limit(limit)
+        )
+    )
+    night = rows[:1]
+    for row in rows[1:]:
+        if night[-1].finished_at - row.finished_at > gap:
+            break
+        night.append(row)
+    night.reverse()
+    ids = [r.match_id for r in night]
+    seats: dict[str, list[dict[str, Any]]] = {m: [] for m in ids}
+    for match_id, seat, player_id, name, bot, score, winner in session.execute(
+        sa.select(
+            MatchSeat.match_id,
+            MatchSeat.seat,
+            MatchSeat.player_id,
+            MatchSeat.name,
+            MatchSeat.bot,
+            MatchSeat.score,
+            MatchSeat.winner,
+        )
+        .where(MatchSeat.match_id.in_(ids))
+        .order_by(MatchSeat.match_id, MatchSeat.seat)
+    ):
+        seats[match_id].append(
+            {"seat": seat, "player_id": player_id, "name": name, "bot": bot, "score": score, "winner": winner}
+        )
+    hands: dict[str, list[list[int]]] = {m: [] for m in ids}
+    for match_id, scores in session.execute(
+        sa.select(Hand.match_id, Hand.scores).where(Hand.match_id.in_(ids)).order_by(Hand.match_id, Hand.index)
+    ):
+        hands[match_id].append(list(scores or []))
+    return [
+        {
+            "id": r.match_id,
+            "game": r.game,
+            "finished_at": r.finished_at,
+            "seats": seats[r.match_id],
+            "hands": hands[r.match_id],
+        }
+        for r in night
+    ]
+
+
+def match_group(session: Session, match_id: str) -> str | None:
+    return session.scalar(sa.select(GroupMatch.group_code).where(GroupMatch.match_id == match_id))
+
+
+def ledger_version(session: Session, code: str, game: str, season: int | None) -> tuple[int, str | None]:
+    """What changes whenever the matches of a ledger do (links are only ever added): their
+    count and greatest id, one range of the group's index."""
+    query = sa.select(sa.func.count(), sa.func.max(GroupMatch.match_id)).where(
+        GroupMatch.group_code == code, GroupMatch.game == game
+    )
+    if season is not None:
+        query = query.where(GroupMatch.season == season)
+    count, last = session.execute(query).one()
+    return int(count), last

@@ -1,0 +1,110 @@
+"""A group in Chromium: a newcomer creates it, a friend joins by the invite link in another
+browser, both see each other online, they start a table from the group's page with its saved
+rules, finish it against bots, and the standings, the recap and the recent matches show it."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+SHORT = {"max_cards": 2, "rebound": False}  # the group's house rules: a short Oh Hell
+
+
+def give_name(page, name: str) -> None:
+    page.get_by_label("Your name", exact=True).fill(name)
+    page.get_by_role("button", name="Continue").click()
+
+
+def save_rules(page, code: str, game: str, options: dict) -> None:
+    """Save house rules through the API with this browser's player (as a settings form would)."""
+    status = page.evaluate(
+        """async ([code, game, options]) => {
+            const me = JSON.parse(localStorage.getItem("felt.player"));
+            const res = await fetch(`/api/groups/${code}/rules/${game}`, {method: "PUT",
+              headers: {"Content-Type": "application/json", Authorization: `Bearer ${me.token}`},
+              body: JSON.stringify({options})});
+            return res.status;
+        }""",
+        [code, game, options],
+    )
+    assert status == 200
+
+
+def test_friends_make_a_group_play_a_table_from_its_page_and_see_the_standings(pages, table, artifacts):
+    ana = pages.open("/")
+    ana.get_by_role("link", name="Groups").click()  # from the lobby's header
+    ana.wait_for_url("**/groups")
+    give_name(ana, "Ana")
+    ana.get_by_label("Group name").fill("Friday cards")
+    ana.get_by_role("button", name="Create group").click()
+    ana.wait_for_url(re.compile(r"/g/[a-z0-9]+$"))
+    code = ana.url.rsplit("/", 1)[-1]
+    expect(ana.locator("#group-title")).to_have_text("Friday cards")
+    invite = ana.locator("#invite-link").input_value()
+    assert f"/g/{code}#invite=" in invite
+
+    rui = pages.open(None)
+    rui.goto(invite)
+    give_name(rui, "Rui")
+    expect(rui.locator("#members")).to_contain_text("Ana")
+    expect(rui.locator("#members")).to_contain_text("Rui")
+    assert "#invite" not in rui.url  # the secret leaves the address bar once used
+    # Both see each other online (the page asks again every few seconds).
+    expect(ana.locator("#members .member-online")).to_have_count(2, timeout=20000)
+    expect(rui.locator("#members .member-online")).to_have_count(2)
+
+    save_rules(ana, code, "oh_hell", SHORT)
+    ana.reload()
+    expect(ana.locator("#saved-rules")).to_contain_text("up to 2 cards")
+    expect(ana.locator("#saved-rules")).to_contain_text("no way back")
+    ana.get_by_role("button", name="New table").click()
+    ana.wait_for_url("**/r/*")
+    ana.wait_for_selector(".seat-you")
+    room = ana.url.rsplit("/", 1)[-1]
+
+    sit = rui.locator(f'[data-sit-table="{room}"]')
+    expect(sit).to_be_visible(timeout=20000)
+    sit.click()
+    rui.wait_for_url(f"**/r/{room}")
+    rui.locator("[data-sit]").first.click()
+    rui.wait_for_selector(".seat-you")
+    for _ in range(2):
+        ana.locator("[data-bot-next]").click()
+    ana.locator("[data-start]").click()
+    table.drive([ana, rui], lambda: table.finished(ana) and table.finished(rui))
+    expect(ana.locator("#sheet table.sheet tbody tr.sheet-hand")).to_have_count(2)  # the saved rules: 2 then 1 card
+    expect(ana.get_by_role("button", name="Rotate partners")).to_have_count(0)  # Oh Hell has no partners
+
+    ana.goto(f"{pages.base}/g/{code}")
+    standings = ana.locator("#standings table.standings")
+    expect(standings).to_be_visible(timeout=20000)
+    expect(standings.locator("tbody tr")).to_have_count(2)  # Ana and Rui; the bots are not ranked
+    for row in (standings.locator("tbody tr").nth(0), standings.locator("tbody tr").nth(1)):
+        expect(row.locator("td").first).to_have_text("1")
+    expect(ana.locator("#recent-matches > li")).to_have_count(1)
+    recap = ana.locator("#recap-text")
+    expect(recap).to_have_value(re.compile(r"^Friday cards · .*\n- Oh Hell: .+ won"))
+    expect(recap).to_have_value(re.compile(r"Ana: \d/1 won, net"))
+    ana.locator("#recap-show-image").click()
+    expect(ana.locator("#recap-image")).to_have_attribute("src", re.compile(r"^data:image/png;base64,"))
+    with ana.expect_download() as download:
+        ana.locator("#export-csv").click()
+    assert download.value.suggested_filename.endswith(".csv")
+    ana.screenshot(path=str(artifacts / "group-page-desktop.png"), full_page=True)
+
+
+def test_a_partnership_table_offers_play_again_with_new_partners(pages, table):
+    page = pages.open("/")
+    code = table.create_room(page, "Ana", "tarbish", {"target": 1})
+    for _ in range(3):
+        page.locator("[data-bot-next]").click()
+    page.locator("[data-start]").click()
+    table.drive([page], lambda: table.finished(page))
+    rotate = page.get_by_role("button", name="Rotate partners")
+    expect(rotate).to_be_visible()
+    with page.expect_request(lambda r: r.url.endswith("/api/rooms") and r.method == "POST") as sent:
+        rotate.click()
+    assert sent.value.post_data_json["rotate_partners"] is True and sent.value.post_data_json["from"] == code
+    page.wait_for_url(re.compile(r"/r/(?!" + code + ")"))
+    page.wait_for_selector(".seat-you")

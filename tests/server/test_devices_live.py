@@ -1,0 +1,92 @@
+"""One identity on every device, through a real server on SQLite and on PostgreSQL (PROTOCOL §8).
+
+A device linked with a one-time code is the same player: its token opens the player's seat at
+a table, and "Your tables", groups and history answer the same for both tokens. Revoking the
+device closes its room socket at once (1008) and its token is refused from then on, while
+the other device plays on.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+
+import httpx
+import orjson
+import psycopg
+import pytest
+import websockets
+from sqlalchemy.engine import make_url
+
+from live_server import LiveServer
+from server.config import normalize_database_url
+from ws_client import Client, new_player, new_room
+
+SHORT = {"max_cards": 2, "rebound": False}  # a short Oh Hell
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def server(request, tmp_path_factory):
+    env, dropped = {}, None
+    if request.param == "postgres":
+        url = os.environ.get("TEST_DATABASE_URL")
+        if not url:
+            if os.environ.get("FELT_REQUIRE_POSTGRES") == "1":
+                pytest.fail("FELT_REQUIRE_POSTGRES=1 but TEST_DATABASE_URL is not set")
+            pytest.skip("TEST_DATABASE_URL is not set: PostgreSQL tests skipped")
+        url = make_url(normalize_database_url(url))
+        admin = url.set(drivername="postgresql").render_as_string(hide_password=False)
+        dropped = f"felt_test_devices_{secrets.token_hex(5)}"
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{dropped}"')
+        env["DATABASE_URL"] = url.set(database=dropped).render_as_string(hide_password=False)
+    live = LiveServer(tmp_path_factory.mktemp("devices"), **env)
+    yield live
+    live.stop()
+    if dropped:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{dropped}" WITH (FORCE)')
+
+
+def auth(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def linked_phone(http: httpx.AsyncClient, laptop: dict) -> dict:
+    code = (await http.post("/api/players/me/links", headers=auth(laptop["token"]))).json()["code"]
+    answer = await http.post("/api/players/link", json={"code": code})
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+async def test_a_linked_device_is_the_same_player_and_revoking_it_closes_its_socket(server):
+    laptop = await new_player(server.base, "Ana")
+    code = await new_room(server.base, laptop["token"], "oh_hell", SHORT, 4)
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        group = (await http.post("/api/groups", json={"name": "Tuesday"}, headers=auth(laptop["token"]))).json()
+        phone = await linked_phone(http, laptop)
+        assert (phone["id"], phone["name"]) == (laptop["id"], "Ana")
+        for path in ("/api/tables", "/api/groups"):
+            mine = [(await http.get(path, headers=auth(t["token"]))).json() for t in (laptop, phone)]
+            assert mine[0] == mine[1]
+        assert [g["code"] for g in mine[1]["groups"]] == [group["code"]]
+        on_laptop = await Client(server.ws_base, code, laptop["token"], "laptop").connect()
+        on_phone = await Client(server.ws_base, code, phone["token"], "phone").connect()
+        assert on_phone.state["you"] == on_laptop.state["you"] == 0
+        assert on_phone.state["me"]["id"] == laptop["id"]
+        listed = (await http.get("/api/players/me/devices", headers=auth(laptop["token"]))).json()["devices"]
+        phone_device = next(d["id"] for d in listed if not d["current"])
+        gone = await http.delete(f"/api/players/me/devices/{phone_device}", headers=auth(laptop["token"]))
+        assert gone.status_code == 204
+        await on_phone.wait(lambda c: c.closed is not None, what="the phone's socket to close")
+        assert on_phone.closed[0] == 1008
+        assert (await http.get("/api/tables", headers=auth(phone["token"]))).status_code == 401
+        async with websockets.connect(f"{server.ws_base}/ws/rooms/{code}?token={phone['token']}") as ws:
+            assert orjson.loads(await ws.recv())["code"] == "unauthorized"
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await ws.recv()
+            assert closed.value.rcvd.code == 1008
+        await on_laptop.send({"type": "bot", "seat": 1})
+        await on_laptop.wait(lambda c: c.state["seats"][1]["bot"], what="the laptop still playing")
+        assert on_laptop.closed is None
+        await on_laptop.close()

@@ -1,0 +1,125 @@
+"""The client's "Why?" line (web/js/why.js) against the engines: random matches of every game,
+and at each decision the line the client reads off the acting seat's view must name the rule
+the engine itself gives for refusing a held card or a bid (``why_illegal``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from server.rules.games import get_game
+
+ROOT = Path(__file__).resolve().parents[2]
+# Reads [[game, view, legal], ...] on stdin, writes each decision's "Why?" line.
+SCRIPT = """
+globalThis.localStorage = { getItem: () => null, setItem() {} };
+globalThis.navigator = { language: "en" };
+const { whyLine } = await import(process.argv[1]);
+let text = "";
+for await (const chunk of process.stdin) text += chunk;
+process.stdout.write(JSON.stringify(JSON.parse(text).map(([game, view, legal]) => whyLine(game, view, legal))));
+"""
+SETUPS = {
+    "oh_hell": (4, {"max_cards": 7, "rebound": False}),
+    "bid_whist": (4, {"target": 1}),
+    "tarbish": (4, {"target": 1}),
+    "ribs": (5, {"target": 1}),
+}
+
+
+def _node():
+    node = shutil.which("node")
+    if node is None:
+        if os.environ.get("FELT_REQUIRE_BROWSER") == "1":
+            pytest.fail("node is not installed and FELT_REQUIRE_BROWSER=1")
+        pytest.skip("node is not installed: the client's JavaScript cannot run")
+    return node
+
+
+def _refusals(game, state, seat, view) -> list[str]:
+    """The engine's reasons for the plays and bids this seat may not make now."""
+    legal = view["legal"]
+    tries = [{"type": "play", "card": c} for c in view.get("hand") or [] if legal and legal[0]["type"] == "play"]
+    tries += [{"type": "bid", "value": v} for v in range(40)]
+    tries += [{"type": "pass"}]
+    tries += [{**a, "fold": True} for a in legal if a["type"] == "pair"]  # Ribs: each pair folded
+    out = []
+    for action in tries:
+        if action not in legal:
+            reason = game.why_illegal(state, seat, action)
+            if reason:
+                out.append(reason)
+    return out
+
+
+def _decisions(name: str, seed: int, most: int = 400):
+    game = get_game(name)
+    players, options = SETUPS[name]
+    state = game.new_game(players, options, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(most):
+        if game.outcome(state) is not None:
+            return
+        seat = game.to_act(state)[0]
+        view = game.view(state, seat)
+        yield view, _refusals(game, state, seat, view)
+        action = rng.choice(view["legal"])
+        if action["type"] == "discard" and "cards" not in action:  # Bid Whist: any four held
+            action = {"type": "discard", "cards": rng.sample(view["hand"], action["count"])}
+        state = game.apply(state, seat, action)
+
+
+# The engine's reason (its start) -> what the client's line must say; the first that the
+# engine gives for some refused card or bid is the one (heading a trick is also following).
+EXPECTED = [
+    ("You must head the trick", lambda why, reason: why.startswith("You must head the trick: you hold a higher trump")),
+    ("You must overtrump", lambda why, reason: "you must overtrump" in why),
+    ("You must trump", lambda why, reason: "you must play a trump" in why),
+    ("You must follow suit", lambda why, reason: why == reason),
+    ("As dealer you may not bid", lambda why, reason: why.startswith(f"The dealer may not bid {reason.split()[6].rstrip(':')}:")),
+    ("Your bid must be higher than the high bid of Seven", lambda why, reason: why.startswith("The high bid is Seven")),
+    ("Your bid must be higher than the high bid", lambda why, reason: why.startswith("Each bid must be higher than the high bid")),
+    ("Nobody bid Four or more", lambda why, reason: why.startswith("Nobody bid Four or more")),
+    ("The other three passed", lambda why, reason: why == "The other three passed, so the dealer must name trump."),
+    ("You open the bidding and may not pass", lambda why, reason: why.startswith("You open the bidding")),
+    ("No bid may be above", lambda why, reason: why.startswith("No bid may be above")),
+    ("Bids must be exactly one more", lambda why, reason: why.startswith("Each bid is exactly one more")),
+    ("You have already folded once this hand", lambda why, reason: why.startswith("You have folded once this hand")),
+]
+
+# The common constraints each game's random matches must have met (so the check checked them).
+REQUIRED = {
+    "oh_hell": {"You must follow suit", "As dealer you may not bid"},
+    "bid_whist": {"You must follow suit", "Your bid must be higher than the high bid"},
+    "tarbish": {"You must follow suit", "You must head the trick", "You must trump", "You must overtrump"},
+    "ribs": {"You open the bidding and may not pass", "Bids must be exactly one more", "You have already folded once this hand"},
+}
+
+
+@pytest.mark.parametrize("name", sorted(SETUPS))
+def test_the_why_line_names_the_rule_the_engine_refuses_with(name):
+    node = _node()
+    samples = [(view, refusals) for seed in range(6) for view, refusals in _decisions(name, seed)]
+    done = subprocess.run(
+        [node, "--input-type=module", "-e", SCRIPT, str(ROOT / "web" / "js" / "why.js")],
+        input=json.dumps([[name, view, view["legal"]] for view, _ in samples]),
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = json.loads(done.stdout)
+    checked = set()
+    for (view, refusals), why in zip(samples, lines):
+        for start, agrees in EXPECTED:
+            reason = next((r for r in refusals if r.startswith(start)), None)
+            if reason is None:
+                continue
+            assert why is not None and agrees(why, reason), f"{name}: engine {reason!r}, client {why!r}"
+            checked.add(start)
+            break
+    assert REQUIRED[name] <= checked, f"{name}: no decision under {REQUIRED[name] - checked} was seen"

@@ -1,0 +1,280 @@
+// /groups (your groups, and a new one) and /g/{code}: a group's home page. Members and who is
+// online, the open tables with one click to sit, "New table" with the group's saved rules,
+// the standings, the recent matches, the invite link to copy, and the owner's controls.
+import { $, h, fill, timeAgo } from "./dom.js";
+import { api, ApiError, ensurePlayer, identity, matchUrl, roomUrl } from "./api.js";
+import { t, translatePage, errorText } from "./i18n.js";
+import { gameTitle } from "./games.js";
+import { rulesSummary } from "./summary.js";
+
+translatePage();
+
+const REFRESH_MS = 10000;
+const path = location.pathname;
+const groupCode = path.startsWith("/g/") ? decodeURIComponent(path.slice(3)) : null;
+let games = [];
+let view = { game: null, season: "" };
+
+const gid = (suffix = "") => `/api/groups/${encodeURIComponent(groupCode)}${suffix}`;
+const botOrName = (p) => (p.bot ? t(p.level === "strong" ? "seat.strongBotName" : "seat.botName", { n: p.seat + 1 }) : p.name);
+
+/** Ask for a name when this browser has no player yet; resolves with the player. */
+function whoAreYou() {
+  const me = identity.get();
+  if (me) return Promise.resolve(me);
+  $("#who-panel").hidden = false;
+  fill($("#content"));
+  return new Promise((resolve) => {
+    $("#name-form").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        const player = await ensurePlayer($("#name").value);
+        $("#who-panel").hidden = true;
+        resolve(player);
+      } catch (err) {
+        $("#name-error").textContent = errorText(err);
+      }
+    });
+  });
+}
+
+// ---- /groups ---------------------------------------------------------------------------
+
+async function myGroups() {
+  const list = h("ul", { class: "match-list", id: "my-groups" });
+  const name = h("input", { id: "group-name", maxlength: "24", required: true });
+  const error = h("p", { class: "error", role: "alert" });
+  const form = h("form", { class: "stack", id: "new-group", novalidate: true },
+    h("div", { class: "field" }, h("label", { for: "group-name" }, t("group.nameLabel")), name),
+    h("button", { class: "btn", type: "submit" }, t("group.create")), error);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const made = await api("/api/groups", { method: "POST", body: { name: name.value }, auth: true });
+      location.assign(made.url);
+    } catch (err) {
+      error.textContent = errorText(err);
+    }
+  });
+  fill($("#content"),
+    h("section", { class: "panel" }, h("h2", {}, t("group.new")), h("p", { class: "hint" }, t("group.newHint")), form),
+    h("section", { class: "panel" }, h("h2", {}, t("group.mine")), list));
+  const { groups } = await api("/api/groups", { auth: true });
+  if (!groups.length) fill(list, h("li", { class: "hint" }, t("group.noneYet")));
+  for (const g of groups) list.appendChild(h("li", {}, h("a", { href: `/g/${g.code}` }, g.name), " ", h("span", { class: "hint" }, t(`group.role.${g.role}`))));
+}
+
+// ---- /g/{code} -------------------------------------------------------------------------
+
+/** Join with the invite in the link's fragment (never sent to the server in the URL). */
+async function joinFromLink() {
+  const match = location.hash.match(/invite=([A-Za-z0-9_-]+)/);
+  if (!match) return;
+  history.replaceState(null, "", location.pathname);
+  await api(gid("/join"), { method: "POST", body: { invite: match[1] }, auth: true });
+}
+
+function memberItem(m, group, me) {
+  const status = m.online ? (m.table ? t("group.atTable") : t("group.online")) : t("group.offline");
+  const remove = group.role === "owner" && m.role !== "owner"
+    ? h("button", { type: "button", class: "btn btn-small btn-ghost", "data-remove": m.player_id, "aria-label": t("group.removeLabel", { name: m.name }) }, "×")
+    : null;
+  return h("li", { class: ["member", m.online ? "member-online" : null], "data-member": m.player_id },
+    h("span", { class: ["dot", m.online ? "dot-on" : "dot-away"], "aria-hidden": "true" }),
+    h("strong", {}, m.name), m.player_id === me.id ? ` ${t("group.you")}` : "", " ",
+    h("span", { class: "hint member-status" }, status),
+    m.table ? h("a", { class: "btn btn-small", href: roomUrl(m.table) }, t("group.watch")) : null, remove);
+}
+
+function tableItem(table) {
+  return h("li", { class: "match-row group-table", "data-table": table.code },
+    h("strong", {}, gameTitle(table.game, games.find((g) => g.name === table.game)?.title)), " ",
+    h("span", { class: ["pill", `pill-${table.status}`] }, t(`group.status.${table.status}`) || table.status), " ",
+    h("a", { class: "btn btn-small", href: table.url, "data-sit-table": table.code }, t("group.sit")));
+}
+
+function newTableForm(group) {
+  const select = h("select", { id: "new-game" }, games.map((g) => h("option", { value: g.name }, gameTitle(g.name, g.title))));
+  const saved = h("p", { class: "hint", id: "saved-rules" });
+  const showSaved = () => {
+    const rules = group.rules[select.value];
+    const game = games.find((g) => g.name === select.value);
+    saved.textContent = rules ? t("group.savedRules", { rules: rulesSummary(select.value, rules, game?.options, game?.title) }) : t("group.noSavedRules");
+  };
+  select.addEventListener("change", showSaved);
+  showSaved();
+  const error = h("p", { class: "error", role: "alert" });
+  const form = h("form", { class: "stack", id: "new-table" },
+    h("div", { class: "field" }, h("label", { for: "new-game" }, t("lobby.game")), select), saved,
+    h("button", { class: "btn", type: "submit" }, t("group.newTable")), error);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const room = await api("/api/rooms", { method: "POST", body: { game: select.value, group: group.code }, auth: true });
+      location.assign(room.url);
+    } catch (err) {
+      error.textContent = errorText(err);
+    }
+  });
+  return form;
+}
+
+async function invitePanel(group) {
+  const { invite_url: url } = await api(gid("/invite"), { auth: true });
+  const full = new URL(url, location.origin).href;
+  const input = h("input", { id: "invite-link", readonly: true, value: full, "aria-label": t("group.inviteLabel") });
+  const copied = h("span", { class: "hint", role: "status" });
+  const copy = h("button", { type: "button", class: "btn btn-small", id: "copy-invite" }, t("group.copy"));
+  copy.addEventListener("click", async () => {
+    input.select();
+    try {
+      await navigator.clipboard.writeText(full);
+      copied.textContent = t("group.copied");
+    } catch {
+      copied.textContent = t("group.copyByHand");
+    }
+  });
+  const owner = group.role === "owner" ? ownerControls() : null;
+  return h("section", { class: "panel", "aria-labelledby": "invite-h" },
+    h("h2", { id: "invite-h" }, t("group.invite")), h("p", { class: "hint" }, t("group.inviteHint")),
+    h("div", { class: "row" }, input, copy, copied), owner);
+}
+
+function ownerControls() {
+  const rotate = h("button", { type: "button", class: "btn btn-small btn-ghost", id: "rotate-invite" }, t("group.rotate"));
+  rotate.addEventListener("click", async () => {
+    if (!confirm(t("group.rotateConfirm"))) return;
+    await api(gid("/invite"), { method: "POST", auth: true });
+    render();
+  });
+  const season = h("button", { type: "button", class: "btn btn-small btn-ghost", id: "close-season" }, t("group.closeSeason"));
+  season.addEventListener("click", async () => {
+    if (!confirm(t("group.closeSeasonConfirm"))) return;
+    await api(gid("/seasons"), { method: "POST", auth: true });
+    view.season = "";
+    render();
+  });
+  return h("div", { class: "row owner-controls" }, rotate, season);
+}
+
+function standingsTable(table) {
+  if (!table.rows.length) return h("p", { class: "hint" }, t("group.noStandings"));
+  const num = (v) => h("td", { class: "score" }, String(v));
+  return h("table", { class: "sheet standings" },
+    h("thead", {}, h("tr", {}, ["group.player", "group.matches", "group.wins", "group.share", "group.place", "group.pointsFor", "group.pointsAgainst"]
+      .map((k) => h("th", { scope: "col" }, t(k))))),
+    h("tbody", {}, table.rows.map((r) => h("tr", { "data-player": r.player_id },
+      h("th", { scope: "row" }, r.name), num(r.matches), num(r.wins), num(`${Math.round(r.win_share * 100)}%`),
+      num(r.average_place.toFixed(2)), num(r.points), num(r.points_against)))));
+}
+
+async function standingsPanel(group, lastGame) {
+  view.game = view.game || lastGame || games[0]?.name || "oh_hell";
+  const gameSel = h("select", { id: "standings-game", "aria-label": t("lobby.game") },
+    games.map((g) => h("option", { value: g.name, selected: g.name === view.game }, gameTitle(g.name, g.title))));
+  const seasonSel = h("select", { id: "standings-season", "aria-label": t("group.season") },
+    h("option", { value: "", selected: view.season === "" }, t("group.thisSeason", { n: group.season.number })),
+    group.seasons.filter((n) => n !== group.season.number).reverse()
+      .map((n) => h("option", { value: String(n), selected: view.season === String(n) }, t("group.seasonN", { n }))),
+    h("option", { value: "all", selected: view.season === "all" }, t("group.allTime")));
+  for (const sel of [gameSel, seasonSel]) sel.addEventListener("change", () => { view = { game: gameSel.value, season: seasonSel.value }; render(); });
+  const params = new URLSearchParams({ game: view.game, season: view.season });
+  const table = await api(gid(`/standings?${params}`), { auth: true });
+  return h("section", { class: "panel", "aria-labelledby": "standings-h", id: "standings" },
+    h("h2", { id: "standings-h" }, t("group.standings")), h("div", { class: "row" }, gameSel, seasonSel), standingsTable(table));
+}
+
+function recentPanel(matches) {
+  const items = matches.map((m) => {
+    const winners = new Set(m.winners);
+    const players = [...m.players].sort((a, b) => a.seat - b.seat);
+    return h("li", { class: "match-row" },
+      h("strong", {}, gameTitle(m.game, games.find((g) => g.name === m.game)?.title)), h("span", { class: "hint" }, ` ${timeAgo(m.finished_at, t)}`),
+      h("ul", { class: "match-players" }, players.map((p) => h("li", { class: winners.has(p.seat) ? "winner" : null },
+        h("span", {}, botOrName(p)), h("span", { class: "score" }, String(m.scores[p.seat] ?? ""))))),
+      h("a", { class: "btn btn-small", href: matchUrl(m.id) }, t("history.open")));
+  });
+  return h("section", { class: "panel", "aria-labelledby": "recent-h" }, h("h2", { id: "recent-h" }, t("group.recent")),
+    items.length ? h("ul", { class: "match-list", id: "recent-matches" }, items) : h("p", { class: "hint" }, t("group.noMatches")));
+}
+
+/** Fetch a member-only file with the player's token and hand it to the browser as a download. */
+async function download(suffix, filename) {
+  const me = identity.get();
+  const res = await fetch(gid(suffix), { headers: { Authorization: `Bearer ${me.token}` } });
+  if (!res.ok) throw new ApiError(res.status, "error", t("error.status", { n: res.status }));
+  const link = h("a", { href: URL.createObjectURL(await res.blob()), download: filename });
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+}
+
+function exportRow() {
+  const csv = h("button", { type: "button", class: "btn btn-small btn-ghost", id: "export-csv" }, t("group.exportCsv"));
+  csv.addEventListener("click", () => download(`/standings.csv?${new URLSearchParams({ game: view.game, season: view.season })}`, `felt-${groupCode}-${view.game}.csv`));
+  const json = h("button", { type: "button", class: "btn btn-small btn-ghost", id: "export-json" }, t("group.exportJson"));
+  json.addEventListener("click", () => download("/export.json", `felt-${groupCode}-matches.json`));
+  return h("div", { class: "row" }, csv, json);
+}
+
+/** The night's recap: its text to copy and its image (as a data: URL, which the page's policy allows). */
+async function recapPanel() {
+  const night = await api(gid("/recap"), { auth: true });
+  if (!night.matches) return null;
+  const text = h("textarea", { id: "recap-text", readonly: true, rows: String(night.text.split("\n").length), "aria-label": t("group.recap") }, night.text);
+  const image = h("img", { id: "recap-image", alt: night.text, class: "recap-image" });
+  const show = h("button", { type: "button", class: "btn btn-small", id: "recap-show-image" }, t("group.recapImage"));
+  show.addEventListener("click", async () => {
+    const me = identity.get();
+    const res = await fetch(gid("/recap.png"), { headers: { Authorization: `Bearer ${me.token}` } });
+    const reader = new FileReader();
+    reader.onload = () => { image.src = reader.result; };
+    reader.readAsDataURL(await res.blob());
+  });
+  return h("section", { class: "panel", "aria-labelledby": "recap-h", id: "recap" },
+    h("h2", { id: "recap-h" }, t("group.recap")), text, h("div", { class: "row" }, show), image);
+}
+
+async function render() {
+  const me = identity.get();
+  const group = await api(gid(), { auth: true });
+  const { matches } = await api(gid("/matches"), { auth: true });
+  document.title = t("title.groupOf", { name: group.name });
+  $("#group-title").textContent = group.name;
+  const members = h("ul", { class: "members", id: "members" }, group.members.map((m) => memberItem(m, group, me)));
+  members.addEventListener("click", async (event) => {
+    const id = event.target.closest("[data-remove]")?.dataset.remove;
+    if (!id || !confirm(t("group.removeConfirm"))) return;
+    await api(gid(`/members/${encodeURIComponent(id)}`), { method: "DELETE", auth: true });
+    render();
+  });
+  const tables = group.tables.length ? h("ul", { class: "match-list", id: "group-tables" }, group.tables.map(tableItem)) : h("p", { class: "hint" }, t("group.noTables"));
+  fill($("#content"),
+    h("section", { class: "panel", "aria-labelledby": "members-h" }, h("h2", { id: "members-h" }, t("group.members")), members),
+    h("section", { class: "panel", "aria-labelledby": "tables-h" }, h("h2", { id: "tables-h" }, t("group.tables")), tables, newTableForm(group)),
+    await standingsPanel(group, matches[0]?.game), await recapPanel(), recentPanel(matches), exportRow(), await invitePanel(group));
+}
+
+function missing(err) {
+  const text = err instanceof ApiError && err.status === 404 ? t("group.notFound") : errorText(err);
+  fill($("#content"), h("section", { class: "panel" }, h("p", { class: "error", id: "group-error" }, text), h("a", { class: "btn btn-small", href: "/groups" }, t("group.groups"))));
+}
+
+async function main() {
+  try {
+    games = await api("/api/games");
+  } catch {
+    games = [];
+  }
+  await whoAreYou();
+  try {
+    if (!groupCode) return await myGroups();
+    await joinFromLink();
+    await render();
+    setInterval(() => { if (!document.hidden && !document.querySelector("select:focus, input:focus")) render().catch(() => {}); }, REFRESH_MS);
+  } catch (err) {
+    missing(err);
+  }
+}
+
+main();
