@@ -562,3 +562,16 @@ def test_a_joker_refused_in_a_trump_contract_is_called_a_trump_not_no_trump():
             action = rng.choice(game.legal_actions(state, seat))
             state = game.apply(state, seat, action)
     raise AssertionError("no joker held against a followable side suit in 40 deals")
+
+
+@pytest.mark.parametrize(("options", "house"), [({}, False), ({"target": 5}, False), ({"books": "thirteen"}, True),
+                                                ({"sport_kitty": True}, True)])
+def test_a_history_entry_says_whether_the_table_plays_house_options(options, house):
+    """The sheet calls a sweep a Chicago in the seed's game and a Boston with house options."""
+    game = get_game("bid_whist")
+    state = game.new_game(4, options, seed=3)
+    rng = random.Random(3)
+    while not state.history:
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+    assert game.view(state, 0)["history"][0]["house"] is house

@@ -250,6 +250,7 @@ class HandResult:
     play_direction: str | None = None  # uptown or downtown, as the hand was played
     doubled: bool = False  # a no-trump contract scored double
     quadrupled: bool = False  # a Boston scored four times
+    house: bool = False  # the table plays house options: a sweep is a Boston, not a Chicago
 
     def to_dict(self) -> dict[str, Any]:
         """The history entry as the view shows it."""
@@ -272,6 +273,7 @@ class HandResult:
             "play_direction": self.play_direction,
             "doubled": self.doubled,
             "quadrupled": self.quadrupled,
+            "house": self.house,
         }
 
 
@@ -452,6 +454,7 @@ def _score(state: BidWhistState) -> tuple[HandResult, HandRecord]:
         play_direction=state.play_direction,
         doubled=doubled,
         quadrupled=quadrupled,
+        house=state.house is not None,
     )
     record = HandRecord(
         dealer=state.dealer,

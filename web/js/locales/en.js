@@ -459,6 +459,8 @@ export default {
   "sheet.made": "made",
   "sheet.set": "set",
   "sheet.chicago": "Chicago!",
+  "sheet.boston": "Boston!",
+  "sheet.bostonQuadruple": "Boston ×4",
   "sheet.bait": "bait",
   "sheet.halfBait": "half bait",
   "sheet.noContract": "no contract",

@@ -458,6 +458,8 @@ export default {
   "sheet.made": "cumpriu",
   "sheet.set": "falhou",
   "sheet.chicago": "Chicago!",
+  "sheet.boston": "Boston!",
+  "sheet.bostonQuadruple": "Boston ×4",
   "sheet.bait": "isca",
   "sheet.halfBait": "meia isca",
   "sheet.noContract": "sem contrato",
