@@ -92,8 +92,8 @@ EXPECTED = [
     # no heart in no trump)") to the same reason.
     ("You must follow suit", lambda why, reason: why == reason or (
         why.startswith("You must follow suit: ") and reason.removeprefix("You must follow suit: ").rstrip(".") in why)),
-    ("No trump: void in the suit led, you must play a joker", lambda why, reason: why.startswith("No trump: you hold no ")
-     and why.endswith("you must play a joker (it cannot win).")),
+    ("No trump: void in the suit led, you must play a joker", lambda why, reason: (
+        why.startswith("No trump: you hold no ") and why.endswith("you must play a joker (it cannot win)."))),
     ("Name trump before you lead a joker", lambda why, reason: "name trump before you lead a joker" in why),
     ("No trump: choose the direction", lambda why, reason: why.startswith("You bid no trump: choose the direction")),
     ("As dealer you may not bid", lambda why, reason: why.startswith(f"The dealer may not bid {reason.split()[6].rstrip(':')}:")),
@@ -101,8 +101,10 @@ EXPECTED = [
     ("Your bid must be higher than the high bid of Seven", lambda why, reason: why.startswith(
         (f"The high bid is {_high(reason)}, the most", f"Each bid must outrank the high bid ({_high(reason)})"))),
     ("Your bid must be higher than the high bid", lambda why, reason: why.startswith(
-        (f"Each bid must be higher than the high bid ({_high(reason)})", f"Each bid must outrank the high bid ({_high(reason)})"))),
-    ("Nobody bid ", lambda why, reason: why.startswith(" ".join(reason.split()[:3]) + " or more, so the dealer must take the contract at")),
+        (f"Each bid must be higher than the high bid ({_high(reason)})",
+         f"Each bid must outrank the high bid ({_high(reason)})"))),
+    ("Nobody bid ", lambda why, reason: why.startswith(
+        " ".join(reason.split()[:3]) + " or more, so the dealer must take the contract at")),
     ("The other three passed", lambda why, reason: why == "The other three passed, so the dealer must name trump."),
     ("You open the bidding and may not pass", lambda why, reason: why.startswith("You open the bidding")),
     ("No bid may be above", lambda why, reason: why.startswith("No bid may be above")),
