@@ -6,13 +6,14 @@ Only this module imports the edges (``server.edges.api``, ``server.edges.ws``).
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import logging
 import os
 import time
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import swagger_ui_bundle
 from fastapi import FastAPI
@@ -28,6 +29,7 @@ from server.edges.api.matches import replay_builder
 from server.edges.api.replays import BodyCache, Replays, ReplayWorkers
 from server.edges.guard import ClientAddresses, RequestGuard
 from server.config import Settings, get_settings
+from server.log_entry import WriterReports
 from server.limits import MemoryRateLimiter, OpenSockets, rates_from
 from server.metrics import Metrics
 from server.storage.db import Database, DatabaseTimeout
@@ -229,12 +231,13 @@ def _start_chores(app: FastAPI, settings: Settings) -> list[asyncio.Task]:
     return chores
 
 
-def _writer(settings: Settings) -> DatabaseWriter:
-    """The table log's writer; no spool in cluster mode: another node may take a table while
-    this one cannot reach the database (server/storage/dbwriter.py)."""
+def _writer(settings: Settings, reports: WriterReports) -> DatabaseWriter:
+    """The table log's writer, reporting to the rooms; no spool in cluster mode: another node
+    may take a table while this one cannot reach the database (server/storage/dbwriter.py)."""
     spool = None if settings.redis_url else settings.spool_path
     return DatabaseWriter(
-        settings.database_url, spool, retry_max_s=settings.db_retry_max_s, timeout_s=settings.db_timeout_s
+        settings.database_url, spool, retry_max_s=settings.db_retry_max_s, timeout_s=settings.db_timeout_s,
+        reports=reports,
     )
 
 
@@ -244,10 +247,10 @@ async def _lifespan(app: FastAPI):
     background while the database is down), and down again in order at the stop."""
     settings: Settings = app.state.settings
     db = Database(settings.database_url, timeout_s=settings.db_timeout_s)
-    writer = _writer(settings)
-    await writer.start()
     source = DatabaseTables(db)
-    rooms = RoomManager(settings, writer, source)
+    rooms = RoomManager(settings, functools.partial(_writer, settings), source)
+    writer = cast(DatabaseWriter, rooms.writer)  # the one ``_writer`` made
+    await writer.start()
     cluster = await _join_cluster(app, settings, rooms)
     rooms.start()
     app.state.db = db
