@@ -26,7 +26,6 @@ transport only as a ``Connection`` with a queue and a way to close it.
 from __future__ import annotations
 
 import asyncio
-import logging
 import random
 import secrets
 import time
@@ -46,8 +45,6 @@ from server.rooms.messages import snapshot_frame
 from server.rooms.seats import clean_text, new_seed, utcnow
 from server.rooms.table import FINISHED, ROW, SEATED, TURN, Table
 from server.rules.games.base import canonical_action
-
-log = logging.getLogger("felt.rooms")
 
 
 class Room:

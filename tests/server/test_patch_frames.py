@@ -1,6 +1,6 @@
 """The room's two-part diff: what is shared once per action, what is each connection's own.
 
-``Room._broadcast`` trusts ``Game.seat_keys``: every other key of a seat's view must equal
+``fan_out`` (server/rooms/fanout.py) trusts ``Game.seat_keys``: every other key of a seat's view must equal
 the public view's. These tests check that promise over random games of every engine, and
 that every frame, applied to the connection's last view, gives exactly its new view:
 seated players, a spectator, two tabs of one player, and a shared part that must be found
