@@ -9,16 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, Union
 
 import orjson
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    StrictBool,
-    StrictInt,
-    StrictStr,
-    TypeAdapter,
-    ValidationError,
-)
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter, ValidationError
 
 from server.rooms.errors import RoomError
 
