@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> None:
         ws=ws,
         ws_per_message_deflate=False,  # measured: costs memory and CPU for frames this small
         ws_max_size=max(65536, settings.max_frame_bytes * 16),  # larger frames get an error frame from ws.py
-        timeout_keep_alive=settings.keep_alive_s,
+        timeout_keep_alive=settings.keep_alive_s,  # type: ignore[arg-type]  # typed int, used as a float delay
         backlog=settings.backlog,
         server_header=False,
         # uvicorn would take X-Forwarded-For from any loopback peer; FELT_TRUSTED_PROXIES decides instead.

@@ -22,22 +22,22 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from server import __version__
+from server.config import Settings, get_settings
 from server.edges.api import api_router
-from server.edges.rules_pages import install_rules_pages
 from server.edges.api.errors import ApiError, install_error_handlers
 from server.edges.api.matches import replay_builder
 from server.edges.api.replays import BodyCache, Replays, ReplayWorkers
 from server.edges.guard import ClientAddresses, RequestGuard
-from server.config import Settings, get_settings
-from server.log_entry import WriterReports
+from server.edges.headers import SecurityHeaders
+from server.edges.rules_pages import install_rules_pages
+from server.edges.ws import RoomSockets
 from server.limits import MemoryRateLimiter, OpenSockets, rates_from
+from server.log_entry import WriterReports
 from server.metrics import Metrics
+from server.rooms import RoomManager
 from server.storage.db import Database, DatabaseTimeout
 from server.storage.dbwriter import DatabaseWriter
 from server.storage.source import DatabaseTables
-from server.rooms import RoomManager
-from server.edges.headers import SecurityHeaders
-from server.edges.ws import RoomSockets
 
 if TYPE_CHECKING:
     from server.cluster import Cluster
@@ -172,7 +172,7 @@ DRAINS: list = []
 
 async def drain_all() -> None:
     """Every running app: refuse new changes, make every logged change durable and shown."""
-    for drain in list(DRAINS):
+    for drain in list(DRAINS):  # a copy: an app that stops meanwhile removes its drain
         await drain()
 
 
@@ -192,7 +192,7 @@ async def _prepare(db: Database, rooms: RoomManager, first_try: asyncio.Event) -
             await asyncio.to_thread(db.upgrade)
             await rooms.restore_all()
             return
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - the start never gives up: whatever fails, it tries again
             first_try.set()
             log.warning("the database is not ready (%s); retrying in %.1f s", exc, delay)
             await asyncio.sleep(delay)

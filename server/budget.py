@@ -24,7 +24,7 @@ TURN_S = 0.0005
 class LoopBudget:
     """How long the current turn of a long loop may still run before it yields."""
 
-    __slots__ = ("seconds", "_ends")
+    __slots__ = ("_ends", "seconds")
 
     def __init__(self, seconds: float = TURN_S) -> None:
         self.seconds = seconds

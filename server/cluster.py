@@ -39,7 +39,7 @@ from typing import Protocol
 
 import orjson
 from redis import asyncio as aioredis
-from redis.exceptions import NoScriptError
+from redis.exceptions import NoScriptError, RedisError
 
 from server.config import Settings
 from server.limits import MemoryRateLimiter, Rate
@@ -187,7 +187,7 @@ class Cluster:
             async with asyncio.timeout(10):  # a stop never waits on Redis for longer
                 await self.release_all()
                 await self._pubsub.aclose()
-        except Exception:  # Redis gone or stuck: the leases expire by themselves
+        except (RedisError, OSError, TimeoutError):  # Redis gone or stuck: the leases expire by themselves
             log.warning("could not release this node's leases; they expire in %d ms", self.lease_ms)
         await self.redis.aclose()
 
@@ -242,7 +242,7 @@ class Cluster:
             holder = await self.redis.get(self._lease(code))
             if holder is not None and (holder != asked or time.monotonic() - asked_at > 1.0):
                 asked, asked_at = holder, time.monotonic()
-                node = holder.decode().rsplit(" ", 1)[0]
+                node = holder.decode().rsplit(" ", 1)[0]  # type: ignore[union-attr]  # bytes: never decoded
                 self.ops += 1
                 await self.redis.publish(self._channel(node), b"handover " + code.encode())
             if time.monotonic() > deadline:
@@ -256,7 +256,7 @@ class Cluster:
             part = codes[start : start + chunk]
             self.ops += 1
             holders = await self.redis.mget([self._lease(c) for c in part])
-            out += [code for code, holder in zip(part, holders) if holder is None]
+            out += [code for code, holder in zip(part, holders, strict=True) if holder is None]
         return out
 
     async def release(self, code: str, token: str | None = None) -> None:
@@ -294,7 +294,7 @@ class Cluster:
         self.ops += 1
         kept = await self._renew_chunks(held)
         lost = []
-        for (code, token), ok in zip(held, kept):
+        for (code, token), ok in zip(held, kept, strict=True):
             if self.tokens.get(code) != token:
                 continue  # released or taken again meanwhile
             if ok:
@@ -328,7 +328,7 @@ class Cluster:
             await asyncio.sleep(every)
             try:
                 lost = await self.renew()
-            except Exception as exc:  # Redis unreachable: trust runs out on its own clock
+            except Exception as exc:  # noqa: BLE001 - the renewal never dies; Redis unreachable: trust runs out
                 log.warning("could not renew this node's leases: %s", exc)
                 lost = [c for c in list(self.trusted) if not self.owns(c)]
                 for code in lost:
@@ -344,7 +344,7 @@ class Cluster:
                 message = await self._pubsub.get_message(timeout=1.0)
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - the listener never dies: it listens again
                 log.warning("the cluster channel failed (%s); listening again", exc)
                 await asyncio.sleep(0.5)
                 continue
@@ -369,7 +369,7 @@ class Cluster:
         while not self._closing:
             try:
                 await self.publish_lobby()
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - the publisher never dies: it tries on the next round
                 log.warning("could not publish this node's lobby: %s", exc)
             await asyncio.sleep(self.settings.lobby_publish_s)
 
@@ -378,12 +378,15 @@ class Cluster:
 
     async def lobby(self) -> list[dict]:
         """Every node's public waiting tables (this node's as they are now), newest first."""
-        nodes = sorted(n.decode() for n in await self.redis.smembers(f"{self.prefix}nodes"))
+        nodes = sorted(
+            n.decode()  # type: ignore[union-attr]  # bytes: the client never decodes responses
+            for n in await self.redis.smembers(f"{self.prefix}nodes")
+        )
         others = [n for n in nodes if n != self.node]
         rooms = self._local_lobby()
         if others:
             blobs = await self.redis.mget([f"{self.prefix}lobby:{n}" for n in others])
-            gone = [n for n, blob in zip(others, blobs) if blob is None]
+            gone = [n for n, blob in zip(others, blobs, strict=True) if blob is None]
             if gone:
                 await self.redis.srem(f"{self.prefix}nodes", *gone)
             seen = {r["code"] for r in rooms}
@@ -451,7 +454,7 @@ class SharedRateLimiter:
             left = await self._bucket(
                 keys=[f"{self.cluster.prefix}rate:{kind}:{key}"], args=[rate.per_second, rate.burst, 1]
             )
-        except Exception as exc:  # Redis unreachable: this node's own buckets still hold
+        except (RedisError, OSError) as exc:  # Redis unreachable: this node's own buckets still hold
             log.warning("could not share a rate-limit token: %s", exc)
             return
         self.local._buckets[(kind, key)] = (float(left), self.local.clock())

@@ -94,12 +94,16 @@ class Settings(BaseSettings):
         description="Where log entries and matches wait (fsync'ed) while the database is unreachable.",
     )
     replay_builds: int = Field(
-        default=1, ge=1, description="Replays built at once, each in a worker process of its own (a 20,000-action one: about 30 MB)."
+        default=1,
+        ge=1,
+        description="Replays built at once, each in a worker process of its own (a 20,000-action one: about 30 MB).",
     )
     replay_queue: int = Field(
         default=8, ge=0, description="Replay requests that may wait for a build; more get 503 with Retry-After."
     )
-    replay_cache_entries: int = Field(default=16, ge=0, description="Encoded replays kept (as files, see server/edges/api/replays.py).")
+    replay_cache_entries: int = Field(
+        default=16, ge=0, description="Encoded replays kept (as files, see server/edges/api/replays.py)."
+    )
     replay_cache_mb: int = Field(default=64, ge=0, description="Largest total size of the kept replays.")
     db_timeout_s: float = Field(
         default=5.0, gt=0,
@@ -130,7 +134,9 @@ class Settings(BaseSettings):
         default=10.0, gt=0, description="A connection must finish sending a request's headers within this."
     )
     body_timeout_s: float = Field(default=20.0, gt=0, description="A request's whole body must arrive within this.")
-    keep_alive_s: float = Field(default=5.0, gt=0, description="An idle HTTP keep-alive connection is closed after this.")
+    keep_alive_s: float = Field(
+        default=5.0, gt=0, description="An idle HTTP keep-alive connection is closed after this."
+    )
     max_body_bytes: int = Field(default=65536, ge=1024, description="Larger request bodies are refused with 413.")
     max_header_bytes: int = Field(default=16384, ge=1024, description="Larger request headers are refused.")
     max_connections: int = Field(

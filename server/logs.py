@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import logging
 import re
+from datetime import UTC, datetime
 from urllib.parse import unquote_plus
-from datetime import datetime, timezone
 
 import orjson
 
@@ -50,7 +50,7 @@ class RedactSecrets(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         try:
             message = record.getMessage()
-        except Exception:  # a malformed call: keep what there is
+        except Exception:  # noqa: BLE001 - a malformed call (or an argument's __str__ failing): keep what there is
             message = str(record.msg)
         record.msg = redact(message)
         record.args = None
@@ -66,7 +66,7 @@ class JsonFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         entry = {
-            "time": datetime.fromtimestamp(record.created, timezone.utc).isoformat(timespec="milliseconds"),
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname.lower(),
             "logger": record.name,
             "message": record.getMessage(),

@@ -47,7 +47,8 @@ class _Live:
             value=1 if writer is not None and writer.spooled else 0,
         )
         yield GaugeMetricFamily(
-            "felt_writer_outage", "1 while the database is unreachable and changes are refused (cluster mode: no spool).",
+            "felt_writer_outage",
+            "1 while the database is unreachable and changes are refused (cluster mode: no spool).",
             value=1 if writer is not None and writer.outage else 0,
         )
         tender = getattr(state, "collector", None)

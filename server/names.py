@@ -75,7 +75,8 @@ def _check_character(ch: str) -> None:
     )
     if not allowed:
         raise InvalidName(
-            f"A name may hold letters, digits, single spaces, ordinary punctuation and emoji; {_shown(ch)} is none of them."
+            "A name may hold letters, digits, single spaces, ordinary punctuation and emoji; "
+            f"{_shown(ch)} is none of them."
         )
     if width(ch) > WIDTH_MAX:
         raise InvalidName(f"{_shown(ch)} is drawn much wider than a letter; a name may not hold it.")
@@ -116,6 +117,7 @@ def clean_name(name: object) -> str:
     _check_marks(name)
     if _LABELS.fullmatch(_folded(name)):
         raise InvalidName(
-            f"“{name}” looks like the label of a bot or of an empty seat (such as “Bot 2” or “Seat 3”); pick another name."
+            f"“{name}” looks like the label of a bot or of an empty seat (such as “Bot 2” or “Seat 3”); "
+            "pick another name."
         )
     return name

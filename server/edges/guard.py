@@ -139,6 +139,10 @@ async def _answer(send: Any, status: int, code: str, message: str) -> None:
     await send({
         "type": "http.response.start",
         "status": status,
-        "headers": [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body)), (b"connection", b"close")],
+        "headers": [
+            (b"content-type", b"application/json"),
+            (b"content-length", b"%d" % len(body)),
+            (b"connection", b"close"),
+        ],
     })
     await send({"type": "http.response.body", "body": body})

@@ -145,7 +145,17 @@ def options_box(page: RulesPage, applied: list[dict[str, Any]], note: str | None
     )
     return ('<aside class="panel rules-options" aria-labelledby="rules-options-h">'
             '<h2 id="rules-options-h">This table\'s house options</h2>'
-            f"<p>These differ from the default game below; each is explained under its name.</p><ul>{items}</ul></aside>")
+            "<p>These differ from the default game below; each is explained under its name.</p>"
+            f"<ul>{items}</ul></aside>")
+
+
+# The site's icon (a spade on felt green) and the brand's spade, as in every page under web/.
+_ICON_HREF = (
+    "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E"
+    "%3Crect width='16' height='16' rx='3' fill='%23166534'/%3E"
+    "%3Ctext x='8' y='12.5' font-size='11' text-anchor='middle' fill='white'%3E%E2%99%A0%3C/text%3E%3C/svg%3E"
+)
+_BRAND_MARK = '<span class="brand-mark" aria-hidden="true">♠</span>'
 
 
 def page_html(page: RulesPage, box: str) -> str:
@@ -160,12 +170,12 @@ def page_html(page: RulesPage, box: str) -> str:
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <meta name="color-scheme" content="light">
   <title>Felt · How to play {title}</title>
-  <link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='3' fill='%23166534'/%3E%3Ctext x='8' y='12.5' font-size='11' text-anchor='middle' fill='white'%3E%E2%99%A0%3C/text%3E%3C/svg%3E">
+  <link rel="icon" href="{_ICON_HREF}">
   <link rel="stylesheet" href="/static/css/felt.css">
 </head>
 <body class="page-rules">
   <header class="topbar">
-    <a class="brand" href="/" aria-label="Felt: back to the lobby"><span class="brand-mark" aria-hidden="true">♠</span> Felt</a>
+    <a class="brand" href="/" aria-label="Felt: back to the lobby">{_BRAND_MARK} Felt</a>
   </header>
   <main class="history rules-page">
     <p><a href="/">← Back to the lobby</a></p>

@@ -32,10 +32,11 @@ uvicorn (``http=``, ``ws=``):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import socket
 import struct
-from typing import Any
+from typing import Any, cast
 
 import httptools
 import orjson
@@ -192,7 +193,8 @@ class GuardedHttp(HttpToolsProtocol):
             finally:
                 self.app = app
         if self.cycle is not None:
-            self.cycle.transport = _LingerOnClose(self.transport, self)
+            # A stand-in by delegation: a Transport in all but close and is_closing.
+            self.cycle.transport = cast(asyncio.Transport, _LingerOnClose(self.transport, self))
 
     def _is_health_check(self) -> bool:
         try:
@@ -253,10 +255,8 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         super().connection_made(transport)
         sock = transport.get_extra_info("socket")
         if sock is not None:
-            try:
+            with contextlib.suppress(OSError):  # not a TCP socket (tests, unix sockets): keep the default
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.send_buffer_bytes)
-            except OSError:  # not a TCP socket (tests, unix sockets): keep the default
-                pass
 
     async def send(self, message: Any) -> None:
         if not self.writable.is_set() and not self.disconnected:
@@ -278,10 +278,8 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         log.warning("cutting a WebSocket whose client stopped reading (%s)", self.client and self.client[0])
         sock = self.transport.get_extra_info("socket")
         if sock is not None:
-            try:
+            with contextlib.suppress(OSError):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-            except OSError:
-                pass
         self.transport.abort()
 
     def on_task_complete(self, task: asyncio.Task[None]) -> None:

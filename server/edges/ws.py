@@ -20,7 +20,20 @@ from server.limits import CONNECTS, LOOKUPS, TOKEN_CONNECTS, OpenSockets
 from server.players import player_for_token
 from server.rooms import Connection, Room, RoomError
 from server.rooms.messages import (
-    PONG, Act, BotMsg, Chat, ClientMsg, Close, Leave, Ping, Resync, Sit, Stand, Start, error_frame, parse_frame,
+    PONG,
+    Act,
+    BotMsg,
+    Chat,
+    ClientMsg,
+    Close,
+    Leave,
+    Ping,
+    Resync,
+    Sit,
+    Stand,
+    Start,
+    error_frame,
+    parse_frame,
 )
 from server.rooms.seats import quoted
 from server.rules.games import GameError
@@ -35,7 +48,7 @@ CLOSE_TRY_AGAIN = 1013
 class TokenBucket:
     """Frames a connection may send: a sustained rate with a burst."""
 
-    __slots__ = ("rate", "burst", "tokens", "stamp")
+    __slots__ = ("burst", "rate", "stamp", "tokens")
 
     def __init__(self, rate: float, burst: int) -> None:
         self.rate = rate
@@ -84,8 +97,17 @@ class RoomSocket:
     """One WebSocket to one room: the receive loop here, the sender task draining its queue."""
 
     __slots__ = (
-        "scope", "receive", "send", "conn", "close_requested", "close_code", "close_reason", "peer_gone",
-        "sender_task", "handler", "metrics",
+        "close_code",
+        "close_reason",
+        "close_requested",
+        "conn",
+        "handler",
+        "metrics",
+        "peer_gone",
+        "receive",
+        "scope",
+        "send",
+        "sender_task",
     )
 
     def __init__(self, scope: dict, receive: Any, send: Any) -> None:
@@ -162,7 +184,7 @@ class RoomSocket:
                         await self._close(self.close_code, self.close_reason)
                         return
                     await send({"type": "websocket.send", "text": frame})
-        except Exception:  # the peer went away mid-send; the receive loop sees it too
+        except Exception:  # noqa: BLE001 - the peer went away mid-send (each server says so its own way)
             self.peer_gone = True
 
     async def serve(self, code: str) -> None:
@@ -175,7 +197,9 @@ class RoomSocket:
         limiter = getattr(app.state, "limiter", None)
         address = app.state.addresses.of(self.scope) if limiter is not None else ""
         if limiter is not None and limiter.take(CONNECTS, address) > 0:
-            await self._refuse("rate_limited", "Too many connections from your address; wait a moment.", CLOSE_TRY_AGAIN)
+            await self._refuse(
+                "rate_limited", "Too many connections from your address; wait a moment.", CLOSE_TRY_AGAIN
+            )
             return
         room = await self._find_room(app, code, limiter, address)
         if room is None:
@@ -241,7 +265,9 @@ class RoomSocket:
         if room.may_sit(player.id if player else None):
             return True, False
         if LOAD.crowded():
-            await self._refuse("overloaded", "The server is full; only the tables' players get in now.", CLOSE_TRY_AGAIN)
+            await self._refuse(
+                "overloaded", "The server is full; only the tables' players get in now.", CLOSE_TRY_AGAIN
+            )
             return False, False
         if sockets is None:
             return True, False
@@ -254,7 +280,9 @@ class RoomSocket:
         """The open room ``code``, or None once the socket is refused (unknown, too many misses,
         or the table store unreachable)."""
         if limiter is not None and limiter.wait(LOOKUPS, address) > 0:
-            await self._refuse("rate_limited", "Too many unknown room codes from your address; wait a while.", CLOSE_POLICY)
+            await self._refuse(
+                "rate_limited", "Too many unknown room codes from your address; wait a while.", CLOSE_POLICY
+            )
             return None
         try:
             room: Room | None = await app.state.rooms.open(code)

@@ -208,7 +208,7 @@ def _replay(
 def _is_hidden(action: dict[str, Any]) -> bool:
     """True for a move whose cards the table did not see (a discard, the Ribs, a fold)."""
     kind = action.get("type")
-    return (kind in ("discard", "ribs") or action.get("fold")) and action.get("cards") is None
+    return bool(kind in ("discard", "ribs") or action.get("fold")) and action.get("cards") is None
 
 
 def _matches(sampled: dict[str, Any], real: dict[str, Any]) -> bool:
@@ -272,6 +272,19 @@ class Reader:
     """How one game's view is read and its deal laid out (one subclass per game)."""
 
     @staticmethod
+    def read(view: dict[str, Any], seat: int) -> Knowledge:
+        """What ``seat`` knows of the current deal from its ``view``."""
+        raise NotImplementedError
+
+    @staticmethod
+    def lay_out(
+        view: dict[str, Any], seat: int, knowledge: Knowledge, deal: Deal, rng: random.Random
+    ) -> tuple[list[str], list[list[str]]]:
+        """The deck that deals ``deal`` as the table deals, and the cards of the hand's hidden
+        moves in the order of the log."""
+        raise NotImplementedError
+
+    @staticmethod
     def options(view: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
         """The options of the sampled match (the table's own, unless the hand needs others)."""
         return dict(options)
@@ -326,8 +339,7 @@ class BidWhistReader(Reader):
     def read(view: dict[str, Any], seat: int) -> Knowledge:
         knowledge = _trick_knowledge(view, seat, standard_deck(), must_trump=False)
         declarer = view.get("declarer")
-        taken = declarer is not None and view.get("kitty_count", 4) == 0
-        if not taken:
+        if declarer is None or view.get("kitty_count", 4) != 0:  # the kitty is not taken yet
             knowledge.spare = 4
             return knowledge
         discarded = any(e["action"].get("type") == "discard" for e in view.get("log") or [])

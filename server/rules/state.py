@@ -73,7 +73,7 @@ from __future__ import annotations
 import sys
 import weakref
 from collections.abc import Callable, Hashable, Mapping
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 S = TypeVar("S", bound="State")
 
@@ -103,7 +103,7 @@ class State:
 
     def __init__(self, *values: Any, **named: Any) -> None:
         fields = type(self)._fields
-        given = dict(zip(fields, values))
+        given = dict(zip(fields, values, strict=False))  # fewer values than fields: the rest are named
         given.update(named)
         if len(values) > len(fields) or given.keys() != set(fields):
             problems = [
@@ -119,13 +119,13 @@ class State:
         # One ordinary dict with the fields in class order: every clone copies it whole.
         self.__dict__ = {name: given[name] for name in fields}
 
-    def clone(self: S) -> S:
+    def clone(self) -> Self:
         """A new state of this class whose fields are the very same objects as this one's."""
         new = _new_object(type(self))
         new.__dict__ = self.__dict__.copy()
         return new
 
-    def evolve(self: S, fields: Mapping[str, Any] | None = None, /, **changes: Any) -> S:
+    def evolve(self, fields: Mapping[str, Any] | None = None, /, **changes: Any) -> Self:
         """A clone with the named fields replaced: those of ``fields`` (a mapping), then the
         keyword ``changes``; an unknown field name raises ``TypeError``.
 
@@ -166,7 +166,7 @@ class State:
 class ViewMemo:
     """One match's view parts, each kept with the source it was built from (see the module)."""
 
-    __slots__ = ("_state", "_public", "_parts")
+    __slots__ = ("_parts", "_public", "_state")
 
     def __init__(self) -> None:
         self._state: weakref.ref | None = None

@@ -63,7 +63,7 @@ class Ranks:
     card so far contends with strength ``high`` (the duty to head a trick asks it of a hand).
     """
 
-    __slots__ = ("plain", "trump", "in_trick", "heads")
+    __slots__ = ("heads", "in_trick", "plain", "trump")
 
     def __init__(
         self, plain_order: Sequence[str], trump_order: Sequence[str] | None = None

@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -180,7 +180,7 @@ class Database:
                 if self.url.get_backend_name() == "postgresql":
                     conn.execute(sa.text("SET LOCAL statement_timeout = 2000"))
                 return conn.execute(sa.text("SELECT 1")).scalar() == 1
-        except Exception as exc:  # the health check answers, it never raises
+        except Exception as exc:  # noqa: BLE001 - the health check answers, it never raises
             log.warning("database ping failed: %s", exc)
             return False
 

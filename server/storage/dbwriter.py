@@ -27,7 +27,8 @@ node cannot reach the database, so a spooled version could later collide with it
 an unreachable database is an *outage*: the batch is not durable, nothing of it is shown, the
 writer retries it and ``outage`` is true until a write succeeds; the rooms refuse changes
 meanwhile. A batch past its deadline is such an outage too, until its write ends: the same
-batch sent again then gets that write's answer, so it is never written twice. What is still unwritten at a stop is dropped (it was never shown to anyone).
+batch sent again then gets that write's answer, so it is never written twice. What is still
+unwritten at a stop is dropped (it was never shown to anyone).
 """
 
 from __future__ import annotations
@@ -45,9 +46,9 @@ from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures import wait as futures_wait
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import orjson
 from sqlalchemy import exc as sa_exc
@@ -218,7 +219,7 @@ def _write_isolated(db: Database, batch: dict, replay: bool) -> tuple[list[str],
                     tables.write_batch(session, {"matches": [record]})
             except UNREACHABLE:
                 raise
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - one bad record, whatever its fault, never sinks the batch
                 log.error("match %s cannot be stored and is dropped: %s: %r", record.get("id"), exc, record)
                 refused_matches.append(str(record.get("id")))
     return refused_tables, refused_matches
@@ -330,7 +331,7 @@ class _WorkerState:
             return {"ok": True, "spooled": False, "conflicts": []}
         except UNREACHABLE:
             raise
-        except Exception:  # isolate it
+        except Exception:  # noqa: BLE001 - whatever the database refused, isolate it (one table at a time)
             pass
         conflicts, refused = _write_isolated(self.db, batch, replay)
         return {"ok": True, "spooled": False, "conflicts": conflicts, "refused_matches": refused}
@@ -406,7 +407,7 @@ def _worker_main(
             break
         try:
             answer = state.write(message)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - the worker never dies: the server gets the error as the answer
             answer = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
         try:
             conn.send_bytes(orjson.dumps(answer))
@@ -419,9 +420,11 @@ class _Worker:
     """The spawned worker process and the event loop's streams to it."""
 
     def __init__(
-        self, url: str, spool_path: str | None, timeout_s: float = DEFAULT_TIMEOUT_S, method: str = "spawn"
+        self, url: str, spool_path: str | None, timeout_s: float = DEFAULT_TIMEOUT_S,
+        method: Literal["spawn", "fork"] = "spawn",
     ) -> None:
-        ctx = multiprocessing.get_context(method)
+        # (one literal per call: typed as the context that has a ``Process``, not any context)
+        ctx = multiprocessing.get_context("fork") if method == "fork" else multiprocessing.get_context("spawn")
         self.conn, child = ctx.Pipe()
         args = (child, url, spool_path, timeout_s, self.conn if method == "fork" else None)
         self.process = ctx.Process(target=_worker_main, args=args, name="felt-writer", daemon=True)
@@ -456,10 +459,8 @@ class _Worker:
         streams = getattr(self, "streams", None)
         if streams is not None:
             streams[1].close()
-            try:
+            with suppress(OSError):
                 await streams[1].wait_closed()
-            except OSError:
-                pass
 
     def close(self, timeout: float = 5.0) -> None:
         self.conn.close()  # with the streams closed, the worker sees EOF and stops

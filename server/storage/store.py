@@ -11,8 +11,8 @@ import hashlib
 import re
 import secrets
 from collections.abc import Mapping
-from datetime import datetime, timezone
-from typing import Any
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, cast
 
 import orjson
 import sqlalchemy as sa
@@ -21,8 +21,11 @@ from sqlalchemy.orm import Session
 from server.names import NAME_MAX, InvalidName, clean_name  # noqa: F401 (the store's API)
 from server.storage.models import ID_LENGTH, Action, Hand, Match, MatchSeat, Player
 
+if TYPE_CHECKING:
+    import psycopg
+
 # Opaque ids: what we mint (hex, urlsafe tokens) and what the rooms mint; anything else is 404.
-_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,%d}" % ID_LENGTH)
+_ID_RE = re.compile(rf"[A-Za-z0-9_-]{{1,{ID_LENGTH}}}")
 
 
 class InvalidCursor(ValueError):
@@ -44,7 +47,7 @@ def hash_token(token: str) -> str:
 
 
 def now_utc() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 # ---- players ---------------------------------------------------------------------------
@@ -86,8 +89,8 @@ def _as_utc(value: Any, key: str) -> datetime:
     if not isinstance(value, datetime):
         raise InvalidRecord(f"match record '{key}' must be a datetime, not {type(value).__name__}")
     if value.tzinfo is None:  # the rooms send UTC; a naive value is taken to be UTC
-        return value.replace(tzinfo=timezone.utc)
-    return value.astimezone(timezone.utc)
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
 
 
 def _require(record: Mapping[str, Any], key: str) -> Any:
@@ -119,7 +122,10 @@ def _insert_many(conn: sa.Connection, table: sa.Table, columns: tuple[str, ...],
         conn.execute(
             table.insert(),
             [
-                {c: (orjson.loads(v) if c in json_cols and v is not None else v) for c, v in zip(columns, row)}
+                {
+                    c: (orjson.loads(v) if c in json_cols and v is not None else v)
+                    for c, v in zip(columns, row, strict=True)
+                }
                 for row in rows
             ],
         )
@@ -127,13 +133,12 @@ def _insert_many(conn: sa.Connection, table: sa.Table, columns: tuple[str, ...],
     quote = conn.dialect.identifier_preparer.quote
     if conn.dialect.name == "postgresql" and conn.dialect.driver == "psycopg":
         # COPY is PostgreSQL's bulk path: one statement, rows streamed, same transaction.
-        raw = conn.connection.dbapi_connection
-        with raw.cursor() as cursor:
-            with cursor.copy(
-                f"COPY {quote(table.name)} ({', '.join(quote(c) for c in columns)}) FROM STDIN"
-            ) as copy:
-                for row in rows:
-                    copy.write_row(row)
+        raw = cast("psycopg.Connection[Any]", conn.connection.dbapi_connection)  # only psycopg gets here
+        with raw.cursor() as cursor, cursor.copy(
+            f"COPY {quote(table.name)} ({', '.join(quote(c) for c in columns)}) FROM STDIN"
+        ) as copy:
+            for row in rows:
+                copy.write_row(row)
         return
     sql = (
         f"INSERT INTO {quote(table.name)} ({', '.join(quote(c) for c in columns)}) "
@@ -243,7 +248,7 @@ def _insert_hands_and_actions(conn: sa.Connection, match_id: str, record: Mappin
 
 def encode_cursor(finished_at: datetime, match_id: str) -> str:
     """An opaque cursor for 'older than this match', stable when timestamps tie."""
-    raw = f"{finished_at.astimezone(timezone.utc).isoformat()}|{match_id}".encode()
+    raw = f"{finished_at.astimezone(UTC).isoformat()}|{match_id}".encode()
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
@@ -257,7 +262,7 @@ def decode_cursor(cursor: str) -> tuple[datetime, str]:
         raise InvalidCursor("The 'before' cursor is not one this server handed out.") from None
     if finished_at.tzinfo is None or not is_valid_id(match_id):
         raise InvalidCursor("The 'before' cursor is not one this server handed out.")
-    return finished_at.astimezone(timezone.utc), match_id
+    return finished_at.astimezone(UTC), match_id
 
 
 def _seats_by_match(session: Session, match_ids: list[str]) -> dict[str, list[dict]]:
@@ -273,7 +278,13 @@ def _seats_by_match(session: Session, match_ids: list[str]) -> dict[str, list[di
     )
     for match_id, seat, name, player_id, bot, level in rows:
         seats[match_id].append(
-            {"seat": seat, "name": name, "player_id": player_id, "bot": bot, "level": (level or "easy") if bot else None}
+            {
+                "seat": seat,
+                "name": name,
+                "player_id": player_id,
+                "bot": bot,
+                "level": (level or "easy") if bot else None,
+            }
         )
     return seats
 
@@ -282,6 +293,7 @@ def _summary(match: Match, players: list[dict]) -> dict[str, Any]:
     return {
         "id": match.id,
         "game": match.game,
+        "options": match.options,
         "players": players,
         "scores": list(match.scores),
         "winners": list(match.winners),

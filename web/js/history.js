@@ -2,11 +2,11 @@
 import { $, h, fill, timeAgo } from "./dom.js";
 import { api, identity, matchUrl } from "./api.js";
 import { t, translatePage, errorText } from "./i18n.js";
-import { gameTitle } from "./games.js";
+import { rulesSummary } from "./summary.js";
 
 translatePage();
 
-let titles = {};
+let catalogue = {}; // GET /api/games by name: each game's title and options schema
 
 function matchRow(m, me) {
   const winners = new Set(m.winners || []);
@@ -14,7 +14,8 @@ function matchRow(m, me) {
   const mine = me && players.find((p) => p.player_id === me.id);
   return h("li", { class: "match-row" },
     h("div", { class: "match-row-head" },
-      h("strong", {}, gameTitle(m.game, titles[m.game])),
+      h("strong", { class: "rules-summary", "data-rules-summary": "" },
+        rulesSummary(m.game, m.options, catalogue[m.game]?.options || null, catalogue[m.game]?.title)),
       mine ? h("span", { class: ["pill", winners.has(mine.seat) ? "pill-won" : "pill-lost"] }, winners.has(mine.seat) ? t("history.won") : t("history.lost")) : null,
       h("span", { class: "hint" }, ` ${timeAgo(m.finished_at, t)}`)),
     h("ul", { class: "match-players" }, players.map((p) => h("li", { class: winners.has(p.seat) ? "winner" : null },
@@ -51,9 +52,9 @@ async function list(box, query, empty, me) {
 
 async function main() {
   try {
-    for (const g of await api("/api/games")) titles[g.name] = g.title;
+    for (const g of await api("/api/games")) catalogue[g.name] = g;
   } catch {
-    titles = {};
+    catalogue = {};
   }
   const me = identity.get();
   if (me) list($("#mine"), { player: me.id }, t("history.noneMine"), me);

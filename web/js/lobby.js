@@ -3,6 +3,7 @@ import { $, h, fill, toast } from "./dom.js";
 import { api, ensurePlayer, identity, roomUrl } from "./api.js";
 import { t, has, translatePage, errorText } from "./i18n.js";
 import { gameSummary, gameTitle } from "./games.js";
+import { rulesSummary } from "./summary.js";
 
 translatePage();
 
@@ -122,9 +123,10 @@ async function loadGames() {
 }
 
 function roomRow(r) {
+  const schema = games.find((g) => g.name === r.game)?.options || null;
   return h("li", { class: "room-row" },
     h("div", { class: "room-row-main" },
-      h("strong", {}, gameTitle(r.game, r.title)),
+      h("strong", { class: "rules-summary", "data-rules-summary": "" }, rulesSummary(r.game, r.options, schema, r.title)),
       h("span", { class: "hint" }, ` · ${t("lobby.hostedBy", { host: r.host_name || t("lobby.someone") })}`),
       r.turn_timer ? h("span", { class: "hint" }, ` · ${t("lobby.timerShort", { n: r.turn_timer })}`) : null),
     h("span", { class: "room-row-seats", "aria-label": t("lobby.seatsTaken", { n: r.taken, m: r.seats }) }, `${r.taken}/${r.seats}`),

@@ -9,6 +9,7 @@ import { actionText, gameTitle, infoItems, seatLabel } from "./games.js";
 import { scoreSheet } from "./sheet.js";
 import { sha256Hex } from "./sha256.js";
 import { t, translatePage, errorText } from "./i18n.js";
+import { optionList, rulesSummary } from "./summary.js";
 
 translatePage();
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -16,6 +17,7 @@ let record = null;
 let steps = []; // [{view, seat, action}] : the deal, then one per action
 let step = 0;
 let names = [];
+let schema = null; // the game's options schema (GET /api/games), null when unknown
 
 /** The replay's positions as whole views (the server sends the deal, then a patch per action). */
 function unpack(body) {
@@ -36,7 +38,30 @@ function renderSummary(title) {
     h("table", { class: "scores" }, h("tbody", {}, players.map((p) => h("tr", { class: winners.has(p.seat) ? "leader" : null },
       h("th", { scope: "row" }, p.bot ? t(p.level === "strong" ? "seat.strongBotName" : "seat.botName", { n: p.seat + 1 }) : p.name),
       h("td", {}, String(record.scores[p.seat])),
-      h("td", {}, winners.has(p.seat) ? t("match.winner") : ""))))));
+      h("td", {}, winners.has(p.seat) ? t("match.winner") : "")))),
+    rulesBox()));
+}
+
+/** The match's rules: the one-line summary, then every option with its value (changed ones marked). */
+function rulesBox() {
+  const options = record.options || {};
+  return h("section", { class: "match-rules", "aria-labelledby": "match-rules-h" },
+    h("h3", { id: "match-rules-h" }, t("summary.allOptions")),
+    h("p", { class: "rules-summary", "data-rules-summary": "" }, rulesSummary(record.game, options, schema)),
+    h("dl", { class: "option-list" }, optionList(record.game, options, schema).map((o) => h("div", {
+      class: o.changed ? "option-changed" : null, "data-option": o.key },
+      h("dt", {}, o.label),
+      h("dd", {}, o.value, o.changed ? h("span", { class: "pill" }, t("summary.changed")) : null)))));
+}
+
+/** The replay's heading line: the rules the replayed match was played under. */
+function replayRules(options) {
+  let line = $("#replay-rules");
+  if (!line) {
+    line = h("p", { id: "replay-rules", class: "rules-summary", "data-rules-summary": "" });
+    $("#replay-h").after(line);
+  }
+  line.textContent = rulesSummary(record.game, options, schema);
 }
 
 async function renderFair() {
@@ -197,8 +222,9 @@ async function main() {
     return;
   }
   try {
-    const server = (await api("/api/games")).find((g) => g.name === record.game)?.title;
-    title = gameTitle(record.game, server);
+    const entry = (await api("/api/games")).find((g) => g.name === record.game);
+    schema = entry?.options || null;
+    title = gameTitle(record.game, entry?.title);
   } catch {
     title = gameTitle(record.game);
   }
@@ -208,7 +234,9 @@ async function main() {
   renderSummary(title);
   renderFair();
   try {
-    steps = unpack(await api(`/api/matches/${encodeURIComponent(matchId)}/replay`, { auth: true }));
+    const body = await api(`/api/matches/${encodeURIComponent(matchId)}/replay`, { auth: true });
+    replayRules(body.options || record.options || {});
+    steps = unpack(body);
     step = 0;
     renderStep();
   } catch (err) {

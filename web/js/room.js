@@ -10,6 +10,7 @@ import { t, has, translatePage, errorText } from "./i18n.js";
 import { sha256Hex } from "./sha256.js";
 import { ClockMarks } from "./clockmarks.js";
 import { setupRules } from "./rules.js";
+import { showSummary } from "./summary.js";
 
 translatePage();
 const code = canonicalCode(decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || ""));
@@ -293,6 +294,7 @@ function renderHeader() {
   fill($("#room-title"), title, h("span", { class: "room-code" }, ` · ${r.code}`),
     h("span", { class: ["pill", `pill-${r.status}`] }, status),
     r.private ? h("span", { class: "pill" }, t("room.private")) : null);
+  showSummary($("#table-rules"), r.game, r.options, r.title);
   const mine = state.you !== null && legal().length > 0;
   document.title = mine ? t("title.yourTurn", { title }) : t("title.room", { title });
 }

@@ -10,14 +10,14 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from server.storage import store
-from server.edges.api.errors import ApiError, error_response_doc
-from server.rules.games import game_names
 from server.edges.api.deps import bearer_token
+from server.edges.api.errors import ApiError, error_response_doc
 from server.edges.api.replays import ReplayWorkers, StoredBody
 from server.players import player_for_token
 from server.rooms.seats import quoted
+from server.rules.games import game_names
 from server.rules.replay import ReplayError
+from server.storage import store
 
 router = APIRouter(tags=["matches"])
 
@@ -35,6 +35,7 @@ class SeatOut(BaseModel):
 class MatchSummary(BaseModel):
     id: str
     game: str
+    options: dict[str, Any] = Field(description="The options the match was played with (the history shows its rules).")
     players: list[SeatOut]
     scores: list[int]
     winners: list[int]

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from server.storage import store
 from server.edges.api.deps import spend
 from server.edges.api.errors import ApiError, error_response_doc
 from server.limits import PLAYERS
+from server.storage import store
 
 router = APIRouter(tags=["players"])
 

@@ -22,6 +22,7 @@ two requests for one match share one build.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import secrets
@@ -110,17 +111,15 @@ def _start_worker() -> None:
 
 
 def _remove(path: Path) -> None:
-    try:
+    with contextlib.suppress(FileNotFoundError):
         path.unlink()
-    except FileNotFoundError:
-        pass
 
 
 class StoredBody:
     """An encoded replay in a file; the file goes when this object does (an open file of it
     stays readable until closed)."""
 
-    __slots__ = ("path", "size", "__weakref__")
+    __slots__ = ("__weakref__", "path", "size")
 
     def __init__(self, path: Path, size: int) -> None:
         self.path = path

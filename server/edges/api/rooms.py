@@ -28,7 +28,7 @@ router = APIRouter(tags=["rooms"])
 class CreateRoom(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    game: str = Field(description="A game id from GET /api/games.", json_schema_extra={"enum": sorted(game_names())})
+    game: str = Field(description="A game id from GET /api/games.", json_schema_extra={"enum": [*sorted(game_names())]})
     options: dict[str, Any] = Field(default_factory=dict, description="The game's options; defaults fill the rest.")
     seats: int | None = Field(default=None, description="How many players (default: the game's usual count).")
     private: bool = Field(default=False, description="Private rooms are not listed in the lobby.")

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from server.edges.api.deps import Caller, current_player
 from server.edges.api.errors import ApiError, error_response_doc
 from server.rooms import RoomError
+from server.storage.db import OUTAGE_ERRORS
 
 router = APIRouter(tags=["tables"])
 
@@ -42,7 +43,7 @@ class TableList(BaseModel):
 async def my_tables(request: Request, caller: Caller = Depends(current_player)) -> dict:
     try:
         found = await request.app.state.tables.tables_of(caller.id)
-    except Exception:
+    except OUTAGE_ERRORS:
         raise ApiError(503, "unavailable", "The table store is not reachable right now; try again.") from None
     return {"tables": [{**t, "url": f"/r/{t['code']}"} for t in found]}
 

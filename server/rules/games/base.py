@@ -16,8 +16,9 @@ States are ``server.rules.state.State`` objects that ``apply`` never changes: it
 fresh clone with the changed fields set (``server.rules.state``); views are built through the match's
 ``ViewMemo`` so that unchanged parts stay the same objects. Trick rules come from
 ``server.rules.tricks``. Options are a pydantic model per game; unknown keys or bad values
-raise ``ValueError`` naming the option (``parse_options``, for every game). Randomness enters once, as the seed; ``decks`` stacks the deck of the
-first hands for tests. No I/O, no clock, no logging: the rules know nothing of rooms.
+raise ``ValueError`` naming the option (``parse_options``, for every game). Randomness enters
+once, as the seed; ``decks`` stacks the deck of the first hands for tests. No I/O, no clock, no
+logging: the rules know nothing of rooms.
 """
 
 from __future__ import annotations

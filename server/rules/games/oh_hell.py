@@ -82,7 +82,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from operator import add
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, cast
 
 from pydantic import Field, model_validator
 
@@ -309,7 +309,7 @@ class Rules(NamedTuple):
 class Deal(NamedTuple):
     """One hand as dealt: fixed while it is played."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # the hand's number from 0; hides tuple.index, never called on a Deal
     dealer: int
     size: int
     dealt: tuple[tuple[str, ...], ...]
@@ -364,10 +364,7 @@ def _deal(rules: Rules, index: int) -> dict[str, Any]:
     n = rules.players
     size = rules.sizes[index] if index < len(rules.sizes) else rules.sizes[-1]
     dealer = (rules.first_dealer + index) % n
-    if index < len(rules.decks):
-        deck = rules.decks[index]
-    else:
-        deck = shuffled(_DECK, hand_rng(rules.seed, index))
+    deck = rules.decks[index] if index < len(rules.decks) else shuffled(_DECK, hand_rng(rules.seed, index))
     eldest = (dealer + 1) % n
     count = n * size
     hands: list[tuple[str, ...]] = [()] * n
@@ -376,6 +373,8 @@ def _deal(rules: Rules, index: int) -> dict[str, Any]:
     dealt = tuple(hands)
     opts = rules.options
     top = deck[count]
+    turned: str | None
+    trump: str | None
     if opts.trump == "turn":  # the default: no more work than before the house options
         turned, trump = top, top[-1]
     else:
@@ -622,12 +621,16 @@ class OhHell(Game):
         """Score the hand just completed, then deal the next or end the match."""
         rules, deal = state.rules, state.deal
         opts = rules.options
+        # A played-out hand: every seat has bid, and its last trick is taken.
+        bids = cast("tuple[int, ...]", state.bids)
+        last_trick = state.last_trick
+        assert last_trick is not None
         points = tuple([
             score_hand(opts.scoring, opts.vienna, b, t, deal.size)
-            for b, t in zip(state.bids, state.tricks_won)
+            for b, t in zip(bids, state.tricks_won, strict=True)
         ])
         scores = tuple(map(add, state.scores, points))
-        result = Result(deal, state.bids, state.tricks_won, points, state.last_trick)
+        result = Result(deal, bids, state.tricks_won, points, last_trick)
         results = state.results + (result,)
         following = deal.index + 1
         if following < len(rules.sizes) or (

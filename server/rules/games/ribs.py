@@ -253,7 +253,7 @@ class HeldPairs:
     and the actions that play them (``_RIBS_ACTIONS``, ``_PAIR_ACTIONS``) in that order.
     (Slots, not a NamedTuple: read on every pair step, a slot is the cheaper read.)"""
 
-    __slots__ = ("ranks", "ribs", "face_up", "either")
+    __slots__ = ("either", "face_up", "ranks", "ribs")
 
     def __init__(self, ranks: list[tuple[int, int]]) -> None:
         codes = [8 * a + b for a, b in ranks]
@@ -288,7 +288,7 @@ _PAIR_ACTIONS = tuple(
     )
     for fold in (False, True)
 )
-_EITHER_ACTIONS = tuple(zip(*_PAIR_ACTIONS))  # per 8 * a + b: face up, then folded
+_EITHER_ACTIONS = tuple(zip(*_PAIR_ACTIONS, strict=True))  # per 8 * a + b: face up, then folded
 
 
 def _next_in(passed: Sequence[bool], seat: int) -> int:
@@ -416,7 +416,7 @@ def resolve_trick(
 
 def _trick_dict(rec: TrickRecord, show_all: bool) -> dict[str, Any]:
     plays = []
-    for play, result in zip(rec.plays, rec.results):
+    for play, result in zip(rec.plays, rec.results, strict=True):
         plays.append(
             {
                 "seat": play.seat,
@@ -574,7 +574,9 @@ def _lay_ribs(state: RibsState, seat: int, a: int, b: int) -> RibsState:
 
 def _play_pair(state: RibsState, seat: int, a: int, b: int, fold: bool) -> RibsState:
     hands = _without(state.hands, seat, a, b)
-    plays = state.plays + (_PLAYS[seat][fold][8 * a + b],)  # (+: ~300 less than unpacking)
+    play = _PLAYS[seat][fold][8 * a + b]
+    assert play is not None  # _pair_of gives the low index first: a <= b
+    plays = state.plays + (play,)  # (+: ~300 less than unpacking)
     fold_used = state.fold_used
     if fold:
         changed = list(fold_used)
@@ -598,10 +600,10 @@ def _piles(state: RibsState, rec: TrickRecord) -> tuple[tuple[tuple[int, ...], .
     """Each seat's capture pile and the discard once ``rec``'s cards have gone their ways."""
     won = list(state.won)
     discard = state.discard
-    for play, result in zip(rec.plays, rec.results):
+    for play, result in zip(rec.plays, rec.results, strict=True):
         if result == FOLDED:
             discard += play.pair
-        elif result == BEAT or result == RETURNED:
+        elif result in (BEAT, RETURNED):
             won[play.seat] += play.pair
         elif result == BEATEN:
             won[rec.leader] += play.pair

@@ -104,7 +104,7 @@ _SORT_KEY: dict[str, int] = {
     c: _SUIT_INDEX[c[-1]] * 10 + TARBISH_RANKS.index(c[:-1]) for c in DECK
 }
 # Per trump suit, card -> card points.
-_POINTS: dict[str, dict[str, int]] = {
+_POINTS: dict[str | None, dict[str, int]] = {
     t: {
         c: TRUMP_POINTS.get(c[:-1], 0) if c[-1] == t else PLAIN_POINTS.get(c[:-1], 0)
         for c in DECK
@@ -476,7 +476,7 @@ def _finish_trick(
     trump = state.match.trump
     winner = trick_winner(trick, trump, RANKS)
     (_, c0), (_, c1), (_, c2), (_, c3) = trick
-    points_of = _POINTS[trump]  # type: ignore[index]
+    points_of = _POINTS[trump]
     points = points_of[c0] + points_of[c1] + points_of[c2] + points_of[c3]
     (t0, t1), (n0, n1), (w0, w1) = state.points_taken, state.tricks_won, state.won
     if winner % 2:
@@ -500,7 +500,7 @@ def _finish_trick(
 def _name_trump(state: TarbishState, seat: int, call: str) -> TarbishState:
     """Trump (or no trump) named: every kitty joins its hand, runs are found and bella is known."""
     suit = None if call == NO_TRUMP else call
-    hands, runs = zip(*[_sorted_and_runs(h + k) for h, k in zip(state.hands, state.kitties)])
+    hands, runs = zip(*[_sorted_and_runs(h + k) for h, k in zip(state.hands, state.kitties, strict=True)], strict=True)
     # Clone and set, here and below, rather than evolve: keyword arguments are costly
     # (docs/decisions/0003).
     match = state.match.clone()
@@ -547,7 +547,7 @@ def _hand_result(state: TarbishState, last_team: int) -> HandResult:
     if m.bella_seat is not None:
         bella[m.bella_seat % 2] = BELLA_POINTS
     taken = state.points_taken
-    totals = tuple(map(sum, zip(taken, last, runs, bella)))
+    totals = tuple(map(sum, zip(taken, last, runs, bella, strict=True)))
     added, result = settle(m.caller % 2, totals, m.half_bait)
     return HandResult(
         number=m.hand_index + 1,
@@ -826,7 +826,7 @@ class Tarbish(Game):
         """The spectator view plus every hand, kitty and taken card (for replays)."""
         view = self.view(state, None)
         # every card each seat holds, the face-down kitty included (matches hand_counts)
-        view["hands"] = [list(sort_cards(h + k)) for h, k in zip(state.hands, state.kitties)]
+        view["hands"] = [list(sort_cards(h + k)) for h, k in zip(state.hands, state.kitties, strict=True)]
         view["kitties"] = [list(k) for k in state.kitties]  # still face down
         view["won"] = [list(w) for w in state.won]
         view["deal"] = [list(d) for d in state.match.deals]
@@ -926,7 +926,7 @@ def _public_view(state: TarbishState) -> dict[str, Any]:
 
 
 def _hand_counts(state: TarbishState) -> list[int]:
-    return [len(h) + len(k) for h, k in zip(state.hands, state.kitties)]
+    return [len(h) + len(k) for h, k in zip(state.hands, state.kitties, strict=True)]
 
 
 def _lengths(parts: Sequence[Sequence[Any]]) -> list[int]:
