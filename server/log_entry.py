@@ -15,11 +15,9 @@ class LogEntry:
     """``kind`` with its ``data`` at table ``code``'s ``version``, made at ``at`` (Unix seconds);
     ``table``: the table's lobby row when this entry changed it (what storage lists), else None."""
 
-    __slots__ = ("code", "version", "kind", "data", "at", "table")
+    __slots__ = ("at", "code", "data", "kind", "table", "version")
 
-    def __init__(
-        self, code: str, version: int, kind: str, data: dict, at: float, table: dict | None = None
-    ) -> None:
+    def __init__(self, code: str, version: int, kind: str, data: dict, at: float, table: dict | None = None) -> None:
         self.code = code
         self.version = version
         self.kind = kind

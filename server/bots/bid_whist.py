@@ -270,9 +270,7 @@ class BidWhistBot(Bot):
         winner = trick[0]
         for play in trick[1:]:
             card, best = play["card"], winner["card"]
-            if _suit(card) == _suit(best) and _rank(card) > _rank(best):
-                winner = play
-            elif _suit(card) == trump and _suit(best) != trump:
+            if (_suit(card) == _suit(best) and _rank(card) > _rank(best)) or (_suit(card) == trump and _suit(best) != trump):
                 winner = play
         last_to_play = len(trick) == 3
         if winner["seat"] == partner and (

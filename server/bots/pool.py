@@ -27,7 +27,6 @@ from typing import Any
 
 from server.bots import get_bot
 
-
 STOP_SIGNALS = {signal.SIGTERM, signal.SIGINT}
 
 

@@ -49,7 +49,7 @@ class Autoplay:
 
     # A room holds its Autoplay, which holds no room (its tasks do, while they run): a closed
     # room is freed by reference counting alone, with no cycle left for the collector.
-    __slots__ = ("pool", "bot_delay_s", "grace_s", "_bots", "_bot_task", "_clock_task", "grace_tasks")
+    __slots__ = ("_bot_task", "_bots", "_clock_task", "bot_delay_s", "grace_s", "grace_tasks", "pool")
 
     def __init__(self, pool: BotPool, bot_delay_s: float, grace_s: float) -> None:
         self.pool = pool

@@ -22,7 +22,7 @@ Frames = list[tuple[Connection, str]]
 class Delivery:
     """The held frames of one room, and who waits for a version to be durable."""
 
-    __slots__ = ("code", "logged", "durable_version", "_held", "_waiters")
+    __slots__ = ("_held", "_waiters", "code", "durable_version", "logged")
 
     def __init__(self, code: str, version: int, logged: bool) -> None:
         self.code = code
@@ -92,4 +92,8 @@ class Delivery:
             return
         log.warning("room %s: closing a connection that fell %d frames behind", self.code, conn.limit)
         conn.closed = True
-        asyncio.get_running_loop().create_task(conn.closer(1008, "too slow: frames not read"))
+        asyncio.get_running_loop().create_task(_close_slow(conn))
+
+
+async def _close_slow(conn: Connection) -> None:
+    await conn.closer(1008, "too slow: frames not read")

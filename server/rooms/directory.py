@@ -35,6 +35,7 @@ BUSY = RoomError("unavailable", "This table is moving between servers; try again
 LEASE_GONE = RoomError("moved", "This table is moving to another server; nothing changed. Reconnecting.", 503)
 DATABASE_DOWN = RoomError("unavailable", "The database is unavailable; nothing changed. Try again shortly.", 503)
 MOVED = (1012, "this table moved to another server; reconnect")
+Cursor = tuple[float, str]  # a lobby page's key: (its last room's creation time, its code)
 
 
 class Rooms(Host, Protocol):
@@ -90,7 +91,7 @@ class Directory(Protocol):
 
     async def read(self, code: str) -> Room | None: ...
 
-    async def lobby(self, limit: int | None, after: tuple[float, str] | None) -> tuple[list[dict], tuple[float, str] | None]: ...
+    async def lobby(self, limit: int | None, after: Cursor | None) -> tuple[list[dict], Cursor | None]: ...
 
     def unleased(self, code: str) -> bool: ...
 
@@ -137,7 +138,7 @@ class LocalDirectory:
     async def read(self, code: str) -> Room | None:
         return await self.rooms.open(code)
 
-    async def lobby(self, limit: int | None, after: tuple[float, str] | None) -> tuple[list[dict], tuple[float, str] | None]:
+    async def lobby(self, limit: int | None, after: Cursor | None) -> tuple[list[dict], Cursor | None]:
         return self.rooms.list_public(limit=limit, after=after)
 
     def unleased(self, code: str) -> bool:
@@ -205,7 +206,7 @@ class ClusterDirectory:
                 raise too_many(cap)
         except RoomError:
             raise
-        except Exception as exc:  # Redis unreachable: no table can be placed safely
+        except Exception as exc:  # noqa: BLE001 - Redis unreachable (whatever it raises): no table can be placed safely
             log.warning("could not place a new table in the cluster: %s", exc)
             raise SHARED_DOWN from None
         return code
@@ -222,7 +223,7 @@ class ClusterDirectory:
                 raise BUSY
         except RoomError:
             raise
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - Redis unreachable (whatever it raises): the client tries again
             log.warning("could not take the lease of table %s: %s", code, exc)
             raise SHARED_DOWN from None
         try:
@@ -258,12 +259,12 @@ class ClusterDirectory:
             return None
         return await Room.rebuild_in_turns(rooms, code, found[1])
 
-    async def lobby(self, limit: int | None, after: tuple[float, str] | None) -> tuple[list[dict], tuple[float, str] | None]:
+    async def lobby(self, limit: int | None, after: Cursor | None) -> tuple[list[dict], Cursor | None]:
         """Every node's public waiting tables, a page at a time: a room's key is its creation's
         wall-clock time, which every node reads alike."""
         try:
             every = await self.cluster.lobby()
-        except Exception as exc:  # Redis unreachable: this node's own tables at least
+        except Exception as exc:  # noqa: BLE001 - Redis unreachable: this node's own tables at least
             log.warning("the shared lobby is not reachable (%s); listing this node's tables", exc)
             every = self.rooms.lobby_rows()
         rows = [r for r in every if after is None or (r["created"], r["code"]) < after]
@@ -379,5 +380,5 @@ class ClusterDirectory:
             self.drop_unleased()
             try:
                 await self.adopt_orphans()
-            except Exception as exc:  # the database or Redis unreachable: next time
+            except Exception as exc:  # noqa: BLE001 - the adopter never dies: the database or Redis unreachable, next time
                 log.warning("could not look for orphaned tables: %s", exc)

@@ -34,7 +34,7 @@ class Kept:
     view's), else the whole game view. A room holds thousands of these: slots, no dict.
     """
 
-    __slots__ = ("room", "seats", "chat", "result", "you", "me", "is_host", "game", "public")
+    __slots__ = ("chat", "game", "is_host", "me", "public", "result", "room", "seats", "you")
 
     def __init__(self, view: dict, public: dict | None, seat_keys: tuple[str, ...] | None) -> None:
         self.room = view["room"]
@@ -57,8 +57,14 @@ class Kept:
             game = {k: v for k, v in self.public.items() if k not in seat_keys}
             game.update(self.game)
         return {
-            "room": self.room, "seats": self.seats, "you": self.you, "me": self.me,
-            "is_host": self.is_host, "game": game, "chat": self.chat, "result": self.result,
+            "room": self.room,
+            "seats": self.seats,
+            "you": self.you,
+            "me": self.me,
+            "is_host": self.is_host,
+            "game": game,
+            "chat": self.chat,
+            "result": self.result,
         }
 
 
@@ -77,7 +83,7 @@ class PatchFrames:
     room part and no chat); otherwise it is found again.
     """
 
-    __slots__ = ("head", "public", "seat_keys", "skip", "_base", "_common", "_plain")
+    __slots__ = ("_base", "_common", "_plain", "head", "public", "seat_keys", "skip")
 
     def __init__(self, v: int, public: dict | None, seat_keys: tuple[str, ...] | None) -> None:
         self.head = b'{"type":"patch","v":%d,"ops":' % v
@@ -146,10 +152,17 @@ class PatchFrames:
             before, after = getattr(old, name), new[name]
             if before is not after and before != after:
                 _diff_part(before, after, f"/{name}", ops)
-        if split:
+        if split:  # both public views are there: ``frame`` splits only then
+            assert old.public is not None and self.public is not None
             diff_except(old.public, self.public, self.skip, "/game", ops)
         self._base = (
-            old.public if split else None, old.room, old.seats, old.chat, old.result, new["room"], new["chat"]
+            old.public if split else None,
+            old.room,
+            old.seats,
+            old.chat,
+            old.result,
+            new["room"],
+            new["chat"],
         )
         self._common = orjson.dumps(ops)
         self._plain = (self.head + self._common + b"}").decode()

@@ -17,7 +17,12 @@ class BotPool(Protocol):
     """Where Strong bots think (worker processes)."""
 
     async def choose(
-        self, game: str, options: dict[str, Any], seed: str, view: dict[str, Any], legal: list[dict],
+        self,
+        game: str,
+        options: dict[str, Any],
+        seed: str,
+        view: dict[str, Any],
+        legal: list[dict],
         easy_seats: list[int] | None = None,
     ) -> dict[str, Any]: ...
 

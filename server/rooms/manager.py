@@ -114,9 +114,7 @@ class RoomManager:
 
     def local_code(self, host_id: str) -> str:
         """A new table's code in this process, unless its host has all the open rooms they may."""
-        hosted = sum(
-            1 for r in self.rooms.values() if r.host_id == host_id and r.status != "finished" and not r.closed
-        )
+        hosted = sum(1 for r in self.rooms.values() if r.host_id == host_id and r.status != "finished" and not r.closed)
         if hosted >= self.settings.max_open_rooms_per_player:
             raise too_many(hosted)
         code = new_room_code()
@@ -125,8 +123,15 @@ class RoomManager:
         return code
 
     async def create_shared(
-        self, game_name: str, options: dict | None, seats: int | None, private: bool, host_id: str, host_name: str,
-        turn_timer: int = 0, follow: Room | None = None,
+        self,
+        game_name: str,
+        options: dict | None,
+        seats: int | None,
+        private: bool,
+        host_id: str,
+        host_name: str,
+        turn_timer: int = 0,
+        follow: Room | None = None,
     ) -> Room:
         """``create``, in either mode; in cluster mode the code is unique and the host's cap
         counted across every node, and this node takes the new table's lease."""
@@ -136,8 +141,15 @@ class RoomManager:
         return self._open_new(await self.directory.new_code(host_id), created)
 
     def _check_new(
-        self, game_name: str, options: dict | None, seats: int | None, private: bool, host_id: str, host_name: str,
-        turn_timer: int = 0, follow: Room | None = None,
+        self,
+        game_name: str,
+        options: dict | None,
+        seats: int | None,
+        private: bool,
+        host_id: str,
+        host_name: str,
+        turn_timer: int = 0,
+        follow: Room | None = None,
     ) -> dict:
         """A new table's ``created`` entry, or the RoomError that refuses it."""
         if self.stopping:
@@ -156,13 +168,16 @@ class RoomManager:
         except ValueError as err:
             raise RoomError("bad_options", str(err), 422) from None
         created = {
-            "game": game.name, "options": parsed.model_dump(mode="json"), "seats": seats,
-            "private": private, "host_id": host_id, "host_name": host_name, "turn_timer": turn_timer,
+            "game": game.name,
+            "options": parsed.model_dump(mode="json"),
+            "seats": seats,
+            "private": private,
+            "host_id": host_id,
+            "host_name": host_name,
+            "turn_timer": turn_timer,
         }
         if follow is not None:
-            created["follow_seats"] = {
-                s.player_id: s.index for s in follow.seats if s.player_id and s.index < seats
-            }
+            created["follow_seats"] = {s.player_id: s.index for s in follow.seats if s.player_id and s.index < seats}
         return created
 
     def _open_new(self, code: str, created: dict) -> Room:
@@ -289,8 +304,11 @@ class RoomManager:
         """Public rooms that wait for players, newest first: one page of at most ``limit``
         after the room keyed ``after``, and the key to pass for the next page (None at the end)."""
         waiting = [
-            r for r in self.rooms.values()
-            if not r.private and r.status == "waiting" and not r.closed
+            r
+            for r in self.rooms.values()
+            if not r.private
+            and r.status == "waiting"
+            and not r.closed
             and any(s.player_id is None and not s.bot for s in r.seats)
             and (after is None or (r.created_at, r.code) < after)
         ]
@@ -305,7 +323,9 @@ class RoomManager:
         return [
             {**r.summary(), "created": wall - (now - r.created_at)}
             for r in self.rooms.values()
-            if not r.private and r.status == "waiting" and not r.closed
+            if not r.private
+            and r.status == "waiting"
+            and not r.closed
             and any(s.player_id is None and not s.bot for s in r.seats)
         ]
 
@@ -373,7 +393,7 @@ class RoomManager:
         budget, retired = LoopBudget(), 0
         for room in list(self.rooms.values()):  # thousands of rooms: in short turns
             await budget.spend()
-            if not room.closed and room.is_idle(time.monotonic()):  # checked after the yield
+            if not room.closed and self._idle(room, time.monotonic()):  # checked after the yield
                 await room.retire("close" if room.status == "finished" else "park")
                 retired += 1
         if self.source is not None and self.restored and time.monotonic() - self._last_purge > 3600:
@@ -383,6 +403,15 @@ class RoomManager:
             if purged:
                 log.info("deleted %d parked or closed tables past their retention", purged)
         return retired
+
+    def _idle(self, room: Room, now: float) -> bool:
+        """Nobody has been connected to ``room`` for a while (a finished one: a shorter while)."""
+        if room.connections:
+            return False
+        s = self.settings
+        if room.status == "finished":
+            return now - room.last_seen > min(s.room_idle_close_s, s.finished_room_close_s)
+        return now - room.last_seen > s.room_idle_close_s
 
     async def _sweep_forever(self) -> None:
         interval = max(0.05, min(60.0, self.settings.room_idle_close_s / 4))

@@ -43,7 +43,7 @@ from server.rooms.fanout import compose, fan_out, kept_of
 from server.rooms.host import Host
 from server.rooms.messages import snapshot_frame
 from server.rooms.seats import clean_text, new_seed, utcnow
-from server.rooms.table import FINISHED, ROW, SEATED, TURN, Table
+from server.rooms.table import FINISHED, ROW, SEATED, TURN, Table, summary
 from server.rules.games.base import canonical_action
 
 
@@ -52,14 +52,26 @@ class Room:
 
     # A server holds thousands of rooms: no per-instance __dict__.
     __slots__ = (
-        "host", "settings", "writer", "logged", "code", "table", "lock", "delivery", "connections",
-        "created_at", "last_seen", "closed", "_presence_due", "_chat_limits", "autoplay",
+        "_chat_limits",
+        "_presence_due",
+        "autoplay",
+        "closed",
+        "code",
+        "connections",
+        "created_at",
+        "delivery",
+        "host",
+        "last_seen",
+        "lock",
+        "logged",
+        "settings",
+        "table",
+        "writer",
     )
 
     def __init__(self, host: Host, table: Table) -> None:
-        settings = host.settings
         self.host = host
-        self.settings = settings
+        self.settings = settings = host.settings
         self.writer = host.writer
         self.logged = settings.table_log  # False only to measure the log's cost
         self.code = table.code
@@ -76,24 +88,18 @@ class Room:
     @classmethod
     def open(cls, host: Host, code: str, created: dict) -> Room:
         """A new room from its ``created`` entry's data, at version 0 (``submit`` that entry next)."""
-        s = host.settings
-        return cls(host, Table.opened(code, created, s.turn_timer_scale, s.chat_history))
-
-    @classmethod
-    def rebuild(cls, host: Host, code: str, entries: list[LogEntry]) -> Room:
-        """The room as its log leaves it: every entry applied again, in order, through the engines."""
-        s = host.settings
-        return cls(host, Table.fold(entries, s.turn_timer_scale, s.chat_history))
+        return cls(host, Table.opened(code, created, host.settings.turn_timer_scale, host.settings.chat_history))
 
     @classmethod
     async def rebuild_in_turns(cls, host: Host, code: str, entries: list[LogEntry]) -> Room:
-        """``rebuild`` on the event loop, handing it back every half millisecond: a long match is
-        milliseconds of engine work (in a thread it held the interpreter lock: ``bench.restore_turns``)."""
+        """The room as its log leaves it (every entry applied again, in order, through the engines), on
+        the event loop, handing it back every half millisecond: a long match is milliseconds of
+        engine work (in a thread it held the interpreter lock: ``bench.restore_turns``)."""
         budget, s = LoopBudget(), host.settings
-        table = None
-        for table in Table.replay(entries, s.turn_timer_scale, s.chat_history):
+        replay = Table.replay(entries, s.turn_timer_scale, s.chat_history)
+        table = next(replay)  # the one table every step of the fold yields
+        for _ in replay:
             await budget.spend()
-        assert table is not None
         return cls(host, table)
 
     # ---- the table, as the directory and the edges read it ------------------------------------
@@ -109,7 +115,7 @@ class Room:
     private = property(lambda self: self.table.private)
 
     def summary(self) -> dict:
-        return self.table.summary()
+        return summary(self.table)
 
     def seat_of(self, player_id: str | None) -> int | None:
         return self.table.seat_of(player_id)
@@ -165,8 +171,8 @@ class Room:
             orjson.dumps(action)
         except TypeError:
             raise RoomError("bad_action", "That action cannot be recorded: use plain JSON values.", 422) from None
-        self.submit("act", {"seat": seat, "action": action, "clock": True} if clock else {"seat": seat, "action": action},
-                    expected)
+        data = {"seat": seat, "action": action, "clock": True} if clock else {"seat": seat, "action": action}
+        self.submit("act", data, expected)
         self.host.action_applied()
 
     def seen(self) -> None:
@@ -241,6 +247,7 @@ class Room:
 
     def _seat_follower(self, conn: Connection) -> None:
         """Seat a player who followed "Play again" in the seat they had, if it is still free."""
+        assert conn.player_id is not None  # a follower is a player (``join`` asks only then)
         index = self.table.follow_seats[conn.player_id]
         seat = self.table.seats[index]
         if self.table.seat_of(conn.player_id) is None and seat.player_id is None and not seat.bot:
@@ -321,9 +328,10 @@ class Room:
     def _back_in_seat(self, conn: Connection, seat_index: object) -> bool:
         """A player whose seat a bot plays (missed turns) sits in it again: "I'm back"."""
         table = self.table
-        if table.status != "playing" or seat_index != table.seat_of(conn.player_id):
+        current = table.seat_of(conn.player_id)
+        if table.status != "playing" or current is None or seat_index != current:
             return False
-        seat = table.seats[seat_index]
+        seat = table.seats[current]
         if not seat.away:
             raise RoomError("seat_taken", "You are already playing in that seat.")
         self.set_away(seat.index, False)
@@ -345,12 +353,15 @@ class Room:
         async with self.lock:
             self.table.check_start(conn.player_id)
             seed = new_seed()
-            self.submit("start", {
-                "match_id": secrets.token_hex(8),
-                "seed": seed,
-                "dealer": random.Random(seed).randrange(len(self.table.seats)),
-                "started_at": utcnow().isoformat(),
-            })
+            self.submit(
+                "start",
+                {
+                    "match_id": secrets.token_hex(8),
+                    "seed": seed,
+                    "dealer": random.Random(seed).randrange(len(self.table.seats)),
+                    "started_at": utcnow().isoformat(),
+                },
+            )
 
     async def leave_table(self, player_id: str | None) -> None:
         """A player leaves for good: before the start the seat empties, during play a bot keeps it."""
@@ -382,23 +393,21 @@ class Room:
             self.table.clock.acted(seat)
 
     async def say(self, conn: Connection, text: str) -> None:
-        s = self.settings
-        if len(text) > s.chat_max_chars:
-            raise RoomError("too_long", f"Chat lines are at most {s.chat_max_chars} characters.", 422)
-        line = clean_text(text, s.chat_max_chars)
-        if not line:
-            raise RoomError("empty", "There is nothing to say in that line.", 422)
+        line = chat_line(text, self.settings.chat_max_chars)
         seated = self.table.seat_of(conn.player_id) is not None
         if self.table.private and not seated:
             raise RoomError("players_only", "Only the players at this private table can chat.", 403)
         self._chat_limits.take(conn.player_id, seated, time.monotonic())
         async with self.lock:
-            self.submit("chat", {
-                "seat": self.table.seat_of(conn.player_id),
-                "name": conn.name or "Spectator",
-                "text": line,
-                "at": utcnow().isoformat(timespec="seconds"),
-            })
+            self.submit(
+                "chat",
+                {
+                    "seat": self.table.seat_of(conn.player_id),
+                    "name": conn.name or "Spectator",
+                    "text": line,
+                    "at": utcnow().isoformat(timespec="seconds"),
+                },
+            )
 
     async def resync(self, conn: Connection) -> None:
         async with self.lock:
@@ -411,13 +420,6 @@ class Room:
             self.submit("next", {"code": code, "by_host": player_id == self.table.host_id})
 
     # ---- life cycle -------------------------------------------------------------------------
-
-    def is_idle(self, now: float) -> bool:
-        if self.connections:
-            return False
-        if self.table.status == "finished":
-            return now - self.last_seen > min(self.settings.room_idle_close_s, self.settings.finished_room_close_s)
-        return now - self.last_seen > self.settings.room_idle_close_s
 
     async def unpark(self) -> None:
         """A parked table opened again: its lobby row says where it stands."""
@@ -445,3 +447,14 @@ class Room:
             if not conn.closed:
                 conn.closed = True
                 await conn.closer(code, reason)
+
+
+def chat_line(text: str, max_chars: int) -> str:
+    """A chat line as it is said (control characters out, spaces folded), or the RoomError
+    that refuses it (too long, or nothing left to say)."""
+    if len(text) > max_chars:
+        raise RoomError("too_long", f"Chat lines are at most {max_chars} characters.", 422)
+    line = clean_text(text, max_chars)
+    if not line:
+        raise RoomError("empty", "There is nothing to say in that line.", 422)
+    return line

@@ -27,7 +27,7 @@ identity.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -50,7 +50,7 @@ SEATED = "seated"  # a player took a seat: the value is its index (the room coun
 
 
 def _stamp(at: float) -> datetime:
-    return datetime.fromtimestamp(at, timezone.utc)
+    return datetime.fromtimestamp(at, UTC)
 
 
 class Table:
@@ -58,15 +58,45 @@ class Table:
 
     # A server holds thousands of tables: no per-instance __dict__.
     __slots__ = (
-        "code", "game", "options", "private", "host_id", "host_name", "follow_seats", "seats",
-        "status", "state", "match", "result", "record", "next_code", "next_by_host", "chat",
-        "chat_history", "version", "clock", "clock_played", "room_part", "room_outside",
-        "seats_part", "seat_keys", "_public_state", "_public",
+        "_public",
+        "_public_state",
+        "chat",
+        "chat_history",
+        "clock",
+        "clock_played",
+        "code",
+        "follow_seats",
+        "game",
+        "host_id",
+        "host_name",
+        "match",
+        "next_by_host",
+        "next_code",
+        "options",
+        "private",
+        "record",
+        "result",
+        "room_outside",
+        "room_part",
+        "seat_keys",
+        "seats",
+        "seats_part",
+        "state",
+        "status",
+        "version",
     )
 
     def __init__(
-        self, code: str, game: Game, options: dict, seats: int, private: bool, host_id: str,
-        host_name: str, clock: TurnClock, chat_history: int = 50,
+        self,
+        code: str,
+        game: Game,
+        options: dict,
+        seats: int,
+        private: bool,
+        host_id: str,
+        host_name: str,
+        clock: TurnClock,
+        chat_history: int = 50,
     ) -> None:
         self.code = code
         self.game = game
@@ -104,8 +134,14 @@ class Table:
         """The table a ``created`` entry's data opens, at version 0: the host sits in seat 0,
         or, at a "Play again" table, in the seat they had (``follow_seats``)."""
         table = cls(
-            code, get_game(created["game"]), created["options"], created["seats"], created["private"],
-            created["host_id"], created["host_name"], TurnClock(created.get("turn_timer", 0), clock_scale),
+            code,
+            get_game(created["game"]),
+            created["options"],
+            created["seats"],
+            created["private"],
+            created["host_id"],
+            created["host_name"],
+            TurnClock(created.get("turn_timer", 0), clock_scale),
             chat_history,
         )
         table.follow_seats = dict(created.get("follow_seats") or {})
@@ -131,10 +167,10 @@ class Table:
     @classmethod
     def fold(cls, entries: Sequence[LogEntry], clock_scale: float = 1.0, chat_history: int = 50) -> Table:
         """The table as its whole log leaves it."""
-        table = None
-        for table in cls.replay(entries, clock_scale, chat_history):
+        replay = cls.replay(entries, clock_scale, chat_history)
+        table = next(replay)  # the one table every step of the fold yields
+        for _ in replay:
             pass
-        assert table is not None
         return table
 
     # ---- the one way a table changes ------------------------------------------------------
@@ -149,7 +185,7 @@ class Table:
         self.version = entry.version
         kind = entry.kind
         if kind in TABLE_KINDS or (kind == "act" and self.status == "finished"):
-            effects.append((ROW, self.table_row(RETIRED_STATUS.get(kind))))
+            effects.append((ROW, table_row(self, RETIRED_STATUS.get(kind))))
         return effects
 
     def _sit(self, entry: LogEntry) -> list:
@@ -254,8 +290,11 @@ class Table:
         self.status = "finished"
         match.finished_at = _stamp(at)
         self.result = {
-            "match_id": match.id, "scores": outcome["scores"], "winners": outcome["winners"],
-            "seed": match.seed, "commitment": match.commitment,
+            "match_id": match.id,
+            "scores": outcome["scores"],
+            "winners": outcome["winners"],
+            "seed": match.seed,
+            "commitment": match.commitment,
         }
         self.rebuild_room_part()
         self.record = match_record(self, match, outcome)
@@ -282,32 +321,7 @@ class Table:
             return True
         return False
 
-    # ---- summaries and checks ------------------------------------------------------------
-
-    def table_row(self, status: str | None = None) -> dict:
-        """The table as its lobby row keeps it."""
-        return {
-            "game": self.game.name,
-            "status": status or self.status,
-            "private": self.private,
-            "host_id": self.host_id,
-            "players": [s.player_id for s in self.seats if s.player_id],
-        }
-
-    def summary(self) -> dict:
-        """The table as the lobby lists it."""
-        return {
-            "code": self.code,
-            "game": self.game.name,
-            "title": self.game.title,
-            "options": self.options,
-            "seats": len(self.seats),
-            "taken": sum(1 for s in self.seats if s.player_id or s.bot),
-            "host_name": self.host_name,
-            "status": self.status,
-            "private": self.private,
-            "turn_timer": self.clock.seconds,
-        }
+    # ---- checks ------------------------------------------------------------------
 
     def seat_of(self, player_id: str | None) -> int | None:
         if player_id is None:
@@ -407,26 +421,8 @@ class Table:
     # ---- the shared parts of the view --------------------------------------------------------
 
     def rebuild_room_part(self) -> None:
-        match, finished = self.match, self.status == "finished"
-        self.room_part = {
-            "code": self.code,
-            "game": self.game.name,
-            "title": self.game.title,
-            "options": self.options,
-            "seats": len(self.seats),
-            "private": self.private,
-            "status": self.status,
-            "host": self.host_id,
-            "host_name": self.host_name,
-            "commitment": match.commitment if match else None,
-            "seed": match.seed if match and finished else None,
-            "match_id": match.id if match and finished else None,
-            "next": self.next_code,
-            "turn_timer": self.clock.seconds,
-            "deadline": self.clock.deadline,
-            "clock_played": self.clock_played,
-        }
-        self.room_outside = {**self.room_part, "next": None}
+        self.room_part = room_part(self)
+        self.room_outside = {**self.room_part, "next": None}  # what non-players see of a finished table
 
     def seats_changed(self) -> None:
         """Rebuild the seats part of the view (after any change to a seat)."""
@@ -452,6 +448,56 @@ class Table:
             self._public = self.game.view(state, None)
             self._public_state = state
         return self._public
+
+
+def table_row(table: Table, status: str | None = None) -> dict:
+    """The table as its lobby row keeps it."""
+    return {
+        "game": table.game.name,
+        "status": status or table.status,
+        "private": table.private,
+        "host_id": table.host_id,
+        "players": [s.player_id for s in table.seats if s.player_id],
+    }
+
+
+def summary(table: Table) -> dict:
+    """The table as the lobby lists it."""
+    return {
+        "code": table.code,
+        "game": table.game.name,
+        "title": table.game.title,
+        "options": table.options,
+        "seats": len(table.seats),
+        "taken": sum(1 for s in table.seats if s.player_id or s.bot),
+        "host_name": table.host_name,
+        "status": table.status,
+        "private": table.private,
+        "turn_timer": table.clock.seconds,
+    }
+
+
+def room_part(table: Table) -> dict:
+    """The room part of every connection's view."""
+    match, finished = table.match, table.status == "finished"
+    return {
+        "code": table.code,
+        "game": table.game.name,
+        "title": table.game.title,
+        "options": table.options,
+        "seats": len(table.seats),
+        "private": table.private,
+        "status": table.status,
+        "host": table.host_id,
+        "host_name": table.host_name,
+        "commitment": match.commitment if match else None,
+        "seed": match.seed if match and finished else None,
+        "match_id": match.id if match and finished else None,
+        "next": table.next_code,
+        "turn_timer": table.clock.seconds,
+        "deadline": table.clock.deadline,
+        "clock_played": table.clock_played,
+    }
 
 
 def match_record(table: Table, match: Match, outcome: dict) -> dict:

@@ -20,7 +20,7 @@ MISSES_BEFORE_AWAY = 2
 class TurnClock:
     """One table's clock: a deadline (Unix milliseconds) for the seats to act, and missed turns."""
 
-    __slots__ = ("seconds", "scale", "deadline", "_misses")
+    __slots__ = ("_misses", "deadline", "scale", "seconds")
 
     def __init__(self, seconds: int, scale: float = 1.0) -> None:
         self.seconds = seconds

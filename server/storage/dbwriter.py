@@ -54,9 +54,9 @@ import orjson
 from sqlalchemy import exc as sa_exc
 
 from server.budget import LoopBudget
+from server.log_entry import LogEntry, WriterReports
 from server.storage import tables
 from server.storage.db import DEFAULT_TIMEOUT_S, Database, DatabaseTimeout
-from server.log_entry import LogEntry, WriterReports
 from server.storage.writer import Writer, durable_versions
 
 log = logging.getLogger("felt.writer")

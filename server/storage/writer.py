@@ -4,8 +4,9 @@ Rooms hand the writer two things and never wait: ``append`` a table's log entry 
 version of the table) and ``record`` a finished match. The writer makes them durable in
 order and then reports, on the event loop, ``reports.durable(code, version)`` for each table
 (``reports``: given when the writer is made): the room shows a version only after that. A
-second writer of a table's version is refused and reported as ``reports.conflict(code)``. (encode/broadcaster's backends are the model: one small
-interface, a real backend and one in memory for tests.)
+second writer of a table's version is refused and reported as ``reports.conflict(code)``.
+(encode/broadcaster's backends are the model: one small interface, a real backend and one in
+memory for tests.)
 
 Backends: ``MemoryWriter`` (here: unit tests, or a server without a log) and
 ``server.storage.dbwriter.DatabaseWriter`` (the worker process: group commit, spool).

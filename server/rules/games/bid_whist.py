@@ -826,4 +826,4 @@ class BidWhist(Game):
 
 GAME = BidWhist()
 
-__all__ = ["GAME", "BidWhist", "BidWhistOptions", "BidWhistState", "Phase", "team_of", "bid_name"]
+__all__ = ["GAME", "BidWhist", "BidWhistOptions", "BidWhistState", "Phase", "bid_name", "team_of"]
