@@ -135,8 +135,8 @@ class Room:
         The table refuses (a game rule, say) before anything has changed.
         """
         refused = self.host.change_refused(self.code)  # the server stops, the lease is gone...
-        if refused is not None:
-            raise refused
+        if refused is not None:  # a shared instance: raised afresh, not onto its last traceback
+            raise refused.with_traceback(None)
         if expected is not None and expected != self.table.version:
             raise RoomError("stale", f"Your view is out of date (version {expected}, the table is at {self.version}).")
         self.enter(kind, data)

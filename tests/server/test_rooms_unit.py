@@ -417,3 +417,27 @@ async def test_a_strong_bot_is_told_which_seats_the_table_lists_as_easy_bots():
     await room.start(host)
     await until_finished(room)
     assert pool.told and set(pool.told) == {("oh_hell", (2,))}
+
+
+async def test_a_refusal_raised_again_and_again_does_not_keep_its_earlier_tracebacks():
+    """The refusals are shared instances (``RESTARTING``, a lease gone): raised as they were,
+    each raise added its frames to the last ones, so an instance raised at every refused move
+    kept growing and held every frame (and room) it had passed through."""
+    import traceback
+
+    import pytest
+
+    from server.rooms import RoomError
+
+    manager = RoomManager(Settings(bot_delay_ms=0, chat_per_minute=100), MemoryWriter)
+    room = manager.create("oh_hell", {}, 3, False, "p0", "Ann")
+    host, _ = connection("p0", "Ann")
+    await room.join(host)
+    manager.stopping = True
+    depths = []
+    for _ in range(3):
+        with pytest.raises(RoomError) as refused:
+            await room.say(host, "anyone?")
+        assert refused.value.code == "restarting"
+        depths.append(len(traceback.extract_tb(refused.value.__traceback__)))
+    assert depths[0] == depths[1] == depths[2]
