@@ -152,8 +152,10 @@ class Autoplay:
     def arm_clock(self, room: Driven) -> None:
         """Give the people to act now a fresh turn on the clock (under the lock, before the
         change goes out: the new deadline goes out with it)."""
-        self._cancel_clock()
         clock = room.table.clock
+        if not clock.seconds:  # most tables have no clock: nothing to look at on every move
+            return
+        self._cancel_clock()
         room.table.arm_clock(time.time())
         if clock.deadline is not None:
             self._clock_task = asyncio.get_running_loop().create_task(self._wait(room, clock.delay, clock.deadline))
