@@ -359,6 +359,7 @@ export default {
   "log.title": "This hand",
   "log.empty": "No moves yet in this hand.",
   "log.line": "{who} {what}",
+  "log.clock": "The clock played for {who}: {line}",
   "log.won": "{who} won the trick",
 
   "scores.title": "Scores",

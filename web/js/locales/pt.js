@@ -358,6 +358,7 @@ export default {
   "log.title": "Esta mão",
   "log.empty": "Nenhuma jogada nesta mão ainda.",
   "log.line": "{who} {what}",
+  "log.clock": "O relógio jogou por {who}: {line}",
   "log.won": "{who} levou a vaza",
 
   "scores.title": "Placar",
