@@ -212,7 +212,7 @@ async def _join_cluster(app: FastAPI, settings: Settings, rooms: RoomManager) ->
 
     cluster = app.state.cluster = Cluster(settings)
     rooms.join_cluster(cluster)
-    cluster.on_players = on_cluster_message(app)
+    cluster.attend_players(on_cluster_message(app))
     await cluster.start()
     app.state.limiter = SharedRateLimiter(cluster, rates_from(settings))
     return cluster

@@ -37,7 +37,7 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 import orjson
@@ -139,7 +139,7 @@ class Cluster:
         self.trusted: dict[str, float] = {}  # table code -> monotonic time its lease is trusted until
         self.tokens: dict[str, str] = {}  # table code -> the token of this node's acquisition of it
         self.member: ClusterMember | None = None  # this node's rooms (``attach``)
-        self.on_players: Callable[[str, list[str]], Awaitable[None]] | None = None  # server/players.py
+        self.on_players: Callable[[str, list[str]], Awaitable[None]] | None = None  # ``attend_players``
         self._tasks: list[asyncio.Task] = []
         self._background: set[asyncio.Task] = set()
         self._closing = False
@@ -148,6 +148,10 @@ class Cluster:
     def attach(self, member: ClusterMember) -> None:
         """The rooms this node serves: told of lost leases and handovers, asked for the lobby."""
         self.member = member
+
+    def attend_players(self, handler: Callable[[str, list[str]], Awaitable[None]]) -> None:
+        """Who hears of a player's revoked device or new name (server/players.py)."""
+        self.on_players = handler
 
     # ---- keys ----------------------------------------------------------------------------
 

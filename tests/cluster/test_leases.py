@@ -256,7 +256,7 @@ async def test_a_revoked_device_is_forgotten_and_its_sockets_closed_on_every_nod
     on_b = SimpleNamespace(state=SimpleNamespace(device_sockets=players.DeviceSockets(), cluster=b))
     on_b.state.device_sockets.add("phone", closer)
     players._known["f" * 64] = (players.Caller("p1", "Ana", "phone"), float("inf"))  # b knew the token
-    b.on_players = players.on_cluster_message(on_b)
+    b.attend_players(players.on_cluster_message(on_b))
     on_a = SimpleNamespace(state=SimpleNamespace(device_sockets=players.DeviceSockets(), cluster=a))
     await players.device_revoked(on_a, "phone", "f" * 64)
     for _ in range(100):
