@@ -123,9 +123,6 @@ class Room:
     def may_sit(self, player_id: str | None) -> bool:
         return self.table.may_sit(player_id)
 
-    def awaits(self, player_id: str | None) -> bool:
-        return self.table.awaits(player_id)
-
     def check_may_follow(self, player_id: str) -> None:
         self.table.check_may_follow(player_id)
 

@@ -331,13 +331,6 @@ class Table:
                 return seat.index
         return None
 
-    def awaits(self, player_id: str | None) -> bool:
-        """Whether the game in play waits for ``player_id``'s decision."""
-        seat = self.seat_of(player_id)
-        if seat is None or self.status != "playing" or self.state is None:
-            return False
-        return seat in self.game.to_act(self.state)
-
     def has_free_seat(self) -> bool:
         return any(s.player_id is None and not s.bot for s in self.seats)
 
@@ -538,3 +531,11 @@ _APPLY = {
     "chat": Table._chat,
     "next": Table._next,
 }
+
+
+def awaits(table: Table, player_id: str | None) -> bool:
+    """Whether the game in play at ``table`` waits for ``player_id``'s decision."""
+    seat = table.seat_of(player_id)
+    if seat is None or table.status != "playing" or table.state is None:
+        return False
+    return seat in table.game.to_act(table.state)

@@ -16,6 +16,7 @@ from server.edges.api.deps import Caller, current_player
 from server.edges.api.errors import ApiError, error_response_doc
 from server.edges.api.groups import group_tables_of
 from server.rooms import RoomError
+from server.rooms.table import awaits
 from server.storage.db import OUTAGE_ERRORS
 
 router = APIRouter(tags=["tables"])
@@ -68,7 +69,7 @@ def _awaits(rooms: Any, table: dict, player_id: str) -> bool:
     if table["status"] != "playing":
         return False
     room = rooms.get(table["code"])
-    return room is not None and room.awaits(player_id)
+    return room is not None and awaits(room.table, player_id)
 
 
 async def _refusals_as_api(step: Awaitable[Any]) -> Any:
