@@ -311,6 +311,32 @@ async def test_a_rolling_restart_of_every_node_loses_no_table_and_no_acknowledge
           f"median {sorted(gaps)[len(gaps) // 2]:.2f} s, max {max(gaps):.2f} s")
 
 
+async def test_a_device_revoked_on_one_node_is_refused_and_disconnected_on_every_node(cluster):
+    """The phone's socket is on the table's node; the laptop revokes the phone through another
+    node: the socket closes with 1008 and no node takes the phone's token any more (each had
+    it remembered)."""
+    laptop = await new_player(cluster.base, "Ana")
+    code = (await create(cluster.base, laptop["token"])).json()["code"]
+    mine = {"Authorization": f"Bearer {laptop['token']}"}
+    async with httpx.AsyncClient() as http:
+        made = (await http.post(f"{cluster.nodes[0].base}/api/players/me/links", headers=mine)).json()
+        phone = (await http.post(f"{cluster.nodes[1].base}/api/players/link", json={"code": made["code"]})).json()
+        theirs = {"Authorization": f"Bearer {phone['token']}"}
+        for node in cluster.nodes:
+            assert (await http.get(f"{node.base}/api/players/me", headers=theirs)).json()["id"] == laptop["id"]
+        on_phone = await Client(cluster.ws_base, code, phone["token"], "phone").connect()
+        owner = cluster.owner(code)
+        revoker = next(node for node in cluster.nodes if node.id != owner)
+        listed = (await http.get(f"{revoker.base}/api/players/me/devices", headers=mine)).json()["devices"]
+        device = next(d["id"] for d in listed if not d["current"])
+        assert (await http.delete(f"{revoker.base}/api/players/me/devices/{device}", headers=mine)).status_code == 204
+        await on_phone.wait(lambda c: c.closed is not None, what="the phone's socket on the table's node to close")
+        assert on_phone.closed[0] == 1008
+        for node in cluster.nodes:
+            assert (await http.get(f"{node.base}/api/players/me", headers=theirs)).status_code == 401
+            assert (await http.get(f"{node.base}/api/players/me", headers=mine)).status_code == 200
+
+
 # Last: it spends 127.0.0.1's lookups, which every socket checks before it opens a room.
 async def test_a_rate_limit_holds_across_nodes(cluster):
     """Unknown room codes tried on every node in turn spend one shared bucket: without it the
@@ -336,29 +362,3 @@ async def test_a_rate_limit_holds_across_nodes(cluster):
     assert set(answers) == {404, 429}, answers
     assert LOOKUP_BURST <= answers.count(404) <= LOOKUP_BURST + len(cluster.nodes) - 1, answers
     assert answers[-1] == 429
-
-
-async def test_a_device_revoked_on_one_node_is_refused_and_disconnected_on_every_node(cluster):
-    """The phone's socket is on the table's node; the laptop revokes the phone through another
-    node: the socket closes with 1008 and no node takes the phone's token any more (each had
-    it remembered)."""
-    laptop = await new_player(cluster.base, "Ana")
-    code = (await create(cluster.base, laptop["token"])).json()["code"]
-    mine = {"Authorization": f"Bearer {laptop['token']}"}
-    async with httpx.AsyncClient() as http:
-        made = (await http.post(f"{cluster.nodes[0].base}/api/players/me/links", headers=mine)).json()
-        phone = (await http.post(f"{cluster.nodes[1].base}/api/players/link", json={"code": made["code"]})).json()
-        theirs = {"Authorization": f"Bearer {phone['token']}"}
-        for node in cluster.nodes:
-            assert (await http.get(f"{node.base}/api/players/me", headers=theirs)).json()["id"] == laptop["id"]
-        on_phone = await Client(cluster.ws_base, code, phone["token"], "phone").connect()
-        owner = cluster.owner(code)
-        revoker = next(node for node in cluster.nodes if node.id != owner)
-        listed = (await http.get(f"{revoker.base}/api/players/me/devices", headers=mine)).json()["devices"]
-        device = next(d["id"] for d in listed if not d["current"])
-        assert (await http.delete(f"{revoker.base}/api/players/me/devices/{device}", headers=mine)).status_code == 204
-        await on_phone.wait(lambda c: c.closed is not None, what="the phone's socket on the table's node to close")
-        assert on_phone.closed[0] == 1008
-        for node in cluster.nodes:
-            assert (await http.get(f"{node.base}/api/players/me", headers=theirs)).status_code == 401
-            assert (await http.get(f"{node.base}/api/players/me", headers=mine)).status_code == 200
