@@ -16,19 +16,14 @@ def give_name(page, name: str) -> None:
     page.get_by_role("button", name="Continue").click()
 
 
-def save_rules(page, code: str, game: str, options: dict) -> None:
-    """Save house rules through the API with this browser's player (as a settings form would)."""
-    status = page.evaluate(
-        """async ([code, game, options]) => {
-            const me = JSON.parse(localStorage.getItem("felt.player"));
-            const res = await fetch(`/api/groups/${code}/rules/${game}`, {method: "PUT",
-              headers: {"Content-Type": "application/json", Authorization: `Bearer ${me.token}`},
-              body: JSON.stringify({options})});
-            return res.status;
-        }""",
-        [code, game, options],
-    )
-    assert status == 200
+def save_rules(page, game_title: str) -> None:
+    """Set a short Oh Hell as the house rules with the group page's form."""
+    page.locator("#new-game").select_option(label=game_title)
+    page.locator("#house-rules > summary").click()
+    page.locator("#house-max_cards").fill(str(SHORT["max_cards"]))
+    page.locator("#house-rebound").uncheck()
+    page.get_by_role("button", name="Save the house rules").click()
+    expect(page.locator("#house-rules-status")).to_contain_text("House rules saved")
 
 
 def test_friends_make_a_group_play_a_table_from_its_page_and_see_the_standings(pages, table, artifacts):
@@ -54,8 +49,13 @@ def test_friends_make_a_group_play_a_table_from_its_page_and_see_the_standings(p
     expect(ana.locator("#members .member-online")).to_have_count(2, timeout=20000)
     expect(rui.locator("#members .member-online")).to_have_count(2)
 
-    save_rules(ana, code, "oh_hell", SHORT)
+    expect(ana.locator("#saved-rules")).to_contain_text("No house rules")
+    save_rules(ana, "Oh Hell")
+    expect(ana.locator("#saved-rules")).to_contain_text("up to 2 cards")  # the summary follows at once
     ana.reload()
+    ana.locator("#house-rules > summary").click()  # the form shows what is saved
+    expect(ana.locator("#house-max_cards")).to_have_value("2")
+    expect(ana.locator("#house-rebound")).not_to_be_checked()
     expect(ana.locator("#saved-rules")).to_contain_text("up to 2 cards")
     expect(ana.locator("#saved-rules")).to_contain_text("no way back")
     ana.get_by_role("button", name="New table").click()
