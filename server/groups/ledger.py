@@ -10,7 +10,12 @@ outside the group sit in the matches but get no row.
 - *Place*: 1 for a winning side, else 1 + the number of other sides that won or scored more.
 - *Points for* is the side's final score; *points against* the mean of the other sides'.
 - *Head-to-head*: two members on different sides of one match; who placed higher (ties: neither).
-- *Pairs* (partnership games only): two members on the same side: matches and wins together.
+- *Pairs* (partnership games only): two members on the same side: matches and wins together,
+  and *bids made*: of the contracts the pair declared (``bids``: hands whose declarer, Bid
+  Whist's ``declarer`` or Tarabish's ``caller``, sat on their side and that were scored), how
+  many were made. A contract is made when the declaring side scored in that hand: Bid Whist
+  scores a set for the defenders (or against the declarers) and Tarabish a bait for the
+  callers' opponents, so a side that declared scores exactly when it made its contract.
 """
 
 from __future__ import annotations
@@ -28,11 +33,35 @@ def side_of(game: str, seat: int, players: int) -> int:
     return seat
 
 
-def _sides(game: str, seats: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
-    """Each side's seats, score (its first seat's: partners share one) and whether it won."""
+def declarer_of(hand: Mapping[str, Any]) -> int | None:
+    """The seat that declared a hand's contract (None: a hand thrown in or never bid)."""
+    seat = hand.get("declarer", hand.get("caller"))
+    return seat if isinstance(seat, int) else None
+
+
+def _bids(game: str, hands: Iterable[Mapping[str, Any]], players: int) -> dict[int, list[int]]:
+    """Per side: ``[contracts declared, contracts made]`` over the match's scored hands."""
+    bids: dict[int, list[int]] = {}
+    for hand in hands:
+        seat, scores = declarer_of(hand), hand.get("scores")
+        if seat is None or not scores:
+            continue
+        counts = bids.setdefault(side_of(game, seat, players), [0, 0])
+        counts[0] += 1
+        counts[1] += 1 if scores[seat] > 0 else 0
+    return bids
+
+
+def _sides(
+    game: str, seats: list[dict[str, Any]], hands: Iterable[Mapping[str, Any]] = ()
+) -> dict[int, dict[str, Any]]:
+    """Each side's seats, score (its first seat's: partners share one), whether it won and its
+    ``[bids, made]``."""
     sides: dict[int, dict[str, Any]] = {}
+    bids = _bids(game, hands, len(seats))
     for s in seats:
-        side = sides.setdefault(side_of(game, s["seat"], len(seats)), {"seats": [], "score": s["score"], "won": False})
+        key = side_of(game, s["seat"], len(seats))
+        side = sides.setdefault(key, {"seats": [], "score": s["score"], "won": False, "bids": bids.get(key, [0, 0])})
         side["seats"].append(s)
         side["won"] = side["won"] or bool(s["winner"])
     for key, side in sides.items():
@@ -67,7 +96,7 @@ def standings(game: str, matches: Iterable[Mapping[str, Any]], members: Mapping[
     pairs: dict[tuple[str, str], dict[str, Any]] = {}
     for match in matches:
         placed = []  # (player_id, side key, side) of every member in this match
-        sides = _sides(game, list(match["seats"]))
+        sides = _sides(game, list(match["seats"]), match.get("hands") or ())
         for key, side in sides.items():
             for s in side["seats"]:
                 pid = s["player_id"]
@@ -108,9 +137,13 @@ def _count_meetings(
                 elif place_second["place"] < place_first["place"]:
                     rec["b_higher"] += 1
             elif game in PARTNERSHIP_GAMES:
-                rec = pairs.setdefault((first, second), {"a": first, "b": second, "matches": 0, "wins": 0})
+                rec = pairs.setdefault(
+                    (first, second), {"a": first, "b": second, "matches": 0, "wins": 0, "bids": 0, "bids_made": 0}
+                )
                 rec["matches"] += 1
                 rec["wins"] += 1 if sa["won"] else 0
+                rec["bids"] += sa["bids"][0]
+                rec["bids_made"] += sa["bids"][1]
 
 
 def _finish_rows(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -13,6 +13,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
+from server.groups.ledger import PARTNERSHIP_GAMES
 from server.storage.models import (
     Group,
     GroupMatch,
@@ -250,7 +251,8 @@ def link_match(session: Session, match_id: str, room_code: str | None, game: str
 
 def ledger_matches(session: Session, code: str, game: str, season: int | None) -> list[dict[str, Any]]:
     """Every match of ``game`` in the group's ``season`` (None: all seasons) with its seats:
-    ``{"id", "season", "seats": [{"seat", "player_id", "name", "bot", "score", "winner"}]}``."""
+    ``{"id", "season", "seats": [{"seat", "player_id", "name", "bot", "score", "winner"}], "hands"}``
+    (``hands`` only for the partnership games, whose pairs count their bids made)."""
     query = (
         sa.select(
             GroupMatch.match_id,
@@ -270,11 +272,29 @@ def ledger_matches(session: Session, code: str, game: str, season: int | None) -
         query = query.where(GroupMatch.season == season)
     matches: dict[str, dict[str, Any]] = {}
     for match_id, number, seat, player_id, name, bot, score, winner in session.execute(query):
-        match = matches.setdefault(match_id, {"id": match_id, "season": number, "seats": []})
+        match = matches.setdefault(match_id, {"id": match_id, "season": number, "seats": [], "hands": []})
         match["seats"].append(
             {"seat": seat, "player_id": player_id, "name": name, "bot": bot, "score": score, "winner": winner}
         )
+    if game in PARTNERSHIP_GAMES:
+        _add_hands(session, code, game, season, matches)
     return list(matches.values())
+
+
+def _add_hands(session: Session, code: str, game: str, season: int | None, matches: dict[str, dict[str, Any]]) -> None:
+    """Each match's hands as stored (``{"scores", **extra}``: who declared, what it scored),
+    for the partner pairs' bids made."""
+    query = (
+        sa.select(Hand.match_id, Hand.scores, Hand.extra)
+        .join(GroupMatch, GroupMatch.match_id == Hand.match_id)
+        .where(GroupMatch.group_code == code, GroupMatch.game == game)
+        .order_by(Hand.match_id, Hand.index)
+    )
+    if season is not None:
+        query = query.where(GroupMatch.season == season)
+    for match_id, scores, extra in session.execute(query):
+        if match_id in matches:
+            matches[match_id]["hands"].append({**(extra or {}), "scores": scores})
 
 
 def recent_match_ids(session: Session, code: str, limit: int = 10) -> list[str]:
