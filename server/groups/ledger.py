@@ -89,38 +89,60 @@ def _pair_key(a: str, b: str) -> tuple[str, str]:
     return (a, b) if a < b else (b, a)
 
 
-def standings(game: str, matches: Iterable[Mapping[str, Any]], members: Mapping[str, str]) -> dict[str, Any]:
-    """``{"rows", "head_to_head", "pairs"}`` for these matches (all of one game)."""
-    rows: dict[str, dict[str, Any]] = {}
-    h2h: dict[tuple[str, str], dict[str, Any]] = {}
-    pairs: dict[tuple[str, str], dict[str, Any]] = {}
-    for match in matches:
-        placed = []  # (player_id, side key, side) of every member in this match
-        sides = _sides(game, list(match["seats"]), match.get("hands") or ())
-        for key, side in sides.items():
+class Tally:
+    """The running totals of one game's matches, folded in one at a time, for every person who
+    sat in them (members or not: who is a member is asked only when the standings are read, so
+    a member who joins later is ranked on every match they played). Folding a match adds to the
+    totals exactly what recounting would, so the kept totals plus the matches added since equal
+    a recount. ``folded`` holds the ids folded so far."""
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self.folded: set[str] = set()
+        self._rows: dict[str, dict[str, Any]] = {}
+        self._h2h: dict[tuple[str, str], dict[str, Any]] = {}
+        self._pairs: dict[tuple[str, str], dict[str, Any]] = {}
+
+    def fold(self, match: Mapping[str, Any]) -> None:
+        self.folded.add(match["id"])
+        placed = []  # (player_id, side key, side) of every person in this match
+        for key, side in _sides(self.game, list(match["seats"]), match.get("hands") or ()).items():
             for s in side["seats"]:
                 pid = s["player_id"]
-                if s["bot"] or pid not in members:
+                if s["bot"] or pid is None:
                     continue
-                row = rows.setdefault(pid, _row(pid, members[pid]))
+                row = self._rows.setdefault(pid, _row(pid, ""))
                 row["matches"] += 1
                 row["wins"] += 1 if side["won"] else 0
                 row["points"] += side["score"]
                 row["points_against"] += side["against"]
                 row["_places"] += side["place"]
                 placed.append((pid, key, side))
-        _count_meetings(game, placed, h2h, pairs)
-    return {
-        "rows": _finish_rows(rows.values()),
-        "head_to_head": sorted(h2h.values(), key=lambda h: (h["a"], h["b"])),
-        "pairs": sorted(pairs.values(), key=lambda p: (-p["wins"], -p["matches"], p["a"], p["b"])),
-    }
+        _count_meetings(self.game, placed, self._h2h, self._pairs)
+
+    def standings(self, members: Mapping[str, str]) -> dict[str, Any]:
+        """``{"rows", "head_to_head", "pairs"}`` of the members (fresh copies: the totals stay)."""
+        h2h = [dict(v) for (a, b), v in self._h2h.items() if a in members and b in members]
+        pairs = [dict(v) for (a, b), v in self._pairs.items() if a in members and b in members]
+        return {
+            "rows": _finish_rows(dict(r, name=members[p]) for p, r in self._rows.items() if p in members),
+            "head_to_head": sorted(h2h, key=lambda h: (h["a"], h["b"])),
+            "pairs": sorted(pairs, key=lambda p: (-p["wins"], -p["matches"], p["a"], p["b"])),
+        }
+
+
+def standings(game: str, matches: Iterable[Mapping[str, Any]], members: Mapping[str, str]) -> dict[str, Any]:
+    """``{"rows", "head_to_head", "pairs"}`` for these matches (all of one game)."""
+    tally = Tally(game)
+    for match in matches:
+        tally.fold(match)
+    return tally.standings(members)
 
 
 def _count_meetings(
     game: str, placed: list[tuple[str, int, dict]], h2h: dict[tuple[str, str], dict], pairs: dict[tuple[str, str], dict]
 ) -> None:
-    """Head-to-head between members on different sides; pairs of partners on the same one."""
+    """Head-to-head between people on different sides; pairs of partners on the same one."""
     for i, (a, side_a, sa) in enumerate(placed):
         for b, side_b, sb in placed[i + 1 :]:
             if a == b:
