@@ -58,16 +58,19 @@ def _sides(
     """Each side's seats, score (its first seat's: partners share one), whether it won and its
     ``[bids, made]``."""
     sides: dict[int, dict[str, Any]] = {}
-    bids = _bids(game, hands, len(seats))
+    bids = _bids(game, hands, len(seats)) if hands else {}
     for s in seats:
         key = side_of(game, s["seat"], len(seats))
-        side = sides.setdefault(key, {"seats": [], "score": s["score"], "won": False, "bids": bids.get(key, [0, 0])})
+        side = sides.get(key)
+        if side is None:
+            side = sides[key] = {"seats": [], "score": s["score"], "won": False, "bids": bids.get(key, [0, 0])}
         side["seats"].append(s)
         side["won"] = side["won"] or bool(s["winner"])
-    for key, side in sides.items():
-        others = [o for k, o in sides.items() if k != key]
-        side["place"] = 1 if side["won"] else 1 + sum(1 for o in others if o["won"] or o["score"] > side["score"])
-        side["against"] = sum(o["score"] for o in others) / len(others) if others else 0.0
+    total, rivals = sum(side["score"] for side in sides.values()), len(sides) - 1
+    for side in sides.values():
+        score = side["score"]
+        side["place"] = 1 if side["won"] else 1 + sum(1 for o in sides.values() if o["won"] or o["score"] > score)
+        side["against"] = (total - score) / rivals if rivals else 0.0
     return sides
 
 
@@ -111,7 +114,7 @@ class Tally:
                 pid = s["player_id"]
                 if s["bot"] or pid is None:
                     continue
-                row = self._rows.setdefault(pid, _row(pid, ""))
+                row = self._rows.get(pid) or self._rows.setdefault(pid, _row(pid, ""))
                 row["matches"] += 1
                 row["wins"] += 1 if side["won"] else 0
                 row["points"] += side["score"]
@@ -147,10 +150,10 @@ def _count_meetings(
         for b, side_b, sb in placed[i + 1 :]:
             if a == b:
                 continue
-            first, second = _pair_key(a, b)
+            first, second = key = _pair_key(a, b)
             if side_a != side_b:
-                rec = h2h.setdefault(
-                    (first, second), {"a": first, "b": second, "matches": 0, "a_higher": 0, "b_higher": 0}
+                rec = h2h.get(key) or h2h.setdefault(
+                    key, {"a": first, "b": second, "matches": 0, "a_higher": 0, "b_higher": 0}
                 )
                 rec["matches"] += 1
                 place_first, place_second = (sa, sb) if first == a else (sb, sa)
@@ -159,8 +162,8 @@ def _count_meetings(
                 elif place_second["place"] < place_first["place"]:
                     rec["b_higher"] += 1
             elif game in PARTNERSHIP_GAMES:
-                rec = pairs.setdefault(
-                    (first, second), {"a": first, "b": second, "matches": 0, "wins": 0, "bids": 0, "bids_made": 0}
+                rec = pairs.get(key) or pairs.setdefault(
+                    key, {"a": first, "b": second, "matches": 0, "wins": 0, "bids": 0, "bids_made": 0}
                 )
                 rec["matches"] += 1
                 rec["wins"] += 1 if sa["won"] else 0

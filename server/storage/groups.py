@@ -256,7 +256,7 @@ def ledger_match_ids(session: Session, code: str, game: str, season: int | None)
     query = sa.select(GroupMatch.match_id).where(GroupMatch.group_code == code, GroupMatch.game == game)
     if season is not None:
         query = query.where(GroupMatch.season == season)
-    return set(session.scalars(query))
+    return set(session.connection().scalars(query))
 
 
 def ledger_matches(
@@ -286,7 +286,7 @@ def ledger_matches(
     if only is not None:
         query = query.where(GroupMatch.match_id.in_(list(only)))
     matches: dict[str, dict[str, Any]] = {}
-    for match_id, number, seat, player_id, name, bot, score, winner in session.execute(query):
+    for match_id, number, seat, player_id, name, bot, score, winner in session.connection().execute(query):
         match = matches.setdefault(match_id, {"id": match_id, "season": number, "seats": [], "hands": []})
         match["seats"].append(
             {"seat": seat, "player_id": player_id, "name": name, "bot": bot, "score": score, "winner": winner}
@@ -316,7 +316,7 @@ def _add_hands(
         query = query.where(GroupMatch.season == season)
     if only is not None:
         query = query.where(GroupMatch.match_id.in_(list(only)))
-    for match_id, scores, extra in session.execute(query):
+    for match_id, scores, extra in session.connection().execute(query):
         if match_id in matches:
             matches[match_id]["hands"].append({**(extra or {}), "scores": scores})
 
