@@ -411,7 +411,7 @@ async def _loop_block(tables: int, seconds: float, think_ms: float, delay_ms: in
 
     settings = Settings(bot_delay_ms=delay_ms, bot_think_ms=think_ms, bot_workers=1,
                         max_open_rooms_per_player=1_000_000, send_queue_limit=1_000_000)
-    manager = RoomManager(settings, MemoryWriter())  # the table log kept in memory, not on a disk
+    manager = RoomManager(settings, MemoryWriter)  # the table log kept in memory, not on a disk
     hosts = []
     names = ("oh_hell", "bid_whist", "tarbish", "ribs")
     for t in range(tables):

@@ -2,8 +2,8 @@
 
 The pairs of views come from real ``Room`` objects playing random games (``bench/patches.py``):
 for each sampled action, the four connections' composed views (room, seats, you, game, chat,
-result) just before and just after it, exactly as ``Room._broadcast`` diffs them. Timed:
-``server.rooms.room.PatchFrames`` for the four connections (what ``Room._broadcast`` uses:
+result) just before and just after it, exactly as the fan-out diffs them. Timed:
+``server.rooms.fanout.PatchFrames`` for the four connections (what ``fan_out`` uses:
 the operations shared by every connection are found and encoded once, each connection's own
 ones apart, and spliced into its frame), in this thread's CPU time; the baseline diffs each
 connection's whole view with ``jsonpatch.make_patch`` and encodes it with ``orjson.dumps``.

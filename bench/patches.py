@@ -23,6 +23,7 @@ from server.config import Settings
 from server.rules.games import game_names
 from server.storage.writer import MemoryWriter
 from server.rooms import Connection, RoomManager
+from server.rooms.fanout import compose
 
 PLAY_TYPES = ("play", "ribs", "pair")
 
@@ -35,7 +36,7 @@ async def _play(
     game_name: str, max_actions: int, seed: int, profiler: cProfile.Profile | None = None, collect_every: int = 0
 ) -> dict:
     settings = Settings(bot_delay_ms=0, max_open_rooms_per_player=1_000_000, send_queue_limit=1_000_000, table_log=False)
-    mgr = RoomManager(settings, MemoryWriter())
+    mgr = RoomManager(settings, MemoryWriter)
     rng = random.Random(seed)
     out = {"ratios": [], "bytes": [], "snap": [], "trick_end": [], "hand_end": [], "act_us": [], "pairs": []}
     actions = 0
@@ -74,8 +75,8 @@ async def _play(
                 # What each connection kept before and its whole view after (what PatchFrames
                 # is given), the public view, and both whole views for the jsonpatch baseline.
                 out["pairs"].append(
-                    (olds, [room._compose(c, {}) for c in conns], room.version, room._public_view(),
-                     room._seat_keys, old_wholes, [room.sent_view(c) for c in conns])
+                    (olds, [compose(room.table, c, {}) for c in conns], room.version, room.table.public_view(),
+                     room.table.seat_keys, old_wholes, [room.sent_view(c) for c in conns])
                 )
             after = game.view(room.state, seat)
             hand_end = len(after.get("history") or []) > hands_before

@@ -50,8 +50,8 @@ async def _closer(code: int, reason: str) -> None:
 
 async def _play(game: str, tables: int) -> dict[str, list]:
     """``tables`` whole matches of ``game``, bots in every seat: each table's log."""
-    writer = MemoryWriter()
-    manager = RoomManager(Settings(bot_delay_ms=0, max_open_rooms_per_player=10_000), writer)
+    manager = RoomManager(Settings(bot_delay_ms=0, max_open_rooms_per_player=10_000), MemoryWriter)
+    writer = manager.writer
     rooms = []
     for _ in range(tables):
         room = manager.create(game, {}, 4, False, "p0", "Ann")
@@ -77,17 +77,17 @@ async def _measure(logs: dict[str, list]) -> dict:
     ticker = asyncio.get_running_loop().create_task(watch.run())
     await asyncio.sleep(0.05)
     watch.take(), watch.take_wall()
-    manager = RoomManager(settings, MemoryWriter(), _Source(logs))
+    manager = RoomManager(settings, MemoryWriter, _Source(logs))
     manager.restored = True
     walls, blocks = [], []
     for code in logs:
         started = time.perf_counter()
         room = await manager.open(code)
         walls.append(time.perf_counter() - started)
-        assert room is not None and room.version == logs[code][-1][0]
+        assert room is not None and room.version == logs[code][-1].version
         await asyncio.sleep(0.002)
         blocks.append((watch.take_wall(), watch.take()))
-    everyone = RoomManager(settings, MemoryWriter(), _Source(logs))
+    everyone = RoomManager(settings, MemoryWriter, _Source(logs))
     started = time.perf_counter()
     restored = await everyone.restore_all()
     all_wall = time.perf_counter() - started

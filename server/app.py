@@ -6,13 +6,14 @@ Only this module imports the edges (``server.edges.api``, ``server.edges.ws``).
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import logging
 import os
 import time
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import swagger_ui_bundle
 from fastapi import FastAPI
@@ -31,6 +32,7 @@ from server.edges.headers import SecurityHeaders
 from server.edges.rules_pages import install_rules_pages
 from server.edges.ws import RoomSockets
 from server.limits import MemoryRateLimiter, OpenSockets, rates_from
+from server.log_entry import WriterReports
 from server.metrics import Metrics
 from server.players import DeviceSockets, on_cluster_message
 from server.rooms import RoomManager
@@ -210,7 +212,7 @@ async def _join_cluster(app: FastAPI, settings: Settings, rooms: RoomManager) ->
 
     cluster = app.state.cluster = Cluster(settings)
     rooms.join_cluster(cluster)
-    cluster.on_players = on_cluster_message(app)
+    cluster.attend_players(on_cluster_message(app))
     await cluster.start()
     app.state.limiter = SharedRateLimiter(cluster, rates_from(settings))
     return cluster
@@ -231,12 +233,13 @@ def _start_chores(app: FastAPI, settings: Settings) -> list[asyncio.Task]:
     return chores
 
 
-def _writer(settings: Settings) -> DatabaseWriter:
-    """The table log's writer; no spool in cluster mode: another node may take a table while
-    this one cannot reach the database (server/storage/dbwriter.py)."""
+def _writer(settings: Settings, reports: WriterReports) -> DatabaseWriter:
+    """The table log's writer, reporting to the rooms; no spool in cluster mode: another node
+    may take a table while this one cannot reach the database (server/storage/dbwriter.py)."""
     spool = None if settings.redis_url else settings.spool_path
     return DatabaseWriter(
-        settings.database_url, spool, retry_max_s=settings.db_retry_max_s, timeout_s=settings.db_timeout_s
+        settings.database_url, spool, retry_max_s=settings.db_retry_max_s, timeout_s=settings.db_timeout_s,
+        reports=reports,
     )
 
 
@@ -246,10 +249,10 @@ async def _lifespan(app: FastAPI):
     background while the database is down), and down again in order at the stop."""
     settings: Settings = app.state.settings
     db = Database(settings.database_url, timeout_s=settings.db_timeout_s)
-    writer = _writer(settings)
-    await writer.start()
     source = DatabaseTables(db)
-    rooms = RoomManager(settings, writer, source)
+    rooms = RoomManager(settings, functools.partial(_writer, settings), source)
+    writer = cast(DatabaseWriter, rooms.writer)  # the one ``_writer`` made
+    await writer.start()
     cluster = await _join_cluster(app, settings, rooms)
     rooms.start()
     app.state.db = db

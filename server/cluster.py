@@ -38,6 +38,7 @@ import secrets
 import socket
 import time
 from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 import orjson
 from redis import asyncio as aioredis
@@ -108,6 +109,19 @@ def default_node_id() -> str:
     return f"{socket.gethostname()}-{os.getpid()}"
 
 
+class ClusterMember(Protocol):
+    """What the cluster tells this node's rooms (``server.rooms.directory.ClusterDirectory``)."""
+
+    def lost(self, code: str) -> None:
+        """This node lost the lease of table ``code``."""
+
+    async def hand_over(self, code: str) -> None:
+        """Another node was asked for table ``code``: let it go."""
+
+    def lobby_rows(self) -> list[dict]:
+        """This node's public waiting tables, with their creation's wall-clock time."""
+
+
 class Cluster:
     """This node's leases, its part of the lobby and the shared limits, all in Redis."""
 
@@ -124,14 +138,20 @@ class Cluster:
         self._reserve = self.redis.register_script(RESERVE)
         self.trusted: dict[str, float] = {}  # table code -> monotonic time its lease is trusted until
         self.tokens: dict[str, str] = {}  # table code -> the token of this node's acquisition of it
-        self.on_lost: Callable[[str], None] = lambda code: None
-        self.on_handover: Callable[[str], Awaitable[None]] | None = None
-        self.on_players: Callable[[str, list[str]], Awaitable[None]] | None = None
-        self.local_lobby: Callable[[], list[dict]] = list
+        self.member: ClusterMember | None = None  # this node's rooms (``attach``)
+        self.on_players: Callable[[str, list[str]], Awaitable[None]] | None = None  # ``attend_players``
         self._tasks: list[asyncio.Task] = []
         self._background: set[asyncio.Task] = set()
         self._closing = False
         self.ops = 0  # Redis commands sent (for the benchmark: operations per move)
+
+    def attach(self, member: ClusterMember) -> None:
+        """The rooms this node serves: told of lost leases and handovers, asked for the lobby."""
+        self.member = member
+
+    def attend_players(self, handler: Callable[[str, list[str]], Awaitable[None]]) -> None:
+        """Who hears of a player's revoked device or new name (server/players.py)."""
+        self.on_players = handler
 
     # ---- keys ----------------------------------------------------------------------------
 
@@ -326,7 +346,8 @@ class Cluster:
                     self.forget(code)
             for code in lost:
                 log.error("table %s: this node lost its lease; it lets go of the table", code)
-                self.on_lost(code)
+                if self.member is not None:
+                    self.member.lost(code)
 
     async def _listen(self) -> None:
         while not self._closing:
@@ -347,8 +368,8 @@ class Cluster:
                     self._spawn(self.on_players(verb, args))
                 continue
             verb, _, code = message["data"].decode().partition(" ")
-            if verb == "handover" and code and self.on_handover is not None:
-                self._spawn(self.on_handover(code))
+            if verb == "handover" and code and self.member is not None:
+                self._spawn(self.member.hand_over(code))
 
     async def publish_players(self, verb: str, *args: str) -> None:
         """Tell every node (this one too) about a player's device or name (server/players.py)."""
@@ -358,7 +379,7 @@ class Cluster:
     # ---- the shared lobby ----------------------------------------------------------------
 
     async def publish_lobby(self) -> None:
-        payload = orjson.dumps({"node": self.node, "rooms": self.local_lobby()})
+        payload = orjson.dumps({"node": self.node, "rooms": self._local_lobby()})
         ttl = max(1000, int(self.settings.lobby_publish_s * 4000))
         self.ops += 1
         async with self.redis.pipeline(transaction=False) as pipe:
@@ -374,6 +395,9 @@ class Cluster:
                 log.warning("could not publish this node's lobby: %s", exc)
             await asyncio.sleep(self.settings.lobby_publish_s)
 
+    def _local_lobby(self) -> list[dict]:
+        return [] if self.member is None else list(self.member.lobby_rows())
+
     async def lobby(self) -> list[dict]:
         """Every node's public waiting tables (this node's as they are now), newest first."""
         nodes = sorted(
@@ -381,7 +405,7 @@ class Cluster:
             for n in await self.redis.smembers(f"{self.prefix}nodes")
         )
         others = [n for n in nodes if n != self.node]
-        rooms = list(self.local_lobby())
+        rooms = self._local_lobby()
         if others:
             blobs = await self.redis.mget([f"{self.prefix}lobby:{n}" for n in others])
             gone = [n for n, blob in zip(others, blobs, strict=True) if blob is None]

@@ -17,8 +17,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from redis.exceptions import RedisError
-
 from server.storage import devices
 from server.storage.db import OUTAGE_ERRORS
 
@@ -161,6 +159,8 @@ async def _tell_cluster(app: Any, verb: str, *args: str) -> None:
     cluster = getattr(app.state, "cluster", None)
     if cluster is None:
         return
+    from redis.exceptions import RedisError  # here: a single node never loads the Redis client
+
     try:
         await cluster.publish_players(verb, *args)
     except (RedisError, OSError, TimeoutError) as exc:  # Redis unreachable: the others see it later

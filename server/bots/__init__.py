@@ -7,22 +7,15 @@ and plays each candidate out with the Easy bots within a time budget per decisio
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
 from collections.abc import Iterable
 from typing import Any
 
 from server.bots.base import Bot
+from server.bots.easy import EASY_MODULES, easy_bot
 
 LEVELS = ("easy", "strong")
-
-_REGISTRY: dict[str, str] = {
-    "oh_hell": "server.bots.oh_hell",
-    "bid_whist": "server.bots.bid_whist",
-    "tarbish": "server.bots.tarbish",
-    "ribs": "server.bots.ribs",
-}
 
 
 def get_bot(
@@ -45,7 +38,7 @@ def get_bot(
     Strong bot reads only those seats' plays by the Easy bot's rule (None: the table did
     not say, and every seat is read until its plays break the rule).
     """
-    if game not in _REGISTRY:
+    if game not in EASY_MODULES:
         raise ValueError(f"no bot for game {game!r}")
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}; the levels are: {', '.join(LEVELS)}")
@@ -60,7 +53,7 @@ def get_bot(
 
             think_ms = get_settings().bot_think_ms
         return StrongBot(game, rng, options=options, think_ms=think_ms, easy_seats=easy_seats)
-    return importlib.import_module(_REGISTRY[game]).BOT_CLASS(rng)
+    return easy_bot(game, rng)
 
 
 __all__ = ["LEVELS", "Bot", "get_bot"]

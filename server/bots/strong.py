@@ -41,6 +41,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from server.bots.base import Action, Bot
+from server.bots.easy import easy_bot_class
 from server.bots.oh_hell import shown_lacks
 from server.rules.cards import JOKERS, NATURAL_STRENGTH
 from server.rules.games import get_game
@@ -346,7 +347,5 @@ def _easy(game: str, rng: random.Random) -> Bot:
     """A new Easy bot (its class looked up once: rollouts make thousands of them)."""
     make = _EASY.get(game)
     if make is None:
-        from server.bots import get_bot  # the registry imports this module: import it late
-
-        make = _EASY[game] = type(get_bot(game, rng, level="easy"))
+        make = _EASY[game] = easy_bot_class(game)
     return make(rng)

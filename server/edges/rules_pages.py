@@ -4,16 +4,17 @@ Each page is rendered once, at start, from the project's rules reference (``docs
 with markdown-it in its CommonMark mode with raw HTML switched off, so nothing in a rules file
 reaches the page unescaped. Headings and the bold lead-in of a paragraph ("**Bidding.** ...")
 get anchors, so the table's "How to play" panel can open at the part of the rules that matters
-in the current phase. A table's house options (``?options=<JSON>``) are validated through the
-game's own options model and shown in plain words at the top; anything invalid is ignored with
-a note saying so.
+in the current phase (with house options, the section of the option that changes it). A
+table's house options (``?options=<JSON>``) are validated through the game's own options model
+and shown in plain words at the top, each linked to the section explaining it; anything invalid
+is ignored with a note saying so.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,13 @@ PHASE_SECTIONS: dict[str, dict[str, str]] = {
     "tarbish": {"naming": "naming-trump", "declaring": "runs-and-bella", "playing": "play", "over": "scoring"},
     "ribs": {"bidding": "bidding-before-every-trick", "playing": "the-trick", "over": "hand-and-game"},
 }
+# With house options, the phases where one of them changes what a player does open at that
+# option's section instead (the first of these the table has set).
+HOUSE_PHASE_OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
+    "bid_whist": {"bidding": ("directions", "min_bid"), "discarding": ("jokers", "sport_kitty"),
+                  "trump_or_lead": ("no_trump", "jokers"), "playing": ("jokers", "directions"),
+                  "over": ("books", "boston", "no_trump_double", "no_trump")},
+}
 MAX_OPTIONS_CHARS = 2000  # a table's options are a few keys; anything longer is not one
 _LEAD_IN = re.compile(r"^[A-Za-z][A-Za-z ,']*[.:]?$")
 
@@ -43,6 +51,8 @@ class RulesPage:
     title: str
     html: str  # the rendered rules, without their first heading
     toc: list[dict[str, Any]]  # [{"id", "title", "level"}]
+    # per section id, the words in code (`jokers`, `min_bid: 3`: min_bid) up to the next section
+    codes: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 def _slug(text: str, taken: set[str]) -> str:
@@ -68,9 +78,13 @@ def _render(game: str, text: str) -> RulesPage:
     tokens = md.parse(text)
     taken: set[str] = set()
     toc: list[dict[str, Any]] = []
+    codes: dict[str, set[str]] = {}
     title = game
     for i, tok in enumerate(tokens):
         inline = tokens[i + 1] if i + 1 < len(tokens) else None
+        if tok.type == "inline" and toc:
+            codes.setdefault(toc[-1]["id"], set()).update(  # `joker_no_trump: "free"` names joker_no_trump
+                c.content.split(":")[0].strip() for c in tok.children or [] if c.type == "code_inline")
         if tok.type == "heading_open" and inline is not None:
             words = "".join(c.content for c in inline.children or [] if c.type in ("text", "code_inline"))
             if tok.tag == "h1":
@@ -82,7 +96,8 @@ def _render(game: str, text: str) -> RulesPage:
         elif tok.type == "paragraph_open" and tok.level == 0 and not tok.hidden and (lead := _strong_lead(inline)):
             tok.attrSet("id", _slug(lead, taken))
             toc.append({"id": tok.attrGet("id"), "title": lead, "level": 3})
-    return RulesPage(game, title, md.renderer.render(tokens, md.options, {}), toc)
+    return RulesPage(game, title, md.renderer.render(tokens, md.options, {}), toc,
+                     {key: frozenset(words) for key, words in codes.items()})
 
 
 def load_rules(rules_dir: Path) -> dict[str, RulesPage]:
@@ -113,6 +128,18 @@ def applied_options(game: str, raw: str | None) -> tuple[list[dict[str, Any]], s
     ], None
 
 
+def phase_sections(page: RulesPage, applied: list[dict[str, Any]]) -> dict[str, str]:
+    """The section each phase opens at: the game's own, or the section of a house option the
+    table has set that changes that phase (``HOUSE_PHASE_OPTIONS``)."""
+    phases = dict(PHASE_SECTIONS.get(page.game, {}))
+    changed = {o["key"] for o in applied}
+    for phase, keys in HOUSE_PHASE_OPTIONS.get(page.game, {}).items():
+        key = next((k for k in keys if k in changed), None)
+        if key is not None:
+            phases[phase] = option_anchor(page, key)
+    return phases
+
+
 def _plain(value: Any) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
@@ -122,9 +149,13 @@ def _plain(value: Any) -> str:
 
 
 def option_anchor(page: RulesPage, key: str) -> str:
-    """The section explaining option ``key``: its own heading, else the options section."""
+    """The section explaining option ``key``: its own heading, else the first section that
+    names it in code (`joker_no_trump` under the jokers), else the options section."""
     for entry in page.toc:
         if re.match(rf"{re.escape(key)}(\b|:|$)", entry["title"]):  # "hook" is not "hook_last_hand"
+            return entry["id"]
+    for entry in page.toc:
+        if key in page.codes.get(entry["id"], ()):
             return entry["id"]
     for entry in page.toc:
         if "option" in entry["title"].lower():
@@ -213,11 +244,13 @@ def install_rules_pages(app: FastAPI, rules_dir: Path) -> None:
                 responses=error_response_doc(404))
     async def rules_fragment(request: Request, game: str, options: str | None = None) -> dict:
         """The rendered rules of a game (escaped HTML), its sections, the section for each phase
-        of its view, and the non-default house options of ``options`` (JSON) with a note if refused."""
+        of its view (a house option's own where the table's ``options`` change that phase), and
+        the non-default house options of ``options`` (JSON), each with the section explaining
+        it, with a note if refused."""
         page = _page_of(request, game)
         applied, note = applied_options(game, options)
         return {"game": game, "title": page.title, "html": page.html, "toc": page.toc,
-                "phases": PHASE_SECTIONS.get(game, {}),
+                "phases": phase_sections(page, applied),
                 "options": [{**o, "anchor": option_anchor(page, o["key"])} for o in applied], "note": note,
                 "url": f"/rules/{game}"}
 

@@ -18,7 +18,7 @@ _SPECTATORS = ("spectators",)  # the room-wide allowance of everyone not seated
 class ChatLimits:
     """Sliding one-minute windows of chat lines, keyed by player (tokenless: one key)."""
 
-    __slots__ = ("per_player", "per_spectators", "_said")
+    __slots__ = ("_said", "per_player", "per_spectators")
 
     def __init__(self, per_player: int, per_spectators: int) -> None:
         self.per_player = per_player

@@ -63,7 +63,7 @@ class SendQueue:
 class Connection:
     """One socket's side of a room: an outbound queue, drained by the transport's sender."""
 
-    __slots__ = ("player_id", "name", "me", "queue", "view", "closer", "closed", "limit")
+    __slots__ = ("closed", "closer", "limit", "me", "name", "player_id", "queue", "view")
 
     def __init__(
         self,

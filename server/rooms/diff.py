@@ -89,8 +89,7 @@ def _diff_list(old: list, new: list, path: str, ops: list[Op]) -> None:
     suffix = 0
     limit = shortest - prefix
     while suffix < limit and (
-        old[n_old - 1 - suffix] is new[n_new - 1 - suffix]
-        or old[n_old - 1 - suffix] == new[n_new - 1 - suffix]
+        old[n_old - 1 - suffix] is new[n_new - 1 - suffix] or old[n_old - 1 - suffix] == new[n_new - 1 - suffix]
     ):
         suffix += 1
     old_mid = n_old - prefix - suffix

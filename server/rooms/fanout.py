@@ -7,11 +7,16 @@ encoded once per broadcast; only a connection's own parts are diffed per connect
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
 from server.rooms.diff import diff, diff_except, diff_keys
+
+if TYPE_CHECKING:
+    from server.rooms.table import Table
+
+NO_CHAT: list = []  # shared and never changed: the chat a finished table's spectators see
 
 
 # A connection's whole view is {room, seats, you, me, is_host, game, chat, result}: these
@@ -29,7 +34,7 @@ class Kept:
     view's), else the whole game view. A room holds thousands of these: slots, no dict.
     """
 
-    __slots__ = ("room", "seats", "chat", "result", "you", "me", "is_host", "game", "public")
+    __slots__ = ("chat", "game", "is_host", "me", "public", "result", "room", "seats", "you")
 
     def __init__(self, view: dict, public: dict | None, seat_keys: tuple[str, ...] | None) -> None:
         self.room = view["room"]
@@ -52,8 +57,14 @@ class Kept:
             game = {k: v for k, v in self.public.items() if k not in seat_keys}
             game.update(self.game)
         return {
-            "room": self.room, "seats": self.seats, "you": self.you, "me": self.me,
-            "is_host": self.is_host, "game": game, "chat": self.chat, "result": self.result,
+            "room": self.room,
+            "seats": self.seats,
+            "you": self.you,
+            "me": self.me,
+            "is_host": self.is_host,
+            "game": game,
+            "chat": self.chat,
+            "result": self.result,
         }
 
 
@@ -72,7 +83,7 @@ class PatchFrames:
     room part and no chat); otherwise it is found again.
     """
 
-    __slots__ = ("head", "public", "seat_keys", "skip", "_base", "_common", "_plain")
+    __slots__ = ("_base", "_common", "_plain", "head", "public", "seat_keys", "skip")
 
     def __init__(self, v: int, public: dict | None, seat_keys: tuple[str, ...] | None) -> None:
         self.head = b'{"type":"patch","v":%d,"ops":' % v
@@ -141,10 +152,17 @@ class PatchFrames:
             before, after = getattr(old, name), new[name]
             if before is not after and before != after:
                 _diff_part(before, after, f"/{name}", ops)
-        if split:
+        if split:  # both public views are there: ``frame`` splits only then
+            assert old.public is not None and self.public is not None
             diff_except(old.public, self.public, self.skip, "/game", ops)
         self._base = (
-            old.public if split else None, old.room, old.seats, old.chat, old.result, new["room"], new["chat"]
+            old.public if split else None,
+            old.room,
+            old.seats,
+            old.chat,
+            old.result,
+            new["room"],
+            new["chat"],
         )
         self._common = orjson.dumps(ops)
         self._plain = (self.head + self._common + b"}").decode()
@@ -155,3 +173,63 @@ def _diff_part(before: Any, after: Any, path: str, ops: list) -> None:
     for op in diff(before, after):
         op["path"] = path + op["path"]
         ops.append(op)
+
+
+class Viewer(Protocol):
+    """A connection as the fan-out sees it (``server.rooms.connection.Connection``)."""
+
+    player_id: str | None
+    me: dict | None
+    view: Kept | None
+
+
+def compose(table: Table, conn: Viewer, cache: dict) -> dict:
+    """``conn``'s whole view of ``table``; ``cache`` shares views between tabs of one player."""
+    view = cache.get(conn.player_id)
+    if view is not None:
+        return view
+    seat = table.seat_of(conn.player_id)
+    game_view = cache.get(("seat", seat))
+    if game_view is None and table.state is not None:
+        game_view = table.public_view() if seat is None else table.game.view(table.state, seat)
+        cache[("seat", seat)] = game_view
+    # A finished table's chat and "Play again" table are its players' alone.
+    outside = seat is None and table.status == "finished"
+    view = cache[conn.player_id] = {
+        "room": table.room_outside if outside else table.room_part,
+        "seats": table.seats_part,
+        "you": seat,
+        "me": conn.me,
+        "is_host": conn.player_id == table.host_id,
+        "game": game_view,
+        "chat": NO_CHAT if outside else table.chat,
+        "result": table.result,
+    }
+    return view
+
+
+def kept_of(table: Table, view: dict, memo: dict) -> Kept:
+    """What a connection keeps of ``view``; ``memo`` shares it between tabs of one player."""
+    kept = memo.get(id(view))
+    if kept is None:
+        kept = memo[id(view)] = Kept(view, table.public_view(), table.seat_keys)
+    return kept
+
+
+def fan_out(table: Table, connections: list[Any]) -> list[tuple[Any, str]]:
+    """Every connection's own patch frame to the table's current version; each connection
+    keeps its new view. Views are built per seat before any diff, once for a player's tabs."""
+    patches = PatchFrames(table.version, table.public_view(), table.seat_keys)
+    cache: dict = {}
+    kept: dict = {}
+    frames: dict[int, str] = {}
+    out: list[tuple[Any, str]] = []
+    for conn in list(connections):
+        new = compose(table, conn, cache)
+        key = id(conn.view)  # tabs of one player hold the same view: one diff for all
+        frame = frames.get(key)
+        if frame is None:
+            frame = frames[key] = patches.frame(conn.view, new)
+        conn.view = kept_of(table, new, kept)
+        out.append((conn, frame))
+    return out

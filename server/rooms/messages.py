@@ -6,7 +6,7 @@ saying what is wrong; the frame encoders below are the only places that shape se
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter, ValidationError
@@ -70,7 +70,7 @@ class Close(ClientMsg):
 
 
 ClientMessage = Annotated[
-    Union[Sit, Stand, BotMsg, Start, Act, Chat, Resync, Ping, Leave, Close], Field(discriminator="type")
+    Sit | Stand | BotMsg | Start | Act | Chat | Resync | Ping | Leave | Close, Field(discriminator="type")
 ]
 _parser: TypeAdapter = TypeAdapter(ClientMessage)
 KNOWN_TYPES = ("sit", "stand", "bot", "start", "act", "chat", "resync", "ping", "leave", "close")

@@ -6,7 +6,7 @@ import hashlib
 import secrets
 import unicodedata
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import orjson
 
@@ -53,7 +53,7 @@ def clean_text(text: str, limit: int) -> str:
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 @dataclass(slots=True)

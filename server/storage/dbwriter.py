@@ -54,9 +54,10 @@ import orjson
 from sqlalchemy import exc as sa_exc
 
 from server.budget import LoopBudget
+from server.log_entry import LogEntry, WriterReports
 from server.storage import tables
 from server.storage.db import DEFAULT_TIMEOUT_S, Database, DatabaseTimeout
-from server.storage.writer import LogEntry, Writer, durable_versions
+from server.storage.writer import Writer, durable_versions
 
 log = logging.getLogger("felt.writer")
 
@@ -476,9 +477,10 @@ class DatabaseWriter(Writer):
     """The writer the server uses: batches to the worker process, one in flight at a time."""
 
     def __init__(
-        self, url: str, spool_path: str | Path | None, retry_max_s: float = 30.0, timeout_s: float = DEFAULT_TIMEOUT_S
+        self, url: str, spool_path: str | Path | None, retry_max_s: float = 30.0,
+        timeout_s: float = DEFAULT_TIMEOUT_S, reports: WriterReports | None = None,
     ) -> None:
-        super().__init__()
+        super().__init__(reports)
         self.url = url
         self.timeout_s = float(timeout_s)
         # The worker answers within its deadline (plus a spool's fsync); one that does not
@@ -630,11 +632,11 @@ class DatabaseWriter(Writer):
         frames (tens of microseconds), so a commit of hundreds of tables, as at 2,500 rooms,
         reported at once held the loop for 5-10 ms (``python -m bench.loop_turns``)."""
         for code in refused:
-            self.on_conflict(code)
+            self.reports.conflict(code)
         budget = LoopBudget()
         for code, version in durable_versions(keys, refused):
             await budget.spend()
-            self.on_durable(code, version)
+            self.reports.durable(code, version)
 
     async def _commit(self, rows: list[bytes], matches: list[bytes]) -> dict | None:
         """Send one batch until the worker says it is durable (database or spool); None if

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
+from server.log_entry import LogEntry, StoreUnavailable
 from server.storage import tables
-from server.storage.db import Database
+from server.storage.db import OUTAGE_ERRORS, Database
 
 # The hourly purge of old tables may delete many rows: its deadline is longer than a request's.
 PURGE_TIMEOUT_S = 300.0
@@ -25,9 +26,13 @@ class DatabaseTables:
                 return None
             return status, tables.table_log(session, code)
 
-    async def load(self, code: str) -> tuple[str, list[tuple[int, str, dict, float]]] | None:
-        """A table's status and whole log, or None when there is no such table."""
-        return await self.db.call(self._load, code)
+    async def load(self, code: str) -> tuple[str, list[LogEntry]] | None:
+        """A table's status and whole log, or None when there is no such table;
+        ``StoreUnavailable`` when the database is down or does not answer."""
+        try:
+            return await self.db.call(self._load, code)
+        except OUTAGE_ERRORS as exc:
+            raise StoreUnavailable(type(exc).__name__) from exc
 
     def _codes(self) -> list[str]:
         with self.db.session() as session:

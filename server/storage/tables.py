@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from server.log_entry import LogEntry
 from server.storage import store
 from server.storage.models import Table, TableLogEntry, TablePlayer
 
@@ -130,14 +131,14 @@ def table_status(session: Session, code: str) -> str | None:
     return session.scalar(sa.select(Table.status).where(Table.code == code))
 
 
-def table_log(session: Session, code: str) -> list[tuple[int, str, dict, float]]:
-    """A table's whole log, in version order: ``(version, kind, data, at)``."""
+def table_log(session: Session, code: str) -> list[LogEntry]:
+    """A table's whole log, in version order (each entry without its lobby row)."""
     query = (
         sa.select(TableLogEntry.version, TableLogEntry.kind, TableLogEntry.data, TableLogEntry.at)
         .where(TableLogEntry.code == code)
         .order_by(TableLogEntry.version)
     )
-    return [(v, kind, orjson.loads(data), at) for v, kind, data, at in session.execute(query)]
+    return [LogEntry(code, v, kind, orjson.loads(data), at) for v, kind, data, at in session.execute(query)]
 
 
 def tables_of(session: Session, player_id: str, limit: int = 50) -> list[dict]:

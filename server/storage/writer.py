@@ -2,10 +2,11 @@
 
 Rooms hand the writer two things and never wait: ``append`` a table's log entry (one per
 version of the table) and ``record`` a finished match. The writer makes them durable in
-order and then reports, on the event loop, ``on_durable(code, version)`` for each table: the
-room shows a version only after that. A second writer of a table's version is refused and
-reported as ``on_conflict(code)``. (encode/broadcaster's backends are the model: one small
-interface, a real backend and one in memory for tests.)
+order and then reports, on the event loop, ``reports.durable(code, version)`` for each table
+(``reports``: given when the writer is made): the room shows a version only after that. A
+second writer of a table's version is refused and reported as ``reports.conflict(code)``.
+(encode/broadcaster's backends are the model: one small interface, a real backend and one in
+memory for tests.)
 
 Backends: ``MemoryWriter`` (here: unit tests, or a server without a log) and
 ``server.storage.dbwriter.DatabaseWriter`` (the worker process: group commit, spool).
@@ -15,40 +16,26 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
+
+from server.log_entry import LogEntry, WriterReports
 
 
-class LogEntry:
-    """One change of one table at one version (``table``: its lobby row when that changed)."""
+class _Unheard:
+    """Reports nobody listens to (a writer used on its own)."""
 
-    __slots__ = ("at", "code", "data", "kind", "table", "version")
+    def durable(self, code: str, version: int) -> None:
+        return None
 
-    def __init__(
-        self, code: str, version: int, kind: str, data: dict, table: dict | None = None, at: float | None = None
-    ) -> None:
-        self.code = code
-        self.version = version
-        self.kind = kind
-        self.data = data
-        self.at = time.time() if at is None else at
-        self.table = table
-
-    def row(self) -> list:
-        """The entry as a batch carries it: ``[code, version, kind, data, at, table]``."""
-        return [self.code, self.version, self.kind, self.data, self.at, self.table]
-
-
-def _ignore(*_args: Any) -> None:
-    return None
+    def conflict(self, code: str) -> None:
+        return None
 
 
 class Writer:
     """What the rooms write through; see the module docstring. Subclasses do the writing."""
 
-    def __init__(self) -> None:
-        self.on_durable: Callable[[str, int], None] = _ignore
-        self.on_conflict: Callable[[str], None] = _ignore
+    def __init__(self, reports: WriterReports | None = None) -> None:
+        self.reports: WriterReports = _Unheard() if reports is None else reports
 
     async def start(self) -> None:
         """Begin writing (inside the running event loop)."""
@@ -97,9 +84,9 @@ class Writer:
         """Tell the rooms: each table's newest version in ``keys`` ((code, version) pairs, in
         the order they were appended) is durable, or refused."""
         for code in refused:
-            self.on_conflict(code)
+            self.reports.conflict(code)
         for code, version in durable_versions(keys, refused):
-            self.on_durable(code, version)
+            self.reports.durable(code, version)
 
 
 def durable_versions(keys: Sequence[tuple[str, int]], refused: set[str]) -> Iterator[tuple[str, int]]:
@@ -118,8 +105,8 @@ class MemoryWriter(Writer):
     Refuses a second entry for the same (code, version) as the database does.
     """
 
-    def __init__(self, manual: bool = False) -> None:
-        super().__init__()
+    def __init__(self, reports: WriterReports | None = None, manual: bool = False) -> None:
+        super().__init__(reports)
         self.manual = manual
         self.log: dict[str, list[LogEntry]] = {}
         self.records: list[dict] = []
@@ -153,6 +140,6 @@ class MemoryWriter(Writer):
                 self.tables[entry.code] = {**entry.table, "version": entry.version}
         self._report([(entry.code, entry.version) for entry in queued], refused)
 
-    def entries(self, code: str) -> list[tuple[int, str, dict, float]]:
+    def entries(self, code: str) -> list[LogEntry]:
         """A table's log as the database gives it back."""
-        return [(e.version, e.kind, e.data, e.at) for e in sorted(self.log.get(code, ()), key=lambda e: e.version)]
+        return sorted(self.log.get(code, ()), key=lambda e: e.version)

@@ -36,9 +36,14 @@ PHONE = {"width": 390, "height": 844}
 SIZES = {"desktop": DESKTOP, "laptop": LAPTOP, "phone": PHONE}
 
 try:
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 except ImportError:  # pragma: no cover - depends on the environment
     sync_playwright = None
+else:
+    # An expectation waits as long as an action does (the contexts' 15 s below), not Playwright's
+    # 5 s: what the page shows next may wait on the server's own work (a replay is built in a
+    # worker process at low priority), and a busy machine must not turn that wait into a failure.
+    expect.set_options(timeout=15000)
 
 
 def pytest_collection_modifyitems(config, items):

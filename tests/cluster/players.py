@@ -15,13 +15,10 @@ import random
 import httpx
 import orjson
 import websockets
-
-from server.config import Settings
-from server.rooms.manager import RoomManager
-from server.rooms.room import Room
-from server.storage.writer import MemoryWriter
-
 from ws_client import Client, choose, new_player
+
+from server.log_entry import LogEntry
+from server.rooms.table import Table
 
 
 class Player:
@@ -191,11 +188,10 @@ def check_seen(players: list[Player], code: str, entries: list[tuple[int, str, d
             shown.setdefault(v, []).append((p, game))
         for v, game in p.seen_before:
             shown.setdefault(v, []).append((p, game))
-    room = Room.open(RoomManager(Settings(), MemoryWriter()), code, entries[0][2])
+    room = Table.opened(code, entries[0][2])
     checked = 0
     for version, kind, data, at in entries:
-        if version > 1:
-            room._enter(kind, data, at)
+        room.apply(LogEntry(code, version, kind, data, at))
         for p, game in shown.pop(version, ()):
             seat = room.seat_of(p.player_id)
             want = None if room.state is None else room.game.view(room.state, seat) if seat is not None else None

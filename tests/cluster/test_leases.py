@@ -4,12 +4,13 @@ handover, the shared cap and rate buckets, without starting any node."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import secrets
 
 import pytest
 import redis
-
 from cluster_harness import REDIS_URL
+
 from server.cluster import RENEW_CHUNK, Cluster, SharedRateLimiter
 from server.config import Settings
 from server.limits import LOOKUPS, Rate
@@ -82,11 +83,18 @@ async def test_a_node_asked_for_a_table_hands_it_over(pair):
     a, b = pair
     handed = []
 
-    async def hand_over(code: str) -> None:
-        handed.append(code)
-        await a.release(code)
+    class Member:
+        def lost(self, code: str) -> None:
+            pass
 
-    a.on_handover = hand_over
+        async def hand_over(self, code: str) -> None:
+            handed.append(code)
+            await a.release(code)
+
+        def lobby_rows(self) -> list[dict]:
+            return []
+
+    a.attach(Member())
     assert await a.claim("T2")
     assert await b.acquire("T2")
     assert handed == ["T2"] and b.owns("T2") and not a.owns("T2")
@@ -156,7 +164,7 @@ async def test_a_node_lets_go_of_a_table_it_keeps_without_its_lease(pair):
     trust ran out) is dropped without a write, by the periodic check and when a client asks
     for it, instead of refusing every connect and every move for good."""
     a, _ = pair
-    manager = RoomManager(Settings(bot_delay_ms=0), MemoryWriter())
+    manager = RoomManager(Settings(bot_delay_ms=0), MemoryWriter)
     manager.join_cluster(a)
     try:
         first = await manager.create_shared("oh_hell", {"max_cards": 1, "rebound": False}, 3, False, "p0", "Ann")
@@ -180,14 +188,14 @@ async def test_a_node_lets_go_of_a_table_it_keeps_without_its_lease(pair):
 class LogSource:
     """The tables a ``MemoryWriter`` made durable, read back as the database source does."""
 
-    def __init__(self, writer: MemoryWriter) -> None:
-        self.writer = writer
+    def __init__(self, writer: MemoryWriter | None = None) -> None:
+        self.writer = writer  # the manager's own (set once it is made)
 
     async def load(self, code):
         entries = self.writer.entries(code)
         if not entries:
             return None
-        return ("parked" if entries[-1][1] == "park" else "waiting"), entries
+        return ("parked" if entries[-1].kind == "park" else "waiting"), entries
 
     async def open_codes(self):
         return []
@@ -204,8 +212,8 @@ async def test_a_table_parked_and_opened_again_on_one_node_keeps_its_lease(pair)
     once the ``park`` entry is durable), a client opens it again on the same node before
     that, and then the park's release comes. The re-opened table keeps its lease and plays."""
     a, b = pair
-    writer = MemoryWriter(manual=True)
-    manager = RoomManager(Settings(bot_delay_ms=0), writer, LogSource(writer))
+    manager = RoomManager(Settings(bot_delay_ms=0), functools.partial(MemoryWriter, manual=True), LogSource())
+    writer = manager.source.writer = manager.writer
     manager.join_cluster(a)
     await manager.restore_all()
     try:
@@ -248,7 +256,7 @@ async def test_a_revoked_device_is_forgotten_and_its_sockets_closed_on_every_nod
     on_b = SimpleNamespace(state=SimpleNamespace(device_sockets=players.DeviceSockets(), cluster=b))
     on_b.state.device_sockets.add("phone", closer)
     players._known["f" * 64] = (players.Caller("p1", "Ana", "phone"), float("inf"))  # b knew the token
-    b.on_players = players.on_cluster_message(on_b)
+    b.attend_players(players.on_cluster_message(on_b))
     on_a = SimpleNamespace(state=SimpleNamespace(device_sockets=players.DeviceSockets(), cluster=a))
     await players.device_revoked(on_a, "phone", "f" * 64)
     for _ in range(100):

@@ -7,6 +7,8 @@ test_contract.py."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from server.rules.games import IllegalAction, get_game
@@ -538,3 +540,38 @@ def test_the_room_keeps_a_bids_direction_and_drops_what_no_action_has():
         "type": "take", "direction": "uptown"}
     assert canonical_action({"type": "direction", "direction": "uptown", "x": 1}) == {
         "type": "direction", "direction": "uptown"}
+
+
+def test_a_joker_refused_in_a_trump_contract_is_called_a_trump_not_no_trump():
+    """Refusing a joker when the suit led (not trump) can be followed names that suit, and
+    never speaks of no trump in a trump contract."""
+    game = get_game("bid_whist")
+    for seed in range(40):
+        state = game.new_game(4, {"jokers": 2, "directions": True}, seed=seed)
+        rng = random.Random(seed)
+        while game.outcome(state) is None and state.hand_number == 0:
+            seat = game.to_act(state)[0]
+            hand = state.hands[seat]
+            if state.phase == "playing" and state.trump is not None and state.trick:
+                led = state.trick[0][1][-1]
+                if state.trick[0][1] not in ("BJ", "LJ") and led != state.trump and any(c[-1] == led for c in hand):
+                    for joker in {"BJ", "LJ"} & set(hand):
+                        reason = game.why_illegal(state, seat, {"type": "play", "card": joker})
+                        assert reason is not None and "no trump" not in reason, reason
+                        return
+            action = rng.choice(game.legal_actions(state, seat))
+            state = game.apply(state, seat, action)
+    raise AssertionError("no joker held against a followable side suit in 40 deals")
+
+
+@pytest.mark.parametrize(("options", "house"), [({}, False), ({"target": 5}, False), ({"books": "thirteen"}, True),
+                                                ({"sport_kitty": True}, True)])
+def test_a_history_entry_says_whether_the_table_plays_house_options(options, house):
+    """The sheet calls a sweep a Chicago in the seed's game and a Boston with house options."""
+    game = get_game("bid_whist")
+    state = game.new_game(4, options, seed=3)
+    rng = random.Random(3)
+    while not state.history:
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+    assert game.view(state, 0)["history"][0]["house"] is house

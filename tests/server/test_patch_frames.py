@@ -1,6 +1,6 @@
 """The room's two-part diff: what is shared once per action, what is each connection's own.
 
-``Room._broadcast`` trusts ``Game.seat_keys``: every other key of a seat's view must equal
+``fan_out`` (server/rooms/fanout.py) trusts ``Game.seat_keys``: every other key of a seat's view must equal
 the public view's. These tests check that promise over random games of every engine, and
 that every frame, applied to the connection's last view, gives exactly its new view:
 seated players, a spectator, two tabs of one player, and a shared part that must be found
@@ -52,7 +52,7 @@ def test_every_key_but_the_seat_keys_is_the_public_views(name):
 
 
 async def _play_and_check(name: str, actions: int, seed: int) -> int:
-    manager = RoomManager(Settings(bot_delay_ms=0, max_open_rooms_per_player=1000), MemoryWriter())
+    manager = RoomManager(Settings(bot_delay_ms=0, max_open_rooms_per_player=1000), MemoryWriter)
     room = manager.create(name, {}, 4, False, "p0", "Ann")
     players = [Connection(f"p{i}", f"P{i}", _closer, limit=100_000) for i in range(4)]
     second_tab = Connection("p2", "P2", _closer, limit=100_000)

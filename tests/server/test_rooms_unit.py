@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 
 import jsonpatch
 import orjson
+from looping import TurnCounter  # tests/looping.py
 
 from server.config import Settings
 from server.rooms import Connection, Room, RoomManager
 from server.rooms.seats import CODE_ALPHABET, new_room_code, quoted, seed_commitment
+from server.rooms.table import Table
 from server.storage.writer import MemoryWriter
-
-from looping import TurnCounter  # tests/looping.py
 
 
 def connection(player_id, name, limit=256):
@@ -66,7 +67,7 @@ class AskedSource:
 
 async def test_only_strings_that_could_be_codes_are_looked_up_in_the_store():
     source = AskedSource()
-    manager = RoomManager(Settings(bot_delay_ms=0), MemoryWriter(), source)
+    manager = RoomManager(Settings(bot_delay_ms=0), MemoryWriter, source)
     await manager.restore_all()
     for junk in ("A" * 10_000, "NOPE0000", "ROOM/../X", "", "   ", "ÄBCDEFGH"):
         assert await manager.open(junk) is None
@@ -91,7 +92,7 @@ def test_the_commitment_is_the_sha256_of_the_seed():
 
 
 async def test_a_connection_that_never_reads_is_closed_and_the_others_keep_every_frame():
-    manager = RoomManager(Settings(bot_delay_ms=0), MemoryWriter())
+    manager = RoomManager(Settings(bot_delay_ms=0), MemoryWriter)
     room = manager.create("oh_hell", {"max_cards": 1, "rebound": False}, 3, False, "p0", "Ann")
     reader, _ = connection("p0", "Ann")
     stalled, stalled_closed = connection(None, None, limit=8)
@@ -115,8 +116,8 @@ async def test_a_connection_that_never_reads_is_closed_and_the_others_keep_every
 
 
 async def test_a_finished_match_is_handed_to_storage_with_its_whole_log():
-    recorder = MemoryWriter()
-    manager = RoomManager(Settings(bot_delay_ms=0), recorder)
+    manager = RoomManager(Settings(bot_delay_ms=0), MemoryWriter)
+    recorder = manager.writer
     room = manager.create("ribs", {"target": 1}, 4, True, "p0", "Ann")
     host, _ = connection("p0", "Ann")
     await room.join(host)
@@ -133,7 +134,7 @@ async def test_a_finished_match_is_handed_to_storage_with_its_whole_log():
 
 
 async def test_a_room_nobody_has_been_connected_to_for_a_while_is_closed():
-    manager = RoomManager(Settings(room_idle_close_s=0.05), MemoryWriter())
+    manager = RoomManager(Settings(room_idle_close_s=0.05), MemoryWriter)
     idle = manager.create("tarbish", {}, 4, False, "p0", "Ann")
     busy = manager.create("tarbish", {}, 4, False, "p1", "Ben")
     conn, _ = connection("p1", "Ben")
@@ -148,7 +149,7 @@ async def test_a_room_nobody_has_been_connected_to_for_a_while_is_closed():
 async def test_the_sweep_over_many_rooms_hands_the_loop_back_between_short_turns():
     """Parking hundreds of idle tables is hundreds of log entries and lobby rows: done in one
     callback it held the event loop for milliseconds; the sweep yields every half millisecond."""
-    manager = RoomManager(Settings(room_idle_close_s=0.01, max_open_rooms_per_player=1000), MemoryWriter())
+    manager = RoomManager(Settings(room_idle_close_s=0.01, max_open_rooms_per_player=1000), MemoryWriter)
     rooms = [manager.create("oh_hell", {}, 4, False, "p0", "Ann") for _ in range(300)]
     await asyncio.sleep(0.05)
     async with TurnCounter() as turns:
@@ -167,7 +168,7 @@ async def test_a_parked_table_is_freed_at_once_not_left_to_the_collector():
     settings = Settings(
         bot_delay_ms=0, room_idle_close_s=0.01, reconnect_grace_s=600, max_open_rooms_per_player=100
     )
-    manager = RoomManager(settings, MemoryWriter())
+    manager = RoomManager(settings, MemoryWriter)
     refs = []
     gc.collect()
     gc.disable()  # only reference counting may free them
@@ -180,7 +181,7 @@ async def test_a_parked_table_is_freed_at_once_not_left_to_the_collector():
                 await room.set_bot(host, seat, remove=False)
             await room.start(host)
             await room.leave(host)  # Ann's seat waits for her: a grace task
-            assert room._grace_tasks
+            assert room.autoplay.grace_tasks
             refs += [weakref.ref(room.lock), weakref.ref(room.state)]  # (a Room has no weak references)
         del room, host
         await asyncio.sleep(0.05)
@@ -194,7 +195,7 @@ async def test_a_parked_table_is_freed_at_once_not_left_to_the_collector():
 
 async def test_the_chat_keeps_exactly_its_last_lines_and_every_view_gets_them():
     for history in (1, 3):
-        manager = RoomManager(Settings(bot_delay_ms=0, chat_history=history, chat_per_minute=100), MemoryWriter())
+        manager = RoomManager(Settings(bot_delay_ms=0, chat_history=history, chat_per_minute=100), MemoryWriter)
         room = manager.create("oh_hell", {}, 3, False, "p0", "Ann")
         ann, _ = connection("p0", "Ann")
         watcher, _ = connection(None, None)
@@ -216,7 +217,7 @@ async def test_an_action_that_cannot_be_recorded_is_refused_and_changes_nothing(
 
     from server.rooms import RoomError
 
-    manager = RoomManager(Settings(bot_delay_ms=0), MemoryWriter())
+    manager = RoomManager(Settings(bot_delay_ms=0), MemoryWriter)
     room = manager.create("oh_hell", {"max_cards": 1, "rebound": False}, 3, False, "p0", "Ann")
     conns = [connection(f"p{i}", f"P{i}")[0] for i in range(3)]
     for c in conns:
@@ -237,8 +238,8 @@ async def test_an_action_that_cannot_be_recorded_is_refused_and_changes_nothing(
 async def test_a_bot_seat_keeps_its_level_when_the_table_is_rebuilt_from_its_log():
     from server.rooms.room import Room
 
-    writer = MemoryWriter()
-    manager = RoomManager(Settings(bot_delay_ms=0), writer)
+    manager = RoomManager(Settings(bot_delay_ms=0), MemoryWriter)
+    writer = manager.writer
     room = manager.create("tarbish", {}, 4, False, "p0", "Ann")
     host = connection("p0", "Ann")[0]
     await room.join(host)
@@ -247,15 +248,14 @@ async def test_a_bot_seat_keeps_its_level_when_the_table_is_rebuilt_from_its_log
     await room.set_bot(host, 3, False, "strong")
     levels = [s["level"] for s in room.sent_view(host)["seats"]]
     assert levels == [None, "strong", "easy", "strong"]
-    entries = [(e.version, e.kind, e.data, e.at) for e in writer.log[room.code]]
-    again = Room.rebuild(manager, room.code, entries)
+    again = Room(manager, Table.fold(writer.entries(room.code)))
     assert [s.level for s in again.seats] == [None, "strong", "easy", "strong"]
     assert again.seats[1].name == "Strong bot 2" and again.seats[2].name == "Bot 3"
 
 
 async def test_no_frame_of_a_version_leaves_the_room_before_the_writer_makes_it_durable():
-    writer = MemoryWriter(manual=True)
-    manager = RoomManager(Settings(bot_delay_ms=0), writer)
+    manager = RoomManager(Settings(bot_delay_ms=0), functools.partial(MemoryWriter, manual=True))
+    writer = manager.writer
     room = manager.create("oh_hell", {"max_cards": 1, "rebound": False}, 3, False, "p0", "Ann")
     host, _ = connection("p0", "Ann")
     await room.join(host)
@@ -273,9 +273,9 @@ async def test_no_frame_of_a_version_leaves_the_room_before_the_writer_makes_it_
 
 
 async def test_a_room_rebuilt_from_its_log_is_the_room_that_wrote_it():
-    writer = MemoryWriter()
     settings = Settings(bot_delay_ms=0)
-    manager = RoomManager(settings, writer)
+    manager = RoomManager(settings, MemoryWriter)
+    writer = manager.writer
     room = manager.create("tarbish", {"target": 150}, 4, False, "p0", "Ann")
     host, _ = connection("p0", "Ann")
     await room.join(host)
@@ -286,12 +286,12 @@ async def test_a_room_rebuilt_from_its_log_is_the_room_that_wrote_it():
     await room.start(host)
     for _ in range(300):
         await asyncio.sleep(0)
-    rebuilt = Room.rebuild(RoomManager(settings, MemoryWriter()), room.code, writer.entries(room.code))
+    rebuilt = Room(RoomManager(settings, MemoryWriter), Table.fold(writer.entries(room.code)))
     assert rebuilt.version == room.version
     assert rebuilt.status == room.status and rebuilt.match.id == room.match.id
     assert rebuilt.match.actions() == room.match.actions()
     assert rebuilt.state == room.state
-    assert rebuilt._chat_part == room._chat_part
+    assert rebuilt.table.chat == room.table.chat
     assert [(s.player_id, s.name, s.bot) for s in rebuilt.seats] == [(s.player_id, s.name, s.bot) for s in room.seats]
     await room.close()
 
@@ -315,11 +315,12 @@ async def test_tables_are_restored_on_the_event_loop_in_short_turns_between_othe
     run between its entries, and no other thread is used."""
     import threading
 
-    writer = MemoryWriter()
     settings = Settings(bot_delay_ms=0)
+    first = RoomManager(settings, MemoryWriter)
+    writer = first.writer
     played = []
     for _ in range(3):
-        room = RoomManager(settings, writer).create("oh_hell", {}, 4, False, "p0", "Ann")
+        room = first.create("oh_hell", {}, 4, False, "p0", "Ann")
         host, _ = connection("p0", "Ann")
         await room.join(host)
         for seat in (1, 2, 3):
@@ -331,20 +332,20 @@ async def test_tables_are_restored_on_the_event_loop_in_short_turns_between_othe
         await asyncio.sleep(0.01)
     assert all(len(writer.entries(r.code)) > 400 for r in played)
 
-    entered: list[tuple[int, int]] = []  # (thread, the counter's turns) at every entry entered
-    original = Room._enter
+    entered: list[tuple[int, int]] = []  # (thread, the counter's turns) at every entry applied
+    original = Table.apply
 
-    def enter(room, kind, data, at):
+    def apply(table, entry):
         entered.append((threading.get_ident(), turns.count))
-        return original(room, kind, data, at)
+        return original(table, entry)
 
-    manager = RoomManager(settings, MemoryWriter(), LogSource(writer, [r.code for r in played]))
-    Room._enter = enter
+    manager = RoomManager(settings, MemoryWriter, LogSource(writer, [r.code for r in played]))
+    Table.apply = apply
     try:
         async with TurnCounter() as turns:
             assert await manager.restore_all() == 3
     finally:
-        Room._enter = original
+        Table.apply = original
     assert {thread for thread, _ in entered} == {threading.get_ident()}
     assert entered[-1][1] - entered[0][1] >= 3  # the counter ran while the entries went in
     for room in played:
@@ -355,7 +356,7 @@ async def test_tables_are_restored_on_the_event_loop_in_short_turns_between_othe
 
 async def test_a_turn_timer_that_ran_out_with_nobody_there_starts_again_when_someone_is_back():
     # 30 s scaled to 0.3 s; the grace is long, so only the timer can play for the host.
-    manager = RoomManager(Settings(bot_delay_ms=0, turn_timer_scale=0.01, reconnect_grace_s=600), MemoryWriter())
+    manager = RoomManager(Settings(bot_delay_ms=0, turn_timer_scale=0.01, reconnect_grace_s=600), MemoryWriter)
     room = manager.create("oh_hell", {"max_cards": 3, "rebound": False}, 4, False, "p0", "Ann", turn_timer=30)
     host, _ = connection("p0", "Ann")
     await room.join(host)
@@ -366,14 +367,14 @@ async def test_a_turn_timer_that_ran_out_with_nobody_there_starts_again_when_som
         if room.game.to_act(room.state) == [0]:
             break
         await asyncio.sleep(0.005)
-    assert room.game.to_act(room.state) == [0] and room.timer.running
+    assert room.game.to_act(room.state) == [0] and room.autoplay.clock_running
     await room.leave(host)
     await asyncio.sleep(0.6)  # the clock runs out with nobody at the table: nothing is played
-    assert not room.timer.running and room.game.view(room.state, 0)["bids"][0] is None
+    assert not room.autoplay.clock_running and room.game.view(room.state, 0)["bids"][0] is None
     back, _ = connection("p0", "Ann")
     await room.join(back)
-    assert room.timer.running
-    assert drain(back)[0]["state"]["room"]["deadline"] == room.timer.deadline
+    assert room.autoplay.clock_running
+    assert drain(back)[0]["state"]["room"]["deadline"] == room.table.clock.deadline
 
     def bid_for_ann() -> list[dict]:
         return [m for m in room.match.actions() if m["seat"] == 0 and m["action"]["type"] == "bid"]
@@ -405,7 +406,7 @@ class AskedPool:
 async def test_a_strong_bot_is_told_which_seats_the_table_lists_as_easy_bots():
     # What every player sees: seat 2 is an Easy bot; seat 1 a Strong bot; seat 0 a person
     # (played by an Easy bot while away, which does not make it one).
-    manager = RoomManager(Settings(bot_delay_ms=0), MemoryWriter())
+    manager = RoomManager(Settings(bot_delay_ms=0), MemoryWriter)
     pool = manager.bot_pool = AskedPool()
     room = manager.create("oh_hell", {"max_cards": 1, "rebound": False}, 3, True, "p0", "Ann")
     host, _ = connection("p0", "Ann")
@@ -416,3 +417,27 @@ async def test_a_strong_bot_is_told_which_seats_the_table_lists_as_easy_bots():
     await room.start(host)
     await until_finished(room)
     assert pool.told and set(pool.told) == {("oh_hell", (2,))}
+
+
+async def test_a_refusal_raised_again_and_again_does_not_keep_its_earlier_tracebacks():
+    """The refusals are shared instances (``RESTARTING``, a lease gone): raised as they were,
+    each raise added its frames to the last ones, so an instance raised at every refused move
+    kept growing and held every frame (and room) it had passed through."""
+    import traceback
+
+    import pytest
+
+    from server.rooms import RoomError
+
+    manager = RoomManager(Settings(bot_delay_ms=0, chat_per_minute=100), MemoryWriter)
+    room = manager.create("oh_hell", {}, 3, False, "p0", "Ann")
+    host, _ = connection("p0", "Ann")
+    await room.join(host)
+    manager.stopping = True
+    depths = []
+    for _ in range(3):
+        with pytest.raises(RoomError) as refused:
+            await room.say(host, "anyone?")
+        assert refused.value.code == "restarting"
+        depths.append(len(traceback.extract_tb(refused.value.__traceback__)))
+    assert depths[0] == depths[1] == depths[2]

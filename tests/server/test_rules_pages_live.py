@@ -89,3 +89,35 @@ async def test_invalid_options_are_ignored_with_a_note_and_never_injected(live_s
     assert "<script" not in page.text.lower() and "<script" not in body["html"].lower()
     assert "could not be read" in page.text and "This table's house options" not in page.text
     assert body["options"] == [] and "could not be read" in body["note"]
+
+
+BID_WHIST_HOUSE = {"jokers": 2, "joker_no_trump": "must_play", "books": "thirteen", "min_bid": 3, "game_to": 9,
+                   "directions": True, "no_trump": True, "downtown_beats_uptown": False, "no_trump_double": False,
+                   "boston": "quadruple", "sport_kitty": True, "target": 15}
+
+
+async def test_every_bid_whist_house_option_links_to_its_own_section(live_server):
+    """Each option in the box opens at the section that explains it (never the general one),
+    and the "How to play" phases open at the house option that changes them."""
+    options = quote(json.dumps(BID_WHIST_HOUSE))
+    async with httpx.AsyncClient(base_url=live_server.base) as http:
+        body = (await http.get(f"/api/rules/bid_whist?options={options}")).json()
+        html = (await http.get(f"/rules/bid_whist?options={options}")).text
+        plain = (await http.get("/api/rules/bid_whist")).json()
+    anchors = {o["key"]: o["anchor"] for o in body["options"]}
+    assert set(anchors) == set(BID_WHIST_HOUSE)
+    sections = ids_of(body["html"])
+    for key, anchor in anchors.items():
+        assert anchor in sections and anchor != "house-options", (key, anchor)
+        assert f'<a href="#{anchor}"><code>{key}</code></a>' in html
+    assert anchors["joker_no_trump"] == anchors["jokers"]
+    assert anchors["game_to"] == anchors["books"]
+    assert anchors["downtown_beats_uptown"] == anchors["directions"]
+    assert anchors["no_trump_double"] == anchors["no_trump"]
+    assert anchors["target"] == "scoring"
+    phases = body["phases"]
+    assert phases["bidding"] == anchors["directions"] and phases["discarding"] == anchors["jokers"]
+    assert phases["trump_or_lead"] == anchors["no_trump"] and phases["over"] == anchors["books"]
+    assert set(phases.values()) <= sections
+    assert plain["phases"] == {"bidding": "bidding", "discarding": "kitty-and-trump",
+                               "trump_or_lead": "kitty-and-trump", "playing": "play", "over": "scoring"}

@@ -6,9 +6,11 @@ The server runs with every timer scaled down (FELT_TURN_TIMER_SCALE) so that 30 
 
 from __future__ import annotations
 
+import sqlite3
 import time
 
 import httpx
+import orjson
 import pytest
 
 from live_server import LiveServer
@@ -52,6 +54,37 @@ async def test_a_missed_turn_is_played_by_a_bot_and_two_in_a_row_mark_the_seat_a
     await host.send({"type": "sit", "seat": 0})
     await host.wait(lambda c: not c.state["seats"][0]["away"] or c.state["room"]["status"] == "finished",
                     what="Ana back in her seat")
+    await host.close()
+
+
+def _acts(server: LiveServer, code: str) -> list[dict]:
+    """The table's ``act`` entries as the database keeps them."""
+    with sqlite3.connect(server.tmp / "felt.db") as db:
+        rows = db.execute("SELECT data FROM table_log WHERE code = ? AND kind = 'act' ORDER BY version", (code,))
+        return [orjson.loads(data) for (data,) in rows]
+
+
+async def test_a_turn_the_clock_played_says_so_in_the_log_and_in_the_view(timed_server):
+    host, code = await _table_with_bots(timed_server, 30)
+    await host.send({"type": "start"})
+    await host.wait(lambda c: c.my_turn(), what="Ana's first turn")
+    assert host.state["room"]["clock_played"] is None
+    # Ana does nothing: the clock has a bot bid for her, and the view names that move.
+    def clock_marks(c: Client) -> list:
+        return [r["clock_played"] for r in c.rooms if r.get("clock_played")]
+
+    await host.wait(lambda c: clock_marks(c), what="the clock's move shown")
+    played = clock_marks(host)[0]
+    assert played["seat"] == 0 and played["action"]["type"] == "bid"
+    acts = _acts(timed_server, code)
+    by_clock = [a for a in acts if a.get("clock")]
+    assert by_clock and by_clock[0]["seat"] == 0 and by_clock[0]["action"] == played["action"]
+    # Only the clock's moves carry the mark, not the bots' own.
+    assert all(a["seat"] == 0 for a in by_clock) and any(a["seat"] != 0 and "clock" not in a for a in acts)
+    # The next move that is not the clock's clears it from the view.
+    marked = next(i for i, r in enumerate(host.rooms) if r.get("clock_played"))
+    await host.wait(lambda c: len(c.rooms) > marked + 1 and any(not r.get("clock_played") for r in c.rooms[marked:]),
+                    what="the clock's mark cleared by the next move")
     await host.close()
 
 

@@ -51,6 +51,7 @@ class Client:
         self.frames: list[str] = []
         self.errors: list[dict] = []
         self.history: list[tuple[int, dict]] = []  # (v, game view) for every version
+        self.rooms: list[dict] = []  # the room part of the view at every version
         self.changed = asyncio.Event()
         self.closed: tuple[int, str] | None = None
         self._reader: asyncio.Task | None = None
@@ -82,6 +83,7 @@ class Client:
                 else:
                     continue
                 self.history.append((self.v, copy.deepcopy(self.state.get("game"))))
+                self.rooms.append(copy.deepcopy(self.state.get("room")))
                 self.changed.set()
         except websockets.ConnectionClosed as closed:
             self.closed = (closed.code, closed.reason)

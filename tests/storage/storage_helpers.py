@@ -111,3 +111,17 @@ def table_counts(db: Database) -> dict[str, int]:
             t.name: conn.execute(sa.select(sa.func.count()).select_from(t)).scalar_one()
             for t in Base.metadata.sorted_tables
         }
+
+
+class Told:
+    """A writer's reports (``WriterReports``), passed on to the test's own callables."""
+
+    def __init__(self, durable=None, conflict=None) -> None:
+        self._durable = durable or (lambda code, version: None)
+        self._conflict = conflict or (lambda code: None)
+
+    def durable(self, code: str, version: int) -> None:
+        self._durable(code, version)
+
+    def conflict(self, code: str) -> None:
+        self._conflict(code)

@@ -9,11 +9,13 @@ import time
 
 import pytest
 import sqlalchemy as sa
+from storage_helpers import Told
 
+from server.log_entry import LogEntry
 from server.storage import tables
 from server.storage.dbwriter import DatabaseWriter, Spool
 from server.storage.models import Match, TableLogEntry
-from server.storage.writer import LogEntry, MemoryWriter
+from server.storage.writer import MemoryWriter
 
 
 def _row(status: str = "waiting") -> dict:
@@ -22,14 +24,14 @@ def _row(status: str = "waiting") -> dict:
 
 def _entries(code: str, first: int, count: int) -> list[LogEntry]:
     return [
-        LogEntry(code, v, "created" if v == 1 else "chat", {"n": v}, _row() if v == 1 else None)
+        LogEntry(code, v, "created" if v == 1 else "chat", {"n": v}, time.time(), _row() if v == 1 else None)
         for v in range(first, first + count)
     ]
 
 
 def _versions(db, code: str) -> list[int]:
     with db.session() as session:
-        return [v for v, *_ in tables.table_log(session, code)]
+        return [e.version for e in tables.table_log(session, code)]
 
 
 def _writer(db, tmp_path) -> DatabaseWriter:
@@ -45,15 +47,15 @@ def test_the_log_refuses_a_second_writer_of_the_same_version(db):
         with db.session() as session:
             tables.write_batch(session, second)
     with db.session() as session:
-        assert tables.table_log(session, "T1")[1] == (2, "chat", {"a": 1}, 2.0)
+        assert tables.table_log(session, "T1")[1].row() == ["T1", 2, "chat", {"a": 1}, 2.0, None]
         tables.write_batch(session, second, replay=True)  # a replay skips what is stored
-        assert tables.table_log(session, "T1")[1] == (2, "chat", {"a": 1}, 2.0)
+        assert tables.table_log(session, "T1")[1].row() == ["T1", 2, "chat", {"a": 1}, 2.0, None]
 
 
 async def test_many_tables_entries_share_commits_and_each_version_is_reported_durable_in_order(db, tmp_path):
     writer = _writer(db, tmp_path)
     durable: dict[str, list[int]] = {}
-    writer.on_durable = lambda code, v: durable.setdefault(code, []).append(v)
+    writer.reports = Told(lambda code, v: durable.setdefault(code, []).append(v))
     await writer.start()
     try:
         codes = [f"G{i}" for i in range(40)]
@@ -88,7 +90,7 @@ async def test_a_large_batch_is_reported_a_slice_per_loop_turn_each_table_once(d
         while time.perf_counter() - started < cost_s:
             pass
 
-    writer.on_durable = told
+    writer.reports = Told(told)
     await writer.start()
     try:
         await writer.flush(30)  # the worker is up: the next batch is the whole burst
@@ -113,8 +115,7 @@ async def test_a_large_batch_is_reported_a_slice_per_loop_turn_each_table_once(d
 async def test_a_second_writer_is_reported_as_a_conflict_and_the_other_tables_are_written(db, tmp_path):
     writer = _writer(db, tmp_path)
     durable, conflicts = [], []
-    writer.on_durable = lambda code, v: durable.append((code, v))
-    writer.on_conflict = conflicts.append
+    writer.reports = Told(lambda code, v: durable.append((code, v)), conflicts.append)
     await writer.start()
     try:
         for entry in _entries("A", 1, 3):
@@ -123,7 +124,7 @@ async def test_a_second_writer_is_reported_as_a_conflict_and_the_other_tables_ar
         # Another process wrote A's version 4 first; this writer then writes A 4 and B 1.
         with db.session() as session:
             tables.write_batch(session, {"log": [["A", 4, "chat", {"other": True}, 1.0, None]]})
-        writer.append(LogEntry("A", 4, "chat", {"mine": True}))
+        writer.append(LogEntry("A", 4, "chat", {"mine": True}, time.time()))
         writer.append(_entries("B", 1, 1)[0])
         await writer.flush(30)
     finally:
@@ -131,7 +132,7 @@ async def test_a_second_writer_is_reported_as_a_conflict_and_the_other_tables_ar
     assert conflicts == ["A"]
     assert ("B", 1) in durable and ("A", 4) not in durable
     with db.session() as session:
-        assert tables.table_log(session, "A")[3][2] == {"other": True}
+        assert tables.table_log(session, "A")[3].data == {"other": True}
     assert _versions(db, "B") == [1]
 
 
@@ -156,7 +157,7 @@ async def test_while_the_database_is_down_entries_are_spooled_and_written_when_i
 ):
     writer = _writer(db, tmp_path)
     durable = []
-    writer.on_durable = lambda code, v: durable.append((code, v))
+    writer.reports = Told(lambda code, v: durable.append((code, v)))
     await writer.start()
     try:
         with outage(db):
@@ -202,7 +203,7 @@ async def test_without_a_spool_an_outage_leaves_entries_unshown_until_the_databa
     """Cluster mode: nothing is acknowledged from a local file; the writer reports an outage."""
     writer = DatabaseWriter(db.url.render_as_string(hide_password=False), None, retry_max_s=0.2)
     durable = []
-    writer.on_durable = lambda code, v: durable.append((code, v))
+    writer.reports = Told(lambda code, v: durable.append((code, v)))
     await writer.start()
     try:
         assert not writer.outage
@@ -227,7 +228,7 @@ async def test_without_a_spool_a_stop_during_an_outage_drops_what_was_never_show
     with outage(db):
         writer = DatabaseWriter(db.url.render_as_string(hide_password=False), None, retry_max_s=0.2)
         durable = []
-        writer.on_durable = lambda code, v: durable.append((code, v))
+        writer.reports = Told(lambda code, v: durable.append((code, v)))
         await writer.start()
         for entry in _entries("D", 1, 3):
             writer.append(entry)
@@ -274,12 +275,11 @@ async def test_the_worker_never_preempts_the_event_loop_when_a_batch_wakes_it(sq
 def test_the_memory_writer_refuses_a_second_writer_and_reports_only_when_committed():
     writer = MemoryWriter(manual=True)
     durable, conflicts = [], []
-    writer.on_durable = lambda code, v: durable.append((code, v))
-    writer.on_conflict = conflicts.append
-    writer.append(LogEntry("X", 1, "created", {}))
+    writer.reports = Told(lambda code, v: durable.append((code, v)), conflicts.append)
+    writer.append(LogEntry("X", 1, "created", {}, time.time()))
     assert durable == [] and writer.pending == 1
     writer.commit()
     assert durable == [("X", 1)]
-    writer.append(LogEntry("X", 1, "chat", {}))
+    writer.append(LogEntry("X", 1, "chat", {}, time.time()))
     writer.commit()
     assert conflicts == ["X"] and [e.kind for e in writer.log["X"]] == ["created"]

@@ -11,18 +11,19 @@ import time
 
 import orjson
 import pytest
-
 from frozen_proxy import FrozenProxy
+from storage_helpers import Told
+
+from server.log_entry import LogEntry
 from server.storage import tables
 from server.storage.dbwriter import DatabaseWriter, Spool, _WorkerState
-from server.storage.writer import LogEntry
 
 ROW = {"game": "oh_hell", "status": "waiting", "private": False, "host_id": "p0", "players": ["p0"]}
 
 
 def _entries(code: str, first: int, count: int) -> list[LogEntry]:
     return [
-        LogEntry(code, v, "created" if v == 1 else "chat", {"n": v}, ROW if v == 1 else None)
+        LogEntry(code, v, "created" if v == 1 else "chat", {"n": v}, time.time(), ROW if v == 1 else None)
         for v in range(first, first + count)
     ]
 
@@ -33,7 +34,7 @@ def _batch(code: str, first: int, count: int) -> bytes:
 
 def _versions(db, code: str) -> list[int]:
     with db.session() as session:
-        return [v for v, *_ in tables.table_log(session, code)]
+        return [e.version for e in tables.table_log(session, code)]
 
 
 @pytest.fixture
@@ -123,7 +124,7 @@ async def test_a_worker_that_does_not_answer_at_all_is_replaced_and_its_batch_wr
     url = sqlite_db.url.render_as_string(hide_password=False)
     writer = DatabaseWriter(url, tmp_path / "spool.jsonl", retry_max_s=0.2, timeout_s=0.5)
     durable: list[tuple[str, int]] = []
-    writer.on_durable = lambda code, v: durable.append((code, v))
+    writer.reports = Told(lambda code, v: durable.append((code, v)))
     await writer.start()
     try:
         for entry in _entries("W", 1, 2):

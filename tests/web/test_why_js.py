@@ -45,8 +45,9 @@ def _node():
 def _refusals(game, state, seat, view) -> list[str]:
     """The engine's reasons for the plays and bids this seat may not make now."""
     legal = view["legal"]
-    tries = [{"type": "play", "card": c} for c in view.get("hand") or [] if legal and legal[0]["type"] == "play"]
+    tries = [{"type": "play", "card": c} for c in view.get("hand") or [] if any(a["type"] == "play" for a in legal)]
     tries += [{"type": "bid", "value": v} for v in range(40)]
+    tries += [{"type": "bid", "value": v, "direction": d} for d in view.get("directions") or [] for v in range(3, 8)]
     tries += [{"type": "pass"}]
     tries += [{**a, "fold": True} for a in legal if a["type"] == "pair"]  # Ribs: each pair folded
     out = []
@@ -58,9 +59,10 @@ def _refusals(game, state, seat, view) -> list[str]:
     return out
 
 
-def _decisions(name: str, seed: int, most: int = 400):
+def _decisions(name: str, seed: int, most: int = 400, options: dict | None = None):
     game = get_game(name)
-    players, options = SETUPS[name]
+    players, default_options = SETUPS[name]
+    options = default_options if options is None else options
     state = game.new_game(players, options, seed=seed)
     rng = random.Random(seed)
     for _ in range(most):
@@ -75,17 +77,34 @@ def _decisions(name: str, seed: int, most: int = 400):
         state = game.apply(state, seat, action)
 
 
+def _high(reason: str) -> str:
+    """The high bid an engine's refusal names: "... the high bid of Four downtown." -> "Four downtown"."""
+    return reason.split("the high bid of ", 1)[1].rstrip(".")
+
+
 # The engine's reason (its start) -> what the client's line must say; the first that the
 # engine gives for some refused card or bid is the one (heading a trick is also following).
 EXPECTED = [
     ("You must head the trick", lambda why, reason: why.startswith("You must head the trick: you hold a higher trump")),
     ("You must overtrump", lambda why, reason: "you must overtrump" in why),
     ("You must trump", lambda why, reason: "you must play a trump" in why),
-    ("You must follow suit", lambda why, reason: why == reason),
+    # Bid Whist's jokers: the client may add the joker's part ("you hold a heart (a joker is
+    # no heart in no trump)") to the same reason.
+    ("You must follow suit", lambda why, reason: why == reason or (
+        why.startswith("You must follow suit: ") and reason.removeprefix("You must follow suit: ").rstrip(".") in why)),
+    ("No trump: void in the suit led, you must play a joker", lambda why, reason: (
+        why.startswith("No trump: you hold no ") and why.endswith("you must play a joker (it cannot win)."))),
+    ("Name trump before you lead a joker", lambda why, reason: "name trump before you lead a joker" in why),
+    ("No trump: choose the direction", lambda why, reason: why.startswith("You bid no trump: choose the direction")),
     ("As dealer you may not bid", lambda why, reason: why.startswith(f"The dealer may not bid {reason.split()[6].rstrip(':')}:")),
-    ("Your bid must be higher than the high bid of Seven", lambda why, reason: why.startswith("The high bid is Seven")),
-    ("Your bid must be higher than the high bid", lambda why, reason: why.startswith("Each bid must be higher than the high bid")),
-    ("Nobody bid Four or more", lambda why, reason: why.startswith("Nobody bid Four or more")),
+    # With directions "Seven uptown" may still be outranked by Seven downtown or no trump.
+    ("Your bid must be higher than the high bid of Seven", lambda why, reason: why.startswith(
+        (f"The high bid is {_high(reason)}, the most", f"Each bid must outrank the high bid ({_high(reason)})"))),
+    ("Your bid must be higher than the high bid", lambda why, reason: why.startswith(
+        (f"Each bid must be higher than the high bid ({_high(reason)})",
+         f"Each bid must outrank the high bid ({_high(reason)})"))),
+    ("Nobody bid ", lambda why, reason: why.startswith(
+        " ".join(reason.split()[:3]) + " or more, so the dealer must take the contract at")),
     ("The other three passed", lambda why, reason: why == "The other three passed, so the dealer must name trump."),
     ("You open the bidding and may not pass", lambda why, reason: why.startswith("You open the bidding")),
     ("No bid may be above", lambda why, reason: why.startswith("No bid may be above")),
@@ -102,10 +121,9 @@ REQUIRED = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(SETUPS))
-def test_the_why_line_names_the_rule_the_engine_refuses_with(name):
+def _checked(name: str, samples) -> set[str]:
+    """Run the client's "Why?" over ``samples`` and check each against the engine's reasons."""
     node = _node()
-    samples = [(view, refusals) for seed in range(6) for view, refusals in _decisions(name, seed)]
     done = subprocess.run(
         [node, "--input-type=module", "-e", SCRIPT, str(ROOT / "web" / "js" / "why.js")],
         input=json.dumps([[name, view, view["legal"]] for view, _ in samples]),
@@ -122,4 +140,42 @@ def test_the_why_line_names_the_rule_the_engine_refuses_with(name):
             assert why is not None and agrees(why, reason), f"{name}: engine {reason!r}, client {why!r}"
             checked.add(start)
             break
+    return checked
+
+
+@pytest.mark.parametrize("name", sorted(SETUPS))
+def test_the_why_line_names_the_rule_the_engine_refuses_with(name):
+    samples = [(view, refusals) for seed in range(6) for view, refusals in _decisions(name, seed)]
+    checked = _checked(name, samples)
     assert REQUIRED[name] <= checked, f"{name}: no decision under {REQUIRED[name] - checked} was seen"
+
+
+def _random_bid_whist_options(rng: random.Random) -> dict:
+    """A random combination of Bid Whist's house options (each valid with the others)."""
+    options: dict = {"jokers": rng.choice([0, 1, 2]), "joker_no_trump": rng.choice(["free", "must_play"]),
+                     "directions": rng.random() < 0.8, "downtown_beats_uptown": rng.random() < 0.5,
+                     "no_trump_double": rng.random() < 0.5, "boston": rng.choice(["wins", "quadruple"]),
+                     "sport_kitty": rng.random() < 0.5, "books": rng.choice(["seed", "thirteen"])}
+    options["no_trump"] = options["directions"] and rng.random() < 0.8
+    if options["books"] == "thirteen":
+        options.update(min_bid=rng.choice([3, 4]), game_to=1)
+    else:
+        options["target"] = 1
+    return options
+
+
+def test_the_why_line_follows_bid_whist_house_options():
+    """Random matches over random option combinations: directions, the minimum, the forced
+    dealer's direction, no trump's direction, the jokers in trump and in no trump."""
+    rng = random.Random(33)
+    samples = []
+    for seed in range(12):
+        options = _random_bid_whist_options(rng)
+        samples += list(_decisions("bid_whist", seed, options=options))
+        samples += list(_decisions("bid_whist", seed, options={**options, "jokers": 2, "joker_no_trump": "must_play",
+                                                               "directions": True, "no_trump": True}))
+    checked = _checked("bid_whist", samples)
+    required = {"You must follow suit", "Your bid must be higher than the high bid", "Nobody bid ",
+                "No trump: choose the direction", "No trump: void in the suit led, you must play a joker",
+                "Name trump before you lead a joker"}
+    assert required <= checked, f"no decision under {required - checked} was seen"

@@ -80,3 +80,53 @@ test("no reason without a decision", () => {
   assert.equal(whyLine("oh_hell", { hand: ["AS"] }, []), null);
   assert.equal(whyLine("ribs", null, [PASS]), null);
 });
+
+test("Bid Whist with directions: a bid outranks by number or by direction", () => {
+  const legal = [PASS, { type: "bid", value: 4, direction: "downtown" }, { type: "bid", value: 4, direction: "no_trump" },
+    { type: "bid", value: 5, direction: "uptown" }];
+  assert.equal(whyLine("bid_whist", { high_bid: 4, high_direction: "uptown" }, legal),
+    "Each bid must outrank the high bid (Four uptown): bid more than Four, or Four downtown / Four no trump.");
+  // Downtown over uptown switched off: the same number no longer outranks downtown.
+  assert.equal(whyLine("bid_whist", { high_bid: 4, high_direction: "downtown" }, [PASS, { type: "bid", value: 5, direction: "uptown" }]),
+    "Each bid must be higher than the high bid (Four downtown).");
+  assert.equal(whyLine("bid_whist", { high_bid: 7, high_direction: "no_trump" }, [PASS]),
+    "The high bid is Seven no trump, the most there is: you can only pass.");
+});
+
+test("Bid Whist: the forced dealer takes at min_bid and names the direction", () => {
+  const takes = ["uptown", "downtown", "no_trump"].map((direction) => ({ type: "take", direction }));
+  assert.equal(whyLine("bid_whist", { high_bid: null, min_bid: 3 }, takes),
+    "Nobody bid Three or more, so the dealer must take the contract at Three, naming its direction (uptown / downtown / no trump).");
+  assert.equal(whyLine("bid_whist", { high_bid: 3, min_bid: 4 }, [{ type: "take" }]),
+    "Nobody bid Four or more, so the dealer must take the contract at Four.");
+});
+
+test("Bid Whist: the kitty of 4 + jokers, the no-trump declarer's direction, trump before a joker lead", () => {
+  assert.equal(whyLine("bid_whist", { jokers: 2, kitty_size: 6 }, [{ type: "discard", count: 6 }]),
+    "You took the kitty of 4 + 2 jokers: discard 6 cards, as many as it held, to keep 12.");
+  assert.equal(whyLine("bid_whist", { jokers: 0 }, [{ type: "discard", count: 4 }]),
+    "You took the kitty: discard 4 cards, as many as it held, to keep 12.");
+  assert.match(whyLine("bid_whist", { direction: "no_trump" }, [{ type: "direction", direction: "uptown" }, { type: "direction", direction: "downtown" }]),
+    /^You bid no trump: choose the direction/);
+  const suits = ["S", "H", "D", "C"].map((suit) => ({ type: "trump", suit }));
+  assert.match(whyLine("bid_whist", { hand: ["BJ", "AS", "2H"], trick: [] }, [...suits, ...plays("AS", "2H")]),
+    /name trump before you lead a joker/);
+});
+
+test("Bid Whist jokers: a trump in a trump contract, no suit in no trump, forced out when void with must_play", () => {
+  // Trump (spades) led, the only trump held a joker: it must follow.
+  assert.equal(whyLine("bid_whist", { hand: ["LJ", "AH", "2C"], trick: [{ seat: 1, card: "9S" }], trump: "S" }, plays("LJ")),
+    "You must follow suit: your joker is a trump.");
+  // A joker led in a trump contract is a trump lead.
+  assert.equal(whyLine("bid_whist", { hand: ["3S", "AH"], trick: [{ seat: 1, card: "BJ" }], trump: "S" }, plays("3S")),
+    "You must follow suit: you hold a spade.");
+  // No trump: a joker is no heart.
+  assert.equal(whyLine("bid_whist", { hand: ["BJ", "AH", "2C"], trick: [{ seat: 1, card: "9H" }], trump: null }, plays("AH")),
+    "You must follow suit: you hold a heart (a joker is no heart in no trump).");
+  // No trump, must_play: void in hearts with a joker, only the joker.
+  assert.equal(whyLine("bid_whist", { hand: ["BJ", "AS", "2C"], trick: [{ seat: 1, card: "9H" }], trump: null }, plays("BJ")),
+    "No trump: you hold no hearts, so you must play a joker (it cannot win).");
+  // No trump, a joker led alone: any card.
+  assert.match(whyLine("bid_whist", { hand: ["AS", "2C"], trick: [{ seat: 1, card: "LJ" }], trump: null }, plays("AS", "2C")),
+    /^A joker was led in no trump/);
+});

@@ -34,6 +34,12 @@ export function cardName(code) {
   return suit ? t("card.of", { rank: r, suit: suitName(suit) }) : r;
 }
 
+/** A card button's name: what it shows, then the words ("J♠, Jack of spades"; a Ribs "8"). */
+export function cardLabel(code) {
+  const text = cardText(code), name = cardName(code);
+  return text === name ? name : `${text}, ${name}`;
+}
+
 /** Short text: "Q♥", "10♠", "A". */
 export function cardText(code) {
   if (isJoker(code)) return jokerName(code);
@@ -51,7 +57,7 @@ function faceParts(code) {
   const sym = suit ? SUITS[suit].symbol : "";
   return [
     h("span", { class: "card-corner", "aria-hidden": "true" }, h("span", { class: "card-rank" }, rank), h("span", { class: "card-suit" }, sym)),
-    h("span", { class: "card-pip", "aria-hidden": "true" }, sym || rank),
+    h("span", { class: "card-pip", "aria-hidden": "true", "data-pip": sym || rank }),
   ];
 }
 
@@ -85,7 +91,7 @@ export function cardButton(code, index, { disabled = false, pressed = null, key 
       "data-card": code,
       "data-index": index,
       "data-key": key || `hand-${index}-${code}`,
-      "aria-label": cardName(code),
+      "aria-label": cardLabel(code),
       "aria-pressed": pressed === null ? null : String(pressed),
       disabled,
     },

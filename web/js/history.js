@@ -3,8 +3,12 @@ import { $, h, fill, timeAgo } from "./dom.js";
 import { api, identity, matchUrl } from "./api.js";
 import { t, translatePage, errorText } from "./i18n.js";
 import { rulesSummary } from "./summary.js";
+import { followYourTables } from "./attention.js";
+import { gameTitle } from "./games.js";
 
 translatePage();
+// Your turn at one of your tables, told here too (web/js/attention.js).
+if (identity.get()) followYourTables(() => api("/api/tables", { auth: true }).then((d) => d.tables || []), (name) => gameTitle(name));
 
 let catalogue = {}; // GET /api/games by name: each game's title and options schema
 

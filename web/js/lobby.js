@@ -6,6 +6,7 @@ import { gameSummary, gameTitle } from "./games.js";
 import { confirmStep } from "./confirm.js";
 import { rulesSummary } from "./summary.js";
 import { optionControl } from "./options.js";
+import { lobbyAlerts, pollWhileHidden } from "./attention.js";
 
 const TYPED_NAME = "felt.typedName"; // read by the table page's "Join" (room.js)
 
@@ -13,6 +14,7 @@ translatePage();
 
 const POLL_MS = 4000;
 let games = [];
+const alerts = lobbyAlerts((name) => titleOf(name)); // your turn at one of your tables, told here too
 
 let readers = {};
 
@@ -108,19 +110,22 @@ function myTableRow(row) {
   return h("li", { class: "room-row", "data-my-table": row.code, "data-my-table-status": row.status, "data-my-table-title": title },
     h("div", { class: "room-row-main" },
       h("strong", {}, title),
+      row.your_turn ? h("span", { class: "pill pill-turn", "data-your-turn": "" }, t("alerts.lobbyTurn")) : null,
       h("span", { class: "hint" }, ` · ${t(`mine.status.${row.status}`)}${row.private ? ` · ${t("mine.private")}` : ""}`)),
     ...actions);
 }
 
 async function loadMine() {
-  if (!identity.get()) return;
+  if (!identity.get()) return true;
   try {
     const data = await api("/api/tables", { auth: true });
-    const tables = data.tables || [];
+    const tables = alerts.tables(data.tables || []);
     $("#mine-panel").hidden = tables.length === 0;
     fill($("#mine"), h("ul", { class: "room-list" }, tables.map(myTableRow)));
+    return true;
   } catch (err) {
     if (err.status === 401) $("#mine-panel").hidden = true;
+    return false;
   }
 }
 
@@ -230,6 +235,7 @@ const me = identity.get();
 if (me) $("#name").value = me.name;
 loadGames().then(loadMine);
 loadRooms();
+pollWhileHidden(loadMine);
 setInterval(() => {
   if (document.visibilityState === "visible") {
     loadRooms();

@@ -1,7 +1,7 @@
 // /matches/{id}: the replay first (every hand face up, by action, trick or hand), then the
 // result, the score sheet (each row opens the replay at its hand) and the seed check.
 import { $, h, fill } from "./dom.js";
-import { api } from "./api.js";
+import { api, identity } from "./api.js";
 import { Replay } from "./replay.js";
 import { finalTrickOf, renderTable } from "./table.js";
 import { cardView } from "./cards.js";
@@ -10,8 +10,11 @@ import { scoreSheet } from "./sheet.js";
 import { sha256Hex } from "./sha256.js";
 import { t, translatePage, errorText } from "./i18n.js";
 import { optionList, rulesSummary } from "./summary.js";
+import { followYourTables } from "./attention.js";
 
 translatePage();
+// Your turn at one of your tables, told here too (web/js/attention.js).
+if (identity.get()) followYourTables(() => api("/api/tables", { auth: true }).then((d) => d.tables || []), (name) => gameTitle(name));
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 let record = null;
 let steps = []; // [{view, seat, action}] : the deal, then one per action

@@ -8,13 +8,16 @@ import { scoreSheet } from "./sheet.js";
 import { actionText, bidText, descriptor, gameTitle, infoItems, passLabel, promptFor, seatLabel, teamNames } from "./games.js";
 import { t, has, translatePage, errorText } from "./i18n.js";
 import { sha256Hex } from "./sha256.js";
+import { ClockMarks } from "./clockmarks.js";
 import { setupRules } from "./rules.js";
 import { showSummary } from "./summary.js";
 import { whyParts } from "./why.js";
 import { soundToggle, warnOnce } from "./clock_sound.js";
+import { tableAlerts } from "./attention.js";
 
 translatePage();
 const code = canonicalCode(decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || ""));
+const alerts = tableAlerts(code); // your turn, a start, your name: told while you look elsewhere
 let state = null;
 let conn = null;
 let botLevel = "easy"; // the level of the next bot the host adds: "easy" or "strong"
@@ -96,6 +99,7 @@ function render() {
     renderMoveLog();
   });
   announceTurn();
+  alerts.view(state, gameTitle(room().game, room().title));
   if (fitTable()) keepDecisionInView(); // the dock just left (or rejoined) the bottom of the screen
   bringUpWhatMatters();
 }
@@ -306,14 +310,19 @@ function renderScoreStrip() {
   h("a", { class: "score-more", href: "#sheet" }, t("scores.sheetLink")));
 }
 
+const clockMarks = new ClockMarks();  // the hand's moves the turn clock played
+
 /** The current hand's moves in words, newest last (the panel is a polite live region). */
 function renderMoveLog() {
   const v = view();
   const entries = v && Array.isArray(v.log) ? v.log : [];
   const nm = names();
   const items = [];
-  for (const e of entries) {
-    items.push(h("li", {}, t("log.line", { who: seatLabel(nm, e.seat), what: actionText(room().game, e.action) })));
+  clockMarks.see(entries, room()?.clock_played);
+  for (const [i, e] of entries.entries()) {
+    const who = seatLabel(nm, e.seat);
+    const line = t("log.line", { who, what: actionText(room().game, e.action) });
+    items.push(h("li", {}, clockMarks.has(i) ? t("log.clock", { who, line }) : line));
     if (e.won !== undefined && e.won !== null) items.push(h("li", { class: "won" }, t("log.won", { who: seatLabel(nm, e.won) })));
   }
   const box = $("#move-log");
@@ -331,7 +340,7 @@ function renderHeader() {
     r.private ? h("span", { class: "pill" }, t("room.private")) : null);
   showSummary($("#table-rules"), r.game, r.options, r.title);
   const mine = state.you !== null && legal().length > 0;
-  document.title = mine ? t("title.yourTurn", { title }) : t("title.room", { title });
+  alerts.setTitle(mine ? t("title.yourTurn", { title }) : t("title.room", { title }));
 }
 
 function renderJoin() {

@@ -61,6 +61,7 @@ export async function openRules(game, phase, options) {
   if (!dialog) build();
   const key = `${game}${optionsQuery(options)}`;
   const y = window.scrollY;
+  fill($("#rules-dialog-title", dialog), t("rules.title", { title: gameTitle(game) })); // named while it loads
   if (!dialog.open) dialog.showModal();
   try {
     if (!cache.has(key)) {

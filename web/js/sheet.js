@@ -25,7 +25,7 @@ export function scoreSheet(game, history, o) {
   const cols = spec.groups.flatMap((g) => g.cols);
   const running = cols.map(() => 0);
   const head = [
-    h("tr", {}, h("th", { scope: "col", rowspan: 2 }, t("sheet.hand")), h("th", { scope: "col", rowspan: 2, class: "sheet-about" }, ""),
+    h("tr", {}, h("th", { scope: "col", rowspan: 2 }, t("sheet.hand")), h("th", { scope: "col", rowspan: 2, class: "sheet-about" }, h("span", { class: "sr-only" }, t("sheet.about"))),
       spec.groups.map((g, i) => h("th", { scope: "colgroup", colspan: g.cols.length, class: "sheet-group", title: labels[i]?.full || g.label }, g.label))),
     h("tr", {}, cols.map((c) => h("th", { scope: "col", class: "sheet-col" }, c.label))),
   ];

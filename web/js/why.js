@@ -8,28 +8,54 @@ import { parseCard } from "./cards.js";
 import { bidText } from "./games.js";
 
 const suitOf = (card) => parseCard(card).suit;
-const LEAST_CONTRACT = 4; // Bid Whist's least contract: a dealer nobody bid to takes it
+const LEAST_CONTRACT = 4; // Bid Whist's least contract unless the view says (`min_bid`)
+const JOKERS = new Set(["BJ", "LJ"]);
+
+/** Bid Whist's suit of a card as played: a joker is a trump (no suit at all in no trump). */
+const bidWhistSuit = (view) => (card) => (JOKERS.has(card) ? view.trump || null : suitOf(card));
+
+/** The suit led: the first card's, or (Bid Whist's no trump) the first that is not a joker. */
+function ledSuit(trick, suitIn) {
+  for (const play of trick) {
+    const suit = typeof play.card === "string" ? suitIn(play.card) : null;
+    if (suit) return suit;
+  }
+  return null;
+}
 
 /** Why the cards that may be played are these (a trick game: follow, head, trump, overtrump). */
-function playWhy(view, legal) {
+function playWhy(view, legal, suitIn = suitOf) {
   const hand = Array.isArray(view.hand) ? view.hand : [];
   const trick = Array.isArray(view.trick) ? view.trick : [];
   const may = legal.filter((a) => a.type === "play").map((a) => a.card);
   if (!may.length) return null;
   if (!trick.length || typeof trick[0].card !== "string") return t("why.lead");
-  const led = suitOf(trick[0].card);
-  if (!led) return null;
+  const led = ledSuit(trick, suitIn);
+  if (!led) return JOKERS.has(trick[0].card) ? t("why.bidWhist.jokerLed") : null;
   const suit = t(`why.suitOne.${led}`);
-  const following = hand.filter((c) => suitOf(c) === led);
+  const following = hand.filter((c) => suitIn(c) === led);
   if (!following.length && may.length === hand.length) return t("why.void", { suit: t(`why.suitNone.${led}`) });
-  if (may.every((c) => suitOf(c) === led)) {
-    return may.length === following.length ? t("why.follow", { suit }) : t("why.head");
+  if (may.every((c) => suitIn(c) === led)) {
+    if (may.length !== following.length) return t("why.head");
+    return jokerFollowWhy(view, following, led) || t("why.follow", { suit });
   }
   const trump = view.trump;
-  if (trump && may.every((c) => suitOf(c) === trump)) {
-    const trumps = hand.filter((c) => suitOf(c) === trump);
+  if (trump && may.every((c) => suitIn(c) === trump)) {
+    const trumps = hand.filter((c) => suitIn(c) === trump);
     return t(may.length === trumps.length ? "why.mustTrump" : "why.overtrump", { suit: t(`why.suitNone.${led}`) });
   }
+  if (!view.trump && !following.length && may.length && may.every((c) => JOKERS.has(c))) {
+    return t("why.bidWhist.mustJoker", { suit: t(`why.suitNone.${led}`) });
+  }
+  return null;
+}
+
+/** Following with jokers in hand (Bid Whist): a joker is a trump, or in no trump no suit at all. */
+function jokerFollowWhy(view, following, led) {
+  const hand = Array.isArray(view.hand) ? view.hand : [];
+  if (!hand.some((c) => JOKERS.has(c))) return null;
+  if (view.trump && following.every((c) => JOKERS.has(c))) return t("why.bidWhist.jokerTrump");
+  if (!view.trump) return t("why.bidWhist.jokerNoSuit", { one: t(`why.suitOne.${led}`), suitWord: t(`why.suitNone.${led}`) });
   return null;
 }
 
@@ -39,14 +65,46 @@ function ohHellBidWhy(view, legal) {
   return t("why.hook", { n: view.forbidden_bid, size: view.hand_size ?? "?" });
 }
 
-/** Bid Whist's bidding: the others bid up (or pass under the top bid), the dealer takes or
- *  grants (or must take at Four). */
+/** A Bid Whist bid in words: "Four", "Four downtown". */
+function bidWords(value, direction) {
+  const bid = bidText("bid_whist", value);
+  return direction ? `${bid} ${t(`bidWhist.direction.${direction}`)}` : bid;
+}
+
+/** Bid Whist's bidding: the others bid up (a higher number, or with directions the same number
+ *  in a direction that outranks), the dealer takes or grants (or must take at the minimum,
+ *  naming a direction). */
 function bidWhistBidWhy(view, legal) {
   const kinds = new Set(legal.map((a) => a.type));
-  if (kinds.has("take")) return kinds.has("pass") ? t("why.bidWhist.dealer") : t("why.bidWhist.forced", { bid: bidText("bid_whist", LEAST_CONTRACT) });
+  if (kinds.has("take")) {
+    if (kinds.has("pass")) return t("why.bidWhist.dealer");
+    const bid = bidText("bid_whist", view.min_bid ?? LEAST_CONTRACT);
+    const named = legal.filter((a) => a.type === "take" && a.direction).map((a) => t(`bidWhist.direction.${a.direction}`));
+    return named.length ? t("why.bidWhist.forcedDirection", { bid, directions: named.join(" / ") }) : t("why.bidWhist.forced", { bid });
+  }
   if (view.high_bid == null || !kinds.has("pass")) return null;
-  const bid = bidText("bid_whist", view.high_bid);
-  return kinds.has("bid") ? t("why.bidWhist.higher", { bid }) : t("why.bidWhist.top", { bid });
+  const bid = bidWords(view.high_bid, view.high_direction);
+  if (!kinds.has("bid")) return t("why.bidWhist.top", { bid });
+  const same = legal.filter((a) => a.type === "bid" && a.value === view.high_bid && a.direction);
+  if (!same.length) return t("why.bidWhist.higher", { bid });
+  const number = bidText("bid_whist", view.high_bid);
+  return t("why.bidWhist.outrank", { bid, number, same: same.map((a) => bidWords(a.value, a.direction)).join(" / ") });
+}
+
+/** Bid Whist after the auction: the kitty to discard (4 + jokers), a no-trump declarer's
+ *  direction, and trump to name before a joker may be led. */
+function bidWhistDeclarerWhy(view, legal) {
+  const kinds = new Set(legal.map((a) => a.type));
+  if (kinds.has("discard")) {
+    const count = legal.find((a) => a.type === "discard").count ?? view.kitty_size ?? 4;
+    const jokers = view.jokers ?? 0;
+    return jokers ? t("why.bidWhist.kittyJokers", { count, jokers }) : t("why.bidWhist.kitty", { count });
+  }
+  if (kinds.has("direction")) return t("why.bidWhist.chooseDirection");
+  if (kinds.has("trump") && kinds.has("play")) {
+    const hand = Array.isArray(view.hand) ? view.hand : [];
+    return t(hand.some((c) => JOKERS.has(c)) ? "why.bidWhist.trumpBeforeJoker" : "why.bidWhist.trumpOrLead");
+  }
   return null;
 }
 
@@ -70,7 +128,8 @@ function ribsWhy(view, legal) {
 
 const BY_GAME = {
   oh_hell: (view, legal) => ohHellBidWhy(view, legal) || playWhy(view, legal),
-  bid_whist: (view, legal) => bidWhistBidWhy(view, legal) || playWhy(view, legal),
+  bid_whist: (view, legal) => bidWhistBidWhy(view, legal) || bidWhistDeclarerWhy(view, legal)
+    || playWhy(view, legal, bidWhistSuit(view)),
   tarbish: (view, legal) => tarbishCallWhy(view, legal) || playWhy(view, legal),
   ribs: ribsWhy,
 };

@@ -30,6 +30,7 @@ class TableSummary(BaseModel):
     private: bool
     is_host: bool
     updated_at: float  # Unix seconds of the table's last change
+    your_turn: bool = False  # the game in play waits for the caller (tables held on this node)
 
 
 class TableList(BaseModel):
@@ -52,7 +53,22 @@ async def my_tables(request: Request, caller: Caller = Depends(current_player)) 
     group_of = {t["code"]: t["group"] for t in theirs}
     seated = {t["code"] for t in found}
     found += [{**t, "is_host": t.pop("host_id") == caller.id} for t in theirs if t["code"] not in seated]
-    return {"tables": [{**t, "url": f"/r/{t['code']}", "group": group_of.get(t["code"])} for t in found]}
+    rooms = request.app.state.rooms
+    return {
+        "tables": [
+            {**t, "url": f"/r/{t['code']}", "group": group_of.get(t["code"]), "your_turn": _awaits(rooms, t, caller.id)}
+            for t in found
+        ]
+    }
+
+
+def _awaits(rooms: Any, table: dict, player_id: str) -> bool:
+    """Whether a table in play waits for the player: asked of the room in memory only, so that
+    listing never loads a parked table (nobody's turn runs there) nor one another node holds."""
+    if table["status"] != "playing":
+        return False
+    room = rooms.get(table["code"])
+    return room is not None and room.awaits(player_id)
 
 
 async def _refusals_as_api(step: Awaitable[Any]) -> Any:

@@ -250,6 +250,7 @@ class HandResult:
     play_direction: str | None = None  # uptown or downtown, as the hand was played
     doubled: bool = False  # a no-trump contract scored double
     quadrupled: bool = False  # a Boston scored four times
+    house: bool = False  # the table plays house options: a sweep is a Boston, not a Chicago
 
     def to_dict(self) -> dict[str, Any]:
         """The history entry as the view shows it."""
@@ -272,6 +273,7 @@ class HandResult:
             "play_direction": self.play_direction,
             "doubled": self.doubled,
             "quadrupled": self.quadrupled,
+            "house": self.house,
         }
 
 
@@ -452,6 +454,7 @@ def _score(state: BidWhistState) -> tuple[HandResult, HandRecord]:
         play_direction=state.play_direction,
         doubled=doubled,
         quadrupled=quadrupled,
+        house=state.house is not None,
     )
     record = HandRecord(
         dealer=state.dealer,
@@ -480,6 +483,7 @@ _SEED_KEYS: dict[str, Any] = {
     "game_to": None,
     "directions": [],
     "joker_no_trump": "free",
+    "min_bid": MIN_CONTRACT,
 }
 
 
@@ -499,6 +503,7 @@ def _house_keys(state: BidWhistState, house: HouseRules) -> dict[str, Any]:
         "game_to": house.game_to if house.thirteen else None,
         "directions": list(house.directions),
         "joker_no_trump": "must_play" if house.jokers_must_play else "free",
+        "min_bid": house.min_contract,
     }
 
 
@@ -550,7 +555,7 @@ def _why_not_house_play(state: BidWhistState, hand: tuple[str, ...], card: str) 
     led = house_rules.led_suit(trick, state.trump)
     if state.trump is None and not any(house_rules.suit_in_play(c, None) == led for c in hand):
         return "No trump: void in the suit led, you must play a joker."
-    if card in JOKERS:
+    if card in JOKERS and state.trump is None:  # in a trump contract a joker is a trump
         return f"You must follow suit: a joker is no {SUIT_SINGULAR[led]} in no trump."  # type: ignore[index]
     if led == state.trump and any(c in JOKERS for c in hand) and not any(c[-1] == led for c in hand):
         return "You must follow suit: your joker is a trump."

@@ -11,6 +11,13 @@ const bidWord = (value) => (typeof value === "number" ? t(`bidWhist.bid.${value}
 
 const ARROWS = { uptown: "\u2191", downtown: "\u2193" };
 
+/** A hand's result on the sheet: a sweep is the seed's Chicago, or with house options a
+ *  Boston (×4 when it scores four times); else made or set. */
+export function sheetResult(e) {
+  if (e.chicago) return e.house || e.quadrupled ? t(e.quadrupled ? "sheet.bostonQuadruple" : "sheet.boston") : t("sheet.chicago");
+  return e.made ? t("sheet.made") : t("sheet.set");
+}
+
 /** A direction's word: "uptown", "downtown", "no trump". */
 const directionWord = (d) => t(`bidWhist.direction.${d}`);
 
@@ -105,10 +112,9 @@ export default {
         if (e.contract == null) return t("sheet.noContract");
         const trump = e.trump && SUITS[e.trump] ? ` ${SUITS[e.trump].symbol}` : e.trump ? ` ${t("bidWhist.noTrump")}` : "";
         const direction = e.direction ? ` ${directionText(e.direction, e.play_direction)}` : "";
-        const factor = e.doubled && e.quadrupled ? " ×8" : e.quadrupled ? " ×4" : e.doubled ? " ×2" : "";
+        const factor = e.doubled ? " ×2" : "";
         const who = names[e.declarer] ?? "";
-        const result = e.chicago ? t("sheet.chicago") : e.made ? t("sheet.made") : t("sheet.set");
-        return `${bidWord(e.contract)}${trump}${direction}${factor} · ${who} · ${result}`;
+        return `${bidWord(e.contract)}${trump}${direction}${factor} · ${who} · ${sheetResult(e)}`;
       },
       groups: (teams || []).map((team, i) => ({
         label: teamLabel(i),

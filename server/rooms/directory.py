@@ -1,0 +1,384 @@
+"""Where a table may live: in this process alone, or on one node of a cluster.
+
+The room manager keeps the rooms in memory and asks its directory everything that depends on
+the mode, never which mode it runs in. ``LocalDirectory``: one process owns every table; all
+tables are restored at start. ``ClusterDirectory`` (server/cluster.py, Redis): a table is
+opened here only under this node's lease, none is restored at start, a waiting table whose
+node went away is adopted by whichever live node finds it first, another node asking for a
+table gets it handed over, and no change is made while the database is unreachable (there is
+no local spool to hold it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from server.log_entry import LogWriter
+from server.rooms.errors import RoomError
+from server.rooms.host import Host
+from server.rooms.room import Room
+from server.rooms.seats import is_room_code, new_room_code
+
+if TYPE_CHECKING:
+    from server.cluster import Cluster
+
+log = logging.getLogger("felt.rooms")
+
+UNAVAILABLE = RoomError("unavailable", "The table store is not reachable right now; try again in a moment.", 503)
+SHARED_DOWN = RoomError("unavailable", "The cluster's shared store is not reachable; try again in a moment.", 503)
+BUSY = RoomError("unavailable", "This table is moving between servers; try again in a moment.", 503)
+LEASE_GONE = RoomError("moved", "This table is moving to another server; nothing changed. Reconnecting.", 503)
+DATABASE_DOWN = RoomError("unavailable", "The database is unavailable; nothing changed. Try again shortly.", 503)
+MOVED = (1012, "this table moved to another server; reconnect")
+Cursor = tuple[float, str]  # a lobby page's key: (its last room's creation time, its code)
+
+
+class Rooms(Host, Protocol):
+    """What a directory needs of the rooms in memory (``server.rooms.manager.RoomManager``)."""
+
+    @property
+    def writer(self) -> LogWriter: ...
+
+    source: Any
+    rooms: dict[str, Room]
+    retiring_rooms: dict[str, Room]
+    opening: dict[str, asyncio.Future]
+    restored: bool
+
+    def get(self, code: str) -> Room | None: ...
+
+    async def open(self, code: str) -> Room | None: ...
+
+    def local_code(self, host_id: str) -> str: ...
+
+    async def restore_one(self, code: str) -> Room | None: ...
+
+    async def open_once(self, code: str, opener: Callable[[str], Awaitable[Room | None]]) -> Room | None: ...
+
+    def list_public(
+        self, limit: int | None = None, after: tuple[float, str] | None = None
+    ) -> tuple[list[dict], tuple[float, str] | None]: ...
+
+    def lobby_rows(self) -> list[dict]: ...
+
+
+def too_many(hosted: int) -> RoomError:
+    return RoomError("too_many_rooms", f"You already host {hosted} open rooms; finish or leave one first.", 429)
+
+
+class Directory(Protocol):
+    """What the room manager asks of the mode it runs in (see the module docstring)."""
+
+    @property
+    def cluster(self) -> Cluster | None:
+        """The cluster, for the edges that ask a table's node (None: this process alone)."""
+
+    @property
+    def restores_at_start(self) -> bool: ...
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+    async def new_code(self, host_id: str) -> str: ...
+
+    async def restore(self, code: str) -> Room | None: ...
+
+    async def read(self, code: str) -> Room | None: ...
+
+    async def lobby(self, limit: int | None, after: Cursor | None) -> tuple[list[dict], Cursor | None]: ...
+
+    def unleased(self, code: str) -> bool: ...
+
+    def letting_go(self, code: str) -> bool: ...
+
+    def refusal(self, code: str) -> RoomError | None: ...
+
+    def table_changed(self, code: str, row: dict) -> None: ...
+
+    def parting(self, room: Room, durable: bool) -> None: ...
+
+    def parted(self, code: str) -> None: ...
+
+    def forget(self, code: str) -> None: ...
+
+    def lost(self, code: str) -> None: ...
+
+    def drop_unleased(self) -> list[str]: ...
+
+    async def adopt_orphans(self) -> list[str]: ...
+
+
+class LocalDirectory:
+    """One process owns every table."""
+
+    cluster = None
+    restores_at_start = True
+
+    def __init__(self, rooms: Rooms) -> None:
+        self.rooms = rooms
+
+    def start(self) -> None:
+        return None
+
+    def stop(self) -> None:
+        return None
+
+    async def new_code(self, host_id: str) -> str:
+        return self.rooms.local_code(host_id)
+
+    async def restore(self, code: str) -> Room | None:
+        return await self.rooms.restore_one(code)
+
+    async def read(self, code: str) -> Room | None:
+        return await self.rooms.open(code)
+
+    async def lobby(self, limit: int | None, after: Cursor | None) -> tuple[list[dict], Cursor | None]:
+        return self.rooms.list_public(limit=limit, after=after)
+
+    def unleased(self, code: str) -> bool:
+        return False
+
+    def letting_go(self, code: str) -> bool:
+        return False
+
+    def refusal(self, code: str) -> RoomError | None:
+        return None
+
+    def table_changed(self, code: str, row: dict) -> None:
+        return None
+
+    def parting(self, room: Room, durable: bool) -> None:
+        return None
+
+    def parted(self, code: str) -> None:
+        return None
+
+    def forget(self, code: str) -> None:
+        return None
+
+    def lost(self, code: str) -> None:
+        return None
+
+    def drop_unleased(self) -> list[str]:
+        return []
+
+    async def adopt_orphans(self) -> list[str]:
+        return []
+
+
+class ClusterDirectory:
+    """This node's share of a cluster's tables, under its Redis leases."""
+
+    restores_at_start = False
+
+    def __init__(self, rooms: Rooms, cluster: Cluster) -> None:
+        self.rooms = rooms
+        self.cluster = cluster
+        self._parting: dict[str, str | None] = {}  # a retiring table's lease token, released once durable
+        self._unheld: set[str] = set()  # waiting tables nobody held at the last look
+        self._adopter: asyncio.Task | None = None
+        cluster.attach(self)
+
+    def start(self) -> None:
+        if self.rooms.source is not None:
+            self._adopter = asyncio.get_running_loop().create_task(self._adopt_forever())
+
+    def stop(self) -> None:
+        if self._adopter is not None:
+            self._adopter.cancel()
+
+    async def new_code(self, host_id: str) -> str:
+        """A code unique across the cluster, its lease taken here and counted against the
+        host's cap on every node."""
+        cluster, cap = self.cluster, self.rooms.settings.max_open_rooms_per_player
+        try:
+            code = new_room_code()
+            while code in self.rooms.rooms or not await cluster.claim(code):
+                code = new_room_code()
+            if not await cluster.reserve_host(host_id, code, cap):
+                await cluster.release(code)
+                raise too_many(cap)
+        except RoomError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - Redis unreachable (whatever it raises): no table can be placed safely
+            log.warning("could not place a new table in the cluster: %s", exc)
+            raise SHARED_DOWN from None
+        return code
+
+    async def restore(self, code: str, ask: bool = True) -> Room | None:
+        """Take the table's lease (its holder hands it over; with ``ask`` false only a lease
+        nobody holds: None otherwise), restore it, and log an ``owner`` entry first: the fence
+        that refuses any later write of the old owner."""
+        cluster = self.cluster
+        try:
+            if not await (cluster.acquire(code) if ask else cluster.claim(code)):
+                if not ask:
+                    return None
+                raise BUSY
+        except RoomError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - Redis unreachable (whatever it raises): the client tries again
+            log.warning("could not take the lease of table %s: %s", code, exc)
+            raise SHARED_DOWN from None
+        try:
+            room = await self.rooms.restore_one(code)
+        except BaseException:
+            await cluster.release(code)
+            raise
+        if room is None:
+            await cluster.release(code)
+            return None
+        async with room.lock:
+            room.enter("owner", {"node": cluster.node})
+        return room
+
+    async def read(self, code: str) -> Room | None:
+        """The room for reading only: from memory where this node holds the table, otherwise
+        rebuilt from its log without entering memory and without touching its lease, so a read
+        never moves a table between nodes. A parked table stays parked."""
+        rooms = self.rooms
+        room = rooms.get(code)
+        if room is not None and not self.letting_go(room.code):
+            return room
+        if room is not None and not rooms.stopping and self.unleased(room.code):
+            self.lost(room.code)
+        if rooms.source is None or not isinstance(code, str) or not is_room_code(code):
+            return None
+        try:
+            found = await rooms.source.load(code)
+        except Exception:
+            log.exception("could not load table %s", code)
+            raise UNAVAILABLE from None
+        if found is None or found[0] not in ("waiting", "playing", "finished", "parked"):
+            return None
+        return await Room.rebuild_in_turns(rooms, code, found[1])
+
+    async def lobby(self, limit: int | None, after: Cursor | None) -> tuple[list[dict], Cursor | None]:
+        """Every node's public waiting tables, a page at a time: a room's key is its creation's
+        wall-clock time, which every node reads alike."""
+        try:
+            every = await self.cluster.lobby()
+        except Exception as exc:  # noqa: BLE001 - Redis unreachable: this node's own tables at least
+            log.warning("the shared lobby is not reachable (%s); listing this node's tables", exc)
+            every = self.rooms.lobby_rows()
+        rows = [r for r in every if after is None or (r["created"], r["code"]) < after]
+        rows.sort(key=lambda r: (r["created"], r["code"]), reverse=True)
+        page = rows if limit is None else rows[:limit]
+        more = limit is not None and len(rows) > limit
+        return page, ((page[-1]["created"], page[-1]["code"]) if more else None)
+
+    def unleased(self, code: str) -> bool:
+        """This node keeps table ``code`` in memory without any lease of it (not even one whose
+        trust ran out): it must let the table go, never serve it on."""
+        return code not in self.cluster.trusted and code not in self.rooms.opening
+
+    def letting_go(self, code: str) -> bool:
+        """This node is stopping or its lease on ``code`` may have run out, so the table must
+        log nothing more here (not even who left): another node may own it now."""
+        return self.rooms.stopping or not self.cluster.owns(code)
+
+    def refusal(self, code: str) -> RoomError | None:
+        """The lease may have run out, or the database is unreachable (no spool in cluster
+        mode: a change could not be made durable, so none is made)."""
+        if not self.cluster.owns(code):
+            return LEASE_GONE
+        return DATABASE_DOWN if self.rooms.writer.outage else None
+
+    def table_changed(self, code: str, row: dict) -> None:
+        """The shared limits follow a table's lobby row."""
+        self.cluster.table_changed(code, row.get("host_id"), row["status"])
+
+    def parting(self, room: Room, durable: bool) -> None:
+        """``room`` logged its last entry: its lease goes once that is durable (at once if it is)."""
+        token = self.cluster.token(room.code)  # this acquisition's, whatever acquisition follows
+        if durable:
+            self.cluster.let_go(room.code, token)
+        else:
+            self._parting[room.code] = token
+
+    def parted(self, code: str) -> None:
+        """A retiring table's last entry is durable: its lease goes."""
+        self.cluster.let_go(code, self._parting.pop(code, None))
+
+    def forget(self, code: str) -> None:
+        """Another writer holds the table's log: this node stops renewing its lease."""
+        self._parting.pop(code, None)
+        self.cluster.forget(code)
+
+    # ---- what the cluster tells this node (``server.cluster.ClusterMember``) -----------------
+
+    def lost(self, code: str) -> None:
+        """This node lost the table's lease: drop it without writing; its clients reconnect."""
+        room = self.rooms.rooms.pop(code, None) or self.rooms.retiring_rooms.pop(code, None)
+        self._parting.pop(code, None)
+        if room is not None:
+            asyncio.get_running_loop().create_task(room.close(*MOVED))
+
+    async def hand_over(self, code: str) -> None:
+        """Another node was asked for this table: park it here, then release the lease."""
+        rooms, cluster = self.rooms, self.cluster
+        opening = rooms.opening.get(code)
+        if opening is not None:
+            await asyncio.wait({opening}, timeout=10)
+        room = rooms.rooms.get(code)
+        if room is not None:
+            await room.retire("park", *MOVED)
+            for _ in range(500):
+                if code not in rooms.retiring_rooms:
+                    break
+                await asyncio.sleep(0.01)
+        if code in cluster.trusted and code not in rooms.rooms:
+            await cluster.release(code)
+
+    def lobby_rows(self) -> list[dict]:
+        return self.rooms.lobby_rows()
+
+    # ---- orphans -------------------------------------------------------------------------------
+
+    def drop_unleased(self) -> list[str]:
+        """Let go of every table in memory whose lease this node no longer holds."""
+        dropped = [code for code in list(self.rooms.rooms) if self.unleased(code)]
+        for code in dropped:
+            log.error("table %s: in memory without its lease; this node lets go of it", code)
+            self.lost(code)
+        return dropped
+
+    async def adopt_orphans(self) -> list[str]:
+        """Take the waiting tables whose node died (nobody holds their lease): restored here,
+        they are back in the shared lobby, as a playing table is back when a client returns."""
+        rooms = self.rooms
+        if rooms.source is None or not rooms.restored or rooms.stopping:
+            return []
+        waiting = [c for c in await rooms.source.waiting_codes() if c not in rooms.rooms]
+        unheld = set(await self.cluster.unheld(waiting))
+        # Only codes nobody held at the last look either: a table between two nodes (handed
+        # over, released a moment ago) is not an orphan; a dead node's table stays unheld.
+        orphans, self._unheld = sorted(unheld & self._unheld), unheld
+        adopted = []
+        for code in orphans:
+            try:
+                room = await rooms.open_once(code, functools.partial(self.restore, ask=False))
+            except RoomError as err:
+                log.warning("could not adopt table %s: %s", code, err.message)
+                continue
+            if room is not None:
+                adopted.append(code)
+        if adopted:
+            log.warning("adopted %d waiting tables whose node went away: %s", len(adopted), " ".join(adopted))
+        return adopted
+
+    async def _adopt_forever(self) -> None:
+        every = self.cluster.lease_ms / 1000
+        while True:
+            await asyncio.sleep(every * random.uniform(0.75, 1.25))  # nodes out of step
+            self.drop_unleased()
+            try:
+                await self.adopt_orphans()
+            except Exception as exc:  # noqa: BLE001 - the adopter never dies: the database or Redis unreachable, next time
+                log.warning("could not look for orphaned tables: %s", exc)

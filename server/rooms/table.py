@@ -1,0 +1,540 @@
+"""A table as its log makes it: the seats, the game, the chat, the turn clock and the version.
+
+Pure and synchronous: no event loop, no socket, no database. A table changes only by
+``apply(entry)``, one log entry at a time, and says what else must follow as a list of
+effects; the room that holds it acts on them (the writer, the lobby, the bots and the clock).
+A live table and a table restored from its log are the same fold over the same entries:
+``Table.opened`` from the ``created`` entry's data, then ``apply`` for every entry (the
+``created`` one included). Every rule about who may change what is checked here too, by the
+``check_*`` methods, before an entry is made: ``apply`` may still refuse an action the game
+refuses (``GameError``), and then nothing has changed.
+
+The log entries (``kind``: data) are: ``created`` (game, options, seats, private, host),
+``sit`` (seat, player_id, name), ``stand`` (seat), ``bot`` (seat, remove, level), ``start``
+(match_id, seed, dealer, started_at), ``act`` (seat, action, and ``clock`` when the turn clock
+ran out and a bot played for the seat), ``chat`` (the line), ``next`` (code), ``leave`` (seat),
+``seen`` (who is connected or away changed; nothing to rebuild), ``owner`` (a cluster node took
+the table: the fence, nothing to rebuild), ``unpark``, ``park`` and ``close``.
+
+Who is connected, and whose seat a bot plays while they are away, is not table history: the
+room sets it on the seats (``seats_changed`` after) and logs only a ``seen`` entry.
+
+The table also keeps the parts of the view every connection shares (its room, its seats, its
+chat and the game's public view), rebuilt only when they change: the differ skips them by
+identity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+from server.log_entry import LogEntry
+from server.rooms.errors import RoomError
+from server.rooms.seats import Match, Seat, seed_commitment
+from server.rooms.timer import TurnClock
+from server.rules.games import Game, get_game
+
+# The entries that change the table's lobby row (its status or who sits there).
+TABLE_KINDS = frozenset({"created", "sit", "stand", "bot", "start", "leave", "unpark", "park", "close"})
+RETIRED_STATUS = {"park": "parked", "close": "closed"}
+
+# Effects: what ``apply`` asks of the room, as (effect, value) pairs.
+ROW = "row"  # the table's lobby row changed: the value is the new row
+FINISHED = "finished"  # the match is over: the value is its record, for storage
+TURN = "turn"  # who is to act may have changed: the clock and the bots look again
+SEATED = "seated"  # a player took a seat: the value is its index (the room counts their sockets)
+
+
+def _stamp(at: float) -> datetime:
+    return datetime.fromtimestamp(at, UTC)
+
+
+class Table:
+    """One table's state, changed only by ``apply``; see the module docstring."""
+
+    # A server holds thousands of tables: no per-instance __dict__.
+    __slots__ = (
+        "_public",
+        "_public_state",
+        "chat",
+        "chat_history",
+        "clock",
+        "clock_played",
+        "code",
+        "follow_seats",
+        "game",
+        "host_id",
+        "host_name",
+        "match",
+        "next_by_host",
+        "next_code",
+        "options",
+        "private",
+        "record",
+        "result",
+        "room_outside",
+        "room_part",
+        "seat_keys",
+        "seats",
+        "seats_part",
+        "state",
+        "status",
+        "version",
+    )
+
+    def __init__(
+        self,
+        code: str,
+        game: Game,
+        options: dict,
+        seats: int,
+        private: bool,
+        host_id: str,
+        host_name: str,
+        clock: TurnClock,
+        chat_history: int = 50,
+    ) -> None:
+        self.code = code
+        self.game = game
+        self.options = options
+        self.private = private
+        self.host_id = host_id
+        self.host_name = host_name
+        self.follow_seats: dict[str, int] = {}  # "Play again": player id -> the seat they had
+        self.seats = [Seat(i) for i in range(seats)]
+        self.status = "waiting"
+        self.state: Any = None
+        self.match: Match | None = None
+        self.result: dict | None = None
+        self.record: dict | None = None  # the finished match, as storage keeps it
+        self.next_code: str | None = None
+        self.next_by_host = False  # the next table was opened by this table's host
+        self.chat: list = []  # the last ``chat_history`` lines, a new list at each line
+        self.chat_history = chat_history
+        self.version = 0
+        self.clock = clock
+        self.clock_played: dict | None = None  # the last action, when the clock played it
+        # The game's public view (a spectator's), built once per state; the keys of a seat's
+        # view that may differ from it (None: unknown, diff whole views).
+        self._public_state: Any = None
+        self._public: dict | None = None
+        self.seat_keys: tuple[str, ...] | None = getattr(game, "seat_keys", None)
+        self.room_part: dict = {}
+        self.room_outside: dict = {}  # what non-players see of a finished table: no "next"
+        self.seats_part: list = []
+        self.rebuild_room_part()
+        self.seats_changed()
+
+    @classmethod
+    def opened(cls, code: str, created: dict, clock_scale: float = 1.0, chat_history: int = 50) -> Table:
+        """The table a ``created`` entry's data opens, at version 0: the host sits in seat 0,
+        or, at a "Play again" table, in the seat they had (``follow_seats``)."""
+        table = cls(
+            code,
+            get_game(created["game"]),
+            created["options"],
+            created["seats"],
+            created["private"],
+            created["host_id"],
+            created["host_name"],
+            TurnClock(created.get("turn_timer", 0), clock_scale),
+            chat_history,
+        )
+        table.follow_seats = dict(created.get("follow_seats") or {})
+        host_seat = table.seats[table.follow_seats.get(created["host_id"], 0)]
+        host_seat.player_id = created["host_id"]
+        host_seat.name = created["host_name"]
+        table.seats_changed()
+        return table
+
+    @classmethod
+    def replay(cls, entries: Sequence[LogEntry], clock_scale: float = 1.0, chat_history: int = 50) -> Iterator[Table]:
+        """The fold of a table's log: yields the table its ``created`` entry opens, then again
+        after each entry applied (a caller may hand the event loop back in between)."""
+        first = entries[0]
+        if first.kind != "created":
+            raise ValueError(f"table {first.code}: its log starts with {first.kind!r}, not 'created'")
+        table = cls.opened(first.code, first.data, clock_scale, chat_history)
+        yield table
+        for entry in entries:
+            table.apply(entry)
+            yield table
+
+    @classmethod
+    def fold(cls, entries: Sequence[LogEntry], clock_scale: float = 1.0, chat_history: int = 50) -> Table:
+        """The table as its whole log leaves it."""
+        replay = cls.replay(entries, clock_scale, chat_history)
+        table = next(replay)  # the one table every step of the fold yields
+        for _ in replay:
+            pass
+        return table
+
+    # ---- the one way a table changes ------------------------------------------------------
+
+    def apply(self, entry: LogEntry) -> list[tuple[str, Any]]:
+        """Apply one log entry (its version is the table's next); the effects that follow.
+
+        Raises (a game rule, say) before anything has changed.
+        """
+        handler = _APPLY.get(entry.kind)
+        effects: list[tuple[str, Any]] = [] if handler is None else handler(self, entry)
+        self.version = entry.version
+        kind = entry.kind
+        if kind in TABLE_KINDS or (kind == "act" and self.status == "finished"):
+            effects.append((ROW, table_row(self, RETIRED_STATUS.get(kind))))
+        return effects
+
+    def _sit(self, entry: LogEntry) -> list:
+        data = entry.data
+        player_id = data["player_id"]
+        for seat in self.seats:
+            if seat.player_id == player_id:
+                self.seats[seat.index] = Seat(seat.index)
+        seat = self.seats[data["seat"]]
+        seat.player_id = player_id
+        seat.name = data["name"]
+        self.seats_changed()
+        return [(SEATED, seat.index)]
+
+    def _stand(self, entry: LogEntry) -> list:
+        index = entry.data["seat"]
+        self.seats[index] = Seat(index)
+        self.seats_changed()
+        return []
+
+    def _bot(self, entry: LogEntry) -> list:
+        data = entry.data
+        index = data["seat"]
+        if data.get("remove"):
+            self.seats[index] = Seat(index)
+        else:
+            level = data.get("level", "easy")
+            seat = self.seats[index]
+            seat.bot = True
+            seat.level = level
+            seat.name = f"{'Strong bot' if level == 'strong' else 'Bot'} {index + 1}"
+        self.seats_changed()
+        return []
+
+    def _leave(self, entry: LogEntry) -> list:
+        index = entry.data["seat"]
+        if self.status == "waiting":
+            self.seats[index] = Seat(index)
+        else:  # a bot keeps the seat for good; the match record keeps who sat there
+            seat = self.seats[index]
+            seat.player_id, seat.bot, seat.away, seat.connections = None, True, False, 0
+        self.seats_changed()
+        return []
+
+    def _start(self, entry: LogEntry) -> list:
+        data = entry.data
+        seed = data["seed"]
+        self.state = self.game.new_game(
+            players=len(self.seats), options=self.options, seed=int(seed), dealer=data["dealer"]
+        )
+        self.match = Match(
+            id=data["match_id"],
+            seed=seed,
+            commitment=seed_commitment(seed),
+            dealer=data["dealer"],
+            started_at=datetime.fromisoformat(data["started_at"]),
+            players=[
+                {"seat": s.index, "name": s.name, "player_id": s.player_id, "bot": s.bot, "level": s.level}
+                for s in self.seats
+            ],
+        )
+        self.status = "playing"
+        self.result = None
+        self.clock_played = None
+        self.rebuild_room_part()
+        return [(TURN, None)]
+
+    def _act(self, entry: LogEntry) -> list:
+        data = entry.data
+        seat, action = data["seat"], data["action"]
+        # GameError propagates to the edge with its sentence; nothing has changed then.
+        self.state = self.game.apply(self.state, seat, action)
+        assert self.match is not None
+        self.match.log_action(seat, orjson.dumps(action))
+        if data.get("clock"):
+            self.clock_played = {"seat": seat, "action": action}
+            self.rebuild_room_part()
+        elif self.clock_played is not None:
+            self.clock_played = None
+            self.rebuild_room_part()
+        outcome = self.game.outcome(self.state)
+        if outcome is None:
+            return [(TURN, None)]
+        self._finish(outcome, entry.at)
+        return [(TURN, None), (FINISHED, self.record)]
+
+    def _chat(self, entry: LogEntry) -> list:
+        # The last ``chat_history`` lines, a new list each time (the differ compares by identity).
+        keep = self.chat_history - 1
+        self.chat = [*(self.chat[-keep:] if keep else ()), entry.data]
+        return []
+
+    def _next(self, entry: LogEntry) -> list:
+        self.next_code = entry.data["code"]
+        self.next_by_host = bool(entry.data.get("by_host"))
+        self.rebuild_room_part()
+        return []
+
+    def _finish(self, outcome: dict, at: float) -> None:
+        match = self.match
+        assert match is not None
+        self.status = "finished"
+        match.finished_at = _stamp(at)
+        self.result = {
+            "match_id": match.id,
+            "scores": outcome["scores"],
+            "winners": outcome["winners"],
+            "seed": match.seed,
+            "commitment": match.commitment,
+        }
+        self.rebuild_room_part()
+        self.record = match_record(self, match, outcome)
+
+    # ---- the turn clock ---------------------------------------------------------------------
+
+    def people_to_act(self) -> list[int]:
+        """The seats a person plays (no bot) that are to act now."""
+        if self.status != "playing":
+            return []
+        return [s for s in self.game.to_act(self.state) if not self.seats[s].is_botted]
+
+    def bots_to_act(self) -> list[int]:
+        """The seats a bot plays (for good, or while its player is away) that are to act now."""
+        if self.status != "playing":
+            return []
+        return [s for s in self.game.to_act(self.state) if self.seats[s].is_botted]
+
+    def arm_clock(self, now: float) -> bool:
+        """A fresh turn on the clock from ``now`` (Unix seconds) for the people to act, or none;
+        True if the deadline changed (the room part is rebuilt then)."""
+        if self.clock.arm(self.people_to_act(), now):
+            self.rebuild_room_part()
+            return True
+        return False
+
+    # ---- checks ------------------------------------------------------------------
+
+    def seat_of(self, player_id: str | None) -> int | None:
+        if player_id is None:
+            return None
+        for seat in self.seats:
+            if seat.player_id == player_id:
+                return seat.index
+        return None
+
+    def awaits(self, player_id: str | None) -> bool:
+        """Whether the game in play waits for ``player_id``'s decision."""
+        seat = self.seat_of(player_id)
+        if seat is None or self.status != "playing" or self.state is None:
+            return False
+        return seat in self.game.to_act(self.state)
+
+    def has_free_seat(self) -> bool:
+        return any(s.player_id is None and not s.bot for s in self.seats)
+
+    def may_sit(self, player_id: str | None) -> bool:
+        """Whether ``player_id`` has a seat here or may take one now: such a player always gets
+        in, past the spectator cap and a crowded server's (a waiting table's guests included)."""
+        if player_id is None:
+            return False
+        if self.seat_of(player_id) is not None or player_id in self.follow_seats:
+            return True
+        return self.status == "waiting" and self.has_free_seat()
+
+    def require_waiting(self) -> None:
+        if self.status != "waiting":
+            raise RoomError("not_waiting", "The game has already started: seats are fixed now.")
+
+    def require_host(self, player_id: str | None, what: str) -> None:
+        if player_id != self.host_id:
+            raise RoomError("not_host", f"Only the host can {what}.", 403)
+
+    def check_seat_index(self, seat: object) -> Seat:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.seats):
+            raise RoomError("bad_seat", f"There is no seat {seat!r}: seats are 0 to {len(self.seats) - 1}.")
+        return self.seats[seat]
+
+    def check_sit(self, player_id: str | None, seat_index: object) -> None:
+        self.require_waiting()
+        if player_id is None:
+            raise RoomError("unauthorized", "Connect with a player token to take a seat.")
+        seat = self.check_seat_index(seat_index)
+        if self.seat_of(player_id) == seat_index:
+            raise RoomError("seat_taken", "You are already in that seat.")
+        if seat.player_id is not None or seat.bot:
+            raise RoomError("seat_taken", f"Seat {seat_index} is taken.")
+
+    def check_stand(self, player_id: str | None) -> int:
+        """The seat ``player_id`` may stand up from."""
+        self.require_waiting()
+        current = self.seat_of(player_id)
+        if current is None:
+            raise RoomError("not_seated", "You are not sitting at this table.")
+        return current
+
+    def check_bot(self, player_id: str | None, seat_index: object, remove: bool) -> None:
+        self.require_host(player_id, "add or remove bots")
+        self.require_waiting()
+        seat = self.check_seat_index(seat_index)
+        if remove and not seat.bot:
+            raise RoomError("bad_seat", f"There is no bot in seat {seat_index}.")
+        if not remove and (seat.player_id is not None or seat.bot):
+            raise RoomError("seat_taken", f"Seat {seat_index} is taken.")
+
+    def check_start(self, player_id: str | None) -> None:
+        self.require_host(player_id, "start the game")
+        self.require_waiting()
+        empty = [s.index for s in self.seats if s.player_id is None and not s.bot]
+        if empty:
+            raise RoomError("not_full", f"Every seat must be filled first (empty: {', '.join(map(str, empty))}).")
+
+    def check_leave(self, player_id: str | None) -> int:
+        """The seat ``player_id`` may leave for good."""
+        seat = self.seat_of(player_id)
+        if seat is None:
+            raise RoomError("not_seated", "You are not sitting at this table.")
+        if self.status == "finished":
+            raise RoomError("finished", "This match is over; there is nothing to leave.")
+        return seat
+
+    def check_act(self, player_id: str | None) -> int:
+        """The seat ``player_id`` acts for."""
+        if self.status != "playing":
+            raise RoomError("not_playing", "There is no game in play in this room.")
+        seat = self.seat_of(player_id)
+        if seat is None:
+            raise RoomError("not_seated", "Only the players at the table can act; you are watching.", 403)
+        return seat
+
+    def check_may_follow(self, player_id: str) -> None:
+        """Raise unless ``player_id`` played this table's finished match and may set its next
+        table ("Play again"): once, except that the host's choice replaces a non-host's."""
+        if self.status != "finished":
+            raise RoomError("not_finished", "The next game can be set up once this one has finished.", 409)
+        if self.seat_of(player_id) is None:
+            raise RoomError("not_a_player", "Only the players of this match can set up its next game.", 403)
+        if self.next_code is not None and (self.next_by_host or player_id != self.host_id):
+            raise RoomError("next_exists", "This table's next game is already set up: join it.", 409)
+
+    # ---- the shared parts of the view --------------------------------------------------------
+
+    def rebuild_room_part(self) -> None:
+        self.room_part = room_part(self)
+        self.room_outside = {**self.room_part, "next": None}  # what non-players see of a finished table
+
+    def seats_changed(self) -> None:
+        """Rebuild the seats part of the view (after any change to a seat)."""
+        self.seats_part = [
+            {
+                "seat": s.index,
+                "name": s.name,
+                "player_id": s.player_id,
+                "bot": s.bot,
+                "level": s.level,
+                "connected": s.bot or s.connections > 0,
+                "away": s.away,
+            }
+            for s in self.seats
+        ]
+
+    def public_view(self) -> dict | None:
+        """The game's public view of the current state, the same object until it changes."""
+        state = self.state
+        if state is None:
+            return None
+        if self._public_state is not state:
+            self._public = self.game.view(state, None)
+            self._public_state = state
+        return self._public
+
+
+def table_row(table: Table, status: str | None = None) -> dict:
+    """The table as its lobby row keeps it."""
+    return {
+        "game": table.game.name,
+        "status": status or table.status,
+        "private": table.private,
+        "host_id": table.host_id,
+        "players": [s.player_id for s in table.seats if s.player_id],
+    }
+
+
+def summary(table: Table) -> dict:
+    """The table as the lobby lists it."""
+    return {
+        "code": table.code,
+        "game": table.game.name,
+        "title": table.game.title,
+        "options": table.options,
+        "seats": len(table.seats),
+        "taken": sum(1 for s in table.seats if s.player_id or s.bot),
+        "host_name": table.host_name,
+        "status": table.status,
+        "private": table.private,
+        "turn_timer": table.clock.seconds,
+    }
+
+
+def room_part(table: Table) -> dict:
+    """The room part of every connection's view."""
+    match, finished = table.match, table.status == "finished"
+    return {
+        "code": table.code,
+        "game": table.game.name,
+        "title": table.game.title,
+        "options": table.options,
+        "seats": len(table.seats),
+        "private": table.private,
+        "status": table.status,
+        "host": table.host_id,
+        "host_name": table.host_name,
+        "commitment": match.commitment if match else None,
+        "seed": match.seed if match and finished else None,
+        "match_id": match.id if match and finished else None,
+        "next": table.next_code,
+        "turn_timer": table.clock.seconds,
+        "deadline": table.clock.deadline,
+        "clock_played": table.clock_played,
+    }
+
+
+def match_record(table: Table, match: Match, outcome: dict) -> dict:
+    """A finished match as storage keeps it."""
+    return {
+        "id": match.id,
+        "game": table.game.name,
+        "options": table.options,
+        "seed": match.seed,
+        "commitment": match.commitment,
+        "dealer": match.dealer,
+        "room_code": table.code,
+        "private": table.private,
+        "players": match.players,
+        "hands": table.game.hand_records(table.state),
+        "actions": match.actions(),
+        "scores": outcome["scores"],
+        "winners": outcome["winners"],
+        "started_at": match.started_at,
+        "finished_at": match.finished_at,
+    }
+
+
+_APPLY = {
+    "sit": Table._sit,
+    "stand": Table._stand,
+    "bot": Table._bot,
+    "leave": Table._leave,
+    "start": Table._start,
+    "act": Table._act,
+    "chat": Table._chat,
+    "next": Table._next,
+}

@@ -1,0 +1,246 @@
+"""Zero axe-core violations on every page and state, in a real browser: the lobby, the waiting
+room, each game's live table (bidding, mid-hand, the hand over), the match record and its
+replay, the history page and each game's rules page.
+
+axe-core comes from the ``axe-playwright-python`` package (it ships ``axe.min.js``): nothing is
+fetched at test time. One browser serves the whole module. A test looks at every state before
+it fails, so one run lists every violation, each with its page, state, elements and fix.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from conftest import CHROMIUM, DESKTOP, LAUNCH_ARGS, PHONE, REQUIRED
+from playwright.sync_api import expect
+
+try:
+    from axe_playwright_python.sync_playwright import Axe
+except ImportError:  # pragma: no cover - depends on the environment
+    if REQUIRED:
+        raise  # FELT_REQUIRE_BROWSER=1: the test extra must be installed
+    pytest.skip("axe-playwright-python is not installed: accessibility checks skipped", allow_module_level=True)
+
+AXE = Axe()
+# Every rule axe-core runs by default (WCAG 2.0-2.2 A and AA and its best practices) on the
+# whole document, and one it still calls experimental: a control's spoken name must start with
+# the text it shows (WCAG 2.5.3, Label in Name), so that "J♠" said aloud finds the card "J♠".
+OPTIONS = {"resultTypes": ["violations"], "rules": {"label-content-name-mismatch": {"enabled": True}}}
+# The page at rest: every animation that ends has ended (a trick swept away fades out, and a
+# fading card is no text to measure), then two frames drawn.
+SETTLE = """async () => {
+  const ending = document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity);
+  await Promise.all(ending.map((a) => a.finished.catch(() => null)));
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+}"""
+
+LOAD_MS = 15_000  # a page that fetches its data, on a busy machine
+
+GAMES = [
+    ("oh_hell", {"max_cards": 2, "rebound": False}),
+    ("bid_whist", {"target": 1}),
+    ("tarbish", {"target": 1}),
+    ("ribs", {"target": 2}),  # two hands at least: one where Ana does not open the bidding
+]
+
+
+@pytest.fixture(scope="module")
+def browser(driver):
+    """One browser for the module (overrides the per-test browser of conftest.py, so that the
+    conftest's ``pages`` opens every test's pages in it; they go when it closes)."""
+    chromium = driver.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+    yield chromium
+    chromium.close()
+
+
+class Audit:
+    """Runs axe-core on a page in a named state and keeps a readable report of what it found."""
+
+    def __init__(self) -> None:
+        self.reports: list[str] = []
+        self.states: list[str] = []
+
+    def check(self, page, state: str) -> None:
+        page.evaluate(SETTLE)
+        found = AXE.run(page, options=OPTIONS).response["violations"]
+        self.states.append(state)
+        if found:
+            self.reports.append(describe(state, page.url, found))
+
+    def assert_clean(self) -> None:
+        assert self.states, "nothing was checked"
+        if self.reports:
+            pytest.fail(f"axe-core found violations in {len(self.reports)} of {len(self.states)} states:\n\n"
+                        + "\n\n".join(self.reports), pytrace=False)
+
+
+def describe(state: str, url: str, violations: list[dict]) -> str:
+    """One violation a paragraph: rule, impact, what it asks, then each element and its failure."""
+    lines = [f"== {state} ({url})"]
+    for violation in violations:
+        lines.append(f"- {violation['id']} [{violation['impact']}]: {violation['help']} ({violation['helpUrl']})")
+        for node in violation["nodes"]:
+            lines.append(f"    at {' > '.join(map(str, node['target']))}")
+            lines.append(f"       {node['html'][:200]}")
+            for check in node.get("any", []) + node.get("all", []) + node.get("none", []):
+                lines.append(f"       * {check['message']}")
+    return "\n".join(lines)
+
+
+@pytest.fixture
+def audit() -> Audit:
+    return Audit()
+
+
+def in_portuguese(page) -> None:
+    """The header's language switch: the page reloads in Portuguese (and stays so in this context)."""
+    page.locator("#lang").select_option("pt")
+    page.wait_for_load_state()
+    expect(page.locator("html")).to_have_attribute("lang", "pt-BR")
+
+
+def open_lobby(pages, viewport):
+    page = pages.open("/", viewport=viewport)
+    expect(page.locator("#game-rules")).to_contain_text("How to play")  # the games are in
+    return page
+
+
+def test_the_lobby_the_waiting_room_and_the_rules_pages_have_no_violations(pages, table, audit):
+    page = open_lobby(pages, DESKTOP)
+    audit.check(page, "lobby")
+    page.locator("#options-box > summary").click()
+    expect(page.locator("#options-box")).to_have_attribute("open", "")
+    audit.check(page, "lobby, house options open")
+
+    table.create_room(page, "Ana", "oh_hell", {"max_cards": 2, "rebound": False})
+    audit.check(page, "waiting room, alone")
+    lobby = open_lobby(pages, PHONE)
+    expect(lobby.locator("#rooms")).to_contain_text("Ana")
+    audit.check(lobby, "lobby on a phone, a room open to join")
+    page.goto(pages.base + "/")
+    expect(page.locator("#mine")).to_contain_text("Oh Hell")
+    audit.check(page, "lobby, the host's own table listed")
+    page.go_back()
+    expect(page.locator(".seat-you")).to_contain_text("Ana")
+    page.locator("[data-bot-next]").click()
+    expect(page.locator(".badge-bot")).to_have_count(1)
+    friend = pages.open(None, viewport=PHONE)
+    friend.goto(page.url)
+    expect(friend.get_by_role("button", name="Join", exact=True)).to_be_visible()
+    audit.check(friend, "waiting room, a newcomer on the invite link")
+    table.join_and_sit(friend, "Bea")
+    audit.check(friend, "waiting room, seated")
+    expect(page.locator(".seat:not(.seat-empty)")).to_have_count(3)
+    audit.check(page, "waiting room, host with a bot and a friend")
+    in_portuguese(page)
+    expect(page.locator("[data-bot-remove]")).to_have_text("Tirar robô", timeout=LOAD_MS)
+    audit.check(page, "waiting room, host with a bot and a friend, in Portuguese")
+
+    for game, _ in GAMES:
+        page.goto(f"{pages.base}/rules/{game}")
+        expect(page.get_by_role("heading", level=1)).to_contain_text("How to play")
+        audit.check(page, f"/rules/{game}")
+    page.goto(f"{pages.base}/r/NOSUCH22")
+    expect(page.locator("#missing")).to_contain_text("NOSUCH22")
+    audit.check(page, "an unknown room")
+    audit.assert_clean()
+
+
+def at_rest(page) -> bool:
+    """No finished trick held on the table or swept away: nothing changes until someone acts."""
+    return page.locator(".felt.felt-held").count() == 0
+
+
+def mid_hand(page, table) -> bool:
+    """Ana's turn to play to a trick others have begun, the table at rest: it waits for her."""
+    return (table.my_turn(page) and page.locator("#hand button[data-card]:not([disabled])").count() > 0
+            and page.locator(".felt .play").count() > 0 and at_rest(page))
+
+
+def play_until(page, table, until, timeout: float = 120) -> None:
+    """Ana plays as the conftest's driver does, but passes whenever she may, so that others
+    lead, and lets each finished trick be swept away before she acts: at her turns the table
+    comes to rest with the trick others began on it."""
+    deadline = time.monotonic() + timeout
+    while not until():
+        assert time.monotonic() < deadline, f"not reached within {timeout} s"
+        if not (table.my_turn(page) and at_rest(page)):
+            time.sleep(0.04)
+            continue
+        # Her turn, at rest: nothing moves until she acts, so what ``until`` sees now stays.
+        if until():
+            return
+        passing = page.locator('#controls [data-key="pass"]:not([disabled])')
+        if passing.count():
+            passing.click(timeout=3000)
+        elif not table.act_once(page):
+            time.sleep(0.04)
+
+
+@pytest.mark.parametrize(("game", "options"), GAMES, ids=[g for g, _ in GAMES])
+def test_a_game_from_bidding_to_its_record_has_no_violations(pages, table, audit, game, options):
+    page = pages.open("/", viewport=DESKTOP)
+    table.create_room(page, "Ana", game, options)
+    for _ in range(3):
+        page.locator("[data-bot-next]").click()
+    expect(page.locator(".badge-bot")).to_have_count(3)
+    page.locator("[data-start]").click()
+    expect(page.locator("#room-title")).to_contain_text("Playing")
+    expect(page.locator("#controls .turn-banner")).to_be_visible(timeout=30_000)
+    audit.check(page, f"{game}: Ana's first turn")
+
+    play_until(page, table, lambda: mid_hand(page, table) or table.finished(page))
+    assert not table.finished(page), "the hand ended before Ana played to a trick others began"
+    audit.check(page, f"{game}: mid-hand, Ana to play")
+    held = []  # the rules' request, answered once the loading dialog is checked
+    page.route("**/api/rules/**", lambda route: held.append(route))
+    page.get_by_role("button", name="How to play").click()
+    expect(page.get_by_role("dialog")).to_be_visible()
+    page.wait_for_function("() => document.querySelector('.rules-dialog-body .hint')")
+    audit.check(page, f"{game}: mid-hand, How to play loading")
+    held[0].continue_()
+    page.unroute("**/api/rules/**")
+    expect(page.get_by_role("dialog").locator("article.rules")).to_be_visible(timeout=LOAD_MS)
+    audit.check(page, f"{game}: mid-hand, How to play open")
+    page.keyboard.press("Escape")
+    expect(page.get_by_role("dialog")).to_be_hidden()
+
+    table.drive([page], lambda: table.finished(page))
+    expect(page.locator("#sheet table.sheet tbody tr").first).to_be_visible()
+    expect(page.locator(".felt.felt-held")).to_have_count(0)  # the last trick swept away
+    audit.check(page, f"{game}: the hand over, the match won")
+    page.set_viewport_size(PHONE)
+    audit.check(page, f"{game}: the hand over, on a phone")
+    page.set_viewport_size(DESKTOP)
+
+    record = page.get_by_role("link", name="Match record & replay").get_attribute("href")
+    check_the_record(page, pages.base, record, audit, game)
+    audit.assert_clean()
+
+
+def check_the_record(page, base: str, record: str, audit: Audit, game: str) -> None:
+    """The match record: at the deal, the replay half way and at its end, in Portuguese; then
+    the history page (in Portuguese too: the choice is kept)."""
+    page.goto(base + record)
+    expect(page.locator("#step-label")).to_contain_text("Deal", timeout=LOAD_MS)
+    audit.check(page, f"{game}: the match record at the deal")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#step-label")).to_contain_text("Action 1 of")
+    total = int(re.search(r"of (\d+)", page.locator("#step-label").inner_text()).group(1))
+    for _ in range(total // 2):
+        page.keyboard.press("ArrowRight")
+    expect(page.locator("#step-label")).to_contain_text(f"Action {1 + total // 2} of")
+    audit.check(page, f"{game}: the replay half way")
+    page.keyboard.press("End")
+    expect(page.locator("#step-label")).to_contain_text(f"Action {total} of")
+    audit.check(page, f"{game}: the replay at its end")
+    in_portuguese(page)
+    expect(page.locator('[data-step="first"]')).to_have_text("Início", timeout=LOAD_MS)
+    expect(page.locator("#sheet table.sheet tbody tr").first).to_be_visible(timeout=LOAD_MS)
+    audit.check(page, f"{game}: the match record in Portuguese")
+
+    page.goto(base + "/history")
+    expect(page.locator("#mine .match-row").first).to_be_visible(timeout=LOAD_MS)
+    audit.check(page, f"{game}: the history page (in Portuguese)")
