@@ -207,6 +207,18 @@ function standingsTable(table) {
       num(r.average_place.toFixed(2)), num(r.points), num(r.points_against)))));
 }
 
+/** Partner pairs (Bid Whist and Tarabish): matches and wins together, and their bids made. */
+function pairsTable(pairs, members) {
+  const name = (id) => members.find((m) => m.player_id === id)?.name || "?";
+  const num = (v) => h("td", { class: "score" }, String(v));
+  return h("table", { class: "sheet pairs", id: "pairs" },
+    h("caption", {}, t("group.pairs")),
+    h("thead", {}, h("tr", {}, ["group.pair", "group.matches", "group.wins", "group.bidsMade"].map((k) => h("th", { scope: "col" }, t(k))))),
+    h("tbody", {}, pairs.map((p) => h("tr", { "data-pair": `${p.a} ${p.b}` },
+      h("th", { scope: "row" }, [name(p.a), name(p.b)].sort().join(" & ")), num(p.matches), num(p.wins),
+      num(t("group.bidsMadeOf", { made: p.bids_made, bids: p.bids }))))));
+}
+
 async function standingsPanel(group, lastGame) {
   view.game = view.game || lastGame || games[0]?.name || "oh_hell";
   const gameSel = h("select", { id: "standings-game", "aria-label": t("lobby.game") },
@@ -220,7 +232,8 @@ async function standingsPanel(group, lastGame) {
   const params = new URLSearchParams({ game: view.game, season: view.season });
   const table = await api(gid(`/standings?${params}`), { auth: true });
   return h("section", { class: "panel", "aria-labelledby": "standings-h", id: "standings" },
-    h("h2", { id: "standings-h" }, t("group.standings")), h("div", { class: "row" }, gameSel, seasonSel), standingsTable(table));
+    h("h2", { id: "standings-h" }, t("group.standings")), h("div", { class: "row" }, gameSel, seasonSel), standingsTable(table),
+    table.pairs.length ? pairsTable(table.pairs, group.members) : null);
 }
 
 function recentPanel(matches) {
