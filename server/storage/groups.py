@@ -7,12 +7,14 @@ caller may see a group is the edge's question (``role_of``); nothing here knows 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Collection
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
+from server.groups.ledger import PARTNERSHIP_GAMES
 from server.storage.models import (
     Group,
     GroupMatch,
@@ -248,9 +250,22 @@ def link_match(session: Session, match_id: str, room_code: str | None, game: str
     session.flush()
 
 
-def ledger_matches(session: Session, code: str, game: str, season: int | None) -> list[dict[str, Any]]:
-    """Every match of ``game`` in the group's ``season`` (None: all seasons) with its seats:
-    ``{"id", "season", "seats": [{"seat", "player_id", "name", "bot", "score", "winner"}]}``."""
+def ledger_match_ids(session: Session, code: str, game: str, season: int | None) -> set[str]:
+    """The ids of the matches of ``game`` in the group's ``season`` (None: all seasons): one
+    range of the group's index, which holds them."""
+    query = sa.select(GroupMatch.match_id).where(GroupMatch.group_code == code, GroupMatch.game == game)
+    if season is not None:
+        query = query.where(GroupMatch.season == season)
+    return set(session.connection().scalars(query))
+
+
+def ledger_matches(
+    session: Session, code: str, game: str, season: int | None, only: Collection[str] | None = None
+) -> list[dict[str, Any]]:
+    """Every match of ``game`` in the group's ``season`` (None: all seasons), or only those of
+    them whose ids are in ``only``, with its seats:
+    ``{"id", "season", "seats": [{"seat", "player_id", "name", "bot", "score", "winner"}], "hands"}``
+    (``hands`` only for the partnership games, whose pairs count their bids made)."""
     query = (
         sa.select(
             GroupMatch.match_id,
@@ -268,13 +283,42 @@ def ledger_matches(session: Session, code: str, game: str, season: int | None) -
     )
     if season is not None:
         query = query.where(GroupMatch.season == season)
+    if only is not None:
+        query = query.where(GroupMatch.match_id.in_(list(only)))
     matches: dict[str, dict[str, Any]] = {}
-    for match_id, number, seat, player_id, name, bot, score, winner in session.execute(query):
-        match = matches.setdefault(match_id, {"id": match_id, "season": number, "seats": []})
+    for match_id, number, seat, player_id, name, bot, score, winner in session.connection().execute(query):
+        match = matches.setdefault(match_id, {"id": match_id, "season": number, "seats": [], "hands": []})
         match["seats"].append(
             {"seat": seat, "player_id": player_id, "name": name, "bot": bot, "score": score, "winner": winner}
         )
+    if game in PARTNERSHIP_GAMES:
+        _add_hands(session, code, game, season, matches, only)
     return list(matches.values())
+
+
+def _add_hands(
+    session: Session,
+    code: str,
+    game: str,
+    season: int | None,
+    matches: dict[str, dict[str, Any]],
+    only: Collection[str] | None,
+) -> None:
+    """Each match's hands as stored (``{"scores", **extra}``: who declared, what it scored),
+    for the partner pairs' bids made."""
+    query = (
+        sa.select(Hand.match_id, Hand.scores, Hand.extra)
+        .join(GroupMatch, GroupMatch.match_id == Hand.match_id)
+        .where(GroupMatch.group_code == code, GroupMatch.game == game)
+        .order_by(Hand.match_id, Hand.index)
+    )
+    if season is not None:
+        query = query.where(GroupMatch.season == season)
+    if only is not None:
+        query = query.where(GroupMatch.match_id.in_(list(only)))
+    for match_id, scores, extra in session.connection().execute(query):
+        if match_id in matches:
+            matches[match_id]["hands"].append({**(extra or {}), "scores": scores})
 
 
 def recent_match_ids(session: Session, code: str, limit: int = 10) -> list[str]:
@@ -353,15 +397,3 @@ def night_matches(session: Session, code: str, gap: timedelta, limit: int = 200)
 
 def match_group(session: Session, match_id: str) -> str | None:
     return session.scalar(sa.select(GroupMatch.group_code).where(GroupMatch.match_id == match_id))
-
-
-def ledger_version(session: Session, code: str, game: str, season: int | None) -> tuple[int, str | None]:
-    """What changes whenever the matches of a ledger do (links are only ever added): their
-    count and greatest id, one range of the group's index."""
-    query = sa.select(sa.func.count(), sa.func.max(GroupMatch.match_id)).where(
-        GroupMatch.group_code == code, GroupMatch.game == game
-    )
-    if season is not None:
-        query = query.where(GroupMatch.season == season)
-    count, last = session.execute(query).one()
-    return int(count), last

@@ -5,8 +5,13 @@ rules, finish it against bots, and the standings, the recap and the recent match
 from __future__ import annotations
 
 import re
+import secrets
+from datetime import UTC, datetime, timedelta
 
 from playwright.sync_api import expect
+
+from server.storage import groups, store
+from server.storage.db import Database
 
 SHORT = {"max_cards": 2, "rebound": False}  # the group's house rules: a short Oh Hell
 
@@ -16,19 +21,14 @@ def give_name(page, name: str) -> None:
     page.get_by_role("button", name="Continue").click()
 
 
-def save_rules(page, code: str, game: str, options: dict) -> None:
-    """Save house rules through the API with this browser's player (as a settings form would)."""
-    status = page.evaluate(
-        """async ([code, game, options]) => {
-            const me = JSON.parse(localStorage.getItem("felt.player"));
-            const res = await fetch(`/api/groups/${code}/rules/${game}`, {method: "PUT",
-              headers: {"Content-Type": "application/json", Authorization: `Bearer ${me.token}`},
-              body: JSON.stringify({options})});
-            return res.status;
-        }""",
-        [code, game, options],
-    )
-    assert status == 200
+def save_rules(page, game_title: str) -> None:
+    """Set a short Oh Hell as the house rules with the group page's form."""
+    page.locator("#new-game").select_option(label=game_title)
+    page.locator("#house-rules > summary").click()
+    page.locator("#house-max_cards").fill(str(SHORT["max_cards"]))
+    page.locator("#house-rebound").uncheck()
+    page.get_by_role("button", name="Save the house rules").click()
+    expect(page.locator("#house-rules-status")).to_contain_text("House rules saved")
 
 
 def test_friends_make_a_group_play_a_table_from_its_page_and_see_the_standings(pages, table, artifacts):
@@ -54,8 +54,13 @@ def test_friends_make_a_group_play_a_table_from_its_page_and_see_the_standings(p
     expect(ana.locator("#members .member-online")).to_have_count(2, timeout=20000)
     expect(rui.locator("#members .member-online")).to_have_count(2)
 
-    save_rules(ana, code, "oh_hell", SHORT)
+    expect(ana.locator("#saved-rules")).to_contain_text("No house rules")
+    save_rules(ana, "Oh Hell")
+    expect(ana.locator("#saved-rules")).to_contain_text("up to 2 cards")  # the summary follows at once
     ana.reload()
+    ana.locator("#house-rules > summary").click()  # the form shows what is saved
+    expect(ana.locator("#house-max_cards")).to_have_value("2")
+    expect(ana.locator("#house-rebound")).not_to_be_checked()
     expect(ana.locator("#saved-rules")).to_contain_text("up to 2 cards")
     expect(ana.locator("#saved-rules")).to_contain_text("no way back")
     ana.get_by_role("button", name="New table").click()
@@ -108,3 +113,68 @@ def test_a_partnership_table_offers_play_again_with_new_partners(pages, table):
     assert sent.value.post_data_json["rotate_partners"] is True and sent.value.post_data_json["from"] == code
     page.wait_for_url(re.compile(r"/r/(?!" + code + ")"))
     page.wait_for_selector(".seat-you")
+
+
+def _bid_whist_record(room: str, ana: str, rui: str, i: int, hands: list[dict]) -> dict:
+    at = datetime(2026, 11, 6, 20, 0, tzinfo=UTC) + timedelta(minutes=30 * i)
+    return {
+        "id": secrets.token_hex(8),
+        "game": "bid_whist",
+        "options": {},
+        "seed": str(i),
+        "commitment": "0" * 64,
+        "dealer": 0,
+        "room_code": room,
+        "scores": [21, 9, 21, 9],
+        "winners": [0, 2],
+        "players": [
+            {"seat": s, "name": n, "player_id": p, "bot": p is None}
+            for s, (n, p) in enumerate([("Ana", ana), ("Bot", None), ("Rui", rui), ("Bot", None)])
+        ],
+        "hands": hands,
+        "started_at": at - timedelta(minutes=20),
+        "finished_at": at,
+    }
+
+
+def test_partners_see_their_pair_record_with_bids_made(pages, tmp_path_factory):
+    ana = pages.open("/groups")
+    give_name(ana, "Ana")
+    ana.get_by_label("Group name").fill("Whist night")
+    ana.get_by_role("button", name="Create group").click()
+    ana.wait_for_url(re.compile(r"/g/[a-z0-9]+$"))
+    code = ana.url.rsplit("/", 1)[-1]
+    rui = pages.open(None)
+    rui.goto(ana.locator("#invite-link").input_value())
+    give_name(rui, "Rui")
+    expect(rui.locator("#members")).to_contain_text("Ana")
+    ana_id, rui_id = (p.evaluate("JSON.parse(localStorage.getItem('felt.player')).id") for p in (ana, rui))
+    # Two Bid Whist matches of Ana and Rui as partners stored at the group's table, as the
+    # server stores a finished match: three contracts of theirs (two made), one of the bots'.
+    (folder,) = tmp_path_factory.getbasetemp().glob("felt-browser[0-9]*")  # the server's folder
+    db = Database(f"sqlite:///{folder / 'felt.db'}")
+    try:
+        with db.session() as session:
+            groups.link_table(session, code, "PAIRS1", "bid_whist")
+        with db.session() as session:
+            for i, hands in enumerate(
+                [
+                    [
+                        {"dealer": 0, "declarer": 0, "scores": [3, 0, 3, 0]},
+                        {"dealer": 1, "declarer": 1, "scores": [0, 2, 0, 2]},
+                    ],
+                    [
+                        {"dealer": 0, "declarer": 2, "scores": [0, 5, 0, 5]},
+                        {"dealer": 1, "declarer": 2, "scores": [4, 0, 4, 0]},
+                    ],
+                ]
+            ):
+                store.save_match(session, _bid_whist_record("PAIRS1", ana_id, rui_id, i, hands))
+    finally:
+        db.dispose()
+    ana.reload()
+    ana.locator("#standings-game").select_option("bid_whist")
+    pair = ana.locator("#pairs tbody tr")
+    expect(pair).to_have_count(1, timeout=20000)
+    expect(pair.locator("th")).to_have_text("Ana & Rui")
+    expect(pair.locator("td")).to_have_text(["2", "2", "2 of 3"])

@@ -1,17 +1,20 @@
 """The ledger against a straightforward recount, over random finished matches stored at a
 group's tables (hypothesis), on SQLite and PostgreSQL: wins (a tie at the top is a win for
-each), places, points, head-to-head, partner pairs, bots and outsiders unranked, seasons."""
+each), places, points, head-to-head, partner pairs (and their bids made), bots and outsiders
+unranked, seasons; and the kept totals, folding in each match as it comes, equal to it."""
 
 from __future__ import annotations
 
 import itertools
 import secrets
 from datetime import UTC, datetime, timedelta
+from functools import partial
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server.groups import ledger
+from server.groups.cache import LedgerCache
 from server.storage import groups, store
 
 GAMES = ["oh_hell", "bid_whist", "tarbish", "ribs"]
@@ -26,12 +29,30 @@ def a_match(draw):
     who = draw(st.lists(st.one_of(st.none(), st.integers(0, PEOPLE - 1)), min_size=seats, max_size=seats))
     seen: set[int] = set()
     who = [w if w is None or (w not in seen and not seen.add(w)) else None for w in who]  # nobody sits twice
+    contracts = []  # (declarer, made) per hand; declarer None: thrown in, made None: unfinished
     if game in ("bid_whist", "tarbish"):
         team = draw(st.lists(st.integers(0, 3), min_size=2, max_size=2))
         scores = [team[s % 2] for s in range(4)]
+        contracts = draw(
+            st.lists(
+                st.tuples(st.one_of(st.none(), st.integers(0, 3)), st.sampled_from([True, False, None])), max_size=4
+            )
+        )
     else:
         scores = draw(st.lists(st.integers(0, 3), min_size=seats, max_size=seats))
-    return {"game": game, "who": who, "scores": scores}
+    return {"game": game, "who": who, "scores": scores, "contracts": contracts}
+
+
+def hand(game: str, declarer: int | None, made: bool | None) -> dict:
+    """A stored hand as the game records it: its declarer (Tarabish: caller) and per-seat scores,
+    which a made contract gives the declaring side and a set or bait gives the other side."""
+    if declarer is None or made is None:
+        scores = None
+    else:
+        mine, theirs = (5, 2) if made else (-4 if game == "bid_whist" else 0, 7)
+        scores = [mine if s % 2 == declarer % 2 else theirs for s in range(4)]
+    key = "declarer" if game == "bid_whist" else "caller"
+    return {"dealer": 0, "deal": {}, key: declarer, "scores": scores}
 
 
 events = st.lists(st.one_of(a_match(), st.just("close")), min_size=1, max_size=14)
@@ -48,6 +69,7 @@ def record(spec: dict, room: str, ids: list[str], at: datetime) -> dict:
         "dealer": 0,
         "room_code": room,
         "scores": spec["scores"],
+        "hands": [hand(spec["game"], d, made) for d, made in spec["contracts"]],
         "winners": [s for s, score in enumerate(spec["scores"]) if score == top],
         "players": [
             {
@@ -87,9 +109,12 @@ def recount(game: str, played: list[tuple[int, dict]], season: int | None, membe
         for (s1, p1), (s2, p2) in itertools.combinations(seated, 2):
             (sa, a), (sb, b) = sorted([(s1, p1), (s2, p2)], key=lambda x: x[1])
             if partners and sa % 2 == sb % 2:
-                pr = pairs.setdefault((a, b), [0, 0])
+                pr = pairs.setdefault((a, b), [0, 0, 0, 0])
                 pr[0] += 1
                 pr[1] += spec["scores"][sa] == max(spec["scores"])
+                ours = [made for d, made in spec["contracts"] if d is not None and made is not None and d % 2 == sa % 2]
+                pr[2] += len(ours)
+                pr[3] += sum(ours)
             else:
                 h = h2h.setdefault((a, b), [0, 0, 0])
                 h[0] += 1
@@ -110,8 +135,16 @@ def as_recount(table: dict) -> dict:
             for r in table["rows"]
         },
         "h2h": {(h["a"], h["b"]): [h["matches"], h["a_higher"], h["b_higher"]] for h in table["head_to_head"]},
-        "pairs": {(p["a"], p["b"]): [p["matches"], p["wins"]] for p in table["pairs"]},
+        "pairs": {(p["a"], p["b"]): [p["matches"], p["wins"], p["bids"], p["bids_made"]] for p in table["pairs"]},
     }
+
+
+def kept_standings(kept: LedgerCache, session, code: str, game: str, season: int | None) -> dict:
+    """The standings as the API answers them: kept totals, folding in only the new matches."""
+    members = {m["player_id"]: m["name"] for m in groups.members_of(session, code)}
+    ids = groups.ledger_match_ids(session, code, game, season)
+    fetch = partial(groups.ledger_matches, session, code, game, season)
+    return kept.standings((code, game, season), game, ids, fetch, members)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -125,7 +158,7 @@ def test_the_ledger_agrees_with_a_recount(db, events):
             groups.join_group(session, code, made["invite"], ids[i])
         room = secrets.token_hex(4).upper()
         groups.link_table(session, code, room, "oh_hell")
-    played, number = [], 1
+    played, number, kept = [], 1, LedgerCache()
     for i, event in enumerate(events):
         with db.session() as session:
             if event == "close":
@@ -133,9 +166,12 @@ def test_the_ledger_agrees_with_a_recount(db, events):
             else:
                 store.save_match(session, record(event, room, ids, T0 + timedelta(minutes=i)))
                 played.append((number, event))
+                for season in (number, None):  # the kept totals take in each match as it comes
+                    kept_standings(kept, session, code, event["game"], season)
     with db.session() as session:
         members = {m["player_id"]: m["name"] for m in groups.members_of(session, code)}
         for game, season in itertools.product(GAMES, [None, *range(1, number + 1)]):
             table = ledger.standings(game, groups.ledger_matches(session, code, game, season), members)
             assert as_recount(table) == recount(game, played, season, members, ids), (game, season)
+            assert kept_standings(kept, session, code, game, season) == table, (game, season)
             assert [r["wins"] for r in table["rows"]] == sorted((r["wins"] for r in table["rows"]), reverse=True)

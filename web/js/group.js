@@ -6,6 +6,7 @@ import { api, ApiError, ensurePlayer, identity, matchUrl, roomUrl } from "./api.
 import { t, translatePage, errorText } from "./i18n.js";
 import { gameTitle } from "./games.js";
 import { rulesSummary } from "./summary.js";
+import { optionControl } from "./options.js";
 
 translatePage();
 
@@ -93,6 +94,44 @@ function tableItem(table) {
     h("a", { class: "btn btn-small", href: table.url, "data-sit-table": table.code }, t("group.sit")));
 }
 
+/** The group's house rules for the game chosen in `select`: every option of the game's schema,
+ * showing the saved value (else the usual one), saved with PUT /rules/{game}. */
+function houseRules(group, select, onSaved) {
+  const fields = h("div", { class: "stack", id: "house-rules-fields" });
+  const status = h("p", { class: "hint", role: "status", id: "house-rules-status" });
+  let readers = {};
+  const show = () => {
+    const game = games.find((g) => g.name === select.value);
+    const schema = game?.options || {};
+    const saved = group.rules[select.value] || {};
+    readers = {};
+    const controls = Object.entries(schema.properties || {}).map(([key, prop]) => {
+      const c = optionControl(select.value, schema, key, prop, { value: saved[key], idPrefix: "house" });
+      readers[key] = c.read;
+      return c.node;
+    });
+    fill(fields, controls.length ? controls : h("p", { class: "hint" }, t("lobby.noOptions")));
+    status.textContent = "";
+  };
+  select.addEventListener("change", show);
+  show();
+  const form = h("form", { class: "stack", id: "house-rules-form" }, fields,
+    h("button", { class: "btn btn-small", type: "submit" }, t("group.saveRules")), status);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const options = Object.fromEntries(Object.entries(readers).map(([key, read]) => [key, read()]));
+    try {
+      const saved = await api(gid(`/rules/${encodeURIComponent(select.value)}`), { method: "PUT", body: { options }, auth: true });
+      group.rules[saved.game] = saved.options;
+      onSaved();
+      status.textContent = t("group.rulesSaved");
+    } catch (err) {
+      status.textContent = errorText(err);
+    }
+  });
+  return h("details", { id: "house-rules" }, h("summary", {}, t("group.editRules")), form);
+}
+
 function newTableForm(group) {
   const select = h("select", { id: "new-game" }, games.map((g) => h("option", { value: g.name }, gameTitle(g.name, g.title))));
   const saved = h("p", { class: "hint", id: "saved-rules" });
@@ -116,7 +155,7 @@ function newTableForm(group) {
       error.textContent = errorText(err);
     }
   });
-  return form;
+  return h("div", { class: "stack" }, form, houseRules(group, select, showSaved));
 }
 
 async function invitePanel(group) {
@@ -168,6 +207,18 @@ function standingsTable(table) {
       num(r.average_place.toFixed(2)), num(r.points), num(r.points_against)))));
 }
 
+/** Partner pairs (Bid Whist and Tarabish): matches and wins together, and their bids made. */
+function pairsTable(pairs, members) {
+  const name = (id) => members.find((m) => m.player_id === id)?.name || "?";
+  const num = (v) => h("td", { class: "score" }, String(v));
+  return h("table", { class: "sheet pairs", id: "pairs" },
+    h("caption", {}, t("group.pairs")),
+    h("thead", {}, h("tr", {}, ["group.pair", "group.matches", "group.wins", "group.bidsMade"].map((k) => h("th", { scope: "col" }, t(k))))),
+    h("tbody", {}, pairs.map((p) => h("tr", { "data-pair": `${p.a} ${p.b}` },
+      h("th", { scope: "row" }, [name(p.a), name(p.b)].sort().join(" & ")), num(p.matches), num(p.wins),
+      num(t("group.bidsMadeOf", { made: p.bids_made, bids: p.bids }))))));
+}
+
 async function standingsPanel(group, lastGame) {
   view.game = view.game || lastGame || games[0]?.name || "oh_hell";
   const gameSel = h("select", { id: "standings-game", "aria-label": t("lobby.game") },
@@ -181,7 +232,8 @@ async function standingsPanel(group, lastGame) {
   const params = new URLSearchParams({ game: view.game, season: view.season });
   const table = await api(gid(`/standings?${params}`), { auth: true });
   return h("section", { class: "panel", "aria-labelledby": "standings-h", id: "standings" },
-    h("h2", { id: "standings-h" }, t("group.standings")), h("div", { class: "row" }, gameSel, seasonSel), standingsTable(table));
+    h("h2", { id: "standings-h" }, t("group.standings")), h("div", { class: "row" }, gameSel, seasonSel), standingsTable(table),
+    table.pairs.length ? pairsTable(table.pairs, group.members) : null);
 }
 
 function recentPanel(matches) {
@@ -271,7 +323,7 @@ async function main() {
     if (!groupCode) return await myGroups();
     await joinFromLink();
     await render();
-    setInterval(() => { if (!document.hidden && !document.querySelector("select:focus, input:focus")) render().catch(() => {}); }, REFRESH_MS);
+    setInterval(() => { if (!document.hidden && !document.querySelector("select:focus, input:focus, #house-rules[open]")) render().catch(() => {}); }, REFRESH_MS);
   } catch (err) {
     missing(err);
   }

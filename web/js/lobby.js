@@ -1,10 +1,11 @@
 // The lobby: your name, a game and its options (built from GET /api/games), open tables.
 import { $, h, fill, toast } from "./dom.js";
 import { api, ensurePlayer, identity, roomUrl } from "./api.js";
-import { t, has, translatePage, errorText } from "./i18n.js";
+import { t, translatePage, errorText } from "./i18n.js";
 import { gameSummary, gameTitle } from "./games.js";
 import { confirmStep } from "./confirm.js";
 import { rulesSummary } from "./summary.js";
+import { optionControl } from "./options.js";
 import { lobbyAlerts, pollWhileHidden } from "./attention.js";
 
 const TYPED_NAME = "felt.typedName"; // read by the table page's "Join" (room.js)
@@ -14,73 +15,6 @@ translatePage();
 const POLL_MS = 4000;
 let games = [];
 const alerts = lobbyAlerts((name) => titleOf(name)); // your turn at one of your tables, told here too
-
-/** Resolve a "$ref" into the schema's "$defs". */
-function resolve(schema, prop) {
-  const ref = prop.$ref || (Array.isArray(prop.allOf) && prop.allOf[0]?.$ref);
-  if (!ref) return prop;
-  const name = ref.split("/").pop();
-  return { ...(schema.$defs?.[name] || {}), ...prop, $ref: undefined, allOf: undefined };
-}
-
-/** An option's words from the catalogue (option.<game>.<key>...), the schema's as a fallback. */
-function optionWords(game, key, prop) {
-  const base = `option.${game}.${key}`;
-  return {
-    label: has(base) ? t(base) : prop.title || key.replace(/_/g, " "),
-    help: has(`${base}.help`) ? t(`${base}.help`) : prop.description || "",
-    value: (v) => (has(`${base}.${v}`) ? t(`${base}.${v}`) : String(v)),
-  };
-}
-
-/** One option's control, from its JSON Schema. Returns {node, read()}. */
-function optionControl(game, schema, key, raw) {
-  const prop = resolve(schema, raw);
-  const id = `opt-${key}`;
-  const words = optionWords(game, key, prop);
-  const label = words.label;
-  const help = words.help ? h("p", { class: "hint", id: `${id}-help` }, words.help) : null;
-  const describedBy = help ? `${id}-help` : null;
-  const nullable = Array.isArray(prop.anyOf) && prop.anyOf.some((p) => p.type === "null");
-  const base = nullable ? prop.anyOf.find((p) => p.type !== "null") || {} : prop;
-  const values = prop.enum || base.enum;
-
-  if (prop.type === "boolean" || base.type === "boolean") {
-    const input = h("input", { id, type: "checkbox", "aria-describedby": describedBy, checked: prop.default === true });
-    return {
-      node: h("div", { class: "field field-check" }, input, h("label", { for: id }, label), help),
-      read: () => input.checked,
-    };
-  }
-  if (Array.isArray(values)) {
-    const select = h("select", { id, "aria-describedby": describedBy },
-      values.map((v) => h("option", { value: JSON.stringify(v), selected: v === prop.default },
-        v === prop.default ? t("lobby.defaultValue", { value: words.value(v) }) : words.value(v))));
-    return {
-      node: h("div", { class: "field" }, h("label", { for: id }, label), select, help),
-      read: () => JSON.parse(select.value),
-    };
-  }
-  if (base.type === "integer" || base.type === "number") {
-    const input = h("input", {
-      id, type: "number", inputmode: "numeric", "aria-describedby": describedBy,
-      min: base.minimum ?? null, max: base.maximum ?? null, step: base.type === "integer" ? 1 : "any",
-      value: prop.default ?? "", placeholder: nullable ? t("lobby.defaultPlaceholder") : null,
-    });
-    return {
-      node: h("div", { class: "field" }, h("label", { for: id }, label), input, help),
-      read: () => {
-        if (input.value.trim() === "") return nullable ? null : prop.default;
-        return Number(input.value);
-      },
-    };
-  }
-  const input = h("input", { id, "aria-describedby": describedBy, value: prop.default ?? "" });
-  return {
-    node: h("div", { class: "field" }, h("label", { for: id }, label), input, help),
-    read: () => input.value,
-  };
-}
 
 let readers = {};
 

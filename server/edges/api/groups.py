@@ -15,6 +15,7 @@ import io
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any, Literal
 
 import orjson
@@ -350,10 +351,9 @@ async def standings(
     def read(session) -> dict:
         number = _season_arg(season, groups.current_season(session, code)["number"])
         members = {m["player_id"]: m["name"] for m in groups.members_of(session, code)}
-        key = (code, game, number, groups.ledger_version(session, code, game, number), tuple(sorted(members.items())))
-        table = cache.get(
-            key, lambda: ledger.standings(game, groups.ledger_matches(session, code, game, number), members)
-        )
+        ids = groups.ledger_match_ids(session, code, game, number)
+        fetch = partial(groups.ledger_matches, session, code, game, number)
+        table = cache.standings((code, game, number), game, ids, fetch, members)
         return {"game": game, "season": "all" if number is None else number, **table}
 
     return await _in_session(request, read)
