@@ -238,7 +238,10 @@ def _writer(settings: Settings, reports: WriterReports) -> DatabaseWriter:
     may take a table while this one cannot reach the database (server/storage/dbwriter.py)."""
     spool = None if settings.redis_url else settings.spool_path
     return DatabaseWriter(
-        settings.database_url, spool, retry_max_s=settings.db_retry_max_s, timeout_s=settings.db_timeout_s,
+        settings.database_url,
+        spool,
+        retry_max_s=settings.db_retry_max_s,
+        timeout_s=settings.db_timeout_s,
         reports=reports,
     )
 
@@ -346,9 +349,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_rules_pages(app, Path(settings.rules_dir))
     app.add_middleware(RoomSockets)  # /ws/rooms/{code}: see server.edges.ws
     app.add_middleware(SecurityHeaders)  # CSP, no framing, no referrer, no sniffing
-    app.add_middleware(
-        RequestGuard, max_body_bytes=settings.max_body_bytes, body_timeout_s=settings.body_timeout_s
-    )
+    app.add_middleware(RequestGuard, max_body_bytes=settings.max_body_bytes, body_timeout_s=settings.body_timeout_s)
 
     @app.get("/metrics", include_in_schema=False)
     async def metrics() -> Response:
@@ -367,9 +368,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         return serve
 
-    for path, name in (("/", "index.html"), ("/r/{code}", "room.html"), ("/history", "history.html"),
-                       ("/matches/{match_id}", "match.html"), ("/groups", "group.html"),
-                       ("/g/{code}", "group.html"), ("/devices", "devices.html"), ("/link", "devices.html")):
+    for path, name in (
+        ("/", "index.html"),
+        ("/r/{code}", "room.html"),
+        ("/history", "history.html"),
+        ("/matches/{match_id}", "match.html"),
+        ("/groups", "group.html"),
+        ("/g/{code}", "group.html"),
+        ("/devices", "devices.html"),
+        ("/link", "devices.html"),
+    ):
         app.add_api_route(path, page(name), methods=["GET", "HEAD"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=web_dir), name="static")
     _serve_docs(app)

@@ -491,4 +491,3 @@ async def _cancel_all(tasks: list[asyncio.Task]) -> None:
         for task in pending:
             task.cancel()
         await asyncio.wait(pending, timeout=1.0)
-

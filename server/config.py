@@ -71,7 +71,8 @@ class Settings(BaseSettings):
         default=64, ge=0, description="Sockets of people not seated at a table; its players always get in."
     )
     presence_delay_s: float = Field(
-        default=1.0, ge=0,
+        default=1.0,
+        ge=0,
         description="How long a socket opening or closing waits before the other players are told (one "
         "logged change for all of them; a reconnect within it costs nothing).",
     )
@@ -106,7 +107,8 @@ class Settings(BaseSettings):
     )
     replay_cache_mb: int = Field(default=64, ge=0, description="Largest total size of the kept replays.")
     db_timeout_s: float = Field(
-        default=5.0, gt=0,
+        default=5.0,
+        gt=0,
         description="Deadline of every database call (connect, statement, SQLite's busy wait, a commit); "
         "past it the database counts as down.",
     )
@@ -140,14 +142,16 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(default=65536, ge=1024, description="Larger request bodies are refused with 413.")
     max_header_bytes: int = Field(default=16384, ge=1024, description="Larger request headers are refused.")
     max_connections: int = Field(
-        default=50_000, ge=16,
+        default=50_000,
+        ge=16,
         description="Open connections (HTTP and WebSocket) before new ones get 503; lowered to the "
         "file-descriptor limit less a reserve the server keeps for itself.",
     )
     fd_reserve: int = Field(default=512, ge=16, description="File descriptors kept back from connections.")
     backlog: int = Field(default=2048, ge=16, description="The listening socket's accept queue.")
     ws_send_timeout_s: float = Field(
-        default=10.0, gt=0,
+        default=10.0,
+        gt=0,
         description="A socket whose unsent backlog does not drain for this long is cut (a client not reading).",
     )
     ws_send_buffer_bytes: int = Field(
@@ -181,7 +185,9 @@ class Settings(BaseSettings):
         default=256, ge=1, description="Room WebSockets one address may hold open at once."
     )
     spectator_connections_share: float = Field(
-        default=0.8, gt=0, le=1,
+        default=0.8,
+        gt=0,
+        le=1,
         description="Share of the connection cap that sockets of people who may not sit may fill; the "
         "rest is kept for the players of the tables.",
     )

@@ -82,9 +82,7 @@ def log_config(fmt: str, level: str) -> dict:
     """The logging setup: every Felt and uvicorn logger through one redacting handler."""
     level = level.upper()
     formatter = (
-        {"()": JsonFormatter}
-        if fmt == "json"
-        else {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}
+        {"()": JsonFormatter} if fmt == "json" else {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}
     )
     return {
         "version": 1,

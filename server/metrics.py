@@ -35,15 +35,18 @@ class _Live:
             by_state.add_metric([name], tally.get(name, 0))
         yield by_state
         yield CounterMetricFamily(
-            "felt_actions_applied", "Actions applied to games (players and bots).",
+            "felt_actions_applied",
+            "Actions applied to games (players and bots).",
             value=getattr(rooms, "actions_applied", 0),
         )
         yield GaugeMetricFamily(
-            "felt_writer_backlog", "Table log entries and finished matches not yet durable.",
+            "felt_writer_backlog",
+            "Table log entries and finished matches not yet durable.",
             value=writer.pending if writer is not None else 0,
         )
         yield GaugeMetricFamily(
-            "felt_writer_spooled", "1 while writes wait in the local spool for the database.",
+            "felt_writer_spooled",
+            "1 while writes wait in the local spool for the database.",
             value=1 if writer is not None and writer.spooled else 0,
         )
         yield GaugeMetricFamily(
@@ -59,15 +62,18 @@ class _Live:
             value=tender.frozen_after_full if tender is not None else 0,
         )
         yield CounterMetricFamily(
-            "felt_gc_full_collections", "Full collections (the one pause that walks the whole heap).",
+            "felt_gc_full_collections",
+            "Full collections (the one pause that walks the whole heap).",
             value=tender.full_passes if tender is not None else 0,
         )
         yield GaugeMetricFamily(
-            "felt_gc_last_full_seconds", "How long the last full collection held the event loop.",
+            "felt_gc_last_full_seconds",
+            "How long the last full collection held the event loop.",
             value=tender.last_full_s if tender is not None else 0,
         )
         errors = CounterMetricFamily(
-            "felt_database_errors", "Database operations that failed (requests and the writer's batches).",
+            "felt_database_errors",
+            "Database operations that failed (requests and the writer's batches).",
             labels=["where"],
         )
         errors.add_metric(["request"], self.metrics.database_errors)
@@ -84,12 +90,16 @@ class Metrics:
         self.database_errors = 0
         self.sockets = Gauge("felt_sockets_open", "Open room WebSockets.", registry=self.registry)
         self.action_seconds = Histogram(
-            "felt_action_seconds", "From an action's frame in to every frame it causes queued.",
-            buckets=LATENCY_BUCKETS, registry=self.registry,
+            "felt_action_seconds",
+            "From an action's frame in to every frame it causes queued.",
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
         )
         self.refusals = Counter(
-            "felt_refusals", "Refused requests and frames, by edge and error code.",
-            labelnames=("edge", "code"), registry=self.registry,
+            "felt_refusals",
+            "Refused requests and frames, by edge and error code.",
+            labelnames=("edge", "code"),
+            registry=self.registry,
         )
         self.registry.register(_Live(self))
 

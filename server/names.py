@@ -70,8 +70,12 @@ def _shown(ch: str) -> str:
 def _check_character(ch: str) -> None:
     category = unicodedata.category(ch)
     allowed = (
-        category in _LETTERS_DIGITS_PUNCTUATION or category in _MARKS or category == "Mc"
-        or ch == " " or (category[0] == "S" and _in(ord(ch), _EMOJI)) or ch == "\ufe0f"
+        category in _LETTERS_DIGITS_PUNCTUATION
+        or category in _MARKS
+        or category == "Mc"
+        or ch == " "
+        or (category[0] == "S" and _in(ord(ch), _EMOJI))
+        or ch == "\ufe0f"
     )
     if not allowed:
         raise InvalidName(

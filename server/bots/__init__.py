@@ -46,8 +46,15 @@ def get_bot(
         from server.bots.strong import StrongBot
 
         if samples is not None:
-            return StrongBot(game, rng, options=options, think_ms=math.inf, max_samples=samples,
-                             min_samples=samples, easy_seats=easy_seats)
+            return StrongBot(
+                game,
+                rng,
+                options=options,
+                think_ms=math.inf,
+                max_samples=samples,
+                min_samples=samples,
+                easy_seats=easy_seats,
+            )
         if think_ms is None:
             from server.config import get_settings
 

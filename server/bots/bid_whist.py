@@ -68,12 +68,12 @@ def _suit(card: str, trump: str | None = None) -> str:
     return card[-1]
 
 
-def likely_winners(cards: list[str], suit: str, low: bool = False, trump: str | None = None,
-                   top: int = 14) -> list[str]:
+def likely_winners(
+    cards: list[str], suit: str, low: bool = False, trump: str | None = None, top: int = 14
+) -> list[str]:
     """Cards of ``suit`` likely to win: the missing higher cards are no more than those below
     (``top``: the best strength in the suit, 16 for a trump suit with both jokers)."""
-    mine = sorted((c for c in cards if _suit(c, trump) == suit),
-                  key=lambda c: _rank(c, low), reverse=True)
+    mine = sorted((c for c in cards if _suit(c, trump) == suit), key=lambda c: _rank(c, low), reverse=True)
     held = {_rank(c, low) for c in mine}
     out = []
     for i, card in enumerate(mine):
@@ -208,8 +208,7 @@ class BidWhistBot(Bot):
         bids = [a for a in legal if a["type"] == "bid"]
         for direction in sorted(strengths, key=lambda d: -strengths[d]):
             estimate = strengths[direction] + partner_help + kitty
-            mine = sorted((a for a in bids if a.get("direction") == direction),
-                          key=lambda a: a["value"], reverse=True)
+            mine = sorted((a for a in bids if a.get("direction") == direction), key=lambda a: a["value"], reverse=True)
             for action in mine:
                 value = action["value"]
                 if value >= 4 and 5 + value + 0.5 * (value - 4) <= estimate:
@@ -272,8 +271,7 @@ class BidWhistBot(Bot):
 
     # ---- play ----------------------------------------------------------------------------------
 
-    def _is_master(self, card: str, hand: list[str], trick_cards: set[str],
-                   trump: str | None = None) -> bool:
+    def _is_master(self, card: str, hand: list[str], trick_cards: set[str], trump: str | None = None) -> bool:
         """True when every stronger card of the suit is in the hand or already played."""
         suit = _suit(card, trump)
         if suit == _NO_SUIT:
@@ -320,7 +318,11 @@ class BidWhistBot(Bot):
         return legal[0]
 
     def _lead(
-        self, cards: list[str], hand: list[str], trump: str | None, attacking: bool,
+        self,
+        cards: list[str],
+        hand: list[str],
+        trump: str | None,
+        attacking: bool,
         trick_cards: set[str],
     ) -> str:
         low = self._low
@@ -339,8 +341,7 @@ class BidWhistBot(Bot):
             return max(side_masters, key=lambda c: (_rank(c, low), self.rng.random()))
         side = [c for c in cards if _suit(c, trump) != trump]
         if not side:
-            return max(cards, key=lambda c: _rank(c, low)) if masters else min(
-                cards, key=lambda c: _rank(c, low))
+            return max(cards, key=lambda c: _rank(c, low)) if masters else min(cards, key=lambda c: _rank(c, low))
         lengths = {s: sum(1 for c in side if _suit(c, trump) == s) for s in (*SUITS, _NO_SUIT)}
         return min(side, key=lambda c: (-lengths[_suit(c, trump)], _rank(c, low), self.rng.random()))
 
@@ -359,15 +360,12 @@ class BidWhistBot(Bot):
         winner_seat = trick_winner(played, trump, low)
         winner_card = next(card for s, card in played if s == winner_seat)
         last_to_play = len(trick) == 3
-        if winner_seat == partner and (
-            last_to_play or self._is_master(winner_card, hand, trick_cards, trump)
-        ):
+        if winner_seat == partner and (last_to_play or self._is_master(winner_card, hand, trick_cards, trump)):
             return self._cheapest(cards, trump)
         winning = [c for c in cards if trick_winner([*played, (seat, c)], trump, low) == seat]
         if winning:
             if not last_to_play:
-                led = _suit(next((c for _, c in played if _suit(c, trump) != _NO_SUIT),
-                                 played[0][1]), trump)
+                led = _suit(next((c for _, c in played if _suit(c, trump) != _NO_SUIT), played[0][1]), trump)
                 masters = [c for c in winning if self._is_master(c, hand, trick_cards, trump)]
                 same = [c for c in masters if _suit(c, trump) == led]
                 if same:

@@ -178,9 +178,7 @@ def _rank(card: str, trump: str | None) -> int:
     return _strength(card) + (13 if card[-1] == trump else 0)
 
 
-def _preferred(
-    card: str, others: list[str], trick: list[str], need: int, last: bool, trump: str | None
-) -> set[str]:
+def _preferred(card: str, others: list[str], trick: list[str], need: int, last: bool, trump: str | None) -> set[str]:
     """The cards of ``others`` that the play rule would have chosen over ``card`` had the seat
     held them (``others``: every card it could have held that would also have been legal).
     Cards of the same rank count as ties (the bot draws among them), never as preferred."""
@@ -236,11 +234,13 @@ def shown_lacks(view: dict[str, Any], seat: int) -> dict[int, set[str]]:
         if actor != seat and actor not in broken:
             follows = not trick or card[-1] == trick[0][-1]
             led = trick[0][-1] if trick else None
-            others = [c for c in deck if c != card and c not in gone
-                      and (c[-1] == led if trick and follows else c[-1] != led)]
+            others = [
+                c for c in deck if c != card and c not in gone and (c[-1] == led if trick and follows else c[-1] != led)
+            ]
             last = len(trick) == players - 1
             lacks.setdefault(actor, set()).update(
-                _preferred(card, others, trick, bids[actor] - won[actor], last, trump))
+                _preferred(card, others, trick, bids[actor] - won[actor], last, trump)
+            )
         gone.add(card)
         trick.append(card)
         if "won" in entry:

@@ -48,12 +48,16 @@ def stop_signals_blocked() -> Iterator[None]:
 
 
 def choose_in_worker(
-    game: str, options: dict[str, Any], think_ms: float, seed: str, view: dict[str, Any], legal: list[dict],
+    game: str,
+    options: dict[str, Any],
+    think_ms: float,
+    seed: str,
+    view: dict[str, Any],
+    legal: list[dict],
     easy_seats: list[int] | None = None,
 ) -> dict[str, Any]:
     """One Strong decision (runs in a worker process)."""
-    bot = get_bot(game, random.Random(seed), level="strong", options=options, think_ms=think_ms,
-                  easy_seats=easy_seats)
+    bot = get_bot(game, random.Random(seed), level="strong", options=options, think_ms=think_ms, easy_seats=easy_seats)
     return bot.choose(view, legal)
 
 
@@ -66,7 +70,12 @@ class BotPool:
         self._executor: ProcessPoolExecutor | None = None
 
     async def choose(
-        self, game: str, options: dict[str, Any], seed: str, view: dict[str, Any], legal: list[dict],
+        self,
+        game: str,
+        options: dict[str, Any],
+        seed: str,
+        view: dict[str, Any],
+        legal: list[dict],
         easy_seats: list[int] | None = None,
     ) -> dict[str, Any]:
         """A Strong bot's action for this view, decided in a worker process (``easy_seats``: the

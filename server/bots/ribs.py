@@ -161,10 +161,7 @@ class RibsBot(Bot):
         unseen = _unseen(view)
         odds = _ribs_odds(unseen)
         bid = view.get("bid") or 2
-        earlier = [
-            _pair(e["cards"]) for e in view.get("trick") or []
-            if e["cards"] and not e.get("ribs")
-        ]
+        earlier = [_pair(e["cards"]) for e in view.get("trick") or [] if e["cards"] and not e.get("ribs")]
         order = view.get("play_order") or []
         seat_index = len(view.get("trick") or [])  # our position in the play order
         later = max(0, len(order) - seat_index - 1)

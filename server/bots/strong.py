@@ -108,8 +108,11 @@ class StrongBot(Bot):
         if len(candidates) == 1:
             return candidates[0]
         seat = view["to_act"][0]
-        tally = Tally(len(candidates), baseline=candidates.index(easy) if easy in candidates else 0,
-                      margin=MARGIN.get(self.game.name, 0.0))
+        tally = Tally(
+            len(candidates),
+            baseline=candidates.index(easy) if easy in candidates else 0,
+            margin=MARGIN.get(self.game.name, 0.0),
+        )
         deadline = time.perf_counter() + self.think_ms / 1000
         seed = self.rng.getrandbits(64)
         judge = self._judge if self.game.name in JUDGED else None
@@ -120,7 +123,13 @@ class StrongBot(Bot):
             world_rng = random.Random(seed + tally.samples)
             try:
                 state, weight = sample_state(
-                    self.game.name, self.options, view, seat, world_rng, judge, weighted=True,
+                    self.game.name,
+                    self.options,
+                    view,
+                    seat,
+                    world_rng,
+                    judge,
+                    weighted=True,
                     lacks=lacks,
                 )
             except SamplingError:
@@ -261,8 +270,10 @@ _NATURAL = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 _DOWNTOWN = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")  # Bid Whist's
 _TARABISH_TRUMP = ("J", "9", "A", "10", "K", "Q", "8", "7", "6")
 _TARABISH_PLAIN = ("A", "10", "K", "Q", "J", "9", "8", "7", "6")
-_TARABISH_POINTS = {"trump": {"J": 20, "9": 14, "A": 11, "10": 10, "K": 4, "Q": 3},
-                    "plain": {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2}}
+_TARABISH_POINTS = {
+    "trump": {"J": 20, "9": 14, "A": 11, "10": 10, "K": 4, "Q": 3},
+    "plain": {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2},
+}
 
 
 def distinct_plays(game: str, view: dict[str, Any], legal: list[Action], keep: Action) -> list[Action]:
@@ -278,8 +289,11 @@ def distinct_plays(game: str, view: dict[str, Any], legal: list[Action], keep: A
     drop: set[str] = set()
     for suit in "SHDC":
         is_trump = suit == view.get("trump")
-        order = (_TARABISH_TRUMP if is_trump else _TARABISH_PLAIN) if tarabish else (
-            _DOWNTOWN if view.get("play_direction") == "downtown" else _NATURAL)
+        order = (
+            (_TARABISH_TRUMP if is_trump else _TARABISH_PLAIN)
+            if tarabish
+            else (_DOWNTOWN if view.get("play_direction") == "downtown" else _NATURAL)
+        )
         points = _TARABISH_POINTS["trump" if is_trump else "plain"] if tarabish else {}
         previous: str | None = None
         for rank in order:

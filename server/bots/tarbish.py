@@ -166,9 +166,7 @@ class TarbishBot(Bot):
             return self._pick(cards, lambda c: -TRUMP_RANK[_rank(c)])
         length = {s: sum(1 for c in plain if _suit(c) == s) for s in "SHDC"}
         safe = [c for c in plain if _rank(c) != "10"] or plain
-        return self._pick(
-            safe, lambda c: (-length[_suit(c)], _points(c, trump), PLAIN_RANK[_rank(c)])
-        )
+        return self._pick(safe, lambda c: (-length[_suit(c)], _points(c, trump), PLAIN_RANK[_rank(c)]))
 
 
 BOT_CLASS = TarbishBot

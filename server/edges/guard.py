@@ -136,13 +136,15 @@ class RequestGuard:
 
 async def _answer(send: Any, status: int, code: str, message: str) -> None:
     body = orjson.dumps(error_body(code, message))
-    await send({
-        "type": "http.response.start",
-        "status": status,
-        "headers": [
-            (b"content-type", b"application/json"),
-            (b"content-length", b"%d" % len(body)),
-            (b"connection", b"close"),
-        ],
-    })
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", b"%d" % len(body)),
+                (b"connection", b"close"),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})

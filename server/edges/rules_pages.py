@@ -29,17 +29,26 @@ from server.games import game_names, get_game
 # Which section of a game's rules a player needs in each phase of its view (anchor ids below).
 PHASE_SECTIONS: dict[str, dict[str, str]] = {
     "oh_hell": {"bidding": "bidding", "playing": "play", "over": "scoring"},
-    "bid_whist": {"bidding": "bidding", "discarding": "kitty-and-trump", "trump_or_lead": "kitty-and-trump",
-                  "playing": "play", "over": "scoring"},
+    "bid_whist": {
+        "bidding": "bidding",
+        "discarding": "kitty-and-trump",
+        "trump_or_lead": "kitty-and-trump",
+        "playing": "play",
+        "over": "scoring",
+    },
     "tarbish": {"naming": "naming-trump", "declaring": "runs-and-bella", "playing": "play", "over": "scoring"},
     "ribs": {"bidding": "bidding-before-every-trick", "playing": "the-trick", "over": "hand-and-game"},
 }
 # With house options, the phases where one of them changes what a player does open at that
 # option's section instead (the first of these the table has set).
 HOUSE_PHASE_OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
-    "bid_whist": {"bidding": ("directions", "min_bid"), "discarding": ("jokers", "sport_kitty"),
-                  "trump_or_lead": ("no_trump", "jokers"), "playing": ("jokers", "directions"),
-                  "over": ("books", "boston", "no_trump_double", "no_trump")},
+    "bid_whist": {
+        "bidding": ("directions", "min_bid"),
+        "discarding": ("jokers", "sport_kitty"),
+        "trump_or_lead": ("no_trump", "jokers"),
+        "playing": ("jokers", "directions"),
+        "over": ("books", "boston", "no_trump_double", "no_trump"),
+    },
 }
 MAX_OPTIONS_CHARS = 2000  # a table's options are a few keys; anything longer is not one
 _LEAD_IN = re.compile(r"^[A-Za-z][A-Za-z ,']*[.:]?$")
@@ -84,7 +93,8 @@ def _render(game: str, text: str) -> RulesPage:
         inline = tokens[i + 1] if i + 1 < len(tokens) else None
         if tok.type == "inline" and toc:
             codes.setdefault(toc[-1]["id"], set()).update(  # `joker_no_trump: "free"` names joker_no_trump
-                c.content.split(":")[0].strip() for c in tok.children or [] if c.type == "code_inline")
+                c.content.split(":")[0].strip() for c in tok.children or [] if c.type == "code_inline"
+            )
         if tok.type == "heading_open" and inline is not None:
             words = "".join(c.content for c in inline.children or [] if c.type in ("text", "code_inline"))
             if tok.tag == "h1":
@@ -96,8 +106,13 @@ def _render(game: str, text: str) -> RulesPage:
         elif tok.type == "paragraph_open" and tok.level == 0 and not tok.hidden and (lead := _strong_lead(inline)):
             tok.attrSet("id", _slug(lead, taken))
             toc.append({"id": tok.attrGet("id"), "title": lead, "level": 3})
-    return RulesPage(game, title, md.renderer.render(tokens, md.options, {}), toc,
-                     {key: frozenset(words) for key, words in codes.items()})
+    return RulesPage(
+        game,
+        title,
+        md.renderer.render(tokens, md.options, {}),
+        toc,
+        {key: frozenset(words) for key, words in codes.items()},
+    )
 
 
 def load_rules(rules_dir: Path) -> dict[str, RulesPage]:
@@ -174,10 +189,12 @@ def options_box(page: RulesPage, applied: list[dict[str, Any]], note: str | None
         f'{escape(_plain(o["value"]))} <span class="hint">(default {escape(_plain(o["default"]))})</span></li>'
         for o in applied
     )
-    return ('<aside class="panel rules-options" aria-labelledby="rules-options-h">'
-            '<h2 id="rules-options-h">This table\'s house options</h2>'
-            "<p>These differ from the default game below; each is explained under its name.</p>"
-            f"<ul>{items}</ul></aside>")
+    return (
+        '<aside class="panel rules-options" aria-labelledby="rules-options-h">'
+        '<h2 id="rules-options-h">This table\'s house options</h2>'
+        "<p>These differ from the default game below; each is explained under its name.</p>"
+        f"<ul>{items}</ul></aside>"
+    )
 
 
 # The site's icon (a spade on felt green) and the brand's spade, as in every page under web/.
@@ -240,8 +257,12 @@ def install_rules_pages(app: FastAPI, rules_dir: Path) -> None:
         box = options_box(page, *applied_options(game, options))
         return HTMLResponse(page_html(page, box), headers={"Cache-Control": "no-cache"})
 
-    @router.get("/api/rules/{game}", tags=["games"], summary="A game's rules as an HTML fragment",
-                responses=error_response_doc(404))
+    @router.get(
+        "/api/rules/{game}",
+        tags=["games"],
+        summary="A game's rules as an HTML fragment",
+        responses=error_response_doc(404),
+    )
     async def rules_fragment(request: Request, game: str, options: str | None = None) -> dict:
         """The rendered rules of a game (escaped HTML), its sections, the section for each phase
         of its view (a house option's own where the table's ``options`` change that phase), and
@@ -249,9 +270,15 @@ def install_rules_pages(app: FastAPI, rules_dir: Path) -> None:
         it, with a note if refused."""
         page = _page_of(request, game)
         applied, note = applied_options(game, options)
-        return {"game": game, "title": page.title, "html": page.html, "toc": page.toc,
-                "phases": phase_sections(page, applied),
-                "options": [{**o, "anchor": option_anchor(page, o["key"])} for o in applied], "note": note,
-                "url": f"/rules/{game}"}
+        return {
+            "game": game,
+            "title": page.title,
+            "html": page.html,
+            "toc": page.toc,
+            "phases": phase_sections(page, applied),
+            "options": [{**o, "anchor": option_anchor(page, o["key"])} for o in applied],
+            "note": note,
+            "url": f"/rules/{game}",
+        }
 
     app.include_router(router)

@@ -59,14 +59,15 @@ LINGER_S = 5.0
 
 def _json_response(status: int, reason: bytes, code: str, message: str, extra: bytes = b"") -> bytes:
     body = orjson.dumps({"error": {"code": code, "message": message}})
-    head = b"HTTP/1.1 %d %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\n" % (
-        status, reason, len(body)
-    )
+    head = b"HTTP/1.1 %d %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\n" % (status, reason, len(body))
     return head + extra + b"connection: close\r\n\r\n" + body
 
 
 OVERLOADED = _json_response(
-    503, b"Service Unavailable", "overloaded", "The server has too many open connections; try again shortly.",
+    503,
+    b"Service Unavailable",
+    "overloaded",
+    "The server has too many open connections; try again shortly.",
     b"retry-after: 5\r\n",
 )
 HEADERS_TOO_LARGE = _json_response(
@@ -76,11 +77,13 @@ HEADERS_TOO_LARGE = _json_response(
 
 async def _overloaded_app(scope: dict, receive: Any, send: Any) -> None:
     body = OVERLOADED.split(b"\r\n\r\n", 1)[1]
-    await send({
-        "type": "http.response.start",
-        "status": 503,
-        "headers": [(b"content-type", b"application/json"), (b"retry-after", b"5"), (b"connection", b"close")],
-    })
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 503,
+            "headers": [(b"content-type", b"application/json"), (b"retry-after", b"5"), (b"connection", b"close")],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 

@@ -52,12 +52,7 @@ def suit_of(card: str) -> str:
 
 def is_card(code: object) -> bool:
     """True when ``code`` is a well-formed suited card code."""
-    return (
-        isinstance(code, str)
-        and 2 <= len(code) <= 3
-        and code[-1] in _SUIT_SET
-        and code[:-1] in _RANK_SET
-    )
+    return isinstance(code, str) and 2 <= len(code) <= 3 and code[-1] in _SUIT_SET and code[:-1] in _RANK_SET
 
 
 def parse_card(code: object) -> tuple[str, str]:

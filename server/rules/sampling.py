@@ -45,9 +45,24 @@ Judge = Callable[[Any, int, dict[str, Any]], float]
 # The view keys that describe the current hand as the seat sees it: a sample must match them.
 # Tarabish's declared run types and revealed runs too: a deal that turns a declared "twenty"
 # into a fifty (an unseen card extending the run) contradicts what the table was told.
-HAND_KEYS = ("hand", "trick", "bids", "trump", "to_act", "legal", "log", "hand_counts",
-             "declarations", "revealed", "run_points", "run_winner", "blind_cards",
-             "direction", "play_direction", "kitty")
+HAND_KEYS = (
+    "hand",
+    "trick",
+    "bids",
+    "trump",
+    "to_act",
+    "legal",
+    "log",
+    "hand_counts",
+    "declarations",
+    "revealed",
+    "run_points",
+    "run_winner",
+    "blind_cards",
+    "direction",
+    "play_direction",
+    "kitty",
+)
 
 ATTEMPTS = 200  # deals drawn before giving up on a view (only very constrained views need many)
 
@@ -124,8 +139,13 @@ def sample_state(
 
 
 def _sample(
-    game_name: str, options: dict[str, Any], view: dict[str, Any], seat: int, rng: random.Random,
-    judge: Judge | None, lacks: dict[int, set[str]] | None = None,
+    game_name: str,
+    options: dict[str, Any],
+    view: dict[str, Any],
+    seat: int,
+    rng: random.Random,
+    judge: Judge | None,
+    lacks: dict[int, set[str]] | None = None,
 ) -> tuple[Any, float]:
     """The first deal that fits the view, replayed, with the judge's chance for it."""
     game = get_game(game_name)
@@ -186,8 +206,13 @@ def _draw(knowledge: Knowledge, rng: random.Random) -> Deal | None:
 
 
 def _replay(
-    game: Any, options: dict[str, Any], view: dict[str, Any], deck: list[str], fills: list,
-    seat: int, judge: Judge | None,
+    game: Any,
+    options: dict[str, Any],
+    view: dict[str, Any],
+    deck: list[str],
+    fills: list,
+    seat: int,
+    judge: Judge | None,
 ) -> tuple[Any, float] | None:
     """A new game dealt from ``deck`` with the log replayed, and how likely the judge finds the
     other seats' moves; None if a move does not apply."""
@@ -331,8 +356,7 @@ class OhHellReader(Reader):
         trump: a turned card, no trump, or the suit the table's trump mode gave it (the
         sampled match's first hand is not the real hand's number, so the mode cannot say)."""
         trump = "turn" if view["turned"] is not None else (view["trump"] or "no_trump")
-        return {**options, "start": "high", "max_cards": view["hand_size"], "min_cards": 1,
-                "trump": trump}
+        return {**options, "start": "high", "max_cards": view["hand_size"], "min_cards": 1, "trump": trump}
 
 
 def bid_whist_voids(view: dict[str, Any]) -> dict[int, set[str]]:

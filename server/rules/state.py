@@ -111,7 +111,7 @@ class State:
                 for what, names in (
                     ("missing", [name for name in fields if name not in given]),
                     ("unknown", sorted(set(given) - set(fields))),
-                    ("values past the last field:", list(values[len(fields):])),
+                    ("values past the last field:", list(values[len(fields) :])),
                 )
                 if names
             ]

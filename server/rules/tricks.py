@@ -65,9 +65,7 @@ class Ranks:
 
     __slots__ = ("heads", "in_trick", "plain", "trump")
 
-    def __init__(
-        self, plain_order: Sequence[str], trump_order: Sequence[str] | None = None
-    ) -> None:
+    def __init__(self, plain_order: Sequence[str], trump_order: Sequence[str] | None = None) -> None:
         plain = strength_map(plain_order)
         trump = plain if trump_order is None else strength_map(trump_order)
         self.plain: Mapping[str, int] = {card_code(r, s): plain[r] for s in SUITS for r in plain}
@@ -79,7 +77,9 @@ class Ranks:
                     card: (
                         above + strength_of_trump
                         if card[-1] == trump_suit
-                        else self.plain[card] if card[-1] == led else 0
+                        else self.plain[card]
+                        if card[-1] == led
+                        else 0
                     )
                     for card, strength_of_trump in self.trump.items()
                 }
@@ -138,9 +138,7 @@ def _heads(trick: Sequence[Play], trump: str | None, led: str, ranks: Ranks) -> 
     return ranks.heads[trump][led][high]
 
 
-def trump_duty(
-    hand: Sequence[str], trick: Sequence[Play], trump: str | None, ranks: Ranks
-) -> list[str]:
+def trump_duty(hand: Sequence[str], trick: Sequence[Play], trump: str | None, ranks: Ranks) -> list[str]:
     """The cards that may be played when follow-suit comes with the duty to trump and head.
 
     Follow suit; when trumps are led, beat the highest trump in the trick if you can; void in
@@ -160,9 +158,7 @@ def trump_duty(
     return [*filter(_heads(trick, trump, led, ranks).__contains__, trumps)] or trumps
 
 
-def why_not_trump(
-    hand: Sequence[str], trick: Sequence[Play], trump: str | None, ranks: Ranks, card: str
-) -> str | None:
+def why_not_trump(hand: Sequence[str], trick: Sequence[Play], trump: str | None, ranks: Ranks, card: str) -> str | None:
     """Why ``card`` (held) breaks ``trump_duty``, or None when it may be played.
 
     The same duty checked for one card, without listing the others (building

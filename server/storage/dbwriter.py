@@ -165,7 +165,7 @@ class Spool:
             data = self._read()
             if not data.startswith(written):
                 return
-            rest = data[len(written):]
+            rest = data[len(written) :]
             if not rest:
                 self.clear()
                 return
@@ -420,7 +420,10 @@ class _Worker:
     """The spawned worker process and the event loop's streams to it."""
 
     def __init__(
-        self, url: str, spool_path: str | None, timeout_s: float = DEFAULT_TIMEOUT_S,
+        self,
+        url: str,
+        spool_path: str | None,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
         method: Literal["spawn", "fork"] = "spawn",
     ) -> None:
         # (one literal per call: typed as the context that has a ``Process``, not any context)
@@ -477,8 +480,12 @@ class DatabaseWriter(Writer):
     """The writer the server uses: batches to the worker process, one in flight at a time."""
 
     def __init__(
-        self, url: str, spool_path: str | Path | None, retry_max_s: float = 30.0,
-        timeout_s: float = DEFAULT_TIMEOUT_S, reports: WriterReports | None = None,
+        self,
+        url: str,
+        spool_path: str | Path | None,
+        retry_max_s: float = 30.0,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        reports: WriterReports | None = None,
     ) -> None:
         super().__init__(reports)
         self.url = url
@@ -657,8 +664,13 @@ class DatabaseWriter(Writer):
             attempts += 1
             self.failures += 1
             delay = min(self.retry_max_s, FIRST_RETRY_S * 2 ** (attempts - 1))
-            log.warning("could not write a batch of %d entries (attempt %d), retrying in %.2f s: %s",
-                        len(rows), attempts, delay, error)
+            log.warning(
+                "could not write a batch of %d entries (attempt %d), retrying in %.2f s: %s",
+                len(rows),
+                attempts,
+                delay,
+                error,
+            )
             if self._closing:
                 return self._leave_at_stop(_batch_message(rows, matches, replay=True), len(rows))
             await asyncio.sleep(delay)

@@ -57,8 +57,13 @@ def add_device(session: Session, player_id: str, label: str, now: datetime | Non
     now = now or _now()
     token = secrets.token_urlsafe(32)
     device = Device(
-        id=secrets.token_hex(8), player_id=player_id, token_hash=hash_secret(token),
-        label=label[:LABEL_MAX], created_at=now, last_seen_at=now, revoked_at=None,
+        id=secrets.token_hex(8),
+        player_id=player_id,
+        token_hash=hash_secret(token),
+        label=label[:LABEL_MAX],
+        created_at=now,
+        last_seen_at=now,
+        revoked_at=None,
     )
     session.add(device)
     session.flush()
@@ -92,10 +97,7 @@ def list_devices(session: Session, player_id: str) -> list[dict[str, Any]]:
         .where(Device.player_id == player_id, Device.revoked_at.is_(None))
         .order_by(Device.created_at, Device.id)
     )
-    return [
-        {"id": d.id, "label": d.label, "created_at": d.created_at, "last_seen_at": d.last_seen_at}
-        for d in rows
-    ]
+    return [{"id": d.id, "label": d.label, "created_at": d.created_at, "last_seen_at": d.last_seen_at} for d in rows]
 
 
 def revoke_device(session: Session, player_id: str, device_id: str) -> str | None:

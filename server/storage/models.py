@@ -165,9 +165,7 @@ class MatchSeat(Base):
         sa.Index("ix_match_seats_player_id_finished_at_match_id", "player_id", "finished_at", "match_id"),
     )
 
-    match_id: Mapped[str] = mapped_column(
-        sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
-    )
+    match_id: Mapped[str] = mapped_column(sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
     seat: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
     player_id: Mapped[str | None] = mapped_column(sa.ForeignKey("players.id", ondelete="SET NULL"))
     name: Mapped[str] = mapped_column(sa.String(64))
@@ -187,9 +185,7 @@ class Hand(Base):
 
     __tablename__ = "hands"
 
-    match_id: Mapped[str] = mapped_column(
-        sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
-    )
+    match_id: Mapped[str] = mapped_column(sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
     index: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
     dealer: Mapped[int]
     deal: Mapped[dict[str, Any]]
@@ -202,9 +198,7 @@ class Action(Base):
 
     __tablename__ = "actions"
 
-    match_id: Mapped[str] = mapped_column(
-        sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
-    )
+    match_id: Mapped[str] = mapped_column(sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
     seq: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
     seat: Mapped[int]
     action: Mapped[dict[str, Any]]
@@ -278,9 +272,7 @@ class GroupMember(Base):
     __tablename__ = "group_members"
     __table_args__ = (sa.Index("ix_group_members_player_id", "player_id"),)
 
-    group_code: Mapped[str] = mapped_column(
-        sa.ForeignKey("groups.code", ondelete="CASCADE"), primary_key=True
-    )
+    group_code: Mapped[str] = mapped_column(sa.ForeignKey("groups.code", ondelete="CASCADE"), primary_key=True)
     player_id: Mapped[str] = mapped_column(sa.String(ID_LENGTH), primary_key=True)
     role: Mapped[str] = mapped_column(sa.String(16))
     joined_at: Mapped[datetime]
@@ -291,9 +283,7 @@ class GroupRules(Base):
 
     __tablename__ = "group_rules"
 
-    group_code: Mapped[str] = mapped_column(
-        sa.ForeignKey("groups.code", ondelete="CASCADE"), primary_key=True
-    )
+    group_code: Mapped[str] = mapped_column(sa.ForeignKey("groups.code", ondelete="CASCADE"), primary_key=True)
     game: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
     options: Mapped[dict[str, Any]]
     updated_at: Mapped[datetime]
@@ -304,9 +294,7 @@ class GroupSeason(Base):
 
     __tablename__ = "group_seasons"
 
-    group_code: Mapped[str] = mapped_column(
-        sa.ForeignKey("groups.code", ondelete="CASCADE"), primary_key=True
-    )
+    group_code: Mapped[str] = mapped_column(sa.ForeignKey("groups.code", ondelete="CASCADE"), primary_key=True)
     number: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
     started_at: Mapped[datetime]
     closed_at: Mapped[datetime | None]
@@ -337,9 +325,7 @@ class GroupMatch(Base):
         sa.Index("ix_group_matches_group_code_finished_at", "group_code", "finished_at"),
     )
 
-    match_id: Mapped[str] = mapped_column(
-        sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
-    )
+    match_id: Mapped[str] = mapped_column(sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
     group_code: Mapped[str] = mapped_column(sa.ForeignKey("groups.code", ondelete="CASCADE"))
     game: Mapped[str] = mapped_column(sa.String(32))
     season: Mapped[int]

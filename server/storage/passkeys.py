@@ -49,8 +49,13 @@ def add_passkey(
     session: Session, player_id: str, credential_id: str, public_key: bytes, sign_count: int, label: str
 ) -> dict[str, Any]:
     key = Passkey(
-        credential_id=credential_id, player_id=player_id, public_key=public_key, sign_count=sign_count,
-        label=label[:64], created_at=_now(), last_used_at=None,
+        credential_id=credential_id,
+        player_id=player_id,
+        public_key=public_key,
+        sign_count=sign_count,
+        label=label[:64],
+        created_at=_now(),
+        last_used_at=None,
     )
     session.add(key)
     session.flush()

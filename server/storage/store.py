@@ -135,9 +135,10 @@ def _insert_many(conn: sa.Connection, table: sa.Table, columns: tuple[str, ...],
     if conn.dialect.name == "postgresql" and conn.dialect.driver == "psycopg":
         # COPY is PostgreSQL's bulk path: one statement, rows streamed, same transaction.
         raw = cast("psycopg.Connection[Any]", conn.connection.dbapi_connection)  # only psycopg gets here
-        with raw.cursor() as cursor, cursor.copy(
-            f"COPY {quote(table.name)} ({', '.join(quote(c) for c in columns)}) FROM STDIN"
-        ) as copy:
+        with (
+            raw.cursor() as cursor,
+            cursor.copy(f"COPY {quote(table.name)} ({', '.join(quote(c) for c in columns)}) FROM STDIN") as copy,
+        ):
             for row in rows:
                 copy.write_row(row)
         return
@@ -241,8 +242,7 @@ def _insert_hands_and_actions(conn: sa.Connection, match_id: str, record: Mappin
     if hands:
         _insert_many(conn, Hand.__table__, ("match_id", "index", "dealer", "deal", "scores", "extra"), hands)
     actions = [
-        (match_id, i, int(a["seat"]), dumps_json(a["action"]))
-        for i, a in enumerate(record.get("actions") or [])
+        (match_id, i, int(a["seat"]), dumps_json(a["action"])) for i, a in enumerate(record.get("actions") or [])
     ]
     if actions:
         _insert_many(conn, Action.__table__, ("match_id", "seq", "seat", "action"), actions)
@@ -350,11 +350,7 @@ def list_matches(
         if not is_valid_id(player):
             return [], None
         # One range of ix_match_seats_player_id_finished_at_match_id, newest first.
-        query = (
-            sa.select(Match)
-            .join(MatchSeat, MatchSeat.match_id == Match.id)
-            .where(MatchSeat.player_id == player)
-        )
+        query = sa.select(Match).join(MatchSeat, MatchSeat.match_id == Match.id).where(MatchSeat.player_id == player)
         stamp_col, id_col = MatchSeat.finished_at, MatchSeat.match_id
     else:
         query = sa.select(Match)

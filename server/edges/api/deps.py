@@ -44,7 +44,9 @@ def _limits(request: Request) -> tuple[Any, str] | None:
 def too_many(wait_s: float, what: str) -> ApiError:
     seconds = max(1, math.ceil(wait_s))
     return ApiError(
-        429, "rate_limited", f"Too many {what} from your address; try again in {seconds} s.",
+        429,
+        "rate_limited",
+        f"Too many {what} from your address; try again in {seconds} s.",
         {"Retry-After": str(seconds)},
     )
 

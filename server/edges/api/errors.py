@@ -66,10 +66,7 @@ def error_body(code: str, message: str) -> dict:
 
 def error_response_doc(*statuses: int) -> dict:
     """OpenAPI ``responses`` entries for the error shape."""
-    return {
-        s: {"description": _DEFAULT_CODES.get(s, "error"), "model": ErrorResponse}
-        for s in statuses
-    }
+    return {s: {"description": _DEFAULT_CODES.get(s, "error"), "model": ErrorResponse} for s in statuses}
 
 
 def _wants_page(request: Request) -> bool:
@@ -137,7 +134,10 @@ async def _database_down(request: Request, exc: Exception) -> JSONResponse:
     if metrics is not None:
         metrics.database_errors += 1
     return _answer(
-        request, 503, "unavailable", "The database is unavailable; try again shortly.",
+        request,
+        503,
+        "unavailable",
+        "The database is unavailable; try again shortly.",
         {"Retry-After": str(OUTAGE_RETRY_AFTER_S)},
     )
 

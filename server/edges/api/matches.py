@@ -198,9 +198,7 @@ async def get_replay(match_id: str, request: Request) -> StreamingResponse:
         body = await request.app.state.replays.body(match_id)
     except ReplayError as exc:
         raise ApiError(500, "replay_failed", str(exc)) from None
-    return StreamingResponse(
-        body.chunks(), media_type="application/json", headers={"content-length": str(len(body))}
-    )
+    return StreamingResponse(body.chunks(), media_type="application/json", headers={"content-length": str(len(body))})
 
 
 def replay_builder(workers: ReplayWorkers) -> Callable[[str], Awaitable[StoredBody]]:

@@ -84,11 +84,14 @@ async def passkey_options(request: Request, caller: Caller = Depends(current_pla
         with db.session() as session:
             known = passkeys.credential_ids_of(session, caller.id)
             options = webauthn.generate_registration_options(
-                rp_id=rp_id, rp_name=RP_NAME, user_name=caller.name, user_display_name=caller.name,
+                rp_id=rp_id,
+                rp_name=RP_NAME,
+                user_name=caller.name,
+                user_display_name=caller.name,
                 user_id=caller.id.encode(),
                 authenticator_selection=AuthenticatorSelectionCriteria(
                     resident_key=ResidentKeyRequirement.REQUIRED,
-            user_verification=UserVerificationRequirement.PREFERRED,
+                    user_verification=UserVerificationRequirement.PREFERRED,
                 ),
                 exclude_credentials=[PublicKeyCredentialDescriptor(id=webauthn.base64url_to_bytes(c)) for c in known],
             )
@@ -117,17 +120,21 @@ async def add_passkey(body: Answer, request: Request, caller: Caller = Depends(c
                 return None
             try:
                 checked = webauthn.verify_registration_response(
-                    credential=body.credential, expected_challenge=webauthn.base64url_to_bytes(challenge),
-                    expected_rp_id=rp_id, expected_origin=origin,
+                    credential=body.credential,
+                    expected_challenge=webauthn.base64url_to_bytes(challenge),
+                    expected_rp_id=rp_id,
+                    expected_origin=origin,
                 )
             except (WebAuthnException, ValueError, KeyError, TypeError):
                 return None
             credential_id = bytes_to_base64url(checked.credential_id)
             if passkeys.passkey(session, credential_id) is not None:
                 return None
-            return PasskeyOut(**passkeys.add_passkey(
-                session, caller.id, credential_id, checked.credential_public_key, checked.sign_count, label
-            ))
+            return PasskeyOut(
+                **passkeys.add_passkey(
+                    session, caller.id, credential_id, checked.credential_public_key, checked.sign_count, label
+                )
+            )
 
     added = await db.call(add)
     if added is None:
@@ -212,9 +219,12 @@ async def sign_in(body: Answer, request: Request) -> PlayerCreated:
                 return None
             try:
                 checked = webauthn.verify_authentication_response(
-                    credential=body.credential, expected_challenge=webauthn.base64url_to_bytes(challenge),
-                    expected_rp_id=rp_id, expected_origin=origin,
-                    credential_public_key=key.public_key, credential_current_sign_count=key.sign_count,
+                    credential=body.credential,
+                    expected_challenge=webauthn.base64url_to_bytes(challenge),
+                    expected_rp_id=rp_id,
+                    expected_origin=origin,
+                    credential_public_key=key.public_key,
+                    credential_current_sign_count=key.sign_count,
                 )
             except (WebAuthnException, ValueError, KeyError, TypeError):
                 return None

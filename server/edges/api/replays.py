@@ -213,9 +213,7 @@ class BodyCache:
 class Replays:
     """The replay bodies of one server: a cache, a bounded number of builds, shared builds."""
 
-    def __init__(
-        self, build: Callable[[str], Awaitable[Body]], builds: int, queue: int, cache: BodyCache
-    ) -> None:
+    def __init__(self, build: Callable[[str], Awaitable[Body]], builds: int, queue: int, cache: BodyCache) -> None:
         self._build_body = build  # match id -> encoded body, built out of the event loop's way
         self._slots = asyncio.Semaphore(builds)
         self._queue = queue
@@ -232,7 +230,9 @@ class Replays:
         if task is None:
             if self._slots.locked() and self._waiting >= self._queue:
                 raise ApiError(
-                    503, "busy", "The server is building other replays; try again in a moment.",
+                    503,
+                    "busy",
+                    "The server is building other replays; try again in a moment.",
                     headers={"Retry-After": str(RETRY_AFTER_S)},
                 )
             self._waiting += 1  # counted at once: requests in one loop turn see each other

@@ -40,7 +40,8 @@ class CreateRoom(BaseModel):
     )
     from_: str | None = Field(default=None, alias="from", description="The room this one follows ('Play again').")
     group: str | None = Field(
-        default=None, max_length=40,
+        default=None,
+        max_length=40,
         description="A group's code: a private table of that group (the caller must be a member), its options"
         " defaulting to the group's saved ones for the game. 'Play again' after a group's table keeps the group.",
     )
@@ -121,8 +122,14 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
             _may_follow(previous, body.from_, caller.id)
             follow = await rotated_follow(request, previous, group) if body.rotate_partners else previous
         room = await manager.create_shared(
-            body.game, options, body.seats, body.private or group is not None, caller.id, caller.name,
-            turn_timer=body.turn_timer, follow=follow,
+            body.game,
+            options,
+            body.seats,
+            body.private or group is not None,
+            caller.id,
+            caller.name,
+            turn_timer=body.turn_timer,
+            follow=follow,
         )
         if group is not None:  # the options a group last used become its defaults
             used = room.summary()["options"] if body.group is not None else None

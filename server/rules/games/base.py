@@ -84,9 +84,16 @@ def action_type(action: object) -> str:
 
 # The fields of each action type (PROTOCOL §2): everything else a client sends is dropped.
 ACTION_FIELDS: dict[str, tuple[str, ...]] = {
-    "bid": ("value", "direction"), "pass": (), "take": ("direction",), "discard": ("cards",),
-    "trump": ("suit",), "direction": ("direction",), "declare": (), "play": ("card",),
-    "ribs": ("cards",), "pair": ("cards", "fold"),
+    "bid": ("value", "direction"),
+    "pass": (),
+    "take": ("direction",),
+    "discard": ("cards",),
+    "trump": ("suit",),
+    "direction": ("direction",),
+    "declare": (),
+    "play": ("card",),
+    "ribs": ("cards",),
+    "pair": ("cards", "fold"),
 }
 
 
@@ -127,11 +134,7 @@ def shared_actions(kind: str, field: str, values: Iterable[Any]) -> dict[Any, Ac
 def action_cards(action: Mapping[str, Any], count: int) -> list[str]:
     """The ``cards`` field of an action: exactly ``count`` strings, or IllegalAction."""
     cards = action.get("cards")
-    if (
-        not isinstance(cards, list)
-        or len(cards) != count
-        or not all(isinstance(c, str) for c in cards)
-    ):
+    if not isinstance(cards, list) or len(cards) != count or not all(isinstance(c, str) for c in cards):
         raise IllegalAction(f"'{action.get('type')}' needs 'cards': a list of {count} cards.")
     return cards
 
@@ -171,9 +174,7 @@ class Game(ABC):
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
             if self.min_players == self.max_players:
                 raise ValueError(f"{self.title} is for exactly {self.min_players} players")
-            raise ValueError(
-                f"{self.title} is for {self.min_players} to {self.max_players} players"
-            )
+            raise ValueError(f"{self.title} is for {self.min_players} to {self.max_players} players")
 
     def check_dealer(self, dealer: object, players: int) -> None:
         """Refuse a first dealer that is not a seat of the table."""

@@ -162,7 +162,11 @@ class Phase(str, enum.Enum):
 # The phases as module names: ``Phase.X`` is a lookup on the enum class, several times
 # slower than a global, and the hot paths test the phase on every action.
 _BIDDING, _DISCARDING, _TRUMP_OR_LEAD, _PLAYING, _OVER = (
-    Phase.BIDDING, Phase.DISCARDING, Phase.TRUMP_OR_LEAD, Phase.PLAYING, Phase.OVER
+    Phase.BIDDING,
+    Phase.DISCARDING,
+    Phase.TRUMP_OR_LEAD,
+    Phase.PLAYING,
+    Phase.OVER,
 )
 
 
@@ -174,50 +178,43 @@ class BidWhistOptions(GameOptions):
 
     # At most a few points a hand: 50 is more than twice the usual game, and keeps a match
     # (and its replay) to a few thousand actions.
-    target: int = Field(
-        21, ge=1, le=MAX_TARGET, description="Points a team needs to win the game (default 21)."
-    )
+    target: int = Field(21, ge=1, le=MAX_TARGET, description="Points a team needs to win the game (default 21).")
     jokers: Literal[0, 1, 2] = Field(
-        0, description="Jokers added to the deck: 1 (the big joker) or 2 (big and little); "
-        "the kitty holds 4 + jokers cards."
+        0,
+        description="Jokers added to the deck: 1 (the big joker) or 2 (big and little); "
+        "the kitty holds 4 + jokers cards.",
     )
     joker_no_trump: Literal["free", "must_play"] = Field(
-        "free", description="In no trump a joker never wins; 'must_play': a player void in "
-        "the suit led who holds one must play it."
+        "free",
+        description="In no trump a joker never wins; 'must_play': a player void in "
+        "the suit led who holds one must play it.",
     )
     books: Literal["seed", "thirteen"] = Field(
-        "seed", description="'seed': 12 tricks, a book of 5; 'thirteen': the discard is the "
-        "first book, a bid of k needs 6 + k of 13 books, game at +game_to or -game_to."
+        "seed",
+        description="'seed': 12 tricks, a book of 5; 'thirteen': the discard is the "
+        "first book, a bid of k needs 6 + k of 13 books, game at +game_to or -game_to.",
     )
-    min_bid: Literal[3, 4] = Field(
-        4, description="The lowest bid that can win the auction (with books 'thirteen')."
-    )
+    min_bid: Literal[3, 4] = Field(4, description="The lowest bid that can win the auction (with books 'thirteen').")
     game_to: int = Field(
-        7, ge=1, le=MAX_TARGET,
+        7,
+        ge=1,
+        le=MAX_TARGET,
         description="With books 'thirteen': a team reaching +game_to wins, -game_to loses.",
     )
     directions: bool = Field(
-        False, description="Each bid names uptown (high cards win) or downtown (low cards win, "
-        "the ace stays best)."
+        False, description="Each bid names uptown (high cards win) or downtown (low cards win, the ace stays best)."
     )
     no_trump: bool = Field(
-        False, description="With directions: a bid may be no trump (the declarer then chooses "
-        "uptown or downtown)."
+        False, description="With directions: a bid may be no trump (the declarer then chooses uptown or downtown)."
     )
     downtown_beats_uptown: bool = Field(
         True, description="Between equal numbers downtown outranks uptown (off: the reverse)."
     )
-    no_trump_double: bool = Field(
-        True, description="A no-trump contract's score counts double, made or set."
-    )
+    no_trump_double: bool = Field(True, description="A no-trump contract's score counts double, made or set.")
     boston: Literal["wins", "quadruple"] = Field(
-        "wins", description="Taking every trick: 'wins' the game at once, or 'quadruple' "
-        "scores the hand four times."
+        "wins", description="Taking every trick: 'wins' the game at once, or 'quadruple' scores the hand four times."
     )
-    sport_kitty: bool = Field(
-        False, description="The kitty is shown face up to everyone before the declarer "
-        "takes it."
-    )
+    sport_kitty: bool = Field(False, description="The kitty is shown face up to everyone before the declarer takes it.")
 
     @model_validator(mode="after")
     def _check_combinations(self) -> BidWhistOptions:
@@ -571,11 +568,9 @@ def _discard_legal(hand: tuple[str, ...], count: int = KITTY_SIZE) -> list[Actio
     alone: rules touch no process-wide state, and the server raises its thresholds itself.
     """
     if count == 5:  # one joker: 6,188 discards of 17 cards; two: 18,564 of 18
-        return [{"type": "discard", "cards": [a, b, c, d, e]}
-                for a, b, c, d, e in combinations(hand, 5)]
+        return [{"type": "discard", "cards": [a, b, c, d, e]} for a, b, c, d, e in combinations(hand, 5)]
     if count == 6:
-        return [{"type": "discard", "cards": [a, b, c, d, e, f]}
-                for a, b, c, d, e, f in combinations(hand, 6)]
+        return [{"type": "discard", "cards": [a, b, c, d, e, f]} for a, b, c, d, e, f in combinations(hand, 6)]
     return [{"type": "discard", "cards": [a, b, c, d]} for a, b, c, d in combinations(hand, 4)]
 
 
@@ -655,10 +650,7 @@ class BidWhist(Game):
             led = state.trick[0][1][-1] if state.trick else None
             return list(map(_play_action, follow_suit(state.hands[seat], led)))
         if phase is _BIDDING:
-            return [
-                dict(a) for a in _BIDDING_ACTIONS
-                if self._why_not_bid(state, seat, a["type"], a) is None
-            ]
+            return [dict(a) for a in _BIDDING_ACTIONS if self._why_not_bid(state, seat, a["type"], a) is None]
         if phase is _DISCARDING:
             return _discard_legal(state.hands[seat])
         # TRUMP_OR_LEAD
@@ -669,11 +661,11 @@ class BidWhist(Game):
         phase = state.phase
         hand = state.hands[seat]
         if phase is _PLAYING:
-            return list(map(_play_action, playable(hand, state.trick, state.trump,
-                                                   house.jokers_must_play)))
+            return list(map(_play_action, playable(hand, state.trick, state.trump, house.jokers_must_play)))
         if phase is _BIDDING:
             return [
-                dict(a) for a in _house_bidding_actions(house.directions)
+                dict(a)
+                for a in _house_bidding_actions(house.directions)
                 if self._why_not_house_bid(state, seat, a["type"], a) is None
             ]
         if phase is _DISCARDING:
@@ -739,9 +731,7 @@ class BidWhist(Game):
             return _why_not_house_play(state, hand, card)
         return why_not_follow(hand, card, trick[0][1][-1]) if trick else None
 
-    def _why_not_bid(
-        self, state: BidWhistState, seat: int, kind: str, action: Mapping[str, Any]
-    ) -> str | None:
+    def _why_not_bid(self, state: BidWhistState, seat: int, kind: str, action: Mapping[str, Any]) -> str | None:
         """Why a bidding action is refused: the dealer takes or passes, the others bid up."""
         high = state.high_bid
         if seat == state.dealer:
@@ -780,9 +770,7 @@ class BidWhist(Game):
             return "Only the dealer may take the contract; bid or pass."
         return "It is the bidding: bid (Three to Seven) or pass."
 
-    def _why_not_house_bid(
-        self, state: BidWhistState, seat: int, kind: str, action: Mapping[str, Any]
-    ) -> str | None:
+    def _why_not_house_bid(self, state: BidWhistState, seat: int, kind: str, action: Mapping[str, Any]) -> str | None:
         """``_why_not_bid`` with house options: directions and the minimum bid."""
         house = state.house
         assert house is not None
@@ -825,11 +813,7 @@ class BidWhist(Game):
     def _why_not_discard(state: BidWhistState, seat: int, cards: object) -> str | None:
         size = _kitty_size(state)
         count = _COUNT_WORDS[size]
-        if (
-            not isinstance(cards, (list, tuple))
-            or len(cards) != size
-            or not all(isinstance(c, str) for c in cards)
-        ):
+        if not isinstance(cards, (list, tuple)) or len(cards) != size or not all(isinstance(c, str) for c in cards):
             return f"Discard exactly {count} cards: 'cards' must list {count} cards."
         hand = state.hands[seat]
         for card in cards:
@@ -859,8 +843,7 @@ class BidWhist(Game):
         if kind == "direction":  # a no-trump declarer's choice
             direction = action["direction"]
             move = (seat, (("type", "direction"), ("direction", direction)))
-            return state.evolve(play_direction=direction, phase=_PLAYING,
-                                log=(state.log, *move))
+            return state.evolve(play_direction=direction, phase=_PLAYING, log=(state.log, *move))
         if kind == "discard":
             hand = state.hands[seat]
             chosen = set(action["cards"])
@@ -876,9 +859,7 @@ class BidWhist(Game):
         move = (seat, (("type", "trump"), ("suit", suit)))
         return state.evolve(trump=suit, phase=_PLAYING, log=(state.log, *move))
 
-    def _bid(
-        self, state: BidWhistState, seat: int, kind: str, action: Mapping[str, Any]
-    ) -> BidWhistState:
+    def _bid(self, state: BidWhistState, seat: int, kind: str, action: Mapping[str, Any]) -> BidWhistState:
         """A legal bidding action: a bid or a pass goes round; the dealer's ends the bidding."""
         bids = list(state.bids)
         bids[seat] = action["value"] if kind == "bid" else kind
@@ -901,9 +882,7 @@ class BidWhist(Game):
             log=(state.log, seat, (("type", "bid"), ("value", value))),
         )
 
-    def _house_bid(
-        self, state: BidWhistState, seat: int, kind: str, action: Mapping[str, Any]
-    ) -> BidWhistState:
+    def _house_bid(self, state: BidWhistState, seat: int, kind: str, action: Mapping[str, Any]) -> BidWhistState:
         """``_bid`` with house options: bids name a direction; the minimum is ``min_bid``."""
         house = state.house
         assert house is not None
@@ -912,9 +891,9 @@ class BidWhist(Game):
         directions = list(state.bid_directions)
         high, high_direction = state.high_bid, state.high_direction
         if seat == state.dealer:
-            if kind == "pass":
-                return self._award(state, tuple(bids), state.high_bidder, high, False,  # type: ignore[arg-type]
-                                   _PASS_MOVE, high_direction)
+            if kind == "pass":  # the dealer grants it: somebody bid (else the dealer is forced)
+                assert state.high_bidder is not None and high is not None
+                return self._award(state, tuple(bids), state.high_bidder, high, False, _PASS_MOVE, high_direction)
             forced = high is None or high < house.min_contract
             direction = action.get("direction") if forced else high_direction
             move: tuple = _TAKE_MOVE
@@ -958,9 +937,7 @@ class BidWhist(Game):
         hands = list(state.hands)
         hands[declarer] = tuple(sorted(hands[declarer] + state.kitty, key=_display_key))
         if direction is not None:
-            state = state.evolve(
-                direction=direction, play_direction=None if direction == NO_TRUMP else direction
-            )
+            state = state.evolve(direction=direction, play_direction=None if direction == NO_TRUMP else direction)
         return state.evolve(
             bids=bids,
             declarer=declarer,
@@ -1119,9 +1096,7 @@ class BidWhist(Game):
         out["hand"] = memo.part(("hand", seat), state.hands[seat], list)
         out["legal"] = self._view_legal(state, seat)
         out["discards"] = (
-            list(state.discards)
-            if seat == state.declarer and state.discards and self._discards_open(state)
-            else None
+            list(state.discards) if seat == state.declarer and state.discards and self._discards_open(state) else None
         )
         out["kitty"] = self._kitty_seen(state) if seat == state.declarer else None
         return out
@@ -1139,9 +1114,7 @@ class BidWhist(Game):
     @staticmethod
     def _discards_open(state: BidWhistState) -> bool:
         """True while the declarer may still look at the discards (before their first card)."""
-        return state.phase is _TRUMP_OR_LEAD or (
-            state.phase is _PLAYING and not state.tricks and not state.trick
-        )
+        return state.phase is _TRUMP_OR_LEAD or (state.phase is _PLAYING and not state.tricks and not state.trick)
 
     def full_view(self, state: BidWhistState) -> dict[str, Any]:
         """The public view with every hand, the kitty and the discards shown."""
@@ -1151,9 +1124,7 @@ class BidWhist(Game):
         out["hands"] = [list(h) for h in state.hands]
         out["kitty"] = list(state.kitty)
         out["discards"] = list(state.discards)
-        out["tricks"] = [
-            {"cards": _plays(plays), "winner": winner} for plays, winner in state.tricks
-        ]
+        out["tricks"] = [{"cards": _plays(plays), "winner": winner} for plays, winner in state.tricks]
         return out
 
     # ---- results -----------------------------------------------------------------------------

@@ -49,8 +49,7 @@ STRENGTH = {False: {**_UP, **_JOKER_STRENGTH}, True: {**_DOWN, **_JOKER_STRENGTH
 _TRUMP_BONUS = 100
 # Per trump (None: no trump), each card's suit as it is played: ``suit_in_play`` looked up.
 _SUIT_IN_PLAY: dict[str | None, dict[str, str | None]] = {
-    trump: {**{card: card[-1] for card in _UP}, **dict.fromkeys(_JOKER_STRENGTH, trump)}
-    for trump in (*SUITS, None)
+    trump: {**{card: card[-1] for card in _UP}, **dict.fromkeys(_JOKER_STRENGTH, trump)} for trump in (*SUITS, None)
 }
 
 
@@ -94,15 +93,13 @@ class HouseRules:
             min_contract=options.min_bid,
             game_to=options.game_to,
             directions=directions,
-            direction_rank={UPTOWN: 0 if down_first else 1, DOWNTOWN: 1 if down_first else 0,
-                            NO_TRUMP: 2},
+            direction_rank={UPTOWN: 0 if down_first else 1, DOWNTOWN: 1 if down_first else 0, NO_TRUMP: 2},
             no_trump_double=options.no_trump_double,
             quadruple=options.boston == "quadruple",
             sport_kitty=options.sport_kitty,
         )
 
-    def outranks(self, value: int, direction: str | None, high: int | None,
-                 high_direction: str | None) -> bool:
+    def outranks(self, value: int, direction: str | None, high: int | None, high_direction: str | None) -> bool:
         """True when the bid (value, direction) is above the high bid (None: no bid yet)."""
         if high is None:
             return True
@@ -129,8 +126,9 @@ def led_suit(trick: Sequence[tuple[int, str]], trump: str | None) -> str | None:
     return None
 
 
-def playable(hand: Sequence[str], trick: Sequence[tuple[int, str]], trump: str | None,
-             jokers_must_play: bool) -> list[str]:
+def playable(
+    hand: Sequence[str], trick: Sequence[tuple[int, str]], trump: str | None, jokers_must_play: bool
+) -> list[str]:
     """The cards of ``hand`` that may be played to ``trick`` (follow the suit led if you can;
     in no trump, void, a joker first when ``jokers_must_play``)."""
     led = led_suit(trick, trump)
@@ -169,8 +167,9 @@ def trick_winner(trick: Sequence[tuple[int, str]], trump: str | None, downtown: 
     return winner
 
 
-def hand_points(rules: HouseRules, side: int, contract: int, direction: str | None,
-                team_tricks: Sequence[int]) -> tuple[list[int], bool, bool, bool]:
+def hand_points(
+    rules: HouseRules, side: int, contract: int, direction: str | None, team_tricks: Sequence[int]
+) -> tuple[list[int], bool, bool, bool]:
     """A finished hand's points per team, and whether it was made, doubled and quadrupled."""
     tricks = team_tricks[side]
     points = [0, 0]

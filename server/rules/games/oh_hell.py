@@ -109,9 +109,7 @@ MAX_EXTRA_HANDS = 10
 
 _DECK: tuple[str, ...] = tuple(standard_deck())
 _SORT_KEY: dict[str, int] = {
-    card_code(rank, suit): s * 13 + r
-    for s, suit in enumerate(SUITS)
-    for r, rank in enumerate(RANKS)
+    card_code(rank, suit): s * 13 + r for s, suit in enumerate(SUITS) for r, rank in enumerate(RANKS)
 }
 _sort_key = _SORT_KEY.__getitem__
 # Each move's public form, as the log keeps it (see server.rules.state), and as an action.
@@ -150,8 +148,7 @@ class OhHellOptions(GameOptions):
     )
     rebound: bool = Field(
         True,
-        description="After reaching the other end of the sequence, go back again "
-        "(without repeating the turning hand).",
+        description="After reaching the other end of the sequence, go back again (without repeating the turning hand).",
     )
     min_cards: Literal[1, 3] = Field(1, description="Cards in the smallest hand: 1 or 3.")
     max_cards: int | None = Field(
@@ -163,8 +160,7 @@ class OhHellOptions(GameOptions):
     )
     hook: bool = Field(
         True,
-        description="Hook rule: the dealer may not bid the number that makes the bids "
-        "total the tricks available.",
+        description="Hook rule: the dealer may not bid the number that makes the bids total the tricks available.",
     )
     hook_last_hand: bool = Field(
         True,
@@ -192,8 +188,7 @@ class OhHellOptions(GameOptions):
     )
     vienna: bool = Field(
         False,
-        description="Vienna: a made bid of 0 scores 5 + the cards dealt. "
-        "Not available with anderson scoring.",
+        description="Vienna: a made bid of 0 scores 5 + the cards dealt. Not available with anderson scoring.",
     )
     until_clear_winner: bool = Field(
         False,
@@ -280,9 +275,7 @@ def score_hand(scoring: str, vienna: bool, bid: int, taken: int, size: int) -> i
 ROTATION: tuple[str | None, ...] = ("H", "D", "C", "S", None)
 
 
-def hand_trump(
-    options: OhHellOptions, index: int, size: int, largest: int, top: str
-) -> tuple[str | None, str | None]:
+def hand_trump(options: OhHellOptions, index: int, size: int, largest: int, top: str) -> tuple[str | None, str | None]:
     """The turned card and the trump suit of hand ``index`` (None, None: no card, no trump).
     ``top`` is the card after the deal, ``largest`` the sequence's largest hand size."""
     mode = options.trump
@@ -379,7 +372,7 @@ def _deal(rules: Rules, index: int) -> dict[str, Any]:
         turned, trump = top, top[-1]
     else:
         turned, trump = hand_trump(opts, index, size, max(rules.sizes), top)
-    stock = tuple(deck[count + 1:]) if turned is not None else tuple(deck[count:])
+    stock = tuple(deck[count + 1 :]) if turned is not None else tuple(deck[count:])
     blind = opts.blind_one and size == 1
     return {
         "deal": Deal(index, dealer, size, dealt, turned, stock, trump, blind),
@@ -402,10 +395,7 @@ def _why_not_bid(size: int, forbidden: int | None, value: object) -> str | None:
     if type(value) is not int:
         return f"A bid needs 'value': a whole number from 0 to {size}."
     if not 0 <= value <= size:
-        return (
-            f"Bids run from 0 to {size}, the number of cards in your hand; "
-            f"{value} is out of range."
-        )
+        return f"Bids run from 0 to {size}, the number of cards in your hand; {value} is out of range."
     if value == forbidden:
         return (
             f"As dealer you may not bid {value}: the bids would total the {size} "
@@ -496,9 +486,7 @@ class OhHell(Game):
         self.check_dealer(dealer, players)
         stacked = tuple(tuple(check_deck(deck, _DECK)) for deck in (decks or ()))
         rules = Rules(players, opts, hand_sizes(players, opts), seed, stacked, dealer)
-        return OhHellState(
-            rules=rules, scores=(0,) * players, results=(), views=ViewMemo(), **_deal(rules, 0)
-        )
+        return OhHellState(rules=rules, scores=(0,) * players, results=(), views=ViewMemo(), **_deal(rules, 0))
 
     # ---- queries ------------------------------------------------------------------------
 
@@ -550,10 +538,7 @@ class OhHell(Game):
         kind = action.get("type")
         if state.phase is _PLAYING:
             if kind != "play":
-                return (
-                    "It is time to play a card: send {'type': 'play', 'card': ...}, "
-                    f"not {kind!r}."
-                )
+                return f"It is time to play a card: send {{'type': 'play', 'card': ...}}, not {kind!r}."
             card = action.get("card")
             hand = state.hands[seat]
             if card not in hand:  # (anything but a held card's code, unhashable junk too)
@@ -625,18 +610,18 @@ class OhHell(Game):
         bids = cast("tuple[int, ...]", state.bids)
         last_trick = state.last_trick
         assert last_trick is not None
-        points = tuple([
-            score_hand(opts.scoring, opts.vienna, b, t, deal.size)
-            for b, t in zip(bids, state.tricks_won, strict=True)
-        ])
+        points = tuple(
+            [
+                score_hand(opts.scoring, opts.vienna, b, t, deal.size)
+                for b, t in zip(bids, state.tricks_won, strict=True)
+            ]
+        )
         scores = tuple(map(add, state.scores, points))
         result = Result(deal, bids, state.tricks_won, points, last_trick)
         results = state.results + (result,)
         following = deal.index + 1
         if following < len(rules.sizes) or (
-            opts.until_clear_winner
-            and following < len(rules.sizes) + MAX_EXTRA_HANDS
-            and scores.count(max(scores)) > 1
+            opts.until_clear_winner and following < len(rules.sizes) + MAX_EXTRA_HANDS and scores.count(max(scores)) > 1
         ):
             new = state.evolve(_deal(rules, following))
             new.scores, new.results = scores, results
@@ -666,9 +651,7 @@ class OhHell(Game):
         seat's unplayed card shown (``blind_cards``, None for its own and for played cards)."""
         bidding = state.phase is _BIDDING
         view["hand"] = [] if bidding else list(state.hands[seat])
-        view["blind_cards"] = [
-            None if s == seat or not held else held[0] for s, held in enumerate(state.hands)
-        ]
+        view["blind_cards"] = [None if s == seat or not held else held[0] for s, held in enumerate(state.hands)]
         if seat == state.turn:
             view["legal"] = self.legal_actions(state, seat)
         return view

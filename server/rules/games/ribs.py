@@ -98,9 +98,7 @@ class RibsOptions(GameOptions):
 
     # Sessions are played to 5. At 10 seats each game point takes ~700 actions, so the
     # longest session (30) stays near 20,000 actions, and so does its replay.
-    target: int = Field(
-        5, ge=1, le=MAX_TARGET, description="Game points needed to win the session."
-    )
+    target: int = Field(5, ge=1, le=MAX_TARGET, description="Game points needed to win the session.")
     until_sole_winner: bool = Field(
         False,
         description="Play on until one player leads alone, instead of sharing the win"
@@ -278,14 +276,9 @@ def held_pairs(counts: tuple[int, ...]) -> HeldPairs:
 # legal_actions offers the same few dozen again and again, and a new dict and list per
 # pair offered would be made and freed on every step (the pairs held are listed once per
 # hand's counts, ``_HELD_PAIRS``; docs/decisions/0003).
-_RIBS_ACTIONS = tuple(
-    shared_action(type="ribs", cards=[RANKS[k // 8], RANKS[k % 8]]) for k in range(64)
-)
+_RIBS_ACTIONS = tuple(shared_action(type="ribs", cards=[RANKS[k // 8], RANKS[k % 8]]) for k in range(64))
 _PAIR_ACTIONS = tuple(
-    tuple(
-        shared_action(type="pair", cards=[RANKS[k // 8], RANKS[k % 8]], fold=fold)
-        for k in range(64)
-    )
+    tuple(shared_action(type="pair", cards=[RANKS[k // 8], RANKS[k % 8]], fold=fold) for k in range(64))
     for fold in (False, True)
 )
 _EITHER_ACTIONS = tuple(zip(*_PAIR_ACTIONS, strict=True))  # per 8 * a + b: face up, then folded
@@ -310,8 +303,7 @@ def _deal_pairs(deck: Sequence[str], n: int, first: int) -> tuple[tuple[str, ...
     picks = _DEAL_PICKS.get(n)
     if picks is None:
         picks = _DEAL_PICKS[n] = tuple(
-            itemgetter(*[2 * n * r + 2 * i + c for r in range(CARDS_PER_SEAT // 2) for c in (0, 1)])
-            for i in range(n)
+            itemgetter(*[2 * n * r + 2 * i + c for r in range(CARDS_PER_SEAT // 2) for c in (0, 1)]) for i in range(n)
         )
     hands: list[Any] = [None] * n
     for i in range(n):
@@ -349,10 +341,7 @@ def _pair_cards(pair: tuple[int, int]) -> list[str]:
 # Per fold (False, True), per 8 * a + b: a pair as the log shows it. A folded pair's cards
 # are nobody else's business. (Made once, not built per pair.)
 _PAIR_MOVES: tuple[tuple[tuple, ...], ...] = (
-    tuple(
-        (("type", "pair"), ("cards", (RANKS[ab // 8], RANKS[ab % 8])), ("fold", False))
-        for ab in range(64)
-    ),
+    tuple((("type", "pair"), ("cards", (RANKS[ab // 8], RANKS[ab % 8])), ("fold", False)) for ab in range(64)),
     (_FOLD_MOVE,) * 64,
 )
 
@@ -383,8 +372,17 @@ def resolve_trick(
             results[k] = DOUBLE_MATCH
             captured[play.seat] += ribs_pts
             return TrickRecord(
-                trick_number, leader, bid, ribs, tuple(plays), tuple(results), tuple(captured),
-                False, play.seat, 0, False,
+                trick_number,
+                leader,
+                bid,
+                ribs,
+                tuple(plays),
+                tuple(results),
+                tuple(captured),
+                False,
+                play.seat,
+                0,
+                False,
             )
     beaten_points = 0
     beaten: list[int] = []
@@ -409,8 +407,17 @@ def resolve_trick(
             results[k] = RETURNED
             captured[plays[k].seat] += _pair_points(plays[k].pair)
     return TrickRecord(
-        trick_number, leader, bid, ribs, tuple(plays), tuple(results), tuple(captured),
-        made, -1, beaten_points, not made,
+        trick_number,
+        leader,
+        bid,
+        ribs,
+        tuple(plays),
+        tuple(results),
+        tuple(captured),
+        made,
+        -1,
+        beaten_points,
+        not made,
     )
 
 
@@ -458,15 +465,13 @@ def _bid_json(bid: tuple[int, int]) -> dict[str, Any]:
 def _why_not_bid(state: RibsState, value: object) -> str:
     """Why ``value`` is no bid the seat to act may make (``why_illegal`` found it is none)."""
     if type(value) is not int:  # (bools are ints but no bids)
-        return ("A bid needs a whole-number 'value'.")
+        return "A bid needs a whole-number 'value'."
     max_bid = state.cfg.max_bid
     if not state.bids:
-        return (f"The opening bid must be from {MIN_OPENING_BID} to {max_bid}.")
+        return f"The opening bid must be from {MIN_OPENING_BID} to {max_bid}."
     if value != state.high_bid + 1:
-        return (
-            f"Bids must be exactly one more than the high bid of {state.high_bid}."
-        )
-    return (f"No bid may be above {max_bid}: you can only pass.")
+        return f"Bids must be exactly one more than the high bid of {state.high_bid}."
+    return f"No bid may be above {max_bid}: you can only pass."
 
 
 # Every two ranks, in either order -> their rank indices, low index (high rank) first.
@@ -492,34 +497,30 @@ def _why_not_pair(hand: tuple[int, ...], action: Mapping[str, Any]) -> str | Non
     if _pair_of(cards) in (_HELD_PAIRS.get(hand) or held_pairs(hand)).ranks:
         return None
     if not isinstance(cards, (list, tuple)) or len(cards) != 2:
-        return (f"'{action.get('type')}' needs 'cards': a list of 2 cards.")
+        return f"'{action.get('type')}' needs 'cards': a list of 2 cards."
     for card in cards:
         if not isinstance(card, str) or card not in RANK_INDEX:
-            return (f"{card!r} is not a Ribs card: the ranks are A K Q J 10 9 8 7.")
+            return f"{card!r} is not a Ribs card: the ranks are A K Q J 10 9 8 7."
     a, b = sorted(RANK_INDEX[c] for c in cards)
     if a == b:
-        return (f"You do not hold two {RANKS[a]}s.")
-    return (f"You do not hold {_a_card(RANKS[a] if not hand[a] else RANKS[b])}.")
+        return f"You do not hold two {RANKS[a]}s."
+    return f"You do not hold {_a_card(RANKS[a] if not hand[a] else RANKS[b])}."
 
 
-def _why_not_in_play(
-    state: RibsState, seat: int, kind: str, action: Mapping[str, Any]
-) -> str | None:
+def _why_not_in_play(state: RibsState, seat: int, kind: str, action: Mapping[str, Any]) -> str | None:
     """``why_illegal`` once the Leader is known: the Ribs, then every other seat's pair."""
     if state.ribs is None:
         if kind != "ribs":
-            return (
-                f"You are the Leader: lay the Ribs (two cards face down), not '{kind}'."
-            )
+            return f"You are the Leader: lay the Ribs (two cards face down), not '{kind}'."
         return _why_not_pair(state.hands[seat], action)
     if kind != "pair":
-        return (f"Play two cards with 'pair' (face up, or folded): not '{kind}'.")
+        return f"Play two cards with 'pair' (face up, or folded): not '{kind}'."
     fold = action.get("fold")
     if fold is not None and fold is not False and fold is not True:
-        return ("'fold' must be true or false.")
+        return "'fold' must be true or false."
     problem = _why_not_pair(state.hands[seat], action)
     if problem is None and fold and state.fold_used[seat]:
-        return ("You have already folded once this hand.")
+        return "You have already folded once this hand."
     return problem
 
 
@@ -646,8 +647,12 @@ def _finish_hand(state: RibsState, rec: TrickRecord) -> RibsState:
     gained = tuple(1 if p == best else 0 for p in points)
     scores = tuple(map(add, state.scores, gained))
     result = HandResult(
-        state.hand_index + 1, state.dealer, gained, points,
-        sum(POINTS[r] for r in state.discard), rec,
+        state.hand_index + 1,
+        state.dealer,
+        gained,
+        points,
+        sum(POINTS[r] for r in state.discard),
+        rec,
     )
     history = (*state.history, result)
     top = max(scores)
@@ -703,11 +708,31 @@ class Ribs(Game):
         )
         zeros = (0,) * players
         before = RibsState(
-            cfg=cfg, phase=_BIDDING, hand_index=-1, dealer=(dealer - 1) % players,
-            hands=(), trick_number=1, turn=dealer, opener=dealer, bids=(), high_bid=0,
-            high_bidder=-1, passed=(False,) * players, leader=-1, ribs=None, plays=(),
-            fold_used=(False,) * players, points=zeros, won=((),) * players, discard=(),
-            tricks=(), scores=zeros, history=(), deals=(), log=(), views=ViewMemo(),
+            cfg=cfg,
+            phase=_BIDDING,
+            hand_index=-1,
+            dealer=(dealer - 1) % players,
+            hands=(),
+            trick_number=1,
+            turn=dealer,
+            opener=dealer,
+            bids=(),
+            high_bid=0,
+            high_bidder=-1,
+            passed=(False,) * players,
+            leader=-1,
+            ribs=None,
+            plays=(),
+            fold_used=(False,) * players,
+            points=zeros,
+            won=((),) * players,
+            discard=(),
+            tricks=(),
+            scores=zeros,
+            history=(),
+            deals=(),
+            log=(),
+            views=ViewMemo(),
         )
         return _new_hand(before, zeros, ())
 
@@ -759,12 +784,10 @@ class Ribs(Game):
                 return None
             return _why_not_bid(state, value)  # (only then: the call costs more than the test)
         if kind != "pass":
-            return (f"It is time to bid: you cannot '{kind}' now; bid or pass.")
+            return f"It is time to bid: you cannot '{kind}' now; bid or pass."
         if may_pass(state):
             return None
-        return (
-            f"You open the bidding and may not pass: bid at least {MIN_OPENING_BID}."
-        )
+        return f"You open the bidding and may not pass: bid at least {MIN_OPENING_BID}."
 
     # ---- apply ---------------------------------------------------------------------------
 
@@ -824,9 +847,7 @@ class Ribs(Game):
             )
         return out
 
-    def _public(
-        self, state: RibsState, show_all: bool, memo: ViewMemo | None = None
-    ) -> dict[str, Any]:
+    def _public(self, state: RibsState, show_all: bool, memo: ViewMemo | None = None) -> dict[str, Any]:
         """The part of the view every seat shares (show_all: with face-down cards too).
 
         With the match's view memo, every nested value whose source did not change is the
@@ -847,7 +868,8 @@ class Ribs(Game):
             "to_act": part("to_act", state.turn, lambda turn: [] if turn < 0 else [turn]),
             "hand_counts": part("hand_counts", state.hands, lambda hs: [sum(h) for h in hs]),
             "trick": part(
-                "trick", (state.plays, state.ribs, leader),
+                "trick",
+                (state.plays, state.ribs, leader),
                 lambda _: self._trick_now(state, show_all),
             ),
             "trump": None,
@@ -869,14 +891,16 @@ class Ribs(Game):
             "leader": leader if leader >= 0 else None,
             "bid": state.high_bid if leader >= 0 else None,
             "play_order": part(
-                "play_order", leader,
+                "play_order",
+                leader,
                 lambda lead: [(lead + k) % n for k in range(n)] if lead >= 0 else [],
             ),
             "fold_used": part("fold_used", state.fold_used, list),
             "points": part("points", state.points, list),
             # its own object, not the last of "tricks": no value appears twice in one view
             "last_trick": part(
-                "last_trick", state.tricks,
+                "last_trick",
+                state.tricks,
                 lambda tricks: _trick_dict(tricks[-1], show_all) if tricks else None,
             ),
             "tricks": grown("tricks", state.tricks, lambda t: _trick_dict(t, show_all)),
@@ -885,9 +909,7 @@ class Ribs(Game):
 
     def view(self, state: RibsState, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (None = spectator): no other seat's cards, no hidden card."""
-        if seat is not None and (
-            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.cfg.n
-        ):
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.cfg.n):
             seat = None
         # Views of one state share the public part's nested values: treat views as read-only.
         memo = state.views
@@ -980,21 +1002,13 @@ def _face_down(state: RibsState, seat: int) -> list[dict[str, Any]]:
     for t in state.tricks:
         for play in t.plays:
             if play.folded and play.seat == seat:
-                mine.append(
-                    {"trick_number": t.trick_number, "cards": _pair_cards(play.pair), "fold": True}
-                )
+                mine.append({"trick_number": t.trick_number, "cards": _pair_cards(play.pair), "fold": True})
     if state.ribs is not None:
         if state.leader == seat:
-            mine.append(
-                {"trick_number": state.trick_number, "cards": _pair_cards(state.ribs),
-                 "fold": False}
-            )
+            mine.append({"trick_number": state.trick_number, "cards": _pair_cards(state.ribs), "fold": False})
         for play in state.plays:
             if play.folded and play.seat == seat:
-                mine.append(
-                    {"trick_number": state.trick_number, "cards": _pair_cards(play.pair),
-                     "fold": True}
-                )
+                mine.append({"trick_number": state.trick_number, "cards": _pair_cards(play.pair), "fold": True})
     return mine
 
 

@@ -100,15 +100,10 @@ _DECK_SET = frozenset(DECK)
 _NATURAL: dict[str, int] = {c: NATURAL_ORDER.index(c[:-1]) for c in DECK}
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 # Display order: by suit S H D C, then A high to 6.
-_SORT_KEY: dict[str, int] = {
-    c: _SUIT_INDEX[c[-1]] * 10 + TARBISH_RANKS.index(c[:-1]) for c in DECK
-}
+_SORT_KEY: dict[str, int] = {c: _SUIT_INDEX[c[-1]] * 10 + TARBISH_RANKS.index(c[:-1]) for c in DECK}
 # Per trump suit, card -> card points.
 _POINTS: dict[str | None, dict[str, int]] = {
-    t: {
-        c: TRUMP_POINTS.get(c[:-1], 0) if c[-1] == t else PLAIN_POINTS.get(c[:-1], 0)
-        for c in DECK
-    }
+    t: {c: TRUMP_POINTS.get(c[:-1], 0) if c[-1] == t else PLAIN_POINTS.get(c[:-1], 0) for c in DECK}
     for t in (*SUITS, None)  # None: no trump, every card plain
 }
 # The actions legal_actions offers, one shared object each (server.rules.games.base).
@@ -131,13 +126,7 @@ _NOT_SHOWN = ()  # the source of ``revealed`` while no run is shown
 # seat, a getter of that seat's nine cards (in the order received) from the deck, top first.
 _DEAL: tuple[tuple[Any, ...], ...] = tuple(
     tuple(
-        itemgetter(
-            *(
-                12 * r + 3 * ((seat - first) % PLAYERS) + k
-                for r in range(HAND_SIZE // 3)
-                for k in range(3)
-            )
-        )
+        itemgetter(*(12 * r + 3 * ((seat - first) % PLAYERS) + k for r in range(HAND_SIZE // 3) for k in range(3)))
         for seat in range(PLAYERS)
     )
     for first in range(PLAYERS)
@@ -317,9 +306,7 @@ def card_points(card: str, trump: str | None) -> int:
     return PLAIN_POINTS.get(card[:-1], 0)
 
 
-def legal_cards(
-    hand: Sequence[str], trick: Sequence[tuple[int, str]], trump: str | None
-) -> list[str]:
+def legal_cards(hand: Sequence[str], trick: Sequence[tuple[int, str]], trump: str | None) -> list[str]:
     """The cards of ``hand`` that may be played to ``trick`` (follow, head, trump, overtrump)."""
     return trump_duty(hand, trick, trump, RANKS)
 
@@ -366,10 +353,7 @@ _RUNS: tuple[tuple[tuple[Run, ...], ...], ...] = tuple(
 )
 # Per suit index, per 9-bit mask of natural ranks held: those cards in display order.
 _SORTED: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
-    tuple(
-        sort_cards([card_code(NATURAL_ORDER[k], suit) for k in range(9) if mask >> k & 1])
-        for mask in range(1 << 9)
-    )
+    tuple(sort_cards([card_code(NATURAL_ORDER[k], suit) for k in range(9) if mask >> k & 1]) for mask in range(1 << 9))
     for suit in SUITS
 )
 # Card -> its bit in a 36-bit mask of cards held: suit index * 9 + natural index. The cards of
@@ -446,9 +430,7 @@ def match_winner(scores: Sequence[int], target: int) -> int | None:
 
 def may_pass(state: TarbishState) -> bool:
     """Passing is always allowed, except to a forced dealer whose three others passed."""
-    return state.phase is not _NAMING or state.turn != state.match.dealer or not dealer_forced(
-        state.match
-    )
+    return state.phase is not _NAMING or state.turn != state.match.dealer or not dealer_forced(state.match)
 
 
 def dealer_forced(match: MatchInfo) -> bool:
@@ -723,8 +705,8 @@ class Tarbish(Game):
         hand = state.hands[seat]
         if card not in hand:  # (unhashable junk is in no tuple either)
             if not isinstance(card, str) or card not in _DECK_SET:
-                return (f"{card!r} is not a Tarabish card (like 'AS' or '10H').")
-            return (f"You do not hold {card_name(card)}.")
+                return f"{card!r} is not a Tarabish card (like 'AS' or '10H')."
+            return f"You do not hold {card_name(card)}."
         return why_not_trump(hand, state.trick, state.match.trump, RANKS, card)
 
     def _why_not_move(self, state: TarbishState, seat: int, action: Any, kind: Any) -> str | None:
@@ -740,31 +722,29 @@ class Tarbish(Game):
             return str(err)
         if phase is _PLAYING:
             if kind != "play":
-                return ("The cards are being played: play a card.")
+                return "The cards are being played: play a card."
             return None
         if kind == "pass":
             if may_pass(state):
                 return None
             if state.match.dealer_forced:
-                return ("The other three passed, so the dealer must name a trump suit.")
-            return (
-                f"{MAX_THROW_INS} hands in a row were thrown in, so the dealer must name trump."
-            )
+                return "The other three passed, so the dealer must name a trump suit."
+            return f"{MAX_THROW_INS} hands in a row were thrown in, so the dealer must name trump."
         if phase is _NAMING:
             if kind != "trump":
-                return ("Trump has not been named yet: name a trump suit or pass.")
+                return "Trump has not been named yet: name a trump suit or pass."
             suit = action.get("suit")
             if suit == NO_TRUMP and state.match.no_trump:
                 return None
             if not isinstance(suit, str) or suit not in _SUIT_INDEX:
                 if state.match.no_trump:
-                    return ("Name a trump suit ('S', 'H', 'D' or 'C') or 'N' for no trump.")
-                return ("Name a trump suit: 'S', 'H', 'D' or 'C'.")
+                    return "Name a trump suit ('S', 'H', 'D' or 'C') or 'N' for no trump."
+                return "Name a trump suit: 'S', 'H', 'D' or 'C'."
             return None
         if kind != "declare":
-            return ("Runs are being declared: declare a run or pass.")
+            return "Runs are being declared: declare a run or pass."
         if not state.match.runs[seat]:
-            return ("You have no run to declare (three or more in a row in one suit).")
+            return "You have no run to declare (three or more in a row in one suit)."
         return None
 
     # ---- applying actions ---------------------------------------------------------------
@@ -832,8 +812,7 @@ class Tarbish(Game):
         view["deal"] = [list(d) for d in state.match.deals]
         view["bella_seat"] = state.match.bella_seat
         view["runs"] = [
-            [{"run": _run_name(r.points), "cards": list(r.cards)} for r in runs]
-            for runs in state.match.runs
+            [{"run": _run_name(r.points), "cards": list(r.cards)} for r in runs] for runs in state.match.runs
         ]
         view["run_winner"] = state.match.run_winner
         return view
@@ -888,9 +867,7 @@ def _public_view(state: TarbishState) -> dict[str, Any]:
         "hand_counts": memo.part("hand_counts", state.hands, lambda _: _hand_counts(state)),
         "kitty_count": memo.part("kitty_count", state.kitties, _lengths),
         "trick": memo.grown("trick", state.trick, _play_json),
-        "leader": (
-            (state.trick[0][0] if state.trick else state.turn) if phase is _PLAYING else None
-        ),
+        "leader": ((state.trick[0][0] if state.trick else state.turn) if phase is _PLAYING else None),
         "trump": match.trump,
         "no_trump": match.caller is not None and match.trump is None,
         "caller": match.caller,
@@ -906,9 +883,7 @@ def _public_view(state: TarbishState) -> dict[str, Any]:
         "tricks_played": state.tricks_played,
         "tricks_won": memo.part("tricks_won", state.tricks_won, list),
         "points_taken": memo.part("points_taken", state.points_taken, list),
-        "last_trick": memo.part(
-            "last_trick", state.last_trick, lambda t: _last_trick_json(t, state.last_winner)
-        ),
+        "last_trick": memo.part("last_trick", state.last_trick, lambda t: _last_trick_json(t, state.last_winner)),
         "scores": memo.part("scores", match.scores, _seat_scores),
         "team_scores": memo.part("team_scores", match.scores, list),
         "teams": _TEAMS,
