@@ -110,7 +110,7 @@ class RoomManager:
         created = self._check_new(
             game_name, options, seats, private, host_id, host_name, turn_timer=turn_timer, follow=follow
         )
-        return self._open_new(self.local_code(host_id), created)
+        return self._open_new(self.local_code(host_id), created, follow)
 
     def local_code(self, host_id: str) -> str:
         """A new table's code in this process, unless its host has all the open rooms they may."""
@@ -138,7 +138,7 @@ class RoomManager:
         created = self._check_new(
             game_name, options, seats, private, host_id, host_name, turn_timer=turn_timer, follow=follow
         )
-        return self._open_new(await self.directory.new_code(host_id), created)
+        return self._open_new(await self.directory.new_code(host_id), created, follow)
 
     def _check_new(
         self,
@@ -180,10 +180,17 @@ class RoomManager:
             created["follow_seats"] = {s.player_id: s.index for s in follow.seats if s.player_id and s.index < seats}
         return created
 
-    def _open_new(self, code: str, created: dict) -> Room:
+    def _open_new(self, code: str, created: dict, follow: Room | None = None) -> Room:
+        """The new room, its ``created`` entry submitted; at a "Play again" table the bots of
+        the match before sit again at their seats and levels, one ``bot`` entry each."""
         room = Room.open(self, code, created)
         self.rooms[code] = room
         room.submit("created", created)
+        if follow is not None:
+            seats = room.table.seats
+            for s in follow.seats:
+                if s.bot and s.index < len(seats) and seats[s.index].player_id is None:
+                    room.submit("bot", {"seat": s.index, "remove": False, "level": s.level or "easy"})
         return room
 
     def get(self, code: str) -> Room | None:
