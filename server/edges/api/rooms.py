@@ -35,6 +35,10 @@ class CreateRoom(BaseModel):
     turn_timer: Literal[0, 30, 60, 120] = Field(
         default=0, description="Seconds a player has per turn before a bot plays it for them (0: no timer)."
     )
+    open_bot_seats: bool = Field(
+        default=False,
+        description="During play anyone may take a bot's seat unasked (false: the host allows each request).",
+    )
     from_: str | None = Field(default=None, alias="from", description="The room this one follows ('Play again').")
 
 
@@ -102,8 +106,15 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
             previous = manager.get(body.from_) if manager.cluster is None else await manager.open(body.from_)
             _may_follow(previous, body.from_, caller.id)
         room = await manager.create_shared(
-            body.game, body.options, body.seats, body.private, caller.id, caller.name,
-            turn_timer=body.turn_timer, follow=previous,
+            body.game,
+            body.options,
+            body.seats,
+            body.private,
+            caller.id,
+            caller.name,
+            turn_timer=body.turn_timer,
+            follow=previous,
+            open_bot_seats=body.open_bot_seats,
         )
         if previous is not None:
             try:
