@@ -22,16 +22,20 @@ from server.rooms import Connection, Room, RoomError
 from server.rooms.messages import (
     PONG,
     Act,
+    AllowSeat,
     BotMsg,
     Chat,
     ClientMsg,
     Close,
+    JoinNext,
     Leave,
     Ping,
+    Reclaim,
     Resync,
     Sit,
     Stand,
     Start,
+    TakeSeat,
     error_frame,
     parse_frame,
 )
@@ -455,3 +459,17 @@ async def _dispatch(room: Room, conn: Connection, msg: ClientMsg) -> None:
         await room.leave_table(conn.player_id)
     elif isinstance(msg, Close):
         await room.close_table(conn.player_id)
+    else:
+        await _dispatch_seats(room, conn, msg)
+
+
+async def _dispatch_seats(room: Room, conn: Connection, msg: ClientMsg) -> None:
+    """The messages that hand a seat over during play (or at the next game)."""
+    if isinstance(msg, Reclaim):
+        await room.reclaim(conn)
+    elif isinstance(msg, TakeSeat):
+        await room.take_seat(conn, msg.seat)
+    elif isinstance(msg, AllowSeat):
+        await room.allow_seat(conn, msg.player_id, msg.allow)
+    elif isinstance(msg, JoinNext):
+        await room.join_next(conn)

@@ -101,6 +101,8 @@ class Autoplay:
                     return  # the server stopped while it thought: nothing more is played
                 if room.table.state is not state or room.host.change_refused(room.code) is not None:
                     continue  # the table moved on (or may not change now): look again
+                if seat not in room.table.bots_to_act():
+                    continue  # a person took the seat while the bot thought: theirs to play
                 try:
                     room.play(seat, action)
                 except Exception:

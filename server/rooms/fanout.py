@@ -193,8 +193,9 @@ def compose(table: Table, conn: Viewer, cache: dict) -> dict:
     if game_view is None and table.state is not None:
         game_view = table.public_view() if seat is None else table.game.view(table.state, seat)
         cache[("seat", seat)] = game_view
-    # A finished table's chat and "Play again" table are its players' alone.
-    outside = seat is None and table.status == "finished"
+    # A finished table's chat and "Play again" table are its players' alone (and the next
+    # table is also shown to the spectators who asked to join it).
+    outside = seat is None and table.status == "finished" and conn.player_id not in table.joining
     view = cache[conn.player_id] = {
         "room": table.room_outside if outside else table.room_part,
         "seats": table.seats_part,

@@ -56,6 +56,17 @@ class TableSource(Protocol):
 RESTARTING = RoomError("restarting", "The server is restarting; nothing changed. Try again in a moment.", 503)
 
 
+def follow_seats(follow: Room, seats: int) -> dict[str, int]:
+    """Who sits where at the "Play again" table after ``follow``: each of its players in the
+    seat they had, and each spectator who asked to join the next game in a bot's seat, in turn
+    (the other bots sit again)."""
+    placed = {s.player_id: s.index for s in follow.seats if s.player_id and s.index < seats}
+    free = (s.index for s in follow.seats if s.bot and s.index < seats)
+    for player_id, index in zip(follow.table.joining, free, strict=False):
+        placed.setdefault(player_id, index)
+    return placed
+
+
 class RoomManager:
     """The rooms in this process: create, find, list, park; what depends on the mode (alone,
     or a node of a cluster) is asked of ``directory``."""
@@ -101,6 +112,7 @@ class RoomManager:
         host_name: str,
         turn_timer: int = 0,
         follow: Room | None = None,
+        open_bot_seats: bool = False,
     ) -> Room:
         """Open a room in this process alone; the host is seated at seat 0.
 
@@ -110,7 +122,8 @@ class RoomManager:
         created = self._check_new(
             game_name, options, seats, private, host_id, host_name, turn_timer=turn_timer, follow=follow
         )
-        return self._open_new(self.local_code(host_id), created)
+        created["open_bot_seats"] = open_bot_seats
+        return self._open_new(self.local_code(host_id), created, follow)
 
     def local_code(self, host_id: str) -> str:
         """A new table's code in this process, unless its host has all the open rooms they may."""
@@ -132,13 +145,15 @@ class RoomManager:
         host_name: str,
         turn_timer: int = 0,
         follow: Room | None = None,
+        open_bot_seats: bool = False,
     ) -> Room:
         """``create``, in either mode; in cluster mode the code is unique and the host's cap
         counted across every node, and this node takes the new table's lease."""
         created = self._check_new(
             game_name, options, seats, private, host_id, host_name, turn_timer=turn_timer, follow=follow
         )
-        return self._open_new(await self.directory.new_code(host_id), created)
+        created["open_bot_seats"] = open_bot_seats
+        return self._open_new(await self.directory.new_code(host_id), created, follow)
 
     def _check_new(
         self,
@@ -177,13 +192,20 @@ class RoomManager:
             "turn_timer": turn_timer,
         }
         if follow is not None:
-            created["follow_seats"] = {s.player_id: s.index for s in follow.seats if s.player_id and s.index < seats}
+            created["follow_seats"] = follow_seats(follow, seats)
         return created
 
-    def _open_new(self, code: str, created: dict) -> Room:
+    def _open_new(self, code: str, created: dict, follow: Room | None = None) -> Room:
+        """The new room, its ``created`` entry submitted; at a "Play again" table the bots of
+        the match before sit again at their seats and levels, one ``bot`` entry each."""
         room = Room.open(self, code, created)
         self.rooms[code] = room
         room.submit("created", created)
+        if follow is not None:
+            seats, followers = room.table.seats, set(created["follow_seats"].values())
+            for s in follow.seats:
+                if s.bot and s.index < len(seats) and s.index not in followers and seats[s.index].player_id is None:
+                    room.submit("bot", {"seat": s.index, "remove": False, "level": s.level or "easy"})
         return room
 
     def get(self, code: str) -> Room | None:

@@ -69,11 +69,67 @@ class Close(ClientMsg):
     type: Literal["close"]
 
 
+class Reclaim(ClientMsg):
+    """During play: take back the seat you left from the bot that kept it."""
+
+    type: Literal["reclaim"]
+
+
+class TakeSeat(ClientMsg):
+    """During play, a spectator: take a bot's seat (or ask the host for it)."""
+
+    type: Literal["take_seat"]
+    seat: StrictInt
+
+
+class AllowSeat(ClientMsg):
+    """Host only: answer a spectator's request for a bot's seat."""
+
+    type: Literal["allow_seat"]
+    player_id: StrictStr
+    allow: StrictBool = True
+
+
+class JoinNext(ClientMsg):
+    """A spectator: be seated at this table's "Play again", in a bot's seat."""
+
+    type: Literal["join_next"]
+
+
 ClientMessage = Annotated[
-    Sit | Stand | BotMsg | Start | Act | Chat | Resync | Ping | Leave | Close, Field(discriminator="type")
+    Sit
+    | Stand
+    | BotMsg
+    | Start
+    | Act
+    | Chat
+    | Resync
+    | Ping
+    | Leave
+    | Close
+    | Reclaim
+    | TakeSeat
+    | AllowSeat
+    | JoinNext,
+    Field(discriminator="type"),
 ]
 _parser: TypeAdapter = TypeAdapter(ClientMessage)
-KNOWN_TYPES = ("sit", "stand", "bot", "start", "act", "chat", "resync", "ping", "leave", "close")
+KNOWN_TYPES = (
+    "sit",
+    "stand",
+    "bot",
+    "start",
+    "act",
+    "chat",
+    "resync",
+    "ping",
+    "leave",
+    "close",
+    "reclaim",
+    "take_seat",
+    "allow_seat",
+    "join_next",
+)
 
 
 def parse_frame(text: str, max_bytes: int) -> ClientMsg:

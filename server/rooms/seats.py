@@ -66,6 +66,7 @@ class Seat:
     away: bool = False  # a dropped player's seat, played by a bot until they return
     connections: int = 0
     dropped_at: float | None = None
+    left_by: str | None = None  # who left this seat during play (a bot keeps it): theirs to take back
 
     @property
     def is_botted(self) -> bool:

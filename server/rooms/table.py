@@ -9,11 +9,15 @@ A live table and a table restored from its log are the same fold over the same e
 ``check_*`` methods, before an entry is made: ``apply`` may still refuse an action the game
 refuses (``GameError``), and then nothing has changed.
 
-The log entries (``kind``: data) are: ``created`` (game, options, seats, private, host),
-``sit`` (seat, player_id, name), ``stand`` (seat), ``bot`` (seat, remove, level), ``start``
+The log entries (``kind``: data) are: ``created`` (game, options, seats, private, host,
+``open_bot_seats``), ``sit`` (seat, player_id, name), ``stand`` (seat), ``bot`` (seat, remove, level), ``start``
 (match_id, seed, dealer, started_at), ``act`` (seat, action, and ``clock`` when the turn clock
 ran out and a bot played for the seat), ``chat`` (the line), ``next`` (code), ``leave`` (seat),
-``seen`` (who is connected or away changed; nothing to rebuild), ``owner`` (a cluster node took
+``take`` (seat, player_id, name: during play a person takes a bot's seat, their own back
+after leaving it or, asked and allowed, any bot's), ``ask_seat`` (player_id, seat, name: a
+request for a bot's seat that the host answers; ``remove``: answered no), ``join_next``
+(player_id, name: a spectator who will sit at "Play again"), ``seen`` (who is connected or
+away changed; nothing to rebuild), ``owner`` (a cluster node took
 the table: the fence, nothing to rebuild), ``unpark``, ``park`` and ``close``.
 
 Who is connected, and whose seat a bot plays while they are away, is not table history: the
@@ -39,7 +43,7 @@ from server.rooms.timer import TurnClock
 from server.rules.games import Game, get_game
 
 # The entries that change the table's lobby row (its status or who sits there).
-TABLE_KINDS = frozenset({"created", "sit", "stand", "bot", "start", "leave", "unpark", "park", "close"})
+TABLE_KINDS = frozenset({"created", "sit", "stand", "bot", "start", "leave", "take", "unpark", "park", "close"})
 RETIRED_STATUS = {"park": "parked", "close": "closed"}
 
 # Effects: what ``apply`` asks of the room, as (effect, value) pairs.
@@ -69,9 +73,11 @@ class Table:
         "game",
         "host_id",
         "host_name",
+        "joining",
         "match",
         "next_by_host",
         "next_code",
+        "open_bot_seats",
         "options",
         "private",
         "record",
@@ -79,6 +85,7 @@ class Table:
         "room_outside",
         "room_part",
         "seat_keys",
+        "seat_requests",
         "seats",
         "seats_part",
         "state",
@@ -118,6 +125,9 @@ class Table:
         self.version = 0
         self.clock = clock
         self.clock_played: dict | None = None  # the last action, when the clock played it
+        self.open_bot_seats = False  # anyone may take a bot's seat during play, unasked
+        self.seat_requests: dict[str, dict] = {}  # player id -> their request for a bot's seat
+        self.joining: dict[str, str] = {}  # spectators who sit at "Play again": player id -> name
         # The game's public view (a spectator's), built once per state; the keys of a seat's
         # view that may differ from it (None: unknown, diff whole views).
         self._public_state: Any = None
@@ -145,6 +155,8 @@ class Table:
             chat_history,
         )
         table.follow_seats = dict(created.get("follow_seats") or {})
+        table.open_bot_seats = bool(created.get("open_bot_seats"))
+        table.rebuild_room_part()
         host_seat = table.seats[table.follow_seats.get(created["host_id"], 0)]
         host_seat.player_id = created["host_id"]
         host_seat.name = created["host_name"]
@@ -226,8 +238,34 @@ class Table:
             self.seats[index] = Seat(index)
         else:  # a bot keeps the seat for good; the match record keeps who sat there
             seat = self.seats[index]
+            seat.left_by = seat.player_id
             seat.player_id, seat.bot, seat.away, seat.connections = None, True, False, 0
         self.seats_changed()
+        return []
+
+    def _take(self, entry: LogEntry) -> list:
+        data = entry.data
+        index, player_id = data["seat"], data["player_id"]
+        self.seats[index] = Seat(index, player_id=player_id, name=data["name"])
+        self.seat_requests = {p: r for p, r in self.seat_requests.items() if p != player_id and r["seat"] != index}
+        self.joining = {p: n for p, n in self.joining.items() if p != player_id}
+        self.seats_changed()
+        self.rebuild_room_part()
+        return [(SEATED, index), (TURN, None)]
+
+    def _ask_seat(self, entry: LogEntry) -> list:
+        data = entry.data
+        player_id = data["player_id"]
+        requests = {p: r for p, r in self.seat_requests.items() if p != player_id}
+        if not data.get("remove"):
+            requests[player_id] = {"player_id": player_id, "seat": data["seat"], "name": data["name"]}
+        self.seat_requests = requests
+        self.rebuild_room_part()
+        return []
+
+    def _join_next(self, entry: LogEntry) -> list:
+        self.joining = {**self.joining, entry.data["player_id"]: entry.data["name"]}
+        self.rebuild_room_part()
         return []
 
     def _start(self, entry: LogEntry) -> list:
@@ -288,6 +326,7 @@ class Table:
         match = self.match
         assert match is not None
         self.status = "finished"
+        self.seat_requests = {}
         match.finished_at = _stamp(at)
         self.result = {
             "match_id": match.id,
@@ -408,6 +447,50 @@ class Table:
             raise RoomError("not_seated", "Only the players at the table can act; you are watching.", 403)
         return seat
 
+    def check_reclaim(self, player_id: str | None) -> int:
+        """The seat ``player_id`` left during this match and may take back from its bot."""
+        if self.status != "playing":
+            raise RoomError("not_playing", "There is no game in play in this room.")
+        if player_id is not None and self.seat_of(player_id) is None:
+            for seat in self.seats:
+                if seat.bot and seat.left_by == player_id:
+                    return seat.index
+        raise RoomError("no_seat", "You have no seat to take back at this table.")
+
+    def check_take(self, player_id: str | None, seat_index: object) -> Seat:
+        """The bot's seat ``player_id``, a spectator, may take (or ask for) during play."""
+        if self.status != "playing":
+            raise RoomError("not_playing", "There is no game in play in this room.")
+        if player_id is None:
+            raise RoomError("unauthorized", "Pick a name first: connect with a player token to take a seat.")
+        if self.seat_of(player_id) is not None:
+            raise RoomError("seat_taken", "You already have a seat at this table.")
+        seat = self.check_seat_index(seat_index)
+        if not seat.bot:
+            raise RoomError("seat_taken", f"Seat {seat_index} is a person's, not a bot's.")
+        return seat
+
+    def check_allow(self, player_id: str | None, asker: str) -> dict:
+        """The request of ``asker`` that the host ``player_id`` may answer."""
+        self.require_host(player_id, "hand out a bot's seat")
+        request = self.seat_requests.get(asker)
+        if request is None:
+            raise RoomError("no_request", "That player is not asking for a seat.", 404)
+        return request
+
+    def check_join_next(self, player_id: str | None) -> None:
+        """Raise unless ``player_id``, a spectator, may be seated at this table's "Play again"."""
+        if player_id is None:
+            raise RoomError("unauthorized", "Pick a name first: connect with a player token to join.")
+        if self.status == "waiting":
+            raise RoomError("not_playing", "This game has not started: take a free seat instead.")
+        if self.seat_of(player_id) is not None:
+            raise RoomError("seat_taken", "You already play at this table.")
+        if self.next_code is not None:
+            raise RoomError("next_exists", "This table's next game is already set up.", 409)
+        if player_id not in self.joining and len(self.joining) >= sum(1 for s in self.seats if s.bot):
+            raise RoomError("no_seat", "Every seat of the next game is taken: there is no bot to replace.")
+
     def check_may_follow(self, player_id: str) -> None:
         """Raise unless ``player_id`` played this table's finished match and may set its next
         table ("Play again"): once, except that the host's choice replaces a non-host's."""
@@ -435,6 +518,7 @@ class Table:
                 "level": s.level,
                 "connected": s.bot or s.connections > 0,
                 "away": s.away,
+                "left_by": s.left_by,
             }
             for s in self.seats
         ]
@@ -497,6 +581,9 @@ def room_part(table: Table) -> dict:
         "turn_timer": table.clock.seconds,
         "deadline": table.clock.deadline,
         "clock_played": table.clock_played,
+        "open_bot_seats": table.open_bot_seats,
+        "seat_requests": list(table.seat_requests.values()),
+        "joining": [{"player_id": p, "name": n} for p, n in table.joining.items()],
     }
 
 
@@ -530,6 +617,9 @@ _APPLY = {
     "act": Table._act,
     "chat": Table._chat,
     "next": Table._next,
+    "take": Table._take,
+    "ask_seat": Table._ask_seat,
+    "join_next": Table._join_next,
 }
 
 

@@ -300,9 +300,10 @@ def test_the_lobby_speaks_plainly_and_a_late_watcher_is_told_the_game_is_on(page
     name.fill("Ana")
     expect(page.locator("#name-error")).to_have_text("Please enter your name first.")  # until the next try
     _start_against_bots(page, table, "bid_whist", {"target": 1})
-    # Someone opens the invite link after the start: told the game is on, no form to sit down.
+    # Someone opens the invite link after the start: told the game is on, no empty seat to
+    # take, and a name to pick (to chat, or to ask for a bot's seat).
     late = pages.open(None, viewport=PHONE)
     late.goto(page.url)
     expect(late.locator("#controls")).to_contain_text("already in play")
-    expect(late.locator("#join")).to_be_hidden()
+    expect(late.locator("#join")).to_be_visible()
     expect(late.locator("[data-sit]")).to_have_count(0)

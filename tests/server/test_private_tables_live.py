@@ -158,7 +158,8 @@ async def test_play_again_belongs_to_the_finished_matchs_players_and_the_hosts_c
         await clients[1].wait(lambda c: c.state["room"]["next"] == hosts.json()["code"], what="the host's table")
         again = await http.post("/api/rooms", json=body, headers=auth(host))
         assert again.status_code == 409 and again.json()["error"]["code"] == "next_exists"
-        assert (await http.get(f"/api/rooms/{first.json()['code']}")).json()["taken"] == 1
+        # The friend who opened it, and the match's two bots again.
+        assert (await http.get(f"/api/rooms/{first.json()['code']}")).json()["taken"] == 3
     # Everyone who follows sits where they sat; the stranger only watches.
     follow = [
         await Client(server.ws_base, hosts.json()["code"], p["token"], f"{p['name']} follows").connect()

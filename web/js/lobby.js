@@ -180,7 +180,7 @@ $("#create-form").addEventListener("submit", async (event) => {
       method: "POST",
       auth: true,
       body: {
-        game: $("#game").value, options, seats: Number($("#seats").value), private: $("#private").checked,
+        game: $("#game").value, options, seats: Number($("#seats").value), private: $("#private").checked, open_bot_seats: $("#open-bot-seats").checked,
         turn_timer: Number($("#turn-timer").value),
       },
     });

@@ -89,6 +89,7 @@ function render() {
     renderScoreStrip();
     renderTableArea();
     renderControls();
+    renderSeatOffers();
     renderHand();
     renderResult();
     renderScores();
@@ -344,8 +345,8 @@ function renderHeader() {
 }
 
 function renderJoin() {
-  // Once a game is in play there is no seat to take: a newcomer only watches.
-  $("#join").hidden = Boolean(identity.get()) || room().status !== "waiting";
+  // A newcomer without a name may pick one at any time: to sit, take a bot's seat, or chat.
+  $("#join").hidden = Boolean(identity.get());
 }
 
 function renderInfo() {
@@ -367,6 +368,49 @@ function seatExtras(s) {
     out.push(h("button", { type: "button", class: "btn btn-small btn-ghost", "data-bot-remove": s.seat, "data-key": `unbot-${s.seat}`, "aria-label": t("seat.removeBotLabel", { n: s.seat + 1 }) }, t("seat.removeBot")));
   }
   return out.length ? h("div", { class: "seat-actions" }, out) : null;
+}
+
+/** The seats a spectator may have during play (their own back, a bot's, one at the next game)
+ * and, for the host, who asks for a bot's seat. */
+function renderSeatOffers() {
+  const parts = [...hostRequests(), ...spectatorOffers()];
+  const box = $("#seat-offers");
+  box.hidden = parts.length === 0;
+  fill(box, parts);
+}
+
+function hostRequests() {
+  if (!state.is_host || room().status !== "playing") return [];
+  return (room().seat_requests || []).map((q) => h("div", { class: "row seat-request" },
+    h("span", {}, t("offer.request", { name: q.name, n: q.seat + 1 })),
+    h("button", { type: "button", class: "btn btn-small btn-primary", "data-allow": q.player_id, "data-key": `allow-${q.player_id}` }, t("offer.allow")),
+    h("button", { type: "button", class: "btn btn-small btn-ghost", "data-decline": q.player_id, "data-key": `decline-${q.player_id}` }, t("offer.decline"))));
+}
+
+function spectatorOffers() {
+  const r = room();
+  if (!state.me || state.you !== null || r.status === "waiting") return [];
+  const nm = names();
+  const mine = state.seats.find((s) => s.bot && s.left_by === state.me.id);
+  if (r.status === "playing" && mine) {
+    return [h("p", {}, t("offer.left", { n: mine.seat + 1 })),
+      h("div", { class: "row" }, h("button", { type: "button", class: "btn btn-primary", "data-reclaim": "", "data-key": "reclaim" }, t("offer.reclaim")))];
+  }
+  const out = [];
+  const bots = state.seats.filter((s) => s.bot);
+  const asked = (r.seat_requests || []).find((q) => q.player_id === state.me.id);
+  if (r.status === "playing" && asked) out.push(h("p", { class: "hint" }, t("offer.asked", { n: asked.seat + 1 })));
+  else if (r.status === "playing" && bots.length) {
+    out.push(h("p", {}, t(r.open_bot_seats ? "offer.takeText" : "offer.askText")),
+      h("div", { class: "row" }, bots.map((s) => h("button", { type: "button", class: "btn btn-small", "data-take-seat": s.seat, "data-key": `take-${s.seat}` },
+        t(r.open_bot_seats ? "offer.take" : "offer.ask", { who: nm[s.seat] })))));
+  }
+  if (!r.next && bots.length) {
+    const joining = (r.joining || []).some((j) => j.player_id === state.me.id);
+    out.push(joining ? h("p", { class: "hint" }, t("offer.joining"))
+      : h("div", { class: "row" }, h("button", { type: "button", class: "btn", "data-join-next": "", "data-key": "join-next" }, t("offer.joinNext"))));
+  }
+  return out;
 }
 
 function renderTableArea() {
@@ -854,7 +898,8 @@ async function playAgain(btn) {
     const made = await api("/api/rooms", {
       method: "POST",
       auth: true,
-      body: { game: r.game, options: r.options, seats: r.seats, private: r.private, turn_timer: r.turn_timer || 0, from: r.code,
+      body: { game: r.game, options: r.options, seats: r.seats, private: r.private, turn_timer: r.turn_timer || 0,
+        open_bot_seats: Boolean(r.open_bot_seats), from: r.code,
         rotate_partners: btn.dataset.playAgain === "rotate" },
     });
     location.href = roomUrl(made.code);
@@ -882,6 +927,11 @@ document.addEventListener("click", (event) => {
   else if ("sit" in d) send({ type: "sit", seat: Number(d.sit) });
   else if ("stand" in d) send({ type: "stand" });
   else if ("back" in d) send({ type: "sit", seat: state.you });
+  else if ("reclaim" in d) send({ type: "reclaim" });
+  else if ("takeSeat" in d) send({ type: "take_seat", seat: Number(d.takeSeat) });
+  else if ("joinNext" in d) send({ type: "join_next" });
+  else if ("allow" in d) send({ type: "allow_seat", player_id: d.allow, allow: true });
+  else if ("decline" in d) send({ type: "allow_seat", player_id: d.decline, allow: false });
   else if ("botNext" in d) {
     // Quick clicks before the table answers each ask for a different seat.
     const free = state.seats.find((s) => !s.name && !botAsked.has(s.seat));

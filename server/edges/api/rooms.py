@@ -38,6 +38,10 @@ class CreateRoom(BaseModel):
     turn_timer: Literal[0, 30, 60, 120] = Field(
         default=0, description="Seconds a player has per turn before a bot plays it for them (0: no timer)."
     )
+    open_bot_seats: bool = Field(
+        default=False,
+        description="During play anyone may take a bot's seat unasked (false: the host allows each request).",
+    )
     from_: str | None = Field(default=None, alias="from", description="The room this one follows ('Play again').")
     group: str | None = Field(
         default=None,
@@ -130,6 +134,7 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
             caller.name,
             turn_timer=body.turn_timer,
             follow=follow,
+            open_bot_seats=body.open_bot_seats,
         )
         if group is not None:  # the options a group last used become its defaults
             used = room.summary()["options"] if body.group is not None else None
