@@ -44,10 +44,11 @@ from server.rooms.host import Host
 from server.rooms.messages import snapshot_frame
 from server.rooms.seats import clean_text, new_seed, utcnow
 from server.rooms.table import FINISHED, ROW, SEATED, TURN, Table, summary
+from server.rooms.takeover import SeatTakeover
 from server.rules.games.base import canonical_action
 
 
-class Room:
+class Room(SeatTakeover):
     """One live table: its ``Table``, a lock, its connections and the frames not yet durable."""
 
     # A server holds thousands of rooms: no per-instance __dict__.
@@ -339,37 +340,6 @@ class Room:
         self.autoplay.arm_clock(self)
         self.seen()
         return True
-
-    async def reclaim(self, conn: Connection) -> None:
-        """A player who left this match takes their seat back from the bot that kept it."""
-        async with self.lock:
-            seat = self.table.check_reclaim(conn.player_id)
-            self.submit("take", {"seat": seat, "player_id": conn.player_id, "name": conn.name})
-
-    async def take_seat(self, conn: Connection, seat_index: int) -> None:
-        """A spectator takes a bot's seat for the rest of the match: at once where the table
-        says anyone may (``open_bot_seats``), else as a request the host answers."""
-        async with self.lock:
-            self.table.check_take(conn.player_id, seat_index)
-            kind = "take" if self.table.open_bot_seats else "ask_seat"
-            self.submit(kind, {"seat": seat_index, "player_id": conn.player_id, "name": conn.name})
-
-    async def allow_seat(self, conn: Connection, asker: str, allow: bool) -> None:
-        """The host answers a request for a bot's seat: yes seats the asker there, no drops it."""
-        async with self.lock:
-            request = self.table.check_allow(conn.player_id, asker)
-            if allow:
-                self.table.check_take(asker, request["seat"])
-                self.submit("take", {"seat": request["seat"], "player_id": asker, "name": request["name"]})
-            else:
-                self.submit("ask_seat", {"player_id": asker, "remove": True})
-
-    async def join_next(self, conn: Connection) -> None:
-        """A spectator asks to be seated at this table's "Play again" (in a bot's seat)."""
-        async with self.lock:
-            self.table.check_join_next(conn.player_id)
-            if conn.player_id not in self.table.joining:
-                self.submit("join_next", {"player_id": conn.player_id, "name": conn.name})
 
     async def stand(self, conn: Connection) -> None:
         async with self.lock:

@@ -542,13 +542,22 @@ async def night_recap_png(code: str, request: Request, caller: Caller = Depends(
 class _FollowSeat:
     index: int
     player_id: str | None
+    bot: bool = False
+    level: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Joining:
+    joining: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class RotatedFollow:
-    """What room creation reads of the table it follows (its seats), with partners rotated."""
+    """What room creation reads of the table it follows (its seats, its bots and who asked to
+    join the next game), with partners rotated: the bots take the seats no player has."""
 
     seats: list[_FollowSeat]
+    table: _Joining
 
 
 def _seating(seats: Any, count: int) -> list[str | None]:
@@ -575,4 +584,9 @@ async def rotated_follow(request: Request, previous: Any, group: str | None) -> 
             if m["game"] in ledger.PARTNERSHIP_GAMES and len(m["seats"]) == 4 and m["id"] != done
         ]
     seating = partners.rotated(last, partners.together([*night, last]))
-    return RotatedFollow([_FollowSeat(i, pid) for i, pid in enumerate(seating)])
+    levels = [s.level or "easy" for s in previous.seats if s.bot]
+    seats = []
+    for i, pid in enumerate(seating):
+        bot = pid is None and bool(levels)
+        seats.append(_FollowSeat(i, pid, bot, levels.pop(0) if bot else None))
+    return RotatedFollow(seats, _Joining(tuple(previous.table.joining)))

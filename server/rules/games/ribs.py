@@ -351,39 +351,37 @@ def _pair_move(play: Play) -> tuple:
     return _PAIR_MOVES[play.folded][8 * play.pair[0] + play.pair[1]]
 
 
-def resolve_trick(
+def _double_match(
     n: int, leader: int, bid: int, ribs: tuple[int, int], plays: Sequence[Play], trick_number: int
-) -> TrickRecord:
-    """Resolve a trick as the module's "Resolution" states: a double match first, then pair by pair."""
-    captured = [0] * n
-    results = [FOLDED] * len(plays)
-    lo, hi = ribs
-    ribs_pts = POINTS[lo] + POINTS[hi]
-    if lo > hi:
-        lo, hi = hi, lo
-    # lo: the Ribs' top card (a lower index is a higher rank)
-    ribs_sorted = (lo, hi)
+) -> TrickRecord | None:
+    """A pair equal to the Ribs takes the Ribs and every pair not folded; None when none is."""
+    ribs_sorted = (min(ribs), max(ribs))  # a lower index is a higher rank
     for k, play in enumerate(plays):
         if play.pair == ribs_sorted and not play.folded:
+            captured = [0] * n
+            results = [FOLDED] * len(plays)
             for m, other in enumerate(plays):
                 if not other.folded:
                     results[m] = TAKEN
                     captured[play.seat] += _pair_points(other.pair)
             results[k] = DOUBLE_MATCH
-            captured[play.seat] += ribs_pts
-            return TrickRecord(
-                trick_number,
-                leader,
-                bid,
-                ribs,
-                tuple(plays),
-                tuple(results),
-                tuple(captured),
-                False,
-                play.seat,
-                0,
-                False,
-            )
+            captured[play.seat] += POINTS[ribs[0]] + POINTS[ribs[1]]
+            record = (tuple(plays), tuple(results), tuple(captured), False, play.seat, 0, False)
+            return TrickRecord(trick_number, leader, bid, ribs, *record)
+    return None
+
+
+def resolve_trick(
+    n: int, leader: int, bid: int, ribs: tuple[int, int], plays: Sequence[Play], trick_number: int
+) -> TrickRecord:
+    """Resolve a trick as the module's "Resolution" states: a double match first, then pair by pair."""
+    double = _double_match(n, leader, bid, ribs, plays, trick_number)
+    if double is not None:
+        return double
+    captured = [0] * n
+    results = [FOLDED] * len(plays)
+    ribs_pts = POINTS[ribs[0]] + POINTS[ribs[1]]
+    lo, hi = min(ribs), max(ribs)  # lo: the Ribs' top card (a lower index is a higher rank)
     beaten_points = 0
     beaten: list[int] = []
     for k, play in enumerate(plays):
@@ -406,19 +404,8 @@ def resolve_trick(
         for k in beaten:
             results[k] = RETURNED
             captured[plays[k].seat] += _pair_points(plays[k].pair)
-    return TrickRecord(
-        trick_number,
-        leader,
-        bid,
-        ribs,
-        tuple(plays),
-        tuple(results),
-        tuple(captured),
-        made,
-        -1,
-        beaten_points,
-        not made,
-    )
+    record = (tuple(plays), tuple(results), tuple(captured), made, -1, beaten_points, not made)
+    return TrickRecord(trick_number, leader, bid, ribs, *record)
 
 
 def _trick_dict(rec: TrickRecord, show_all: bool) -> dict[str, Any]:

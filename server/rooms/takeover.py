@@ -1,0 +1,58 @@
+"""A person in a bot's seat during play: a player who left takes their seat back, a late
+friend takes a bot's seat (at once where the table says anyone may, else as a request the host
+answers), and a spectator asks to sit at "Play again". Each is one log entry (``take``,
+``ask_seat``, ``join_next``) that ``Table.apply`` folds, checked first by ``TableChecks``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from server.rooms.connection import Connection
+
+if TYPE_CHECKING:
+    from server.rooms.table import Table
+
+
+class SeatTakeover:
+    """The room's requests for a bot's seat, made under its lock through its ``submit``."""
+
+    __slots__ = ()
+
+    lock: asyncio.Lock
+    table: Table
+
+    def submit(self, kind: str, data: dict, expected: int | None = None) -> None:
+        raise NotImplementedError  # the room's own
+
+    async def reclaim(self, conn: Connection) -> None:
+        """A player who left this match takes their seat back from the bot that kept it."""
+        async with self.lock:
+            seat = self.table.check_reclaim(conn.player_id)
+            self.submit("take", {"seat": seat, "player_id": conn.player_id, "name": conn.name})
+
+    async def take_seat(self, conn: Connection, seat_index: int) -> None:
+        """A spectator takes a bot's seat for the rest of the match: at once where the table
+        says anyone may (``open_bot_seats``), else as a request the host answers."""
+        async with self.lock:
+            self.table.check_take(conn.player_id, seat_index)
+            kind = "take" if self.table.open_bot_seats else "ask_seat"
+            self.submit(kind, {"seat": seat_index, "player_id": conn.player_id, "name": conn.name})
+
+    async def allow_seat(self, conn: Connection, asker: str, allow: bool) -> None:
+        """The host answers a request for a bot's seat: yes seats the asker there, no drops it."""
+        async with self.lock:
+            request = self.table.check_allow(conn.player_id, asker)
+            if allow:
+                self.table.check_take(asker, request["seat"])
+                self.submit("take", {"seat": request["seat"], "player_id": asker, "name": request["name"]})
+            else:
+                self.submit("ask_seat", {"player_id": asker, "remove": True})
+
+    async def join_next(self, conn: Connection) -> None:
+        """A spectator asks to be seated at this table's "Play again" (in a bot's seat)."""
+        async with self.lock:
+            self.table.check_join_next(conn.player_id)
+            if conn.player_id not in self.table.joining:
+                self.submit("join_next", {"player_id": conn.player_id, "name": conn.name})
