@@ -12,6 +12,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -127,3 +129,39 @@ def _ppid(proc: Path) -> int | None:
     except OSError:
         return None
     return int(stat.rsplit(")", 1)[1].split()[1])
+
+
+@contextmanager
+def served_on(database: str, tmp_path_factory, label: str) -> Iterator[LiveServer]:
+    """A live server on SQLite (``database="sqlite"``) or on a PostgreSQL database of its own,
+    made for it in TEST_DATABASE_URL's server and dropped after (skipped without one, unless
+    FELT_REQUIRE_POSTGRES=1 makes that a failure)."""
+    import secrets
+
+    import psycopg
+    import pytest
+    from sqlalchemy.engine import make_url
+
+    from server.config import normalize_database_url
+
+    env, dropped, admin = {}, None, ""
+    if database == "postgres":
+        given = os.environ.get("TEST_DATABASE_URL")
+        if not given:
+            if os.environ.get("FELT_REQUIRE_POSTGRES") == "1":
+                pytest.fail("FELT_REQUIRE_POSTGRES=1 but TEST_DATABASE_URL is not set")
+            pytest.skip("TEST_DATABASE_URL is not set: PostgreSQL tests skipped")
+        url = make_url(normalize_database_url(given))
+        admin = url.set(drivername="postgresql").render_as_string(hide_password=False)
+        dropped = f"felt_test_{label}_{secrets.token_hex(5)}"
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{dropped}"')
+        env["DATABASE_URL"] = url.set(database=dropped).render_as_string(hide_password=False)
+    live = LiveServer(tmp_path_factory.mktemp(label), **env)
+    try:
+        yield live
+    finally:
+        live.stop()
+        if dropped:
+            with psycopg.connect(admin, autocommit=True) as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{dropped}" WITH (FORCE)')

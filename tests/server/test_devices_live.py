@@ -8,18 +8,11 @@ the other device plays on.
 
 from __future__ import annotations
 
-import os
-import secrets
-
 import httpx
 import orjson
-import psycopg
 import pytest
 import websockets
-from sqlalchemy.engine import make_url
-
-from live_server import LiveServer
-from server.config import normalize_database_url
+from live_server import served_on
 from ws_client import Client, new_player, new_room
 
 SHORT = {"max_cards": 2, "rebound": False}  # a short Oh Hell
@@ -27,25 +20,8 @@ SHORT = {"max_cards": 2, "rebound": False}  # a short Oh Hell
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
 def server(request, tmp_path_factory):
-    env, dropped = {}, None
-    if request.param == "postgres":
-        url = os.environ.get("TEST_DATABASE_URL")
-        if not url:
-            if os.environ.get("FELT_REQUIRE_POSTGRES") == "1":
-                pytest.fail("FELT_REQUIRE_POSTGRES=1 but TEST_DATABASE_URL is not set")
-            pytest.skip("TEST_DATABASE_URL is not set: PostgreSQL tests skipped")
-        url = make_url(normalize_database_url(url))
-        admin = url.set(drivername="postgresql").render_as_string(hide_password=False)
-        dropped = f"felt_test_devices_{secrets.token_hex(5)}"
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{dropped}"')
-        env["DATABASE_URL"] = url.set(database=dropped).render_as_string(hide_password=False)
-    live = LiveServer(tmp_path_factory.mktemp("devices"), **env)
-    yield live
-    live.stop()
-    if dropped:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{dropped}" WITH (FORCE)')
+    with served_on(request.param, tmp_path_factory, "devices") as live:
+        yield live
 
 
 def auth(token: str) -> dict:
