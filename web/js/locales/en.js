@@ -91,6 +91,9 @@ export default {
   "mine.private": "private",
   "mine.left": "You left the table.",
   "mine.closed": "The table is closed.",
+  "mine.youLeft": "you left: a bot plays your seat",
+  "mine.takeBack": "Take my seat back",
+  "mine.takeBackLabel": "Take your seat back at your {title} table",
 
   "option.oh_hell.start": "First hand",
   "option.oh_hell.start.help": "Begin with the biggest hand and shrink, or with the smallest and grow.",
@@ -782,7 +785,7 @@ export default {
   "confirm.cancel": "Cancel",
   "leave.confirmTitle": "Leave your {title} table?",
   "leave.confirmWaiting": "Your seat is given up for someone else to take.",
-  "leave.confirmPlaying": "A bot plays your seat for the rest of this match. You cannot undo this.",
+  "leave.confirmPlaying": "A bot plays your seat. Until this match ends you can take it back (Your tables, Take my seat back).",
   "leave.confirmYes": "Leave the table",
   "leave.confirmNo": "Stay",
   "conn.paused": "Paused: the connection to the table was lost. Reconnecting…",

@@ -89,6 +89,9 @@ export default {
   "mine.status.parked": "em pausa",
   "mine.private": "privada",
   "mine.left": "Você saiu da mesa.",
+  "mine.youLeft": "você saiu: um robô joga no seu lugar",
+  "mine.takeBack": "Voltar ao meu lugar",
+  "mine.takeBackLabel": "Voltar ao seu lugar na sua mesa de {title}",
   "mine.closed": "A mesa foi fechada.",
 
   "option.oh_hell.start": "Primeira mão",
@@ -781,7 +784,7 @@ export default {
   "confirm.cancel": "Cancelar",
   "leave.confirmTitle": "Sair da sua mesa de {title}?",
   "leave.confirmWaiting": "Seu lugar fica livre para outra pessoa.",
-  "leave.confirmPlaying": "Um robô joga no seu lugar até o fim desta partida. Não dá para desfazer.",
+  "leave.confirmPlaying": "Um robô joga no seu lugar. Até o fim desta partida você pode voltar a ele (Suas mesas, Voltar ao meu lugar).",
   "leave.confirmYes": "Sair da mesa",
   "leave.confirmNo": "Ficar",
   "conn.paused": "Pausado: a conexão com a mesa caiu. Reconectando…",
