@@ -236,8 +236,8 @@ def test_the_host_hears_of_each_request_for_a_bots_seat_once_in_the_live_region_
     host.evaluate("() => window.__setAway(true)")  # away: the next ask is told, once
     friend.get_by_role("button", name="Ask for Bot 2's seat").click()
     host.wait_for_function(f"() => window.__notes.some((n) => n.tag === 'felt-request-{code}')")
-    assert requests() == [{"title": "Bea asks for a seat at Oh Hell", "body": "Bea asks for seat 2: let them play or decline.",
-                           "tag": f"felt-request-{code}"}]
+    told = {"title": "Bea asks for a seat at Oh Hell", "body": "Bea asks for seat 2: let them play or decline."}
+    assert requests() == [{**told, "tag": f"felt-request-{code}"}]
     friend.get_by_label("Message", exact=True).fill("may I?")
     friend.get_by_label("Message", exact=True).press("Enter")
     expect(host.locator("#chat-log")).to_contain_text("may I?")

@@ -287,7 +287,8 @@ def test_the_memory_writer_refuses_a_second_writer_and_reports_only_when_committ
 
 def test_a_player_who_left_a_match_in_play_keeps_the_table_in_their_list_until_it_ends(db):
     def row(status: str, players: list[str], left: list[str]) -> dict:
-        return {"game": "oh_hell", "status": status, "private": False, "host_id": "p0", "players": players, "left": left}
+        return {"game": "oh_hell", "status": status, "private": False, "host_id": "p0", "players": players,
+                "left": left}
 
     def listed(player_id: str) -> list[tuple[str, str, bool]]:
         with db.session() as session:

@@ -42,7 +42,7 @@ class TableList(BaseModel):
 @router.get(
     "/tables",
     response_model=TableList,
-    summary="Your unfinished tables (waiting, playing or parked), newest first; a match you left is listed until it ends",
+    summary="Your unfinished tables (waiting, playing or parked), newest first; a match you left, until it ends",
     responses=error_response_doc(401, 503),
 )
 async def my_tables(request: Request, caller: Caller = Depends(current_player)) -> dict:
