@@ -392,13 +392,15 @@ class Table(TableChecks):
 
 
 def table_row(table: Table, status: str | None = None) -> dict:
-    """The table as its lobby row keeps it."""
+    """The table as its lobby row keeps it; ``left``: who left the match in play (a bot keeps
+    their seat, theirs to take back until the match ends)."""
     return {
         "game": table.game.name,
         "status": status or table.status,
         "private": table.private,
         "host_id": table.host_id,
         "players": [s.player_id for s in table.seats if s.player_id],
+        "left": [s.left_by for s in table.seats if s.bot and s.left_by] if table.status == "playing" else [],
     }
 
 

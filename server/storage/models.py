@@ -225,13 +225,15 @@ class Table(Base):
 
 
 class TablePlayer(Base):
-    """A player seated at a table (the lobby's "Your tables")."""
+    """A player seated at a table (the lobby's "Your tables"), or one who left it in play
+    (``left``: a bot keeps the seat, theirs to take back while the match goes on)."""
 
     __tablename__ = "table_players"
     __table_args__ = (sa.Index("ix_table_players_player_id", "player_id"),)
 
     code: Mapped[str] = mapped_column(sa.ForeignKey("tables.code", ondelete="CASCADE"), primary_key=True)
     player_id: Mapped[str] = mapped_column(sa.String(ID_LENGTH), primary_key=True)
+    left: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
 
 
 class TableLogEntry(Base):

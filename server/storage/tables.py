@@ -27,10 +27,11 @@ def _insert(conn: sa.Connection):
     return postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
 
 
-def _table_rows(entries: list) -> tuple[list[dict], dict[str, list[str]]]:
-    """The newest row of each table that changed in ``entries``, and its seated players."""
+def _table_rows(entries: list) -> tuple[list[dict], dict[str, dict[str, bool]]]:
+    """The newest row of each table that changed in ``entries``, and its players: each seated
+    one (False), or one who left its match in play (True)."""
     rows: dict[str, dict] = {}
-    players: dict[str, list[str]] = {}
+    players: dict[str, dict[str, bool]] = {}
     for code, version, _kind, _data, at, table in entries:
         if table is None:
             continue
@@ -43,7 +44,9 @@ def _table_rows(entries: list) -> tuple[list[dict], dict[str, list[str]]]:
             "version": version,
             "updated_at": at,
         }
-        players[code] = sorted(set(table.get("players") or ()))
+        seated = set(table.get("players") or ())
+        left = set(table.get("left") or ()) - seated
+        players[code] = {p: p in left for p in sorted(seated | left)}
     return list(rows.values()), players
 
 
@@ -59,7 +62,7 @@ def _upsert_tables(conn: sa.Connection, entries: list) -> None:
     for row in rows:
         conn.execute(stmt, row)
     conn.execute(sa.delete(TablePlayer.__table__).where(TablePlayer.code.in_(list(players))))
-    seated = [{"code": code, "player_id": p} for code, ids in players.items() for p in ids]
+    seated = [{"code": code, "player_id": p, "left": left} for code, ids in players.items() for p, left in ids.items()]
     if seated:
         conn.execute(TablePlayer.__table__.insert(), seated)
 
@@ -142,9 +145,10 @@ def table_log(session: Session, code: str) -> list[LogEntry]:
 
 
 def tables_of(session: Session, player_id: str, limit: int = 50) -> list[dict]:
-    """The unfinished tables where ``player_id`` sits (waiting, playing or parked), newest first."""
+    """The unfinished tables where ``player_id`` sits (waiting, playing or parked), newest first,
+    and those whose match in play they left (``left``: a bot plays their seat)."""
     query = (
-        sa.select(Table)
+        sa.select(Table, TablePlayer.left)
         .join(TablePlayer, TablePlayer.code == Table.code)
         .where(TablePlayer.player_id == player_id, Table.status.in_(("waiting", "playing", "parked")))
         .order_by(Table.updated_at.desc())
@@ -158,8 +162,9 @@ def tables_of(session: Session, player_id: str, limit: int = 50) -> list[dict]:
             "private": t.private,
             "is_host": t.host_id == player_id,
             "updated_at": t.updated_at,
+            "left": left,
         }
-        for t in session.scalars(query)
+        for t, left in session.execute(query)
     ]
 
 

@@ -208,3 +208,61 @@ def test_the_history_page_tells_your_turn_too(pages, table, server):
     expect(page.locator("#alerts-menu summary")).to_be_visible()
     page.set_viewport_size(PHONE)  # the header's menu fits a phone
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def test_the_host_hears_of_each_request_for_a_bots_seat_once_in_the_live_region_and_away(pages, table):
+    host = pages.open("/", viewport=DESKTOP, permissions=["notifications"])
+    host.add_init_script(AWAY)
+    code = table.create_room(host, "Ana", "oh_hell", {"max_cards": 10, "rebound": False})
+    for _ in range(3):
+        host.locator("[data-bot-next]").click()
+    expect(host.locator(".badge-bot")).to_have_count(3)
+    host.locator("[data-start]").click()
+    expect(host.locator("#room-title")).to_contain_text("Playing")
+    friend = pages.open(f"/r/{code}", viewport=DESKTOP)
+    friend.get_by_label("Your name", exact=True).fill("Bea")
+    friend.get_by_role("button", name="Join", exact=True).click()
+
+    def requests() -> list[dict]:
+        return [n for n in _notes(host) if n["tag"] == f"felt-request-{code}"]
+
+    # Looking at the table: the live region says it, no notification.
+    friend.get_by_role("button", name="Ask for Bot 3's seat").click()
+    expect(host.locator("#seat-live")).to_have_text("Bea asks for seat 3: Let them play, or No.")
+    assert requests() == []
+    host.get_by_role("button", name="No", exact=True).click()
+    expect(host.locator("#seat-offers")).not_to_contain_text("Bea asks")
+
+    host.evaluate("() => window.__setAway(true)")  # away: the next ask is told, once
+    friend.get_by_role("button", name="Ask for Bot 2's seat").click()
+    host.wait_for_function(f"() => window.__notes.some((n) => n.tag === 'felt-request-{code}')")
+    told = {"title": "Bea asks for a seat at Oh Hell", "body": "Bea asks for seat 2: let them play or decline."}
+    assert requests() == [{**told, "tag": f"felt-request-{code}"}]
+    friend.get_by_label("Message", exact=True).fill("may I?")
+    friend.get_by_label("Message", exact=True).press("Enter")
+    expect(host.locator("#chat-log")).to_contain_text("may I?")
+    assert len(requests()) == 1, "the same ask, drawn again, is not told again"
+    host.evaluate("() => window.__setAway(false)")
+    expect(host.locator("#seat-offers")).to_contain_text("Bea asks for seat 2")
+
+
+def test_a_seat_request_alert_turned_off_in_the_menu_stays_silent(pages, table):
+    host = pages.open("/", viewport=DESKTOP, permissions=["notifications"])
+    host.add_init_script(AWAY)
+    code = table.create_room(host, "Ana", "oh_hell", {"max_cards": 10, "rebound": False})
+    host.locator("#alerts-menu summary").click()
+    host.locator('[data-alert-kind="request"][data-alert-channel="system"]').uncheck()
+    host.locator("#alerts-menu summary").click()
+    for _ in range(3):
+        host.locator("[data-bot-next]").click()
+    expect(host.locator(".badge-bot")).to_have_count(3)
+    host.locator("[data-start]").click()
+    expect(host.locator("#room-title")).to_contain_text("Playing")
+    friend = pages.open(f"/r/{code}", viewport=DESKTOP)
+    friend.get_by_label("Your name", exact=True).fill("Bea")
+    friend.get_by_role("button", name="Join", exact=True).click()
+    host.evaluate("() => window.__setAway(true)")
+    friend.get_by_role("button", name="Ask for Bot 3's seat").click()
+    expect(host.locator("#seat-live")).to_contain_text("Bea asks for seat 3")
+    host.wait_for_function("() => document.querySelector('link[rel~=icon]').dataset.alert")
+    assert [n for n in _notes(host) if n["tag"] == f"felt-request-{code}"] == []

@@ -1,4 +1,5 @@
-"""The lobby's "Your tables" in a real browser: a table you sit at is listed, opens, closes."""
+"""The lobby's "Your tables" in a real browser: a table you sit at is listed, opens, closes; one
+whose match you left stays listed to take the seat back."""
 
 from __future__ import annotations
 
@@ -81,3 +82,55 @@ def test_the_leave_question_is_in_portuguese(pages, table):
     expect(dialog).to_contain_text("Seu lugar fica livre")
     expect(dialog.get_by_role("button", name="Ficar")).to_be_visible()
     expect(dialog.get_by_role("button", name="Sair da mesa")).to_be_visible()
+
+
+def test_a_table_left_in_play_stays_in_your_tables_to_take_the_seat_back(pages, table):
+    """Leaving a match in play is not for good: the table stays listed, marked, until its match
+    ends, and "Take my seat back" opens it where the seat is taken back from the bot."""
+    host = pages.open("/")
+    code = table.create_room(host, "Ana", "oh_hell", {"max_cards": 2, "rebound": False})
+    friend = pages.open(f"/r/{code}")
+    table.join_and_sit(friend, "Bea")
+    for _ in range(2):
+        host.locator("[data-bot-next]").click()
+    expect(host.locator(".badge-bot")).to_have_count(2)
+    host.locator("[data-start]").click()
+    expect(friend.locator("#room-title")).to_contain_text("Playing")
+    friend.goto(pages.base + "/")
+    row = friend.locator(f'[data-my-table="{code}"]')
+    row.get_by_role("button", name="Leave").click()
+    dialog = friend.get_by_role("alertdialog", name="Leave your Oh Hell table?")
+    expect(dialog).to_contain_text("take it back")
+    dialog.get_by_role("button", name="Leave the table").click()
+    expect(row).to_contain_text("you left: a bot plays your seat")
+    expect(row.get_by_role("button", name="Leave")).to_have_count(0)
+    row.get_by_role("link", name="Take your seat back at your Oh Hell table").click()
+    friend.wait_for_url(f"**/r/{code}")
+    friend.get_by_role("button", name="Take my seat back").click()
+    expect(friend.locator(".seat-you")).to_contain_text("Bea")
+    friend.goto(pages.base + "/")
+    expect(row).not_to_contain_text("you left")
+    expect(row.get_by_role("button", name="Leave")).to_have_count(1)
+
+
+def test_the_take_back_row_is_in_portuguese(pages, table):
+    host = pages.open("/")
+    code = table.create_room(host, "Lou", "oh_hell", {"max_cards": 2, "rebound": False})
+    guest = pages.open("/", locale="pt-BR")
+    guest.goto(f"{pages.base}/r/{code}")
+    guest.locator("#join-name").fill("Kit")
+    guest.locator("#join-form button[type=submit]").click()
+    guest.wait_for_selector(".seat-you")
+    for _ in range(2):
+        host.locator("[data-bot-next]").click()
+    expect(host.locator(".badge-bot")).to_have_count(2)
+    host.locator("[data-start]").click()
+    expect(host.locator("#room-title")).to_contain_text("Playing")
+    guest.goto(pages.base + "/")
+    row = guest.locator(f'[data-my-table="{code}"]')
+    row.locator("[data-table-leave]").click()
+    dialog = guest.get_by_role("alertdialog")
+    expect(dialog).to_contain_text("Até o fim desta partida você pode voltar")
+    dialog.get_by_role("button", name="Sair da mesa").click()
+    expect(row).to_contain_text("você saiu: um robô joga no seu lugar")
+    expect(row.get_by_role("link", name="Voltar ao seu lugar na sua mesa de Oh Hell")).to_be_visible()

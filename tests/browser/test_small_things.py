@@ -1,7 +1,8 @@
 """The smaller things a player notices: a lost line pauses the table (nothing on it clickable,
 the token in no URL or console line) and comes back on its own; an old link to a finished
 table opens its match record; the last trick can be looked at into the next hand; a score
-sheet wider than the sidebar says it scrolls."""
+sheet wider than the sidebar says it scrolls; the replay's header names the hand whose trick
+the table shows."""
 
 from __future__ import annotations
 
@@ -160,3 +161,36 @@ def test_the_kitty_star_is_big_and_stands_out_on_its_card_even_when_it_cannot_be
     assert style["size"] >= 16, style
     assert float(style["opacity"]) == 1, style  # a card that cannot be played dims its face, not its star
     assert page.evaluate(CONTRAST, [style["color"], style["card"]]) >= 4.5, style
+
+
+def test_the_replay_header_names_the_hand_whose_last_trick_the_table_shows(pages, table):
+    page = pages.open("/", viewport=LAPTOP)
+    table.create_room(page, "Ana", "oh_hell", {"max_cards": 2, "rebound": False})
+    for _ in range(3):
+        page.locator("[data-bot-next]").click()
+    expect(page.locator(".badge-bot")).to_have_count(3)
+    page.locator("[data-start]").click()
+    table.drive([page], lambda: table.finished(page))
+    page.get_by_role("link", name="Match record & replay").click()
+    page.wait_for_url(re.compile(r"/matches/"))
+    label = page.locator("#step-label")
+    expect(label).to_contain_text("Deal", timeout=30000)  # the replay has loaded
+    felt = page.locator("#table .felt")
+    # Step by step across the first hand's end: its final trick is on the table under "hand 1",
+    # and the first step under "hand 2" shows no trick of hand 1.
+    held = False
+    while "hand 2" not in label.inner_text():
+        held = "felt-held" in (felt.get_attribute("class") or "")
+        before = label.inner_text()
+        page.locator('[data-step="next"]').click()
+        expect(label).not_to_have_text(before)
+    assert held, "the first hand's final trick was shown under another hand's header"
+    expect(felt).not_to_have_class(re.compile(r"\bfelt-held\b"))
+    page.locator('[data-step="prev"]').click()
+    expect(label).to_contain_text("hand 1")
+    expect(felt).to_have_class(re.compile(r"\bfelt-held\b"))
+    # "Next hand" from the deal comes to the same place: the first hand's final trick.
+    page.locator('[data-step="first"]').click()
+    page.locator('[data-step="nextHand"]').click()
+    expect(felt).to_have_class(re.compile(r"\bfelt-held\b"))
+    expect(label).to_contain_text("hand 1")

@@ -3,6 +3,7 @@ their seat back from the bot, and a late friend takes over a bot's seat during p
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import httpx
@@ -26,6 +27,19 @@ async def bot_table(server, levels=("easy", "strong", "easy"), **room) -> tuple[
     await client.send({"type": "start"})
     await client.wait(lambda c: c.state["room"]["status"] == "playing", what="the start")
     return code, host, client
+
+
+async def listed(server, player: dict, code: str, left: bool | None) -> None:
+    """Wait until GET /api/tables lists ``code`` to ``player`` with ``left`` (None: not listed)."""
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        for _ in range(100):
+            r = await http.get("/api/tables", headers=auth(player))
+            assert r.status_code == 200, r.text
+            rows = [t["left"] for t in r.json()["tables"] if t["code"] == code]
+            if rows == ([] if left is None else [left]):
+                return
+            await asyncio.sleep(0.1)
+    raise AssertionError(f"{code} listed as {rows}, not {left}")
 
 
 async def test_play_again_at_a_table_with_bots_seats_the_same_bots_at_their_levels(live_server):
@@ -65,6 +79,7 @@ async def test_a_player_who_left_takes_their_seat_back_from_the_bot_and_plays_on
         assert left.status_code == 204, left.text
     await friendly.wait(lambda c: c.state["you"] is None, what="the bot in the friend's seat")
     assert friendly.state["seats"][1]["bot"] and friendly.state["seats"][1]["left_by"] == friend["id"]
+    await listed(live_server, friend, code, left=True)  # "Your tables" keeps it, to take the seat back
 
     watcher = await Client(live_server.ws_base, code, stranger["token"], "stranger").connect()
     await watcher.send({"type": "reclaim"})
@@ -73,7 +88,14 @@ async def test_a_player_who_left_takes_their_seat_back_from_the_bot_and_plays_on
     await friendly.wait(lambda c: c.state["you"] == 1, what="the seat taken back")
     seat = friendly.state["seats"][1]
     assert (seat["bot"], seat["player_id"], seat["name"], seat["left_by"]) == (False, friend["id"], "Friend", None)
+    await listed(live_server, friend, code, left=False)
+    async with httpx.AsyncClient(base_url=live_server.base) as http:
+        assert (await http.post(f"/api/tables/{code}/leave", headers=auth(friend))).status_code == 204
+    await listed(live_server, friend, code, left=True)
+    await friendly.send({"type": "reclaim"})
+    await friendly.wait(lambda c: c.state["you"] == 1, what="the seat taken back again")
     await play_to_end([hosting, friendly], random.Random(2))
+    await listed(live_server, friend, code, left=None)  # the match is over: nothing to take back
     await friendly.send({"type": "reclaim"})
     assert (await friendly.next_error())["code"] == "not_playing"
     for c in (hosting, friendly, watcher):

@@ -283,3 +283,26 @@ def test_the_memory_writer_refuses_a_second_writer_and_reports_only_when_committ
     writer.append(LogEntry("X", 1, "chat", {}, time.time()))
     writer.commit()
     assert conflicts == ["X"] and [e.kind for e in writer.log["X"]] == ["created"]
+
+
+def test_a_player_who_left_a_match_in_play_keeps_the_table_in_their_list_until_it_ends(db):
+    def row(status: str, players: list[str], left: list[str]) -> dict:
+        return {"game": "oh_hell", "status": status, "private": False, "host_id": "p0", "players": players,
+                "left": left}
+
+    def listed(player_id: str) -> list[tuple[str, str, bool]]:
+        with db.session() as session:
+            return [(t["code"], t["status"], t["left"]) for t in tables.tables_of(session, player_id)]
+
+    with db.session() as session:
+        tables.write_batch(session, {"log": [["L", 1, "created", {}, 1.0, row("playing", ["p0", "p1"], [])]]})
+        tables.write_batch(session, {"log": [["L", 2, "leave", {}, 2.0, row("playing", ["p0"], ["p1"])]]})
+    assert listed("p1") == [("L", "playing", True)]
+    assert listed("p0") == [("L", "playing", False)]
+    with db.session() as session:  # taken back from the bot: seated again
+        tables.write_batch(session, {"log": [["L", 3, "take", {}, 3.0, row("playing", ["p0", "p1"], [])]]})
+    assert listed("p1") == [("L", "playing", False)]
+    with db.session() as session:  # left again, then the match ends: the seat is no longer theirs
+        tables.write_batch(session, {"log": [["L", 4, "leave", {}, 4.0, row("playing", ["p0"], ["p1"])]]})
+        tables.write_batch(session, {"log": [["L", 5, "act", {}, 5.0, row("finished", ["p0"], [])]]})
+    assert listed("p1") == []

@@ -153,3 +153,27 @@ test("a hidden page asks for its tables every 20 s, twice as long after each fai
   assert.equal(asked, answers.length);
   assert.deepEqual(waits, [20000, 40000, 80000, 160000, 300000, 300000, 300000, 20000, 20000]);
 });
+
+test("each ask for a bot's seat is told to the host once; an ask made again is a new one", () => {
+  const watch = new TableWatch();
+  const bea = { player_id: "b", name: "Bea", seat: 2 };
+  assert.deepEqual(watch.update(view()), []);
+  const asked = watch.update(view({ requests: [bea] }));
+  assert.deepEqual(asked.map((e) => [e.kind, e.who, e.seat]), [["request", "Bea", 2]]);
+  assert.deepEqual(watch.update(view({ requests: [bea] })), [], "a pending ask is told once");
+  assert.deepEqual(watch.update(view({ requests: [] })), []);
+  const again = watch.update(view({ requests: [bea] }));
+  assert.deepEqual(kinds(again), ["request"]);
+  assert.notEqual(again[0].n, asked[0].n, "asked again after an answer: told again");
+  const alerts = new Alerts(defaultSettings());
+  assert.equal(alerts.decide({ code: "A", ...asked[0] }, false).length, 3);
+  assert.deepEqual(alerts.decide({ code: "A", ...asked[0] }, false), [], "once per ask");
+  assert.equal(alerts.showing(), "request");
+});
+
+test("the seat request's setting is kept per device like the others", () => {
+  const settings = defaultSettings();
+  settings.request.sound = false;
+  const alerts = new Alerts(settings);
+  assert.deepEqual(alerts.decide({ kind: "request", code: "A", n: 1 }, false), ["title", "system"]);
+});

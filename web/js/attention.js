@@ -1,5 +1,6 @@
 // Telling a player that a table needs them while they look elsewhere: when it becomes their
-// turn, a table they sit at starts, or someone says their name in chat. The tab's title and
+// turn, a table they sit at starts, someone asks the host for a bot's seat, or someone says
+// their name in chat. The tab's title and
 // icon show it until they look, a short chime plays and, once allowed, a system notification
 // links back to the table. One alert per turn, none while they look at the table; each kind can
 // be turned off on this device (localStorage). The deciding is pure (TableWatch, LobbyWatch,
@@ -7,7 +8,7 @@
 import { t } from "./i18n.js";
 import { h } from "./dom.js";
 
-export const KINDS = ["turn", "start", "mention"];
+export const KINDS = ["turn", "start", "request", "mention"];
 export const CHANNELS = ["sound", "system"];
 const SETTINGS_KEY = "felt.alerts";
 const TABS_KEY = "felt.tableTabs"; // table code -> when a tab showing it last said it is open
@@ -49,14 +50,16 @@ export function mentions(text, name) {
   return new RegExp(`(^|[^\\p{L}\\p{N}_])@?${escape(clean)}(?![\\p{L}\\p{N}_])`, "iu").test(text);
 }
 
+const requestKey = (ask) => JSON.stringify([ask.player_id, ask.seat]);
 const lineKey = (line) => JSON.stringify([line.at ?? null, line.seat ?? null, line.name ?? null, line.text]);
 
 /**
  * What one table's views call for. ``update(snap)`` takes the table as the page sees it now:
- * ``{status, seat, name, myTurn, chat}`` (``seat`` null when watching) and answers the events
+ * ``{status, seat, name, myTurn, chat, requests}`` (``seat`` null when watching; ``requests``:
+ * the asks for a bot's seat the host answers, ``{player_id, name, seat}``) and answers the events
  * since the previous view: a table you sit at starting (it stands for your first turn too), your
- * turn beginning, your name in a new chat line. The first view tells nothing: it is what you
- * opened the page to see.
+ * turn beginning, a new ask for a bot's seat (each once), your name in a new chat line. The first
+ * view tells nothing: it is what you opened the page to see.
  */
 export class TableWatch {
   constructor() {
@@ -64,6 +67,8 @@ export class TableWatch {
     this.myTurn = false;
     this.lines = null;
     this.turns = 0; // turns begun: each is told once
+    this.requests = new Set(); // the asks pending at the previous view
+    this.asks = 0; // asks seen: each is told once
   }
 
   update(snap) {
@@ -78,6 +83,11 @@ export class TableWatch {
       const said = fresh.find((line) => line.seat !== snap.seat && line.name !== snap.name && mentions(line.text, snap.name));
       if (said) events.push({ kind: "mention", who: said.name || "", text: said.text, n: lineKey(said) });
     }
+    const requests = Array.isArray(snap.requests) ? snap.requests : [];
+    for (const ask of requests) {
+      if (!first && !this.requests.has(requestKey(ask))) events.push({ kind: "request", who: ask.name || "", seat: ask.seat, n: ++this.asks });
+    }
+    this.requests = new Set(requests.map(requestKey));
     this.status = snap.status;
     this.myTurn = Boolean(snap.myTurn);
     this.lines = new Set(lines.map(lineKey));
@@ -349,11 +359,12 @@ export function mountAlertsMenu() {
 export function alertWords(event, title) {
   return {
     title: t(`alerts.title.${event.kind}`, { title, who: event.who || "" }),
-    body: event.kind === "mention" ? event.text : t(`alerts.body.${event.kind}`),
+    body: event.kind === "mention" ? event.text : t(`alerts.body.${event.kind}`, { who: event.who || "", n: (event.seat ?? 0) + 1 }),
   };
 }
 
-/** A table page's alerts: ``view(state, title)`` after each view drawn; ``setTitle`` for its title. */
+/** A table page's alerts: ``view(state, title)`` after each view drawn (it answers the view's
+ * events, told or not); ``setTitle`` for its title. */
 export function tableAlerts(code) {
   mountAlertsMenu();
   announceTableTab(code);
@@ -367,7 +378,10 @@ export function tableAlerts(code) {
       const legal = state.game && Array.isArray(state.game.legal) ? state.game.legal : [];
       const status = state.room.status;
       const myTurn = state.you !== null && legal.length > 0 && status === "playing";
-      page.tell(watch.update({ status, seat: state.you, name: state.me ? state.me.name : null, myTurn, chat: state.chat }));
+      const requests = state.is_host && status === "playing" ? state.room.seat_requests || [] : [];
+      const events = watch.update({ status, seat: state.you, name: state.me ? state.me.name : null, myTurn, chat: state.chat, requests });
+      page.tell(events);
+      return events;
     },
   };
 }

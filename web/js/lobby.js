@@ -99,8 +99,18 @@ function titleOf(name) {
   return gameTitle(name, (games.find((g) => g.name === name) || {}).title);
 }
 
+/** A table whose match the player left: a bot plays their seat, theirs to take back at the table. */
+function leftTableRow(row, title) {
+  return h("li", { class: "room-row", "data-my-table": row.code, "data-my-table-status": row.status, "data-my-table-left": "", "data-my-table-title": title },
+    h("div", { class: "room-row-main" },
+      h("strong", {}, title),
+      h("span", { class: "hint" }, ` · ${t("mine.youLeft")}${row.private ? ` · ${t("mine.private")}` : ""}`)),
+    h("a", { class: "btn btn-small btn-primary", href: roomUrl(row.code), "data-take-back": row.code, "aria-label": t("mine.takeBackLabel", { title }) }, t("mine.takeBack")));
+}
+
 function myTableRow(row) {
   const title = titleOf(row.game);
+  if (row.left) return leftTableRow(row, title);
   const actions = [h("a", { class: "btn btn-small btn-primary", href: roomUrl(row.code), "aria-label": t("mine.openLabel", { title }) }, t("mine.open"))];
   if (row.is_host && row.status === "waiting") {
     actions.push(h("button", { class: "btn btn-small", type: "button", "data-table-close": row.code, "aria-label": t("mine.closeLabel", { title }) }, t("mine.close")));

@@ -93,7 +93,8 @@ function renderSheet() {
     : h("p", { class: "hint" }, t("sheet.noneRecorded")));
 }
 
-/** The middle of the table: the trick in play, or the trick this action has just finished. */
+/** The middle of the table: the trick in play, or the trick this action has just finished
+ * (``hand``: the hand it belongs to, when that hand has just ended). */
 function shownTrick(i) {
   const v = steps[i].view;
   if ((v.trick || []).length || i === 0) return { plays: v.trick || [], winner: null };
@@ -104,7 +105,7 @@ function shownTrick(i) {
   const ended = history.length > (before.history || []).length ? history[history.length - 1] : null;
   const last = ended ? finalTrickOf(ended) : v.last_trick;
   const plays = last && (last.cards || last.plays);
-  if (plays && (ended || trickKey(v) !== trickKey(before))) return { plays, last, winner: last.winner ?? null, held: true };
+  if (plays && (ended || trickKey(v) !== trickKey(before))) return { plays, last, winner: last.winner ?? null, held: true, hand: ended ? handOf(before) : null };
   return { plays: [], winner: null };
 }
 
@@ -113,7 +114,10 @@ function renderStep() {
   const s = steps[step];
   const v = s.view;
   const total = steps.length - 1;
-  const hand = handOf(v);
+  const trick = shownTrick(step);
+  // The action that ends a hand may already show the next hand's deal around its final trick:
+  // the header names the hand whose trick is on the table.
+  const hand = trick.hand ?? handOf(v);
   $("#step-label").textContent = step === 0 ? t("replay.deal", { m: total }) : t("replay.action", { n: step, m: total, hand: hand ?? "–" });
   $("#step-action").textContent = step === 0 ? t("replay.dealt") : t("log.line", { who: seatLabel(names, s.seat), what: actionText(record.game, s.action) });
   $("#step-range").max = String(total);
@@ -124,7 +128,7 @@ function renderStep() {
   }
   fill($("#info"), infoItems(record.game, v, names).map(([label, value]) => h("span", { class: "info-item" }, h("span", { class: "info-label" }, `${label} `), value)));
   const seats = [...record.players].sort((a, b) => a.seat - b.seat).map((p) => ({ seat: p.seat, name: p.name, bot: p.bot, connected: true, player_id: p.player_id }));
-  renderTable($("#table"), { game: record.game, view: v, seats, you: null, names, trick: shownTrick(step) });
+  renderTable($("#table"), { game: record.game, view: v, seats, you: null, names, trick });
   renderHands(v);
 }
 

@@ -100,7 +100,7 @@ function render() {
     renderMoveLog();
   });
   announceTurn();
-  alerts.view(state, gameTitle(room().game, room().title));
+  announceRequests(alerts.view(state, gameTitle(room().game, room().title)));
   if (fitTable()) keepDecisionInView(); // the dock just left (or rejoined) the bottom of the screen
   bringUpWhatMatters();
 }
@@ -368,6 +368,12 @@ function seatExtras(s) {
     out.push(h("button", { type: "button", class: "btn btn-small btn-ghost", "data-bot-remove": s.seat, "data-key": `unbot-${s.seat}`, "aria-label": t("seat.removeBotLabel", { n: s.seat + 1 }) }, t("seat.removeBot")));
   }
   return out.length ? h("div", { class: "seat-actions" }, out) : null;
+}
+
+/** The host hears of each new ask for a bot's seat (a live region), looking at the page or not. */
+function announceRequests(events) {
+  const asks = events.filter((e) => e.kind === "request");
+  if (asks.length) $("#seat-live").textContent = asks.map((e) => t("offer.requestAnnounce", { name: e.who, n: e.seat + 1 })).join(" ");
 }
 
 /** The seats a spectator may have during play (their own back, a bot's, one at the next game)

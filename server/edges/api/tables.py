@@ -32,6 +32,7 @@ class TableSummary(BaseModel):
     is_host: bool
     updated_at: float  # Unix seconds of the table's last change
     your_turn: bool = False  # the game in play waits for the caller (tables held on this node)
+    left: bool = False  # the caller left this match in play: a bot plays their seat, theirs to take back
 
 
 class TableList(BaseModel):
@@ -41,7 +42,7 @@ class TableList(BaseModel):
 @router.get(
     "/tables",
     response_model=TableList,
-    summary="Your unfinished tables (waiting, playing or parked), newest first",
+    summary="Your unfinished tables (waiting, playing or parked), newest first; a match you left, until it ends",
     responses=error_response_doc(401, 503),
 )
 async def my_tables(request: Request, caller: Caller = Depends(current_player)) -> dict:
