@@ -189,8 +189,9 @@ def test_the_replay_header_names_the_hand_whose_last_trick_the_table_shows(pages
     page.locator('[data-step="prev"]').click()
     expect(label).to_contain_text("hand 1")
     expect(felt).to_have_class(re.compile(r"\bfelt-held\b"))
-    # "Next hand" from the deal comes to the same place: the first hand's final trick.
+    # "Next hand" from the deal goes to the second hand: its deal, under "hand 2", without the
+    # first hand's final trick (stepping back by one action shows that trick again).
     page.locator('[data-step="first"]').click()
     page.locator('[data-step="nextHand"]').click()
-    expect(felt).to_have_class(re.compile(r"\bfelt-held\b"))
-    expect(label).to_contain_text("hand 1")
+    expect(label).to_contain_text("hand 2")
+    expect(felt).not_to_have_class(re.compile(r"\bfelt-held\b"))

@@ -19,6 +19,9 @@ const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).
 let record = null;
 let steps = []; // [{view, seat, action}] : the deal, then one per action
 let step = 0;
+// Arrived by hand (a sheet link, Next/Previous hand): the step shows the new hand's deal, not
+// the previous hand's final trick that its action also ended.
+let atDeal = false;
 let names = [];
 let schema = null; // the game's options schema (GET /api/games), null when unknown
 
@@ -114,10 +117,10 @@ function renderStep() {
   const s = steps[step];
   const v = s.view;
   const total = steps.length - 1;
-  const trick = shownTrick(step);
   // The action that ends a hand may already show the next hand's deal around its final trick:
-  // the header names the hand whose trick is on the table.
-  const hand = trick.hand ?? handOf(v);
+  // the header names the hand whose trick is on the table, unless the step was reached by hand.
+  const trick = atDeal ? { plays: [], winner: null } : shownTrick(step);
+  const hand = atDeal ? handOf(v) : (trick.hand ?? handOf(v));
   $("#step-label").textContent = step === 0 ? t("replay.deal", { m: total }) : t("replay.action", { n: step, m: total, hand: hand ?? "–" });
   $("#step-action").textContent = step === 0 ? t("replay.dealt") : t("log.line", { who: seatLabel(names, s.seat), what: actionText(record.game, s.action) });
   $("#step-range").max = String(total);
@@ -182,6 +185,7 @@ function go(where) {
     nextHand: () => seek(1, "hand"), prevHand: () => seek(-1, "hand"),
   };
   step = (moves[where] || (() => step))();
+  atDeal = where === "nextHand" || where === "prevHand";
   renderStep();
 }
 
@@ -191,6 +195,7 @@ function goToHash() {
   const at = handStart(m[1]);
   if (at === null) return;
   step = at;
+  atDeal = true;
   renderStep();
   $("#replay-h").scrollIntoView({ block: "start" });
 }
@@ -214,6 +219,7 @@ window.addEventListener("hashchange", goToHash);
 
 $("#step-range").addEventListener("input", (event) => {
   step = Number(event.target.value);
+  atDeal = false;
   renderStep();
 });
 
