@@ -107,17 +107,38 @@ async def bot_table(base: str, ws_base: str, game: str, options: dict, humans: i
     for i, person in enumerate(people):
         p = await Player(ws_base, code, person["token"], f"{code}/seat{i}").connect()
         if i > 0:
-            await p.client.send({"type": "sit", "seat": i})
-            await p.client.wait(lambda c, i=i: c.state["you"] == i, what=f"seat {i}")
+            await _settle(p, {"type": "sit", "seat": i}, lambda c, i=i: c.state["you"] == i, f"seat {i}")
         players.append(p)
-    host = players[0].client
+    host = players[0]
     for seat in range(humans, seats):
-        await host.send({"type": "bot", "seat": seat})
-        await host.wait(lambda c, seat=seat: c.state["seats"][seat]["bot"], what=f"a bot in seat {seat}")
-    await host.send({"type": "start"})
+        bot = {"type": "bot", "seat": seat}
+        await _settle(host, bot, lambda c, seat=seat: c.state["seats"][seat]["bot"], f"a bot in seat {seat}")
+    playing = lambda c: c.state["room"]["status"] == "playing"  # noqa: E731
+    await _settle(host, {"type": "start"}, playing, "the start")
     for p in players:
-        await p.client.wait(lambda c: c.state["room"]["status"] == "playing", what="the start")
+        await _settle(p, None, playing, "the start")
     return code, players
+
+
+async def _settle(p: Player, message: dict | None, done, what: str) -> None:
+    """One step of a table's setup on ``p``'s socket: send ``message`` (unless ``done`` already
+    holds) and wait until ``done``. A socket the cluster closes meanwhile (its table handed to
+    another node: 1012, "reconnect") is reconnected and the step looked at again, as a client does."""
+    for _ in range(5):
+        c = p.client
+        if c.closed is None and done(c):
+            return
+        if c.closed is None:
+            try:
+                if message is not None:
+                    await c.send(message)
+                await c.wait(lambda x: x.closed is not None or done(x), 20, what)
+            except websockets.ConnectionClosed:
+                pass
+            if c.closed is None and done(c):
+                return
+        await p.connect()
+    raise AssertionError(f"{p.label}: {what}: the socket kept closing")
 
 
 async def _nap(players: list[Player], seconds: float) -> None:
