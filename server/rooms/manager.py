@@ -339,6 +339,16 @@ class RoomManager:
         more = limit is not None and len(waiting) > limit
         return [r.summary() for r in page], ((page[-1].created_at, page[-1].code) if more else None)
 
+    def seated(self) -> dict[str, str]:
+        """Who has a socket open at one of this node's tables: ``{player_id: table code}``."""
+        out: dict[str, str] = {}
+        for room in self.rooms.values():
+            if not room.closed:
+                for seat in room.seats:
+                    if seat.player_id and seat.connections > 0:
+                        out.setdefault(seat.player_id, room.code)
+        return out
+
     def lobby_rows(self) -> list[dict]:
         """This node's part of the shared lobby: ``list_public`` with each table's creation time."""
         now, wall = time.monotonic(), time.time()
