@@ -6,7 +6,7 @@ Builds a fresh database (a SQLite file; with ``--pg`` a PostgreSQL database it c
 drops) holding one group of eight members whose tables stored ``--matches`` finished Oh Hell
 matches over three seasons (four seats: members and bots), plus as many matches of another
 group and of no group, then times what ``GET /api/groups/{code}/standings`` does (the sums over
-``ix_group_ledger_lines_group_game_season``) for the
+``ix_group_ledger_lines_group_game_player`` and its meetings twin) for the
 current season and for ``all``: p50 and max in ms, after a new match is stored and unchanged.
 The process keeps nothing between answers, so each one is a first answer: the database adds
 up the ledger lines and meetings of every match. On PostgreSQL the tables are vacuumed and

@@ -59,7 +59,11 @@ def upgrade() -> None:
         _fk("group_ledger_lines", "player_id", "players.id"),
         sa.PrimaryKeyConstraint("match_id", "seat", name="pk_group_ledger_lines"),
     )
-    op.create_index("ix_group_ledger_lines_group_game_season", "group_ledger_lines", [*LINK, *COLUMNS])
+    op.create_index(
+        "ix_group_ledger_lines_group_game_player",
+        "group_ledger_lines",
+        ["group_code", "game", "player_id", "season", "won", "points", "against", "place"],
+    )
     op.create_table(
         "group_ledger_meetings",
         *_link_columns(),
@@ -74,7 +78,11 @@ def upgrade() -> None:
         _fk("group_ledger_meetings", "b", "players.id"),
         sa.PrimaryKeyConstraint("match_id", "seat_a", "seat_b", name="pk_group_ledger_meetings"),
     )
-    op.create_index("ix_group_ledger_meetings_group_game_season", "group_ledger_meetings", [*LINK, *MEETING])
+    op.create_index(
+        "ix_group_ledger_meetings_group_game_pair",
+        "group_ledger_meetings",
+        ["group_code", "game", "a", "b", "together", "season", *MEETING[3:]],
+    )
     _backfill(op.get_bind())
 
 
@@ -113,7 +121,7 @@ def _backfill(conn: sa.Connection) -> None:
 
 
 def downgrade() -> None:
-    op.drop_index("ix_group_ledger_meetings_group_game_season", table_name="group_ledger_meetings")
+    op.drop_index("ix_group_ledger_meetings_group_game_pair", table_name="group_ledger_meetings")
     op.drop_table("group_ledger_meetings")
-    op.drop_index("ix_group_ledger_lines_group_game_season", table_name="group_ledger_lines")
+    op.drop_index("ix_group_ledger_lines_group_game_player", table_name="group_ledger_lines")
     op.drop_table("group_ledger_lines")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Protocol
 
 from server.bots.pool import BotPool
@@ -341,13 +341,7 @@ class RoomManager:
 
     def seated(self) -> dict[str, str]:
         """Who has a socket open at one of this node's tables: ``{player_id: table code}``."""
-        out: dict[str, str] = {}
-        for room in self.rooms.values():
-            if not room.closed:
-                for seat in room.seats:
-                    if seat.player_id and seat.connections > 0:
-                        out.setdefault(seat.player_id, room.code)
-        return out
+        return seated_at(self.rooms.values())
 
     def lobby_rows(self) -> list[dict]:
         """This node's part of the shared lobby: ``list_public`` with each table's creation time."""
@@ -469,3 +463,14 @@ class RoomManager:
             await room.close(1012, "server restarting")
         self.rooms.clear()
         self.bot_pool.close()
+
+
+def seated_at(rooms: Iterable[Room]) -> dict[str, str]:
+    """``{player_id: table code}`` of everyone with a socket open at one of ``rooms`` (open ones)."""
+    out: dict[str, str] = {}
+    for room in rooms:
+        if not room.closed:
+            for seat in room.seats:
+                if seat.player_id and seat.connections > 0:
+                    out.setdefault(seat.player_id, room.code)
+    return out

@@ -344,22 +344,18 @@ class GroupLedgerLine(Base):
 
     __tablename__ = "group_ledger_lines"
     __table_args__ = (
-        # Standings: one range per (group, game, season), holding everything they add up.
+        # Standings: one range per (group, game) holding everything they add up, in the order
+        # they are grouped by (no sort; a season's rows are picked from the range).
         sa.Index(
-            "ix_group_ledger_lines_group_game_season",
+            "ix_group_ledger_lines_group_game_player",
             "group_code",
             "game",
-            "season",
-            "match_id",
-            "seat",
             "player_id",
-            "side",
-            "place",
+            "season",
             "won",
             "points",
             "against",
-            "bids",
-            "bids_made",
+            "place",
         ),
     )
 
@@ -386,14 +382,14 @@ class GroupLedgerMeeting(Base):
 
     __tablename__ = "group_ledger_meetings"
     __table_args__ = (
-        sa.Index(
-            "ix_group_ledger_meetings_group_game_season",
+        sa.Index(  # as the lines' index: one range per (group, game), in grouping order
+            "ix_group_ledger_meetings_group_game_pair",
             "group_code",
             "game",
-            "season",
             "a",
             "b",
             "together",
+            "season",
             "a_higher",
             "b_higher",
             "won",
