@@ -230,7 +230,7 @@ function headToHeadTable(meetings, members, me) {
   const mine = (r) => (r.first === me.id ? 0 : 1);
   rows.sort((x, y) => mine(x) - mine(y) || name(x.first).localeCompare(name(y.first)) || name(x.second).localeCompare(name(y.second)));
   const num = (v) => h("td", { class: "score" }, String(v));
-  return h("table", { class: "sheet standings head-to-head", id: "head-to-head" },
+  return h("table", { class: "sheet head-to-head", id: "head-to-head" },
     h("caption", {}, t("group.headToHead"), h("span", { class: "hint caption-hint" }, t("group.headToHeadHint"))),
     h("thead", {}, h("tr", {}, ["group.meeting", "group.matches", "group.higher", "group.lower", "group.level"].map((k) => h("th", { scope: "col" }, t(k))))),
     h("tbody", {}, rows.map((r) => h("tr", { "data-meeting": `${r.first} ${r.second}` },
