@@ -16,6 +16,10 @@ outside the group sit in the matches but get no row.
   many were made. A contract is made when the declaring side scored in that hand: Bid Whist
   scores a set for the defenders (or against the declarers) and Tarabish a bait for the
   callers' opponents, so a side that declared scores exactly when it made its contract.
+
+A match becomes ``lines`` (one per person) and ``meetings`` (one per two people) once, when
+it is stored; ``Ledger`` adds those up, from the records themselves (``standings``, the
+recount) or from the sums the database makes of the stored ones (server/storage/groups.py).
 """
 
 from __future__ import annotations
