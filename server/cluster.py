@@ -152,6 +152,7 @@ class Cluster:
         self._closing = False
         self.ops = 0  # Redis commands sent (for the benchmark: operations per move)
         self._seated: dict[str, str] = {}  # this node's seated players as last written to Redis
+        self._seated_lock = asyncio.Lock()
 
     def attach(self, member: ClusterMember) -> None:
         """The rooms this node serves: told of lost leases and handovers, asked for the lobby."""
@@ -435,21 +436,23 @@ class Cluster:
 
     async def publish_seated(self) -> None:
         """Write what changed in this node's seated players since the last time (all of them
-        again when the hash had expired, e.g. after a pause longer than its life)."""
-        now = {} if self.member is None else dict(self.member.seated())
-        key, had = f"{self.prefix}seated:{self.node}", self._seated
-        gone = [p for p in had if p not in now]
-        changed = {p: c for p, c in now.items() if had.get(p) != c}
-        self.ops += 1
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.pexpire(key, self._publish_ttl_ms())
-            if gone:
-                pipe.hdel(key, *gone)
-            if changed:
-                pipe.hset(key, mapping=changed)  # type: ignore[arg-type]  # str keys and values
+        again when the hash had expired, e.g. after a pause longer than its life). One write
+        at a time: each one goes by what the one before it wrote."""
+        async with self._seated_lock:
+            now = {} if self.member is None else dict(self.member.seated())
+            key, had = f"{self.prefix}seated:{self.node}", self._seated
+            gone = [p for p in had if p not in now]
+            changed = {p: c for p, c in now.items() if had.get(p) != c}
+            self.ops += 1
+            async with self.redis.pipeline(transaction=False) as pipe:
                 pipe.pexpire(key, self._publish_ttl_ms())
-            kept = (await pipe.execute())[0]
-        self._seated = now if kept or not had else {}  # an expired hash: all of it again next time
+                if gone:
+                    pipe.hdel(key, *gone)
+                if changed:
+                    pipe.hset(key, mapping=changed)  # type: ignore[arg-type]  # str keys and values
+                    pipe.pexpire(key, self._publish_ttl_ms())
+                kept = (await pipe.execute())[0]
+            self._seated = now if kept or not had else {}  # an expired hash: all of it again next time
 
     async def saw(self, player_id: str, for_ms: int) -> None:
         """``player_id`` has a group page open: they count as online for ``for_ms``."""
