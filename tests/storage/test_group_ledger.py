@@ -39,7 +39,8 @@ def a_match(draw):
         )
     else:
         scores = draw(st.lists(st.integers(0, 3), min_size=seats, max_size=seats))
-    return {"game": game, "who": who, "scores": scores, "contracts": contracts}
+    late = draw(st.booleans())  # played before the last season closed, stored after (the spool)
+    return {"game": game, "who": who, "scores": scores, "contracts": contracts, "late": late}
 
 
 def hand(game: str, declarer: int | None, made: bool | None) -> dict:
@@ -161,7 +162,8 @@ def test_the_ledger_agrees_with_a_recount(db, events):
             if event == "close":
                 number = groups.close_season(session, code)["number"]
             else:
-                store.save_match(session, record(event, room, ids, T0 + timedelta(minutes=i)))
+                at = T0 + timedelta(minutes=i) - timedelta(days=30 if event["late"] else 0)
+                store.save_match(session, record(event, room, ids, at))
                 played.append((number, event))
     with db.session() as session:
         members = {m["player_id"]: m["name"] for m in groups.members_of(session, code)}
