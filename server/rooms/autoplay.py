@@ -18,6 +18,7 @@ import time
 from typing import TYPE_CHECKING, Any, Protocol
 
 from server.bots import Bot, get_bot
+from server.notify.events import ClockRanOut
 from server.rooms.host import BotPool, Host
 
 if TYPE_CHECKING:
@@ -184,9 +185,14 @@ class Autoplay:
             if not people:
                 return
             seat = people[0]
-            if table.clock.missed(seat):
+            away = table.clock.missed(seat)
+            if away:
                 room.set_away(seat, True)
             self.easy_move(room, seat, clock=True)
+            who = table.seats[seat]
+            if who.player_id is not None:
+                name, seconds = who.name or "", table.clock.seconds
+                room.host.notify(ClockRanOut(room.code, table.game.name, who.player_id, name, seconds, away))
 
     # ---- a dropped player's grace ---------------------------------------------------------------
 

@@ -20,6 +20,8 @@ from server.bots.pool import BotPool
 from server.budget import LoopBudget
 from server.config import Settings
 from server.log_entry import LogEntry, LogWriter, StoreUnavailable, WriterReports
+from server.notify import Notifier
+from server.notify.events import Event, TableOpened
 from server.rooms.directory import (
     BUSY,
     UNAVAILABLE,
@@ -88,6 +90,7 @@ class RoomManager:
         self.restored = source is None  # tables are looked up only once the restore is done
         self.stopping = False
         self.directory: Directory = LocalDirectory(self)
+        self.notifier = Notifier()  # its channels are added by the app (server/app.py)
 
     @property
     def cluster(self) -> Cluster | None:
@@ -206,6 +209,7 @@ class RoomManager:
             for s in follow.seats:
                 if s.bot and s.index < len(seats) and s.index not in followers and seats[s.index].player_id is None:
                     room.submit("bot", {"seat": s.index, "remove": False, "level": s.level or "easy"})
+        self.notify(TableOpened(code, room.table.game.name, room.table.host_name))
         return room
 
     def get(self, code: str) -> Room | None:
@@ -374,6 +378,9 @@ class RoomManager:
     def action_applied(self) -> None:
         self.actions_applied += 1
 
+    def notify(self, event: Event) -> None:
+        self.notifier.publish(event)
+
     def table_changed(self, code: str, row: dict) -> None:
         """A table's lobby row changed (status or seats): the shared limits follow it."""
         self.directory.table_changed(code, row)
@@ -382,6 +389,7 @@ class RoomManager:
         """``room`` logged its last entry (park or close): out of the directory, gone once durable."""
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
+        self.notifier.forget(room.code)
         durable = not room.logged or room.delivery.durable_version >= room.version
         if not durable:
             self.retiring_rooms[room.code] = room
@@ -459,3 +467,4 @@ class RoomManager:
             await room.close(1012, "server restarting")
         self.rooms.clear()
         self.bot_pool.close()
+        await self.notifier.close()

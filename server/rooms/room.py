@@ -34,6 +34,7 @@ import orjson
 
 from server.budget import LoopBudget
 from server.log_entry import LogEntry
+from server.notify.events import MatchFinished, YourTurn
 from server.rooms.autoplay import Autoplay
 from server.rooms.chat import ChatLimits
 from server.rooms.connection import Connection
@@ -159,8 +160,10 @@ class Room(SeatTakeover):
         for effect, value in effects:  # after the entry: what it made follows it
             if effect is TURN:
                 self.autoplay.schedule(self)
+                self.host.notify(your_turn(table, self.connections))
             elif effect is FINISHED:
                 self.writer.record(value)  # never blocks: written off the loop, after the entry
+                self.host.notify(MatchFinished(self.code, table.game.name, value))
             elif effect is ROW and self.logged:
                 self.host.table_changed(self.code, value)
 
@@ -289,10 +292,8 @@ class Room(SeatTakeover):
 
     def _tell_presence(self) -> None:
         """Broadcast the seats as they are now, if a connection was shown otherwise (a ``seen``).
-
         A call from the loop, not a task, so there is nothing but the timer to keep or cancel;
-        while the lock is held, or the table may not change now, it looks again a delay later.
-        """
+        while the lock is held, or the table may not change now, it looks again a delay later."""
         self._presence_due = None
         if self.closed or self.host.letting_go(self.code):
             return
@@ -307,9 +308,8 @@ class Room(SeatTakeover):
                 return
 
     def restored(self) -> None:
-        """After a rebuild (on the event loop): every seated player's grace period and the turn
-        clock start now; a finished match is handed to storage again (saving is idempotent, so
-        a record lost in a crash is not)."""
+        """After a rebuild: every seated player's grace period and the turn clock start now; a
+        finished match goes to storage again (saving is idempotent: a record lost in a crash is not)."""
         for seat in self.table.seats:
             if seat.player_id is not None:
                 self.autoplay.start_grace(self, seat.index)
@@ -448,6 +448,23 @@ class Room(SeatTakeover):
             if not conn.closed:
                 conn.closed = True
                 await conn.closer(code, reason)
+
+
+def your_turn(table: Table, connections: list[Connection]) -> YourTurn:
+    """The people to act now at ``table`` (maybe none), for whoever tells players away from it:
+    the host's notifier tells each of them once a turn."""
+    people = [table.seats[s] for s in table.people_to_act() if table.seats[s].player_id is not None]
+    return YourTurn(
+        table.code,
+        table.game.name,
+        table.host_name,
+        tuple(s.player_id for s in people if s.player_id is not None),
+        tuple(s.name or "" for s in people),
+        frozenset(c.player_id for c in connections if c.player_id is not None),
+        table.clock.deadline,
+        table.clock.seconds,
+        table.version,
+    )
 
 
 def chat_line(text: str, max_chars: int) -> str:
