@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
@@ -49,6 +50,14 @@ class Settings(BaseSettings):
     )
     turn_timer_scale: float = Field(
         default=1.0, gt=0, le=1.0, description="Multiplies every table's turn timer (tests use a small value)."
+    )
+    outbound_allow_private: bool = Field(
+        default=False,
+        description="Let webhooks and push endpoints reach loopback and private addresses (tests only).",
+    )
+    outbound_allow_networks: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Private networks (comma-separated, e.g. 10.1.2.0/24) webhooks may reach all the same.",
     )
     room_idle_close_s: float = Field(
         default=900.0, gt=0, description="A table nobody has been connected to for this long is parked."
@@ -192,11 +201,18 @@ class Settings(BaseSettings):
         "rest is kept for the players of the tables.",
     )
 
-    @field_validator("trusted_proxies", mode="before")
+    @field_validator("trusted_proxies", "outbound_allow_networks", mode="before")
     @classmethod
     def _split_proxies(cls, value: object) -> object:
         if isinstance(value, str):
             return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("outbound_allow_networks")
+    @classmethod
+    def _networks(cls, value: list[str]) -> list[str]:
+        for network in value:
+            ipaddress.ip_network(network, strict=False)  # a ValueError names the bad one
         return value
 
     @field_validator("database_url")
