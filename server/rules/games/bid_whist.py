@@ -86,7 +86,6 @@ from server.rules.cards import (
     SUIT_SINGULAR,
     SUITS,
     card_name,
-    check_deck,
     hand_rng,
     is_card,
     shuffled,
@@ -591,39 +590,35 @@ class BidWhist(Game):
 
     # ---- setup -------------------------------------------------------------------------
 
-    def new_game(
+    def deck(self, options: GameOptions, players: int) -> Sequence[str]:
+        """The 52 cards, and the jokers a table adds."""
+        house = HouseRules.of(options, _FULL_DECK)
+        return _FULL_DECK if house is None else house.deck
+
+    def start(
         self,
-        players: int = 4,
-        options: Mapping[str, Any] | GameOptions | None = None,
-        seed: int | str = 0,
-        dealer: int = 0,
-        decks: Sequence[Sequence[str]] | None = None,
+        players: int,
+        options: GameOptions,
+        seed: int | str,
+        dealer: int,
+        decks: tuple[tuple[str, ...], ...],
     ) -> BidWhistState:
         """Start a match and deal its first hand."""
-        self.check_players(players)
-        opts = self.parse_options(options)
-        assert isinstance(opts, BidWhistOptions)
-        self.check_dealer(dealer, PLAYERS)
-        house = HouseRules.of(opts, _FULL_DECK)
-        stacked: tuple[tuple[str, ...], ...] = ()
-        if decks is not None:
-            if isinstance(decks, (str, bytes)) or not isinstance(decks, Sequence):
-                raise ValueError("decks must be a list of decks")
-            deck = _FULL_DECK if house is None else house.deck
-            stacked = tuple(tuple(check_deck(d, deck)) for d in decks)
+        assert isinstance(options, BidWhistOptions)
+        house = HouseRules.of(options, _FULL_DECK)
         return BidWhistState(
-            options=opts,
+            options=options,
             house=house,
             # the game's mark as the view shows it: with thirteen books, +/- game_to
-            target=opts.game_to if opts.books == "thirteen" else opts.target,
+            target=options.game_to if options.books == "thirteen" else options.target,
             seed=seed,
-            decks=stacked,
+            decks=decks,
             team_scores=(0, 0),
             history=(),
             records=(),
             winners=(),
             views=ViewMemo(),
-            **_hand_fields(seed, stacked, 0, dealer, house),
+            **_hand_fields(seed, decks, 0, dealer, house),
         )
 
     def players(self, state: BidWhistState) -> int:

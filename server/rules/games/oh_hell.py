@@ -90,7 +90,6 @@ from server.rules.cards import (
     RANKS,
     SUITS,
     card_code,
-    check_deck,
     hand_rng,
     is_card,
     shuffled,
@@ -468,24 +467,26 @@ class OhHell(Game):
 
     # ---- setup ------------------------------------------------------------------------
 
-    def new_game(
+    def options_problem(self, options: GameOptions, players: int) -> str | None:
+        """Hand sizes this many players cannot be dealt, or None."""
+        assert isinstance(options, OhHellOptions)
+        return _option_problem(options, players)
+
+    def deck(self, options: GameOptions, players: int) -> Sequence[str]:
+        """One 52-card deck, whatever the table."""
+        return _DECK
+
+    def start(
         self,
         players: int,
-        options: Mapping[str, Any] | GameOptions | None = None,
-        seed: int | str = 0,
-        dealer: int = 0,
-        decks: Sequence[Sequence[str]] | None = None,
+        options: GameOptions,
+        seed: int | str,
+        dealer: int,
+        decks: tuple[tuple[str, ...], ...],
     ) -> OhHellState:
-        """Start a match and deal its first hand."""
-        self.check_players(players)
-        opts = self.parse_options(options)
-        assert isinstance(opts, OhHellOptions)
-        problem = _option_problem(opts, players)
-        if problem:
-            raise ValueError(problem)
-        self.check_dealer(dealer, players)
-        stacked = tuple(tuple(check_deck(deck, _DECK)) for deck in (decks or ()))
-        rules = Rules(players, opts, hand_sizes(players, opts), seed, stacked, dealer)
+        """Deal the first hand of the sequence."""
+        assert isinstance(options, OhHellOptions)
+        rules = Rules(players, options, hand_sizes(players, options), seed, decks, dealer)
         return OhHellState(rules=rules, scores=(0,) * players, results=(), views=ViewMemo(), **_deal(rules, 0))
 
     # ---- queries ------------------------------------------------------------------------

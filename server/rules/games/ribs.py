@@ -53,7 +53,7 @@ from typing import Any, NamedTuple
 
 from pydantic import Field
 
-from server.rules.cards import check_deck, hand_rng, ribs_deck, shuffled
+from server.rules.cards import hand_rng, ribs_deck, shuffled
 from server.rules.games.base import (
     Action,
     Game,
@@ -666,31 +666,26 @@ class Ribs(Game):
 
     # ---- setup ------------------------------------------------------------------------
 
-    def new_game(
+    def deck(self, options: GameOptions, players: int) -> Sequence[str]:
+        """One run A K Q J 10 9 8 7 a player, ranks without suits."""
+        return ribs_deck(players)
+
+    def start(
         self,
         players: int,
-        options: Mapping[str, Any] | GameOptions | None = None,
-        seed: int | str = 0,
-        dealer: int = 0,
-        decks: Sequence[Sequence[str]] | None = None,
+        options: GameOptions,
+        seed: int | str,
+        dealer: int,
+        decks: tuple[tuple[str, ...], ...],
     ) -> RibsState:
         """Start a session and deal its first hand."""
-        self.check_players(players)
-        opts = self.parse_options(options)
-        self.check_dealer(dealer, players)
-        full = ribs_deck(players)
-        stacked: list[tuple[str, ...]] = []
-        for deck in decks or ():
-            if isinstance(deck, str) or not isinstance(deck, Sequence):
-                raise ValueError("each stacked deck must be a list of cards")
-            stacked.append(tuple(check_deck(deck, full)))
         cfg = Config(
             n=players,
-            target=opts.target,  # type: ignore[attr-defined]
-            until_sole_winner=opts.until_sole_winner,  # type: ignore[attr-defined]
+            target=options.target,  # type: ignore[attr-defined]
+            until_sole_winner=options.until_sole_winner,  # type: ignore[attr-defined]
             seed=seed,
             first_dealer=dealer,
-            decks=tuple(stacked),
+            decks=decks,
             max_bid=TRICKS_PER_HAND * (players - 1),
         )
         zeros = (0,) * players

@@ -60,7 +60,6 @@ from server.rules.cards import (
     TARBISH_RANKS,
     card_code,
     card_name,
-    check_deck,
     hand_rng,
     shuffled,
     tarbish_deck,
@@ -601,9 +600,6 @@ def _start_hand(new: TarbishState, match: MatchInfo, index: int, dealer: int) ->
     new.won = ((), ())
 
 
-_DEFAULT_OPTIONS = TarbishOptions()  # only read
-
-
 # ---- the engine -----------------------------------------------------------------------------
 
 
@@ -624,28 +620,28 @@ class Tarbish(Game):
 
     # ---- setup ----------------------------------------------------------------------------
 
-    def new_game(
+    def deck(self, options: GameOptions, players: int) -> Sequence[str]:
+        """The 36 cards, six to ace."""
+        return DECK
+
+    def start(
         self,
-        players: int = 4,
-        options: Mapping[str, Any] | GameOptions | None = None,
-        seed: int | str = 0,
-        dealer: int = 0,
-        decks: Sequence[Sequence[str]] | None = None,
+        players: int,
+        options: GameOptions,
+        seed: int | str,
+        dealer: int,
+        decks: tuple[tuple[str, ...], ...],
     ) -> TarbishState:
         """Start a match and deal its first hand."""
-        self.check_players(players)
-        opts = _DEFAULT_OPTIONS if options is None or options == {} else self.parse_options(options)
-        self.check_dealer(dealer, PLAYERS)
-        stacked = tuple(tuple(check_deck(d, DECK)) for d in decks or ())
         match = MatchInfo(
-            target=opts.target,  # type: ignore[attr-defined]
-            half_bait=opts.half_bait,  # type: ignore[attr-defined]
-            no_trump=opts.no_trump,  # type: ignore[attr-defined]
-            dealer_forced=opts.dealer_forced,  # type: ignore[attr-defined]
+            target=options.target,  # type: ignore[attr-defined]
+            half_bait=options.half_bait,  # type: ignore[attr-defined]
+            no_trump=options.no_trump,  # type: ignore[attr-defined]
+            dealer_forced=options.dealer_forced,  # type: ignore[attr-defined]
             throw_ins=0,
             seed=seed,
             first_dealer=dealer,
-            decks=stacked,
+            decks=decks,
             hand_index=-1,
             dealer=dealer,
             deals=(),
