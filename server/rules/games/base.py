@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -154,6 +154,16 @@ def stacked_decks(decks: object, deck: Sequence[str]) -> tuple[tuple[str, ...], 
     return tuple(stacked)
 
 
+class Setup(NamedTuple):
+    """A new match as ``new_game`` checked it, for the game's ``start`` to deal."""
+
+    players: int
+    options: GameOptions
+    seed: int | str  # where the match's randomness comes from (``cards.hand_rng``)
+    dealer: int  # the first hand's dealer
+    decks: tuple[tuple[str, ...], ...]  # stacked decks, top first, one a hand from the first
+
+
 # Each game's default options (``Game.parse_options`` with none given), made on first use.
 _DEFAULT_OPTIONS: dict[type[GameOptions], GameOptions] = {}
 
@@ -252,7 +262,7 @@ class Game(ABC):
         stacked: tuple[tuple[str, ...], ...] = ()
         if decks is not None:
             stacked = stacked_decks(decks, self.deck(opts, players))
-        return self.start(players, opts, seed, dealer, stacked)
+        return self.start(Setup(players, opts, seed, dealer, stacked))
 
     def options_problem(self, options: GameOptions, players: int) -> str | None:
         """Why these options do not suit this many players, or None (by default they all do)."""
@@ -263,16 +273,8 @@ class Game(ABC):
         """The cards a match with these options deals: what a stacked deck must hold."""
 
     @abstractmethod
-    def start(
-        self,
-        players: int,
-        options: GameOptions,
-        seed: int | str,
-        dealer: int,
-        decks: tuple[tuple[str, ...], ...],
-    ) -> Any:
-        """The first hand of a match whose players, options, dealer and ``decks`` (checked
-        permutations of ``deck``, top first, one a hand) are known to be good."""
+    def start(self, setup: Setup) -> Any:
+        """The match's first hand, dealt as ``setup`` (checked by ``new_game``) says."""
 
     @abstractmethod
     def to_act(self, state: Any) -> list[int]:

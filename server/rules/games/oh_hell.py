@@ -99,6 +99,7 @@ from server.rules.games.base import (
     Action,
     Game,
     GameOptions,
+    Setup,
     shared_actions,
 )
 from server.rules.state import State, ViewMemo
@@ -476,17 +477,11 @@ class OhHell(Game):
         """One 52-card deck, whatever the table."""
         return _DECK
 
-    def start(
-        self,
-        players: int,
-        options: GameOptions,
-        seed: int | str,
-        dealer: int,
-        decks: tuple[tuple[str, ...], ...],
-    ) -> OhHellState:
+    def start(self, setup: Setup) -> OhHellState:
         """Deal the first hand of the sequence."""
+        players, options = setup.players, setup.options
         assert isinstance(options, OhHellOptions)
-        rules = Rules(players, options, hand_sizes(players, options), seed, decks, dealer)
+        rules = Rules(players, options, hand_sizes(players, options), setup.seed, setup.decks, setup.dealer)
         return OhHellState(rules=rules, scores=(0,) * players, results=(), views=ViewMemo(), **_deal(rules, 0))
 
     # ---- queries ------------------------------------------------------------------------

@@ -59,6 +59,7 @@ from server.rules.games.base import (
     Game,
     GameError,
     GameOptions,
+    Setup,
     action_type,
     shared_action,
     shared_actions,
@@ -670,22 +671,16 @@ class Ribs(Game):
         """One run A K Q J 10 9 8 7 a player, ranks without suits."""
         return ribs_deck(players)
 
-    def start(
-        self,
-        players: int,
-        options: GameOptions,
-        seed: int | str,
-        dealer: int,
-        decks: tuple[tuple[str, ...], ...],
-    ) -> RibsState:
+    def start(self, setup: Setup) -> RibsState:
         """Start a session and deal its first hand."""
+        players, options, dealer = setup.players, setup.options, setup.dealer
         cfg = Config(
             n=players,
             target=options.target,  # type: ignore[attr-defined]
             until_sole_winner=options.until_sole_winner,  # type: ignore[attr-defined]
-            seed=seed,
+            seed=setup.seed,
             first_dealer=dealer,
-            decks=decks,
+            decks=setup.decks,
             max_bid=TRICKS_PER_HAND * (players - 1),
         )
         zeros = (0,) * players

@@ -69,6 +69,7 @@ from server.rules.games.base import (
     Game,
     GameError,
     GameOptions,
+    Setup,
     action_type,
     shared_action,
     shared_actions,
@@ -624,24 +625,18 @@ class Tarbish(Game):
         """The 36 cards, six to ace."""
         return DECK
 
-    def start(
-        self,
-        players: int,
-        options: GameOptions,
-        seed: int | str,
-        dealer: int,
-        decks: tuple[tuple[str, ...], ...],
-    ) -> TarbishState:
+    def start(self, setup: Setup) -> TarbishState:
         """Start a match and deal its first hand."""
+        options, dealer = setup.options, setup.dealer
         match = MatchInfo(
             target=options.target,  # type: ignore[attr-defined]
             half_bait=options.half_bait,  # type: ignore[attr-defined]
             no_trump=options.no_trump,  # type: ignore[attr-defined]
             dealer_forced=options.dealer_forced,  # type: ignore[attr-defined]
             throw_ins=0,
-            seed=seed,
+            seed=setup.seed,
             first_dealer=dealer,
-            decks=decks,
+            decks=setup.decks,
             hand_index=-1,
             dealer=dealer,
             deals=(),
