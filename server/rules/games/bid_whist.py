@@ -3,8 +3,8 @@
 
 House options (docs/rules/bid_whist.md): jokers, the thirteen-book game, directions (uptown,
 downtown, no trump), doubling and Boston, a sported kitty. A table that sets any of them
-plays by ``server.rules.games.bid_whist_house`` (``state.house``); the seed's game keeps the
-code paths below untouched. With ``directions`` a bid carries ``direction``; a no-trump
+plays by ``server.rules.games.bid_whist_house`` (``state.house``); the seed's game never
+enters its branches. With ``directions`` a bid carries ``direction``; a no-trump
 declarer answers ``{"type": "direction", "direction": "uptown" | "downtown"}`` after the
 discard instead of naming trump. The view adds ``direction``, ``play_direction``,
 ``high_direction``, ``bid_directions``, ``sported`` (the kitty face up while the declarer
@@ -160,8 +160,7 @@ class Phase(str, enum.Enum):
     OVER = "over"
 
 
-# The phases as module names: ``Phase.X`` is a lookup on the enum class, several times
-# slower than a global, and the hot paths test the phase on every action.
+# The phases as module names: every action tests the phase (docs/decisions/0003).
 _BIDDING, _DISCARDING, _TRUMP_OR_LEAD, _PLAYING, _OVER = (
     Phase.BIDDING,
     Phase.DISCARDING,
@@ -631,9 +630,8 @@ def _discard_legal(hand: tuple[str, ...], count: int = KITTY_SIZE) -> list[Actio
     """Every discard of ``count`` cards from the declarer's sorted hand, in combinations
     order (the seed's game: four of 16 cards).
 
-    The cost is allocation (1,820 dicts and lists); ``combinations`` over the hand itself
-    measured cheaper than indexing it through a precomputed table. The collector is left
-    alone: rules touch no process-wide state, and the server raises its thresholds itself.
+    Each is a new action (1,820 of them for four of 16 cards: docs/decisions/0003). Rules
+    touch no process-wide state: the collector's thresholds are the server's to set.
     """
     if count == 5:  # one joker: 6,188 discards of 17 cards; two: 18,564 of 18
         return [{"type": "discard", "cards": [a, b, c, d, e]} for a, b, c, d, e in combinations(hand, 5)]

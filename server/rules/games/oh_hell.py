@@ -513,9 +513,8 @@ class OhHell(Game):
             return []
         if state.phase is _PLAYING:
             return list(map(_play_action, follow_suit(state.hands[seat], state.led)))
-        # _why_not_bid's rule, listed: 0 to the hand size, except the hook's number (cheaper
-        # than asking _why_not_bid for each number, and a slice and a del than a
-        # comprehension: docs/decisions/0003).
+        # _why_not_bid's rule, listed: 0 to the hand size, except the hook's number
+        # (docs/decisions/0003).
         bids = list(_BID_ACTIONS[: state.deal.size + 1])
         forbidden = self.forbidden_bid(state)
         if forbidden is not None:
@@ -554,17 +553,17 @@ class OhHell(Game):
             self.check_legal(state, seat, action)  # raises, saying why
         if state.phase is not _PLAYING:
             return self._bid(state, seat, action["value"])
-        # A card is played: the trick goes on, or is taken. (Written out here rather than in
-        # a function of its own: a call on every card is a measurable share of a game.)
+        # A card is played: the trick goes on, or is taken (every card comes this way:
+        # docs/decisions/0003).
         card = action["card"]
         hands = state.hands
         held = list(hands[seat])
         held.remove(card)
-        changed = list(hands)  # (a list's item set: cheaper than joining slices)
+        changed = list(hands)  # the seat's hand, one card fewer
         changed[seat] = tuple(held)
         hands = tuple(changed)
         trick = state.trick + ((seat, card),)
-        n = len(hands)  # the players (cheaper than the Rules field)
+        n = len(hands)  # the players
         new = state.clone()
         new.hands = hands
         if len(trick) < n:

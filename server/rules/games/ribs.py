@@ -250,7 +250,7 @@ def may_pass(state: RibsState) -> bool:
 class HeldPairs:
     """The pairs one hand (count of each rank) holds: each distinct pair once, high first,
     and the actions that play them (``_RIBS_ACTIONS``, ``_PAIR_ACTIONS``) in that order.
-    (Slots, not a NamedTuple: read on every pair step, a slot is the cheaper read.)"""
+    (Read on every pair step: slots, docs/decisions/0003.)"""
 
     __slots__ = ("either", "face_up", "ranks", "ribs")
 
@@ -470,8 +470,7 @@ _PAIR_OF: dict[tuple[str, str], tuple[int, int]] = {
 
 def _pair_of(cards: object) -> tuple[int, int] | None:
     """The ranks of a two-card list, low index (high rank) first, or None if it is none.
-    (One look-up in ``_PAIR_OF``: cheaper than two rank look-ups and a compare, and it runs
-    twice a pair played.)"""
+    (One look-up in ``_PAIR_OF``: it runs twice a pair played, docs/decisions/0003.)"""
     if isinstance(cards, list) and len(cards) == 2:
         c0, c1 = cards
         if type(c0) is str and type(c1) is str:
@@ -529,7 +528,7 @@ def _new_hand(state: RibsState, scores: tuple[int, ...], history: tuple[HandResu
             full = _FULL_DECKS[n] = tuple(ribs_deck(n))
         deck = shuffled(full, hand_rng(cfg.seed, index))
     dealt = _deal_pairs(deck, n, (dealer + 1) % n)
-    # Clone and set, not evolve: keyword arguments are costly (docs/decisions/0003).
+    # A new hand resets nearly every field: cloned and set (docs/decisions/0003).
     new = state.clone()
     new.phase, new.hand_index, new.dealer, new.trick_number = _BIDDING, index, dealer, 1
     new.hands = tuple(map(_counts, dealt))
@@ -547,7 +546,7 @@ def _without(hands: tuple[tuple[int, ...], ...], seat: int, a: int, b: int) -> t
     hand = list(hands[seat])
     hand[a] -= 1
     hand[b] -= 1
-    changed = list(hands)  # (a list's item set: cheaper than joining slices)
+    changed = list(hands)  # the seat's hand, one pair fewer
     changed[seat] = tuple(hand)
     return tuple(changed)
 
@@ -615,7 +614,7 @@ def _after_trick(
     n = state.cfg.n
     last = rec.trick_number == TRICKS_PER_HAND
     took = rec.double_match if rec.double_match >= 0 else rec.leader if rec.made else None
-    # Clone and set, not evolve: keyword arguments are costly (docs/decisions/0003).
+    # The trick's end changes most fields: cloned and set (docs/decisions/0003).
     after = state.clone()
     after.hands, after.fold_used, after.won, after.discard = hands, fold_used, won, discard
     after.points = tuple(map(add, state.points, rec.captured))

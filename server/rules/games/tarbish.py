@@ -483,8 +483,7 @@ def _name_trump(state: TarbishState, seat: int, call: str) -> TarbishState:
     """Trump (or no trump) named: every kitty joins its hand, runs are found and bella is known."""
     suit = None if call == NO_TRUMP else call
     hands, runs = zip(*[_sorted_and_runs(h + k) for h, k in zip(state.hands, state.kitties, strict=True)], strict=True)
-    # Clone and set, here and below, rather than evolve: keyword arguments are costly
-    # (docs/decisions/0003).
+    # The match and the hand change together: both cloned and set (docs/decisions/0003).
     match = state.match.clone()
     match.trump, match.caller, match.throw_ins = suit, seat, 0
     match.runs = runs
@@ -500,7 +499,7 @@ def _declare(state: TarbishState, seat: int, points: int | None) -> TarbishState
     """One declaration (or pass); after the fourth the best run is known and play starts."""
     declarations = state.declarations + ((seat, points),)
     log = (state.log, seat, _PASS_MOVE if points is None else _DECLARE_MOVE)
-    if len(declarations) < PLAYERS:  # (clone and set: cheaper than evolve)
+    if len(declarations) < PLAYERS:  # the next seat declares
         new = state.clone()
         new.declarations = declarations
         new.turn = (seat + 1) % PLAYERS
@@ -579,8 +578,8 @@ def _deal(state: TarbishState, match: MatchInfo, index: int, dealer: int) -> Tar
 
 def _start_hand(new: TarbishState, match: MatchInfo, index: int, dealer: int) -> None:
     """Set every field of ``new`` (a state nobody has seen yet) but ``views`` to the start
-    of hand ``index``, dealt by ``dealer``. (Stores, not evolve(**fields) or setattr: a
-    store costs a fraction of either, docs/decisions/0003.)"""
+    of hand ``index``, dealt by ``dealer``: a new hand resets nearly every field
+    (docs/decisions/0003)."""
     if index < len(match.decks):
         deck: Sequence[str] = match.decks[index]
     else:
@@ -745,13 +744,13 @@ class Tarbish(Game):
         if self.why_illegal(state, seat, action) is not None:
             self.check_legal(state, seat, action)  # raises, saying why
         if state.phase is _PLAYING:  # so the action is a card (one read less than its type)
-            # The card is played here, not in a function of its own (a call on every card
-            # is a measurable share of a game).
+            # A card is played: the trick goes on, or is taken (every card comes this way:
+            # docs/decisions/0003).
             card = action["card"]
             hands = state.hands
             held = list(hands[seat])
             held.remove(card)
-            changed = list(hands)  # (an item set: cheaper than joining slices)
+            changed = list(hands)  # the seat's hand, one card fewer
             changed[seat] = tuple(held)
             trick = state.trick + ((seat, card),)
             if len(trick) == PLAYERS:
@@ -769,7 +768,7 @@ class Tarbish(Game):
             if state.phase is _NAMING:
                 if seat == state.match.dealer:  # all four passed: the hand is thrown in
                     return _throw_in(state)
-                new = state.clone()  # (clone and set: cheaper than evolve's keywords)
+                new = state.clone()  # the next seat bids
                 new.turn = (seat + 1) % PLAYERS
                 new.log = (state.log, seat, _PASS_MOVE)
                 return new
