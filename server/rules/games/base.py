@@ -2,7 +2,8 @@
 
 A game is a handful of pure functions over an immutable state:
 
-- ``new_game(players, options, seed, dealer, decks)`` deals the first hand;
+- ``new_game(players, options, seed, dealer, decks)`` deals the first hand: written once,
+  here, it checks what every game checks and hands a ``Setup`` to the game's ``start``;
 - ``to_act(state)`` lists the seats that must act now (``[]`` when the match is over);
 - ``legal_actions(state, seat)`` enumerates every legal action of that seat;
 - ``apply(state, seat, action)`` returns a new state and never changes the one it was given;

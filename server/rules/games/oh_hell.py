@@ -559,7 +559,7 @@ class OhHell(Game):
         hands = state.hands
         held = list(hands[seat])
         held.remove(card)
-        changed = list(hands)  # the seat's hand, one card fewer
+        changed = list(hands)
         changed[seat] = tuple(held)
         hands = tuple(changed)
         trick = state.trick + ((seat, card),)
