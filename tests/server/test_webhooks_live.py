@@ -250,3 +250,45 @@ async def test_only_the_owner_reads_or_sets_the_webhook_and_no_other_answer_show
         assert (await http.post(base + "/test", headers=auth(ana))).status_code == 409
         assert len(chat.requests) == 2
     assert_unlogged(server, secret)
+
+
+@pytest.fixture(scope="module")
+def guarded(tmp_path_factory):
+    """A server as deployed: inside addresses refused; 127.0.0.2 stands for an allowed one
+    (FELT_OUTBOUND_ALLOW_NETWORKS), 127.0.0.1 for the inside."""
+    env = {"FELT_OUTBOUND_ALLOW_NETWORKS": "127.0.0.2/32", "FELT_WEBHOOK_BACKOFF_SCALE": "0.001"}
+    with served_on("sqlite", tmp_path_factory, "guarded", log_level="info", **env) as live:
+        yield live
+
+
+async def test_a_webhook_never_reaches_inside_addresses_named_resolved_or_redirected_to(guarded):
+    ana = await new_player(guarded.base, "Ana")
+    secret, path = secret_path()
+    async with (
+        ChatReceiver("127.0.0.1") as inside,
+        ChatReceiver("127.0.0.2") as allowed,
+        httpx.AsyncClient(base_url=guarded.base) as http,
+    ):
+        code = await new_group(http, ana)
+        base = f"/api/groups/{code}/webhook"
+        for literal in (inside.url(path), f"http://[::1]:{inside.port}{path}", "http://10.1.2.3/hook"):
+            r = await http.put(base, json={"url": literal, "format": "json"}, headers=auth(ana))
+            assert r.status_code == 422 and r.json()["error"]["code"] == "bad_url", literal
+        # A name is judged where it leads, at every delivery: saved, then refused when sent.
+        await set_hook(http, code, ana, f"http://localhost:{inside.port}{path}", "json")
+        await open_table(http, code, ana)
+        await hook_state(http, code, ana, lambda h: h["last_failure"] == "refused", "refused")
+        tested = (await http.post(base + "/test", headers=auth(ana))).json()
+        assert tested == {"delivered": False, "failure": "refused"}
+        # An allowed address that redirects inside: the hop is refused.
+        for target in (inside.url("/stolen"), f"http://localhost:{inside.port}/stolen"):
+            allowed.default = (307, {"Location": target})
+            await set_hook(http, code, ana, allowed.url(path), "json")
+            before = len(allowed.requests)
+            tested = (await http.post(base + "/test", headers=auth(ana))).json()
+            assert tested == {"delivered": False, "failure": "refused"}
+            assert len(allowed.requests) == before + 1
+        assert inside.requests == []
+        allowed.default = (204, {})
+        assert (await http.post(base + "/test", headers=auth(ana))).json() == {"delivered": True, "failure": None}
+    assert_unlogged(guarded, secret)
