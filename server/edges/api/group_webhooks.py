@@ -6,7 +6,7 @@ The URL is a secret: it travels only in the owner's request bodies and in the an
 ``GET ...?reveal=true``; every other answer shows it masked. It is checked when saved (http or
 https, a host, no credentials, not a private address written as a number); a name that
 resolves to a private address is accepted then and refused at every delivery, where the
-addresses are known (docs/decisions/0032-webhook-addresses.md).
+addresses are known (docs/decisions/0019-webhook-addresses.md).
 """
 
 from __future__ import annotations
