@@ -301,7 +301,10 @@ class Webhooks:
         try:
             while lane.queue:
                 message, url, format = lane.queue.popleft()
-                await self.deliver(group, url, body_of(message, format))
+                try:
+                    await self.deliver(group, url, body_of(message, format))
+                except Exception as exc:  # noqa: BLE001 - the next message still goes out
+                    log.warning("webhook of group %s: a message was lost (%s)", group, type(exc).__name__)
         finally:
             if self.lanes.get(group) is lane:
                 del self.lanes[group]

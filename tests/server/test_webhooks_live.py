@@ -223,8 +223,9 @@ async def test_only_the_owner_reads_or_sets_the_webhook_and_no_other_answer_show
         saved = await set_hook(http, code, ana, chat.url(path))
         assert saved["masked"] and secret not in saved["url"] and saved["url"].startswith("http://127.0.0.1")
         assert secret not in (await http.get(base, headers=auth(ana))).text
-        shown = (await http.get(base, params={"reveal": "true"}, headers=auth(ana))).json()
-        assert shown == {**saved, "url": chat.url(path), "masked": False}
+        revealed = await http.get(base, params={"reveal": "true"}, headers=auth(ana))
+        assert revealed.headers["cache-control"] == "no-store"
+        assert revealed.json() == {**saved, "url": chat.url(path), "masked": False}
         for bad in ("ftp://chat.example.org/x", "http://user:pw@chat.example.org/x", "nope"):
             r = await http.put(base, json={"url": bad, "format": "json"}, headers=auth(ana))
             assert r.status_code == 422 and r.json()["error"]["code"] == "bad_url", (bad, r.text)

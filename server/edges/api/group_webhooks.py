@@ -90,10 +90,12 @@ def _answer(hook: dict[str, Any] | None, reveal: bool) -> dict[str, Any]:
 async def get_webhook(
     code: str,
     request: Request,
+    response: Response,
     caller: Caller = Depends(current_player),
     reveal: bool = Query(False, description="Show the whole URL (it is a secret)."),
 ) -> dict:
     await _owner(request, code, caller)
+    response.headers["Cache-Control"] = "no-store"  # the URL is a secret: no cache keeps it
     return _answer(await _read(request, code), reveal)
 
 
