@@ -75,7 +75,7 @@ class CollectorTender:
     is the same quarter, counted in objects), never sooner than ``min_every_s`` after the last
     (a server filling up with tables would otherwise walk its heap again at every quarter),
     and at least every ``full_every_s``. It used to run every ten minutes whatever the heap
-    did; a parked or closed table now leaves no cycle (tests/server/test_rooms_unit.py), so a
+    did; a parked or closed table now leaves no cycle (tests/rooms/test_rooms_unit.py), so a
     steady server has little for it to find.
     Memory, not ``gc.get_freeze_count()``: counting the frozen objects walks them all (a
     first version did it every second: 19% of the server's time at 300 rooms, py-spy), so it

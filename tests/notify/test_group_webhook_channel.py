@@ -6,10 +6,9 @@ mentions are off in the Discord format; the owner's view of a URL hides its secr
 from __future__ import annotations
 
 import asyncio
-import sys
-from pathlib import Path
 
 import orjson
+from chat_receiver import ChatReceiver
 
 from server.notify import Notifier
 from server.notify.events import MatchFinished, TableOpened, YourTurn
@@ -17,9 +16,6 @@ from server.notify.outbound import Outbound
 from server.notify.webhooks import Message, Webhooks, body_of, compose, masked, result_line
 from server.storage import groups, store
 from server.storage.db import Database
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "server"))
-from chat_receiver import ChatReceiver  # noqa: E402
 
 HOOK = {"group": "abcdefghjk", "group_name": "Tuesday cards"}
 
