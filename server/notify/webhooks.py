@@ -362,5 +362,5 @@ class Webhooks:
         return str(status), None  # the chat says the URL is wrong: trying again will not help
 
     def test_message(self, group: str, group_name: str) -> Message:
-        text = f"Felt: this chat will hear of {group_name}'s tables."
+        text = f"Felt: this chat will hear of the tables of {group_name}."
         return Message("test", group, group_name, None, text, f"{self.base}/g/{group}")

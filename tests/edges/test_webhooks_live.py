@@ -234,7 +234,7 @@ async def test_only_the_owner_reads_or_sets_the_webhook_and_no_other_answer_show
         tested = (await http.post(base + "/test", headers=auth(ana))).json()
         assert tested == {"delivered": True, "failure": None}
         assert chat.bodies() == [
-            {"content": f"Felt: this chat will hear of Tuesday cards's tables. {PUBLIC}/g/{code}",
+            {"content": f"Felt: this chat will hear of the tables of Tuesday cards. {PUBLIC}/g/{code}",
              "allowed_mentions": {"parse": []}}
         ]
         room = await open_table(http, code, rui)

@@ -119,3 +119,33 @@ async def test_a_slow_turn_reaches_the_group_of_its_table_through_the_notifier(t
         await webhooks.close()
         await outbound.aclose()
     db.dispose()
+
+
+async def test_a_tables_opening_waits_for_the_table_to_be_made_the_groups(tmp_path):
+    """A room is opened before the API links it to its group: its opening is held until then."""
+    db = Database(f"sqlite:///{tmp_path / 'felt.db'}")
+    db.upgrade()
+    async with ChatReceiver() as chat:
+        with db.session() as session:
+            owner, _ = store.create_player(session, "Rui")
+            code = groups.create_group(session, owner.id, "Tuesday cards")["code"]
+            groups.save_webhook(session, code, chat.url("/hook/s3cret"), "json")
+        outbound = Outbound(allow_private=True)
+        webhooks = Webhooks(db, outbound)
+        webhooks.start()
+        webhooks.offer(TableOpened("late", "ribs", "Rui"))
+        for _ in range(1000):  # routed, and found to be of no group (yet)
+            if "late" in webhooks._unlinked:
+                break
+            await asyncio.sleep(0.01)
+        else:
+            raise AssertionError("the opening was never held")
+        assert chat.requests == []
+        with db.session() as session:
+            groups.link_table(session, code, "late", "ribs")
+        webhooks.table_linked("late", code)
+        await chat.until(lambda r: len(r) == 1, what="the held opening")
+        assert chat.bodies()[0]["text"] == "Rui opened a new Ribs table."
+        await webhooks.close()
+        await outbound.aclose()
+    db.dispose()
