@@ -59,6 +59,21 @@ class Settings(BaseSettings):
         default_factory=list,
         description="Private networks (comma-separated, e.g. 10.1.2.0/24) webhooks may reach all the same.",
     )
+    public_url: str | None = Field(
+        default=None,
+        description="The server's public address (e.g. https://cards.example.org): links sent to chats and "
+        "devices are absolute with it, paths without it.",
+    )
+    webhook_backoff_scale: float = Field(
+        default=1.0,
+        gt=0,
+        le=1.0,
+        description="Multiplies every wait between a webhook's tries (1 s, 4 s, 16 s) and a 429's Retry-After "
+        "(tests use a small value).",
+    )
+    webhook_queue: int = Field(
+        default=1000, ge=1, description="Events waiting for groups' webhooks; past it the oldest is dropped."
+    )
     room_idle_close_s: float = Field(
         default=900.0, gt=0, description="A table nobody has been connected to for this long is parked."
     )
@@ -214,6 +229,15 @@ class Settings(BaseSettings):
         for network in value:
             ipaddress.ip_network(network, strict=False)  # a ValueError names the bad one
         return value
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_url(cls, value: str | None) -> str | None:
+        if not value:
+            return None
+        if not value.startswith(("http://", "https://")):
+            raise ValueError("FELT_PUBLIC_URL is an http:// or https:// address")
+        return value.rstrip("/")
 
     @field_validator("database_url")
     @classmethod

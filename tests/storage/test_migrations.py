@@ -11,9 +11,9 @@ from alembic.migration import MigrationContext
 from server.storage.db import Database
 from server.storage.models import Base
 
-HEAD = "0009_table_player_left"
+HEAD = "0012_group_webhooks"
 
-TABLES = {"players", "matches", "match_seats", "hands", "actions", "groups", "group_members", "group_matches", "devices", "link_codes", "passkeys", "passkey_challenges"}
+TABLES = {"players", "matches", "match_seats", "hands", "actions", "groups", "group_members", "group_matches", "devices", "link_codes", "passkeys", "passkey_challenges", "group_webhooks"}
 
 
 def schema_diffs(db: Database, metadata: sa.MetaData = Base.metadata) -> list:
