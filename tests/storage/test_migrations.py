@@ -11,9 +11,9 @@ from alembic.migration import MigrationContext
 from server.storage.db import Database
 from server.storage.models import Base
 
-HEAD = "0009_table_player_left"
+HEAD = "0011_push"
 
-TABLES = {"players", "matches", "match_seats", "hands", "actions", "groups", "group_members", "group_matches", "devices", "link_codes", "passkeys", "passkey_challenges"}
+TABLES = {"players", "matches", "match_seats", "hands", "actions", "groups", "group_members", "group_matches", "devices", "link_codes", "passkeys", "passkey_challenges", "push_subscriptions", "notify_prefs", "server_keys"}
 
 
 def schema_diffs(db: Database, metadata: sa.MetaData = Base.metadata) -> list:
