@@ -132,10 +132,10 @@ def _ppid(proc: Path) -> int | None:
 
 
 @contextmanager
-def served_on(database: str, tmp_path_factory, label: str) -> Iterator[LiveServer]:
+def served_on(database: str, tmp_path_factory, label: str, **extra: str) -> Iterator[LiveServer]:
     """A live server on SQLite (``database="sqlite"``) or on a PostgreSQL database of its own,
     made for it in TEST_DATABASE_URL's server and dropped after (skipped without one, unless
-    FELT_REQUIRE_POSTGRES=1 makes that a failure)."""
+    FELT_REQUIRE_POSTGRES=1 makes that a failure); ``extra``: more of its environment."""
     import secrets
 
     import psycopg
@@ -144,7 +144,8 @@ def served_on(database: str, tmp_path_factory, label: str) -> Iterator[LiveServe
 
     from server.config import normalize_database_url
 
-    env, dropped, admin = {}, None, ""
+    env: dict[str, str] = dict(extra)
+    dropped, admin = None, ""
     if database == "postgres":
         given = os.environ.get("TEST_DATABASE_URL")
         if not given:
