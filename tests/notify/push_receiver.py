@@ -52,7 +52,9 @@ class Keys:
 class PushReceiver:
     def __init__(self) -> None:
         self.got: list[Received] = []
-        self.replies: dict[str, int | str] = {}
+        # How each path answers: a status, "hang", or a list of those taken one per request
+        # (201 once it is used up).
+        self.replies: dict[str, int | str | list] = {}
         self.hanging: list[web.Request] = []
         self._arrived = asyncio.Condition()
         self._release = asyncio.Event()
@@ -79,6 +81,8 @@ class PushReceiver:
             self.got.append(Received(name, dict(request.headers), body))
             self._arrived.notify_all()
         reply = self.replies.get(name, 201)
+        if isinstance(reply, list):
+            reply = reply.pop(0) if reply else 201
         if reply == "hang":
             self.hanging.append(request)
             await self._release.wait()
