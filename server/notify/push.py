@@ -20,7 +20,6 @@ import base64
 import logging
 import re
 import time
-from typing import Any
 
 import httpx
 import orjson
@@ -246,22 +245,29 @@ class PushChannel:
     async def _send(self, subscription: store.Subscription, body: bytes, event: Event) -> int | None:
         """The push service's status code, or None when it could not be reached."""
         try:
-            headers: dict[str, Any] = {
-                "Authorization": await self.keys.authorization(subscription.endpoint),
-                "Content-Encoding": "aes128gcm",
-                "Content-Type": "application/octet-stream",
-                "TTL": str(TTL_S),
-                "Urgency": "high" if isinstance(event, YourTurn) else "normal",
-                # A newer message on the same topic replaces one still waiting for the device.
-                "Topic": _TOPIC.sub("", f"{kind_of(event)}{event.table}")[:32],
-            }
-            reply = await self.outbound.post(subscription.endpoint, encrypt(subscription, body), headers)
+            authorization = await self.keys.authorization(subscription.endpoint)
+        except Exception:  # the database (the key's home) is away: try again later
+            log.exception("push: no VAPID key to sign with")
+            return None
+        try:
+            content = encrypt(subscription, body)
+        except Exception:  # keys the encryption refuses: no retry makes them work
+            log.exception("push: a subscription's keys could not be encrypted to")
+            return 400
+        headers = {
+            "Authorization": authorization,
+            "Content-Encoding": "aes128gcm",
+            "Content-Type": "application/octet-stream",
+            "TTL": str(TTL_S),
+            "Urgency": "high" if isinstance(event, YourTurn) else "normal",
+            # A newer message on the same topic replaces one still waiting for the device.
+            "Topic": _TOPIC.sub("", f"{kind_of(event)}{event.table}")[:32],
+        }
+        try:
+            reply = await self.outbound.post(subscription.endpoint, content, headers)
         except OutboundRefused:
             return 403  # an endpoint Felt may not send to: not worth a retry
         except (httpx.HTTPError, OSError):
-            return None
-        except Exception:
-            log.exception("push: sending failed")
             return None
         return reply.status_code
 
