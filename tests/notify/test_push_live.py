@@ -164,6 +164,8 @@ async def test_your_turn_with_the_table_closed_is_pushed_encrypted_and_signed(se
             "tag": f"felt-turn-{code}",
         }
         check_vapid(message.headers["Authorization"], key, f"http://127.0.0.1:{receiver.port}")
+        metrics = (await http.get("/metrics")).text
+        assert 'felt_push_messages_total{outcome="dropped"} 0.0' in metrics
         await b.close()
 
 
