@@ -18,8 +18,10 @@ from __future__ import annotations
 import asyncio
 import base64
 import logging
+import math
 import re
 import time
+from typing import Any
 
 import httpx
 import orjson
@@ -40,14 +42,17 @@ KEY_NAME = "vapid"
 TTL_S = 24 * 3600  # a push service keeps a message this long for a device that is offline
 TOKEN_FOR_S = 12 * 3600  # a VAPID token's lifetime (RFC 8292: at most 24 hours)
 GAMES = {"oh_hell": "Oh Hell", "bid_whist": "Bid Whist", "tarbish": "Tarabish", "ribs": "Ribs"}
-WORDS = {
+SLOW_CLOCK_S = 3600  # a clock this long or longer: the message says how many hours are left
+WORDS: dict[str, dict[str, Any]] = {
     "en": {
         "turn": ("Your turn at {host}'s {game} table", "The table waits for you."),
+        "left": "The table waits for you: {hours} h left.",
         "clock": ("Your time ran out at a {game} table", "A bot made that decision for you."),
         "away": ("Your time ran out at a {game} table", "A bot played for you three times: your seat is marked away."),
     },
     "pt": {
         "turn": ("Sua vez na mesa de {game} de {host}", "A mesa espera por você."),
+        "left": "A mesa espera por você: faltam {hours} h.",
         "clock": ("Seu tempo acabou numa mesa de {game}", "Um robô fez aquela jogada por você."),
         "away": ("Seu tempo acabou numa mesa de {game}", "Um robô jogou por você três vezes: seu lugar está ausente."),
     },
@@ -82,14 +87,18 @@ def raw_private_key(text: str) -> str:
     return text
 
 
-def payload(event: Event, lang: str) -> dict[str, str]:
-    """What a device shows for ``event``, in ``lang`` (English for a language not known)."""
+def payload(event: Event, lang: str, now_ms: int | None = None) -> dict[str, str]:
+    """What a device shows for ``event``, in ``lang`` (English for a language not known); at a
+    slow table (a clock of an hour or more) a turn says how many hours are left."""
     words = WORDS.get(lang, WORDS["en"])
     game = GAMES.get(event.game, event.game)
     if isinstance(event, YourTurn):
         title, body = words["turn"]
         kind = "turn"
         title = title.format(host=event.host_name, game=game)
+        if event.deadline is not None and event.clock_s >= SLOW_CLOCK_S:
+            left_ms = event.deadline - (now_ms if now_ms is not None else int(time.time() * 1000))
+            body = words["left"].format(hours=max(1, math.ceil(left_ms / 3_600_000)))
     else:
         assert isinstance(event, ClockRanOut)
         title, body = words["away" if event.away else "clock"]

@@ -9,7 +9,7 @@ from push_receiver import Keys, PushReceiver
 
 from server.notify.events import ClockRanOut, MatchFinished, TableOpened, YourTurn
 from server.notify.outbound import Outbound
-from server.notify.push import PushChannel, VapidKeys, new_private_key
+from server.notify.push import PushChannel, VapidKeys, new_private_key, payload
 from server.storage import devices, store
 from server.storage import push as push_store
 
@@ -149,3 +149,19 @@ async def test_a_full_queue_drops_without_waiting(database):
         channel.offer(turn("p1"))  # no worker started: nothing is taken off the queue
     assert channel.queue.qsize() == 2 and channel.counts["dropped"] == 3
     await channel.outbound.aclose()
+
+
+def test_a_turn_at_a_slow_table_says_how_many_hours_are_left_and_never_a_card():
+    now = 1_800_000_000_000
+    slow = YourTurn("WXYZ", "tarbish", "Ana", ("p1",), ("Ben",), frozenset(), now + 5 * 3_600_000 - 1, 86400, 3)
+    quick = YourTurn("WXYZ", "tarbish", "Ana", ("p1",), ("Ben",), frozenset(), now + 20_000, 30, 3)
+    assert payload(slow, "en", now) == {
+        "title": "Your turn at Ana's Tarabish table",
+        "body": "The table waits for you: 5 h left.",
+        "url": "/r/WXYZ",
+        "kind": "turn",
+        "tag": "felt-turn-WXYZ",
+    }
+    assert payload(slow, "pt", now)["body"] == "A mesa espera por você: faltam 5 h."
+    assert payload(quick, "en", now)["body"] == "The table waits for you."
+    assert payload(slow, "xx", now)["title"] == "Your turn at Ana's Tarabish table"
