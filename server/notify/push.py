@@ -34,7 +34,7 @@ from server.notify.events import ClockRanOut, Event, YourTurn
 from server.notify.outbound import Outbound, OutboundRefused
 from server.notify.prefs import kind_of
 from server.storage import push as store
-from server.storage.db import Database
+from server.storage.db import OUTAGE_ERRORS, Database
 
 log = logging.getLogger("felt.push")
 
@@ -222,7 +222,10 @@ class PushChannel:
                     task = asyncio.get_running_loop().create_task(self._deliver(subscription, event))
                     self._deliveries.add(task)
                     task.add_done_callback(self._deliveries.discard)
-            except Exception:  # the database is away: this one is lost, the next may pass
+            except OUTAGE_ERRORS as exc:  # the database is away: this one is lost, the next may pass
+                self.counts["failed"] += 1
+                log.warning("push: could not read the subscriptions (%s)", type(exc).__name__)
+            except Exception:
                 self.counts["failed"] += 1
                 log.exception("push: could not read the subscriptions")
             finally:
@@ -245,7 +248,10 @@ class PushChannel:
                 return
             if status in (404, 410):  # the subscription is gone (unsubscribed, expired)
                 self.counts["gone"] += 1
-                await self.db.call(self._drop, subscription)
+                try:
+                    await self.db.call(self._drop, subscription)
+                except OUTAGE_ERRORS:  # dropped on its next 410 instead
+                    log.warning("push: a gone subscription could not be dropped now")
                 return
             if status is not None and status < 500 and status != 429:
                 break  # refused for good (a bad request, a wrong key): retrying will not help
@@ -255,8 +261,8 @@ class PushChannel:
         """The push service's status code, or None when it could not be reached."""
         try:
             authorization = await self.keys.authorization(subscription.endpoint)
-        except Exception:  # the database (the key's home) is away: try again later
-            log.exception("push: no VAPID key to sign with")
+        except OUTAGE_ERRORS as exc:  # the database (the key's home) is away: try again later
+            log.warning("push: no VAPID key to sign with yet (%s)", type(exc).__name__)
             return None
         try:
             content = encrypt(subscription, body)

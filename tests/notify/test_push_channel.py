@@ -165,3 +165,24 @@ def test_a_turn_at_a_slow_table_says_how_many_hours_are_left_and_never_a_card():
     assert payload(slow, "pt", now)["body"] == "A mesa espera por você: faltam 5 h."
     assert payload(quick, "en", now)["body"] == "The table waits for you."
     assert payload(slow, "xx", now)["title"] == "Your turn at Ana's Tarabish table"
+
+
+def test_a_configured_vapid_key_is_taken_as_base64url_or_pem_and_a_wrong_one_refused():
+    import pytest
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    from server.notify.push import b64url, raw_private_key
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    raw = b64url(key.private_numbers().private_value.to_bytes(32, "big"))
+    pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    ).decode()
+    assert raw_private_key(raw) == raw_private_key(pem) == raw
+    other = ec.generate_private_key(ec.SECP384R1()).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+    for wrong in (raw[:-4], other.decode()):
+        with pytest.raises(ValueError):
+            raw_private_key(wrong)
