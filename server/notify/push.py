@@ -172,7 +172,8 @@ class PushChannel:
 
     ``offer`` never blocks: a job per player goes on a bounded queue (a full queue drops it);
     the worker asks the database for the player's subscriptions with that kind on and starts
-    one delivery each, at most ``senders`` sending at once.
+    one delivery each (a bounded number under way: past it they are dropped too), at most
+    ``senders`` sending at once.
     """
 
     def __init__(
@@ -189,6 +190,7 @@ class PushChannel:
         self.retries, self.backoff_s = retries, backoff_s
         self.queue: asyncio.Queue[tuple[str, str, Event]] = asyncio.Queue(queue_size)
         self._senders = asyncio.Semaphore(senders)
+        self.max_deliveries = 4 * queue_size  # deliveries started and not done (sending or waiting to retry)
         self._deliveries: set[asyncio.Task] = set()
         self._worker: asyncio.Task | None = None
         self.counts = {"sent": 0, "failed": 0, "dropped": 0, "gone": 0}
@@ -210,8 +212,12 @@ class PushChannel:
             try:
                 self.queue.put_nowait((player, kind, event))
             except asyncio.QueueFull:
-                self.counts["dropped"] += 1
-                log.warning("push: the queue is full; a notification was dropped")
+                self._dropped()
+
+    def _dropped(self) -> None:
+        self.counts["dropped"] += 1
+        if self.counts["dropped"] % 100 == 1:  # the first, then every hundredth
+            log.warning("push: too many notifications waiting; %d dropped so far", self.counts["dropped"])
 
     async def _run(self) -> None:
         while True:
@@ -219,6 +225,9 @@ class PushChannel:
             try:
                 subscriptions = await self.db.call(self._subscriptions, player, kind)
                 for subscription in subscriptions:
+                    if len(self._deliveries) >= self.max_deliveries:  # push services far behind
+                        self._dropped()
+                        continue
                     task = asyncio.get_running_loop().create_task(self._deliver(subscription, event))
                     self._deliveries.add(task)
                     task.add_done_callback(self._deliveries.discard)
