@@ -79,15 +79,19 @@ class _Live:
         errors.add_metric(["request"], self.metrics.database_errors)
         errors.add_metric(["writer"], getattr(writer, "failures", 0))
         yield errors
-        push = getattr(state, "push", None)
-        pushed = CounterMetricFamily(
-            "felt_push_messages",
-            "Web Push messages by outcome: sent, failed (given up), dropped (queue full), gone (404/410).",
-            labels=["outcome"],
-        )
-        for outcome, count in (push.counts if push is not None else {}).items():
-            pushed.add_metric([outcome], count)
-        yield pushed
+        yield _push_messages(state)
+
+
+def _push_messages(state: Any) -> CounterMetricFamily:
+    push = getattr(state, "push", None)
+    pushed = CounterMetricFamily(
+        "felt_push_messages",
+        "Web Push messages by outcome: sent, failed (given up), dropped (too many waiting), gone (404/410).",
+        labels=["outcome"],
+    )
+    for outcome, count in (push.counts if push is not None else {}).items():
+        pushed.add_metric([outcome], count)
+    return pushed
 
 
 class Metrics:
