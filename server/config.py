@@ -7,7 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import AliasChoices, Field, field_validator
+from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,6 +73,20 @@ class Settings(BaseSettings):
     )
     webhook_queue: int = Field(
         default=1000, ge=1, description="Events waiting for groups' webhooks; past it the oldest is dropped."
+    )
+    vapid_private_key: SecretStr | None = Field(
+        default=None,
+        description="The VAPID key Web Push requests are signed with (base64url of the P-256 private key, "
+        "or a PEM document); unset, one is made once and kept in the database for every node.",
+    )
+    push_contact: str = Field(
+        default="mailto:felt@localhost",
+        pattern=r"^(mailto:.+@.+|https://.+)$",
+        description="How a push service may reach the server's operator (a mailto: or https: URL, in "
+        "every VAPID token).",
+    )
+    push_timeout_s: float = Field(
+        default=10.0, gt=0, description="How long one Web Push request may take before it is retried."
     )
     room_idle_close_s: float = Field(
         default=900.0, gt=0, description="A table nobody has been connected to for this long is parked."

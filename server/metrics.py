@@ -80,6 +80,7 @@ class _Live:
         errors.add_metric(["writer"], getattr(writer, "failures", 0))
         yield errors
         yield from _webhooks(getattr(state, "webhooks", None))
+        yield _push_messages(state)
 
 
 def _webhooks(webhooks: Any):
@@ -130,3 +131,15 @@ class Metrics:
     def render(self) -> tuple[bytes, str]:
         """The text exposition and its content type."""
         return generate_latest(self.registry), CONTENT_TYPE_LATEST
+
+
+def _push_messages(state: Any) -> CounterMetricFamily:
+    push = getattr(state, "push", None)
+    pushed = CounterMetricFamily(
+        "felt_push_messages",
+        "Web Push messages by outcome: sent, failed (given up), dropped (too many waiting), gone (404/410).",
+        labels=["outcome"],
+    )
+    for outcome, count in (push.counts if push is not None else {}).items():
+        pushed.add_metric([outcome], count)
+    return pushed

@@ -2,7 +2,7 @@
 last delivery went.
 
 Revision ID: 0012_group_webhooks
-Revises: 0009_table_player_left
+Revises: 0011_push
 Create Date: 2026-12-04
 """
 
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0012_group_webhooks"
-down_revision: str | None = "0009_table_player_left"
+down_revision: str | None = "0011_push"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

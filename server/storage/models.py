@@ -86,6 +86,45 @@ class Device(Base):
     revoked_at: Mapped[datetime | None]
 
 
+class PushSubscription(Base):
+    """A device's Web Push subscription (what the browser's ``PushManager.subscribe`` gave):
+    where to send, and the keys the payload is encrypted to. One per device; dropped with its
+    device, when the device is revoked, and when the push service says it is gone."""
+
+    __tablename__ = "push_subscriptions"
+    __table_args__ = (sa.Index("ix_push_subscriptions_player_id", "player_id"),)
+
+    device_id: Mapped[str] = mapped_column(sa.ForeignKey("devices.id", ondelete="CASCADE"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(sa.ForeignKey("players.id", ondelete="CASCADE"))
+    endpoint: Mapped[str] = mapped_column(sa.String(2048))
+    p256dh: Mapped[str] = mapped_column(sa.String(128))  # base64url, 65 bytes: the browser's P-256 key
+    auth: Mapped[str] = mapped_column(sa.String(32))  # base64url, 16 bytes: the shared auth secret
+    lang: Mapped[str] = mapped_column(sa.String(8))  # the language the device is told in ("en", "pt")
+    created_at: Mapped[datetime]
+
+
+class NotifyPrefs(Base):
+    """The kinds of notification one device turned off (``off``: a list of kind names), so
+    that a kind added later starts on."""
+
+    __tablename__ = "notify_prefs"
+
+    device_id: Mapped[str] = mapped_column(sa.ForeignKey("devices.id", ondelete="CASCADE"), primary_key=True)
+    off: Mapped[list[Any]]
+    updated_at: Mapped[datetime]
+
+
+class ServerKey(Base):
+    """A secret the server made for itself once and every node shares (the VAPID key that
+    signs Web Push requests): kept here so that every node of a cluster finds the same one."""
+
+    __tablename__ = "server_keys"
+
+    name: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(sa.Text)
+    created_at: Mapped[datetime]
+
+
 class LinkCode(Base):
     """A one-time code that adds a device to a player: its SHA-256, its player, until when it
     works and when it was used (a used code never works again)."""
