@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import re
 
+from conftest import DESKTOP
 from playwright.sync_api import expect
-
-from conftest import DESKTOP  # noqa: E402  (the browser folder's own conftest)
 from test_table_feel import _start_against_bots
 
 THREE_DAYS = 259200
@@ -19,8 +18,16 @@ def test_a_slow_table_tells_the_time_left_in_hours_at_the_table_and_in_your_tabl
     page = pages.open("/", viewport=DESKTOP)
     timer = page.get_by_label("Turn timer", exact=True)
     expect(timer.locator("option")).to_have_text(
-        ["Off", "30 seconds", "1 minute", "2 minutes", "1 hour a move (slow table)", "12 hours a move (slow table)",
-         "1 day a move (slow table)", "3 days a move (slow table)"]
+        [
+            "Off",
+            "30 seconds",
+            "1 minute",
+            "2 minutes",
+            "1 hour a move (slow table)",
+            "12 hours a move (slow table)",
+            "1 day a move (slow table)",
+            "3 days a move (slow table)",
+        ]
     )
     _start_against_bots(page, table, "oh_hell", {"max_cards": 10, "rebound": False}, timer=THREE_DAYS)
     code = page.url.rsplit("/", 1)[-1]

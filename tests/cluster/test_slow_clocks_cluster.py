@@ -13,10 +13,10 @@ import random
 import time
 
 import pytest
-
 from cluster_harness import Cluster, cluster_settings, require_services
-from server.config import normalize_database_url
 from ws_client import Client, choose, host_with_bots, new_player, new_room
+
+from server.config import normalize_database_url
 
 HOUR = 3600
 DECISION_S = 6.0

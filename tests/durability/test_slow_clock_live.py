@@ -35,9 +35,7 @@ def clock_turns(url: str, code: str) -> list[int]:
         engine.dispose()
 
 
-async def test_a_slow_clock_that_runs_out_while_the_server_is_down_plays_once_after_the_restart(
-    tmp_path, database_url
-):
+async def test_a_slow_clock_that_runs_out_while_the_server_is_down_plays_once_after_the_restart(tmp_path, database_url):
     server = LiveServer(
         tmp_path,
         DATABASE_URL=database_url,
@@ -67,7 +65,9 @@ async def test_a_slow_clock_that_runs_out_while_the_server_is_down_plays_once_af
             what="the clock playing for Ann",
         )
         # Her next turn comes at a later deadline: she plays it herself, before it runs out.
-        await back.wait(lambda c: c.my_turn() and c.state["room"]["deadline"] != deadline, timeout=30, what="her next turn")
+        await back.wait(
+            lambda c: c.my_turn() and c.state["room"]["deadline"] != deadline, timeout=30, what="her next turn"
+        )
         v = back.v
         await back.send({"type": "act", "action": choose(back.game, random.Random(1)), "v": v})
         await back.wait(lambda c: c.v > v or c.errors, what="her move")

@@ -157,7 +157,7 @@ async def test_a_slow_clock_that_runs_out_while_no_server_runs_plays_once_after_
 ):
     async with running(database_url, tmp_path, monkeypatch) as (app, client, _seen):
         ann = await new_player(client, "Ann")
-        room, conn = await slow_table(app, client, ann)
+        room, _conn = await slow_table(app, client, ann)
         code, table = room.code, room.table
         await until(lambda: 0 in table.people_to_act(), what="Ann's turn")
         deadline = table.clock.deadline
@@ -172,7 +172,9 @@ async def test_a_slow_clock_that_runs_out_while_no_server_runs_plays_once_after_
         assert [(e.table, e.player_id) for e in seen.of(ClockRanOut)] == [(code, ann["id"])]
 
 
-async def test_your_tables_lists_your_turns_first_with_the_deadline_parked_ones_too(database_url, tmp_path, monkeypatch):
+async def test_your_tables_lists_your_turns_first_with_the_deadline_parked_ones_too(
+    database_url, tmp_path, monkeypatch
+):
     async with running(database_url, tmp_path, monkeypatch) as (app, client, _seen):
         ann = await new_player(client, "Ann")
         mine, conn = await slow_table(app, client, ann, turn_timer=3 * 24 * HOUR)
