@@ -315,6 +315,7 @@ class Room(SeatTakeover):
             if seat.player_id is not None:
                 self.autoplay.start_grace(self, seat.index)
         self.autoplay.arm_clock(self)
+        self.autoplay.schedule(self)  # a slow table's bots play on whoever is connected
         if self.table.record is not None:
             self.writer.record(self.table.record)
 

@@ -12,7 +12,8 @@ The clock's turn is a log entry that moves the deadline on, and a room fires onl
 its table still has: a second look (this poll again before the row is written, another node,
 a restart) finds the table at a later deadline and plays nothing. A table in memory here whose
 clock is due but not waited for (its turn was refused while the database was down, say) is
-armed again.
+armed again. A slow table where a bot is to play is stored as due at once, so that one parked
+meanwhile, or whose node died, is brought back to play on as well.
 """
 
 from __future__ import annotations
@@ -126,6 +127,7 @@ class SlowClocks:
             return
         if not room.lock.locked():  # under the lock or not at all: the next poll looks again
             autoplay.arm_clock(room)
+            autoplay.schedule(room)  # a bot to play: due at once (see ``table_row``)
 
     async def _forever(self) -> None:
         while True:

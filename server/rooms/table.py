@@ -426,8 +426,13 @@ class Table(TableChecks):
 def table_row(table: Table, status: str | None = None) -> dict:
     """The table as its lobby row keeps it; ``left``: who left the match in play (a bot keeps
     their seat, theirs to take back until the match ends); at a slow table the clock's
-    ``deadline`` (Unix ms) and the players it ``awaited``: both kept while the table is parked."""
+    ``deadline`` (Unix ms) and the players it ``awaited``: both kept while the table is parked.
+    A slow table where a bot is to play is due at once (``deadline`` 0): wherever it is (parked,
+    or its node gone), it is brought back to play on."""
     slow = table.clock.slow and status != "closed"
+    deadline = table.clock.deadline if slow else None
+    if slow and deadline is None and table.bots_to_act():
+        deadline = 0
     return {
         "game": table.game.name,
         "status": status or table.status,
@@ -436,7 +441,7 @@ def table_row(table: Table, status: str | None = None) -> dict:
         "players": [s.player_id for s in table.seats if s.player_id],
         "left": [s.left_by for s in table.seats if s.bot and s.left_by] if table.status == "playing" else [],
         "clock_s": table.clock.seconds,
-        "deadline": table.clock.deadline if slow else None,
+        "deadline": deadline,
         "awaited": [p for p in (table.seats[s].player_id for s in table.people_to_act()) if p] if slow else [],
     }
 

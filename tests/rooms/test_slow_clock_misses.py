@@ -48,7 +48,7 @@ async def until(predicate, timeout: float = 20.0) -> None:
 
 
 def manager_with(seen: Recorder, **settings) -> RoomManager:
-    manager = RoomManager(Settings(bot_delay_ms=0, **settings), MemoryWriter)
+    manager = RoomManager(Settings(**{"bot_delay_ms": 0, **settings}), MemoryWriter)
     manager.notifier.add(seen)
     return manager
 
@@ -125,4 +125,22 @@ async def test_a_player_sits_at_no_more_slow_tables_than_the_cap():
     await tables[0].stand(ben)
     await tables[2].sit(ben, 1)
     assert tables[2].seat_of("p1") == 1
+    await manager.close()
+
+
+async def test_a_slow_tables_row_carries_its_deadline_and_whom_it_awaits_and_a_bots_turn_is_due_at_once():
+    manager = manager_with(Recorder(), bot_delay_ms=600_000)  # the bots wait: the test looks at their turn
+    room = manager.create("oh_hell", {"max_cards": 7, "rebound": False}, 4, False, "p0", "Ann", turn_timer=HOUR)
+    ann = conn("p0", "Ann")
+    await room.join(ann)
+    for seat in (1, 2, 3):
+        await room.set_bot(ann, seat, remove=False)
+    await room.start(ann)
+    table, rows = room.table, manager.writer.tables
+    if 0 in table.people_to_act():
+        assert rows[room.code]["deadline"] == table.clock.deadline is not None
+        assert rows[room.code]["awaited"] == ["p0"] and rows[room.code]["clock_s"] == HOUR
+        await room.act(ann, table.game.legal_actions(table.state, 0)[0], room.version)
+    assert table.bots_to_act() and table.clock.deadline is None
+    assert rows[room.code]["deadline"] == 0 and rows[room.code]["awaited"] == []
     await manager.close()
