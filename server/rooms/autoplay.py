@@ -194,7 +194,7 @@ class Autoplay:
                 return  # nobody at the table: it waits, as bots do
             people = table.people_to_act()
             if not people or room.host.change_refused(room.code) is not None:
-                return  # (a slow clock due and not played is looked at again: RoomManager.fire_due_clocks)
+                return  # (a slow clock due and not played: server/rooms/slow_clocks.py looks again)
             seat = people[0]
             away = False if slow else table.clock.missed(seat)
             if away:
