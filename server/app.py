@@ -34,6 +34,8 @@ from server.edges.ws import RoomSockets
 from server.limits import MemoryRateLimiter, OpenSockets, rates_from
 from server.log_entry import WriterReports
 from server.metrics import Metrics
+from server.notify.outbound import Outbound
+from server.notify.webhooks import Webhooks
 from server.players import DeviceSockets, on_cluster_message
 from server.rooms import RoomManager
 from server.storage.db import Database, DatabaseTimeout
@@ -73,7 +75,7 @@ class CollectorTender:
     is the same quarter, counted in objects), never sooner than ``min_every_s`` after the last
     (a server filling up with tables would otherwise walk its heap again at every quarter),
     and at least every ``full_every_s``. It used to run every ten minutes whatever the heap
-    did; a parked or closed table now leaves no cycle (tests/server/test_rooms_unit.py), so a
+    did; a parked or closed table now leaves no cycle (tests/rooms/test_rooms_unit.py), so a
     steady server has little for it to find.
     Memory, not ``gc.get_freeze_count()``: counting the frozen objects walks them all (a
     first version did it every second: 19% of the server's time at 300 rooms, py-spy), so it
@@ -246,6 +248,20 @@ def _writer(settings: Settings, reports: WriterReports) -> DatabaseWriter:
     )
 
 
+def _add_channels(app: FastAPI, settings: Settings, db: Database, rooms: RoomManager) -> Outbound:
+    """The ways players away from a table hear of it, on the notifier: groups' webhooks. They
+    send through the one guarded client for user-given URLs (server/notify/outbound.py)."""
+    outbound = app.state.outbound = Outbound(
+        settings.outbound_allow_private, allow_networks=settings.outbound_allow_networks
+    )
+    webhooks = app.state.webhooks = Webhooks(
+        db, outbound, settings.public_url, backoff_scale=settings.webhook_backoff_scale, inbox=settings.webhook_queue
+    )
+    rooms.notifier.add(webhooks)
+    webhooks.start()
+    return outbound
+
+
 @asynccontextmanager
 async def _lifespan(app: FastAPI):
     """Storage, the writer and the rooms up (the tables restored, or restoring in the
@@ -258,6 +274,7 @@ async def _lifespan(app: FastAPI):
     await writer.start()
     cluster = await _join_cluster(app, settings, rooms)
     rooms.start()
+    outbound = _add_channels(app, settings, db, rooms)
     app.state.db = db
     app.state.writer = writer
     app.state.tables = source
@@ -296,7 +313,8 @@ async def _lifespan(app: FastAPI):
         for chore in chores:
             chore.cancel()
         await rooms.stop()
-        await rooms.close()
+        await rooms.close()  # the notifier's channels with it
+        await outbound.aclose()
         await writer.close()
         await asyncio.to_thread(replay_workers.close)
         if cluster is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
@@ -58,6 +59,29 @@ class Settings(BaseSettings):
     )
     max_slow_tables_per_player: int = Field(
         default=30, ge=1, description="Slow tables (a clock of an hour or more a decision) a player may sit at."
+    )
+    outbound_allow_private: bool = Field(
+        default=False,
+        description="Let webhooks and push endpoints reach loopback and private addresses (tests only).",
+    )
+    outbound_allow_networks: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Private networks (comma-separated, e.g. 10.1.2.0/24) webhooks may reach all the same.",
+    )
+    public_url: str | None = Field(
+        default=None,
+        description="The server's public address (e.g. https://cards.example.org): links sent to chats and "
+        "devices are absolute with it, paths without it.",
+    )
+    webhook_backoff_scale: float = Field(
+        default=1.0,
+        gt=0,
+        le=1.0,
+        description="Multiplies every wait between a webhook's tries (1 s, 4 s, 16 s) and a 429's Retry-After "
+        "(tests use a small value).",
+    )
+    webhook_queue: int = Field(
+        default=1000, ge=1, description="Events waiting for groups' webhooks; past it the oldest is dropped."
     )
     room_idle_close_s: float = Field(
         default=900.0, gt=0, description="A table nobody has been connected to for this long is parked."
@@ -201,12 +225,28 @@ class Settings(BaseSettings):
         "rest is kept for the players of the tables.",
     )
 
-    @field_validator("trusted_proxies", mode="before")
+    @field_validator("trusted_proxies", "outbound_allow_networks", mode="before")
     @classmethod
     def _split_proxies(cls, value: object) -> object:
         if isinstance(value, str):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
+
+    @field_validator("outbound_allow_networks")
+    @classmethod
+    def _networks(cls, value: list[str]) -> list[str]:
+        for network in value:
+            ipaddress.ip_network(network, strict=False)  # a ValueError names the bad one
+        return value
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_url(cls, value: str | None) -> str | None:
+        if not value:
+            return None
+        if not value.startswith(("http://", "https://")):
+            raise ValueError("FELT_PUBLIC_URL is an http:// or https:// address")
+        return value.rstrip("/")
 
     @field_validator("database_url")
     @classmethod

@@ -5,7 +5,7 @@ due are looked up by it, parked tables included) and ``table_players.to_act`` (w
 Every existing table had a fast clock or none: no deadline, nobody awaited.
 
 Revision ID: 0013_slow_clocks
-Revises: 0009_table_player_left
+Revises: 0012_group_webhooks
 Create Date: 2026-12-04
 """
 
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0013_slow_clocks"
-down_revision: str | None = "0009_table_player_left"
+down_revision: str | None = "0012_group_webhooks"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -341,3 +341,19 @@ class GroupMatch(Base):
     game: Mapped[str] = mapped_column(sa.String(32))
     season: Mapped[int]
     finished_at: Mapped[datetime]
+
+
+class GroupWebhook(Base):
+    """Where a group's chat hears of its tables (``server/notify/webhooks.py``), and how the last
+    delivery went. ``url`` is a secret (anyone who has it can post to the chat): it is shown to
+    the group's owner only, masked unless asked for, and never written to a log."""
+
+    __tablename__ = "group_webhooks"
+
+    group_code: Mapped[str] = mapped_column(sa.ForeignKey("groups.code", ondelete="CASCADE"), primary_key=True)
+    url: Mapped[str] = mapped_column(sa.String(2048))
+    format: Mapped[str] = mapped_column(sa.String(16))  # "discord" or "json"
+    updated_at: Mapped[datetime]
+    last_ok_at: Mapped[datetime | None]
+    last_failed_at: Mapped[datetime | None]
+    last_failure: Mapped[str | None] = mapped_column(sa.String(64))  # "404", "timeout", "refused"...

@@ -13,7 +13,7 @@ from server.storage.models import Base
 
 HEAD = "0013_slow_clocks"
 
-TABLES = {"players", "matches", "match_seats", "hands", "actions", "groups", "group_members", "group_matches", "devices", "link_codes", "passkeys", "passkey_challenges"}
+TABLES = {"players", "matches", "match_seats", "hands", "actions", "groups", "group_members", "group_matches", "devices", "link_codes", "passkeys", "passkey_challenges", "group_webhooks"}
 
 
 def schema_diffs(db: Database, metadata: sa.MetaData = Base.metadata) -> list:

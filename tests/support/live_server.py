@@ -132,10 +132,12 @@ def _ppid(proc: Path) -> int | None:
 
 
 @contextmanager
-def served_on(database: str, tmp_path_factory, label: str) -> Iterator[LiveServer]:
+def served_on(
+    database: str, tmp_path_factory, label: str, log_level: str = "warning", **extra: str
+) -> Iterator[LiveServer]:
     """A live server on SQLite (``database="sqlite"``) or on a PostgreSQL database of its own,
     made for it in TEST_DATABASE_URL's server and dropped after (skipped without one, unless
-    FELT_REQUIRE_POSTGRES=1 makes that a failure)."""
+    FELT_REQUIRE_POSTGRES=1 makes that a failure); ``extra``: more of its environment."""
     import secrets
 
     import psycopg
@@ -144,7 +146,7 @@ def served_on(database: str, tmp_path_factory, label: str) -> Iterator[LiveServe
 
     from server.config import normalize_database_url
 
-    env, dropped, admin = {}, None, ""
+    env, dropped, admin = dict(extra), None, ""
     if database == "postgres":
         given = os.environ.get("TEST_DATABASE_URL")
         if not given:
@@ -157,7 +159,7 @@ def served_on(database: str, tmp_path_factory, label: str) -> Iterator[LiveServe
         with psycopg.connect(admin, autocommit=True) as conn:
             conn.execute(f'CREATE DATABASE "{dropped}"')
         env["DATABASE_URL"] = url.set(database=dropped).render_as_string(hide_password=False)
-    live = LiveServer(tmp_path_factory.mktemp(label), **env)
+    live = LiveServer(tmp_path_factory.mktemp(label), log_level=log_level, **env)
     try:
         yield live
     finally:

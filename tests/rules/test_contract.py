@@ -208,7 +208,7 @@ class Run:
         """A seat sees no card another seat holds unless everyone sees it."""
         deck = CARD_PLACES[self.name][1](self.game.hand_records(self.state)[-1]["deal"])
         if len(set(deck)) < len(deck):
-            return  # Ribs: cards are ranks, several of each (tests/games/test_ribs*.py)
+            return  # Ribs: cards are ranks, several of each (tests/rules/test_ribs*.py)
         public = set(_cards([spectator[k] for k in spectator if k != "history"]))
         mine = set(_cards(view["hand"]))
         others = {c for s, hand in enumerate(full["hands"]) if s != seat for c in hand}

@@ -25,12 +25,9 @@ import orjson
 import psycopg
 import pytest
 import redis
+from live_server import free_port
+from netns import NetnsHost
 from sqlalchemy.engine import make_url
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
-
-from live_server import free_port  # noqa: E402
-from netns import NetnsHost  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 HAPROXY_CFG = ROOT / "deploy" / "haproxy.cfg"

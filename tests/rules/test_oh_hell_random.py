@@ -1,7 +1,7 @@
 """Oh Hell: random whole matches for every player count and a spread of options, checking
 what is Oh Hell's own (the hook, the sequence of hand sizes, scores that add up, replay with
 these options) and that every match ends with the top scorers winning. What every game
-keeps (cards conserved, no leaks, refusals, purity, the views) is tests/games/test_contract.py."""
+keeps (cards conserved, no leaks, refusals, purity, the views) is tests/rules/test_contract.py."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Passkeys over HTTP, the parts a browser is not needed for: the options, and every refusal
 (an unknown, reused or someone else's challenge, an answer that is not a credential) is a 400
-``passkey_refused``, never a 500. Adding and using a real passkey: tests/browser/test_devices.py."""
+``passkey_refused``, never a 500. Adding and using a real passkey: tests/web/test_linked_devices.py."""
 
 from __future__ import annotations
 

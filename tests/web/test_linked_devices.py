@@ -10,7 +10,7 @@ import re
 
 from playwright.sync_api import expect
 
-PHONE = {"width": 390, "height": 844}  # as tests/browser/conftest.py's phone
+PHONE = {"width": 390, "height": 844}  # as tests/web/conftest.py's phone
 
 # Every socket a page opens reports how it closed (window.__closes), to see the revocation's.
 RECORD_CLOSES = """

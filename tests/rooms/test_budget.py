@@ -8,7 +8,7 @@ import time
 
 from server.budget import LoopBudget
 
-from looping import TurnCounter  # tests/looping.py
+from looping import TurnCounter  # tests/support/looping.py
 
 
 async def test_a_long_loop_yields_once_its_turn_is_spent_and_never_holds_the_loop_a_millisecond():

@@ -1,7 +1,9 @@
 """Browser tests: the real server in a subprocess, Debian's Chromium driven by Playwright (sync API).
 
-Skipped with one line when Chromium is missing, unless FELT_REQUIRE_BROWSER=1 (then they fail).
-Never runs ``playwright install``: it uses /usr/bin/chromium.
+A test here that opens Chromium (through the ``driver`` fixture) is marked ``browser``; the
+others in this folder run the client's modules without a browser (Node, or read by Python).
+Browser tests are skipped with one line when Chromium is missing, unless FELT_REQUIRE_BROWSER=1
+(then they fail). Never runs ``playwright install``: it uses /usr/bin/chromium.
 """
 
 from __future__ import annotations
@@ -46,9 +48,13 @@ else:
     expect.set_options(timeout=15000)
 
 
+def opens_browser(item) -> bool:
+    """Whether the test drives Chromium: it asks, directly or not, for the ``driver`` fixture."""
+    return "driver" in getattr(item, "fixturenames", ())
+
+
 def pytest_collection_modifyitems(config, items):
-    here = Path(__file__).parent
-    mine = [item for item in items if Path(str(item.fspath)).parent == here]
+    mine = [item for item in items if opens_browser(item)]
     for item in mine:
         item.add_marker(pytest.mark.browser)
     problem = None

@@ -1,5 +1,5 @@
 """Bid Whist: the fast paths (the trick winner from a strength table) give exactly what the
-plain computation gives. (The shuffle is ``server.rules.cards.shuffled``: tests/core.)"""
+plain computation gives. (The shuffle is ``server.rules.cards.shuffled``: tests/rules.)"""
 
 from __future__ import annotations
 

@@ -79,7 +79,7 @@ def test_a_lost_line_pauses_the_table_and_nothing_on_it_can_be_clicked(pages, ta
 
 
 def test_an_old_link_to_a_finished_and_closed_table_opens_its_match_record(pages):
-    """The server names the match played at the code (tests/server/test_old_room_links_live.py);
+    """The server names the match played at the code (tests/edges/test_old_room_links_live.py);
     the page follows it. A code that never had a match still says the room is not found."""
     page = pages.open(None)
     body = '{"match_id": "0123456789abcdef"}'

@@ -8,7 +8,7 @@ import hashlib
 
 import jsonpatch
 import orjson
-from looping import TurnCounter  # tests/looping.py
+from looping import TurnCounter  # tests/support/looping.py
 
 from server.config import Settings
 from server.rooms import Connection, Room, RoomManager

@@ -2,14 +2,8 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))  # the tests' helpers: live_server, ws_client
-
-from live_server import LiveServer  # noqa: E402
+from live_server import LiveServer
 
 
 @pytest.fixture(scope="session")

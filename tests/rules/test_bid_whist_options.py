@@ -15,7 +15,7 @@ from server.rules.games import IllegalAction, get_game
 from server.rules.games.base import canonical_action
 from server.rules.games.bid_whist import Phase
 from server.rules.games.bid_whist_house import playable, trick_winner
-from tests.games.test_bid_whist import refuse, stack
+from tests.rules.test_bid_whist import refuse, stack
 
 GAME = get_game("bid_whist")
 

@@ -1,7 +1,7 @@
 """Bid Whist: random whole matches by the thousand, checking what is Bid Whist's own at every
 step (who sees the discards and the kitty, team scores) and at the end (the target, Chicago,
 replay with the options). What every game keeps (cards conserved, refusals, purity, replay,
-the seat-key split) is tests/games/test_contract.py."""
+the seat-key split) is tests/rules/test_contract.py."""
 
 from __future__ import annotations
 

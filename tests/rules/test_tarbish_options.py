@@ -7,8 +7,7 @@ import pytest
 
 from server.rules.games import IllegalAction, get_game
 from server.rules.games.tarbish import DECK, Phase, card_points, legal_cards
-
-from tests.games.test_tarbish import stack
+from tests.rules.test_tarbish import stack
 
 GAME = get_game("tarbish")
 

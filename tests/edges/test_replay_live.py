@@ -112,7 +112,7 @@ def test_applying_each_patch_to_the_first_state_gives_the_engines_omniscient_vie
     assert body["count"] == len(body["steps"]) == len(long_match["actions"])
     assert body["seed"] == long_match["seed"]
     # The engine's omniscient views, state by state (full_views builds each finished hand once;
-    # tests/games check it equals full_view of every state).
+    # tests/rules check it equals full_view of every state).
     views = get_game("ribs").full_views(replay_iter(long_match))
     doc = body["first"]
     assert doc == next(views)
