@@ -51,6 +51,15 @@ class Settings(BaseSettings):
     turn_timer_scale: float = Field(
         default=1.0, gt=0, le=1.0, description="Multiplies every table's turn timer (tests use a small value)."
     )
+    slow_clock_poll_s: float = Field(
+        default=30.0,
+        gt=0,
+        description="How often the store is asked for slow clocks (hours or days a decision) that ran out "
+        "while their table was parked or no server ran: each fires that late at most.",
+    )
+    max_slow_tables_per_player: int = Field(
+        default=30, ge=1, description="Slow tables (a clock of an hour or more a decision) a player may sit at."
+    )
     outbound_allow_private: bool = Field(
         default=False,
         description="Let webhooks and push endpoints reach loopback and private addresses (tests only).",

@@ -59,5 +59,8 @@ class Host(Protocol):
     def notify(self, event: Event) -> None:
         """Something players away from the table may hear of (never blocks, never raises)."""
 
+    async def check_slow_seats(self, player_id: str) -> None:
+        """Raise the RoomError that refuses one more slow table to a player at the most they may."""
+
     def retiring(self, room: Any) -> None:
         """The room logged its last entry (park or close): it leaves the directory once durable."""

@@ -14,7 +14,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from server.bots.pool import BotPool
 from server.budget import LoopBudget
@@ -33,7 +33,8 @@ from server.rooms.directory import (
 from server.rooms.errors import RoomError
 from server.rooms.room import Room
 from server.rooms.seats import is_room_code, new_room_code
-from server.rooms.timer import TURN_TIMER_CHOICES
+from server.rooms.slow_clocks import SlowClocks, slow_seats_full
+from server.rooms.timer import TURN_TIMER_CHOICES, is_slow
 from server.rules.games import get_game
 
 if TYPE_CHECKING:
@@ -54,6 +55,10 @@ class TableSource(Protocol):
 
     async def purge(self, parked_before: float) -> int: ...
 
+    async def due_clocks(self, now_ms: int) -> list[str]: ...
+
+    async def slow_seats(self, player_id: str) -> int: ...
+
 
 RESTARTING = RoomError("restarting", "The server is restarting; nothing changed. Try again in a moment.", 503)
 
@@ -67,6 +72,44 @@ def follow_seats(follow: Room, seats: int) -> dict[str, int]:
     for player_id, index in zip(follow.table.joining, free, strict=False):
         placed.setdefault(player_id, index)
     return placed
+
+
+def created_entry(
+    game_name: str,
+    options: dict | None,
+    seats: int | None,
+    private: bool,
+    host_id: str,
+    host_name: str,
+    turn_timer: int = 0,
+    follow: Room | None = None,
+) -> dict:
+    """A new table's ``created`` entry, or the RoomError that refuses it."""
+    if turn_timer not in TURN_TIMER_CHOICES:
+        choices = ", ".join(map(str, TURN_TIMER_CHOICES))
+        raise RoomError("bad_options", f"The turn timer is one of {choices} seconds (0: off).", 422)
+    try:
+        game = get_game(game_name)
+    except ValueError as err:
+        raise RoomError("unknown_game", str(err), 422) from None
+    seats = game.default_players if seats is None else seats
+    try:
+        game.check_players(seats)
+        parsed = game.parse_options(options or {})
+    except ValueError as err:
+        raise RoomError("bad_options", str(err), 422) from None
+    created = {
+        "game": game.name,
+        "options": parsed.model_dump(mode="json"),
+        "seats": seats,
+        "private": private,
+        "host_id": host_id,
+        "host_name": host_name,
+        "turn_timer": turn_timer,
+    }
+    if follow is not None:
+        created["follow_seats"] = follow_seats(follow, seats)
+    return created
 
 
 class RoomManager:
@@ -91,6 +134,7 @@ class RoomManager:
         self.stopping = False
         self.directory: Directory = LocalDirectory(self)
         self.notifier = Notifier()  # its channels are added by the app (server/app.py)
+        self.slow_clocks = None if source is None else SlowClocks(self, source, settings.slow_clock_poll_s)
 
     @property
     def cluster(self) -> Cluster | None:
@@ -104,6 +148,8 @@ class RoomManager:
     def start(self) -> None:
         self._janitor = asyncio.get_running_loop().create_task(self._sweep_forever())
         self.directory.start()
+        if self.slow_clocks is not None:
+            self.slow_clocks.start()
 
     def create(
         self,
@@ -156,47 +202,15 @@ class RoomManager:
             game_name, options, seats, private, host_id, host_name, turn_timer=turn_timer, follow=follow
         )
         created["open_bot_seats"] = open_bot_seats
+        if is_slow(turn_timer):
+            await self.check_slow_seats(host_id)
         return self._open_new(await self.directory.new_code(host_id), created, follow)
 
-    def _check_new(
-        self,
-        game_name: str,
-        options: dict | None,
-        seats: int | None,
-        private: bool,
-        host_id: str,
-        host_name: str,
-        turn_timer: int = 0,
-        follow: Room | None = None,
-    ) -> dict:
+    def _check_new(self, *args: Any, **kwargs: Any) -> dict:
         """A new table's ``created`` entry, or the RoomError that refuses it."""
         if self.stopping:
             raise RoomError("unavailable", "The server is restarting; try again in a moment.", 503)
-        if turn_timer not in TURN_TIMER_CHOICES:
-            choices = ", ".join(map(str, TURN_TIMER_CHOICES))
-            raise RoomError("bad_options", f"The turn timer is one of {choices} seconds (0: off).", 422)
-        try:
-            game = get_game(game_name)
-        except ValueError as err:
-            raise RoomError("unknown_game", str(err), 422) from None
-        seats = game.default_players if seats is None else seats
-        try:
-            game.check_players(seats)
-            parsed = game.parse_options(options or {})
-        except ValueError as err:
-            raise RoomError("bad_options", str(err), 422) from None
-        created = {
-            "game": game.name,
-            "options": parsed.model_dump(mode="json"),
-            "seats": seats,
-            "private": private,
-            "host_id": host_id,
-            "host_name": host_name,
-            "turn_timer": turn_timer,
-        }
-        if follow is not None:
-            created["follow_seats"] = follow_seats(follow, seats)
-        return created
+        return created_entry(*args, **kwargs)
 
     def _open_new(self, code: str, created: dict, follow: Room | None = None) -> Room:
         """The new room, its ``created`` entry submitted; at a "Play again" table the bots of
@@ -378,6 +392,12 @@ class RoomManager:
     def action_applied(self) -> None:
         self.actions_applied += 1
 
+    async def check_slow_seats(self, player_id: str) -> None:
+        """Refuse one more slow table to a player who sits at the most they may."""
+        refusal = await slow_seats_full(self, player_id, self.source)
+        if refusal is not None:
+            raise refusal
+
     def notify(self, event: Event) -> None:
         self.notifier.publish(event)
 
@@ -457,11 +477,15 @@ class RoomManager:
         self.stopping = True
         if self._janitor:
             self._janitor.cancel()
+        if self.slow_clocks is not None:
+            self.slow_clocks.stop()
         self.directory.stop()
 
     async def close(self) -> None:
         if self._janitor:
             self._janitor.cancel()
+        if self.slow_clocks is not None:
+            self.slow_clocks.stop()
         self.directory.stop()
         for room in list(self.rooms.values()):
             await room.close(1012, "server restarting")

@@ -179,9 +179,10 @@ class Room(SeatTakeover):
         self.submit("act", data, expected)
         self.host.action_applied()
 
-    def seen(self) -> None:
-        """Show the seats as they are now (who is connected or away): a ``seen`` entry."""
-        self.enter("seen", {})
+    def seen(self, back: int | None = None) -> None:
+        """Show the seats as they are now (who is connected or away): a ``seen`` entry; at a
+        slow table a seat whose player is ``back`` from away says so (its away is history)."""
+        self.enter("seen", {"back": back} if back is not None and self.table.clock.slow else {})
 
     def set_away(self, seat: int, away: bool) -> None:
         self.table.seats[seat].away = away
@@ -243,7 +244,7 @@ class Room(SeatTakeover):
                 away, seat.away = seat.away, False
                 table.seats_changed()
                 if away:  # a bot was playing the seat: it is reclaimed at once, for all to see
-                    self._seen_except(conn)
+                    self._seen_except(conn, seat_index)
                 else:
                     self._presence_changed()
             self.snapshot(conn)
@@ -257,11 +258,11 @@ class Room(SeatTakeover):
         if self.table.seat_of(conn.player_id) is None and seat.player_id is None and not seat.bot:
             self.submit("sit", {"seat": index, "player_id": conn.player_id, "name": conn.name})
 
-    def _seen_except(self, newcomer: Connection) -> None:
+    def _seen_except(self, newcomer: Connection, back: int) -> None:
         # The newcomer gets a snapshot at the new version instead of a patch.
         self.connections.remove(newcomer)
         try:
-            self.seen()
+            self.seen(back)
         finally:
             self.connections.append(newcomer)
 
@@ -314,32 +315,19 @@ class Room(SeatTakeover):
             if seat.player_id is not None:
                 self.autoplay.start_grace(self, seat.index)
         self.autoplay.arm_clock(self)
+        self.autoplay.schedule(self)  # a slow table's bots play on whoever is connected
         if self.table.record is not None:
             self.writer.record(self.table.record)
 
     # ---- what players ask ----------------------------------------------------------------
 
     async def sit(self, conn: Connection, seat_index: int) -> None:
+        await self.check_slow_cap(conn.player_id)
         async with self.lock:
             if self._back_in_seat(conn, seat_index):
                 return
             self.table.check_sit(conn.player_id, seat_index)
             self.submit("sit", {"seat": seat_index, "player_id": conn.player_id, "name": conn.name})
-
-    def _back_in_seat(self, conn: Connection, seat_index: object) -> bool:
-        """A player whose seat a bot plays (missed turns) sits in it again: "I'm back"."""
-        table = self.table
-        current = table.seat_of(conn.player_id)
-        if table.status != "playing" or current is None or seat_index != current:
-            return False
-        seat = table.seats[current]
-        if not seat.away:
-            raise RoomError("seat_taken", "You are already playing in that seat.")
-        self.set_away(seat.index, False)
-        table.clock.acted(seat.index)
-        self.autoplay.arm_clock(self)
-        self.seen()
-        return True
 
     async def stand(self, conn: Connection) -> None:
         async with self.lock:
@@ -381,6 +369,9 @@ class Room(SeatTakeover):
         async with self.lock:
             seat = self.table.check_act(conn.player_id)
             away = self.table.seats[seat].away
+            if away and self.table.clock.slow and v == self.version and self.host.change_refused(self.code) is None:
+                self.seen(seat)  # a slow table's away is history: the player is back, logged first
+                away, v = False, self.version
             if away:
                 self.set_away(seat, False)  # acting yourself takes the seat back from the bot
             try:

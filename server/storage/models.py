@@ -248,11 +248,16 @@ class Table(Base):
 
     ``status`` is waiting, playing, finished, parked (out of memory, resumes when opened) or
     closed. Its whole history is its log (``TableLogEntry``); this row is what the lobby and
-    the restore read without replaying it.
+    the restore read without replaying it. ``clock_s`` is its turn clock; a slow one's running
+    ``deadline`` (Unix milliseconds, also while parked) is kept here, where the clocks due are
+    found (server/rooms/slow_clocks.py).
     """
 
     __tablename__ = "tables"
-    __table_args__ = (sa.Index("ix_tables_status_updated_at", "status", "updated_at"),)
+    __table_args__ = (
+        sa.Index("ix_tables_status_updated_at", "status", "updated_at"),
+        sa.Index("ix_tables_deadline", "deadline"),
+    )
 
     code: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
     game: Mapped[str] = mapped_column(sa.String(32))
@@ -261,11 +266,14 @@ class Table(Base):
     host_id: Mapped[str | None] = mapped_column(sa.String(ID_LENGTH))
     version: Mapped[int]
     updated_at: Mapped[float] = mapped_column(sa.Float)  # Unix seconds of the last change
+    clock_s: Mapped[int] = mapped_column(default=0, server_default="0")
+    deadline: Mapped[int | None] = mapped_column(sa.BigInteger)
 
 
 class TablePlayer(Base):
     """A player seated at a table (the lobby's "Your tables"), or one who left it in play
-    (``left``: a bot keeps the seat, theirs to take back while the match goes on)."""
+    (``left``: a bot keeps the seat, theirs to take back while the match goes on); ``to_act``:
+    a slow table's clock awaits them."""
 
     __tablename__ = "table_players"
     __table_args__ = (sa.Index("ix_table_players_player_id", "player_id"),)
@@ -273,6 +281,7 @@ class TablePlayer(Base):
     code: Mapped[str] = mapped_column(sa.ForeignKey("tables.code", ondelete="CASCADE"), primary_key=True)
     player_id: Mapped[str] = mapped_column(sa.String(ID_LENGTH), primary_key=True)
     left: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
+    to_act: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
 
 
 class TableLogEntry(Base):

@@ -50,6 +50,11 @@ export default {
   "lobby.timer120": "2 minutes",
   "lobby.timerHelp": "When a player's time runs out, a bot plays that turn for them.",
   "lobby.timerShort": "{n} s per turn",
+  "lobby.timer1h": "1 hour a move (slow table)",
+  "lobby.timer12h": "12 hours a move (slow table)",
+  "lobby.timer24h": "1 day a move (slow table)",
+  "lobby.timer3d": "3 days a move (slow table)",
+  "lobby.timerSlowShort": "{time} per turn",
   "lobby.optionsTitle": "Game options",
   "lobby.optionsHint": "(the defaults are fine)",
   "lobby.options": "Options",
@@ -256,6 +261,10 @@ export default {
   "timer.short": ({ n }) => `${n} s`,
   "timer.hurry": ({ n }) => `Hurry: ${n} ${plural(n, "second", "seconds")} left`,
   "timer.left": ({ n }) => `${n} ${plural(n, "second", "seconds")} left`,
+  "timer.days": "{d} d {h} h",
+  "timer.hours": "{h} h {m} min",
+  "timer.minutes": "{m} min",
+  "timer.leftLong": "{time} left",
 
   "prompt.discard": "Choose {n} cards to discard, then press Discard.",
   "prompt.ribs": "You lead: choose two cards for the Ribs (they go face down).",
@@ -602,6 +611,7 @@ export default {
   "error.no_seat": "There is no seat for you here: none left, or none you left.",
   "error.no_request": "That player is no longer asking for a seat.",
   "error.too_many_rooms": "You already host several open tables; finish or leave one first.",
+  "error.too_many_slow_tables": "You already sit at as many slow tables as a player may; leave one first.",
 
   // ---- groups: /groups and a group's page /g/{code} ----
   "title.group": "Felt · groups",

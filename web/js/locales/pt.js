@@ -49,6 +49,11 @@ export default {
   "lobby.timer120": "2 minutos",
   "lobby.timerHelp": "Quando o tempo de um jogador acaba, um robô faz aquela jogada por ele.",
   "lobby.timerShort": "{n} s por jogada",
+  "lobby.timer1h": "1 hora por jogada (mesa lenta)",
+  "lobby.timer12h": "12 horas por jogada (mesa lenta)",
+  "lobby.timer24h": "1 dia por jogada (mesa lenta)",
+  "lobby.timer3d": "3 dias por jogada (mesa lenta)",
+  "lobby.timerSlowShort": "{time} por jogada",
   "lobby.optionsTitle": "Opções do jogo",
   "lobby.optionsHint": "(os valores padrão servem)",
   "lobby.options": "Opções",
@@ -255,6 +260,10 @@ export default {
   "timer.short": ({ n }) => `${n} s`,
   "timer.hurry": ({ n }) => `Depressa: ${plural(n, "falta", "faltam")} ${n} ${plural(n, "segundo", "segundos")}`,
   "timer.left": ({ n }) => `${plural(n, "Falta", "Faltam")} ${n} ${plural(n, "segundo", "segundos")}`,
+  "timer.days": "{d} d {h} h",
+  "timer.hours": "{h} h {m} min",
+  "timer.minutes": "{m} min",
+  "timer.leftLong": "Faltam {time}",
 
   "prompt.discard": "Escolha {n} cartas para descartar e toque em Descartar.",
   "prompt.ribs": "Você abre: escolha duas cartas para as Costelas (ficam viradas para baixo).",
@@ -601,6 +610,7 @@ export default {
   "error.no_seat": "Não há lugar para você aqui: nenhum livre, ou nenhum que você deixou.",
   "error.no_request": "Esse jogador não está mais pedindo um lugar.",
   "error.too_many_rooms": "Você já tem várias mesas abertas; termine ou saia de uma antes.",
+  "error.too_many_slow_tables": "Você já está em tantas mesas lentas quanto um jogador pode; saia de uma antes.",
 
   // ---- grupos: /groups e a página de um grupo /g/{code} ----
   "title.group": "Felt · grupos",
