@@ -40,8 +40,7 @@ import websockets
 from sqlalchemy.engine import make_url
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests" / "cluster"))
-sys.path.insert(0, str(ROOT / "tests" / "server"))
+sys.path.insert(0, str(ROOT / "tests" / "support"))
 
 from cluster_harness import REDIS_URL, haproxy_config, wait_healthy  # noqa: E402
 from live_server import free_port  # noqa: E402

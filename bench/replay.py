@@ -1,7 +1,7 @@
 """The replay endpoint on a 20,000-action match: the server's memory and its event loop.
 
 ``.venv/bin/python -m bench.replay`` starts a real server (``FELT_LOOP_MONITOR=1``), stores a
-10-seat Ribs session of random legal actions (tests/server/test_replay_live.py makes it), and
+10-seat Ribs session of random legal actions (tests/edges/test_replay_live.py makes it), and
 asks for its replay: cold (built), warm (cached) and four at once. It prints the body's size
 per action, the peak resident memory's growth over the resident memory before the request,
 and the loop's worst lag during the request beside its worst lag over as long idle (what
@@ -18,7 +18,8 @@ from pathlib import Path
 
 import httpx
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "server"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "support"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "edges"))
 
 from live_server import LiveServer  # noqa: E402
 from test_replay_live import long_ribs_record, memory_kb  # noqa: E402

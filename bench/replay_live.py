@@ -2,7 +2,7 @@
 
 ``.venv/bin/python -m bench.replay_live`` starts a real server (SQLite in a temporary folder,
 ``FELT_REPLAY_QUEUE=20`` so that twenty requests at once all wait rather than get 503), stores
-twenty 10-seat Ribs sessions to 30 (about 20,000 actions each, tests/server/test_replay_live.py
+twenty 10-seat Ribs sessions to 30 (about 20,000 actions each, tests/edges/test_replay_live.py
 makes them), and plays a live Oh Hell table (one person, three Easy bots) twice: first with no
 replay asked for (the baseline), then while the twenty replays are asked for at once. Meanwhile
 ``/healthz`` is asked every 20 ms. It prints each phase's act→patch p50/p99/max, ``/healthz``
@@ -24,7 +24,8 @@ from pathlib import Path
 import httpx
 import orjson
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "server"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "support"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "edges"))
 
 from live_server import LiveServer  # noqa: E402
 from test_replay_live import long_ribs_record, memory_kb  # noqa: E402

@@ -34,6 +34,9 @@ from server.edges.ws import RoomSockets
 from server.limits import MemoryRateLimiter, OpenSockets, rates_from
 from server.log_entry import WriterReports
 from server.metrics import Metrics
+from server.notify.outbound import Outbound
+from server.notify.push import PushChannel, VapidKeys
+from server.notify.webhooks import Webhooks
 from server.players import DeviceSockets, on_cluster_message
 from server.rooms import RoomManager
 from server.storage.db import Database, DatabaseTimeout
@@ -73,7 +76,7 @@ class CollectorTender:
     is the same quarter, counted in objects), never sooner than ``min_every_s`` after the last
     (a server filling up with tables would otherwise walk its heap again at every quarter),
     and at least every ``full_every_s``. It used to run every ten minutes whatever the heap
-    did; a parked or closed table now leaves no cycle (tests/server/test_rooms_unit.py), so a
+    did; a parked or closed table now leaves no cycle (tests/rooms/test_rooms_unit.py), so a
     steady server has little for it to find.
     Memory, not ``gc.get_freeze_count()``: counting the frozen objects walks them all (a
     first version did it every second: 19% of the server's time at 300 rooms, py-spy), so it
@@ -246,6 +249,36 @@ def _writer(settings: Settings, reports: WriterReports) -> DatabaseWriter:
     )
 
 
+def _add_channels(app: FastAPI, settings: Settings, db: Database, rooms: RoomManager) -> Outbound:
+    """The ways players away from a table hear of it, on the notifier: groups' webhooks. They
+    send through the one guarded client for user-given URLs (server/notify/outbound.py)."""
+    outbound = app.state.outbound = Outbound(
+        settings.outbound_allow_private, allow_networks=settings.outbound_allow_networks
+    )
+    webhooks = app.state.webhooks = Webhooks(
+        db, outbound, settings.public_url, backoff_scale=settings.webhook_backoff_scale, inbox=settings.webhook_queue
+    )
+    rooms.notifier.add(webhooks)
+    webhooks.start()
+    return outbound
+
+
+def _start_push(app: FastAPI, settings: Settings, db: Database, rooms: RoomManager) -> Outbound:
+    """Web Push to players' devices: the VAPID key (``/api/push/key``) and a channel of the
+    rooms' notifier; the guarded client it sends through (closed at the stop)."""
+    outbound = Outbound(
+        settings.outbound_allow_private,
+        timeout_s=settings.push_timeout_s,
+        allow_networks=settings.outbound_allow_networks,
+    )
+    secret = settings.vapid_private_key.get_secret_value() if settings.vapid_private_key else None
+    keys = app.state.vapid = VapidKeys(db, secret, settings.push_contact)
+    push = app.state.push = PushChannel(db, outbound, keys)
+    push.start()
+    rooms.notifier.add(push)
+    return outbound
+
+
 @asynccontextmanager
 async def _lifespan(app: FastAPI):
     """Storage, the writer and the rooms up (the tables restored, or restoring in the
@@ -258,10 +291,12 @@ async def _lifespan(app: FastAPI):
     await writer.start()
     cluster = await _join_cluster(app, settings, rooms)
     rooms.start()
+    outbound = _add_channels(app, settings, db, rooms)
     app.state.db = db
     app.state.writer = writer
     app.state.tables = source
     app.state.rooms = rooms
+    push_outbound = _start_push(app, settings, db, rooms)
     replay_workers = ReplayWorkers(str(settings.database_url), settings.replay_builds)
     app.state.replays = Replays(
         replay_builder(replay_workers),
@@ -296,7 +331,9 @@ async def _lifespan(app: FastAPI):
         for chore in chores:
             chore.cancel()
         await rooms.stop()
-        await rooms.close()
+        await rooms.close()  # the notifier's channels with it
+        await outbound.aclose()
+        await push_outbound.aclose()
         await writer.close()
         await asyncio.to_thread(replay_workers.close)
         if cluster is not None:
@@ -379,9 +416,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ("/link", "devices.html"),
     ):
         app.add_api_route(path, page(name), methods=["GET", "HEAD"], include_in_schema=False)
+    _serve_service_worker(app, web_dir)
     app.mount("/static", StaticFiles(directory=web_dir), name="static")
     _serve_docs(app)
     return app
+
+
+def _serve_service_worker(app: FastAPI, web_dir: Path) -> None:
+    """web/sw.js at /sw.js: at the root, so that its scope is the whole site (Web Push)."""
+
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> FileResponse:
+        return FileResponse(web_dir / "sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 
 
 def _serve_docs(app: FastAPI) -> None:

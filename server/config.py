@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import ipaddress
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import AliasChoices, Field, field_validator
+from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,6 +50,52 @@ class Settings(BaseSettings):
     )
     turn_timer_scale: float = Field(
         default=1.0, gt=0, le=1.0, description="Multiplies every table's turn timer (tests use a small value)."
+    )
+    slow_clock_poll_s: float = Field(
+        default=30.0,
+        gt=0,
+        description="How often the store is asked for slow clocks (hours or days a decision) that ran out "
+        "while their table was parked or no server ran: each fires that late at most.",
+    )
+    max_slow_tables_per_player: int = Field(
+        default=30, ge=1, description="Slow tables (a clock of an hour or more a decision) a player may sit at."
+    )
+    outbound_allow_private: bool = Field(
+        default=False,
+        description="Let webhooks and push endpoints reach loopback and private addresses (tests only).",
+    )
+    outbound_allow_networks: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Private networks (comma-separated, e.g. 10.1.2.0/24) webhooks may reach all the same.",
+    )
+    public_url: str | None = Field(
+        default=None,
+        description="The server's public address (e.g. https://cards.example.org): links sent to chats and "
+        "devices are absolute with it, paths without it.",
+    )
+    webhook_backoff_scale: float = Field(
+        default=1.0,
+        gt=0,
+        le=1.0,
+        description="Multiplies every wait between a webhook's tries (1 s, 4 s, 16 s) and a 429's Retry-After "
+        "(tests use a small value).",
+    )
+    webhook_queue: int = Field(
+        default=1000, ge=1, description="Events waiting for groups' webhooks; past it the oldest is dropped."
+    )
+    vapid_private_key: SecretStr | None = Field(
+        default=None,
+        description="The VAPID key Web Push requests are signed with (base64url of the P-256 private key, "
+        "or a PEM document); unset, one is made once and kept in the database for every node.",
+    )
+    push_contact: str = Field(
+        default="mailto:felt@localhost",
+        pattern=r"^(mailto:.+@.+|https://.+)$",
+        description="How a push service may reach the server's operator (a mailto: or https: URL, in "
+        "every VAPID token).",
+    )
+    push_timeout_s: float = Field(
+        default=10.0, gt=0, description="How long one Web Push request may take before it is retried."
     )
     room_idle_close_s: float = Field(
         default=900.0, gt=0, description="A table nobody has been connected to for this long is parked."
@@ -192,12 +239,28 @@ class Settings(BaseSettings):
         "rest is kept for the players of the tables.",
     )
 
-    @field_validator("trusted_proxies", mode="before")
+    @field_validator("trusted_proxies", "outbound_allow_networks", mode="before")
     @classmethod
     def _split_proxies(cls, value: object) -> object:
         if isinstance(value, str):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
+
+    @field_validator("outbound_allow_networks")
+    @classmethod
+    def _networks(cls, value: list[str]) -> list[str]:
+        for network in value:
+            ipaddress.ip_network(network, strict=False)  # a ValueError names the bad one
+        return value
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_url(cls, value: str | None) -> str | None:
+        if not value:
+            return None
+        if not value.startswith(("http://", "https://")):
+            raise ValueError("FELT_PUBLIC_URL is an http:// or https:// address")
+        return value.rstrip("/")
 
     @field_validator("database_url")
     @classmethod

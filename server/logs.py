@@ -102,6 +102,10 @@ def log_config(fmt: str, level: str) -> dict:
             "uvicorn.error": {"level": level},
             # Access lines are info: they follow the access_log setting, not the level.
             "uvicorn.access": {"handlers": ["main"], "level": "INFO", "propagate": False},
+            # httpx names every request's whole URL at info: a webhook's or a push endpoint's
+            # URL is a secret (server/notify/webhooks.py), so only its warnings are kept.
+            "httpx": {"level": "WARNING"},
+            "httpcore": {"level": "WARNING"},
         },
         "root": {"handlers": ["main"], "level": level},
     }

@@ -79,6 +79,28 @@ class _Live:
         errors.add_metric(["request"], self.metrics.database_errors)
         errors.add_metric(["writer"], getattr(writer, "failures", 0))
         yield errors
+        yield from _webhooks(getattr(state, "webhooks", None))
+        yield _push_messages(state)
+
+
+def _webhooks(webhooks: Any):
+    """Groups' webhooks: what went out, what failed after its tries, what a full queue dropped."""
+    deliveries = CounterMetricFamily(
+        "felt_webhook_deliveries", "Webhook messages delivered or given up on.", labels=["outcome"]
+    )
+    deliveries.add_metric(["sent"], getattr(webhooks, "sent", 0))
+    deliveries.add_metric(["failed"], getattr(webhooks, "failed", 0))
+    yield deliveries
+    yield CounterMetricFamily(
+        "felt_webhook_dropped",
+        "Webhook events and messages dropped because their queue was full (the oldest go first).",
+        value=getattr(webhooks, "dropped", 0),
+    )
+    yield GaugeMetricFamily(
+        "felt_webhook_queued",
+        "Webhook events and messages waiting to be sent.",
+        value=webhooks.queued() if webhooks is not None else 0,
+    )
 
 
 class Metrics:
@@ -109,3 +131,15 @@ class Metrics:
     def render(self) -> tuple[bytes, str]:
         """The text exposition and its content type."""
         return generate_latest(self.registry), CONTENT_TYPE_LATEST
+
+
+def _push_messages(state: Any) -> CounterMetricFamily:
+    push = getattr(state, "push", None)
+    pushed = CounterMetricFamily(
+        "felt_push_messages",
+        "Web Push messages by outcome: sent, failed (given up), dropped (too many waiting), gone (404/410).",
+        labels=["outcome"],
+    )
+    for outcome, count in (push.counts if push is not None else {}).items():
+        pushed.add_metric([outcome], count)
+    return pushed

@@ -16,7 +16,8 @@ from server.rules.games.base import SHARED_ACTIONS
 
 
 def pytest_collection_modifyitems(config, items):
-    items.sort(key=lambda item: "tests/browser/" in item.nodeid.replace("\\", "/"))
+    # A browser test is one that asks for the ``driver`` fixture (tests/web/conftest.py).
+    items.sort(key=lambda item: "driver" in getattr(item, "fixturenames", ()))
 
 
 @pytest.fixture(scope="session", autouse=True)

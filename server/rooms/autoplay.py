@@ -6,7 +6,11 @@ marked away). Easy bots choose under the room's lock; a Strong bot thinks in a w
 (the bot pool) outside it, so the table stays live meanwhile. When the turn clock runs out, an
 Easy bot plays that one turn for the seat and the action's log entry says so (``clock``).
 
-Bots never play on alone: a table with nobody connected pauses until someone is back.
+Bots never play on alone: a table with nobody connected pauses until someone is back, but for
+a slow table (hours or days a decision), which plays on by its clock whoever is connected.
+A slow clock's deadline is the table's own (armed by its fold, see server/rooms/timer.py):
+the room only waits for it, and its player's seat has no grace period (nobody is expected to
+stay connected for days).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import time
 from typing import TYPE_CHECKING, Any, Protocol
 
 from server.bots import Bot, get_bot
+from server.notify.events import ClockRanOut
 from server.rooms.host import BotPool, Host
 
 if TYPE_CHECKING:
@@ -64,7 +69,7 @@ class Autoplay:
 
     @staticmethod
     def _bot_seats(room: Driven) -> list[int]:
-        if not room.connections or room.closed or room.host.stopping:
+        if room.closed or room.host.stopping or not (room.connections or room.table.clock.slow):
             return []
         return room.table.bots_to_act()
 
@@ -158,6 +163,11 @@ class Autoplay:
         if not clock.seconds:  # most tables have no clock: nothing to look at on every move
             return
         self._cancel_clock()
+        if clock.slow:  # armed by the table's fold: wait for the deadline it has
+            if clock.deadline is not None:
+                delay = max(0.0, clock.deadline / 1000 - time.time())
+                self._clock_task = asyncio.get_running_loop().create_task(self._wait(room, delay, clock.deadline))
+            return
         room.table.arm_clock(time.time())
         if clock.deadline is not None:
             self._clock_task = asyncio.get_running_loop().create_task(self._wait(room, clock.delay, clock.deadline))
@@ -173,20 +183,28 @@ class Autoplay:
             task.cancel()
 
     async def _turn_expired(self, room: Driven, deadline: int) -> None:
-        """The clock ran out: a bot plays this turn; a second miss in a row marks the seat away."""
+        """The clock ran out: a bot plays this turn; a second miss in a row marks the seat away
+        (a slow clock's third, counted by the table's fold)."""
         async with room.lock:
             table = room.table
             if room.closed or room.host.stopping or table.status != "playing" or table.clock.deadline != deadline:
                 return  # someone acted in time, or the match is over
-            if not room.connections:
+            slow = table.clock.slow
+            if not room.connections and not slow:
                 return  # nobody at the table: it waits, as bots do
             people = table.people_to_act()
-            if not people:
-                return
+            if not people or room.host.change_refused(room.code) is not None:
+                return  # (a slow clock due and not played: server/rooms/slow_clocks.py looks again)
             seat = people[0]
-            if table.clock.missed(seat):
+            away = False if slow else table.clock.missed(seat)
+            if away:
                 room.set_away(seat, True)
             self.easy_move(room, seat, clock=True)
+            who = table.seats[seat]
+            away = away or (slow and who.away)
+            if who.player_id is not None:
+                name, seconds = who.name or "", table.clock.seconds
+                room.host.notify(ClockRanOut(room.code, table.game.name, who.player_id, name, seconds, away))
 
     # ---- a dropped player's grace ---------------------------------------------------------------
 
@@ -194,7 +212,7 @@ class Autoplay:
         """The seat's player is gone: a bot plays it if they are not back within the grace period."""
         table = room.table
         table.seats[seat_index].dropped_at = time.monotonic()
-        if table.status == "playing" and seat_index not in self.grace_tasks:
+        if table.status == "playing" and seat_index not in self.grace_tasks and not table.clock.slow:
             self.grace_tasks[seat_index] = asyncio.get_running_loop().create_task(self._grace_expired(room, seat_index))
 
     def end_grace(self, seat_index: int) -> None:

@@ -77,8 +77,7 @@ def _diff_list(old: list, new: list, path: str, ops: list[Op]) -> None:
         return
     if n_new > n_old and (new[n_old - 1] is old[-1] or new[n_old - 1] == old[-1]) and new[:n_old] == old:
         # Appended to (the hand's move log, a trick's cards): the common part compared in C
-        # at once, not element by element in Python. With the C pick of changed keys in
-        # diff_except: diff+encode for four viewers 0.92x (bench/compare_diff.py).
+        # at once, not element by element in Python (docs/decisions/0004).
         for i in range(n_old, n_new):
             ops.append({"op": "add", "path": f"{path}/{i}", "value": new[i]})
         return
@@ -138,8 +137,7 @@ def diff_except(old: dict, new: dict, skip: frozenset[str], path: str, ops: list
     if keys == list(new):
         # The same keys in the same order (a game builds its view the same way every time):
         # the keys whose value is not the very same object are picked out in C, and only those
-        # few are looked at in Python. Measured with the append case in _diff_list: 0.92x
-        # the differ before both (bench/compare_diff.py; docs/decisions/0004).
+        # few are looked at in Python (docs/decisions/0004).
         for key in compress(keys, map(is_not, old.values(), new.values())):
             if key not in skip:
                 _diff_value(old[key], new[key], f"{path}/{_escape(key)}", ops)

@@ -93,6 +93,10 @@ class Directory(Protocol):
 
     async def read(self, code: str) -> Room | None: ...
 
+    async def take_due(self, code: str) -> Room | None:
+        """Bring a table whose slow clock ran out into memory here, if it is this node's to
+        fire (server/rooms/slow_clocks.py); None when it is not (or there is no such table)."""
+
     async def lobby(self, limit: int | None, after: Cursor | None) -> tuple[list[dict], Cursor | None]: ...
 
     def unleased(self, code: str) -> bool: ...
@@ -139,6 +143,9 @@ class LocalDirectory:
 
     async def read(self, code: str) -> Room | None:
         return await self.rooms.open(code)
+
+    async def take_due(self, code: str) -> Room | None:
+        return await self.rooms.open_once(code, self.restore)
 
     async def lobby(self, limit: int | None, after: Cursor | None) -> tuple[list[dict], Cursor | None]:
         return self.rooms.list_public(limit=limit, after=after)
@@ -239,6 +246,11 @@ class ClusterDirectory:
         async with room.lock:
             room.enter("owner", {"node": cluster.node})
         return room
+
+    async def take_due(self, code: str) -> Room | None:
+        """Only a table nobody holds the lease of is taken (a node that died, a parked table):
+        a table another node holds is that node's to fire, so two nodes never both fire it."""
+        return await self.rooms.open_once(code, functools.partial(self.restore, ask=False))
 
     async def read(self, code: str) -> Room | None:
         """The room for reading only: from memory where this node holds the table, otherwise

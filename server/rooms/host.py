@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 from server.log_entry import EntrySink
+from server.notify.events import Event
 from server.rooms.errors import RoomError
 
 if TYPE_CHECKING:
@@ -54,6 +55,12 @@ class Host(Protocol):
 
     def action_applied(self) -> None:
         """One more action was applied (the metrics count them)."""
+
+    def notify(self, event: Event) -> None:
+        """Something players away from the table may hear of (never blocks, never raises)."""
+
+    async def check_slow_seats(self, player_id: str) -> None:
+        """Raise the RoomError that refuses one more slow table to a player at the most they may."""
 
     def retiring(self, room: Any) -> None:
         """The room logged its last entry (park or close): it leaves the directory once durable."""

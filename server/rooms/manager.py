@@ -14,12 +14,14 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from server.bots.pool import BotPool
 from server.budget import LoopBudget
 from server.config import Settings
 from server.log_entry import LogEntry, LogWriter, StoreUnavailable, WriterReports
+from server.notify import Notifier
+from server.notify.events import Event, TableOpened
 from server.rooms.directory import (
     BUSY,
     UNAVAILABLE,
@@ -31,7 +33,8 @@ from server.rooms.directory import (
 from server.rooms.errors import RoomError
 from server.rooms.room import Room
 from server.rooms.seats import is_room_code, new_room_code
-from server.rooms.timer import TURN_TIMER_CHOICES
+from server.rooms.slow_clocks import SlowClocks, slow_seats_full
+from server.rooms.timer import TURN_TIMER_CHOICES, is_slow
 from server.rules.games import get_game
 
 if TYPE_CHECKING:
@@ -52,6 +55,10 @@ class TableSource(Protocol):
 
     async def purge(self, parked_before: float) -> int: ...
 
+    async def due_clocks(self, now_ms: int) -> list[str]: ...
+
+    async def slow_seats(self, player_id: str) -> int: ...
+
 
 RESTARTING = RoomError("restarting", "The server is restarting; nothing changed. Try again in a moment.", 503)
 
@@ -65,6 +72,44 @@ def follow_seats(follow: Room, seats: int) -> dict[str, int]:
     for player_id, index in zip(follow.table.joining, free, strict=False):
         placed.setdefault(player_id, index)
     return placed
+
+
+def created_entry(
+    game_name: str,
+    options: dict | None,
+    seats: int | None,
+    private: bool,
+    host_id: str,
+    host_name: str,
+    turn_timer: int = 0,
+    follow: Room | None = None,
+) -> dict:
+    """A new table's ``created`` entry, or the RoomError that refuses it."""
+    if turn_timer not in TURN_TIMER_CHOICES:
+        choices = ", ".join(map(str, TURN_TIMER_CHOICES))
+        raise RoomError("bad_options", f"The turn timer is one of {choices} seconds (0: off).", 422)
+    try:
+        game = get_game(game_name)
+    except ValueError as err:
+        raise RoomError("unknown_game", str(err), 422) from None
+    seats = game.default_players if seats is None else seats
+    try:
+        game.check_players(seats)
+        parsed = game.parse_options(options or {})
+    except ValueError as err:
+        raise RoomError("bad_options", str(err), 422) from None
+    created = {
+        "game": game.name,
+        "options": parsed.model_dump(mode="json"),
+        "seats": seats,
+        "private": private,
+        "host_id": host_id,
+        "host_name": host_name,
+        "turn_timer": turn_timer,
+    }
+    if follow is not None:
+        created["follow_seats"] = follow_seats(follow, seats)
+    return created
 
 
 class RoomManager:
@@ -88,6 +133,8 @@ class RoomManager:
         self.restored = source is None  # tables are looked up only once the restore is done
         self.stopping = False
         self.directory: Directory = LocalDirectory(self)
+        self.notifier = Notifier()  # its channels are added by the app (server/app.py)
+        self.slow_clocks = None if source is None else SlowClocks(self, source, settings.slow_clock_poll_s)
 
     @property
     def cluster(self) -> Cluster | None:
@@ -101,6 +148,8 @@ class RoomManager:
     def start(self) -> None:
         self._janitor = asyncio.get_running_loop().create_task(self._sweep_forever())
         self.directory.start()
+        if self.slow_clocks is not None:
+            self.slow_clocks.start()
 
     def create(
         self,
@@ -153,47 +202,15 @@ class RoomManager:
             game_name, options, seats, private, host_id, host_name, turn_timer=turn_timer, follow=follow
         )
         created["open_bot_seats"] = open_bot_seats
+        if is_slow(turn_timer):
+            await self.check_slow_seats(host_id)
         return self._open_new(await self.directory.new_code(host_id), created, follow)
 
-    def _check_new(
-        self,
-        game_name: str,
-        options: dict | None,
-        seats: int | None,
-        private: bool,
-        host_id: str,
-        host_name: str,
-        turn_timer: int = 0,
-        follow: Room | None = None,
-    ) -> dict:
+    def _check_new(self, *args: Any, **kwargs: Any) -> dict:
         """A new table's ``created`` entry, or the RoomError that refuses it."""
         if self.stopping:
             raise RoomError("unavailable", "The server is restarting; try again in a moment.", 503)
-        if turn_timer not in TURN_TIMER_CHOICES:
-            choices = ", ".join(map(str, TURN_TIMER_CHOICES))
-            raise RoomError("bad_options", f"The turn timer is one of {choices} seconds (0: off).", 422)
-        try:
-            game = get_game(game_name)
-        except ValueError as err:
-            raise RoomError("unknown_game", str(err), 422) from None
-        seats = game.default_players if seats is None else seats
-        try:
-            game.check_players(seats)
-            parsed = game.parse_options(options or {})
-        except ValueError as err:
-            raise RoomError("bad_options", str(err), 422) from None
-        created = {
-            "game": game.name,
-            "options": parsed.model_dump(mode="json"),
-            "seats": seats,
-            "private": private,
-            "host_id": host_id,
-            "host_name": host_name,
-            "turn_timer": turn_timer,
-        }
-        if follow is not None:
-            created["follow_seats"] = follow_seats(follow, seats)
-        return created
+        return created_entry(*args, **kwargs)
 
     def _open_new(self, code: str, created: dict, follow: Room | None = None) -> Room:
         """The new room, its ``created`` entry submitted; at a "Play again" table the bots of
@@ -206,6 +223,7 @@ class RoomManager:
             for s in follow.seats:
                 if s.bot and s.index < len(seats) and s.index not in followers and seats[s.index].player_id is None:
                     room.submit("bot", {"seat": s.index, "remove": False, "level": s.level or "easy"})
+        self.notify(TableOpened(code, room.table.game.name, room.table.host_name))
         return room
 
     def get(self, code: str) -> Room | None:
@@ -378,6 +396,15 @@ class RoomManager:
     def action_applied(self) -> None:
         self.actions_applied += 1
 
+    async def check_slow_seats(self, player_id: str) -> None:
+        """Refuse one more slow table to a player who sits at the most they may."""
+        refusal = await slow_seats_full(self, player_id, self.source)
+        if refusal is not None:
+            raise refusal
+
+    def notify(self, event: Event) -> None:
+        self.notifier.publish(event)
+
     def table_changed(self, code: str, row: dict) -> None:
         """A table's lobby row changed (status or seats): the shared limits follow it."""
         self.directory.table_changed(code, row)
@@ -386,6 +413,7 @@ class RoomManager:
         """``room`` logged its last entry (park or close): out of the directory, gone once durable."""
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
+        self.notifier.forget(room.code)
         durable = not room.logged or room.delivery.durable_version >= room.version
         if not durable:
             self.retiring_rooms[room.code] = room
@@ -453,16 +481,21 @@ class RoomManager:
         self.stopping = True
         if self._janitor:
             self._janitor.cancel()
+        if self.slow_clocks is not None:
+            self.slow_clocks.stop()
         self.directory.stop()
 
     async def close(self) -> None:
         if self._janitor:
             self._janitor.cancel()
+        if self.slow_clocks is not None:
+            self.slow_clocks.stop()
         self.directory.stop()
         for room in list(self.rooms.values()):
             await room.close(1012, "server restarting")
         self.rooms.clear()
         self.bot_pool.close()
+        await self.notifier.close()
 
 
 def seated_at(rooms: Iterable[Room]) -> dict[str, str]:

@@ -34,6 +34,7 @@ import orjson
 
 from server.budget import LoopBudget
 from server.log_entry import LogEntry
+from server.notify.events import MatchFinished, YourTurn
 from server.rooms.autoplay import Autoplay
 from server.rooms.chat import ChatLimits
 from server.rooms.connection import Connection
@@ -159,8 +160,10 @@ class Room(SeatTakeover):
         for effect, value in effects:  # after the entry: what it made follows it
             if effect is TURN:
                 self.autoplay.schedule(self)
+                self.host.notify(your_turn(table, self.connections))
             elif effect is FINISHED:
                 self.writer.record(value)  # never blocks: written off the loop, after the entry
+                self.host.notify(MatchFinished(self.code, table.game.name, value))
             elif effect is ROW and self.logged:
                 self.host.table_changed(self.code, value)
 
@@ -176,9 +179,10 @@ class Room(SeatTakeover):
         self.submit("act", data, expected)
         self.host.action_applied()
 
-    def seen(self) -> None:
-        """Show the seats as they are now (who is connected or away): a ``seen`` entry."""
-        self.enter("seen", {})
+    def seen(self, back: int | None = None) -> None:
+        """Show the seats as they are now (who is connected or away): a ``seen`` entry; at a
+        slow table a seat whose player is ``back`` from away says so (its away is history)."""
+        self.enter("seen", {"back": back} if back is not None and self.table.clock.slow else {})
 
     def set_away(self, seat: int, away: bool) -> None:
         self.table.seats[seat].away = away
@@ -240,7 +244,7 @@ class Room(SeatTakeover):
                 away, seat.away = seat.away, False
                 table.seats_changed()
                 if away:  # a bot was playing the seat: it is reclaimed at once, for all to see
-                    self._seen_except(conn)
+                    self._seen_except(conn, seat_index)
                 else:
                     self._presence_changed()
             self.snapshot(conn)
@@ -254,11 +258,11 @@ class Room(SeatTakeover):
         if self.table.seat_of(conn.player_id) is None and seat.player_id is None and not seat.bot:
             self.submit("sit", {"seat": index, "player_id": conn.player_id, "name": conn.name})
 
-    def _seen_except(self, newcomer: Connection) -> None:
+    def _seen_except(self, newcomer: Connection, back: int) -> None:
         # The newcomer gets a snapshot at the new version instead of a patch.
         self.connections.remove(newcomer)
         try:
-            self.seen()
+            self.seen(back)
         finally:
             self.connections.append(newcomer)
 
@@ -289,10 +293,8 @@ class Room(SeatTakeover):
 
     def _tell_presence(self) -> None:
         """Broadcast the seats as they are now, if a connection was shown otherwise (a ``seen``).
-
         A call from the loop, not a task, so there is nothing but the timer to keep or cancel;
-        while the lock is held, or the table may not change now, it looks again a delay later.
-        """
+        while the lock is held, or the table may not change now, it looks again a delay later."""
         self._presence_due = None
         if self.closed or self.host.letting_go(self.code):
             return
@@ -307,39 +309,25 @@ class Room(SeatTakeover):
                 return
 
     def restored(self) -> None:
-        """After a rebuild (on the event loop): every seated player's grace period and the turn
-        clock start now; a finished match is handed to storage again (saving is idempotent, so
-        a record lost in a crash is not)."""
+        """After a rebuild: every seated player's grace period and the turn clock start now; a
+        finished match goes to storage again (saving is idempotent: a record lost in a crash is not)."""
         for seat in self.table.seats:
             if seat.player_id is not None:
                 self.autoplay.start_grace(self, seat.index)
         self.autoplay.arm_clock(self)
+        self.autoplay.schedule(self)  # a slow table's bots play on whoever is connected
         if self.table.record is not None:
             self.writer.record(self.table.record)
 
     # ---- what players ask ----------------------------------------------------------------
 
     async def sit(self, conn: Connection, seat_index: int) -> None:
+        await self.check_slow_cap(conn.player_id)
         async with self.lock:
             if self._back_in_seat(conn, seat_index):
                 return
             self.table.check_sit(conn.player_id, seat_index)
             self.submit("sit", {"seat": seat_index, "player_id": conn.player_id, "name": conn.name})
-
-    def _back_in_seat(self, conn: Connection, seat_index: object) -> bool:
-        """A player whose seat a bot plays (missed turns) sits in it again: "I'm back"."""
-        table = self.table
-        current = table.seat_of(conn.player_id)
-        if table.status != "playing" or current is None or seat_index != current:
-            return False
-        seat = table.seats[current]
-        if not seat.away:
-            raise RoomError("seat_taken", "You are already playing in that seat.")
-        self.set_away(seat.index, False)
-        table.clock.acted(seat.index)
-        self.autoplay.arm_clock(self)
-        self.seen()
-        return True
 
     async def stand(self, conn: Connection) -> None:
         async with self.lock:
@@ -381,6 +369,9 @@ class Room(SeatTakeover):
         async with self.lock:
             seat = self.table.check_act(conn.player_id)
             away = self.table.seats[seat].away
+            if away and self.table.clock.slow and v == self.version and self.host.change_refused(self.code) is None:
+                self.seen(seat)  # a slow table's away is history: the player is back, logged first
+                away, v = False, self.version
             if away:
                 self.set_away(seat, False)  # acting yourself takes the seat back from the bot
             try:
@@ -448,6 +439,23 @@ class Room(SeatTakeover):
             if not conn.closed:
                 conn.closed = True
                 await conn.closer(code, reason)
+
+
+def your_turn(table: Table, connections: list[Connection]) -> YourTurn:
+    """The people to act now at ``table`` (maybe none), for whoever tells players away from it:
+    the host's notifier tells each of them once a turn."""
+    people = [table.seats[s] for s in table.people_to_act() if table.seats[s].player_id is not None]
+    return YourTurn(
+        table.code,
+        table.game.name,
+        table.host_name,
+        tuple(s.player_id for s in people if s.player_id is not None),
+        tuple(s.name or "" for s in people),
+        frozenset(c.player_id for c in connections if c.player_id is not None),
+        table.clock.deadline,
+        table.clock.seconds,
+        table.version,
+    )
 
 
 def chat_line(text: str, max_chars: int) -> str:

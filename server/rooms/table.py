@@ -17,11 +17,17 @@ ran out and a bot played for the seat), ``chat`` (the line), ``next`` (code), ``
 after leaving it or, asked and allowed, any bot's), ``ask_seat`` (player_id, seat, name: a
 request for a bot's seat that the host answers; ``remove``: answered no), ``join_next``
 (player_id, name: a spectator who will sit at "Play again"), ``seen`` (who is connected or
-away changed; nothing to rebuild), ``owner`` (a cluster node took
+away changed; nothing to rebuild, but at a slow table ``back``: the seat whose player came
+back from away), ``owner`` (a cluster node took
 the table: the fence, nothing to rebuild), ``unpark``, ``park`` and ``close``.
 
 Who is connected, and whose seat a bot plays while they are away, is not table history: the
-room sets it on the seats (``seats_changed`` after) and logs only a ``seen`` entry.
+room sets it on the seats (``seats_changed`` after) and logs only a ``seen`` entry. A slow
+clock (server/rooms/timer.py) is the exception: its deadline is armed here, from the time of
+the entry that moved the turn, and the turns it played (``act`` with ``clock``) and a seat's
+return (``seen`` with ``back``) mark the seat away and back, so a table rebuilt from its log
+has the same deadline, misses and away seats, and its lobby row carries the deadline and
+who is awaited.
 
 The table also keeps the parts of the view every connection shares (its room, its seats, its
 chat and the game's public view), rebuilt only when they change: the differ skips them by
@@ -196,7 +202,10 @@ class Table(TableChecks):
         effects: list[tuple[str, Any]] = [] if handler is None else handler(self, entry)
         self.version = entry.version
         kind = entry.kind
-        if kind in TABLE_KINDS or (kind == "act" and self.status == "finished"):
+        slow_turn = self.clock.slow and any(effect == TURN for effect, _ in effects)
+        if slow_turn:  # the slow clock is history: armed from the entry's own time
+            self.arm_clock(entry.at)
+        if slow_turn or kind in TABLE_KINDS or (kind == "act" and self.status == "finished"):
             effects.append((ROW, table_row(self, RETIRED_STATUS.get(kind))))
         return effects
 
@@ -304,11 +313,34 @@ class Table(TableChecks):
         elif self.clock_played is not None:
             self.clock_played = None
             self.rebuild_room_part()
+        if self.clock.slow:
+            self._slow_misses(seat, bool(data.get("clock")))
         outcome = self.game.outcome(self.state)
         if outcome is None:
             return [(TURN, None)]
         self._finish(outcome, entry.at)
         return [(TURN, None), (FINISHED, self.record)]
+
+    def _slow_misses(self, seat: int, clock: bool) -> None:
+        """A slow clock's misses are history: its third turn in a row played by the clock marks
+        the seat away; a turn its player plays ends the run (a bot's, for an away seat, does not)."""
+        if clock:
+            if self.clock.missed(seat):
+                self.seats[seat].away = True
+                self.seats_changed()
+        elif not self.seats[seat].away:
+            self.clock.acted(seat)
+
+    def _seen(self, entry: LogEntry) -> list:
+        """Who is connected changed (nothing to rebuild); ``back``: a seat's player is back from
+        away (a slow table's history), maybe to act now."""
+        back = entry.data.get("back")
+        if back is None:
+            return []
+        self.seats[back].away = False
+        self.clock.acted(back)
+        self.seats_changed()
+        return [(TURN, None)] if back in self.people_to_act() else []
 
     def _chat(self, entry: LogEntry) -> list:
         # The last ``chat_history`` lines, a new list each time (the differ compares by identity).
@@ -393,7 +425,14 @@ class Table(TableChecks):
 
 def table_row(table: Table, status: str | None = None) -> dict:
     """The table as its lobby row keeps it; ``left``: who left the match in play (a bot keeps
-    their seat, theirs to take back until the match ends)."""
+    their seat, theirs to take back until the match ends); at a slow table the clock's
+    ``deadline`` (Unix ms) and the players it ``awaited``: both kept while the table is parked.
+    A slow table where a bot is to play is due at once (``deadline`` 0): wherever it is (parked,
+    or its node gone), it is brought back to play on."""
+    slow = table.clock.slow and status != "closed"
+    deadline = table.clock.deadline if slow else None
+    if slow and deadline is None and table.bots_to_act():
+        deadline = 0
     return {
         "game": table.game.name,
         "status": status or table.status,
@@ -401,6 +440,9 @@ def table_row(table: Table, status: str | None = None) -> dict:
         "host_id": table.host_id,
         "players": [s.player_id for s in table.seats if s.player_id],
         "left": [s.left_by for s in table.seats if s.bot and s.left_by] if table.status == "playing" else [],
+        "clock_s": table.clock.seconds,
+        "deadline": deadline,
+        "awaited": [p for p in (table.seats[s].player_id for s in table.people_to_act()) if p] if slow else [],
     }
 
 
@@ -475,6 +517,7 @@ _APPLY = {
     "start": Table._start,
     "act": Table._act,
     "chat": Table._chat,
+    "seen": Table._seen,
     "next": Table._next,
     "take": Table._take,
     "ask_seat": Table._ask_seat,

@@ -2,6 +2,8 @@
 friend takes a bot's seat (at once where the table says anyone may, else as a request the host
 answers), and a spectator asks to sit at "Play again". Each is one log entry (``take``,
 ``ask_seat``, ``join_next``) that ``Table.apply`` folds, checked first by ``TableChecks``.
+A player whose seat a bot plays while they are away sits in it again ("I'm back"). A seat at
+a slow table counts against the player's cap of slow tables (``max_slow_tables_per_player``).
 """
 
 from __future__ import annotations
@@ -10,8 +12,11 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from server.rooms.connection import Connection
+from server.rooms.errors import RoomError
+from server.rooms.host import Host
 
 if TYPE_CHECKING:
+    from server.rooms.autoplay import Autoplay
     from server.rooms.table import Table
 
 
@@ -22,9 +27,37 @@ class SeatTakeover:
 
     lock: asyncio.Lock
     table: Table
+    host: Host
+    autoplay: Autoplay
 
     def submit(self, kind: str, data: dict, expected: int | None = None) -> None:
         raise NotImplementedError  # the room's own
+
+    def set_away(self, seat: int, away: bool) -> None:
+        raise NotImplementedError  # the room's own
+
+    def seen(self, back: int | None = None) -> None:
+        raise NotImplementedError  # the room's own
+
+    async def check_slow_cap(self, player_id: str | None) -> None:
+        """At a slow table, a player not seated here yet must have a slow seat to spare."""
+        if self.table.clock.slow and player_id is not None and self.table.seat_of(player_id) is None:
+            await self.host.check_slow_seats(player_id)
+
+    def _back_in_seat(self, conn: Connection, seat_index: object) -> bool:
+        """A player whose seat a bot plays (missed turns) sits in it again: "I'm back"."""
+        table = self.table
+        current = table.seat_of(conn.player_id)
+        if table.status != "playing" or current is None or seat_index != current:
+            return False
+        seat = table.seats[current]
+        if not seat.away:
+            raise RoomError("seat_taken", "You are already playing in that seat.")
+        self.set_away(seat.index, False)
+        table.clock.acted(seat.index)
+        self.autoplay.arm_clock(self)  # type: ignore[arg-type]  # the room is the clock's Driven
+        self.seen(seat.index)
+        return True
 
     async def reclaim(self, conn: Connection) -> None:
         """A player who left this match takes their seat back from the bot that kept it."""
@@ -35,6 +68,7 @@ class SeatTakeover:
     async def take_seat(self, conn: Connection, seat_index: int) -> None:
         """A spectator takes a bot's seat for the rest of the match: at once where the table
         says anyone may (``open_bot_seats``), else as a request the host answers."""
+        await self.check_slow_cap(conn.player_id)
         async with self.lock:
             self.table.check_take(conn.player_id, seat_index)
             kind = "take" if self.table.open_bot_seats else "ask_seat"
@@ -42,6 +76,8 @@ class SeatTakeover:
 
     async def allow_seat(self, conn: Connection, asker: str, allow: bool) -> None:
         """The host answers a request for a bot's seat: yes seats the asker there, no drops it."""
+        if allow:
+            await self.check_slow_cap(asker)
         async with self.lock:
             request = self.table.check_allow(conn.player_id, asker)
             if allow:

@@ -18,7 +18,7 @@ States
         dealt = old.evolve(fields_of_a_new_hand)  # many fields at once, from a mapping
 
     So the room and a search both see pure states: ``apply(state, ...)`` returns a new
-    object and leaves ``state`` equal to what it was (tests/games/test_contract.py checks
+    object and leaves ``state`` equal to what it was (tests/rules/test_contract.py checks
     that against a deep copy at every step of every game). Equality is field by field,
     ``copy.deepcopy``, pickling and ``repr`` are written once here, and states are
     unhashable (nothing hashes them; a mutable-by-construction object should not be).

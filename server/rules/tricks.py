@@ -165,7 +165,7 @@ def why_not_trump(hand: Sequence[str], trick: Sequence[Play], trump: str | None,
     ``trump_duty``'s lists to look one card up costs more than the check):
     follow suit; a card that is not of the suit led needs a void in it, and is a trump
     whenever the hand holds one; a trump played to trumps led or on a void must head the
-    trick if any card held does (tests/core/test_tricks.py checks that the two agree on
+    trick if any card held does (tests/rules/test_tricks.py checks that the two agree on
     every hand of a small deck).
     """
     if not trick:

@@ -15,7 +15,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from server.storage.models import Device, LinkCode, Player
+from server.storage.models import Device, LinkCode, Player, PushSubscription
 
 LINK_TTL = timedelta(minutes=10)
 # A link code is read off one screen and typed on another: no look-alikes, no case.
@@ -107,6 +107,8 @@ def revoke_device(session: Session, player_id: str, device_id: str) -> str | Non
     if device is None or device.player_id != player_id or device.revoked_at is not None:
         return None
     device.revoked_at = _now()
+    # A signed-out device is told nothing more (its subscription would outlive its token).
+    session.execute(sa.delete(PushSubscription).where(PushSubscription.device_id == device.id))
     return device.token_hash
 
 

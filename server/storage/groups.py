@@ -25,6 +25,7 @@ from server.storage.models import (
     GroupRules,
     GroupSeason,
     GroupTable,
+    GroupWebhook,
     Hand,
     MatchSeat,
     Player,
@@ -431,3 +432,59 @@ def night_matches(session: Session, code: str, gap: timedelta, limit: int = 200)
 
 def match_group(session: Session, match_id: str) -> str | None:
     return session.scalar(sa.select(GroupMatch.group_code).where(GroupMatch.match_id == match_id))
+
+
+# ---- the group's webhook -------------------------------------------------------------------
+
+
+def webhook_of(session: Session, code: str) -> dict[str, Any] | None:
+    """The group's webhook with how its last delivery went, and the group's name; None without
+    one. ``url`` is a secret: the caller decides who may see it."""
+    row = session.execute(
+        sa.select(GroupWebhook, Group.name)
+        .join(Group, Group.code == GroupWebhook.group_code)
+        .where(GroupWebhook.group_code == code)
+    ).first()
+    if row is None:
+        return None
+    hook, name = row
+    return {
+        "group": code,
+        "group_name": name,
+        "url": hook.url,
+        "format": hook.format,
+        "updated_at": hook.updated_at,
+        "last_ok_at": hook.last_ok_at,
+        "last_failed_at": hook.last_failed_at,
+        "last_failure": hook.last_failure,
+    }
+
+
+def save_webhook(session: Session, code: str, url: str, format: str) -> None:
+    """Set (or replace) the group's webhook; a new URL starts with no delivery behind it."""
+    row = session.get(GroupWebhook, code)
+    if row is None:
+        session.add(GroupWebhook(group_code=code, url=url, format=format, updated_at=_now()))
+    else:
+        if row.url != url:
+            row.last_ok_at = row.last_failed_at = row.last_failure = None
+        row.url, row.format, row.updated_at = url, format, _now()
+    session.flush()
+
+
+def delete_webhook(session: Session, code: str) -> bool:
+    deleted: sa.CursorResult = session.execute(  # type: ignore[assignment]
+        sa.delete(GroupWebhook).where(GroupWebhook.group_code == code)
+    )
+    return deleted.rowcount > 0
+
+
+def record_delivery(session: Session, code: str, url: str, failure: str | None) -> None:
+    """How a delivery to ``url`` went (``failure`` None: delivered); nothing when the group's
+    webhook has changed since (the outcome belongs to the old URL)."""
+    values: dict[str, Any] = (
+        {"last_ok_at": _now()} if failure is None else {"last_failed_at": _now(), "last_failure": failure[:64]}
+    )
+    session.execute(
+        sa.update(GroupWebhook).where(GroupWebhook.group_code == code, GroupWebhook.url == url).values(**values)
+    )

@@ -86,6 +86,45 @@ class Device(Base):
     revoked_at: Mapped[datetime | None]
 
 
+class PushSubscription(Base):
+    """A device's Web Push subscription (what the browser's ``PushManager.subscribe`` gave):
+    where to send, and the keys the payload is encrypted to. One per device; dropped with its
+    device, when the device is revoked, and when the push service says it is gone."""
+
+    __tablename__ = "push_subscriptions"
+    __table_args__ = (sa.Index("ix_push_subscriptions_player_id", "player_id"),)
+
+    device_id: Mapped[str] = mapped_column(sa.ForeignKey("devices.id", ondelete="CASCADE"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(sa.ForeignKey("players.id", ondelete="CASCADE"))
+    endpoint: Mapped[str] = mapped_column(sa.String(2048))
+    p256dh: Mapped[str] = mapped_column(sa.String(128))  # base64url, 65 bytes: the browser's P-256 key
+    auth: Mapped[str] = mapped_column(sa.String(32))  # base64url, 16 bytes: the shared auth secret
+    lang: Mapped[str] = mapped_column(sa.String(8))  # the language the device is told in ("en", "pt")
+    created_at: Mapped[datetime]
+
+
+class NotifyPrefs(Base):
+    """The kinds of notification one device turned off (``off``: a list of kind names), so
+    that a kind added later starts on."""
+
+    __tablename__ = "notify_prefs"
+
+    device_id: Mapped[str] = mapped_column(sa.ForeignKey("devices.id", ondelete="CASCADE"), primary_key=True)
+    off: Mapped[list[Any]]
+    updated_at: Mapped[datetime]
+
+
+class ServerKey(Base):
+    """A secret the server made for itself once and every node shares (the VAPID key that
+    signs Web Push requests): kept here so that every node of a cluster finds the same one."""
+
+    __tablename__ = "server_keys"
+
+    name: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(sa.Text)
+    created_at: Mapped[datetime]
+
+
 class LinkCode(Base):
     """A one-time code that adds a device to a player: its SHA-256, its player, until when it
     works and when it was used (a used code never works again)."""
@@ -209,11 +248,16 @@ class Table(Base):
 
     ``status`` is waiting, playing, finished, parked (out of memory, resumes when opened) or
     closed. Its whole history is its log (``TableLogEntry``); this row is what the lobby and
-    the restore read without replaying it.
+    the restore read without replaying it. ``clock_s`` is its turn clock; a slow one's running
+    ``deadline`` (Unix milliseconds, also while parked) is kept here, where the clocks due are
+    found (server/rooms/slow_clocks.py).
     """
 
     __tablename__ = "tables"
-    __table_args__ = (sa.Index("ix_tables_status_updated_at", "status", "updated_at"),)
+    __table_args__ = (
+        sa.Index("ix_tables_status_updated_at", "status", "updated_at"),
+        sa.Index("ix_tables_deadline", "deadline"),
+    )
 
     code: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
     game: Mapped[str] = mapped_column(sa.String(32))
@@ -222,11 +266,14 @@ class Table(Base):
     host_id: Mapped[str | None] = mapped_column(sa.String(ID_LENGTH))
     version: Mapped[int]
     updated_at: Mapped[float] = mapped_column(sa.Float)  # Unix seconds of the last change
+    clock_s: Mapped[int] = mapped_column(default=0, server_default="0")
+    deadline: Mapped[int | None] = mapped_column(sa.BigInteger)
 
 
 class TablePlayer(Base):
     """A player seated at a table (the lobby's "Your tables"), or one who left it in play
-    (``left``: a bot keeps the seat, theirs to take back while the match goes on)."""
+    (``left``: a bot keeps the seat, theirs to take back while the match goes on); ``to_act``:
+    a slow table's clock awaits them."""
 
     __tablename__ = "table_players"
     __table_args__ = (sa.Index("ix_table_players_player_id", "player_id"),)
@@ -234,6 +281,7 @@ class TablePlayer(Base):
     code: Mapped[str] = mapped_column(sa.ForeignKey("tables.code", ondelete="CASCADE"), primary_key=True)
     player_id: Mapped[str] = mapped_column(sa.String(ID_LENGTH), primary_key=True)
     left: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
+    to_act: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
 
 
 class TableLogEntry(Base):
@@ -412,3 +460,19 @@ class GroupLedgerMeeting(Base):
     won: Mapped[int]
     bids: Mapped[int]
     bids_made: Mapped[int]
+
+
+class GroupWebhook(Base):
+    """Where a group's chat hears of its tables (``server/notify/webhooks.py``), and how the last
+    delivery went. ``url`` is a secret (anyone who has it can post to the chat): it is shown to
+    the group's owner only, masked unless asked for, and never written to a log."""
+
+    __tablename__ = "group_webhooks"
+
+    group_code: Mapped[str] = mapped_column(sa.ForeignKey("groups.code", ondelete="CASCADE"), primary_key=True)
+    url: Mapped[str] = mapped_column(sa.String(2048))
+    format: Mapped[str] = mapped_column(sa.String(16))  # "discord" or "json"
+    updated_at: Mapped[datetime]
+    last_ok_at: Mapped[datetime | None]
+    last_failed_at: Mapped[datetime | None]
+    last_failure: Mapped[str | None] = mapped_column(sa.String(64))  # "404", "timeout", "refused"...

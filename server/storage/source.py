@@ -67,3 +67,22 @@ class DatabaseTables:
     async def tables_of(self, player_id: str) -> list[dict]:
         """A player's unfinished tables (waiting, playing, parked), newest first."""
         return await self.db.call(self._of, player_id)
+
+    def _slow_seats(self, player_id: str) -> int:
+        with self.db.session() as session:
+            return tables.slow_seats(session, player_id)
+
+    async def slow_seats(self, player_id: str) -> int:
+        """How many slow tables the player sits at (the cap counts them)."""
+        try:
+            return await self.db.call(self._slow_seats, player_id)
+        except OUTAGE_ERRORS as exc:
+            raise StoreUnavailable(type(exc).__name__) from exc
+
+    def _due(self, now_ms: int) -> list[str]:
+        with self.db.session() as session:
+            return tables.due_clocks(session, now_ms)
+
+    async def due_clocks(self, now_ms: int) -> list[str]:
+        """The tables whose slow clock ran out by ``now_ms`` (Unix ms), parked ones too."""
+        return await self.db.call(self._due, now_ms)

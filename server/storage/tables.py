@@ -19,6 +19,7 @@ from server.log_entry import LogEntry
 from server.storage import store
 from server.storage.models import Table, TableLogEntry, TablePlayer
 
+SLOW_CLOCK_S = 3600  # a clock this long or longer is slow (server/rooms/timer.py)
 OPEN_STATUSES = ("waiting", "playing", "finished")  # in memory while the server runs
 RESUMABLE_STATUSES = ("waiting", "playing", "finished", "parked")
 
@@ -27,11 +28,11 @@ def _insert(conn: sa.Connection):
     return postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
 
 
-def _table_rows(entries: list) -> tuple[list[dict], dict[str, dict[str, bool]]]:
-    """The newest row of each table that changed in ``entries``, and its players: each seated
-    one (False), or one who left its match in play (True)."""
+def _table_rows(entries: list) -> tuple[list[dict], dict[str, dict[str, tuple[bool, bool]]]]:
+    """The newest row of each table that changed in ``entries``, and its players: for each
+    seated one or one who left its match in play, (left, awaited by a slow clock)."""
     rows: dict[str, dict] = {}
-    players: dict[str, dict[str, bool]] = {}
+    players: dict[str, dict[str, tuple[bool, bool]]] = {}
     for code, version, _kind, _data, at, table in entries:
         if table is None:
             continue
@@ -43,10 +44,13 @@ def _table_rows(entries: list) -> tuple[list[dict], dict[str, dict[str, bool]]]:
             "host_id": table.get("host_id"),
             "version": version,
             "updated_at": at,
+            "clock_s": int(table.get("clock_s") or 0),
+            "deadline": table.get("deadline"),
         }
         seated = set(table.get("players") or ())
         left = set(table.get("left") or ()) - seated
-        players[code] = {p: p in left for p in sorted(seated | left)}
+        awaited = set(table.get("awaited") or ())
+        players[code] = {p: (p in left, p in awaited) for p in sorted(seated | left)}
     return list(rows.values()), players
 
 
@@ -55,14 +59,18 @@ def _upsert_tables(conn: sa.Connection, entries: list) -> None:
     if not rows:
         return
     insert = _insert(conn)(Table.__table__)
-    changing = ("game", "status", "private", "host_id", "version", "updated_at")
+    changing = ("game", "status", "private", "host_id", "version", "updated_at", "clock_s", "deadline")
     stmt = insert.on_conflict_do_update(
         index_elements=["code"], set_={c: getattr(insert.excluded, c) for c in changing}
     )
     for row in rows:
         conn.execute(stmt, row)
     conn.execute(sa.delete(TablePlayer.__table__).where(TablePlayer.code.in_(list(players))))
-    seated = [{"code": code, "player_id": p, "left": left} for code, ids in players.items() for p, left in ids.items()]
+    seated = [
+        {"code": code, "player_id": p, "left": left, "to_act": to_act}
+        for code, ids in players.items()
+        for p, (left, to_act) in ids.items()
+    ]
     if seated:
         conn.execute(TablePlayer.__table__.insert(), seated)
 
@@ -146,9 +154,10 @@ def table_log(session: Session, code: str) -> list[LogEntry]:
 
 def tables_of(session: Session, player_id: str, limit: int = 50) -> list[dict]:
     """The unfinished tables where ``player_id`` sits (waiting, playing or parked), newest first,
-    and those whose match in play they left (``left``: a bot plays their seat)."""
+    and those whose match in play they left (``left``: a bot plays their seat); at a slow table
+    whose clock awaits them, ``your_turn`` and its ``deadline`` (Unix ms) as stored."""
     query = (
-        sa.select(Table, TablePlayer.left)
+        sa.select(Table, TablePlayer.left, TablePlayer.to_act)
         .join(TablePlayer, TablePlayer.code == Table.code)
         .where(TablePlayer.player_id == player_id, Table.status.in_(("waiting", "playing", "parked")))
         .order_by(Table.updated_at.desc())
@@ -163,9 +172,40 @@ def tables_of(session: Session, player_id: str, limit: int = 50) -> list[dict]:
             "is_host": t.host_id == player_id,
             "updated_at": t.updated_at,
             "left": left,
+            "turn_timer": t.clock_s,
+            "your_turn": bool(to_act and t.deadline is not None and t.status in ("playing", "parked")),
+            "deadline": t.deadline if to_act and t.status in ("playing", "parked") else None,
         }
-        for t, left in session.execute(query)
+        for t, left, to_act in session.execute(query)
     ]
+
+
+def slow_seats(session: Session, player_id: str) -> int:
+    """How many slow tables ``player_id`` sits at (waiting, playing or parked; not one they left)."""
+    query = (
+        sa.select(sa.func.count())
+        .select_from(Table)
+        .join(TablePlayer, TablePlayer.code == Table.code)
+        .where(
+            TablePlayer.player_id == player_id,
+            sa.not_(TablePlayer.left),
+            Table.clock_s >= SLOW_CLOCK_S,
+            Table.status.in_(("waiting", "playing", "parked")),
+        )
+    )
+    return int(session.scalar(query) or 0)
+
+
+def due_clocks(session: Session, now_ms: int, limit: int = 100) -> list[str]:
+    """The tables in play (in memory or parked) whose slow clock ran out by ``now_ms``, the
+    longest overdue first."""
+    query = (
+        sa.select(Table.code)
+        .where(Table.deadline <= now_ms, Table.status.in_(("playing", "parked")))
+        .order_by(Table.deadline)
+        .limit(limit)
+    )
+    return list(session.scalars(query))
 
 
 def purge(session: Session, parked_before: float) -> int:

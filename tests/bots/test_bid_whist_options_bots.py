@@ -15,8 +15,8 @@ from server.bots.bid_whist import BidWhistBot
 from server.bots.strong import StrongBot
 from server.rules.games import get_game
 from server.rules.sampling import sample_state
-from tests.games.test_bid_whist import stack
-from tests.games.test_bid_whist_options import (
+from tests.rules.test_bid_whist import stack
+from tests.rules.test_bid_whist_options import (
     ACES,
     DIRECTIONS,
     JOKERS_DEALT,

@@ -8,17 +8,11 @@ one) and Debian's ``haproxy``; without them the tests are skipped, unless
 from __future__ import annotations
 
 import os
-import sys
-from pathlib import Path
 
 import pytest
+from cluster_harness import Cluster, cluster_settings, require_services
 
-sys.path.insert(0, str(Path(__file__).parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
-
-from cluster_harness import Cluster, cluster_settings, require_services  # noqa: E402
-
-from server.config import normalize_database_url  # noqa: E402
+from server.config import normalize_database_url
 
 
 @pytest.fixture(scope="module")

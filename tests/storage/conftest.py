@@ -1,4 +1,6 @@
-"""Fixtures for the storage tests: a fresh SQLite file, a fresh PostgreSQL database, both.
+"""Fixtures for the storage tests: a fresh SQLite file, a fresh PostgreSQL database, both;
+for the durability tests (real servers killed and started again on the same database), a
+database of their own on either backend.
 
 PostgreSQL comes from ``TEST_DATABASE_URL`` (e.g. postgresql+psycopg://postgres@127.0.0.1:5432/test).
 Each test session creates its own uniquely named databases on that server and drops them at
@@ -18,11 +20,11 @@ from pathlib import Path
 import psycopg
 import pytest
 from sqlalchemy.engine import make_url
+from storage_helpers import GAMES, make_record
 
 from server.config import normalize_database_url
 from server.storage.db import Database
 from server.storage.models import Base
-from storage_helpers import GAMES, make_record
 
 # ---- PostgreSQL ------------------------------------------------------------------------
 
@@ -197,3 +199,42 @@ def template_records() -> dict[str, dict]:
     return {name: make_record(name, seed=1000 + i) for i, name in enumerate(GAMES)}
 
 
+# ---- durability: one database per test, for servers killed and started again ------------
+
+
+class PgDatabase:
+    """One fresh PostgreSQL database; it can be made to refuse connections for a while."""
+
+    def __init__(self, server_url: str) -> None:
+        self.admin = psycopg.connect(_libpq(server_url), autocommit=True)
+        self.name = f"felt_dur_{secrets.token_hex(6)}"
+        self.admin.execute(f'CREATE DATABASE "{self.name}"')
+        self.url = make_url(server_url).set(database=self.name).render_as_string(hide_password=False)
+
+    def refuse_connections(self, refuse: bool) -> None:
+        self.admin.execute(f'ALTER DATABASE "{self.name}" WITH ALLOW_CONNECTIONS {str(not refuse).lower()}')
+        if refuse:
+            self.admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                (self.name,),
+            )
+
+    def drop(self) -> None:
+        self.admin.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+        self.admin.close()
+
+
+@pytest.fixture
+def pg_database(pg_server_url: str) -> Iterator[PgDatabase]:
+    """A fresh PostgreSQL database of the test's own, dropped after it."""
+    db = PgDatabase(pg_server_url)
+    yield db
+    db.drop()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database URL on either backend, fresh for the test."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'felt.db'}"
+    return request.getfixturevalue("pg_database").url

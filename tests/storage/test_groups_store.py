@@ -146,7 +146,7 @@ def test_the_night_is_the_run_of_latest_matches_without_a_long_gap(db, template_
 
 
 def test_upgrading_writes_the_ledger_of_matches_linked_before_it(db, template_records):
-    """Migration 0010 gives every match already linked to a group its ledger lines and meetings
+    """Migration 0014 gives every match already linked to a group its ledger lines and meetings
     from its record: the standings read the same after a downgrade past it and an upgrade."""
     ana, rui, eva = players(db, 3)
     code = new_group(db, ana)["code"]
@@ -162,7 +162,7 @@ def test_upgrading_writes_the_ledger_of_matches_linked_before_it(db, template_re
         before = groups.ledger_standings(session, code, "bid_whist", None, members)
         assert before == ledger.standings("bid_whist", groups.ledger_matches(session, code, "bid_whist", None), members)
     assert before["pairs"] and before["head_to_head"]
-    db.downgrade("0009_table_player_left")
+    db.downgrade("0013_slow_clocks")
     db.upgrade()
     with db.session() as session:
         assert groups.ledger_standings(session, code, "bid_whist", None, members) == before

@@ -12,20 +12,17 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
-import sys
 from pathlib import Path
 
 import httpx
 import psycopg
 import pytest
+from frozen_proxy import FrozenProxy
+from live_server import LiveServer
 from sqlalchemy.engine import make_url
+from ws_client import Client, choose, host_with_bots, new_player, new_room
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "server"))  # live_server, ws_client
-
-from frozen_proxy import FrozenProxy  # noqa: E402
-from live_server import LiveServer  # noqa: E402
-from server.rooms.seats import new_room_code  # noqa: E402
-from ws_client import Client, choose, host_with_bots, new_player, new_room  # noqa: E402
+from server.rooms.seats import new_room_code
 
 # Generous client timeouts: a route or a socket that hangs fails the test by running past
 # them; one that answers (within the server's short deadlines) never comes near them.

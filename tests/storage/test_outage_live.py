@@ -4,17 +4,12 @@ is not cached gets an ``unavailable`` frame and close 1013, and the log has no t
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import httpx
 import pytest
+from live_server import LiveServer
+from ws_client import Client, new_player, new_room
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "server"))  # live_server, ws_client
-
-from live_server import LiveServer  # noqa: E402
-from server.rooms.seats import new_room_code  # noqa: E402
-from ws_client import Client, new_player, new_room  # noqa: E402
+from server.rooms.seats import new_room_code
 
 pytestmark = pytest.mark.postgres
 

@@ -5,6 +5,7 @@
 import { $, h, fill, toast, timeAgo } from "./dom.js";
 import { api, identity, formatLinkCode } from "./api.js";
 import { t, translatePage, errorText } from "./i18n.js";
+import { loadPush, wirePush } from "./push.js";
 
 translatePage();
 
@@ -15,7 +16,7 @@ const PASSKEYS = typeof window.PublicKeyCredential?.parseCreationOptionsFromJSON
 
 function showKnown() {
   const me = identity.get();
-  for (const id of ["#known", "#add-panel", "#list-panel"]) $(id).hidden = !me;
+  for (const id of ["#known", "#add-panel", "#list-panel", "#push-panel"]) $(id).hidden = !me;
   $("#passkey-panel").hidden = !me || !PASSKEYS;
   $(".passkey-only").hidden = !PASSKEYS;
   if (me) $("#rename").value = me.name;
@@ -140,6 +141,7 @@ async function enterCode(event) {
     showKnown();
     loadDevices();
     loadPasskeys();
+    loadPush(refused);
   } catch (err) {
     $("#enter-error").textContent = errorText(err);
   }
@@ -191,6 +193,7 @@ async function signInWithPasskey() {
     showKnown();
     loadDevices();
     loadPasskeys();
+    loadPush(refused);
   } catch (err) {
     if (err.name === "NotAllowedError" || err.name === "AbortError") return;
     $("#enter-error").textContent = err.status !== undefined ? errorText(err) : t("passkeys.failed");
@@ -198,6 +201,7 @@ async function signInWithPasskey() {
 }
 
 $("#passkey-add").addEventListener("click", addPasskey);
+wirePush(refused);
 $("#passkey-sign-in").addEventListener("click", signInWithPasskey);
 $("#add").addEventListener("click", addDevice);
 $("#devices").addEventListener("click", (event) => {
@@ -215,3 +219,4 @@ if (given) {
 showKnown();
 loadDevices();
 loadPasskeys();
+if (identity.get()) loadPush(refused);

@@ -7,6 +7,7 @@ import { t, translatePage, errorText } from "./i18n.js";
 import { gameTitle } from "./games.js";
 import { rulesSummary } from "./summary.js";
 import { optionControl } from "./options.js";
+import { webhookPanel } from "./group_webhook.js";
 
 translatePage();
 
@@ -324,7 +325,8 @@ async function render() {
   fill($("#content"),
     h("section", { class: "panel", "aria-labelledby": "members-h" }, h("h2", { id: "members-h" }, t("group.members")), members),
     h("section", { class: "panel", "aria-labelledby": "tables-h" }, h("h2", { id: "tables-h" }, t("group.tables")), tables, newTableForm(group)),
-    await standingsPanel(group, matches[0]?.game), await recapPanel(), recentPanel(matches), exportRow(), await invitePanel(group));
+    await standingsPanel(group, matches[0]?.game), await recapPanel(), recentPanel(matches), exportRow(), await invitePanel(group),
+    group.role === "owner" ? await webhookPanel(gid) : null);
 }
 
 function missing(err) {
@@ -343,7 +345,7 @@ async function main() {
     if (!groupCode) return await myGroups();
     await joinFromLink();
     await render();
-    setInterval(() => { if (!document.hidden && !document.querySelector("select:focus, input:focus, #house-rules[open]")) render().catch(() => {}); }, REFRESH_MS);
+    setInterval(() => { if (!document.hidden && !document.querySelector("select:focus, input:focus, #house-rules[open], #webhook[open]")) render().catch(() => {}); }, REFRESH_MS);
   } catch (err) {
     missing(err);
   }

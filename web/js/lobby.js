@@ -7,6 +7,7 @@ import { confirmStep } from "./confirm.js";
 import { rulesSummary } from "./summary.js";
 import { optionControl } from "./options.js";
 import { lobbyAlerts, pollWhileHidden } from "./attention.js";
+import { perTurn, timeLeft } from "./slowclock.js";
 
 const TYPED_NAME = "felt.typedName"; // read by the table page's "Join" (room.js)
 
@@ -67,7 +68,7 @@ function roomRow(r) {
     h("div", { class: "room-row-main" },
       h("strong", { class: "rules-summary", "data-rules-summary": "" }, rulesSummary(r.game, r.options, schema, r.title)),
       h("span", { class: "hint" }, ` · ${t("lobby.hostedBy", { host: r.host_name || t("lobby.someone") })}`),
-      r.turn_timer ? h("span", { class: "hint" }, ` · ${t("lobby.timerShort", { n: r.turn_timer })}`) : null),
+      r.turn_timer ? h("span", { class: "hint" }, ` · ${perTurn(r.turn_timer)}`) : null),
     h("span", { class: "room-row-seats", "aria-label": t("lobby.seatsTaken", { n: r.taken, m: r.seats }) }, `${r.taken}/${r.seats}`),
     h("a", { class: "btn btn-small btn-primary", href: roomUrl(r.code),
       "aria-label": t("lobby.joinLabel", { game: gameTitle(r.game, r.title), host: r.host_name || t("lobby.someone") }) }, t("lobby.join")));
@@ -121,6 +122,7 @@ function myTableRow(row) {
     h("div", { class: "room-row-main" },
       h("strong", {}, title),
       row.your_turn ? h("span", { class: "pill pill-turn", "data-your-turn": "" }, t("alerts.lobbyTurn")) : null,
+      row.your_turn && row.deadline ? h("span", { class: "hint", "data-time-left": "" }, ` · ${timeLeft(row.deadline)}`) : null,
       h("span", { class: "hint" }, ` · ${t(`mine.status.${row.status}`)}${row.private ? ` · ${t("mine.private")}` : ""}`)),
     ...actions);
 }

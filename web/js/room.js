@@ -14,6 +14,7 @@ import { showSummary } from "./summary.js";
 import { whyParts } from "./why.js";
 import { soundToggle, warnOnce } from "./clock_sound.js";
 import { tableAlerts } from "./attention.js";
+import { isSlow, timeLeft } from "./slowclock.js";
 
 translatePage();
 const code = canonicalCode(decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || ""));
@@ -246,7 +247,7 @@ new ResizeObserver(fitTable).observe($("#dock"));
 function turnTimer() {
   const r = room();
   if (!r.turn_timer || !r.deadline || r.status !== "playing") return null;
-  return { seats: view()?.to_act || [], deadline: r.deadline, total: r.turn_timer * 1000 };
+  return { seats: view()?.to_act || [], deadline: r.deadline, total: r.turn_timer * 1000, slow: isSlow(r.turn_timer) };
 }
 
 const WARN_MS = 10000; // the countdown turns to a warning with this much time left
@@ -265,6 +266,11 @@ let spokenSecs = null; // the last count said to screen readers
 
 /** Draw the seconds left; screen readers hear them every 10 s and each of the last 5. */
 function showClock(el, timer) {
+  if (timer.slow) { // hours or days a decision: told in hours and minutes, no countdown to hear
+    el.textContent = timeLeft(timer.deadline);
+    el.classList.add("turn-clock-slow");
+    return;
+  }
   const left = Math.max(0, timer.deadline - Date.now());
   const secs = Math.ceil(left / 1000);
   el.textContent = t("timer.short", { n: secs });
@@ -287,7 +293,8 @@ setInterval(() => {
   }
   if (!timer) return;
   const secs = Math.ceil(Math.max(0, timer.deadline - Date.now()) / 1000);
-  for (const ring of document.querySelectorAll(".seat-timer")) ring.setAttribute("aria-label", t("timer.left", { n: secs }));
+  const label = timer.slow ? timeLeft(timer.deadline) : t("timer.left", { n: secs });
+  for (const ring of document.querySelectorAll(".seat-timer")) ring.setAttribute("aria-label", label);
 }, 250);
 
 /** The running score per team (team games) or per player. */

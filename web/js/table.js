@@ -4,6 +4,7 @@ import { h, fill } from "./dom.js";
 import { cardBack, cardText, cardView } from "./cards.js";
 import { descriptor, seatNotes } from "./games.js";
 import { t } from "./i18n.js";
+import { timeLeft } from "./slowclock.js";
 
 /** The direction of seat ``seat`` from the middle, seen from ``base`` (at the bottom); the
  *  stylesheet turns it into a position with radii that suit the screen size. */
@@ -180,7 +181,8 @@ function timerRing(timer, seat) {
   const total = timer.total;
   const secs = Math.ceil(left / 1000);
   return h("div", {
-    class: "seat-timer", role: "timer", "aria-label": t("timer.left", { n: secs }), "data-timer-seat": seat,
+    class: "seat-timer", role: "timer", "data-timer-seat": seat,
+    "aria-label": timer.slow ? timeLeft(timer.deadline) : t("timer.left", { n: secs }),
     style: { "animation-duration": `${total}ms`, "animation-delay": `-${Math.max(0, total - left)}ms` },
   });
 }

@@ -123,7 +123,7 @@ def _invite_url(code: str, invite: str) -> str:
     return f"/g/{code}#invite={invite}"
 
 
-async def _member(request: Request, code: str, caller: Caller, owner: bool = False) -> str:
+async def member_role(request: Request, code: str, caller: Caller, owner: bool = False) -> str:
     """The caller's role in group ``code``; 404 when they are not a member, 403 when ``owner``
     is asked for and they are a member only."""
     db = request.app.state.db
@@ -252,7 +252,7 @@ async def _in_session(request: Request, work) -> Any:
     responses=error_response_doc(401, 404, 503),
 )
 async def get_invite(code: str, request: Request, caller: Caller = Depends(current_player)) -> dict:
-    await _member(request, code, caller)
+    await member_role(request, code, caller)
     invite = await _in_session(request, lambda s: s.get_one(Group, code).invite)
     return {"invite_url": _invite_url(code, invite)}
 
@@ -264,7 +264,7 @@ async def get_invite(code: str, request: Request, caller: Caller = Depends(curre
     responses=error_response_doc(401, 403, 404, 503),
 )
 async def rotate_invite(code: str, request: Request, caller: Caller = Depends(current_player)) -> dict:
-    await _member(request, code, caller, owner=True)
+    await member_role(request, code, caller, owner=True)
     invite = await _in_session(request, lambda s: groups.rotate_invite(s, code))
     return {"invite_url": _invite_url(code, invite)}
 
@@ -278,7 +278,7 @@ async def rotate_invite(code: str, request: Request, caller: Caller = Depends(cu
 async def remove_member(
     code: str, player_id: str, request: Request, caller: Caller = Depends(current_player)
 ) -> Response:
-    role = await _member(request, code, caller)
+    role = await member_role(request, code, caller)
     if player_id != caller.id and role != groups.OWNER:
         raise ApiError(403, "not_owner", "Only the group's owner can remove someone else.")
     if player_id == caller.id and role == groups.OWNER:
@@ -309,7 +309,7 @@ def parsed_options(game_name: str, options: dict[str, Any]) -> dict[str, Any]:
 async def put_rules(
     code: str, game: str, body: Rules, request: Request, caller: Caller = Depends(current_player)
 ) -> dict:
-    await _member(request, code, caller)
+    await member_role(request, code, caller)
     options = parsed_options(game, body.options)
     await _in_session(request, lambda s: groups.save_rules(s, code, game, options))
     return {"game": game, "options": options}
@@ -339,7 +339,7 @@ async def standings(
         None, max_length=10, description="A season's number, or 'all' (default: the current one)."
     ),
 ) -> dict:
-    await _member(request, code, caller)
+    await member_role(request, code, caller)
     if game not in game_names():
         raise ApiError(422, "unknown_game", f"There is no game {game[:40]!r}.")
 
@@ -359,7 +359,7 @@ async def standings(
     responses=error_response_doc(401, 403, 404, 503),
 )
 async def new_season(code: str, request: Request, caller: Caller = Depends(current_player)) -> dict:
-    await _member(request, code, caller, owner=True)
+    await member_role(request, code, caller, owner=True)
     return await _in_session(request, lambda s: groups.close_season(s, code))
 
 
@@ -374,7 +374,7 @@ async def recent_matches(
     caller: Caller = Depends(current_player),
     limit: int = Query(10, ge=1, le=50),
 ) -> dict:
-    await _member(request, code, caller)
+    await member_role(request, code, caller)
     found = await _in_session(request, lambda s: store.match_summaries(s, groups.recent_match_ids(s, code, limit)))
     return {"matches": found}
 
@@ -385,7 +385,7 @@ async def recent_matches(
 async def group_table_options(request: Request, code: str, caller: Caller, game: str, options: dict) -> dict:
     """The options of a new table of group ``code``: the group's saved ones for ``game``, with
     what the caller chose on top. 404 unless the caller is a member."""
-    await _member(request, code, caller)
+    await member_role(request, code, caller)
     saved = await _in_session(request, lambda s: groups.rules_of(s, code).get(game, {}))
     return {**saved, **options}
 
@@ -400,6 +400,9 @@ async def link_group_table(request: Request, code: str, table_code: str, game: s
             groups.save_rules(session, code, game, options)
 
     await _in_session(request, link)
+    webhooks = getattr(request.app.state, "webhooks", None)
+    if webhooks is not None:  # the table's opening goes to the group's chat
+        webhooks.table_linked(table_code, code)
 
 
 async def group_of_table(request: Request, table_code: str) -> str | None:
@@ -458,7 +461,7 @@ def _csv_cell(value: Any) -> Any:
 async def export_json(code: str, request: Request, caller: Caller = Depends(current_player)) -> StreamingResponse:
     """Streamed ``EXPORT_CHUNK`` records at a time, each chunk one database call within the
     usual deadline, however many matches the group has."""
-    await _member(request, code, caller)
+    await member_role(request, code, caller)
     name, ids = await _in_session(request, lambda s: (s.get_one(Group, code).name, groups.all_match_ids(s, code)))
 
     async def body() -> AsyncIterator[bytes]:
@@ -486,7 +489,7 @@ async def export_json(code: str, request: Request, caller: Caller = Depends(curr
 
 
 async def _night(request: Request, code: str, caller: Caller) -> tuple[dict, str]:
-    await _member(request, code, caller)
+    await member_role(request, code, caller)
 
     def read(session) -> tuple[dict, str]:
         members = {m["player_id"]: m["name"] for m in groups.members_of(session, code)}

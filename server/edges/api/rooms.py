@@ -35,8 +35,10 @@ class CreateRoom(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict, description="The game's options; defaults fill the rest.")
     seats: int | None = Field(default=None, description="How many players (default: the game's usual count).")
     private: bool = Field(default=False, description="Private rooms are not listed in the lobby.")
-    turn_timer: Literal[0, 30, 60, 120] = Field(
-        default=0, description="Seconds a player has per turn before a bot plays it for them (0: no timer)."
+    turn_timer: Literal[0, 30, 60, 120, 3600, 43200, 86400, 259200] = Field(
+        default=0,
+        description="Seconds a player has per turn before a bot plays it for them (0: no timer); 3600 and "
+        "more is a slow clock (hours or days a decision) that runs while the table is parked.",
     )
     open_bot_seats: bool = Field(
         default=False,

@@ -1,7 +1,10 @@
 """A player's own tables over HTTP: the lobby's "Your tables", and leaving or closing one.
 
 Tables outlive processes (see server/rooms/manager.py): the list comes from the database, so
-it shows parked tables too; leaving or closing one brings it back into memory first.
+it shows parked tables too; leaving or closing one brings it back into memory first. The
+tables where it is the caller's turn come first, the soonest deadline first: a slow table's
+turn and deadline are read from its stored row (parked or not, on any node), another table's
+from its room when this node holds it.
 """
 
 from __future__ import annotations
@@ -31,7 +34,9 @@ class TableSummary(BaseModel):
     private: bool
     is_host: bool
     updated_at: float  # Unix seconds of the table's last change
-    your_turn: bool = False  # the game in play waits for the caller (tables held on this node)
+    your_turn: bool = False  # the game in play waits for the caller (slow tables, and tables held on this node)
+    deadline: int | None = None  # when it is the caller's turn on a clock: when it runs out (Unix ms)
+    turn_timer: int = 0  # the table's clock, seconds a decision (3600 and more: a slow table)
     left: bool = False  # the caller left this match in play: a bot plays their seat, theirs to take back
 
 
@@ -42,7 +47,8 @@ class TableList(BaseModel):
 @router.get(
     "/tables",
     response_model=TableList,
-    summary="Your unfinished tables (waiting, playing or parked), newest first; a match you left, until it ends",
+    summary="Your unfinished tables (waiting, playing or parked): those where it is your turn first, the "
+    "soonest deadline first, then the others newest first; a match you left, until it ends",
     responses=error_response_doc(401, 503),
 )
 async def my_tables(request: Request, caller: Caller = Depends(current_player)) -> dict:
@@ -56,21 +62,24 @@ async def my_tables(request: Request, caller: Caller = Depends(current_player)) 
     seated = {t["code"] for t in found}
     found += [{**t, "is_host": t.pop("host_id") == caller.id} for t in theirs if t["code"] not in seated]
     rooms = request.app.state.rooms
-    return {
-        "tables": [
-            {**t, "url": f"/r/{t['code']}", "group": group_of.get(t["code"]), "your_turn": _awaits(rooms, t, caller.id)}
-            for t in found
-        ]
-    }
+    listed = [
+        {**t, "url": f"/r/{t['code']}", "group": group_of.get(t["code"]), **_turn(rooms, t, caller.id)} for t in found
+    ]
+    # Stable: the others keep the store's order (newest first).
+    listed.sort(key=lambda t: (not t["your_turn"], t["deadline"] if t["your_turn"] and t["deadline"] else 2**63))
+    return {"tables": listed}
 
 
-def _awaits(rooms: Any, table: dict, player_id: str) -> bool:
-    """Whether a table in play waits for the player: asked of the room in memory only, so that
-    listing never loads a parked table (nobody's turn runs there) nor one another node holds."""
-    if table["status"] != "playing":
-        return False
-    room = rooms.get(table["code"])
-    return room is not None and awaits(room.table, player_id)
+def _turn(rooms: Any, table: dict, player_id: str) -> dict:
+    """Whether a table in play waits for the player, and until when: from the room where this
+    node holds it, else as stored (a slow table's clock, kept while it is parked), so that
+    listing never loads a parked table nor one another node holds."""
+    stored = {"your_turn": bool(table.get("your_turn")), "deadline": table.get("deadline")}
+    room = rooms.get(table["code"]) if table["status"] == "playing" else None
+    if room is None:
+        return stored if table["status"] in ("playing", "parked") else {"your_turn": False, "deadline": None}
+    turn = awaits(room.table, player_id) and not room.table.seats[room.table.seat_of(player_id)].away
+    return {"your_turn": turn, "deadline": room.table.clock.deadline if turn else None}
 
 
 async def _refusals_as_api(step: Awaitable[Any]) -> Any:

@@ -2,7 +2,8 @@
 
 A game is a handful of pure functions over an immutable state:
 
-- ``new_game(players, options, seed, dealer, decks)`` deals the first hand;
+- ``new_game(players, options, seed, dealer, decks)`` deals the first hand: written once,
+  here, it checks what every game checks and hands a ``Setup`` to the game's ``start``;
 - ``to_act(state)`` lists the seats that must act now (``[]`` when the match is over);
 - ``legal_actions(state, seat)`` enumerates every legal action of that seat;
 - ``apply(state, seat, action)`` returns a new state and never changes the one it was given;
@@ -25,9 +26,11 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, ValidationError
+
+from server.rules.cards import check_deck
 
 Action = dict[str, Any]
 
@@ -139,6 +142,33 @@ def action_cards(action: Mapping[str, Any], count: int) -> list[str]:
     return cards
 
 
+def stacked_decks(decks: object, deck: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """Stacked decks as ``new_game`` takes them: a list of decks, each a permutation of
+    ``deck`` (``cards.check_deck``), or ValueError saying what is wrong."""
+    if isinstance(decks, (str, bytes)) or not isinstance(decks, Sequence):
+        raise ValueError("decks must be a list of decks")
+    stacked = []
+    for cards in decks:
+        if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence):
+            raise ValueError("each stacked deck must be a list of cards")
+        stacked.append(tuple(check_deck(cards, deck)))
+    return tuple(stacked)
+
+
+class Setup(NamedTuple):
+    """A new match as ``new_game`` checked it, for the game's ``start`` to deal."""
+
+    players: int
+    options: GameOptions
+    seed: int | str  # where the match's randomness comes from (``cards.hand_rng``)
+    dealer: int  # the first hand's dealer
+    decks: tuple[tuple[str, ...], ...]  # stacked decks, top first, one a hand from the first
+
+
+# Each game's default options (``Game.parse_options`` with none given), made on first use.
+_DEFAULT_OPTIONS: dict[type[GameOptions], GameOptions] = {}
+
+
 class Game(ABC):
     """One card game's rules, as pure functions over an immutable state."""
 
@@ -156,14 +186,21 @@ class Game(ABC):
         """Validate options (None = all defaults); raise ValueError naming a bad option."""
         if isinstance(options, self.Options):
             return options
-        if options is None:
-            options = {}
+        if not options and (options is None or isinstance(options, Mapping)):
+            return self._default_options()
         if not isinstance(options, Mapping):
             raise ValueError("options must be an object")
         try:
             return self.Options.model_validate(dict(options))
         except ValidationError as err:
             raise ValueError(_describe_validation_error(err)) from None
+
+    def _default_options(self) -> GameOptions:
+        """The game's default options, made once: they are frozen, so every match may share them."""
+        found = _DEFAULT_OPTIONS.get(self.Options)
+        if found is None:
+            found = _DEFAULT_OPTIONS[self.Options] = self.Options.model_validate({})
+        return found
 
     def options_schema(self) -> dict[str, Any]:
         """The options as a JSON Schema with defaults and descriptions."""
@@ -201,16 +238,44 @@ class Game(ABC):
     #: None means unknown: the room then diffs every connection's whole view.
     seat_keys: tuple[str, ...] | None = None
 
-    @abstractmethod
     def new_game(
         self,
-        players: int,
+        players: int | None = None,
         options: Mapping[str, Any] | GameOptions | None = None,
         seed: int | str = 0,
         dealer: int = 0,
         decks: Sequence[Sequence[str]] | None = None,
     ) -> Any:
-        """Start a match and deal its first hand."""
+        """Start a match and deal its first hand (``players`` None: ``default_players``).
+
+        Every game checks the same things first, in this order: the number of players, the
+        options (``parse_options``, then ``options_problem`` against the players), the first
+        dealer, and each stacked deck against the game's ``deck``; then ``start`` deals.
+        """
+        if players is None:
+            players = self.default_players
+        self.check_players(players)
+        opts = self.parse_options(options)
+        problem = self.options_problem(opts, players)
+        if problem is not None:
+            raise ValueError(problem)
+        self.check_dealer(dealer, players)
+        stacked: tuple[tuple[str, ...], ...] = ()
+        if decks is not None:
+            stacked = stacked_decks(decks, self.deck(opts, players))
+        return self.start(Setup(players, opts, seed, dealer, stacked))
+
+    def options_problem(self, options: GameOptions, players: int) -> str | None:
+        """Why these options do not suit this many players, or None (by default they all do)."""
+        return None
+
+    @abstractmethod
+    def deck(self, options: GameOptions, players: int) -> Sequence[str]:
+        """The cards a match with these options deals: what a stacked deck must hold."""
+
+    @abstractmethod
+    def start(self, setup: Setup) -> Any:
+        """The match's first hand, dealt as ``setup`` (checked by ``new_game``) says."""
 
     @abstractmethod
     def to_act(self, state: Any) -> list[int]:

@@ -3,8 +3,8 @@
 
 House options (docs/rules/bid_whist.md): jokers, the thirteen-book game, directions (uptown,
 downtown, no trump), doubling and Boston, a sported kitty. A table that sets any of them
-plays by ``server.rules.games.bid_whist_house`` (``state.house``); the seed's game keeps the
-code paths below untouched. With ``directions`` a bid carries ``direction``; a no-trump
+plays by ``server.rules.games.bid_whist_house`` (``state.house``); the seed's game never
+enters its branches. With ``directions`` a bid carries ``direction``; a no-trump
 declarer answers ``{"type": "direction", "direction": "uptown" | "downtown"}`` after the
 discard instead of naming trump. The view adds ``direction``, ``play_direction``,
 ``high_direction``, ``bid_directions``, ``sported`` (the kitty face up while the declarer
@@ -68,7 +68,9 @@ Code
     The state is a ``State`` (``server.rules.state``): ``apply`` clones it and sets the
     changed fields on the clone, never on the state it is given. ``why_illegal`` is the one
     place that says why a move is refused, ``legal_actions`` lists what it allows and
-    ``apply`` raises with its sentence. Tricks follow ``server.rules.tricks``.
+    ``apply`` raises with its sentence. Tricks follow ``server.rules.tricks``. The steps of a
+    hand are functions in the order they are played (bidding; the discard, trump and the
+    play; scoring; the public view); the ``BidWhist`` class is the engine surface over them.
 """
 
 from __future__ import annotations
@@ -86,7 +88,6 @@ from server.rules.cards import (
     SUIT_SINGULAR,
     SUITS,
     card_name,
-    check_deck,
     hand_rng,
     is_card,
     shuffled,
@@ -94,7 +95,7 @@ from server.rules.cards import (
     standard_deck,
 )
 from server.rules.games import bid_whist_house as house_rules
-from server.rules.games.base import Action, Game, GameOptions, shared_actions
+from server.rules.games.base import Action, Game, GameOptions, Setup, shared_actions
 from server.rules.games.bid_whist_house import (
     DIRECTION_WORDS,
     NO_TRUMP,
@@ -159,8 +160,7 @@ class Phase(str, enum.Enum):
     OVER = "over"
 
 
-# The phases as module names: ``Phase.X`` is a lookup on the enum class, several times
-# slower than a global, and the hot paths test the phase on every action.
+# The phases as module names: every action tests the phase (docs/decisions/0003).
 _BIDDING, _DISCARDING, _TRUMP_OR_LEAD, _PLAYING, _OVER = (
     Phase.BIDDING,
     Phase.DISCARDING,
@@ -414,6 +414,320 @@ def _seat_scores(team_scores: tuple[int, int]) -> list[int]:
     return [a, b, a, b]
 
 
+def _kitty_size(state: BidWhistState) -> int:
+    return KITTY_SIZE if state.house is None else state.house.kitty_size
+
+
+# ---- bidding: one round from eldest; the dealer takes or grants; the kitty -------------------
+
+
+def _bid_words(value: int, direction: str | None) -> str:
+    """A bid as a player says it: "Four", "Four downtown", "Five no trump"."""
+    if direction is None:
+        return bid_name(value)
+    return f"{bid_name(value)} {DIRECTION_WORDS[direction]}"
+
+
+def _why_not_direction(house: HouseRules, direction: object) -> str | None:
+    if direction in house.directions:
+        return None
+    words = ", ".join(f"'{d}'" for d in house.directions)
+    return f"A bid names its 'direction': one of {words}."
+
+
+_HOUSE_BIDDING: dict[tuple[str, ...], tuple[Action, ...]] = {}
+
+
+def _house_bidding_actions(directions: tuple[str, ...]) -> tuple[Action, ...]:
+    """The bidding's candidate actions with house options, in canonical order."""
+    found = _HOUSE_BIDDING.get(directions)
+    if found is None:
+        named = [{"direction": d} for d in directions] or [{}]
+        found = (
+            {"type": "take"},
+            *({"type": "take", **d} for d in named if d),
+            {"type": "pass"},
+            *({"type": "bid", "value": v, **d} for v in range(MIN_BID, MAX_BID + 1) for d in named),
+        )
+        _HOUSE_BIDDING[directions] = found
+    return found
+
+
+def _why_not_bid(state: BidWhistState, seat: int, kind: str, action: Mapping[str, Any]) -> str | None:
+    """Why a bidding action is refused: the dealer takes or passes, the others bid up."""
+    high = state.high_bid
+    if seat == state.dealer:
+        can_grant = high is not None and high >= MIN_CONTRACT
+        if kind == "take":
+            contract = high if can_grant else MIN_CONTRACT
+            value = action.get("value", contract)
+            if value != contract or isinstance(value, bool):
+                return (
+                    f"The dealer takes the contract at {bid_name(contract)}, "  # type: ignore[arg-type]
+                    "no more and no less."
+                )
+            return None
+        if kind == "pass":
+            if can_grant:
+                return None
+            return "Nobody bid Four or more, so the dealer must take the contract at Four."
+        if kind == "bid":
+            return "The dealer does not bid: take the contract at the high bid, or pass to grant it to the high bidder."
+        return "It is the bidding: the dealer may take or pass."
+    if kind == "pass":
+        return None
+    if kind == "bid":
+        value = action.get("value")
+        if isinstance(value, bool) or not isinstance(value, int):
+            return "A bid needs a whole-number 'value' from 3 (Three) to 7 (Seven)."
+        if not MIN_BID <= value <= MAX_BID:
+            return "Bids run from Three to Seven."
+        if high is not None and value <= high:
+            return f"Your bid must be higher than the high bid of {bid_name(high)}."
+        return None
+    if kind == "take":
+        return "Only the dealer may take the contract; bid or pass."
+    return "It is the bidding: bid (Three to Seven) or pass."
+
+
+def _why_not_house_bid(state: BidWhistState, seat: int, kind: str, action: Mapping[str, Any]) -> str | None:
+    """``_why_not_bid`` with house options: directions and the minimum bid."""
+    house = state.house
+    assert house is not None
+    high, high_direction = state.high_bid, state.high_direction
+    least = house.min_contract
+    if seat == state.dealer:
+        can_grant = high is not None and high >= least
+        if kind == "take":
+            contract = high if can_grant else least
+            value = action.get("value", contract)
+            if value != contract or isinstance(value, bool):
+                return f"The dealer takes the contract at {bid_name(contract)}, no more and no less."  # type: ignore[arg-type]
+            if can_grant or not house.directions:
+                if "direction" in action:
+                    return "The dealer takes the high bid as it stands: name no direction."
+                return None
+            return _why_not_direction(house, action.get("direction"))
+        if kind == "pass":
+            if can_grant:
+                return None
+            return f"Nobody bid {bid_name(least)} or more, so the dealer must take the contract."
+        return "It is the bidding: the dealer takes the contract or passes to grant it."
+    if kind == "pass":
+        return None
+    if kind != "bid":
+        return "It is the bidding: bid (Three to Seven) or pass."
+    value = action.get("value")
+    if isinstance(value, bool) or not isinstance(value, int) or not MIN_BID <= value <= MAX_BID:
+        return "A bid needs a whole-number 'value' from 3 (Three) to 7 (Seven)."
+    direction = action.get("direction")
+    if house.directions:
+        problem = _why_not_direction(house, direction)
+        if problem is not None:
+            return problem
+    if not house.outranks(value, direction, high, high_direction):
+        return f"Your bid must be higher than the high bid of {_bid_words(high, high_direction)}."  # type: ignore[arg-type]
+    return None
+
+
+def _bid(state: BidWhistState, seat: int, kind: str, action: Mapping[str, Any]) -> BidWhistState:
+    """A legal bidding action: a bid or a pass goes round; the dealer's ends the bidding."""
+    bids = list(state.bids)
+    bids[seat] = action["value"] if kind == "bid" else kind
+    high = state.high_bid
+    if seat == state.dealer:
+        if kind == "take":
+            forced = high is None or high < MIN_CONTRACT
+            contract = MIN_CONTRACT if forced else high
+            return _award(state, tuple(bids), seat, contract, forced, _TAKE_MOVE)  # type: ignore[arg-type]
+        return _award(state, tuple(bids), state.high_bidder, high, False, _PASS_MOVE)  # type: ignore[arg-type]
+    if kind == "pass":
+        log = (state.log, seat, _PASS_MOVE)
+        return state.evolve(bids=tuple(bids), turn=(seat + 1) % PLAYERS, log=log)
+    value = action["value"]
+    return state.evolve(
+        bids=tuple(bids),
+        high_bid=value,
+        high_bidder=seat,
+        turn=(seat + 1) % PLAYERS,
+        log=(state.log, seat, (("type", "bid"), ("value", value))),
+    )
+
+
+def _house_bid(state: BidWhistState, seat: int, kind: str, action: Mapping[str, Any]) -> BidWhistState:
+    """``_bid`` with house options: bids name a direction; the minimum is ``min_bid``."""
+    house = state.house
+    assert house is not None
+    bids = list(state.bids)
+    bids[seat] = action["value"] if kind == "bid" else kind
+    directions = list(state.bid_directions)
+    high, high_direction = state.high_bid, state.high_direction
+    if seat == state.dealer:
+        if kind == "pass":  # the dealer grants it: somebody bid (else the dealer is forced)
+            assert state.high_bidder is not None and high is not None
+            return _award(state, tuple(bids), state.high_bidder, high, False, _PASS_MOVE, high_direction)
+        forced = high is None or high < house.min_contract
+        direction = action.get("direction") if forced else high_direction
+        move: tuple = _TAKE_MOVE
+        if forced and house.directions:
+            move = (*_TAKE_MOVE, ("direction", direction))
+        directions[seat] = direction
+        new = state.evolve(bid_directions=tuple(directions))
+        contract = house.min_contract if forced else high
+        return _award(new, tuple(bids), seat, contract, forced, move, direction)  # type: ignore[arg-type]
+    if kind == "pass":
+        log = (state.log, seat, _PASS_MOVE)
+        return state.evolve(bids=tuple(bids), turn=(seat + 1) % PLAYERS, log=log)
+    value = action["value"]
+    direction = action.get("direction") if house.directions else None
+    move = (("type", "bid"), ("value", value))
+    if house.directions:
+        move = (*move, ("direction", direction))
+    directions[seat] = direction
+    return state.evolve(
+        bids=tuple(bids),
+        bid_directions=tuple(directions),
+        high_bid=value,
+        high_bidder=seat,
+        high_direction=direction,
+        turn=(seat + 1) % PLAYERS,
+        log=(state.log, seat, move),
+    )
+
+
+def _award(
+    state: BidWhistState,
+    bids: tuple[Any, ...],
+    declarer: int,
+    contract: int,
+    forced: bool,
+    move: tuple,
+    direction: str | None = None,
+) -> BidWhistState:
+    """The declarer picks up the kitty and must discard (``move``: the dealer's); with
+    house directions the contract keeps the bid's (a no-trump hand's is chosen later)."""
+    hands = list(state.hands)
+    hands[declarer] = tuple(sorted(hands[declarer] + state.kitty, key=_display_key))
+    if direction is not None:
+        state = state.evolve(direction=direction, play_direction=None if direction == NO_TRUMP else direction)
+    return state.evolve(
+        bids=bids,
+        declarer=declarer,
+        contract=contract,
+        forced=forced,
+        log=(state.log, state.dealer, move),
+        hands=tuple(hands),
+        kitty_taken=True,
+        phase=_DISCARDING,
+        turn=declarer,
+    )
+
+
+# ---- the discard, trump and the play --------------------------------------------------------
+
+
+def _discard_legal(hand: tuple[str, ...], count: int = KITTY_SIZE) -> list[Action]:
+    """Every discard of ``count`` cards from the declarer's sorted hand, in combinations
+    order (the seed's game: four of 16 cards).
+
+    Each is a new action (1,820 of them for four of 16 cards: docs/decisions/0003). Rules
+    touch no process-wide state: the collector's thresholds are the server's to set.
+    """
+    if count == 5:  # one joker: 6,188 discards of 17 cards; two: 18,564 of 18
+        return [{"type": "discard", "cards": [a, b, c, d, e]} for a, b, c, d, e in combinations(hand, 5)]
+    if count == 6:
+        return [{"type": "discard", "cards": [a, b, c, d, e, f]} for a, b, c, d, e, f in combinations(hand, 6)]
+    return [{"type": "discard", "cards": [a, b, c, d]} for a, b, c, d in combinations(hand, 4)]
+
+
+def _why_not_discard(state: BidWhistState, seat: int, cards: object) -> str | None:
+    size = _kitty_size(state)
+    count = _COUNT_WORDS[size]
+    if not isinstance(cards, (list, tuple)) or len(cards) != size or not all(isinstance(c, str) for c in cards):
+        return f"Discard exactly {count} cards: 'cards' must list {count} cards."
+    hand = state.hands[seat]
+    for card in cards:
+        if not is_card(card) and card not in JOKERS:
+            return f"{card!r} is not a card (rank then suit, like 'AS' or '10H')."
+        if card not in hand:
+            return f"You do not hold {card_name(card)}."
+    if len(set(cards)) != size:
+        return f"Discard {count} different cards."
+    return None
+
+
+def _why_not_play(state: BidWhistState, seat: int, card: object) -> str | None:
+    hand = state.hands[seat]
+    if type(card) is not str or card not in hand:
+        if not is_card(card) and card not in JOKERS:
+            return f"{card!r} is not a card (rank then suit, like 'AS' or '10H')."
+        return f"You do not hold {card_name(card)}."  # type: ignore[arg-type]
+    trick = state.trick
+    if state.house is not None:
+        return _why_not_house_play(state, hand, card)
+    return why_not_follow(hand, card, trick[0][1][-1]) if trick else None
+
+
+def _why_not_house_play(state: BidWhistState, hand: tuple[str, ...], card: str) -> str | None:
+    """Why a held card may not be played with house options, or None."""
+    house = state.house
+    assert house is not None
+    trick = state.trick
+    if state.phase is _TRUMP_OR_LEAD and card in JOKERS:
+        return "Name trump before you lead a joker."
+    if card in playable(hand, trick, state.trump, house.jokers_must_play):
+        return None
+    led = house_rules.led_suit(trick, state.trump)
+    if state.trump is None and not any(house_rules.suit_in_play(c, None) == led for c in hand):
+        return "No trump: void in the suit led, you must play a joker."
+    if card in JOKERS and state.trump is None:  # in a trump contract a joker is a trump
+        return f"You must follow suit: a joker is no {SUIT_SINGULAR[led]} in no trump."  # type: ignore[index]
+    if led == state.trump and any(c in JOKERS for c in hand) and not any(c[-1] == led for c in hand):
+        return "You must follow suit: your joker is a trump."
+    return f"You must follow suit: you hold a {SUIT_SINGULAR[led]}."  # type: ignore[index]
+
+
+def _play(state: BidWhistState, seat: int, card: str) -> BidWhistState:
+    """``seat`` plays ``card`` (legal). A lead before trump is named makes its suit trump, but
+    in a no-trump contract (and a joker is never led then: house decision 5); the trick goes
+    by the seed's rules, or at a table with house options by theirs (jokers, downtown)."""
+    hands = state.hands
+    hand = hands[seat]
+    i = hand.index(card)
+    new_hands = list(hands)
+    new_hands[seat] = hand[:i] + hand[i + 1 :]
+    trump = state.trump
+    if trump is None and state.direction != NO_TRUMP:
+        trump = card[-1]
+    trick = state.trick + ((seat, card),)
+    new = state.clone()
+    new.hands = tuple(new_hands)
+    new.trump = trump
+    new.phase = _PLAYING
+    if len(trick) < PLAYERS:
+        new.leader = trick[0][0]
+        new.trick = trick
+        new.turn = (seat + 1) % PLAYERS
+        new.log = (state.log, seat, _PLAY_MOVE[card])
+        return new
+    if state.house is None:
+        winner = trick_winner(trick, trump)
+    else:
+        winner = house_rules.trick_winner(trick, trump, state.play_direction == "downtown")
+    won = list(state.tricks_won)
+    won[winner] += 1
+    new.leader = winner
+    new.trick = ()
+    new.tricks = state.tricks + ((trick, winner),)
+    new.tricks_won = tuple(won)
+    new.turn = winner
+    new.log = (state.log, seat, _PLAY_MOVE[card], winner)
+    return _score_hand(new) if len(new.tricks) == TRICKS else new
+
+
+# ---- scoring: the hand, then the match ------------------------------------------------------
+
+
 def _score(state: BidWhistState) -> tuple[HandResult, HandRecord]:
     """The finished hand's result (public) and record (private)."""
     declarer, contract, trump = state.declarer, state.contract, state.trump
@@ -467,6 +781,44 @@ def _score(state: BidWhistState) -> tuple[HandResult, HandRecord]:
     return result, record
 
 
+def _score_hand(state: BidWhistState) -> BidWhistState:
+    """Score the finished hand, then end the match or deal the next hand."""
+    result, record = _score(state)
+    points = result.team_points
+    totals = (state.team_scores[0] + points[0], state.team_scores[1] + points[1])
+    history = state.history + (result,)
+    records = state.records + (record,)
+    winning_team: int | None = None
+    if result.chicago and not result.quadrupled:
+        winning_team = 0 if result.team_tricks[0] == TRICKS else 1
+    else:
+        winning_team = house_rules.winning_team(state.house, totals, state.target)
+    if winning_team is not None:
+        return state.evolve(
+            team_scores=totals,
+            history=history,
+            records=records,
+            phase=_OVER,
+            turn=-1,
+            winners=TEAMS[winning_team],
+        )
+    return state.evolve(
+        team_scores=totals,
+        history=history,
+        records=records,
+        **_hand_fields(
+            state.seed,
+            state.decks,
+            state.hand_number + 1,
+            (state.dealer + 1) % PLAYERS,
+            state.house,
+        ),
+    )
+
+
+# ---- the public view ------------------------------------------------------------------------
+
+
 # The house options' view keys as the seed's game has them.
 _SEED_KEYS: dict[str, Any] = {
     "direction": None,
@@ -504,74 +856,61 @@ def _house_keys(state: BidWhistState, house: HouseRules) -> dict[str, Any]:
     }
 
 
-def _kitty_size(state: BidWhistState) -> int:
-    return KITTY_SIZE if state.house is None else state.house.kitty_size
+def _public(state: BidWhistState) -> dict[str, Any]:
+    """Every key that is the same for every seat, built once per state by the memo."""
+    memo = state.views
+    over = state.phase is _OVER
+    contract = state.contract
+    return {
+        "phase": state.phase.value,
+        "hand_number": state.hand_number + 1,
+        "dealer": state.dealer,
+        "to_act": _NO_ONE if over else _TO_ACT_VIEW[state.turn],
+        "hand_counts": memo.part("hand_counts", state.hands, _counts),
+        "trick": memo.grown("trick", state.trick, _play_json),
+        "leader": state.leader,
+        "trump": state.trump,
+        "scores": memo.part("scores", state.team_scores, _seat_scores),
+        "team_scores": memo.part("team_scores", state.team_scores, list),
+        "teams": _TEAMS_VIEW,
+        "target": state.target,
+        "history": memo.grown("history", state.history, HandResult.to_dict),
+        "revealed": _REVEALED_VIEW,
+        "bids": memo.part("bids", state.bids, list),
+        "high_bid": state.high_bid,
+        "high_bidder": state.high_bidder,
+        "declarer": state.declarer,
+        "contract": contract,
+        "forced": state.forced,
+        "tricks_needed": None if contract is None else BOOK + contract,
+        "tricks_won": memo.part("tricks_won", state.tricks_won, list),
+        "team_tricks": memo.part("team_tricks", state.tricks_won, _team_tricks),
+        "tricks_played": len(state.tricks),
+        "last_trick": memo.part("last_trick", state.tricks, _last_trick),
+        "kitty_count": 0 if state.kitty_taken else _kitty_size(state),
+        "winners": list(state.winners) if over else None,
+        "log": memo.log(state.log),
+        **(_SEED_KEYS if state.house is None else _house_keys(state, state.house)),
+    }
 
 
-def _bid_words(value: int, direction: str | None) -> str:
-    """A bid as a player says it: "Four", "Four downtown", "Five no trump"."""
-    if direction is None:
-        return bid_name(value)
-    return f"{bid_name(value)} {DIRECTION_WORDS[direction]}"
-
-
-def _why_not_direction(house: HouseRules, direction: object) -> str | None:
-    if direction in house.directions:
+def _kitty_seen(state: BidWhistState) -> list[str] | None:
+    """The kitty's cards as the declarer sees them from the pickup to the end of the hand:
+    all four while the discards may be looked at, then those not discarded."""
+    if not state.kitty_taken or state.phase is _OVER:
         return None
-    words = ", ".join(f"'{d}'" for d in house.directions)
-    return f"A bid names its 'direction': one of {words}."
+    cards = state.kitty
+    if state.phase is not _DISCARDING and not _discards_open(state):
+        cards = tuple(card for card in cards if card not in state.discards)
+    return state.views.part("kitty", cards, list)
 
 
-_HOUSE_BIDDING: dict[tuple[str, ...], tuple[Action, ...]] = {}
+def _discards_open(state: BidWhistState) -> bool:
+    """True while the declarer may still look at the discards (before their first card)."""
+    return state.phase is _TRUMP_OR_LEAD or (state.phase is _PLAYING and not state.tricks and not state.trick)
 
 
-def _house_bidding_actions(directions: tuple[str, ...]) -> tuple[Action, ...]:
-    """The bidding's candidate actions with house options, in canonical order."""
-    found = _HOUSE_BIDDING.get(directions)
-    if found is None:
-        named = [{"direction": d} for d in directions] or [{}]
-        found = (
-            {"type": "take"},
-            *({"type": "take", **d} for d in named if d),
-            {"type": "pass"},
-            *({"type": "bid", "value": v, **d} for v in range(MIN_BID, MAX_BID + 1) for d in named),
-        )
-        _HOUSE_BIDDING[directions] = found
-    return found
-
-
-def _why_not_house_play(state: BidWhistState, hand: tuple[str, ...], card: str) -> str | None:
-    """Why a held card may not be played with house options, or None."""
-    house = state.house
-    assert house is not None
-    trick = state.trick
-    if state.phase is _TRUMP_OR_LEAD and card in JOKERS:
-        return "Name trump before you lead a joker."
-    if card in playable(hand, trick, state.trump, house.jokers_must_play):
-        return None
-    led = house_rules.led_suit(trick, state.trump)
-    if state.trump is None and not any(house_rules.suit_in_play(c, None) == led for c in hand):
-        return "No trump: void in the suit led, you must play a joker."
-    if card in JOKERS and state.trump is None:  # in a trump contract a joker is a trump
-        return f"You must follow suit: a joker is no {SUIT_SINGULAR[led]} in no trump."  # type: ignore[index]
-    if led == state.trump and any(c in JOKERS for c in hand) and not any(c[-1] == led for c in hand):
-        return "You must follow suit: your joker is a trump."
-    return f"You must follow suit: you hold a {SUIT_SINGULAR[led]}."  # type: ignore[index]
-
-
-def _discard_legal(hand: tuple[str, ...], count: int = KITTY_SIZE) -> list[Action]:
-    """Every discard of ``count`` cards from the declarer's sorted hand, in combinations
-    order (the seed's game: four of 16 cards).
-
-    The cost is allocation (1,820 dicts and lists); ``combinations`` over the hand itself
-    measured cheaper than indexing it through a precomputed table. The collector is left
-    alone: rules touch no process-wide state, and the server raises its thresholds itself.
-    """
-    if count == 5:  # one joker: 6,188 discards of 17 cards; two: 18,564 of 18
-        return [{"type": "discard", "cards": [a, b, c, d, e]} for a, b, c, d, e in combinations(hand, 5)]
-    if count == 6:
-        return [{"type": "discard", "cards": [a, b, c, d, e, f]} for a, b, c, d, e, f in combinations(hand, 6)]
-    return [{"type": "discard", "cards": [a, b, c, d]} for a, b, c, d in combinations(hand, 4)]
+# ---- the engine -----------------------------------------------------------------------------
 
 
 class BidWhist(Game):
@@ -591,39 +930,29 @@ class BidWhist(Game):
 
     # ---- setup -------------------------------------------------------------------------
 
-    def new_game(
-        self,
-        players: int = 4,
-        options: Mapping[str, Any] | GameOptions | None = None,
-        seed: int | str = 0,
-        dealer: int = 0,
-        decks: Sequence[Sequence[str]] | None = None,
-    ) -> BidWhistState:
+    def deck(self, options: GameOptions, players: int) -> Sequence[str]:
+        """The 52 cards, and the jokers a table adds."""
+        house = HouseRules.of(options, _FULL_DECK)
+        return _FULL_DECK if house is None else house.deck
+
+    def start(self, setup: Setup) -> BidWhistState:
         """Start a match and deal its first hand."""
-        self.check_players(players)
-        opts = self.parse_options(options)
-        assert isinstance(opts, BidWhistOptions)
-        self.check_dealer(dealer, PLAYERS)
-        house = HouseRules.of(opts, _FULL_DECK)
-        stacked: tuple[tuple[str, ...], ...] = ()
-        if decks is not None:
-            if isinstance(decks, (str, bytes)) or not isinstance(decks, Sequence):
-                raise ValueError("decks must be a list of decks")
-            deck = _FULL_DECK if house is None else house.deck
-            stacked = tuple(tuple(check_deck(d, deck)) for d in decks)
+        options = setup.options
+        assert isinstance(options, BidWhistOptions)
+        house = HouseRules.of(options, _FULL_DECK)
         return BidWhistState(
-            options=opts,
+            options=options,
             house=house,
             # the game's mark as the view shows it: with thirteen books, +/- game_to
-            target=opts.game_to if opts.books == "thirteen" else opts.target,
-            seed=seed,
-            decks=stacked,
+            target=options.game_to if options.books == "thirteen" else options.target,
+            seed=setup.seed,
+            decks=setup.decks,
             team_scores=(0, 0),
             history=(),
             records=(),
             winners=(),
             views=ViewMemo(),
-            **_hand_fields(seed, stacked, 0, dealer, house),
+            **_hand_fields(setup.seed, setup.decks, 0, setup.dealer, house),
         )
 
     def players(self, state: BidWhistState) -> int:
@@ -650,7 +979,7 @@ class BidWhist(Game):
             led = state.trick[0][1][-1] if state.trick else None
             return list(map(_play_action, follow_suit(state.hands[seat], led)))
         if phase is _BIDDING:
-            return [dict(a) for a in _BIDDING_ACTIONS if self._why_not_bid(state, seat, a["type"], a) is None]
+            return [dict(a) for a in _BIDDING_ACTIONS if _why_not_bid(state, seat, a["type"], a) is None]
         if phase is _DISCARDING:
             return _discard_legal(state.hands[seat])
         # TRUMP_OR_LEAD
@@ -666,7 +995,7 @@ class BidWhist(Game):
             return [
                 dict(a)
                 for a in _house_bidding_actions(house.directions)
-                if self._why_not_house_bid(state, seat, a["type"], a) is None
+                if _why_not_house_bid(state, seat, a["type"], a) is None
             ]
         if phase is _DISCARDING:
             return _discard_legal(hand, house.kitty_size)
@@ -697,15 +1026,15 @@ class BidWhist(Game):
         if phase is _PLAYING:
             if kind != "play":
                 return "Play a card: it is your turn in the trick."
-            return self._why_not_play(state, seat, action.get("card"))
+            return _why_not_play(state, seat, action.get("card"))
         if phase is _BIDDING:
             if state.house is not None:
-                return self._why_not_house_bid(state, seat, kind, action)
-            return self._why_not_bid(state, seat, kind, action)
+                return _why_not_house_bid(state, seat, kind, action)
+            return _why_not_bid(state, seat, kind, action)
         if phase is _DISCARDING:
             if kind != "discard":
                 return "Discard first: you have picked up the kitty."
-            return self._why_not_discard(state, seat, action.get("cards"))
+            return _why_not_discard(state, seat, action.get("cards"))
         # TRUMP_OR_LEAD
         if state.direction == NO_TRUMP:
             if kind != "direction" or action.get("direction") not in PLAY_DIRECTIONS:
@@ -717,113 +1046,8 @@ class BidWhist(Game):
                 return "Name trump as one of the suits S, H, D or C."
             return None
         if kind == "play":
-            return self._why_not_play(state, seat, action.get("card"))
+            return _why_not_play(state, seat, action.get("card"))
         return "Name trump or lead a card (the suit you lead becomes trump)."
-
-    def _why_not_play(self, state: BidWhistState, seat: int, card: object) -> str | None:
-        hand = state.hands[seat]
-        if type(card) is not str or card not in hand:
-            if not is_card(card) and card not in JOKERS:
-                return f"{card!r} is not a card (rank then suit, like 'AS' or '10H')."
-            return f"You do not hold {card_name(card)}."  # type: ignore[arg-type]
-        trick = state.trick
-        if state.house is not None:
-            return _why_not_house_play(state, hand, card)
-        return why_not_follow(hand, card, trick[0][1][-1]) if trick else None
-
-    def _why_not_bid(self, state: BidWhistState, seat: int, kind: str, action: Mapping[str, Any]) -> str | None:
-        """Why a bidding action is refused: the dealer takes or passes, the others bid up."""
-        high = state.high_bid
-        if seat == state.dealer:
-            can_grant = high is not None and high >= MIN_CONTRACT
-            if kind == "take":
-                contract = high if can_grant else MIN_CONTRACT
-                value = action.get("value", contract)
-                if value != contract or isinstance(value, bool):
-                    return (
-                        f"The dealer takes the contract at {bid_name(contract)}, "  # type: ignore[arg-type]
-                        "no more and no less."
-                    )
-                return None
-            if kind == "pass":
-                if can_grant:
-                    return None
-                return "Nobody bid Four or more, so the dealer must take the contract at Four."
-            if kind == "bid":
-                return (
-                    "The dealer does not bid: take the contract at the high bid, or pass to "
-                    "grant it to the high bidder."
-                )
-            return "It is the bidding: the dealer may take or pass."
-        if kind == "pass":
-            return None
-        if kind == "bid":
-            value = action.get("value")
-            if isinstance(value, bool) or not isinstance(value, int):
-                return "A bid needs a whole-number 'value' from 3 (Three) to 7 (Seven)."
-            if not MIN_BID <= value <= MAX_BID:
-                return "Bids run from Three to Seven."
-            if high is not None and value <= high:
-                return f"Your bid must be higher than the high bid of {bid_name(high)}."
-            return None
-        if kind == "take":
-            return "Only the dealer may take the contract; bid or pass."
-        return "It is the bidding: bid (Three to Seven) or pass."
-
-    def _why_not_house_bid(self, state: BidWhistState, seat: int, kind: str, action: Mapping[str, Any]) -> str | None:
-        """``_why_not_bid`` with house options: directions and the minimum bid."""
-        house = state.house
-        assert house is not None
-        high, high_direction = state.high_bid, state.high_direction
-        least = house.min_contract
-        if seat == state.dealer:
-            can_grant = high is not None and high >= least
-            if kind == "take":
-                contract = high if can_grant else least
-                value = action.get("value", contract)
-                if value != contract or isinstance(value, bool):
-                    return f"The dealer takes the contract at {bid_name(contract)}, no more and no less."  # type: ignore[arg-type]
-                if can_grant or not house.directions:
-                    if "direction" in action:
-                        return "The dealer takes the high bid as it stands: name no direction."
-                    return None
-                return _why_not_direction(house, action.get("direction"))
-            if kind == "pass":
-                if can_grant:
-                    return None
-                return f"Nobody bid {bid_name(least)} or more, so the dealer must take the contract."
-            return "It is the bidding: the dealer takes the contract or passes to grant it."
-        if kind == "pass":
-            return None
-        if kind != "bid":
-            return "It is the bidding: bid (Three to Seven) or pass."
-        value = action.get("value")
-        if isinstance(value, bool) or not isinstance(value, int) or not MIN_BID <= value <= MAX_BID:
-            return "A bid needs a whole-number 'value' from 3 (Three) to 7 (Seven)."
-        direction = action.get("direction")
-        if house.directions:
-            problem = _why_not_direction(house, direction)
-            if problem is not None:
-                return problem
-        if not house.outranks(value, direction, high, high_direction):
-            return f"Your bid must be higher than the high bid of {_bid_words(high, high_direction)}."  # type: ignore[arg-type]
-        return None
-
-    @staticmethod
-    def _why_not_discard(state: BidWhistState, seat: int, cards: object) -> str | None:
-        size = _kitty_size(state)
-        count = _COUNT_WORDS[size]
-        if not isinstance(cards, (list, tuple)) or len(cards) != size or not all(isinstance(c, str) for c in cards):
-            return f"Discard exactly {count} cards: 'cards' must list {count} cards."
-        hand = state.hands[seat]
-        for card in cards:
-            if not is_card(card) and card not in JOKERS:
-                return f"{card!r} is not a card (rank then suit, like 'AS' or '10H')."
-            if card not in hand:
-                return f"You do not hold {card_name(card)}."
-        if len(set(cards)) != size:
-            return f"Discard {count} different cards."
-        return None
 
     # ---- apply -----------------------------------------------------------------------------
 
@@ -833,13 +1057,11 @@ class BidWhist(Game):
             self.check_legal(state, seat, action)  # raises, saying why
         kind = action["type"]
         if kind == "play":
-            if state.house is not None:
-                return self._house_play(state, seat, action["card"])
-            return self._play(state, seat, action["card"])
+            return _play(state, seat, action["card"])
         if state.phase is _BIDDING:
             if state.house is not None:
-                return self._house_bid(state, seat, kind, action)
-            return self._bid(state, seat, kind, action)
+                return _house_bid(state, seat, kind, action)
+            return _bid(state, seat, kind, action)
         if kind == "direction":  # a no-trump declarer's choice
             direction = action["direction"]
             move = (seat, (("type", "direction"), ("direction", direction)))
@@ -859,232 +1081,12 @@ class BidWhist(Game):
         move = (seat, (("type", "trump"), ("suit", suit)))
         return state.evolve(trump=suit, phase=_PLAYING, log=(state.log, *move))
 
-    def _bid(self, state: BidWhistState, seat: int, kind: str, action: Mapping[str, Any]) -> BidWhistState:
-        """A legal bidding action: a bid or a pass goes round; the dealer's ends the bidding."""
-        bids = list(state.bids)
-        bids[seat] = action["value"] if kind == "bid" else kind
-        high = state.high_bid
-        if seat == state.dealer:
-            if kind == "take":
-                forced = high is None or high < MIN_CONTRACT
-                contract = MIN_CONTRACT if forced else high
-                return self._award(state, tuple(bids), seat, contract, forced, _TAKE_MOVE)  # type: ignore[arg-type]
-            return self._award(state, tuple(bids), state.high_bidder, high, False, _PASS_MOVE)  # type: ignore[arg-type]
-        if kind == "pass":
-            log = (state.log, seat, _PASS_MOVE)
-            return state.evolve(bids=tuple(bids), turn=(seat + 1) % PLAYERS, log=log)
-        value = action["value"]
-        return state.evolve(
-            bids=tuple(bids),
-            high_bid=value,
-            high_bidder=seat,
-            turn=(seat + 1) % PLAYERS,
-            log=(state.log, seat, (("type", "bid"), ("value", value))),
-        )
-
-    def _house_bid(self, state: BidWhistState, seat: int, kind: str, action: Mapping[str, Any]) -> BidWhistState:
-        """``_bid`` with house options: bids name a direction; the minimum is ``min_bid``."""
-        house = state.house
-        assert house is not None
-        bids = list(state.bids)
-        bids[seat] = action["value"] if kind == "bid" else kind
-        directions = list(state.bid_directions)
-        high, high_direction = state.high_bid, state.high_direction
-        if seat == state.dealer:
-            if kind == "pass":  # the dealer grants it: somebody bid (else the dealer is forced)
-                assert state.high_bidder is not None and high is not None
-                return self._award(state, tuple(bids), state.high_bidder, high, False, _PASS_MOVE, high_direction)
-            forced = high is None or high < house.min_contract
-            direction = action.get("direction") if forced else high_direction
-            move: tuple = _TAKE_MOVE
-            if forced and house.directions:
-                move = (*_TAKE_MOVE, ("direction", direction))
-            directions[seat] = direction
-            new = state.evolve(bid_directions=tuple(directions))
-            contract = house.min_contract if forced else high
-            return self._award(new, tuple(bids), seat, contract, forced, move, direction)  # type: ignore[arg-type]
-        if kind == "pass":
-            log = (state.log, seat, _PASS_MOVE)
-            return state.evolve(bids=tuple(bids), turn=(seat + 1) % PLAYERS, log=log)
-        value = action["value"]
-        direction = action.get("direction") if house.directions else None
-        move = (("type", "bid"), ("value", value))
-        if house.directions:
-            move = (*move, ("direction", direction))
-        directions[seat] = direction
-        return state.evolve(
-            bids=tuple(bids),
-            bid_directions=tuple(directions),
-            high_bid=value,
-            high_bidder=seat,
-            high_direction=direction,
-            turn=(seat + 1) % PLAYERS,
-            log=(state.log, seat, move),
-        )
-
-    def _award(
-        self,
-        state: BidWhistState,
-        bids: tuple[Any, ...],
-        declarer: int,
-        contract: int,
-        forced: bool,
-        move: tuple,
-        direction: str | None = None,
-    ) -> BidWhistState:
-        """The declarer picks up the kitty and must discard (``move``: the dealer's); with
-        house directions the contract keeps the bid's (a no-trump hand's is chosen later)."""
-        hands = list(state.hands)
-        hands[declarer] = tuple(sorted(hands[declarer] + state.kitty, key=_display_key))
-        if direction is not None:
-            state = state.evolve(direction=direction, play_direction=None if direction == NO_TRUMP else direction)
-        return state.evolve(
-            bids=bids,
-            declarer=declarer,
-            contract=contract,
-            forced=forced,
-            log=(state.log, state.dealer, move),
-            hands=tuple(hands),
-            kitty_taken=True,
-            phase=_DISCARDING,
-            turn=declarer,
-        )
-
-    def _play(self, state: BidWhistState, seat: int, card: str) -> BidWhistState:
-        """``seat`` plays ``card`` (legal; a lead before trump is named makes it trump)."""
-        hands = state.hands
-        hand = hands[seat]
-        i = hand.index(card)
-        new_hands = list(hands)
-        new_hands[seat] = hand[:i] + hand[i + 1 :]
-        trump = card[-1] if state.trump is None else state.trump
-        trick = state.trick + ((seat, card),)
-        new = state.clone()
-        new.hands = tuple(new_hands)
-        new.trump = trump
-        new.phase = _PLAYING
-        if len(trick) < PLAYERS:
-            new.leader = trick[0][0]
-            new.trick = trick
-            new.turn = (seat + 1) % PLAYERS
-            new.log = (state.log, seat, _PLAY_MOVE[card])
-            return new
-        winner = trick_winner(trick, trump)
-        won = list(state.tricks_won)
-        won[winner] += 1
-        new.leader = winner
-        new.trick = ()
-        new.tricks = state.tricks + ((trick, winner),)
-        new.tricks_won = tuple(won)
-        new.turn = winner
-        new.log = (state.log, seat, _PLAY_MOVE[card], winner)
-        return self._score_hand(new) if len(new.tricks) == TRICKS else new
-
-    def _house_play(self, state: BidWhistState, seat: int, card: str) -> BidWhistState:
-        """``_play`` with house options: jokers, directions and no trump."""
-        hand = state.hands[seat]
-        i = hand.index(card)
-        new_hands = list(state.hands)
-        new_hands[seat] = hand[:i] + hand[i + 1 :]
-        trump = state.trump
-        if trump is None and state.direction != NO_TRUMP:
-            trump = card[-1]  # a lead before trump is named (never a joker: decision 5)
-        trick = state.trick + ((seat, card),)
-        new = state.evolve(hands=tuple(new_hands), trump=trump, phase=_PLAYING)
-        if len(trick) < PLAYERS:
-            new.leader = trick[0][0]
-            new.trick = trick
-            new.turn = (seat + 1) % PLAYERS
-            new.log = (state.log, seat, _PLAY_MOVE[card])
-            return new
-        winner = house_rules.trick_winner(trick, trump, state.play_direction == "downtown")
-        won = list(state.tricks_won)
-        won[winner] += 1
-        new.leader = winner
-        new.trick = ()
-        new.tricks = state.tricks + ((trick, winner),)
-        new.tricks_won = tuple(won)
-        new.turn = winner
-        new.log = (state.log, seat, _PLAY_MOVE[card], winner)
-        return self._score_hand(new) if len(new.tricks) == TRICKS else new
-
-    def _score_hand(self, state: BidWhistState) -> BidWhistState:
-        """Score the finished hand, then end the match or deal the next hand."""
-        result, record = _score(state)
-        points = result.team_points
-        totals = (state.team_scores[0] + points[0], state.team_scores[1] + points[1])
-        history = state.history + (result,)
-        records = state.records + (record,)
-        winning_team: int | None = None
-        if result.chicago and not result.quadrupled:
-            winning_team = 0 if result.team_tricks[0] == TRICKS else 1
-        else:
-            winning_team = house_rules.winning_team(state.house, totals, state.target)
-        if winning_team is not None:
-            return state.evolve(
-                team_scores=totals,
-                history=history,
-                records=records,
-                phase=_OVER,
-                turn=-1,
-                winners=TEAMS[winning_team],
-            )
-        return state.evolve(
-            team_scores=totals,
-            history=history,
-            records=records,
-            **_hand_fields(
-                state.seed,
-                state.decks,
-                state.hand_number + 1,
-                (state.dealer + 1) % PLAYERS,
-                state.house,
-            ),
-        )
-
     # ---- views -------------------------------------------------------------------------------
-
-    def _public(self, state: BidWhistState) -> dict[str, Any]:
-        """Every key that is the same for every seat, built once per state by the memo."""
-        memo = state.views
-        over = state.phase is _OVER
-        contract = state.contract
-        return {
-            "phase": state.phase.value,
-            "hand_number": state.hand_number + 1,
-            "dealer": state.dealer,
-            "to_act": _NO_ONE if over else _TO_ACT_VIEW[state.turn],
-            "hand_counts": memo.part("hand_counts", state.hands, _counts),
-            "trick": memo.grown("trick", state.trick, _play_json),
-            "leader": state.leader,
-            "trump": state.trump,
-            "scores": memo.part("scores", state.team_scores, _seat_scores),
-            "team_scores": memo.part("team_scores", state.team_scores, list),
-            "teams": _TEAMS_VIEW,
-            "target": state.target,
-            "history": memo.grown("history", state.history, HandResult.to_dict),
-            "revealed": _REVEALED_VIEW,
-            "bids": memo.part("bids", state.bids, list),
-            "high_bid": state.high_bid,
-            "high_bidder": state.high_bidder,
-            "declarer": state.declarer,
-            "contract": contract,
-            "forced": state.forced,
-            "tricks_needed": None if contract is None else BOOK + contract,
-            "tricks_won": memo.part("tricks_won", state.tricks_won, list),
-            "team_tricks": memo.part("team_tricks", state.tricks_won, _team_tricks),
-            "tricks_played": len(state.tricks),
-            "last_trick": memo.part("last_trick", state.tricks, _last_trick),
-            "kitty_count": 0 if state.kitty_taken else _kitty_size(state),
-            "winners": list(state.winners) if over else None,
-            "log": memo.log(state.log),
-            **(_SEED_KEYS if state.house is None else _house_keys(state, state.house)),
-        }
 
     def view(self, state: BidWhistState, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see, JSON-able; None is a spectator."""
         memo = state.views
-        out = dict(memo.public(state, self._public))
+        out = dict(memo.public(state, _public))
         is_seat = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < PLAYERS
         if not is_seat:
             out["hand"] = None
@@ -1096,29 +1098,14 @@ class BidWhist(Game):
         out["hand"] = memo.part(("hand", seat), state.hands[seat], list)
         out["legal"] = self._view_legal(state, seat)
         out["discards"] = (
-            list(state.discards) if seat == state.declarer and state.discards and self._discards_open(state) else None
+            list(state.discards) if seat == state.declarer and state.discards and _discards_open(state) else None
         )
-        out["kitty"] = self._kitty_seen(state) if seat == state.declarer else None
+        out["kitty"] = _kitty_seen(state) if seat == state.declarer else None
         return out
-
-    def _kitty_seen(self, state: BidWhistState) -> list[str] | None:
-        """The kitty's cards as the declarer sees them from the pickup to the end of the hand:
-        all four while the discards may be looked at, then those not discarded."""
-        if not state.kitty_taken or state.phase is _OVER:
-            return None
-        cards = state.kitty
-        if state.phase is not _DISCARDING and not self._discards_open(state):
-            cards = tuple(card for card in cards if card not in state.discards)
-        return state.views.part("kitty", cards, list)
-
-    @staticmethod
-    def _discards_open(state: BidWhistState) -> bool:
-        """True while the declarer may still look at the discards (before their first card)."""
-        return state.phase is _TRUMP_OR_LEAD or (state.phase is _PLAYING and not state.tricks and not state.trick)
 
     def full_view(self, state: BidWhistState) -> dict[str, Any]:
         """The public view with every hand, the kitty and the discards shown."""
-        out = dict(state.views.public(state, self._public))
+        out = dict(state.views.public(state, _public))
         out["hand"] = None
         out["legal"] = []
         out["hands"] = [list(h) for h in state.hands]

@@ -2,8 +2,8 @@
 table with any option away from the seed's game plays by.
 
 ``HouseRules.of(options)`` turns a table's options into one frozen record, or None when the
-options are the seed's game (only ``target`` may differ): the engine then keeps its own
-faster path, untouched. With house rules:
+options are the seed's game (only ``target`` may differ): the engine then plays the seed's
+rules alone. With house rules:
 
 Cards
     ``jokers`` adds ``"BJ"`` (big) then ``"LJ"`` (little) to the 52 cards; the kitty holds

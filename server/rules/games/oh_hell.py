@@ -90,7 +90,6 @@ from server.rules.cards import (
     RANKS,
     SUITS,
     card_code,
-    check_deck,
     hand_rng,
     is_card,
     shuffled,
@@ -100,6 +99,7 @@ from server.rules.games.base import (
     Action,
     Game,
     GameOptions,
+    Setup,
     shared_actions,
 )
 from server.rules.state import State, ViewMemo
@@ -468,24 +468,20 @@ class OhHell(Game):
 
     # ---- setup ------------------------------------------------------------------------
 
-    def new_game(
-        self,
-        players: int,
-        options: Mapping[str, Any] | GameOptions | None = None,
-        seed: int | str = 0,
-        dealer: int = 0,
-        decks: Sequence[Sequence[str]] | None = None,
-    ) -> OhHellState:
-        """Start a match and deal its first hand."""
-        self.check_players(players)
-        opts = self.parse_options(options)
-        assert isinstance(opts, OhHellOptions)
-        problem = _option_problem(opts, players)
-        if problem:
-            raise ValueError(problem)
-        self.check_dealer(dealer, players)
-        stacked = tuple(tuple(check_deck(deck, _DECK)) for deck in (decks or ()))
-        rules = Rules(players, opts, hand_sizes(players, opts), seed, stacked, dealer)
+    def options_problem(self, options: GameOptions, players: int) -> str | None:
+        """Hand sizes this many players cannot be dealt, or None."""
+        assert isinstance(options, OhHellOptions)
+        return _option_problem(options, players)
+
+    def deck(self, options: GameOptions, players: int) -> Sequence[str]:
+        """One 52-card deck, whatever the table."""
+        return _DECK
+
+    def start(self, setup: Setup) -> OhHellState:
+        """Deal the first hand of the sequence."""
+        players, options = setup.players, setup.options
+        assert isinstance(options, OhHellOptions)
+        rules = Rules(players, options, hand_sizes(players, options), setup.seed, setup.decks, setup.dealer)
         return OhHellState(rules=rules, scores=(0,) * players, results=(), views=ViewMemo(), **_deal(rules, 0))
 
     # ---- queries ------------------------------------------------------------------------
@@ -517,9 +513,8 @@ class OhHell(Game):
             return []
         if state.phase is _PLAYING:
             return list(map(_play_action, follow_suit(state.hands[seat], state.led)))
-        # _why_not_bid's rule, listed: 0 to the hand size, except the hook's number (cheaper
-        # than asking _why_not_bid for each number, and a slice and a del than a
-        # comprehension: docs/decisions/0003).
+        # _why_not_bid's rule, listed: 0 to the hand size, except the hook's number
+        # (docs/decisions/0003).
         bids = list(_BID_ACTIONS[: state.deal.size + 1])
         forbidden = self.forbidden_bid(state)
         if forbidden is not None:
@@ -558,17 +553,17 @@ class OhHell(Game):
             self.check_legal(state, seat, action)  # raises, saying why
         if state.phase is not _PLAYING:
             return self._bid(state, seat, action["value"])
-        # A card is played: the trick goes on, or is taken. (Written out here rather than in
-        # a function of its own: a call on every card is a measurable share of a game.)
+        # A card is played: the trick goes on, or is taken (every card comes this way:
+        # docs/decisions/0003).
         card = action["card"]
         hands = state.hands
         held = list(hands[seat])
         held.remove(card)
-        changed = list(hands)  # (a list's item set: cheaper than joining slices)
+        changed = list(hands)
         changed[seat] = tuple(held)
         hands = tuple(changed)
         trick = state.trick + ((seat, card),)
-        n = len(hands)  # the players (cheaper than the Rules field)
+        n = len(hands)  # the players
         new = state.clone()
         new.hands = hands
         if len(trick) < n:

@@ -53,12 +53,13 @@ from typing import Any, NamedTuple
 
 from pydantic import Field
 
-from server.rules.cards import check_deck, hand_rng, ribs_deck, shuffled
+from server.rules.cards import hand_rng, ribs_deck, shuffled
 from server.rules.games.base import (
     Action,
     Game,
     GameError,
     GameOptions,
+    Setup,
     action_type,
     shared_action,
     shared_actions,
@@ -249,7 +250,7 @@ def may_pass(state: RibsState) -> bool:
 class HeldPairs:
     """The pairs one hand (count of each rank) holds: each distinct pair once, high first,
     and the actions that play them (``_RIBS_ACTIONS``, ``_PAIR_ACTIONS``) in that order.
-    (Slots, not a NamedTuple: read on every pair step, a slot is the cheaper read.)"""
+    (Read on every pair step: slots, docs/decisions/0003.)"""
 
     __slots__ = ("either", "face_up", "ranks", "ribs")
 
@@ -469,8 +470,7 @@ _PAIR_OF: dict[tuple[str, str], tuple[int, int]] = {
 
 def _pair_of(cards: object) -> tuple[int, int] | None:
     """The ranks of a two-card list, low index (high rank) first, or None if it is none.
-    (One look-up in ``_PAIR_OF``: cheaper than two rank look-ups and a compare, and it runs
-    twice a pair played.)"""
+    (One look-up in ``_PAIR_OF``: it runs twice a pair played, docs/decisions/0003.)"""
     if isinstance(cards, list) and len(cards) == 2:
         c0, c1 = cards
         if type(c0) is str and type(c1) is str:
@@ -528,7 +528,7 @@ def _new_hand(state: RibsState, scores: tuple[int, ...], history: tuple[HandResu
             full = _FULL_DECKS[n] = tuple(ribs_deck(n))
         deck = shuffled(full, hand_rng(cfg.seed, index))
     dealt = _deal_pairs(deck, n, (dealer + 1) % n)
-    # Clone and set, not evolve: keyword arguments are costly (docs/decisions/0003).
+    # A new hand resets nearly every field: cloned and set (docs/decisions/0003).
     new = state.clone()
     new.phase, new.hand_index, new.dealer, new.trick_number = _BIDDING, index, dealer, 1
     new.hands = tuple(map(_counts, dealt))
@@ -546,7 +546,7 @@ def _without(hands: tuple[tuple[int, ...], ...], seat: int, a: int, b: int) -> t
     hand = list(hands[seat])
     hand[a] -= 1
     hand[b] -= 1
-    changed = list(hands)  # (a list's item set: cheaper than joining slices)
+    changed = list(hands)  # the seat's hand, one pair fewer
     changed[seat] = tuple(hand)
     return tuple(changed)
 
@@ -614,7 +614,7 @@ def _after_trick(
     n = state.cfg.n
     last = rec.trick_number == TRICKS_PER_HAND
     took = rec.double_match if rec.double_match >= 0 else rec.leader if rec.made else None
-    # Clone and set, not evolve: keyword arguments are costly (docs/decisions/0003).
+    # The trick's end changes most fields: cloned and set (docs/decisions/0003).
     after = state.clone()
     after.hands, after.fold_used, after.won, after.discard = hands, fold_used, won, discard
     after.points = tuple(map(add, state.points, rec.captured))
@@ -666,31 +666,20 @@ class Ribs(Game):
 
     # ---- setup ------------------------------------------------------------------------
 
-    def new_game(
-        self,
-        players: int,
-        options: Mapping[str, Any] | GameOptions | None = None,
-        seed: int | str = 0,
-        dealer: int = 0,
-        decks: Sequence[Sequence[str]] | None = None,
-    ) -> RibsState:
+    def deck(self, options: GameOptions, players: int) -> Sequence[str]:
+        """One run A K Q J 10 9 8 7 a player, ranks without suits."""
+        return ribs_deck(players)
+
+    def start(self, setup: Setup) -> RibsState:
         """Start a session and deal its first hand."""
-        self.check_players(players)
-        opts = self.parse_options(options)
-        self.check_dealer(dealer, players)
-        full = ribs_deck(players)
-        stacked: list[tuple[str, ...]] = []
-        for deck in decks or ():
-            if isinstance(deck, str) or not isinstance(deck, Sequence):
-                raise ValueError("each stacked deck must be a list of cards")
-            stacked.append(tuple(check_deck(deck, full)))
+        players, options, dealer = setup.players, setup.options, setup.dealer
         cfg = Config(
             n=players,
-            target=opts.target,  # type: ignore[attr-defined]
-            until_sole_winner=opts.until_sole_winner,  # type: ignore[attr-defined]
-            seed=seed,
+            target=options.target,  # type: ignore[attr-defined]
+            until_sole_winner=options.until_sole_winner,  # type: ignore[attr-defined]
+            seed=setup.seed,
             first_dealer=dealer,
-            decks=tuple(stacked),
+            decks=setup.decks,
             max_bid=TRICKS_PER_HAND * (players - 1),
         )
         zeros = (0,) * players

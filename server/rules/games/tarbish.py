@@ -60,7 +60,6 @@ from server.rules.cards import (
     TARBISH_RANKS,
     card_code,
     card_name,
-    check_deck,
     hand_rng,
     shuffled,
     tarbish_deck,
@@ -70,6 +69,7 @@ from server.rules.games.base import (
     Game,
     GameError,
     GameOptions,
+    Setup,
     action_type,
     shared_action,
     shared_actions,
@@ -483,8 +483,7 @@ def _name_trump(state: TarbishState, seat: int, call: str) -> TarbishState:
     """Trump (or no trump) named: every kitty joins its hand, runs are found and bella is known."""
     suit = None if call == NO_TRUMP else call
     hands, runs = zip(*[_sorted_and_runs(h + k) for h, k in zip(state.hands, state.kitties, strict=True)], strict=True)
-    # Clone and set, here and below, rather than evolve: keyword arguments are costly
-    # (docs/decisions/0003).
+    # The match and the hand change together: both cloned and set (docs/decisions/0003).
     match = state.match.clone()
     match.trump, match.caller, match.throw_ins = suit, seat, 0
     match.runs = runs
@@ -500,7 +499,7 @@ def _declare(state: TarbishState, seat: int, points: int | None) -> TarbishState
     """One declaration (or pass); after the fourth the best run is known and play starts."""
     declarations = state.declarations + ((seat, points),)
     log = (state.log, seat, _PASS_MOVE if points is None else _DECLARE_MOVE)
-    if len(declarations) < PLAYERS:  # (clone and set: cheaper than evolve)
+    if len(declarations) < PLAYERS:  # the next seat declares
         new = state.clone()
         new.declarations = declarations
         new.turn = (seat + 1) % PLAYERS
@@ -579,8 +578,8 @@ def _deal(state: TarbishState, match: MatchInfo, index: int, dealer: int) -> Tar
 
 def _start_hand(new: TarbishState, match: MatchInfo, index: int, dealer: int) -> None:
     """Set every field of ``new`` (a state nobody has seen yet) but ``views`` to the start
-    of hand ``index``, dealt by ``dealer``. (Stores, not evolve(**fields) or setattr: a
-    store costs a fraction of either, docs/decisions/0003.)"""
+    of hand ``index``, dealt by ``dealer``: a new hand resets nearly every field
+    (docs/decisions/0003)."""
     if index < len(match.decks):
         deck: Sequence[str] = match.decks[index]
     else:
@@ -599,9 +598,6 @@ def _start_hand(new: TarbishState, match: MatchInfo, index: int, dealer: int) ->
     new.tricks_played, new.last_winner = 0, None
     new.tricks_won = new.points_taken = (0, 0)
     new.won = ((), ())
-
-
-_DEFAULT_OPTIONS = TarbishOptions()  # only read
 
 
 # ---- the engine -----------------------------------------------------------------------------
@@ -624,28 +620,22 @@ class Tarbish(Game):
 
     # ---- setup ----------------------------------------------------------------------------
 
-    def new_game(
-        self,
-        players: int = 4,
-        options: Mapping[str, Any] | GameOptions | None = None,
-        seed: int | str = 0,
-        dealer: int = 0,
-        decks: Sequence[Sequence[str]] | None = None,
-    ) -> TarbishState:
+    def deck(self, options: GameOptions, players: int) -> Sequence[str]:
+        """The 36 cards, six to ace."""
+        return DECK
+
+    def start(self, setup: Setup) -> TarbishState:
         """Start a match and deal its first hand."""
-        self.check_players(players)
-        opts = _DEFAULT_OPTIONS if options is None or options == {} else self.parse_options(options)
-        self.check_dealer(dealer, PLAYERS)
-        stacked = tuple(tuple(check_deck(d, DECK)) for d in decks or ())
+        options, dealer = setup.options, setup.dealer
         match = MatchInfo(
-            target=opts.target,  # type: ignore[attr-defined]
-            half_bait=opts.half_bait,  # type: ignore[attr-defined]
-            no_trump=opts.no_trump,  # type: ignore[attr-defined]
-            dealer_forced=opts.dealer_forced,  # type: ignore[attr-defined]
+            target=options.target,  # type: ignore[attr-defined]
+            half_bait=options.half_bait,  # type: ignore[attr-defined]
+            no_trump=options.no_trump,  # type: ignore[attr-defined]
+            dealer_forced=options.dealer_forced,  # type: ignore[attr-defined]
             throw_ins=0,
-            seed=seed,
+            seed=setup.seed,
             first_dealer=dealer,
-            decks=stacked,
+            decks=setup.decks,
             hand_index=-1,
             dealer=dealer,
             deals=(),
@@ -754,13 +744,13 @@ class Tarbish(Game):
         if self.why_illegal(state, seat, action) is not None:
             self.check_legal(state, seat, action)  # raises, saying why
         if state.phase is _PLAYING:  # so the action is a card (one read less than its type)
-            # The card is played here, not in a function of its own (a call on every card
-            # is a measurable share of a game).
+            # A card is played: the trick goes on, or is taken (every card comes this way:
+            # docs/decisions/0003).
             card = action["card"]
             hands = state.hands
             held = list(hands[seat])
             held.remove(card)
-            changed = list(hands)  # (an item set: cheaper than joining slices)
+            changed = list(hands)  # the seat's hand, one card fewer
             changed[seat] = tuple(held)
             trick = state.trick + ((seat, card),)
             if len(trick) == PLAYERS:
@@ -778,7 +768,7 @@ class Tarbish(Game):
             if state.phase is _NAMING:
                 if seat == state.match.dealer:  # all four passed: the hand is thrown in
                     return _throw_in(state)
-                new = state.clone()  # (clone and set: cheaper than evolve's keywords)
+                new = state.clone()  # the next seat bids
                 new.turn = (seat + 1) % PLAYERS
                 new.log = (state.log, seat, _PASS_MOVE)
                 return new

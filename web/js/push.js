@@ -1,0 +1,95 @@
+// "Notifications with Felt closed" on /devices: this device's Web Push subscription and the
+// kinds it is told of. The service worker (/sw.js) shows what the server pushes; subscribing
+// is the browser's (PushManager) with the server's VAPID key; the server keeps the
+// subscription and the kinds for this device's token only (docs/protocol.md, Web Push).
+import { $, toast } from "./dom.js";
+import { api } from "./api.js";
+import { t, lang, errorText } from "./i18n.js";
+
+const SUPPORTED = "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
+
+function keyBytes(base64url) {
+  const text = atob(base64url.replace(/-/g, "+").replace(/_/g, "/"));
+  return Uint8Array.from(text, (c) => c.charCodeAt(0));
+}
+
+function show(settings) {
+  const on = Boolean(settings && settings.push);
+  $("#push-state").textContent = !SUPPORTED ? t("push.unsupported") : t(on ? "push.isOn" : "push.isOff");
+  const toggle = $("#push-toggle");
+  toggle.hidden = !SUPPORTED;
+  toggle.textContent = t(on ? "push.off" : "push.on");
+  toggle.dataset.on = on ? "1" : "";
+  for (const box of document.querySelectorAll("[data-push-kind]")) {
+    box.checked = Boolean(settings && settings.kinds[box.dataset.pushKind]);
+  }
+}
+
+async function registration() {
+  return navigator.serviceWorker.register("/sw.js", { scope: "/" });
+}
+
+async function subscribe() {
+  if ((await Notification.requestPermission()) !== "granted") {
+    toast(t("push.denied"), "error");
+    return null;
+  }
+  const { key } = await api("/api/push/key");
+  const reg = await registration();
+  await navigator.serviceWorker.ready;
+  let sub;
+  try {
+    sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
+  } catch {
+    toast(t("push.failed"), "error");
+    return null;
+  }
+  return api("/api/devices/me/push", { method: "PUT", auth: true, body: { ...sub.toJSON(), lang } });
+}
+
+async function unsubscribe() {
+  const reg = await navigator.serviceWorker.getRegistration("/");
+  const sub = reg ? await reg.pushManager.getSubscription() : null;
+  if (sub) await sub.unsubscribe().catch(() => false);
+  await api("/api/devices/me/push", { method: "DELETE", auth: true });
+  return api("/api/devices/me/notifications", { auth: true });
+}
+
+async function toggle(button, refused) {
+  button.disabled = true;
+  try {
+    const settings = button.dataset.on ? await unsubscribe() : await subscribe();
+    if (settings) show(settings);
+  } catch (err) {
+    if (!refused(err)) toast(errorText(err), "error");
+  }
+  button.disabled = false;
+}
+
+async function setKind(box, refused) {
+  box.disabled = true;
+  try {
+    const body = { kinds: { [box.dataset.pushKind]: box.checked } };
+    show(await api("/api/devices/me/notifications", { method: "PUT", auth: true, body }));
+    toast(t("push.saved"));
+  } catch (err) {
+    box.checked = !box.checked;
+    if (!refused(err)) toast(errorText(err), "error");
+  }
+  box.disabled = false;
+}
+
+/** The panel, for a device whose player is known; ``refused(err)`` handles a revoked token. */
+export async function loadPush(refused) {
+  try {
+    if (SUPPORTED) await registration(); // the worker that will show what is pushed
+    show(await api("/api/devices/me/notifications", { auth: true }));
+  } catch (err) {
+    if (!refused(err)) $("#push-state").textContent = errorText(err);
+  }
+}
+
+export function wirePush(refused) {
+  $("#push-toggle").addEventListener("click", (event) => toggle(event.currentTarget, refused));
+  for (const box of document.querySelectorAll("[data-push-kind]")) box.addEventListener("change", () => setKind(box, refused));
+}
