@@ -105,8 +105,9 @@ def _run(t: Target, rooms: int, seconds: float, warmup: float, seed: int) -> dic
     return out
 
 
-def run(quick: bool, log=print) -> tuple[dict, list[dict]]:
-    rooms, reps, seconds, warmup = (300, 2, 3.0, 1.0) if quick else (2500, 3, 8.0, 2.0)
+def run(quick: bool, log=print, rooms: int | None = None, reps: int | None = None) -> tuple[dict, list[dict]]:
+    level, repeats, seconds, warmup = (300, 2, 3.0, 1.0) if quick else (2500, 3, 8.0, 2.0)
+    rooms, reps = rooms or level, reps or repeats
     workdir = Path(tempfile.mkdtemp(prefix="felt-bench-durable-"))
     targets: list[Target] = []
     raw: dict = {"rooms": rooms, "repeats": reps, "seconds": seconds, "runs": []}
@@ -185,9 +186,11 @@ def _figures(raw: dict) -> list[dict]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.durable", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="300 rooms instead of 2,500")
+    parser.add_argument("--rooms", type=int, help="this many rooms instead")
+    parser.add_argument("--repeats", type=int, help="this many repeats (2 with --quick, else 3)")
     add_write_flag(parser)
     args = parser.parse_args(argv)
-    raw, figures = run(args.quick)
+    raw, figures = run(args.quick, rooms=args.rooms, reps=args.repeats)
     for f in figures:
         print(line(f), flush=True)
     merge_results({"durable": {"raw": raw, "figures": figures, "quick": args.quick, "loadavg": os.getloadavg()}},

@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import orjson
+import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
 from server.budget import LoopBudget
@@ -254,11 +255,20 @@ class _WorkerState:
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="felt-writer-db")
         self._job: Future | None = None  # the database thread's current call
         self._late: _Late | None = None  # cluster mode: a batch still being written past its deadline
+        self._conn: sa.Connection | None = None  # held by the database thread between batches
+        self.inline = self.db.is_sqlite  # see ``_run``
 
     def _run(self, fn: Any, *args: Any, wait: bool = False) -> Any:
         """``fn(*args)`` in the database thread; DatabaseTimeout when it runs past the deadline
         (it goes on there). While the thread is still on an earlier call: DatabaseBusy at
-        once, or (``wait``) after waiting for that call within the same deadline."""
+        once, or (``wait``) after waiting for that call within the same deadline.
+
+        SQLite is called in this thread: a file has no network to hang on (its locks wait at
+        most the busy timeout), and handing each batch to the thread and back was half the
+        worker's CPU for a one-entry batch (``python -m bench.writer_batch``). A worker stuck
+        anyway (a filesystem that hangs) is replaced by the server after its answer timeout."""
+        if self.inline:
+            return fn(*args)
         deadline = time.monotonic() + self.deadline_s
         if self._job is not None and not self._job.done():
             if not wait:
@@ -279,6 +289,8 @@ class _WorkerState:
             logging.shutdown()
             os._exit(0)
         self._thread.shutdown()
+        if self._conn is not None:
+            self._conn.close()
         self.db.dispose()
 
     def _unwritten(self, message: bytes, exc: Exception) -> dict:
@@ -326,8 +338,7 @@ class _WorkerState:
                 with self.db.session() as session:  # a match is saved through the ORM
                     tables.write_batch(session, batch, replay=replay)
             else:
-                with self.db.transaction() as conn:
-                    tables.write_entries(conn, batch.get("log") or (), replay=replay)
+                self._write_entries(batch.get("log") or [], replay)
             return {"ok": True, "spooled": False, "conflicts": []}
         except UNREACHABLE:
             raise
@@ -335,6 +346,29 @@ class _WorkerState:
             pass
         conflicts, refused = _write_isolated(self.db, batch, replay)
         return {"ok": True, "spooled": False, "conflicts": conflicts, "refused_matches": refused}
+
+    def _write_entries(self, log: list, replay: bool) -> None:
+        """(In the database thread.) Entries in one transaction on the connection this worker
+        holds: checking one out of the pool and back for every batch was a third of a
+        one-entry commit's CPU in the worker (``python -m bench.writer_batch``). A held
+        connection the database dropped (a restart) is replaced and the batch tried once more
+        on a fresh one, as the pool's ping would have done; any other failure drops it too."""
+        for attempt in (1, 2):
+            conn = self._conn if self._conn is not None else self.db.engine.connect()
+            self._conn = None
+            try:
+                with conn.begin():
+                    tables.write_entries(conn, log, replay=replay)
+            except sa_exc.DBAPIError as exc:
+                conn.close()
+                if attempt == 1 and exc.connection_invalidated:
+                    continue
+                raise
+            except BaseException:
+                conn.close()
+                raise
+            self._conn = conn
+            return
 
     def write(self, message: bytes) -> dict:
         batch = orjson.loads(message)
@@ -574,7 +608,10 @@ class DatabaseWriter(Writer):
             worker = self._worker
             assert worker is not None
             try:
-                return await asyncio.wait_for(worker.ask(message), self.answer_timeout_s)
+                # A timeout scope, not ``wait_for``: that wraps each exchange in a task of its
+                # own (one more task and loop turn for every batch, at human pace every move).
+                async with asyncio.timeout(self.answer_timeout_s):
+                    return await worker.ask(message)
             except TimeoutError:
                 log.error("the writer's worker did not answer in %.0f s; replacing it", self.answer_timeout_s)
                 self._worker = None
