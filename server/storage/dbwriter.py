@@ -16,8 +16,9 @@ worker cannot take the last batches at a stop, the server's process spools them 
 
 A database that hangs (accepts connections, never answers: a stopped server, a black-holed
 network) is one that cannot be reached: the worker does its database work in a thread of its
-own and answers within a deadline (``FELT_DB_TIMEOUT_S`` and a margin); past it the batch is
-spooled, and so are the next ones while the spool holds anything; the write past its deadline
+own (SQLite, a local file, in its main thread: see ``_WorkerState._run``) and answers within a
+deadline (``FELT_DB_TIMEOUT_S`` and a margin); past it the batch is spooled, and so are the
+next ones while the spool holds anything; the write past its deadline
 goes on in that thread (if it commits, the spool's copy is skipped when it is written: a
 replay), and the spool is tried again only once that thread is free. No TCP option ends a call
 to such a database, so only this deadline does.
