@@ -640,17 +640,23 @@ class DatabaseWriter(Writer):
                 await self._spawn()
         except Exception:
             log.exception("the writer's worker did not start; trying again with the first batch")
+        woken = False  # True in the turn that woke from ``_idle``: a turn of its own already
         while True:
             if not self._keys and not self._matches:
                 if self._closing:
                     return
                 self._wake.clear()
                 await self._idle()
+                woken = True
                 continue
             # A turn of its own for taking, building and sending the batch: otherwise it ran
             # on after the last half millisecond of the previous batch's reporting, and that
             # step was the loop's longest at 2,500 rooms (``python -m bench.loop_turns``).
-            await asyncio.sleep(0)
+            # Woken from idle it is in a turn of its own: one loop turn less per batch, and
+            # at human pace every move is such a batch (``python -m bench.writer_batch``).
+            if not woken:
+                await asyncio.sleep(0)
+            woken = False
             keys, rows, matches = self._take()
             answer = await self._commit(rows, matches)
             self._flying = ([], [], [])
