@@ -81,3 +81,15 @@ def test_a_connection_the_database_ended_is_replaced_and_the_batch_written_at_on
         assert [v for v, _ in _log(pg_db, "H3")] == [1, 2]
     finally:
         state.close()
+
+
+def test_sqlite_is_written_in_the_workers_own_thread_and_postgresql_in_its_database_thread(db, tmp_path):
+    state = _state(db, tmp_path)
+    try:
+        assert state.write(_batch("H4", 1, 1))["ok"]
+        # SQLite (a local file, nothing to hang on): no hand-off; PostgreSQL keeps the thread
+        # whose deadline answers for a database that never does.
+        assert (state._job is None) == db.is_sqlite
+        assert [v for v, _ in _log(db, "H4")] == [1]
+    finally:
+        state.close()
