@@ -16,8 +16,9 @@ worker cannot take the last batches at a stop, the server's process spools them 
 
 A database that hangs (accepts connections, never answers: a stopped server, a black-holed
 network) is one that cannot be reached: the worker does its database work in a thread of its
-own and answers within a deadline (``FELT_DB_TIMEOUT_S`` and a margin); past it the batch is
-spooled, and so are the next ones while the spool holds anything; the write past its deadline
+own (SQLite, a local file, in its main thread: see ``_WorkerState._run``) and answers within a
+deadline (``FELT_DB_TIMEOUT_S`` and a margin); past it the batch is spooled, and so are the
+next ones while the spool holds anything; the write past its deadline
 goes on in that thread (if it commits, the spool's copy is skipped when it is written: a
 replay), and the spool is tried again only once that thread is free. No TCP option ends a call
 to such a database, so only this deadline does.
@@ -51,6 +52,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import orjson
+import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
 from server.budget import LoopBudget
@@ -254,11 +256,20 @@ class _WorkerState:
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="felt-writer-db")
         self._job: Future | None = None  # the database thread's current call
         self._late: _Late | None = None  # cluster mode: a batch still being written past its deadline
+        self._conn: sa.Connection | None = None  # held by the database thread between batches
+        self.inline = self.db.is_sqlite  # see ``_run``
 
     def _run(self, fn: Any, *args: Any, wait: bool = False) -> Any:
         """``fn(*args)`` in the database thread; DatabaseTimeout when it runs past the deadline
         (it goes on there). While the thread is still on an earlier call: DatabaseBusy at
-        once, or (``wait``) after waiting for that call within the same deadline."""
+        once, or (``wait``) after waiting for that call within the same deadline.
+
+        SQLite is called in this thread: a file has no network to hang on (its locks wait at
+        most the busy timeout), and handing each batch to the thread and back was half the
+        worker's CPU for a one-entry batch (``python -m bench.writer_batch``). A worker stuck
+        anyway (a filesystem that hangs) is replaced by the server after its answer timeout."""
+        if self.inline:
+            return fn(*args)
         deadline = time.monotonic() + self.deadline_s
         if self._job is not None and not self._job.done():
             if not wait:
@@ -279,6 +290,8 @@ class _WorkerState:
             logging.shutdown()
             os._exit(0)
         self._thread.shutdown()
+        if self._conn is not None:
+            self._conn.close()
         self.db.dispose()
 
     def _unwritten(self, message: bytes, exc: Exception) -> dict:
@@ -326,8 +339,7 @@ class _WorkerState:
                 with self.db.session() as session:  # a match is saved through the ORM
                     tables.write_batch(session, batch, replay=replay)
             else:
-                with self.db.transaction() as conn:
-                    tables.write_entries(conn, batch.get("log") or (), replay=replay)
+                self._write_entries(batch.get("log") or [], replay)
             return {"ok": True, "spooled": False, "conflicts": []}
         except UNREACHABLE:
             raise
@@ -335,6 +347,29 @@ class _WorkerState:
             pass
         conflicts, refused = _write_isolated(self.db, batch, replay)
         return {"ok": True, "spooled": False, "conflicts": conflicts, "refused_matches": refused}
+
+    def _write_entries(self, log: list, replay: bool) -> None:
+        """(In the database thread.) Entries in one transaction on the connection this worker
+        holds: checking one out of the pool and back for every batch was a third of a
+        one-entry commit's CPU in the worker (``python -m bench.writer_batch``). A held
+        connection the database dropped (a restart) is replaced and the batch tried once more
+        on a fresh one, as the pool's ping would have done; any other failure drops it too."""
+        for attempt in (1, 2):
+            conn = self._conn if self._conn is not None else self.db.engine.connect()
+            self._conn = None
+            try:
+                with conn.begin():
+                    tables.write_entries(conn, log, replay=replay)
+            except sa_exc.DBAPIError as exc:
+                conn.close()
+                if attempt == 1 and exc.connection_invalidated:
+                    continue
+                raise
+            except BaseException:
+                conn.close()
+                raise
+            self._conn = conn
+            return
 
     def write(self, message: bytes) -> dict:
         batch = orjson.loads(message)
@@ -574,7 +609,10 @@ class DatabaseWriter(Writer):
             worker = self._worker
             assert worker is not None
             try:
-                return await asyncio.wait_for(worker.ask(message), self.answer_timeout_s)
+                # A timeout scope, not ``wait_for``: that wraps each exchange in a task of its
+                # own (one more task and loop turn for every batch, at human pace every move).
+                async with asyncio.timeout(self.answer_timeout_s):
+                    return await worker.ask(message)
             except TimeoutError:
                 log.error("the writer's worker did not answer in %.0f s; replacing it", self.answer_timeout_s)
                 self._worker = None
@@ -602,17 +640,23 @@ class DatabaseWriter(Writer):
                 await self._spawn()
         except Exception:
             log.exception("the writer's worker did not start; trying again with the first batch")
+        woken = False  # True in the turn that woke from ``_idle``: a turn of its own already
         while True:
             if not self._keys and not self._matches:
                 if self._closing:
                     return
                 self._wake.clear()
                 await self._idle()
+                woken = True
                 continue
             # A turn of its own for taking, building and sending the batch: otherwise it ran
             # on after the last half millisecond of the previous batch's reporting, and that
             # step was the loop's longest at 2,500 rooms (``python -m bench.loop_turns``).
-            await asyncio.sleep(0)
+            # Woken from idle it is in a turn of its own: one loop turn less per batch, and
+            # at human pace every move is such a batch (``python -m bench.writer_batch``).
+            if not woken:
+                await asyncio.sleep(0)
+            woken = False
             keys, rows, matches = self._take()
             answer = await self._commit(rows, matches)
             self._flying = ([], [], [])
