@@ -25,6 +25,10 @@ With ``FELT_REDIS_URL`` set, several Felt nodes share one PostgreSQL and one Red
 - **Players.** Every node listens on ``<prefix>players``: a revoked device (``revoke <device>
   <token hash>``) is forgotten and its sockets closed on every node, and a renamed player
   (``renamed <player>``) is looked up again (server/players.py).
+- **Presence.** Every node keeps who has a socket open at one of its tables in a hash
+  ``<prefix>seated:<node>`` (player -> table; expiring, its changes written with the lobby),
+  and a group page's visit sets ``<prefix>seen:<player>`` for the page's online window, so a
+  group page asked through any node shows who is online on every node.
 - **Limits.** A host's open tables are a hash ``<prefix>hosting:<player>`` (table -> node),
   checked and added to in one script, so the per-player cap holds across nodes.
 """
@@ -121,6 +125,9 @@ class ClusterMember(Protocol):
     def lobby_rows(self) -> list[dict]:
         """This node's public waiting tables, with their creation's wall-clock time."""
 
+    def seated(self) -> dict[str, str]:
+        """Who has a socket open at one of this node's tables: ``{player_id: table code}``."""
+
 
 class Cluster:
     """This node's leases, its part of the lobby and the shared limits, all in Redis."""
@@ -144,6 +151,8 @@ class Cluster:
         self._background: set[asyncio.Task] = set()
         self._closing = False
         self.ops = 0  # Redis commands sent (for the benchmark: operations per move)
+        self._seated: dict[str, str] = {}  # this node's seated players as last written to Redis
+        self._seated_lock = asyncio.Lock()
 
     def attach(self, member: ClusterMember) -> None:
         """The rooms this node serves: told of lost leases and handovers, asked for the lobby."""
@@ -189,7 +198,7 @@ class Cluster:
         self.trusted.clear()
         for code, token in held:
             await self.release(code, token)
-        await self.redis.delete(f"{self.prefix}lobby:{self.node}")
+        await self.redis.delete(f"{self.prefix}lobby:{self.node}", f"{self.prefix}seated:{self.node}")
 
     async def close(self) -> None:
         self._closing = True
@@ -380,10 +389,9 @@ class Cluster:
 
     async def publish_lobby(self) -> None:
         payload = orjson.dumps({"node": self.node, "rooms": self._local_lobby()})
-        ttl = max(1000, int(self.settings.lobby_publish_s * 4000))
         self.ops += 1
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.set(f"{self.prefix}lobby:{self.node}", payload, px=ttl)
+            pipe.set(f"{self.prefix}lobby:{self.node}", payload, px=self._publish_ttl_ms())
             pipe.sadd(f"{self.prefix}nodes", self.node)
             await pipe.execute()
 
@@ -391,6 +399,7 @@ class Cluster:
         while not self._closing:
             try:
                 await self.publish_lobby()
+                await self.publish_seated()
             except Exception as exc:  # noqa: BLE001 - the publisher never dies: it tries on the next round
                 log.warning("could not publish this node's lobby: %s", exc)
             await asyncio.sleep(self.settings.lobby_publish_s)
@@ -419,6 +428,67 @@ class Cluster:
                         rooms.append(room)
         rooms.sort(key=lambda r: r.get("created", 0), reverse=True)
         return rooms
+
+    # ---- presence: who sits where, who had a group page open ------------------------------
+
+    def _publish_ttl_ms(self) -> int:
+        return max(1000, int(self.settings.lobby_publish_s * 4000))
+
+    async def publish_seated(self) -> None:
+        """Write what changed in this node's seated players since the last time (all of them
+        again when the hash had expired, e.g. after a pause longer than its life). One write
+        at a time: each one goes by what the one before it wrote."""
+        async with self._seated_lock:
+            now = {} if self.member is None else dict(self.member.seated())
+            key, had = f"{self.prefix}seated:{self.node}", self._seated
+            gone = [p for p in had if p not in now]
+            changed = {p: c for p, c in now.items() if had.get(p) != c}
+            self.ops += 1
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.pexpire(key, self._publish_ttl_ms())
+                if gone:
+                    pipe.hdel(key, *gone)
+                if changed:
+                    pipe.hset(key, mapping=changed)  # type: ignore[arg-type]  # str keys and values
+                    pipe.pexpire(key, self._publish_ttl_ms())
+                kept = (await pipe.execute())[0]
+            self._seated = now if kept or not had else {}  # an expired hash: all of it again next time
+
+    async def saw(self, player_id: str, for_ms: int) -> None:
+        """``player_id`` has a group page open: they count as online for ``for_ms``."""
+        self.ops += 1
+        try:
+            await self.redis.set(f"{self.prefix}seen:{player_id}", b"1", px=for_ms)
+        except RedisError as exc:  # the page still answers; the visit is simply not shared
+            log.warning("could not record a group page visit: %s", exc)
+
+    async def presence(self, player_ids: list[str]) -> tuple[dict[str, str], set[str]]:
+        """Of ``player_ids``: who sits at a table on any node (``{player: table}``, this node's
+        as they are now) and who had a group page open lately."""
+        if not player_ids:
+            return {}, set()
+        try:
+            return await self._presence(player_ids)
+        except RedisError as exc:  # the page still answers, with nobody shown online
+            log.warning("could not read who is online: %s", exc)
+            return {}, set()
+
+    async def _presence(self, player_ids: list[str]) -> tuple[dict[str, str], set[str]]:
+        nodes = sorted(n.decode() for n in await self.redis.smembers(f"{self.prefix}nodes"))  # type: ignore[union-attr]
+        others = [n for n in nodes if n != self.node]
+        self.ops += 1
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.mget([f"{self.prefix}seen:{p}" for p in player_ids])
+            for node in others:
+                pipe.hmget(f"{self.prefix}seated:{node}", player_ids)
+            seen, *tables = await pipe.execute()
+        mine = {} if self.member is None else self.member.seated()
+        seated = {p: mine[p] for p in player_ids if p in mine}
+        for found in tables:
+            for player_id, code in zip(player_ids, found, strict=True):
+                if code is not None:
+                    seated.setdefault(player_id, code.decode())
+        return seated, {p for p, v in zip(player_ids, seen, strict=True) if v is not None}
 
     # ---- shared limits -------------------------------------------------------------------
 

@@ -16,6 +16,10 @@ outside the group sit in the matches but get no row.
   many were made. A contract is made when the declaring side scored in that hand: Bid Whist
   scores a set for the defenders (or against the declarers) and Tarabish a bait for the
   callers' opponents, so a side that declared scores exactly when it made its contract.
+
+A match becomes ``lines`` (one per person) and ``meetings`` (one per two people) once, when
+it is stored; ``Ledger`` adds those up, from the records themselves (``standings``, the
+recount) or from the sums the database makes of the stored ones (server/storage/groups.py).
 """
 
 from __future__ import annotations
@@ -74,101 +78,138 @@ def _sides(
     return sides
 
 
-def _row(player_id: str, name: str) -> dict[str, Any]:
-    return {
-        "player_id": player_id,
-        "name": name,
-        "matches": 0,
-        "wins": 0,
-        "win_share": 0.0,
-        "average_place": None,
-        "points": 0,
-        "points_against": 0.0,
-        "_places": 0,
-    }
+def lines(game: str, match: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A match's lines in the ledger: one per seat a person sat in (bots and empty ids get
+    none), with what that seat's side did: ``{"seat", "player_id", "side", "place", "won",
+    "points", "against", "bids", "bids_made"}``. Stored beside the group's link to the match
+    when the match is stored, so the standings add these up instead of reading every record."""
+    out = []
+    for key, side in _sides(game, list(match["seats"]), match.get("hands") or ()).items():
+        for s in side["seats"]:
+            if s["bot"] or s["player_id"] is None:
+                continue
+            out.append(
+                {
+                    "seat": s["seat"],
+                    "player_id": s["player_id"],
+                    "side": key,
+                    "place": side["place"],
+                    "won": side["won"],
+                    "points": side["score"],
+                    "against": side["against"],
+                    "bids": side["bids"][0],
+                    "bids_made": side["bids"][1],
+                }
+            )
+    return out
 
 
-def _pair_key(a: str, b: str) -> tuple[str, str]:
-    return (a, b) if a < b else (b, a)
+def meetings(match_lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every two people of one match (``lines``), ``a`` before ``b`` in id order: ``{"seat_a",
+    "seat_b", "a", "b", "together"}`` (1 when partners), ``a_higher`` and ``b_higher`` (1 when
+    that one placed above the other) and the side's ``won``, ``bids`` and ``bids_made``, which
+    count for partners. Stored beside the lines, so head-to-head and pairs need no join."""
+    out = []
+    for i, x in enumerate(match_lines):
+        for y in match_lines[i + 1 :]:
+            if x["player_id"] == y["player_id"]:
+                continue
+            first, second = (x, y) if x["player_id"] < y["player_id"] else (y, x)
+            out.append(
+                {
+                    "seat_a": first["seat"],
+                    "seat_b": second["seat"],
+                    "a": first["player_id"],
+                    "b": second["player_id"],
+                    "together": int(x["side"] == y["side"]),
+                    "a_higher": int(first["place"] < second["place"]),
+                    "b_higher": int(second["place"] < first["place"]),
+                    "won": int(x["won"]),
+                    "bids": x["bids"],
+                    "bids_made": x["bids_made"],
+                }
+            )
+    return out
 
 
-class Tally:
-    """The running totals of one game's matches, folded in one at a time, for every person who
-    sat in them (members or not: who is a member is asked only when the standings are read, so
-    a member who joins later is ranked on every match they played). Folding a match adds to the
-    totals exactly what recounting would, so the kept totals plus the matches added since equal
-    a recount. ``folded`` holds the ids folded so far."""
+class Ledger:
+    """Totals of one game's matches for every person who sat in them (members or not: who is a
+    member is asked only when the standings are read). Filled one match at a time from its
+    ``lines`` (the recount) or with totals the database added up (the standings served): both
+    go through ``person`` and ``meeting``, so both give the same table."""
 
     def __init__(self, game: str) -> None:
         self.game = game
-        self.folded: set[str] = set()
         self._rows: dict[str, dict[str, Any]] = {}
         self._h2h: dict[tuple[str, str], dict[str, Any]] = {}
         self._pairs: dict[tuple[str, str], dict[str, Any]] = {}
 
-    def fold(self, match: Mapping[str, Any]) -> None:
-        self.folded.add(match["id"])
-        placed = []  # (player_id, side key, side) of every person in this match
-        for key, side in _sides(self.game, list(match["seats"]), match.get("hands") or ()).items():
-            for s in side["seats"]:
-                pid = s["player_id"]
-                if s["bot"] or pid is None:
-                    continue
-                row = self._rows.get(pid) or self._rows.setdefault(pid, _row(pid, ""))
-                row["matches"] += 1
-                row["wins"] += 1 if side["won"] else 0
-                row["points"] += side["score"]
-                row["points_against"] += side["against"]
-                row["_places"] += side["place"]
-                placed.append((pid, key, side))
-        _count_meetings(self.game, placed, self._h2h, self._pairs)
+    def person(self, player_id: str, matches: int, wins: int, points: int, against: float, places: int) -> None:
+        row = self._rows.get(player_id)
+        if row is None:
+            row = self._rows[player_id] = {"matches": 0, "wins": 0, "points": 0, "points_against": 0.0, "_places": 0}
+        row["matches"] += matches
+        row["wins"] += wins
+        row["points"] += points
+        row["points_against"] += against
+        row["_places"] += places
+
+    def meeting(self, a: str, b: str, together: bool, counts: tuple[int, int, int, int, int, int]) -> None:
+        """``matches`` two people sat in: on different sides, ``a_higher`` and ``b_higher`` say
+        how often each placed above the other; partners (same side, partnership games only)
+        count ``wins``, ``bids`` and ``bids_made`` together."""
+        matches, a_higher, b_higher, wins, bids, made = counts
+        if a == b:
+            return
+        if b < a:
+            a, b, a_higher, b_higher = b, a, b_higher, a_higher
+        if not together:
+            rec = self._h2h.get((a, b)) or self._h2h.setdefault(
+                (a, b), {"a": a, "b": b, "matches": 0, "a_higher": 0, "b_higher": 0}
+            )
+            rec["matches"] += matches
+            rec["a_higher"] += a_higher
+            rec["b_higher"] += b_higher
+        elif self.game in PARTNERSHIP_GAMES:
+            rec = self._pairs.get((a, b)) or self._pairs.setdefault(
+                (a, b), {"a": a, "b": b, "matches": 0, "wins": 0, "bids": 0, "bids_made": 0}
+            )
+            rec["matches"] += matches
+            rec["wins"] += wins
+            rec["bids"] += bids
+            rec["bids_made"] += made
+
+    def add(self, match_lines: list[dict[str, Any]]) -> None:
+        """One match, from its ``lines``."""
+        for x in match_lines:
+            self.person(x["player_id"], 1, int(x["won"]), x["points"], x["against"], x["place"])
+        for m in meetings(match_lines):
+            counts = (1, m["a_higher"], m["b_higher"], m["won"], m["bids"], m["bids_made"])
+            self.meeting(m["a"], m["b"], bool(m["together"]), counts)
 
     def standings(self, members: Mapping[str, str]) -> dict[str, Any]:
         """``{"rows", "head_to_head", "pairs"}`` of the members (fresh copies: the totals stay)."""
         h2h = [dict(v) for (a, b), v in self._h2h.items() if a in members and b in members]
         pairs = [dict(v) for (a, b), v in self._pairs.items() if a in members and b in members]
+        rows = (
+            {"player_id": p, "name": members[p], **r, "win_share": 0.0, "average_place": None}
+            for p, r in self._rows.items()
+            if p in members
+        )
         return {
-            "rows": _finish_rows(dict(r, name=members[p]) for p, r in self._rows.items() if p in members),
+            "rows": _finish_rows(rows),
             "head_to_head": sorted(h2h, key=lambda h: (h["a"], h["b"])),
             "pairs": sorted(pairs, key=lambda p: (-p["wins"], -p["matches"], p["a"], p["b"])),
         }
 
 
 def standings(game: str, matches: Iterable[Mapping[str, Any]], members: Mapping[str, str]) -> dict[str, Any]:
-    """``{"rows", "head_to_head", "pairs"}`` for these matches (all of one game)."""
-    tally = Tally(game)
+    """``{"rows", "head_to_head", "pairs"}`` for these matches (all of one game), counted from
+    their records."""
+    tally = Ledger(game)
     for match in matches:
-        tally.fold(match)
+        tally.add(lines(game, match))
     return tally.standings(members)
-
-
-def _count_meetings(
-    game: str, placed: list[tuple[str, int, dict]], h2h: dict[tuple[str, str], dict], pairs: dict[tuple[str, str], dict]
-) -> None:
-    """Head-to-head between people on different sides; pairs of partners on the same one."""
-    for i, (a, side_a, sa) in enumerate(placed):
-        for b, side_b, sb in placed[i + 1 :]:
-            if a == b:
-                continue
-            first, second = key = _pair_key(a, b)
-            if side_a != side_b:
-                rec = h2h.get(key) or h2h.setdefault(
-                    key, {"a": first, "b": second, "matches": 0, "a_higher": 0, "b_higher": 0}
-                )
-                rec["matches"] += 1
-                place_first, place_second = (sa, sb) if first == a else (sb, sa)
-                if place_first["place"] < place_second["place"]:
-                    rec["a_higher"] += 1
-                elif place_second["place"] < place_first["place"]:
-                    rec["b_higher"] += 1
-            elif game in PARTNERSHIP_GAMES:
-                rec = pairs.get(key) or pairs.setdefault(
-                    key, {"a": first, "b": second, "matches": 0, "wins": 0, "bids": 0, "bids_made": 0}
-                )
-                rec["matches"] += 1
-                rec["wins"] += 1 if sa["won"] else 0
-                rec["bids"] += sa["bids"][0]
-                rec["bids_made"] += sa["bids"][1]
 
 
 def _finish_rows(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -1,45 +1,64 @@
-"""Who of a group is online now: at a table of this process, or on the group's page lately.
+"""Who of a group is online now: at a table, or on the group's page lately.
 
-A member counts as online while one of their sockets is open at a table in this process's
-rooms (and then we say which table), or for ``PAGE_ONLINE_S`` after the group's page last
-asked for the group. In cluster mode this sees the tables and page visits of this node only.
+A member counts as online while one of their sockets is open at a table (and then we say
+which table), or for ``PAGE_ONLINE_S`` after the group's page last asked for the group.
+``Presence`` sees this process's rooms and remembers page visits in memory (one process);
+``SharedPresence`` asks Redis, where every node of a cluster keeps who sits at its tables and
+each page visit sets an expiring key (server/cluster.py), so any node answers for all.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Protocol
 
 PAGE_ONLINE_S = 45.0
 _SEEN_MAX = 50_000
 
 
+def _answer(members: Iterable[str], seated: dict[str, str], seen: set[str]) -> dict[str, dict[str, Any]]:
+    return {pid: {"online": pid in seated or pid in seen, "table": seated.get(pid)} for pid in members}
+
+
 class Presence:
     """Remembers when each player last had a group's page open (in memory, bounded)."""
 
-    def __init__(self, clock=time.monotonic) -> None:
+    def __init__(self, rooms: Any = None, clock=time.monotonic) -> None:
+        self.rooms = rooms  # the process's RoomManager (None: no tables)
         self.clock = clock
         self.seen: dict[str, float] = {}
 
-    def saw(self, player_id: str) -> None:
+    async def saw(self, player_id: str) -> None:
         if len(self.seen) >= _SEEN_MAX:
             self.seen.clear()
         self.seen[player_id] = self.clock()
 
-    def online(self, rooms: Iterable[Any], member_ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+    async def online(self, member_ids: Iterable[str]) -> dict[str, dict[str, Any]]:
         """``{player_id: {"online", "table"}}`` for every member."""
-        members = set(member_ids)
-        at_table: dict[str, str] = {}
-        for room in rooms:
-            for seat in room.seats:
-                if seat.player_id in members and seat.connections > 0 and not getattr(room, "closed", False):
-                    at_table.setdefault(seat.player_id, room.code)
+        members = list(member_ids)
+        everyone = {} if self.rooms is None else self.rooms.seated()
         now = self.clock()
-        return {
-            pid: {
-                "online": pid in at_table or now - self.seen.get(pid, -PAGE_ONLINE_S * 2) < PAGE_ONLINE_S,
-                "table": at_table.get(pid),
-            }
-            for pid in members
-        }
+        seen = {p for p in members if now - self.seen.get(p, -PAGE_ONLINE_S * 2) < PAGE_ONLINE_S}
+        return _answer(members, {p: everyone[p] for p in members if p in everyone}, seen)
+
+
+class PresenceStore(Protocol):
+    async def saw(self, player_id: str, for_ms: int) -> None: ...
+
+    async def presence(self, player_ids: list[str]) -> tuple[dict[str, str], set[str]]: ...
+
+
+class SharedPresence:
+    """The cluster's presence: page visits and seated players of every node, in Redis."""
+
+    def __init__(self, cluster: PresenceStore) -> None:
+        self.cluster = cluster
+
+    async def saw(self, player_id: str) -> None:
+        await self.cluster.saw(player_id, int(PAGE_ONLINE_S * 1000))
+
+    async def online(self, member_ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+        members = list(member_ids)
+        seated, seen = await self.cluster.presence(members)
+        return _answer(members, seated, seen)

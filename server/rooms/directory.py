@@ -66,6 +66,8 @@ class Rooms(Host, Protocol):
 
     def lobby_rows(self) -> list[dict]: ...
 
+    def seated(self) -> dict[str, str]: ...
+
 
 def too_many(hosted: int) -> RoomError:
     return RoomError("too_many_rooms", f"You already host {hosted} open rooms; finish or leave one first.", 429)
@@ -350,6 +352,9 @@ class ClusterDirectory:
 
     def lobby_rows(self) -> list[dict]:
         return self.rooms.lobby_rows()
+
+    def seated(self) -> dict[str, str]:
+        return self.rooms.seated()
 
     # ---- orphans -------------------------------------------------------------------------------
 

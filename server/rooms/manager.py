@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from server.bots.pool import BotPool
@@ -357,6 +357,10 @@ class RoomManager:
         more = limit is not None and len(waiting) > limit
         return [r.summary() for r in page], ((page[-1].created_at, page[-1].code) if more else None)
 
+    def seated(self) -> dict[str, str]:
+        """Who has a socket open at one of this node's tables: ``{player_id: table code}``."""
+        return seated_at(self.rooms.values())
+
     def lobby_rows(self) -> list[dict]:
         """This node's part of the shared lobby: ``list_public`` with each table's creation time."""
         now, wall = time.monotonic(), time.time()
@@ -492,3 +496,14 @@ class RoomManager:
         self.rooms.clear()
         self.bot_pool.close()
         await self.notifier.close()
+
+
+def seated_at(rooms: Iterable[Room]) -> dict[str, str]:
+    """``{player_id: table code}`` of everyone with a socket open at one of ``rooms`` (open ones)."""
+    out: dict[str, str] = {}
+    for room in rooms:
+        if not room.closed:
+            for seat in room.seats:
+                if seat.player_id and seat.connections > 0:
+                    out.setdefault(seat.player_id, room.code)
+    return out

@@ -14,9 +14,12 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
+from server.groups import ledger
 from server.groups.ledger import PARTNERSHIP_GAMES
 from server.storage.models import (
     Group,
+    GroupLedgerLine,
+    GroupLedgerMeeting,
     GroupMatch,
     GroupMember,
     GroupRules,
@@ -249,15 +252,46 @@ def link_match(session: Session, match_id: str, room_code: str | None, game: str
     season = current_season(session, code)["number"]
     session.add(GroupMatch(match_id=match_id, group_code=code, game=game, season=season, finished_at=finished_at))
     session.flush()
+    (match,) = ledger_matches(session, code, game, season, only=[match_id])
+    lines = [{**line, "won": int(line["won"])} for line in ledger.lines(game, match)]
+    base = {"match_id": match_id, "group_code": code, "game": game, "season": season}
+    if lines:
+        session.connection().execute(GroupLedgerLine.__table__.insert(), [{**base, **line} for line in lines])
+    meetings = ledger.meetings(lines)
+    if meetings:
+        session.connection().execute(GroupLedgerMeeting.__table__.insert(), [{**base, **m} for m in meetings])
 
 
-def ledger_match_ids(session: Session, code: str, game: str, season: int | None) -> set[str]:
-    """The ids of the matches of ``game`` in the group's ``season`` (None: all seasons): one
-    range of the group's index, which holds them."""
-    query = sa.select(GroupMatch.match_id).where(GroupMatch.group_code == code, GroupMatch.game == game)
+def ledger_standings(
+    session: Session, code: str, game: str, season: int | None, members: dict[str, str]
+) -> dict[str, Any]:
+    """``{"rows", "head_to_head", "pairs"}`` of ``game`` in the group's ``season`` (None: all
+    seasons): the database adds up the matches' ledger lines per person and their meetings per
+    two people, and ``ledger.Ledger`` shapes the totals as a recount would."""
+    line, meet = GroupLedgerLine, GroupLedgerMeeting
+    tally = ledger.Ledger(game)
+    conn = session.connection()
+    per_person = sa.select(
+        line.player_id,
+        sa.func.count(),
+        sa.func.sum(line.won),
+        sa.func.sum(line.points),
+        sa.func.sum(line.against),
+        sa.func.sum(line.place),
+    ).where(line.group_code == code, line.game == game)
     if season is not None:
-        query = query.where(GroupMatch.season == season)
-    return set(session.connection().scalars(query))
+        per_person = per_person.where(line.season == season)
+    for player_id, matches, wins, points, against, places in conn.execute(per_person.group_by(line.player_id)):
+        tally.person(player_id, int(matches), int(wins), int(points), float(against), int(places))
+    sums = (meet.a_higher, meet.b_higher, meet.won, meet.bids, meet.bids_made)
+    per_two = sa.select(meet.a, meet.b, meet.together, sa.func.count(), *map(sa.func.sum, sums)).where(
+        meet.group_code == code, meet.game == game
+    )
+    if season is not None:
+        per_two = per_two.where(meet.season == season)
+    for a, b, together, *counts in conn.execute(per_two.group_by(meet.a, meet.b, meet.together)):
+        tally.meeting(a, b, bool(together), tuple(int(c) for c in counts))  # type: ignore[arg-type]
+    return tally.standings(members)
 
 
 def ledger_matches(

@@ -365,8 +365,8 @@ class GroupTable(Base):
 
 class GroupMatch(Base):
     """A finished match played at a group's table, in the season that was open when it was
-    stored (so a closed season's table never changes). The ledger reads the match records
-    themselves through this link; nothing here is a counter."""
+    stored (so a closed season's table never changes). The ledger's lines and meetings of
+    the match are written with this link, from the match record; nothing here is a counter."""
 
     __tablename__ = "group_matches"
     __table_args__ = (
@@ -380,6 +380,86 @@ class GroupMatch(Base):
     game: Mapped[str] = mapped_column(sa.String(32))
     season: Mapped[int]
     finished_at: Mapped[datetime]
+
+
+class GroupLedgerLine(Base):
+    """One person's line of a group's match as the ledger counts it (``ledger.lines``): their
+    side, its place, whether it won, its points for and against and the contracts it declared
+    and made. Written from the stored match record in the transaction that links the match to
+    its group (a late record too) and never changed, so the standings add up small rows
+    instead of reading every record's seats and hands. No counter: the lines of a match are a
+    function of its record."""
+
+    __tablename__ = "group_ledger_lines"
+    __table_args__ = (
+        # Standings: one range per (group, game) holding everything they add up, in the order
+        # they are grouped by (no sort; a season's rows are picked from the range).
+        sa.Index(
+            "ix_group_ledger_lines_group_game_player",
+            "group_code",
+            "game",
+            "player_id",
+            "season",
+            "won",
+            "points",
+            "against",
+            "place",
+        ),
+    )
+
+    match_id: Mapped[str] = mapped_column(sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    group_code: Mapped[str] = mapped_column(sa.ForeignKey("groups.code", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(sa.String(32))
+    season: Mapped[int]
+    player_id: Mapped[str] = mapped_column(sa.ForeignKey("players.id", ondelete="CASCADE"))
+    side: Mapped[int]
+    place: Mapped[int]
+    won: Mapped[int]  # 0 or 1, so that it adds up on every database
+    points: Mapped[int]
+    against: Mapped[float]
+    bids: Mapped[int]
+    bids_made: Mapped[int]
+
+
+class GroupLedgerMeeting(Base):
+    """Two people who sat in one of a group's matches (``ledger.meetings``): partners or not,
+    who placed higher, and for partners their side's win and contracts. Written with the
+    match's ledger lines, from its record, and never changed: head-to-head and partner pairs
+    add these up."""
+
+    __tablename__ = "group_ledger_meetings"
+    __table_args__ = (
+        sa.Index(  # as the lines' index: one range per (group, game), in grouping order
+            "ix_group_ledger_meetings_group_game_pair",
+            "group_code",
+            "game",
+            "a",
+            "b",
+            "together",
+            "season",
+            "a_higher",
+            "b_higher",
+            "won",
+            "bids",
+            "bids_made",
+        ),
+    )
+
+    match_id: Mapped[str] = mapped_column(sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    seat_a: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    seat_b: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    group_code: Mapped[str] = mapped_column(sa.ForeignKey("groups.code", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(sa.String(32))
+    season: Mapped[int]
+    a: Mapped[str] = mapped_column(sa.ForeignKey("players.id", ondelete="CASCADE"))
+    b: Mapped[str] = mapped_column(sa.ForeignKey("players.id", ondelete="CASCADE"))
+    together: Mapped[int]  # 1: partners (the same side)
+    a_higher: Mapped[int]
+    b_higher: Mapped[int]
+    won: Mapped[int]
+    bids: Mapped[int]
+    bids_made: Mapped[int]
 
 
 class GroupWebhook(Base):

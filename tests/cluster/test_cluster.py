@@ -362,3 +362,44 @@ async def test_a_rate_limit_holds_across_nodes(cluster):
     assert set(answers) == {404, 429}, answers
     assert LOOKUP_BURST <= answers.count(404) <= LOOKUP_BURST + len(cluster.nodes) - 1, answers
     assert answers[-1] == 429
+
+
+async def test_a_group_page_asked_through_any_node_shows_who_is_online_on_every_node(cluster):
+    """Presence crosses nodes through Redis: a member at a table on one node shows online, with
+    that table, on the group page asked through another node; a page visit on one node counts
+    on the others; a member who leaves the table is no longer shown at it."""
+    ana, rui = await new_player(cluster.base, "Ana"), await new_player(cluster.base, "Rui")
+    auth = lambda p: {"Authorization": f"Bearer {p['token']}"}  # noqa: E731
+    async with httpx.AsyncClient() as http:
+        made = (await http.post(cluster.base + "/api/groups", json={"name": "Club"}, headers=auth(ana))).json()
+        code, invite = made["code"], made["invite_url"].split("#invite=")[1]
+        r = await http.post(cluster.base + f"/api/groups/{code}/join", json={"invite": invite}, headers=auth(rui))
+        assert r.status_code == 200, r.text
+        r = await http.post(cluster.base + "/api/rooms", headers=auth(ana),
+                            json={"game": "oh_hell", "options": SHORT["oh_hell"], "group": code})
+        assert r.status_code == 201, r.text
+        table = r.json()["code"]
+        here = cluster.owner(table)
+        elsewhere = [n for n in cluster.nodes if n.id != here]
+
+        async def ana_as_rui_sees_her(node) -> dict:
+            r = await http.get(node.base + f"/api/groups/{code}", headers=auth(rui))
+            assert r.status_code == 200, r.text
+            return next(m for m in r.json()["members"] if m["player_id"] == ana["id"])
+
+        before = await ana_as_rui_sees_her(elsewhere[0])
+        assert (before["online"], before["table"]) == (False, None)
+        seated = await Player(cluster.ws_base, table, ana["token"], "Ana").connect()
+
+        async def at_her_table() -> bool:
+            return (await ana_as_rui_sees_her(elsewhere[0]))["table"] == table
+        await wait_for(at_her_table, what="Ana at her table, seen through another node")
+        assert (await ana_as_rui_sees_her(elsewhere[0]))["online"] is True
+        # Rui's visits above were on elsewhere[0]: Ana, asking through elsewhere[1], sees him online.
+        r = await http.get(elsewhere[1].base + f"/api/groups/{code}", headers=auth(ana))
+        assert next(m for m in r.json()["members"] if m["player_id"] == rui["id"])["online"] is True
+        await seated.client.ws.close()
+
+        async def left_her_table() -> bool:
+            return (await ana_as_rui_sees_her(elsewhere[0]))["table"] is None
+        await wait_for(left_her_table, what="Ana gone from her table, seen through another node")

@@ -266,3 +266,38 @@ async def test_a_revoked_device_is_forgotten_and_its_sockets_closed_on_every_nod
     assert closed == [players.CLOSE_REVOKED]
     assert on_b.state.device_sockets.held("phone") == 0
     assert "f" * 64 not in players._known
+
+
+class Seated:
+    """A node's rooms as the cluster asks them who sits where."""
+
+    def __init__(self) -> None:
+        self.now: dict[str, str] = {}
+
+    def seated(self) -> dict[str, str]:
+        return dict(self.now)
+
+    def lobby_rows(self) -> list[dict]:
+        return []
+
+
+async def test_presence_crosses_nodes_and_a_lost_hash_is_written_again_whole(pair):
+    a, b = pair
+    rooms_a, rooms_b = Seated(), Seated()
+    a.attach(rooms_a)  # type: ignore[arg-type]
+    b.attach(rooms_b)  # type: ignore[arg-type]
+    rooms_a.now = {"ana": "T1", "rui": "T1"}
+    rooms_b.now = {"eva": "T2"}
+    for node in (a, b):
+        await node.publish_lobby()  # the node list the readers go by
+        await node.publish_seated()
+    await b.saw("zed", 60_000)
+    assert await a.presence(["ana", "eva", "zed", "ivo"]) == ({"ana": "T1", "eva": "T2"}, {"zed"})
+    rooms_a.now = {"ana": "T1"}  # Rui left his table: only the change is written
+    await a.publish_seated()
+    assert await b.presence(["ana", "rui"]) == ({"ana": "T1"}, set())
+    await a.redis.delete(f"{a.prefix}seated:a")  # the hash expired (a long pause, say)
+    rooms_a.now = {"ana": "T1", "ivo": "T3"}
+    await a.publish_seated()  # finds the hash gone: writes the change, and all of it next time
+    await a.publish_seated()
+    assert await b.presence(["ana", "ivo"]) == ({"ana": "T1", "ivo": "T3"}, set())

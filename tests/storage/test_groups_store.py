@@ -6,6 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 from storage_helpers import copy_record
 
+from server.groups import ledger
+from server.storage.models import Group
 from server.storage import groups, store
 
 
@@ -95,6 +97,11 @@ def test_a_match_from_a_group_table_counts_in_the_season_open_when_it_is_stored(
         assert groups.ledger_matches(session, code, "ribs", None) == []
         assert groups.recent_match_ids(session, code) == [first["id"], late["id"]]
         assert groups.season_numbers(session, code) == [1, 2]
+        members = {ana: "Ana", rui: "Rui"}
+        for season, counted in ((1, [first]), (2, [late]), (None, [first, late])):  # the late one counts
+            served = groups.ledger_standings(session, code, "oh_hell", season, members)
+            assert served == ledger.standings("oh_hell", groups.ledger_matches(session, code, "oh_hell", season), members)
+            assert {r["player_id"]: r["matches"] for r in served["rows"]} == {ana: len(counted), rui: len(counted)}
 
 
 def test_open_tables_of_a_group_come_from_the_table_rows(db):
@@ -136,3 +143,26 @@ def test_the_night_is_the_run_of_latest_matches_without_a_long_gap(db, template_
         night = groups.night_matches(session, code, timedelta(hours=6))
     assert [m["id"] for m in night] == [r["id"] for r in records[1:]]
     assert len(night[0]["seats"]) == 4 and night[0]["hands"] == [h["scores"] for h in template["hands"]]
+
+
+def test_upgrading_writes_the_ledger_of_matches_linked_before_it(db, template_records):
+    """Migration 0014 gives every match already linked to a group its ledger lines and meetings
+    from its record: the standings read the same after a downgrade past it and an upgrade."""
+    ana, rui, eva = players(db, 3)
+    code = new_group(db, ana)["code"]
+    with db.session() as session:
+        groups.link_table(session, code, "WHIST1", "bid_whist")
+        groups.join_group(session, code, session.get(Group, code).invite, rui)
+    template = template_records["bid_whist"]
+    for ids in ([ana, eva, rui, None], [rui, ana, None, eva]):  # partners, then rivals
+        with db.session() as session:
+            store.save_match(session, copy_record(template, room_code="WHIST1", players=_seated(template, ids)))
+    members = {ana: "Ana", rui: "Rui"}
+    with db.session() as session:
+        before = groups.ledger_standings(session, code, "bid_whist", None, members)
+        assert before == ledger.standings("bid_whist", groups.ledger_matches(session, code, "bid_whist", None), members)
+    assert before["pairs"] and before["head_to_head"]
+    db.downgrade("0013_slow_clocks")
+    db.upgrade()
+    with db.session() as session:
+        assert groups.ledger_standings(session, code, "bid_whist", None, members) == before

@@ -106,7 +106,9 @@ def test_deleting_a_match_takes_its_seats_hands_and_actions_with_it(db, template
         "players": 0, "matches": 0, "match_seats": 0, "hands": 0, "actions": 0,
         "tables": 0, "table_players": 0, "table_log": 0,
         "groups": 0, "group_members": 0, "group_rules": 0, "group_seasons": 0, "group_tables": 0,
-        "group_matches": 0, "devices": 0, "link_codes": 0, "passkeys": 0, "passkey_challenges": 0,
+        "group_matches": 0, "group_ledger_lines": 0, "group_ledger_meetings": 0, "group_webhooks": 0,
+        "devices": 0, "link_codes": 0, "passkeys": 0, "passkey_challenges": 0,
+        "push_subscriptions": 0, "notify_prefs": 0, "server_keys": 0,
     }
 
 

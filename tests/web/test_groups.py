@@ -178,3 +178,68 @@ def test_partners_see_their_pair_record_with_bids_made(pages, tmp_path_factory):
     expect(pair).to_have_count(1, timeout=20000)
     expect(pair.locator("th")).to_have_text("Ana & Rui")
     expect(pair.locator("td")).to_have_text(["2", "2", "2 of 3"])
+
+
+def _oh_hell_record(room: str, people: list[tuple[str, str | None]], scores: list[int], i: int) -> dict:
+    at = datetime(2026, 11, 7, 20, 0, tzinfo=UTC) + timedelta(minutes=30 * i)
+    return {
+        "id": secrets.token_hex(8),
+        "game": "oh_hell",
+        "options": {},
+        "seed": str(i),
+        "commitment": "0" * 64,
+        "dealer": 0,
+        "room_code": room,
+        "scores": scores,
+        "winners": [s for s, v in enumerate(scores) if v == max(scores)],
+        "players": [{"seat": s, "name": n, "player_id": p, "bot": p is None} for s, (n, p) in enumerate(people)],
+        "started_at": at - timedelta(minutes=20),
+        "finished_at": at,
+    }
+
+
+def test_members_see_their_head_to_head_per_game_and_season(pages, tmp_path_factory):
+    ana = pages.open("/groups")
+    give_name(ana, "Ana")
+    ana.get_by_label("Group name").fill("Rivals")
+    ana.get_by_role("button", name="Create group").click()
+    ana.wait_for_url(re.compile(r"/g/[a-z0-9]+$"))
+    code = ana.url.rsplit("/", 1)[-1]
+    rui = pages.open(None)
+    rui.goto(ana.locator("#invite-link").input_value())
+    give_name(rui, "Rui")
+    expect(rui.locator("#members")).to_contain_text("Ana")
+    ana_id, rui_id = (p.evaluate("JSON.parse(localStorage.getItem('felt.player')).id") for p in (ana, rui))
+    seats = [("Ana", ana_id), ("Rui", rui_id), ("Bot", None)]
+    # Season 1: Ana above Rui twice; season 2: Rui above Ana once, then a match they finish level.
+    (folder,) = tmp_path_factory.getbasetemp().glob("felt-browser[0-9]*")  # the server's folder
+    db = Database(f"sqlite:///{folder / 'felt.db'}")
+    try:
+        with db.session() as session:
+            groups.link_table(session, code, "RIVAL1", "oh_hell")
+        for i, scores in enumerate([[30, 10, 5], [20, 12, 40]]):
+            with db.session() as session:
+                store.save_match(session, _oh_hell_record("RIVAL1", seats, scores, i))
+        with db.session() as session:
+            groups.close_season(session, code)
+        for i, scores in enumerate([[8, 25, 3], [15, 15, 2]], start=2):
+            with db.session() as session:
+                store.save_match(session, _oh_hell_record("RIVAL1", seats, scores, i))
+    finally:
+        db.dispose()
+    for page, me, other, mine in ((ana, "You", "Rui", ["2", "0", "1", "1"]), (rui, "You", "Ana", ["2", "1", "0", "1"])):
+        page.reload()
+        page.locator("#standings-game").select_option("oh_hell")
+        row = page.locator("#head-to-head tbody tr")
+        expect(row).to_have_count(1, timeout=20000)
+        expect(row.locator("th")).to_have_text(f"{me} vs {other}")
+        expect(row.locator("td")).to_have_text(mine)  # this season: matches, above, below, level
+    expect(ana.get_by_role("table", name=re.compile("Head-to-head"))).to_be_visible()
+    ana.locator("#standings-season").select_option("all")
+    expect(ana.locator("#head-to-head tbody tr td")).to_have_text(["4", "2", "1", "1"])
+    ana.locator("#standings-season").select_option("1")
+    expect(ana.locator("#head-to-head tbody tr td")).to_have_text(["2", "2", "0", "0"])
+    ana.evaluate("localStorage.setItem('felt.lang', 'pt')")
+    ana.reload()
+    expect(ana.locator("#head-to-head caption")).to_contain_text("Frente a frente")
+    expect(ana.locator("#head-to-head tbody tr th")).to_contain_text("Você vs Rui")

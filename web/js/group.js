@@ -220,6 +220,25 @@ function pairsTable(pairs, members) {
       num(t("group.bidsMadeOf", { made: p.bids_made, bids: p.bids }))))));
 }
 
+/** Head-to-head (any game): for two members who sat in one match on different sides, how often
+ * the first finished above the second, below, or level. The viewer's meetings come first,
+ * told from their side ("You vs Rui"). */
+function headToHeadTable(meetings, members, me) {
+  const name = (id) => (id === me.id ? t("group.youName") : members.find((m) => m.player_id === id)?.name || "?");
+  const rows = meetings.map((m) => (m.b === me.id
+    ? { first: m.b, second: m.a, higher: m.b_higher, lower: m.a_higher, matches: m.matches }
+    : { first: m.a, second: m.b, higher: m.a_higher, lower: m.b_higher, matches: m.matches }));
+  const mine = (r) => (r.first === me.id ? 0 : 1);
+  rows.sort((x, y) => mine(x) - mine(y) || name(x.first).localeCompare(name(y.first)) || name(x.second).localeCompare(name(y.second)));
+  const num = (v) => h("td", { class: "score" }, String(v));
+  return h("table", { class: "sheet head-to-head", id: "head-to-head" },
+    h("caption", {}, t("group.headToHead"), h("span", { class: "hint caption-hint" }, t("group.headToHeadHint"))),
+    h("thead", {}, h("tr", {}, ["group.meeting", "group.matches", "group.higher", "group.lower", "group.level"].map((k) => h("th", { scope: "col" }, t(k))))),
+    h("tbody", {}, rows.map((r) => h("tr", { "data-meeting": `${r.first} ${r.second}` },
+      h("th", { scope: "row" }, t("group.versus", { a: name(r.first), b: name(r.second) })),
+      num(r.matches), num(r.higher), num(r.lower), num(r.matches - r.higher - r.lower)))));
+}
+
 async function standingsPanel(group, lastGame) {
   view.game = view.game || lastGame || games[0]?.name || "oh_hell";
   const gameSel = h("select", { id: "standings-game", "aria-label": t("lobby.game") },
@@ -234,6 +253,7 @@ async function standingsPanel(group, lastGame) {
   const table = await api(gid(`/standings?${params}`), { auth: true });
   return h("section", { class: "panel", "aria-labelledby": "standings-h", id: "standings" },
     h("h2", { id: "standings-h" }, t("group.standings")), h("div", { class: "row" }, gameSel, seasonSel), standingsTable(table),
+    table.head_to_head.length ? headToHeadTable(table.head_to_head, group.members, identity.get()) : null,
     table.pairs.length ? pairsTable(table.pairs, group.members) : null);
 }
 

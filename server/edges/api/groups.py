@@ -15,7 +15,6 @@ import io
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import datetime
-from functools import partial
 from typing import Any, Literal
 
 import orjson
@@ -26,8 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from server.edges.api.deps import Caller, current_player
 from server.edges.api.errors import ApiError, error_response_doc
 from server.groups import ledger, partners, recap
-from server.groups.cache import LedgerCache
-from server.groups.presence import Presence
+from server.groups.presence import Presence, SharedPresence
 from server.groups.recap_image import recap_png
 from server.rules.games import game_names, get_game
 from server.storage import groups, store
@@ -108,10 +106,12 @@ class SavedRules(BaseModel):
     options: dict[str, Any]
 
 
-def _presence(request: Request) -> Presence:
+def _presence(request: Request) -> Presence | SharedPresence:
+    """Who is online: this process's in one process, every node's through Redis in a cluster."""
     state = request.app.state
     if getattr(state, "group_presence", None) is None:
-        state.group_presence = Presence()
+        cluster, rooms = getattr(state, "cluster", None), getattr(state, "rooms", None)
+        state.group_presence = SharedPresence(cluster) if cluster is not None else Presence(rooms)
     return state.group_presence
 
 
@@ -200,11 +200,8 @@ async def group_answer(request: Request, code: str, caller: Caller) -> dict:
     if found is None:
         raise not_found(code)
     presence = _presence(request)
-    presence.saw(caller.id)
-    rooms = getattr(request.app.state, "rooms", None)
-    online = presence.online(
-        rooms.rooms.values() if rooms is not None else (), [m["player_id"] for m in found["members"]]
-    )
+    await presence.saw(caller.id)
+    online = await presence.online([m["player_id"] for m in found["members"]])
     for member in found["members"]:
         member.update(online[member["player_id"]])
     return found
@@ -346,24 +343,13 @@ async def standings(
     if game not in game_names():
         raise ApiError(422, "unknown_game", f"There is no game {game[:40]!r}.")
 
-    cache = _ledgers(request)
-
     def read(session) -> dict:
         number = _season_arg(season, groups.current_season(session, code)["number"])
         members = {m["player_id"]: m["name"] for m in groups.members_of(session, code)}
-        ids = groups.ledger_match_ids(session, code, game, number)
-        fetch = partial(groups.ledger_matches, session, code, game, number)
-        table = cache.standings((code, game, number), game, ids, fetch, members)
+        table = groups.ledger_standings(session, code, game, number, members)
         return {"game": game, "season": "all" if number is None else number, **table}
 
     return await _in_session(request, read)
-
-
-def _ledgers(request: Request) -> LedgerCache:
-    state = request.app.state
-    if getattr(state, "group_ledgers", None) is None:
-        state.group_ledgers = LedgerCache()
-    return state.group_ledgers
 
 
 @router.post(
