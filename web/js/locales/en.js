@@ -611,6 +611,8 @@ export default {
   "error.no_seat": "There is no seat for you here: none left, or none you left.",
   "error.no_request": "That player is no longer asking for a seat.",
   "error.too_many_rooms": "You already host several open tables; finish or leave one first.",
+  "error.invalid_subscription": "This browser's push subscription was not accepted; turn notifications off and on again.",
+  "error.invalid_kind": "That kind of notification does not exist.",
   "error.too_many_slow_tables": "You already sit at as many slow tables as a player may; leave one first.",
 
   // ---- groups: /groups and a group's page /g/{code} ----

@@ -610,6 +610,8 @@ export default {
   "error.no_seat": "Não há lugar para você aqui: nenhum livre, ou nenhum que você deixou.",
   "error.no_request": "Esse jogador não está mais pedindo um lugar.",
   "error.too_many_rooms": "Você já tem várias mesas abertas; termine ou saia de uma antes.",
+  "error.invalid_subscription": "A inscrição de notificações deste navegador não foi aceita; desligue e ligue as notificações de novo.",
+  "error.invalid_kind": "Esse tipo de notificação não existe.",
   "error.too_many_slow_tables": "Você já está em tantas mesas lentas quanto um jogador pode; saia de uma antes.",
 
   // ---- grupos: /groups e a página de um grupo /g/{code} ----
