@@ -222,11 +222,12 @@ class Room(SeatTakeover):
 
     async def join(self, conn: Connection) -> None:
         """A socket opens: attach it, mark its seat connected, send the snapshot."""
+        follows = await self.may_follow_here(conn.player_id)
         async with self.lock:
             table = self.table
             if self.closed:
                 raise RoomError("not_found", f"There is no open room {self.code!r}.", 404)
-            if table.status == "waiting" and conn.player_id in table.follow_seats:
+            if follows and table.status == "waiting" and conn.player_id in table.follow_seats:
                 self._seat_follower(conn)
             if not table.may_sit(conn.player_id):
                 watching = sum(1 for c in self.connections if table.seat_of(c.player_id) is None)

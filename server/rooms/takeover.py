@@ -44,6 +44,17 @@ class SeatTakeover:
         if self.table.clock.slow and player_id is not None and self.table.seat_of(player_id) is None:
             await self.host.check_slow_seats(player_id)
 
+    async def may_follow_here(self, player_id: str | None) -> bool:
+        """Whether a player who followed "Play again" to this table is seated as they come:
+        at a slow table only with a slow seat to spare (else they watch, and may sit later)."""
+        if player_id is None or self.table.status != "waiting" or player_id not in self.table.follow_seats:
+            return False
+        try:
+            await self.check_slow_cap(player_id)
+        except RoomError:
+            return False
+        return True
+
     def _back_in_seat(self, conn: Connection, seat_index: object) -> bool:
         """A player whose seat a bot plays (missed turns) sits in it again: "I'm back"."""
         table = self.table
@@ -60,7 +71,9 @@ class SeatTakeover:
         return True
 
     async def reclaim(self, conn: Connection) -> None:
-        """A player who left this match takes their seat back from the bot that kept it."""
+        """A player who left this match takes their seat back from the bot that kept it (at a
+        slow table, with a slow seat to spare: the seat they left was no longer counted)."""
+        await self.check_slow_cap(conn.player_id)
         async with self.lock:
             seat = self.table.check_reclaim(conn.player_id)
             self.submit("take", {"seat": seat, "player_id": conn.player_id, "name": conn.name})
