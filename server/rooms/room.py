@@ -324,8 +324,7 @@ class Room(SeatTakeover):
     # ---- what players ask ----------------------------------------------------------------
 
     async def sit(self, conn: Connection, seat_index: int) -> None:
-        await self.check_slow_cap(conn.player_id)
-        async with self.lock:
+        async with self.slow_seat(conn.player_id), self.lock:
             if self._back_in_seat(conn, seat_index):
                 return
             self.table.check_sit(conn.player_id, seat_index)

@@ -205,3 +205,21 @@ async def test_a_player_who_left_takes_their_slow_seat_back_only_with_one_to_spa
     await first.reclaim(ben)
     assert first.seat_of("p1") == 1
     await manager.close()
+
+
+async def test_two_requests_for_slow_seats_at_once_are_counted_one_after_the_other():
+    manager = manager_with(Recorder(), max_slow_tables_per_player=1)
+    ben = conn("p1", "Ben")
+    first, second = (manager.create("oh_hell", {}, 4, False, f"h{i}", "Host", turn_timer=HOUR) for i in range(2))
+    for room in (first, second):
+        await room.join(ben)
+    async with first.lock:  # the first table is busy: Ben's sit there waits for it
+        asks = [asyncio.create_task(first.sit(ben, 1)), asyncio.create_task(second.sit(ben, 1))]
+        # One turn of the loop: each task runs until it must wait (no clock involved). Before
+        # the cap's count was held, both had been counted at zero tables by now.
+        await asyncio.sleep(0)
+    outcomes = await asyncio.gather(*asks, return_exceptions=True)
+    assert outcomes[0] is None
+    assert isinstance(outcomes[1], RoomError) and outcomes[1].code == "too_many_slow_tables"
+    assert (first.seat_of("p1"), second.seat_of("p1")) == (1, None)
+    await manager.close()
