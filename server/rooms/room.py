@@ -222,8 +222,7 @@ class Room(SeatTakeover):
 
     async def join(self, conn: Connection) -> None:
         """A socket opens: attach it, mark its seat connected, send the snapshot."""
-        follows = await self.may_follow_here(conn.player_id)
-        async with self.lock:
+        async with self.following(conn.player_id) as follows, self.lock:
             table = self.table
             if self.closed:
                 raise RoomError("not_found", f"There is no open room {self.code!r}.", 404)

@@ -58,16 +58,25 @@ class SeatTakeover:
             await self.check_slow_cap(player_id)
             yield
 
-    async def may_follow_here(self, player_id: str | None) -> bool:
-        """Whether a player who followed "Play again" to this table is seated as they come:
-        at a slow table only with a slow seat to spare (else they watch, and may sit later)."""
+    @asynccontextmanager
+    async def following(self, player_id: str | None) -> AsyncIterator[bool]:
+        """Whether a player who followed "Play again" to this table is seated as they come (the
+        body seats them): at a slow table only with a slow seat to spare, counted as
+        ``slow_seat`` counts (else they watch, and may sit later)."""
         if player_id is None or self.table.status != "waiting" or player_id not in self.table.follow_seats:
-            return False
-        try:
-            await self.check_slow_cap(player_id)
-        except RoomError:
-            return False
-        return True
+            yield False
+            return
+        if not self.table.clock.slow or self.table.seat_of(player_id) is not None:
+            yield True
+            return
+        async with self.host.slow_seat_lock(player_id):
+            try:
+                await self.check_slow_cap(player_id)
+            except RoomError:
+                spare = False
+            else:
+                spare = True
+            yield spare
 
     def _back_in_seat(self, conn: Connection, seat_index: object) -> bool:
         """A player whose seat a bot plays (missed turns) sits in it again: "I'm back"."""

@@ -223,3 +223,28 @@ async def test_two_requests_for_slow_seats_at_once_are_counted_one_after_the_oth
     assert isinstance(outcomes[1], RoomError) and outcomes[1].code == "too_many_slow_tables"
     assert (first.seat_of("p1"), second.seat_of("p1")) == (1, None)
     await manager.close()
+
+
+async def test_a_follower_coming_in_and_a_sit_elsewhere_at_once_take_one_slow_seat_between_them():
+    manager = manager_with(Recorder(), max_slow_tables_per_player=1)
+    ann, ben = conn("p0", "Ann"), conn("p1", "Ben")
+    first = manager.create("oh_hell", {"max_cards": 1, "rebound": False}, 3, False, "p0", "Ann", turn_timer=HOUR)
+    for c in (ann, ben):
+        await first.join(c)
+    await first.sit(ben, 1)
+    await first.set_bot(ann, 2, remove=False)
+    await first.start(ann)
+    await play_out(first, ann, ben)
+    other = manager.create("oh_hell", {}, 4, False, "h9", "Host", turn_timer=HOUR)
+    await other.join(ben)
+    again = manager.create(
+        "oh_hell", {"max_cards": 1, "rebound": False}, 3, False, "p0", "Ann", turn_timer=HOUR, follow=first
+    )
+    async with again.lock:  # the new table is busy: Ben's coming in waits for it
+        asks = [asyncio.create_task(again.join(conn("p1", "Ben"))), asyncio.create_task(other.sit(ben, 1))]
+        await asyncio.sleep(0)  # one turn of the loop: each task runs until it must wait
+    outcomes = await asyncio.gather(*asks, return_exceptions=True)
+    assert outcomes[0] is None and again.seat_of("p1") == 1
+    assert isinstance(outcomes[1], RoomError) and outcomes[1].code == "too_many_slow_tables"
+    assert other.seat_of("p1") is None
+    await manager.close()
