@@ -40,6 +40,33 @@ class ClockRanOut:
     name: str
     clock_s: int
     away: bool  # the misses in a row marked the seat away
+    watching: frozenset[str]  # the players with a socket open at this table (see YourTurn)
+
+
+@dataclass(frozen=True, slots=True)
+class TableStarted:
+    """A match started at ``table``: ``players`` (people only, never a bot's seat) sit at it,
+    ``names`` their seats' names; ``watching`` as in ``YourTurn``."""
+
+    table: str
+    game: str
+    host_name: str
+    players: tuple[str, ...]
+    names: tuple[str, ...]
+    watching: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Mentioned:
+    """``speaker`` said the seat name ``name`` of ``player_id`` (seated at ``table``) in a
+    chat line. The line itself is not part of the event: it stays at the table."""
+
+    table: str
+    game: str
+    speaker: str
+    player_id: str
+    name: str
+    watching: frozenset[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,4 +88,4 @@ class MatchFinished:
     record: dict
 
 
-Event = YourTurn | ClockRanOut | TableOpened | MatchFinished
+Event = YourTurn | ClockRanOut | TableStarted | Mentioned | TableOpened | MatchFinished

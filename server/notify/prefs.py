@@ -6,7 +6,7 @@ alerts name (web/js/attention.js), so a player finds them under the same words.
 
 from __future__ import annotations
 
-from server.notify.events import ClockRanOut, Event, YourTurn
+from server.notify.events import ClockRanOut, Event, Mentioned, TableStarted, YourTurn
 
 # turn: it is your turn; start: a table you sit at starts; mention: someone says your name in
 # chat; clock: your turn clock ran out (a bot decided for you).
@@ -19,6 +19,10 @@ def kind_of(event: Event) -> str | None:
         return "turn"
     if isinstance(event, ClockRanOut):
         return "clock"
+    if isinstance(event, TableStarted):
+        return "start"
+    if isinstance(event, Mentioned):
+        return "mention"
     return None
 
 

@@ -7,7 +7,8 @@ keys (``pywebpush``/``http_ece``), signs a VAPID token for the endpoint's origin
 and POSTs it there through ``Outbound``, the guarded client every user-given URL goes through.
 
 The payload is ``{"title", "body", "url", "kind", "tag"}`` in the language the device
-subscribed in: whose table and which game, never a card. ``PushChannel`` takes events without
+subscribed in: whose table and which game (and who said a player's name), never a card and
+never a chat line. ``PushChannel`` takes events without
 blocking onto a bounded queue its own task drains; each delivery is a task of its own (a few at
 once), retried with backoff when the push service fails (5xx, 429, the network), and a
 subscription the push service no longer knows (404, 410) is dropped.
@@ -30,7 +31,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid02
 from pywebpush import WebPusher
 
-from server.notify.events import ClockRanOut, Event, YourTurn
+from server.notify.events import ClockRanOut, Event, Mentioned, TableStarted, YourTurn
 from server.notify.outbound import Outbound, OutboundRefused
 from server.notify.prefs import kind_of
 from server.storage import push as store
@@ -49,12 +50,16 @@ WORDS: dict[str, dict[str, Any]] = {
         "left": "The table waits for you: {hours} h left.",
         "clock": ("Your time ran out at a {game} table", "A bot made that decision for you."),
         "away": ("Your time ran out at a {game} table", "A bot played for you three times: your seat is marked away."),
+        "start": ("{host}'s {game} table has started", "The cards are being dealt."),
+        "mention": ("{speaker} mentioned you at the {game} table", "Open the table to read the chat."),
     },
     "pt": {
         "turn": ("Sua vez na mesa de {game} de {host}", "A mesa espera por você."),
         "left": "A mesa espera por você: faltam {hours} h.",
         "clock": ("Seu tempo acabou numa mesa de {game}", "Um robô fez aquela jogada por você."),
         "away": ("Seu tempo acabou numa mesa de {game}", "Um robô jogou por você três vezes: seu lugar está ausente."),
+        "start": ("A mesa de {game} de {host} começou", "As cartas estão sendo dadas."),
+        "mention": ("{speaker} mencionou você na mesa de {game}", "Abra a mesa para ler o chat."),
     },
 }
 LANGS = tuple(WORDS)
@@ -99,6 +104,14 @@ def payload(event: Event, lang: str, now_ms: int | None = None) -> dict[str, str
         if event.deadline is not None and event.clock_s >= SLOW_CLOCK_S:
             left_ms = event.deadline - (now_ms if now_ms is not None else int(time.time() * 1000))
             body = words["left"].format(hours=max(1, math.ceil(left_ms / 3_600_000)))
+    elif isinstance(event, TableStarted):
+        kind = "start"
+        title, body = words[kind]
+        title = title.format(host=event.host_name, game=game)
+    elif isinstance(event, Mentioned):  # who said it, never what: the line stays at the table
+        kind = "mention"
+        title, body = words[kind]
+        title = title.format(speaker=event.speaker, game=game)
     else:
         assert isinstance(event, ClockRanOut)
         title, body = words["away" if event.away else "clock"]
@@ -168,7 +181,8 @@ _TOPIC = re.compile(r"[^A-Za-z0-9_-]")
 
 
 class PushChannel:
-    """Tells players' subscribed devices of their turns and their clocks (a Notifier channel).
+    """Tells players' subscribed devices of their turns, their clocks, their tables starting
+    and their names said in chat (a Notifier channel), unless they watch that table.
 
     ``offer`` never blocks: a job per player goes on a bounded queue (a full queue drops it);
     the worker asks the database for the player's subscriptions with that kind on and starts
@@ -203,11 +217,11 @@ class PushChannel:
         kind = kind_of(event)
         if kind is None:
             return
-        if isinstance(event, YourTurn):
+        if isinstance(event, YourTurn | TableStarted):
             players = [p for p in event.players if p not in event.watching]
         else:
-            assert isinstance(event, ClockRanOut)
-            players = [event.player_id]
+            assert isinstance(event, ClockRanOut | Mentioned)
+            players = [] if event.player_id in event.watching else [event.player_id]
         for player in players:
             try:
                 self.queue.put_nowait((player, kind, event))

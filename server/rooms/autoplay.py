@@ -204,7 +204,8 @@ class Autoplay:
             away = away or (slow and who.away)
             if who.player_id is not None:
                 name, seconds = who.name or "", table.clock.seconds
-                room.host.notify(ClockRanOut(room.code, table.game.name, who.player_id, name, seconds, away))
+                watching = frozenset(c.player_id for c in room.connections if c.player_id is not None)
+                room.host.notify(ClockRanOut(room.code, table.game.name, who.player_id, name, seconds, away, watching))
 
     # ---- a dropped player's grace ---------------------------------------------------------------
 

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any, Protocol
 
 from server.log_entry import EntrySink
@@ -61,6 +62,9 @@ class Host(Protocol):
 
     async def check_slow_seats(self, player_id: str) -> None:
         """Raise the RoomError that refuses one more slow table to a player at the most they may."""
+
+    def slow_seat_lock(self, player_id: str) -> asyncio.Lock:
+        """The lock held from counting a player's slow tables until the seat is taken."""
 
     def retiring(self, room: Any) -> None:
         """The room logged its last entry (park or close): it leaves the directory once durable."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import weakref
 from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -57,7 +58,7 @@ class TableSource(Protocol):
 
     async def due_clocks(self, now_ms: int) -> list[str]: ...
 
-    async def slow_seats(self, player_id: str) -> int: ...
+    async def slow_seats(self, player_id: str) -> list[str]: ...
 
 
 RESTARTING = RoomError("restarting", "The server is restarting; nothing changed. Try again in a moment.", 503)
@@ -134,6 +135,7 @@ class RoomManager:
         self.stopping = False
         self.directory: Directory = LocalDirectory(self)
         self.notifier = Notifier()  # its channels are added by the app (server/app.py)
+        self._slow_seat_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self.slow_clocks = None if source is None else SlowClocks(self, source, settings.slow_clock_poll_s)
 
     @property
@@ -202,9 +204,11 @@ class RoomManager:
             game_name, options, seats, private, host_id, host_name, turn_timer=turn_timer, follow=follow
         )
         created["open_bot_seats"] = open_bot_seats
-        if is_slow(turn_timer):
+        if not is_slow(turn_timer):
+            return self._open_new(await self.directory.new_code(host_id), created, follow)
+        async with self.slow_seat_lock(host_id):  # counted and seated before another request of theirs
             await self.check_slow_seats(host_id)
-        return self._open_new(await self.directory.new_code(host_id), created, follow)
+            return self._open_new(await self.directory.new_code(host_id), created, follow)
 
     def _check_new(self, *args: Any, **kwargs: Any) -> dict:
         """A new table's ``created`` entry, or the RoomError that refuses it."""
@@ -401,6 +405,13 @@ class RoomManager:
         refusal = await slow_seats_full(self, player_id, self.source)
         if refusal is not None:
             raise refusal
+
+    def slow_seat_lock(self, player_id: str) -> asyncio.Lock:
+        """One lock a player while any of their requests holds it (see ``SeatTakeover.slow_seat``)."""
+        lock = self._slow_seat_locks.get(player_id)
+        if lock is None:
+            lock = self._slow_seat_locks[player_id] = asyncio.Lock()
+        return lock
 
     def notify(self, event: Event) -> None:
         self.notifier.publish(event)

@@ -34,7 +34,7 @@ import orjson
 
 from server.budget import LoopBudget
 from server.log_entry import LogEntry
-from server.notify.events import MatchFinished, YourTurn
+from server.notify.events import MatchFinished
 from server.rooms.autoplay import Autoplay
 from server.rooms.chat import ChatLimits
 from server.rooms.connection import Connection
@@ -46,6 +46,7 @@ from server.rooms.messages import snapshot_frame
 from server.rooms.seats import clean_text, new_seed, utcnow
 from server.rooms.table import FINISHED, ROW, SEATED, TURN, Table, summary
 from server.rooms.takeover import SeatTakeover
+from server.rooms.tidings import mentioned, table_started, your_turn
 from server.rules.games.base import canonical_action
 
 
@@ -221,11 +222,11 @@ class Room(SeatTakeover):
 
     async def join(self, conn: Connection) -> None:
         """A socket opens: attach it, mark its seat connected, send the snapshot."""
-        async with self.lock:
+        async with self.following(conn.player_id) as follows, self.lock:
             table = self.table
             if self.closed:
                 raise RoomError("not_found", f"There is no open room {self.code!r}.", 404)
-            if table.status == "waiting" and conn.player_id in table.follow_seats:
+            if follows and table.status == "waiting" and conn.player_id in table.follow_seats:
                 self._seat_follower(conn)
             if not table.may_sit(conn.player_id):
                 watching = sum(1 for c in self.connections if table.seat_of(c.player_id) is None)
@@ -322,8 +323,7 @@ class Room(SeatTakeover):
     # ---- what players ask ----------------------------------------------------------------
 
     async def sit(self, conn: Connection, seat_index: int) -> None:
-        await self.check_slow_cap(conn.player_id)
-        async with self.lock:
+        async with self.slow_seat(conn.player_id), self.lock:
             if self._back_in_seat(conn, seat_index):
                 return
             self.table.check_sit(conn.player_id, seat_index)
@@ -351,6 +351,7 @@ class Room(SeatTakeover):
                     "started_at": utcnow().isoformat(),
                 },
             )
+            self.host.notify(table_started(self.table, self.connections))
 
     async def leave_table(self, player_id: str | None) -> None:
         """A player leaves for good: before the start the seat empties, during play a bot keeps it."""
@@ -390,16 +391,12 @@ class Room(SeatTakeover):
         if self.table.private and not seated:
             raise RoomError("players_only", "Only the players at this private table can chat.", 403)
         self._chat_limits.take(conn.player_id, seated, time.monotonic())
+        name = conn.name or "Spectator"
         async with self.lock:
-            self.submit(
-                "chat",
-                {
-                    "seat": self.table.seat_of(conn.player_id),
-                    "name": conn.name or "Spectator",
-                    "text": line,
-                    "at": utcnow().isoformat(timespec="seconds"),
-                },
-            )
+            at = utcnow().isoformat(timespec="seconds")
+            self.submit("chat", {"seat": self.table.seat_of(conn.player_id), "name": name, "text": line, "at": at})
+            for mention in mentioned(self.table, conn.player_id, name, line, self.connections):
+                self.host.notify(mention)
 
     async def resync(self, conn: Connection) -> None:
         async with self.lock:
@@ -439,23 +436,6 @@ class Room(SeatTakeover):
             if not conn.closed:
                 conn.closed = True
                 await conn.closer(code, reason)
-
-
-def your_turn(table: Table, connections: list[Connection]) -> YourTurn:
-    """The people to act now at ``table`` (maybe none), for whoever tells players away from it:
-    the host's notifier tells each of them once a turn."""
-    people = [table.seats[s] for s in table.people_to_act() if table.seats[s].player_id is not None]
-    return YourTurn(
-        table.code,
-        table.game.name,
-        table.host_name,
-        tuple(s.player_id for s in people if s.player_id is not None),
-        tuple(s.name or "" for s in people),
-        frozenset(c.player_id for c in connections if c.player_id is not None),
-        table.clock.deadline,
-        table.clock.seconds,
-        table.version,
-    )
 
 
 def chat_line(text: str, max_chars: int) -> str:

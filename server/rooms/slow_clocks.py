@@ -39,7 +39,7 @@ class DueSource(Protocol):
 
     async def due_clocks(self, now_ms: int) -> list[str]: ...
 
-    async def slow_seats(self, player_id: str) -> int: ...
+    async def slow_seats(self, player_id: str) -> list[str]: ...
 
 
 class Rooms(Protocol):
@@ -64,20 +64,22 @@ def too_many_slow(cap: int) -> RoomError:
 
 async def slow_seats_full(rooms: Rooms, player_id: str, source: DueSource | None = None) -> RoomError | None:
     """The refusal of one more slow table to ``player_id`` when they sit at the most they may
-    (``max_slow_tables_per_player``, counted in the store: parked tables too), or None."""
+    (``max_slow_tables_per_player``), or None. Counted in the store (parked tables, other
+    nodes' tables) and in memory: a table held here is counted as it stands now, since the
+    store hears of a seat only once its entry is written."""
     cap = rooms.settings.max_slow_tables_per_player
-    if source is None:  # no store: the tables in memory are all there are
-        seated = sum(
-            1
-            for r in rooms.rooms.values()
-            if r.table.clock.slow and not r.closed and r.status != "finished" and r.seat_of(player_id) is not None
-        )
-    else:
+    seated = {
+        code
+        for code, r in rooms.rooms.items()
+        if r.table.clock.slow and not r.closed and r.status != "finished" and r.seat_of(player_id) is not None
+    }
+    if source is not None:
         try:
-            seated = await source.slow_seats(player_id)
+            stored = await source.slow_seats(player_id)
         except StoreUnavailable:
             return RoomError("unavailable", "The table store is not reachable right now; try again.", 503)
-    return too_many_slow(cap) if seated >= cap else None
+        seated.update(code for code in stored if code not in rooms.rooms)
+    return too_many_slow(cap) if len(seated) >= cap else None
 
 
 class SlowClocks:

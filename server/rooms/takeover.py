@@ -9,6 +9,8 @@ a slow table counts against the player's cap of slow tables (``max_slow_tables_p
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING
 
 from server.rooms.connection import Connection
@@ -44,6 +46,38 @@ class SeatTakeover:
         if self.table.clock.slow and player_id is not None and self.table.seat_of(player_id) is None:
             await self.host.check_slow_seats(player_id)
 
+    @asynccontextmanager
+    async def slow_seat(self, player_id: str | None) -> AsyncIterator[None]:
+        """``check_slow_cap``, held until the body (which seats the player) is done: a player's
+        requests for slow seats on this node are counted one after the other, so two at once
+        cannot both pass. Taken before the room's lock, never inside it."""
+        if not (self.table.clock.slow and player_id is not None and self.table.seat_of(player_id) is None):
+            yield
+            return
+        async with self.host.slow_seat_lock(player_id):
+            await self.check_slow_cap(player_id)
+            yield
+
+    @asynccontextmanager
+    async def following(self, player_id: str | None) -> AsyncIterator[bool]:
+        """Whether a player who followed "Play again" to this table is seated as they come (the
+        body seats them): at a slow table only with a slow seat to spare, counted as
+        ``slow_seat`` counts (else they watch, and may sit later)."""
+        if player_id is None or self.table.status != "waiting" or player_id not in self.table.follow_seats:
+            yield False
+            return
+        if not self.table.clock.slow or self.table.seat_of(player_id) is not None:
+            yield True
+            return
+        async with self.host.slow_seat_lock(player_id):
+            try:
+                await self.check_slow_cap(player_id)
+            except RoomError:
+                spare = False
+            else:
+                spare = True
+            yield spare
+
     def _back_in_seat(self, conn: Connection, seat_index: object) -> bool:
         """A player whose seat a bot plays (missed turns) sits in it again: "I'm back"."""
         table = self.table
@@ -60,25 +94,23 @@ class SeatTakeover:
         return True
 
     async def reclaim(self, conn: Connection) -> None:
-        """A player who left this match takes their seat back from the bot that kept it."""
-        async with self.lock:
+        """A player who left this match takes their seat back from the bot that kept it (at a
+        slow table, with a slow seat to spare: the seat they left was no longer counted)."""
+        async with self.slow_seat(conn.player_id), self.lock:
             seat = self.table.check_reclaim(conn.player_id)
             self.submit("take", {"seat": seat, "player_id": conn.player_id, "name": conn.name})
 
     async def take_seat(self, conn: Connection, seat_index: int) -> None:
         """A spectator takes a bot's seat for the rest of the match: at once where the table
         says anyone may (``open_bot_seats``), else as a request the host answers."""
-        await self.check_slow_cap(conn.player_id)
-        async with self.lock:
+        async with self.slow_seat(conn.player_id), self.lock:
             self.table.check_take(conn.player_id, seat_index)
             kind = "take" if self.table.open_bot_seats else "ask_seat"
             self.submit(kind, {"seat": seat_index, "player_id": conn.player_id, "name": conn.name})
 
     async def allow_seat(self, conn: Connection, asker: str, allow: bool) -> None:
         """The host answers a request for a bot's seat: yes seats the asker there, no drops it."""
-        if allow:
-            await self.check_slow_cap(asker)
-        async with self.lock:
+        async with self.slow_seat(asker if allow else None), self.lock:
             request = self.table.check_allow(conn.player_id, asker)
             if allow:
                 self.table.check_take(asker, request["seat"])

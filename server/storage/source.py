@@ -68,12 +68,12 @@ class DatabaseTables:
         """A player's unfinished tables (waiting, playing, parked), newest first."""
         return await self.db.call(self._of, player_id)
 
-    def _slow_seats(self, player_id: str) -> int:
+    def _slow_seats(self, player_id: str) -> list[str]:
         with self.db.session() as session:
             return tables.slow_seats(session, player_id)
 
-    async def slow_seats(self, player_id: str) -> int:
-        """How many slow tables the player sits at (the cap counts them)."""
+    async def slow_seats(self, player_id: str) -> list[str]:
+        """The codes of the slow tables the player sits at, as stored (the cap counts them)."""
         try:
             return await self.db.call(self._slow_seats, player_id)
         except OUTAGE_ERRORS as exc:

@@ -206,10 +206,11 @@ def tables_of(session: Session, player_id: str, limit: int = 50) -> list[dict]:
     ]
 
 
-def slow_seats(session: Session, player_id: str) -> int:
-    """How many slow tables ``player_id`` sits at (waiting, playing or parked; not one they left)."""
+def slow_seats(session: Session, player_id: str) -> list[str]:
+    """The codes of the slow tables ``player_id`` sits at (waiting, playing or parked; not one
+    they left)."""
     query = (
-        sa.select(sa.func.count())
+        sa.select(Table.code)
         .select_from(Table)
         .join(TablePlayer, TablePlayer.code == Table.code)
         .where(
@@ -219,7 +220,7 @@ def slow_seats(session: Session, player_id: str) -> int:
             Table.status.in_(("waiting", "playing", "parked")),
         )
     )
-    return int(session.scalar(query) or 0)
+    return list(session.scalars(query))
 
 
 def due_clocks(session: Session, now_ms: int, limit: int = 100) -> list[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from push_receiver import Keys, PushReceiver
 
-from server.notify.events import ClockRanOut, MatchFinished, TableOpened, YourTurn
+from server.notify.events import ClockRanOut, MatchFinished, Mentioned, TableOpened, TableStarted, YourTurn
 from server.notify.outbound import Outbound
 from server.notify.push import PushChannel, VapidKeys, new_private_key, payload
 from server.storage import devices, store
@@ -18,8 +18,16 @@ def turn(player: str, watching: frozenset[str] = frozenset()) -> YourTurn:
     return YourTurn("ABCD", "bid_whist", "Ana", (player,), ("Ben",), watching, None, 0, 7)
 
 
-def ran_out(player: str, away: bool = False) -> ClockRanOut:
-    return ClockRanOut("ABCD", "bid_whist", player, "Ben", 3600, away)
+def ran_out(player: str, away: bool = False, watching: frozenset[str] = frozenset()) -> ClockRanOut:
+    return ClockRanOut("ABCD", "bid_whist", player, "Ben", 3600, away, watching)
+
+
+def started(players: tuple[str, ...], watching: frozenset[str] = frozenset()) -> TableStarted:
+    return TableStarted("ABCD", "bid_whist", "Ana", players, tuple(f"P{i}" for i in range(len(players))), watching)
+
+
+def mention(player: str, watching: frozenset[str] = frozenset()) -> Mentioned:
+    return Mentioned("ABCD", "oh_hell", "Ana", player, "Ben", watching)
 
 
 def new_player(db, name: str) -> str:
@@ -81,6 +89,49 @@ async def test_turns_go_to_the_devices_with_that_kind_on_and_never_to_a_player_w
         assert [on_phone.decrypt(r.body)["title"] for r in receiver.at("phone")] == [
             "Seu tempo acabou numa mesa de Bid Whist"
         ]
+        assert channel.counts["sent"] == 3
+    finally:
+        await channel.close()
+        await outbound.aclose()
+        await receiver.stop()
+
+
+async def test_a_start_and_a_mention_go_to_devices_with_that_kind_on_never_to_watchers_nor_the_line(database):
+    receiver = await PushReceiver().start()
+    channel, outbound = await channel_on(database)
+    try:
+        ben, cy, dee = new_player(database, "Ben"), new_player(database, "Cy"), new_player(database, "Dee")
+        on_ben = subscribe(database, new_device(database, ben), receiver, "ben")
+        cy_device = new_device(database, cy)
+        on_cy = subscribe(database, cy_device, receiver, "cy", "pt")
+        subscribe(database, new_device(database, dee), receiver, "dee")
+        with database.session() as session:
+            assert push_store.set_kinds_off(session, cy_device, ["mention"])
+        channel.offer(started((ben, cy, dee), watching=frozenset({dee})))  # Dee is at the table
+        channel.offer(mention(ben))
+        channel.offer(mention(cy))  # Cy's device has mentions off
+        channel.offer(mention(dee, watching=frozenset({dee})))
+        channel.offer(ran_out(dee, watching=frozenset({dee})))  # she saw the bot play for her
+        await channel.settled()
+        to_ben = [on_ben.decrypt(r.body) for r in receiver.at("ben")]
+        assert to_ben == [
+            {
+                "title": "Ana's Bid Whist table has started",
+                "body": "The cards are being dealt.",
+                "url": "/r/ABCD",
+                "kind": "start",
+                "tag": "felt-start-ABCD",
+            },
+            {
+                "title": "Ana mentioned you at the Oh Hell table",
+                "body": "Open the table to read the chat.",
+                "url": "/r/ABCD",
+                "kind": "mention",
+                "tag": "felt-mention-ABCD",
+            },
+        ]
+        assert [on_cy.decrypt(r.body)["title"] for r in receiver.at("cy")] == ["A mesa de Bid Whist de Ana começou"]
+        assert receiver.at("dee") == []
         assert channel.counts["sent"] == 3
     finally:
         await channel.close()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from server.config import Settings
-from server.notify.events import ClockRanOut, MatchFinished, TableOpened, YourTurn
+from server.notify.events import ClockRanOut, MatchFinished, Mentioned, TableOpened, TableStarted, YourTurn
 from server.rooms import Connection, RoomManager
 from server.storage.writer import MemoryWriter
 
@@ -124,5 +124,58 @@ async def test_a_clock_that_runs_out_is_told_with_the_seat_it_played_for():
             break
         await asyncio.sleep(0.005)
     ran_out = seen.of(ClockRanOut)
-    assert ran_out and ran_out[0] == ClockRanOut(room.code, "oh_hell", "p0", "Ann", 30, False)
+    assert ran_out and ran_out[0] == ClockRanOut(room.code, "oh_hell", "p0", "Ann", 30, False, frozenset({"p0"}))
     await manager.close()
+
+
+async def test_a_start_is_told_once_to_the_people_seated_with_who_is_watching():
+    seen = Recorder()
+    manager = manager_with(seen)
+    room = manager.create("oh_hell", {"max_cards": 1, "rebound": False}, 3, False, "p0", "Ann")
+    ann, ben, spectator = conn("p0", "Ann"), conn("p1", "Ben"), conn("p9", "Zed")
+    for c in (ann, ben, spectator):
+        await room.join(c)
+    await room.sit(ben, 1)
+    await room.set_bot(ann, 2, remove=False)
+    await room.leave(ben)  # his seat stays his; his socket is gone
+    assert seen.of(TableStarted) == []
+    await room.start(ann)
+    assert seen.of(TableStarted) == [
+        TableStarted(room.code, "oh_hell", "Ann", ("p0", "p1"), ("Ann", "Ben"), frozenset({"p0", "p9"}))
+    ]
+    await manager.close()
+
+
+async def test_a_chat_line_that_names_seated_players_tells_each_once_never_the_speaker_nor_a_bot():
+    seen = Recorder()
+    manager = manager_with(seen)
+    room = manager.create("oh_hell", {"max_cards": 1, "rebound": False}, 4, False, "p0", "Ann")
+    ann, ben, cy, spectator = conn("p0", "Ann"), conn("p1", "Ben"), conn("p2", "Cy"), conn("p9", "Zed")
+    for c in (ann, ben, cy, spectator):
+        await room.join(c)
+    await room.sit(ben, 1)
+    await room.sit(cy, 2)
+    await room.set_bot(ann, 3, remove=False)
+    await room.leave(cy)
+    bot_name = room.seats[3].name
+    assert bot_name
+    await room.say(ann, f"ben, BEN! @Cy: your lead. Ann here, {bot_name} too")
+    watching = frozenset({"p0", "p1", "p9"})
+    assert seen.of(Mentioned) == [
+        Mentioned(room.code, "oh_hell", "Ann", "p1", "Ben", watching),
+        Mentioned(room.code, "oh_hell", "Ann", "p2", "Cy", watching),
+    ]
+    await room.say(spectator, "Benny, Cyan and Anna are not them; neither is ben_2 or 2ben")
+    assert len(seen.of(Mentioned)) == 2
+    await room.say(spectator, "well played ann")  # a spectator may name a player too
+    assert seen.of(Mentioned)[2:] == [Mentioned(room.code, "oh_hell", "Zed", "p0", "Ann", watching)]
+    await manager.close()
+
+
+def test_a_name_counts_only_as_a_word_of_its_own():
+    from server.rooms.tidings import says_name
+
+    assert says_name("hi Ana", "ana") and says_name("@ANA!", "Ana") and says_name("Ana Maria?", "Ana Maria")
+    assert says_name("(jo.)", "Jo.") and says_name("ok, Zoë", "zoë")
+    assert not says_name("Banana", "Ana") and not says_name("Anakin", "Ana") and not says_name("ana_b", "Ana")
+    assert not says_name("x", "  ") and not says_name("Zoëy", "Zoë")

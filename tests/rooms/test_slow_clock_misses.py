@@ -144,3 +144,107 @@ async def test_a_slow_tables_row_carries_its_deadline_and_whom_it_awaits_and_a_b
     assert table.bots_to_act() and table.clock.deadline is None
     assert rows[room.code]["deadline"] == 0 and rows[room.code]["awaited"] == []
     await manager.close()
+
+
+async def play_out(room, *players) -> None:
+    """Every person's decision made at once until the match ends (bots play on their own)."""
+    for _ in range(4000):
+        if room.status != "playing":
+            return
+        people = [s for s in room.game.to_act(room.state) if room.seats[s].player_id and not room.seats[s].bot]
+        for seat in people:
+            who = next(p for p in players if p.player_id == room.seats[seat].player_id)
+            await room.act(who, room.game.legal_actions(room.state, seat)[0], room.version)
+        await asyncio.sleep(0)
+    raise AssertionError("the match did not finish")
+
+
+async def test_play_again_seats_a_follower_only_with_a_slow_seat_to_spare():
+    manager = manager_with(Recorder(), max_slow_tables_per_player=1)
+    ann, ben = conn("p0", "Ann"), conn("p1", "Ben")
+    first = manager.create("oh_hell", {"max_cards": 1, "rebound": False}, 3, False, "p0", "Ann", turn_timer=HOUR)
+    for c in (ann, ben):
+        await first.join(c)
+    await first.sit(ben, 1)
+    await first.set_bot(ann, 2, remove=False)
+    await first.start(ann)
+    await play_out(first, ann, ben)
+    # The finished table no longer counts: Ben sits at another slow table meanwhile.
+    other = manager.create("oh_hell", {}, 4, False, "h9", "Host", turn_timer=HOUR)
+    await other.join(ben)
+    await other.sit(ben, 1)
+    again = manager.create(
+        "oh_hell", {"max_cards": 1, "rebound": False}, 3, False, "p0", "Ann", turn_timer=HOUR, follow=first
+    )
+    await again.join(conn("p1", "Ben"))
+    assert again.seat_of("p1") is None  # he watches: the seat he had waits for him
+    await other.stand(ben)
+    await again.join(conn("p1", "Ben"))  # a seat to spare now: he is seated as he comes
+    assert again.seat_of("p1") == 1
+    await manager.close()
+
+
+async def test_a_player_who_left_takes_their_slow_seat_back_only_with_one_to_spare():
+    manager = manager_with(Recorder(), max_slow_tables_per_player=1, bot_delay_ms=600_000)
+    ann, ben = conn("p0", "Ann"), conn("p1", "Ben")
+    first = manager.create("oh_hell", {"max_cards": 3, "rebound": False}, 3, False, "p0", "Ann", turn_timer=HOUR)
+    for c in (ann, ben):
+        await first.join(c)
+    await first.sit(ben, 1)
+    await first.set_bot(ann, 2, remove=False)
+    await first.start(ann)
+    await first.leave_table("p1")  # a bot keeps his seat; it no longer counts as his
+    other = manager.create("oh_hell", {}, 4, False, "h9", "Host", turn_timer=HOUR)
+    await other.join(ben)
+    await other.sit(ben, 1)
+    with pytest.raises(RoomError) as refused:
+        await first.reclaim(ben)
+    assert refused.value.code == "too_many_slow_tables"
+    assert first.seat_of("p1") is None
+    await other.stand(ben)
+    await first.reclaim(ben)
+    assert first.seat_of("p1") == 1
+    await manager.close()
+
+
+async def test_two_requests_for_slow_seats_at_once_are_counted_one_after_the_other():
+    manager = manager_with(Recorder(), max_slow_tables_per_player=1)
+    ben = conn("p1", "Ben")
+    first, second = (manager.create("oh_hell", {}, 4, False, f"h{i}", "Host", turn_timer=HOUR) for i in range(2))
+    for room in (first, second):
+        await room.join(ben)
+    async with first.lock:  # the first table is busy: Ben's sit there waits for it
+        asks = [asyncio.create_task(first.sit(ben, 1)), asyncio.create_task(second.sit(ben, 1))]
+        # One turn of the loop: each task runs until it must wait (no clock involved). Before
+        # the cap's count was held, both had been counted at zero tables by now.
+        await asyncio.sleep(0)
+    outcomes = await asyncio.gather(*asks, return_exceptions=True)
+    assert outcomes[0] is None
+    assert isinstance(outcomes[1], RoomError) and outcomes[1].code == "too_many_slow_tables"
+    assert (first.seat_of("p1"), second.seat_of("p1")) == (1, None)
+    await manager.close()
+
+
+async def test_a_follower_coming_in_and_a_sit_elsewhere_at_once_take_one_slow_seat_between_them():
+    manager = manager_with(Recorder(), max_slow_tables_per_player=1)
+    ann, ben = conn("p0", "Ann"), conn("p1", "Ben")
+    first = manager.create("oh_hell", {"max_cards": 1, "rebound": False}, 3, False, "p0", "Ann", turn_timer=HOUR)
+    for c in (ann, ben):
+        await first.join(c)
+    await first.sit(ben, 1)
+    await first.set_bot(ann, 2, remove=False)
+    await first.start(ann)
+    await play_out(first, ann, ben)
+    other = manager.create("oh_hell", {}, 4, False, "h9", "Host", turn_timer=HOUR)
+    await other.join(ben)
+    again = manager.create(
+        "oh_hell", {"max_cards": 1, "rebound": False}, 3, False, "p0", "Ann", turn_timer=HOUR, follow=first
+    )
+    async with again.lock:  # the new table is busy: Ben's coming in waits for it
+        asks = [asyncio.create_task(again.join(conn("p1", "Ben"))), asyncio.create_task(other.sit(ben, 1))]
+        await asyncio.sleep(0)  # one turn of the loop: each task runs until it must wait
+    outcomes = await asyncio.gather(*asks, return_exceptions=True)
+    assert outcomes[0] is None and again.seat_of("p1") == 1
+    assert isinstance(outcomes[1], RoomError) and outcomes[1].code == "too_many_slow_tables"
+    assert other.seat_of("p1") is None
+    await manager.close()

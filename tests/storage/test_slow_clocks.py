@@ -207,3 +207,28 @@ async def test_a_player_may_sit_at_no_more_slow_tables_than_the_cap(database_url
         assert refused.status_code == 409 and refused.json()["error"]["code"] == "too_many_slow_tables", refused.text
         fast = await client.post("/api/rooms", json={**body, "turn_timer": 60}, headers=auth)
         assert fast.status_code == 201, fast.text
+
+
+async def test_a_seat_taken_here_counts_before_the_store_has_it(database_url, tmp_path, monkeypatch):
+    async with running(database_url, tmp_path, monkeypatch, max_slow_tables_per_player=2) as (app, client, _seen):
+        from server.rooms import RoomError
+
+        bob, ann = await new_player(client, "Bob"), await new_player(client, "Ann")
+        await slow_table(app, client, ann, start=False)  # her own: one of her two
+        first, _ = await slow_table(app, client, bob, start=False)
+        second, _ = await slow_table(app, client, bob, start=False)
+        for room in (first, second):
+            await room.set_bot(Connection(bob["id"], "Bob", _noop_close), 1, True)
+        await app.state.writer.flush()
+        her = Connection(ann["id"], "Ann", _noop_close)
+        await first.join(her)
+        await second.join(her)
+        await first.sit(her, 1)
+        # No wait for the writer: the table held here says she sits at it, whatever the store says yet.
+        try:
+            await second.sit(her, 1)
+        except RoomError as refused:
+            assert refused.code == "too_many_slow_tables"
+        else:
+            raise AssertionError("a third slow seat was given past the cap of two")
+        assert second.seat_of(ann["id"]) is None

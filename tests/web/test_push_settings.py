@@ -35,8 +35,14 @@ def test_the_service_worker_registers_and_a_kind_turned_off_stays_off(pages):
     expect(turn).to_be_checked()
     turn.uncheck()
     expect(page.get_by_text("Saved.")).to_be_visible()
+    mention = panel.get_by_role("checkbox", name="someone says my name in chat")
+    expect(mention).to_be_checked()
+    mention.uncheck()
+    expect(mention).to_be_enabled()  # disabled from the change until the server has answered
     page.reload()
     expect(page.get_by_role("checkbox", name="it is my turn")).not_to_be_checked()
+    expect(page.get_by_role("checkbox", name="someone says my name in chat")).not_to_be_checked()
+    expect(page.get_by_role("checkbox", name="a table I sit at starts")).to_be_checked()
     expect(page.get_by_role("checkbox", name="my clock ran out")).to_be_checked()
     mine = page.evaluate(
         """async (token) => (await fetch("/api/devices/me/notifications",
@@ -44,5 +50,5 @@ def test_the_service_worker_registers_and_a_kind_turned_off_stays_off(pages):
         player["token"],
     )
     assert json.dumps(mine, sort_keys=True) == json.dumps(
-        {"push": False, "kinds": {"clock": True, "mention": True, "start": True, "turn": False}}, sort_keys=True
+        {"push": False, "kinds": {"clock": True, "mention": False, "start": True, "turn": False}}, sort_keys=True
     )
