@@ -237,4 +237,5 @@ def test_a_greyed_card_is_refused_for_the_reason_the_engine_gives(name, options)
         assert start is not None, f"{name}: an engine reason no line covers: {reason!r}"
         assert agrees(why, reason), f"{name}: {card} in {view['hand']}: engine {reason!r}, client {why!r}"
         checked.add(start)
-    assert REQUIRED[name] - {"As dealer you may not bid", "Your bid must be higher than the high bid"} <= checked, checked
+    bidding = {"As dealer you may not bid", "Your bid must be higher than the high bid"}
+    assert REQUIRED[name] - bidding <= checked, checked
