@@ -212,8 +212,9 @@ function fitTable() {
   const flow = room < min;
   const changed = document.body.classList.contains("dock-in-flow") !== flow;
   document.body.classList.toggle("dock-in-flow", flow);
-  // Small changes are ignored, so that a scroll bar coming and going cannot make it swing.
-  if (Math.abs(room - fitted) >= 4) {
+  // The felt shrinks at once (a pixel too tall is a pixel of a seat under the dock) but grows
+  // only by a few pixels or more, so that a scroll bar coming and going cannot make it swing.
+  if (room < fitted || room - fitted >= 4) {
     fitted = room;
     document.documentElement.style.setProperty("--felt-fit", `${room}px`);
   }
@@ -240,7 +241,10 @@ function refit() {
 }
 
 window.addEventListener("resize", refit);
-new ResizeObserver(fitTable).observe($("#dock"));
+// The dock's height, and everything above the table (the header, a panel, the rules line, the
+// score strip), changes the room the felt has: each change fits it again before the next frame.
+const fitter = new ResizeObserver(fitTable);
+for (const el of document.querySelectorAll(".topbar, #dock, .play-area > :not(#table, #dock)")) fitter.observe(el);
 
 /** The turn timer's deadline for the seats to act, when the table has one running. */
 function turnTimer() {
