@@ -285,3 +285,39 @@ def test_a_game_on_a_phone_has_no_violations_mid_hand_and_at_its_end(pages, tabl
     expect(page.locator(".felt.felt-held")).to_have_count(0)  # the last trick swept away
     audit.check(page, f"{game}, {seats} seats, on a phone: the hand over, the match won")
     audit.assert_clean()
+
+
+def test_the_groups_pages_have_no_violations(pages, audit):
+    """The groups page, a group's page for its maker (its house-rules form open), an invite
+    link before and after the newcomer gives a name, and the group page in Portuguese."""
+    ana = pages.open("/groups", viewport=DESKTOP)
+    expect(ana.get_by_label("Your name", exact=True)).to_be_visible(timeout=LOAD_MS)
+    audit.check(ana, "/groups, no name yet")
+    ana.get_by_label("Your name", exact=True).fill("Ana")
+    ana.get_by_role("button", name="Continue").click()
+    expect(ana.get_by_label("Group name")).to_be_visible()
+    audit.check(ana, "/groups, named")
+    ana.get_by_label("Group name").fill("Friday cards")
+    ana.get_by_role("button", name="Create group").click()
+    ana.wait_for_url(re.compile(r"/g/[a-z0-9]+$"))
+    expect(ana.locator("#group-title")).to_have_text("Friday cards")
+    audit.check(ana, "a group's page, its maker alone")
+    ana.locator("#house-rules > summary").click()
+    expect(ana.locator("#house-rules")).to_have_attribute("open", "")
+    audit.check(ana, "a group's page, the house rules form open")
+    invite = ana.locator("#invite-link").input_value()
+
+    rui = pages.open(None, viewport=PHONE)
+    rui.goto(invite)
+    expect(rui.get_by_label("Your name", exact=True)).to_be_visible(timeout=LOAD_MS)
+    audit.check(rui, "a group's invite link on a phone, no name yet")
+    rui.get_by_label("Your name", exact=True).fill("Rui")
+    rui.get_by_role("button", name="Continue").click()
+    expect(rui.locator("#members")).to_contain_text("Ana")
+    audit.check(rui, "a group's page on a phone, a new member")
+    ana.reload()
+    expect(ana.locator("#members")).to_contain_text("Rui", timeout=LOAD_MS)
+    in_portuguese(ana)
+    expect(ana.locator("#members")).to_contain_text("Rui", timeout=LOAD_MS)
+    audit.check(ana, "a group's page in Portuguese, two members")
+    audit.assert_clean()
