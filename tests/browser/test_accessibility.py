@@ -234,6 +234,9 @@ def check_the_record(page, base: str, record: str, audit: Audit, game: str) -> N
         page.keyboard.press("ArrowRight")
     expect(page.locator("#step-label")).to_contain_text(f"Action {1 + total // 2} of")
     audit.check(page, f"{game}: the replay half way")
+    page.set_viewport_size(PHONE)
+    audit.check(page, f"{game}: the replay half way, on a phone")
+    page.set_viewport_size(DESKTOP)
     page.keyboard.press("End")
     expect(page.locator("#step-label")).to_contain_text(f"Action {total} of")
     audit.check(page, f"{game}: the replay at its end")
@@ -245,6 +248,9 @@ def check_the_record(page, base: str, record: str, audit: Audit, game: str) -> N
     page.goto(base + "/history")
     expect(page.locator("#mine .match-row").first).to_be_visible(timeout=LOAD_MS)
     audit.check(page, f"{game}: the history page (in Portuguese)")
+    page.set_viewport_size(PHONE)
+    audit.check(page, f"{game}: the history page on a phone")
+    page.set_viewport_size(DESKTOP)
 
 
 PHONE_GAMES = [(game, options, 4) for game, options in GAMES] + [("ribs", {"target": 2}, 8)]
