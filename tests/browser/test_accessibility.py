@@ -253,6 +253,9 @@ def check_the_record(page, base: str, record: str, audit: Audit, game: str) -> N
     page.set_viewport_size(DESKTOP)
 
 
+# Your own seat's box, if its text runs past its bottom (a box that clips cuts the text in two).
+CUT_SHORT = """() => [...document.querySelectorAll('.felt:not(.felt-crowded) .seat-you')]
+  .filter((seat) => seat.scrollHeight > seat.clientHeight + 1).map((seat) => seat.innerText)"""
 PHONE_GAMES = [(game, options, 4) for game, options in GAMES] + [("ribs", {"target": 2}, 8)]
 
 
@@ -277,6 +280,7 @@ def test_a_game_on_a_phone_has_no_violations_mid_hand_and_at_its_end(pages, tabl
     assert not table.finished(page), "the hand ended before Ana played to a trick others began"
     page.evaluate(SETTLE)
     assert page.evaluate(COVERED) == [], "a seat under the dock mid-hand"
+    assert page.evaluate(CUT_SHORT) == [], "your own seat's text cut short"
     audit.check(page, f"{game}, {seats} seats, on a phone: mid-hand, Ana to play")
     greyed = page.locator("#hand button[data-card]:disabled")
     if greyed.count():
