@@ -1,6 +1,6 @@
 """Zero axe-core violations on every page and state, in a real browser: the lobby, the waiting
-room, each game's live table (bidding, mid-hand, the hand over), the match record and its
-replay, the history page and each game's rules page.
+room, each game's live table (bidding, mid-hand, the hand over; on a laptop and on a phone),
+the match record and its replay, the history page and each game's rules page.
 
 axe-core comes from the ``axe-playwright-python`` package (it ships ``axe.min.js``): nothing is
 fetched at test time. One browser serves the whole module. A test looks at every state before
@@ -15,6 +15,7 @@ import time
 import pytest
 from conftest import CHROMIUM, DESKTOP, LAUNCH_ARGS, PHONE, REQUIRED
 from playwright.sync_api import expect
+from test_dock_clear import COVERED
 
 try:
     from axe_playwright_python.sync_playwright import Axe
@@ -233,6 +234,9 @@ def check_the_record(page, base: str, record: str, audit: Audit, game: str) -> N
         page.keyboard.press("ArrowRight")
     expect(page.locator("#step-label")).to_contain_text(f"Action {1 + total // 2} of")
     audit.check(page, f"{game}: the replay half way")
+    page.set_viewport_size(PHONE)
+    audit.check(page, f"{game}: the replay half way, on a phone")
+    page.set_viewport_size(DESKTOP)
     page.keyboard.press("End")
     expect(page.locator("#step-label")).to_contain_text(f"Action {total} of")
     audit.check(page, f"{game}: the replay at its end")
@@ -244,3 +248,86 @@ def check_the_record(page, base: str, record: str, audit: Audit, game: str) -> N
     page.goto(base + "/history")
     expect(page.locator("#mine .match-row").first).to_be_visible(timeout=LOAD_MS)
     audit.check(page, f"{game}: the history page (in Portuguese)")
+    page.set_viewport_size(PHONE)
+    audit.check(page, f"{game}: the history page on a phone")
+    page.set_viewport_size(DESKTOP)
+
+
+# Your own seat's box, if its text runs past its bottom (a box that clips cuts the text in two).
+CUT_SHORT = """() => [...document.querySelectorAll('.felt:not(.felt-crowded) .seat-you')]
+  .filter((seat) => seat.scrollHeight > seat.clientHeight + 1).map((seat) => seat.innerText)"""
+PHONE_GAMES = [(game, options, 4) for game, options in GAMES] + [("ribs", {"target": 2}, 8)]
+
+
+@pytest.mark.parametrize(("game", "options", "seats"), PHONE_GAMES, ids=[f"{g}-{n}" for g, _, n in PHONE_GAMES])
+def test_a_game_on_a_phone_has_no_violations_mid_hand_and_at_its_end(pages, table, audit, game, options, seats):
+    """At 390x844 from the start: the table mid-hand with Ana to play (and the reason a greyed
+    card gives), and the hand over. At each, no seat's text lies under the action dock either
+    (text under the dock is text nobody can read: axe measures it against the dock)."""
+    page = pages.open("/", viewport=PHONE)
+    table.create_room(page, "Ana", game, options, seats=seats if seats != 4 else None)
+    for _ in range(seats - 1):
+        page.locator("[data-bot-next]").click()
+    expect(page.locator(".badge-bot")).to_have_count(seats - 1)
+    page.locator("[data-start]").click()
+    expect(page.locator("#room-title")).to_contain_text("Playing")
+    expect(page.locator("#controls .turn-banner")).to_be_visible(timeout=30_000)
+    page.evaluate(SETTLE)
+    assert page.evaluate(COVERED) == [], "a seat under the dock at Ana's first turn"
+    audit.check(page, f"{game}, {seats} seats, on a phone: Ana's first turn")
+
+    play_until(page, table, lambda: mid_hand(page, table) or table.finished(page))
+    assert not table.finished(page), "the hand ended before Ana played to a trick others began"
+    page.evaluate(SETTLE)
+    assert page.evaluate(COVERED) == [], "a seat under the dock mid-hand"
+    assert page.evaluate(CUT_SHORT) == [], "your own seat's text cut short"
+    audit.check(page, f"{game}, {seats} seats, on a phone: mid-hand, Ana to play")
+    greyed = page.locator("#hand button[data-card]:disabled")
+    if greyed.count():
+        greyed.first.click(force=True)
+        expect(page.locator("#card-why")).to_be_visible()
+        page.evaluate(SETTLE)
+        assert page.evaluate(COVERED) == [], "a seat under the dock, a greyed card's reason shown"
+        audit.check(page, f"{game}, {seats} seats, on a phone: mid-hand, a greyed card's reason shown")
+
+    table.drive([page], lambda: table.finished(page))
+    expect(page.locator("#sheet table.sheet tbody tr").first).to_be_visible()
+    expect(page.locator(".felt.felt-held")).to_have_count(0)  # the last trick swept away
+    audit.check(page, f"{game}, {seats} seats, on a phone: the hand over, the match won")
+    audit.assert_clean()
+
+
+def test_the_groups_pages_have_no_violations(pages, audit):
+    """The groups page, a group's page for its maker (its house-rules form open), an invite
+    link before and after the newcomer gives a name, and the group page in Portuguese."""
+    ana = pages.open("/groups", viewport=DESKTOP)
+    expect(ana.get_by_label("Your name", exact=True)).to_be_visible(timeout=LOAD_MS)
+    audit.check(ana, "/groups, no name yet")
+    ana.get_by_label("Your name", exact=True).fill("Ana")
+    ana.get_by_role("button", name="Continue").click()
+    expect(ana.get_by_label("Group name")).to_be_visible()
+    audit.check(ana, "/groups, named")
+    ana.get_by_label("Group name").fill("Friday cards")
+    ana.get_by_role("button", name="Create group").click()
+    ana.wait_for_url(re.compile(r"/g/[a-z0-9]+$"))
+    expect(ana.locator("#group-title")).to_have_text("Friday cards")
+    audit.check(ana, "a group's page, its maker alone")
+    ana.locator("#house-rules > summary").click()
+    expect(ana.locator("#house-rules")).to_have_attribute("open", "")
+    audit.check(ana, "a group's page, the house rules form open")
+    invite = ana.locator("#invite-link").input_value()
+
+    rui = pages.open(None, viewport=PHONE)
+    rui.goto(invite)
+    expect(rui.get_by_label("Your name", exact=True)).to_be_visible(timeout=LOAD_MS)
+    audit.check(rui, "a group's invite link on a phone, no name yet")
+    rui.get_by_label("Your name", exact=True).fill("Rui")
+    rui.get_by_role("button", name="Continue").click()
+    expect(rui.locator("#members")).to_contain_text("Ana")
+    audit.check(rui, "a group's page on a phone, a new member")
+    ana.reload()
+    expect(ana.locator("#members")).to_contain_text("Rui", timeout=LOAD_MS)
+    in_portuguese(ana)
+    expect(ana.locator("#members")).to_contain_text("Rui", timeout=LOAD_MS)
+    audit.check(ana, "a group's page in Portuguese, two members")
+    audit.assert_clean()

@@ -13,7 +13,7 @@ import re
 
 from playwright.sync_api import expect
 
-from conftest import DESKTOP, PHONE  # noqa: E402  (the browser folder's own conftest)
+from conftest import DESKTOP, PHONE, PROBE  # noqa: E402  (the browser folder's own conftest)
 from test_table_feel import _start_against_bots
 
 AWAY = """
@@ -59,13 +59,25 @@ def _act(page, table) -> None:
     raise AssertionError("Ana's turn did not come")
 
 
+# The notifications so far and what Ana would click next, read at one moment: a turn's
+# notification comes in the same redraw as its controls, so a turn read here as hers is one
+# whose notification is counted (reading them apart, a turn could come between the two, be
+# acted on, and the next turn's notification be one too many).
+NOTES_AND_STEP = f"() => [window.__notes.length, ({PROBE})()]"
+
+
 def _play_until_a_note(page, table, count: int) -> None:
     """Act at each of Ana's turns (the page is hidden) until the ``count``-th notification."""
-    for _ in range(200):
-        if len(_notes(page)) >= count:
+    for _ in range(400):
+        told, step = page.evaluate(NOTES_AND_STEP)
+        if told >= count:
             return
-        if not table.act_once(page):
+        if step is None:
             page.wait_for_timeout(50)
+        elif step == "submit":
+            page.locator("#controls [data-submit]:not([disabled])").first.click(timeout=3000)
+        else:
+            page.locator(f'[data-key="{step}"]').click(timeout=3000)
     raise AssertionError(f"no notification number {count}: {_notes(page)}")
 
 

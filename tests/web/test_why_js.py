@@ -179,3 +179,63 @@ def test_the_why_line_follows_bid_whist_house_options():
                 "No trump: choose the direction", "No trump: void in the suit led, you must play a joker",
                 "Name trump before you lead a joker"}
     assert required <= checked, f"no decision under {required - checked} was seen"
+
+
+# Reads [[game, view, legal, card], ...] on stdin, writes each greyed card's line.
+CARD_SCRIPT = """
+globalThis.localStorage = { getItem: () => null, setItem() {} };
+globalThis.navigator = { language: "en" };
+const { cardWhyLine } = await import(process.argv[1]);
+let text = "";
+for await (const chunk of process.stdin) text += chunk;
+process.stdout.write(JSON.stringify(JSON.parse(text).map(([game, view, legal, card]) => cardWhyLine(game, view, legal, card, "Bea"))))
+"""
+
+
+def _greyed_cards(name: str, seed: int, most: int = 400, options: dict | None = None):
+    """Each held card the engine refuses at a decision where some card may be played, with the
+    engine's reason: (view, card, reason)."""
+    game = get_game(name)
+    players, default_options = SETUPS[name]
+    state = game.new_game(players, options or default_options, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(most):
+        if game.outcome(state) is not None:
+            return
+        seat = game.to_act(state)[0]
+        view = game.view(state, seat)
+        playable = {a["card"] for a in view["legal"] if a["type"] == "play"}
+        if playable:
+            for card in view["hand"]:
+                if card not in playable:
+                    yield view, card, game.why_illegal(state, seat, {"type": "play", "card": card})
+        action = rng.choice(view["legal"])
+        if action["type"] == "discard" and "cards" not in action:
+            action = {"type": "discard", "cards": rng.sample(view["hand"], action["count"])}
+        state = game.apply(state, seat, action)
+
+
+JOKERS_NO_TRUMP = {"target": 1, "jokers": 2, "joker_no_trump": "must_play", "directions": True, "no_trump": True}
+
+
+@pytest.mark.parametrize(("name", "options"), [("oh_hell", None), ("bid_whist", None), ("bid_whist", JOKERS_NO_TRUMP),
+                                               ("tarbish", None)], ids=["oh_hell", "bid_whist", "bid_whist-jokers", "tarbish"])
+def test_a_greyed_card_is_refused_for_the_reason_the_engine_gives(name, options):
+    """The line a greyed card of the hand shows names the rule the engine refuses that very
+    card with (following suit, heading the trick, trumping, a joker before trump is named)."""
+    samples = [sample for seed in range(6) for sample in _greyed_cards(name, seed, options=options)]
+    done = subprocess.run(
+        [_node(), "--input-type=module", "-e", CARD_SCRIPT, str(ROOT / "web" / "js" / "why.js")],
+        input=json.dumps([[name, view, view["legal"], card] for view, card, _ in samples]),
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    checked = set()
+    for (view, card, reason), why in zip(samples, json.loads(done.stdout), strict=True):
+        assert why and "any card may be played" not in why, f"{name}: {card} refused ({reason!r}), client {why!r}"
+        start, agrees = next(((s, a) for s, a in EXPECTED if reason.startswith(s)), (None, None))
+        assert start is not None, f"{name}: an engine reason no line covers: {reason!r}"
+        assert agrees(why, reason), f"{name}: {card} in {view['hand']}: engine {reason!r}, client {why!r}"
+        checked.add(start)
+    bidding = {"As dealer you may not bid", "Your bid must be higher than the high bid"}
+    assert REQUIRED[name] - bidding <= checked, checked

@@ -11,7 +11,7 @@ import { sha256Hex } from "./sha256.js";
 import { ClockMarks } from "./clockmarks.js";
 import { setupRules } from "./rules.js";
 import { showSummary } from "./summary.js";
-import { whyParts } from "./why.js";
+import { cardWhyLine, whyParts } from "./why.js";
 import { soundToggle, warnOnce } from "./clock_sound.js";
 import { tableAlerts } from "./attention.js";
 import { isSlow, timeLeft } from "./slowclock.js";
@@ -213,8 +213,9 @@ function fitTable() {
   const flow = room < min;
   const changed = document.body.classList.contains("dock-in-flow") !== flow;
   document.body.classList.toggle("dock-in-flow", flow);
-  // Small changes are ignored, so that a scroll bar coming and going cannot make it swing.
-  if (Math.abs(room - fitted) >= 4) {
+  // The felt shrinks at once (a pixel too tall is a pixel of a seat under the dock) but grows
+  // only by a few pixels or more, so that a scroll bar coming and going cannot make it swing.
+  if (room < fitted || room - fitted >= 4) {
     fitted = room;
     document.documentElement.style.setProperty("--felt-fit", `${room}px`);
   }
@@ -241,7 +242,10 @@ function refit() {
 }
 
 window.addEventListener("resize", refit);
-new ResizeObserver(fitTable).observe($("#dock"));
+// The dock's height, and everything above the table (the header, a panel, the rules line, the
+// score strip), changes the room the felt has: each change fits it again before the next frame.
+const fitter = new ResizeObserver(fitTable);
+for (const el of document.querySelectorAll(".topbar, #dock, .play-area > :not(#table, #dock)")) fitter.observe(el);
 
 /** The turn timer's deadline for the seats to act, when the table has one running. */
 function turnTimer() {
@@ -589,6 +593,53 @@ function waitingLine(v) {
   return h("p", { class: "waiting" }, who.length ? t("turn.waitingFor", { who: who.join(", ") }) : "");
 }
 
+// ---- why a card may not be played -----------------------------------------------------------
+
+let cardWhy = null; // the reason last asked for, kept while the hand and the choices stay the same
+const handKey = () => JSON.stringify([view()?.hand ?? null, legal()]);
+
+/** The reason a card of the hand cannot be played now, in a line. */
+function reasonFor(card) {
+  const who = (view()?.to_act || []).map((s) => seatLabel(names(), s)).join(", ");
+  return cardWhyLine(room().game, view(), legal(), card, who);
+}
+
+/** The reasons for the cards that cannot be played (one line each, said once). */
+const reasonsFor = (blocked) => [...new Set(blocked.map((b) => reasonFor(b.dataset.card)).filter(Boolean))].join(" ");
+
+/**
+ * The line under the hand that says why a card cannot be played. A tap on a greyed card shows
+ * its reason; while some cards may be played and others not, "Why not these cards?" gives the
+ * same to the keyboard. Every greyed card is described by it, so a screen reader says why.
+ */
+function cardWhyParts(blocked, mixed) {
+  if (state.you === null || room().status !== "playing" || pending || !blocked.length) return null;
+  const shown = cardWhy?.key === handKey() ? cardWhy.text : null;
+  for (const b of blocked) b.setAttribute("aria-describedby", "card-why");
+  const text = h("p", { class: "why-text card-why", id: "card-why", hidden: !shown }, shown || reasonsFor(blocked));
+  if (!mixed) return text;
+  const ask = h("button", {
+    type: "button", class: "btn btn-small btn-ghost why-ask", "aria-expanded": String(Boolean(shown)),
+    "aria-controls": "card-why", "data-card-why": "", "data-key": "card-why",
+  }, t("why.cards"));
+  return h("div", { class: "card-why-row" }, ask, text);
+}
+
+/** Show (or, asked again, hide) why the greyed cards cannot be played; ``card`` names one. */
+function showCardWhy(card) {
+  const blocked = [...document.querySelectorAll("#hand button[data-card]:disabled")];
+  const open = card === undefined && cardWhy?.key === handKey();
+  cardWhy = open ? null : { key: handKey(), text: card === undefined ? reasonsFor(blocked) : reasonFor(card) };
+  keepFocus(renderHand);
+  $("#why-live").textContent = cardWhy ? cardWhy.text : "";
+}
+
+// A greyed card is a disabled button: it gets no click, but a tap on it still ends a pointer.
+document.addEventListener("pointerup", (event) => {
+  const card = event.target.closest?.("#hand button[data-card]");
+  if (card?.disabled && !pending) showCardWhy(card.dataset.card);
+});
+
 /** The legal action of ``type`` that the chosen cards make (null if none). */
 function findSelected(type, chosen, fold) {
   if (chosen.length !== 2) return null;
@@ -627,6 +678,7 @@ function renderHand() {
     return btn;
   });
   const parts = [h("h2", { class: "sr-only" }, t("hand.title")), h("div", { class: ["hand-cards", mode !== "none" && "hand-live"] }, cards)];
+  parts.push(cardWhyParts(cards.filter((b) => b.disabled), mode === "play"));
   if (v.hand.length === 0) parts.push(h("p", { class: "hint" }, t("hand.empty")));
   if (kitty.size) parts.push(h("p", { class: "hint" }, t("hand.kittyMarked")));
   const faceDown = (Array.isArray(v.my_face_down) ? v.my_face_down : []).filter((f) => f.trick_number === v.trick_number);
@@ -937,6 +989,7 @@ document.addEventListener("click", (event) => {
   if ("copyInvite" in d) copyInvite();
   else if ("chatJump" in d) setChat(!chatOpen);
   else if ("chatClose" in d) setChat(false);
+  else if ("cardWhy" in d) showCardWhy();
   else if ("sit" in d) send({ type: "sit", seat: Number(d.sit) });
   else if ("stand" in d) send({ type: "stand" });
   else if ("back" in d) send({ type: "sit", seat: state.you });

@@ -163,3 +163,46 @@ export function whyParts(game, view, legal) {
   });
   return { ask, text };
 }
+
+/** Why no card is played now: the decision asked for first (a bid, trump, a direction). */
+function notNowWhy(kinds) {
+  if (kinds.has("bid") || kinds.has("take") || (kinds.has("pass") && !kinds.has("trump"))) return t("why.card.bidding");
+  if (kinds.has("trump")) return t("why.card.trump");
+  if (kinds.has("direction")) return t("why.card.direction");
+  return t("why.card.notNow");
+}
+
+/** Why this card of the hand may not be played to the trick (the follow, head and trump rules). */
+function cardPlayWhy(game, view, legal, card) {
+  const suitIn = game === "bid_whist" ? bidWhistSuit(view) : suitOf;
+  const hand = Array.isArray(view.hand) ? view.hand : [];
+  const trick = Array.isArray(view.trick) ? view.trick : [];
+  const may = legal.filter((a) => a.type === "play").map((a) => a.card);
+  const led = trick.length && typeof trick[0].card === "string" ? ledSuit(trick, suitIn) : null;
+  if (led && may.some((c) => suitIn(c) === led)) {
+    if (suitIn(card) === led) return t("why.head");
+    const following = hand.filter((c) => suitIn(c) === led);
+    return jokerFollowWhy(view, following, led) || t("why.follow", { suit: t(`why.suitOne.${led}`) });
+  }
+  const trump = view.trump;
+  if (led && trump && may.length && may.every((c) => suitIn(c) === trump)) {
+    // Void in the suit led: a card that is no trump must give way to a trump, a lower trump to a higher.
+    return t(suitIn(card) === trump ? "why.overtrump" : "why.mustTrump", { suit: t(`why.suitNone.${led}`) });
+  }
+  const line = (game === "bid_whist" && bidWhistDeclarerWhy(view, legal)) || playWhy(view, legal, suitIn);
+  // "Any card may be played" is no reason for a card that may not (a house rule's case).
+  const anyCard = [t("why.lead"), led && t("why.void", { suit: t(`why.suitNone.${led}`) })];
+  return line && !anyCard.includes(line) ? line : t("why.card.notAllowed");
+}
+
+/**
+ * Why a card of the hand cannot be played now, in a line: it is someone else's turn (``waiting``
+ * names who), another decision comes first, or the game's rule for this trick rules it out.
+ */
+export function cardWhyLine(game, view, legal, card, waiting) {
+  if (!view || !Array.isArray(legal)) return null;
+  if (!legal.length) return waiting ? t("why.card.wait", { who: waiting }) : t("why.card.notYet");
+  const kinds = new Set(legal.map((a) => a.type));
+  if (!kinds.has("play")) return notNowWhy(kinds);
+  return cardPlayWhy(game, view, legal, card);
+}

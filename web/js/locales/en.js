@@ -461,6 +461,14 @@ export default {
   "why.ribs.open": "You open the bidding: the opener may not pass and bids at least {n}.",
   "why.ribs.raise": "Each bid is exactly one more than the high bid of {high}: bid {n}, or pass.",
   "why.ribs.most": "No bid may be above {n}, the most a trick can yield: you can only pass.",
+  "why.cards": "Why not these cards?",
+  "why.card.wait": "It is not your turn: waiting for {who}.",
+  "why.card.notYet": "It is not your turn yet.",
+  "why.card.bidding": "The bidding comes first: cards are played once it is over.",
+  "why.card.trump": "Trump is named first: cards are played once it is.",
+  "why.card.direction": "The direction is chosen first: cards are played once it is.",
+  "why.card.notNow": "No card is played now: answer the prompt above first.",
+  "why.card.notAllowed": "The rules do not allow this card now.",
 
   // The turn clock's warning sound at ten seconds left.
   "sound.on": "Sound on",

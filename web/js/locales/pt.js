@@ -460,6 +460,14 @@ export default {
   "why.ribs.open": "Você abre as apostas: quem abre não pode passar e aposta pelo menos {n}.",
   "why.ribs.raise": "Cada aposta é exatamente um a mais que a mais alta, {high}: aposte {n}, ou passe.",
   "why.ribs.most": "Nenhuma aposta pode passar de {n}, o máximo que uma vaza rende: você só pode passar.",
+  "why.cards": "Por que não estas cartas?",
+  "why.card.wait": "Não é a sua vez: aguardando {who}.",
+  "why.card.notYet": "Ainda não é a sua vez.",
+  "why.card.bidding": "Primeiro vêm as apostas: as cartas são jogadas quando elas terminarem.",
+  "why.card.trump": "Primeiro se escolhe o trunfo: as cartas são jogadas depois.",
+  "why.card.direction": "Primeiro se escolhe a direção: as cartas são jogadas depois.",
+  "why.card.notNow": "Nenhuma carta é jogada agora: responda primeiro ao pedido acima.",
+  "why.card.notAllowed": "As regras não permitem esta carta agora.",
 
   // O som de aviso do relógio aos dez segundos.
   "sound.on": "Som ligado",
