@@ -170,6 +170,12 @@ class Settings(BaseSettings):
     lease_ms: int = Field(
         default=5000, ge=200, description="How long a node's claim on a table lasts unless it is renewed."
     )
+    slow_seat_hold_ms: int = Field(
+        default=60_000,
+        ge=1000,
+        description="Cluster mode: how long a slow seat is held in Redis, unrenewed, before the store has "
+        "it (renewed while its node waits for the write; a dead node's holds run out after this).",
+    )
     lobby_publish_s: float = Field(
         default=0.5, gt=0, description="How often a node publishes its public tables to the shared lobby."
     )

@@ -7,6 +7,12 @@ opened here only under this node's lease, none is restored at start, a waiting t
 node went away is adopted by whichever live node finds it first, another node asking for a
 table gets it handed over, and no change is made while the database is unreachable (there is
 no local spool to hold it).
+
+The cap of slow seats a player may have (``max_slow_tables_per_player``) is counted in the
+store and in memory here; alone that is the whole truth, since one event loop runs every
+request of a player one after the other (the room manager's per-player lock). In a cluster
+two nodes could each count the same seats at the same moment, so a seat is also held in Redis,
+counted and taken in one script (server/rooms/slow_seats.py).
 """
 
 from __future__ import annotations
@@ -15,7 +21,8 @@ import asyncio
 import functools
 import logging
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING, Any, Protocol
 
 from server.log_entry import LogWriter
@@ -23,6 +30,7 @@ from server.rooms.errors import RoomError
 from server.rooms.host import Host
 from server.rooms.room import Room
 from server.rooms.seats import is_room_code, new_room_code
+from server.rooms.slow_seats import ClusterSlowSeats, SlowCount, held_alone
 
 if TYPE_CHECKING:
     from server.cluster import Cluster
@@ -89,6 +97,15 @@ class Directory(Protocol):
 
     async def new_code(self, host_id: str) -> str: ...
 
+    def new_slow_code(self, host_id: str, count: SlowCount) -> AbstractAsyncContextManager[str]:
+        """``new_code`` for a slow table, whose host's seat is counted as ``hold_slow_seat``
+        counts it while the body opens the table."""
+
+    def hold_slow_seat(self, player_id: str, code: str, count: SlowCount) -> AbstractAsyncContextManager[None]:
+        """Raise ``too_many_slow_tables`` if the player has the most slow seats they may, else
+        count a seat for them at ``code`` until the body (which seats them) is done and the store
+        has the seat (server/rooms/slow_seats.py). Called under the player's lock on this node."""
+
     async def restore(self, code: str) -> Room | None: ...
 
     async def read(self, code: str) -> Room | None: ...
@@ -137,6 +154,16 @@ class LocalDirectory:
 
     async def new_code(self, host_id: str) -> str:
         return self.rooms.local_code(host_id)
+
+    @asynccontextmanager
+    async def new_slow_code(self, host_id: str, count: SlowCount) -> AsyncIterator[str]:
+        """Counted first, then the code: nothing between it and the body that opens the table."""
+        async with self.hold_slow_seat(host_id, "", count):
+            yield await self.new_code(host_id)
+
+    def hold_slow_seat(self, player_id: str, code: str, count: SlowCount) -> AbstractAsyncContextManager[None]:
+        """Counted and seated under the player's lock, in one process: nothing more to hold."""
+        return held_alone(self.rooms.settings.max_slow_tables_per_player, count)
 
     async def restore(self, code: str) -> Room | None:
         return await self.rooms.restore_one(code)
@@ -192,6 +219,7 @@ class ClusterDirectory:
         self._parting: dict[str, str | None] = {}  # a retiring table's lease token, released once durable
         self._unheld: set[str] = set()  # waiting tables nobody held at the last look
         self._adopter: asyncio.Task | None = None
+        self._slow_seats = ClusterSlowSeats(rooms, cluster, self.letting_go)
         cluster.attach(self)
 
     def start(self) -> None:
@@ -219,6 +247,26 @@ class ClusterDirectory:
             log.warning("could not place a new table in the cluster: %s", exc)
             raise SHARED_DOWN from None
         return code
+
+    @asynccontextmanager
+    async def new_slow_code(self, host_id: str, count: SlowCount) -> AsyncIterator[str]:
+        """The code first (the hold names it); if no table is opened with it after all (the cap
+        refused), the lease ``new_code`` took and the host's count of the table are let go."""
+        code = await self.new_code(host_id)
+        try:
+            async with self.hold_slow_seat(host_id, code, count):
+                yield code
+        except BaseException:
+            if self.rooms.get(code) is None:
+                try:
+                    await self.cluster.release(code)
+                finally:
+                    self.cluster.table_changed(code, host_id, "closed")
+            raise
+
+    def hold_slow_seat(self, player_id: str, code: str, count: SlowCount) -> AbstractAsyncContextManager[None]:
+        """Held in Redis too, counted and taken in one script (server/rooms/slow_seats.py)."""
+        return self._slow_seats.hold(player_id, code, count)
 
     async def restore(self, code: str, ask: bool = True) -> Room | None:
         """Take the table's lease (its holder hands it over; with ``ask`` false only a lease

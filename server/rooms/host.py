@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-import asyncio
+from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, Protocol
 
 from server.log_entry import EntrySink
@@ -60,11 +60,10 @@ class Host(Protocol):
     def notify(self, event: Event) -> None:
         """Something players away from the table may hear of (never blocks, never raises)."""
 
-    async def check_slow_seats(self, player_id: str) -> None:
-        """Raise the RoomError that refuses one more slow table to a player at the most they may."""
-
-    def slow_seat_lock(self, player_id: str) -> asyncio.Lock:
-        """The lock held from counting a player's slow tables until the seat is taken."""
+    def slow_seat(self, player_id: str, code: str) -> AbstractAsyncContextManager[None]:
+        """Raise the RoomError that refuses one more slow table to a player at the most they
+        may; else their seat at table ``code`` is counted until the body (which seats them) is
+        done, one request of theirs after the other, and on every node."""
 
     def retiring(self, room: Any) -> None:
         """The room logged its last entry (park or close): it leaves the directory once durable."""

@@ -11,10 +11,12 @@ as one node of a cluster is the directory's (server/rooms/directory.py).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 import weakref
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, Protocol
 
 from server.bots.pool import BotPool
@@ -34,7 +36,7 @@ from server.rooms.directory import (
 from server.rooms.errors import RoomError
 from server.rooms.room import Room
 from server.rooms.seats import is_room_code, new_room_code
-from server.rooms.slow_clocks import SlowClocks, slow_seats_full
+from server.rooms.slow_clocks import SlowClocks, slow_seats_of
 from server.rooms.timer import TURN_TIMER_CHOICES, is_slow
 from server.rules.games import get_game
 
@@ -207,8 +209,9 @@ class RoomManager:
         if not is_slow(turn_timer):
             return self._open_new(await self.directory.new_code(host_id), created, follow)
         async with self.slow_seat_lock(host_id):  # counted and seated before another request of theirs
-            await self.check_slow_seats(host_id)
-            return self._open_new(await self.directory.new_code(host_id), created, follow)
+            count = functools.partial(slow_seats_of, self, host_id, self.source)
+            async with self.directory.new_slow_code(host_id, count) as code:
+                return self._open_new(code, created, follow)
 
     def _check_new(self, *args: Any, **kwargs: Any) -> dict:
         """A new table's ``created`` entry, or the RoomError that refuses it."""
@@ -400,14 +403,18 @@ class RoomManager:
     def action_applied(self) -> None:
         self.actions_applied += 1
 
-    async def check_slow_seats(self, player_id: str) -> None:
-        """Refuse one more slow table to a player who sits at the most they may."""
-        refusal = await slow_seats_full(self, player_id, self.source)
-        if refusal is not None:
-            raise refusal
+    @asynccontextmanager
+    async def slow_seat(self, player_id: str, code: str) -> AsyncIterator[None]:
+        """Refuse one more slow table to a player who sits at the most they may; else their
+        seat at ``code`` counts until the body seats them: their requests on this node one after
+        the other (a lock per player), and the directory's hold for the other nodes."""
+        async with self.slow_seat_lock(player_id):
+            count = functools.partial(slow_seats_of, self, player_id, self.source)
+            async with self.directory.hold_slow_seat(player_id, code, count):
+                yield
 
     def slow_seat_lock(self, player_id: str) -> asyncio.Lock:
-        """One lock a player while any of their requests holds it (see ``SeatTakeover.slow_seat``)."""
+        """One lock a player while any of their requests holds it (see ``slow_seat``)."""
         lock = self._slow_seat_locks.get(player_id)
         if lock is None:
             lock = self._slow_seat_locks[player_id] = asyncio.Lock()

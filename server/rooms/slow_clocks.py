@@ -56,18 +56,11 @@ class Rooms(Protocol):
     def get(self, code: str) -> Room | None: ...
 
 
-def too_many_slow(cap: int) -> RoomError:
-    return RoomError(
-        "too_many_slow_tables", f"You already sit at {cap} slow tables, the most a player may; leave one first.", 409
-    )
-
-
-async def slow_seats_full(rooms: Rooms, player_id: str, source: DueSource | None = None) -> RoomError | None:
-    """The refusal of one more slow table to ``player_id`` when they sit at the most they may
-    (``max_slow_tables_per_player``), or None. Counted in the store (parked tables, other
-    nodes' tables) and in memory: a table held here is counted as it stands now, since the
-    store hears of a seat only once its entry is written."""
-    cap = rooms.settings.max_slow_tables_per_player
+async def slow_seats_of(rooms: Rooms, player_id: str, source: DueSource | None = None) -> set[str]:
+    """The codes of the slow tables ``player_id`` sits at, counted against their cap
+    (``max_slow_tables_per_player``): in the store (parked tables, other nodes' tables) and in
+    memory here; a table held here is counted as it stands now, since the store hears of a
+    seat only once its entry is written. Raises the 503 RoomError while the store is down."""
     seated = {
         code
         for code, r in rooms.rooms.items()
@@ -77,9 +70,9 @@ async def slow_seats_full(rooms: Rooms, player_id: str, source: DueSource | None
         try:
             stored = await source.slow_seats(player_id)
         except StoreUnavailable:
-            return RoomError("unavailable", "The table store is not reachable right now; try again.", 503)
+            raise RoomError("unavailable", "The table store is not reachable right now; try again.", 503) from None
         seated.update(code for code in stored if code not in rooms.rooms)
-    return too_many_slow(cap) if len(seated) >= cap else None
+    return seated
 
 
 class SlowClocks:

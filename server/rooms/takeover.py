@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import TYPE_CHECKING
 
 from server.rooms.connection import Connection
@@ -27,6 +27,7 @@ class SeatTakeover:
 
     __slots__ = ()
 
+    code: str
     lock: asyncio.Lock
     table: Table
     host: Host
@@ -41,21 +42,16 @@ class SeatTakeover:
     def seen(self, back: int | None = None) -> None:
         raise NotImplementedError  # the room's own
 
-    async def check_slow_cap(self, player_id: str | None) -> None:
-        """At a slow table, a player not seated here yet must have a slow seat to spare."""
-        if self.table.clock.slow and player_id is not None and self.table.seat_of(player_id) is None:
-            await self.host.check_slow_seats(player_id)
-
     @asynccontextmanager
     async def slow_seat(self, player_id: str | None) -> AsyncIterator[None]:
-        """``check_slow_cap``, held until the body (which seats the player) is done: a player's
-        requests for slow seats on this node are counted one after the other, so two at once
-        cannot both pass. Taken before the room's lock, never inside it."""
+        """At a slow table, a player not seated here yet must have a slow seat to spare,
+        counted until the body (which seats them) is done (``Host.slow_seat``): two requests
+        of theirs at once, on this node or on two, cannot both pass. Taken before the room's
+        lock, never inside it."""
         if not (self.table.clock.slow and player_id is not None and self.table.seat_of(player_id) is None):
             yield
             return
-        async with self.host.slow_seat_lock(player_id):
-            await self.check_slow_cap(player_id)
+        async with self.host.slow_seat(player_id, self.code):
             yield
 
     @asynccontextmanager
@@ -69,9 +65,9 @@ class SeatTakeover:
         if not self.table.clock.slow or self.table.seat_of(player_id) is not None:
             yield True
             return
-        async with self.host.slow_seat_lock(player_id):
+        async with AsyncExitStack() as held:
             try:
-                await self.check_slow_cap(player_id)
+                await held.enter_async_context(self.host.slow_seat(player_id, self.code))
             except RoomError:
                 spare = False
             else:
