@@ -79,11 +79,15 @@ async function setKind(box, refused) {
   box.disabled = false;
 }
 
-/** The panel, for a device whose player is known; ``refused(err)`` handles a revoked token. */
+/** The panel, for a device whose player is known; ``refused(err)`` handles a revoked token.
+ * Its controls stay disabled until the server has said how they stand: a box changed before
+ * that would be set back by the answer, unsaved. The worker that will show what is pushed is
+ * registered meanwhile, not first: registering can take seconds, and subscribing waits for it. */
 export async function loadPush(refused) {
+  if (SUPPORTED) registration().catch(() => null); // a failure here is told by the subscribe that needs it
   try {
-    if (SUPPORTED) await registration(); // the worker that will show what is pushed
     show(await api("/api/devices/me/notifications", { auth: true }));
+    for (const control of document.querySelectorAll("#push-toggle, [data-push-kind]")) control.disabled = false;
   } catch (err) {
     if (!refused(err)) $("#push-state").textContent = errorText(err);
   }
