@@ -260,3 +260,23 @@ def test_the_kinds_cannot_be_changed_before_the_server_has_said_how_they_stand(p
     expect(turn).to_be_enabled()
     expect(turn).to_be_checked()
     expect(panel.get_by_role("button", name="Turn on for this device")).to_be_enabled()
+
+
+def test_a_device_switched_to_another_language_is_told_in_it(pages, table, live, receiver):
+    given = Keys().subscription(receiver.url("ann"))
+    ann = pages.open(None, permissions=["notifications"])
+    ann.add_init_script(FAKE_PUSH % json.dumps({"endpoint": given["endpoint"], "keys": given["keys"]}))
+    ann.goto(pages.base + "/")
+    table.create_room(ann, "Ann", "oh_hell", SHORT)
+    player = player_of(ann)
+    opt_in(ann, pages.base)
+    assert [s["lang"] for s in stored_subscriptions(live, player["id"])] == ["en"]
+
+    def sent_again(response) -> bool:
+        return response.request.method == "PUT" and response.url.endswith("/api/devices/me/push")
+
+    with ann.expect_response(sent_again) as answer:
+        ann.get_by_role("combobox", name="Language").select_option("pt")  # the page reloads in Portuguese
+    assert answer.value.status == 200
+    expect(ann.locator("#push-state")).to_have_text("Ativado: este aparelho é avisado.")
+    assert stored_subscriptions(live, player["id"]) == [{**given["keys"], "endpoint": given["endpoint"], "lang": "pt"}]
