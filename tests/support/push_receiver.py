@@ -1,12 +1,15 @@
 """A push service of the tests' own on loopback: it records every request it gets and answers
 each path as told (a status code, or "hang": it never answers). With it, a subscription made
-in a test (a P-256 key pair and an auth secret) whose payloads the test decrypts."""
+in a test (a P-256 key pair and an auth secret) whose payloads the test decrypts.
+``ThreadedReceiver`` runs one on an event loop of its own thread, for tests that are not
+coroutines (a browser driven through Playwright's sync API)."""
 
 from __future__ import annotations
 
 import asyncio
 import base64
 import os
+import threading
 from dataclasses import dataclass, field
 
 import http_ece
@@ -104,3 +107,37 @@ class PushReceiver:
         self._release.set()
         if self.runner is not None:
             await self.runner.cleanup()
+
+
+class ThreadedReceiver:
+    """A ``PushReceiver`` served from a thread of its own, answered to synchronously."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="push-receiver", daemon=True)
+        self.thread.start()
+        self.receiver: PushReceiver = self._run(self._started())
+
+    async def _started(self) -> PushReceiver:
+        return await PushReceiver().start()  # made on its own loop, where it waits
+
+    def _run(self, coroutine, timeout: float | None = None):
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
+
+    def url(self, name: str) -> str:
+        return self.receiver.url(name)
+
+    def at(self, name: str) -> list[Received]:
+        async def read() -> list[Received]:
+            return self.receiver.at(name)
+
+        return self._run(read())
+
+    def wait_for(self, name: str, count: int = 1, timeout: float = 60) -> list[Received]:
+        return self._run(self.receiver.wait_for(name, count, timeout))
+
+    def stop(self) -> None:
+        self._run(self.receiver.stop())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+        self.loop.close()

@@ -1,5 +1,6 @@
 """Your turn while you look elsewhere (issue 35, section 2): the table tab's title and icon say
-it, and one system notification per turn comes, linking back to the table; none while you look.
+it, a chime plays (unless its sound is turned off in the alerts menu) and one system
+notification per turn comes, linking back to the table; none while you look.
 
 Headless Chromium keeps every page visible and focused, so the test hides the tab the way a
 switch to another tab does for the page: ``document.visibilityState`` says "hidden" and a
@@ -15,6 +16,7 @@ from playwright.sync_api import expect
 
 from conftest import DESKTOP, PHONE, PROBE  # noqa: E402  (the browser folder's own conftest)
 from test_table_feel import _start_against_bots
+from test_turn_clock import AUDIO_RECORDER
 
 AWAY = """
 window.__away = false; // the tab is hidden (another tab in front)
@@ -123,6 +125,28 @@ def test_your_turn_in_a_hidden_tab_flags_the_title_and_icon_and_notifies_once_pe
     _play_until_a_note(page, table, 2)
     expect(page).to_have_title(TURN_FLAG)
     assert len(_notes(page)) == 2
+
+
+def test_your_turn_in_a_hidden_tab_chimes_unless_its_sound_is_turned_off_in_the_menu(pages, table):
+    page = pages.open("/", viewport=DESKTOP, permissions=["notifications"])
+    page.add_init_script(AWAY)
+    page.add_init_script(AUDIO_RECORDER)  # every tone the page starts is counted (a table without a clock)
+    _start_against_bots(page, table, "oh_hell", {"max_cards": 10, "rebound": False})
+    expect(page.locator("#controls .turn-banner")).to_be_visible()
+    assert page.evaluate("() => window.__tones") == 0  # her turn came while she looked
+
+    page.evaluate("() => window.__setAway(true)")
+    _play_until_a_note(page, table, 1)
+    assert page.evaluate("() => window.__tones") == 2  # one chime (two notes), with the turn's notification
+
+    page.evaluate("() => window.__setAway(false)")
+    page.locator("#alerts-menu summary").click()
+    page.locator("#alerts-menu").get_by_label("It is your turn: Sound").uncheck()
+    page.locator("#alerts-menu summary").click()
+    page.evaluate("() => window.__setAway(true)")
+    _play_until_a_note(page, table, 2)  # the next turn is still told, in the title and a notification
+    expect(page).to_have_title(TURN_FLAG)
+    assert page.evaluate("() => window.__tones") == 2, "the turn's sound was turned off, yet it chimed"
 
 
 def test_the_lobby_tells_your_turn_at_a_table_whose_tab_is_closed_and_lists_it_first(pages, table, server):

@@ -57,6 +57,9 @@ def test_a_linked_device_is_the_same_player_until_it_is_revoked(pages, table):
 
     phone.goto(f"{pages.base}/r/{room}")
     phone.wait_for_selector(".seat-you")  # the same seat as on the laptop: the same player
+    for token in (ana["token"], mine["token"]):  # each device with a token of its own, both good
+        me = phone.context.request.get(f"{pages.base}/api/players/me", headers={"Authorization": f"Bearer {token}"})
+        assert me.status == 200 and me.json()["id"] == ana["id"]
     laptop.reload()
     other = laptop.locator("[data-device]", has_not_text="this device")
     other.get_by_role("button", name="Revoke").click()

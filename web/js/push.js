@@ -55,8 +55,13 @@ async function unsubscribe() {
   return api("/api/devices/me/notifications", { auth: true });
 }
 
+// The subscription sent again on this page's load (see ``resend``): a turn on or off waits for it,
+// so that a subscription sent late never undoes a turn off.
+let resending = Promise.resolve();
+
 async function toggle(button, refused) {
   button.disabled = true;
+  await resending;
   try {
     const settings = button.dataset.on ? await unsubscribe() : await subscribe();
     if (settings) show(settings);
@@ -79,11 +84,31 @@ async function setKind(box, refused) {
   box.disabled = false;
 }
 
-/** The panel, for a device whose player is known; ``refused(err)`` handles a revoked token. */
-export async function loadPush(refused) {
+/** A subscribed device's subscription, as the browser has it now, sent again with the page's
+ * language: the server writes notifications in the language the device subscribed in, so a
+ * device switched to another language since is told in the new one from its next visit here
+ * (and a subscription the browser renewed meanwhile is the one kept). */
+async function resend(registered, refused) {
   try {
-    if (SUPPORTED) await registration(); // the worker that will show what is pushed
-    show(await api("/api/devices/me/notifications", { auth: true }));
+    const sub = await (await registered).pushManager.getSubscription();
+    if (sub) await api("/api/devices/me/push", { method: "PUT", auth: true, body: { ...sub.toJSON(), lang } });
+  } catch (err) {
+    refused(err); // otherwise the subscription the server has stays as it was: nothing to tell
+  }
+}
+
+/** The panel, for a device whose player is known; ``refused(err)`` handles a revoked token.
+ * Its controls stay disabled until the server has said how they stand: a box changed before
+ * that would be set back by the answer, unsaved. The worker that will show what is pushed is
+ * registered meanwhile, not first: registering can take seconds, and subscribing waits for it. */
+export async function loadPush(refused) {
+  const registered = SUPPORTED ? registration() : null;
+  if (registered) registered.catch(() => null); // a failure here is told by the subscribe that needs it
+  try {
+    const settings = await api("/api/devices/me/notifications", { auth: true });
+    show(settings);
+    if (settings.push && registered) resending = resend(registered, refused);
+    for (const control of document.querySelectorAll("#push-toggle, [data-push-kind]")) control.disabled = false;
   } catch (err) {
     if (!refused(err)) $("#push-state").textContent = errorText(err);
   }
