@@ -249,14 +249,21 @@ def _writer(settings: Settings, reports: WriterReports) -> DatabaseWriter:
     )
 
 
-def _add_channels(app: FastAPI, settings: Settings, db: Database, rooms: RoomManager) -> Outbound:
+def _add_channels(app: FastAPI, settings: Settings, db: Database, rooms: RoomManager, node: str | None) -> Outbound:
     """The ways players away from a table hear of it, on the notifier: groups' webhooks. They
-    send through the one guarded client for user-given URLs (server/notify/outbound.py)."""
+    send through the one guarded client for user-given URLs (server/notify/outbound.py); their
+    outbox is shared with the other nodes in cluster mode (``node``: this one's name)."""
     outbound = app.state.outbound = Outbound(
         settings.outbound_allow_private, allow_networks=settings.outbound_allow_networks
     )
     webhooks = app.state.webhooks = Webhooks(
-        db, outbound, settings.public_url, backoff_scale=settings.webhook_backoff_scale, inbox=settings.webhook_queue
+        db,
+        outbound,
+        settings.public_url,
+        backoff_scale=settings.webhook_backoff_scale,
+        inbox=settings.webhook_queue,
+        node=node,
+        shared=bool(settings.redis_url),
     )
     rooms.notifier.add(webhooks)
     webhooks.start()
@@ -291,7 +298,7 @@ async def _lifespan(app: FastAPI):
     await writer.start()
     cluster = await _join_cluster(app, settings, rooms)
     rooms.start()
-    outbound = _add_channels(app, settings, db, rooms)
+    outbound = _add_channels(app, settings, db, rooms, cluster.node if cluster is not None else None)
     app.state.db = db
     app.state.writer = writer
     app.state.tables = source
