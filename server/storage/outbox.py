@@ -40,15 +40,15 @@ def put(session: Session, group: str, message: dict[str, Any], now: float, bound
     group's oldest ones nobody is sending are dropped. (messages now queued, messages dropped)."""
     session.add(Row(group_code=group, message=message, created_at=datetime.now(UTC), tries=0, next_at=now))
     session.flush()
-    ids = session.scalars(sa.select(Row.id).where(Row.group_code == group).order_by(Row.id.desc()).offset(bound)).all()
-    dropped = 0
-    if ids:
-        gone: sa.CursorResult = session.execute(  # type: ignore[assignment]
-            sa.delete(Row).where(Row.id.in_(ids), _free(now))
-        )
-        dropped = gone.rowcount
-    count = session.scalar(sa.select(sa.func.count()).select_from(Row).where(Row.group_code == group)) or 0
-    return count, dropped
+    mine = Row.group_code == group
+    count = session.scalar(sa.select(sa.func.count()).select_from(Row).where(mine)) or 0
+    if count <= bound:
+        return count, 0
+    oldest = sa.select(Row.id).where(mine, _free(now)).order_by(Row.id).limit(count - bound)
+    gone: sa.CursorResult = session.execute(  # type: ignore[assignment]
+        sa.delete(Row).where(Row.id.in_(session.scalars(oldest).all()))
+    )
+    return count - gone.rowcount, gone.rowcount
 
 
 def claim(session: Session, group: str, node: str, now: float, lease_s: float) -> Pending | float | None:
