@@ -398,7 +398,7 @@ class Webhooks:
                 if isinstance(got, float):
                     if got <= 0:
                         return  # another node sends the group's first message; the sweep looks again
-                    await asyncio.sleep(got)
+                    await asyncio.sleep(min(got, self.sweep_s))  # another node may try it meanwhile
                     continue
                 await self._send(got)
         except Exception as exc:  # noqa: BLE001 - the message waits in the outbox for the sweep
