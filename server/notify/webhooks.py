@@ -217,10 +217,12 @@ class Webhooks:
 
     # ---- the channel -----------------------------------------------------------------------
 
-    def start(self) -> None:
+    def start(self, outbox_ready: asyncio.Event | None = None) -> None:
+        """Route events from now on; look in the outbox once ``outbox_ready`` is set (the
+        schema is brought up after the start)."""
         if not self._tasks:
             loop = asyncio.get_running_loop()
-            self._tasks = [loop.create_task(self._dispatch()), loop.create_task(self._sweep())]
+            self._tasks = [loop.create_task(self._dispatch()), loop.create_task(self._sweep(outbox_ready))]
 
     def offer(self, event: Event) -> None:
         if isinstance(event, YourTurn) and event.clock_s < SLOW_CLOCK_S:
@@ -364,9 +366,11 @@ class Webhooks:
         with self.db.session() as session:
             return outbox.release(session, None, but=self.node)
 
-    async def _sweep(self) -> None:
+    async def _sweep(self, ready: asyncio.Event | None) -> None:
         """Look in the outbox for groups with a message due that nobody sends: what an earlier
         process left (at the start), what another node queued or gave up the claim of."""
+        if ready is not None:
+            await ready.wait()
         released = self.shared
         while True:
             try:
