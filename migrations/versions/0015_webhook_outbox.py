@@ -23,6 +23,7 @@ def upgrade() -> None:
     op.create_table(
         "webhook_outbox",
         sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
+        sa.Column("key", sa.String(32), nullable=False),
         sa.Column("group_code", sa.String(16), nullable=False),
         sa.Column("message", sa.JSON(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
@@ -34,6 +35,7 @@ def upgrade() -> None:
             ["group_code"], ["groups.code"], name="fk_webhook_outbox_group_code_groups", ondelete="CASCADE"
         ),
         sa.PrimaryKeyConstraint("id", name="pk_webhook_outbox"),
+        sa.UniqueConstraint("key", name="uq_webhook_outbox_key"),
     )
     op.create_index("ix_webhook_outbox_group_code_id", "webhook_outbox", ["group_code", "id"])
     op.create_index("ix_webhook_outbox_next_at", "webhook_outbox", ["next_at"])

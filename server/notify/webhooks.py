@@ -35,6 +35,7 @@ delete (or a database away at that moment) sends it again, so the chat hears it 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import os
 import secrets
@@ -269,29 +270,31 @@ class Webhooks:
     # ---- from events to messages -----------------------------------------------------------
 
     async def _dispatch(self) -> None:
-        outages = 0
         while True:
             if not self.inbox:
                 self._idle.set()
                 await self._wake.wait()
             self._wake.clear()
             while self.inbox:
-                event = self.inbox.popleft()
-                try:
-                    await self._route(event)
-                    outages = 0
-                except OUTAGE_ERRORS as exc:  # the database: the event waits for it, first in line
-                    outages += 1
-                    if len(self.inbox) == self.inbox.maxlen:
-                        self.dropped += 1
-                    else:
-                        self.inbox.appendleft(event)
-                    log.warning("webhooks: the database is away, events wait (%s)", type(exc).__name__)
-                    await asyncio.sleep(min(OUTAGE_WAIT_MAX_S, 0.25 * 2**outages))
-                except Exception as exc:  # noqa: BLE001 - the next event still goes out
-                    log.warning("webhooks: an event was not routed (%s)", type(exc).__name__)
+                await self._route_until_stored(self.inbox.popleft())
 
-    async def _route(self, event: Event) -> None:
+    async def _route_until_stored(self, event: Event) -> None:
+        """Route ``event``, again and again while the database is away (the events after it
+        wait in the bounded inbox); its message is written once, however often that is tried
+        (a write whose answer was lost may have been stored)."""
+        key = secrets.token_hex(16)
+        for outages in itertools.count(1):
+            try:
+                await self._route(event, key)
+                return
+            except OUTAGE_ERRORS as exc:
+                log.warning("webhooks: the database is away, events wait (%s)", type(exc).__name__)
+                await asyncio.sleep(min(OUTAGE_WAIT_MAX_S, 0.25 * 2**outages))
+            except Exception as exc:  # noqa: BLE001 - the next event still goes out
+                log.warning("webhooks: an event was not routed (%s)", type(exc).__name__)
+                return
+
+    async def _route(self, event: Event, key: str) -> None:
         group = await self._group_of(event.table)
         if group is None:
             if isinstance(event, TableOpened):  # perhaps a group's, linked in a moment
@@ -304,7 +307,7 @@ class Webhooks:
             return
         message = compose(event, hook, self.base)
         if message is not None:
-            count, dropped = await self.db.call(self._put, message)
+            count, dropped = await self.db.call(self._put, message, key)
             self._pending[group] = count
             self.dropped += dropped
             self._lane(group)
@@ -337,9 +340,9 @@ class Webhooks:
 
     # ---- the outbox ------------------------------------------------------------------------
 
-    def _put(self, message: Message) -> tuple[int, int]:
+    def _put(self, message: Message, key: str) -> tuple[int, int]:
         with self.db.session() as session:
-            return outbox.put(session, message.group, asdict(message), self._wall(), self.lane_max)
+            return outbox.put(session, message.group, asdict(message), self._wall(), self.lane_max, key)
 
     def _claim(self, group: str) -> outbox.Pending | float | None:
         with self.db.session() as session:

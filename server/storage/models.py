@@ -493,6 +493,7 @@ class WebhookOutbox(Base):
     )
 
     id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(sa.String(32), unique=True)  # one per event: written once however often tried
     group_code: Mapped[str] = mapped_column(sa.ForeignKey("groups.code", ondelete="CASCADE"))
     message: Mapped[dict[str, Any]]
     created_at: Mapped[datetime]

@@ -11,6 +11,7 @@ are wall-clock seconds (the nodes of a cluster keep their clocks in step).
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -35,12 +36,18 @@ def _free(now: float) -> sa.ColumnElement[bool]:
     return sa.or_(Row.claimed_by.is_(None), Row.claimed_until < now)
 
 
-def put(session: Session, group: str, message: dict[str, Any], now: float, bound: int) -> tuple[int, int]:
-    """Queue ``message`` for ``group``'s chat, to be tried at once; past ``bound`` messages the
+def put(
+    session: Session, group: str, message: dict[str, Any], now: float, bound: int, key: str | None = None
+) -> tuple[int, int]:
+    """Queue ``message`` for ``group``'s chat, to be tried at once, unless one with ``key`` is
+    queued already (a write tried again after its answer was lost); past ``bound`` messages the
     group's oldest ones nobody is sending are dropped. (messages now queued, messages dropped)."""
-    session.add(Row(group_code=group, message=message, created_at=datetime.now(UTC), tries=0, next_at=now))
-    session.flush()
     mine = Row.group_code == group
+    key = key or secrets.token_hex(16)
+    if session.scalar(sa.select(Row.id).where(Row.key == key)) is None:
+        row = Row(key=key, group_code=group, message=message, created_at=datetime.now(UTC), tries=0, next_at=now)
+        session.add(row)
+        session.flush()
     count = session.scalar(sa.select(sa.func.count()).select_from(Row).where(mine)) or 0
     if count <= bound:
         return count, 0

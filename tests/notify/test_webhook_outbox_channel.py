@@ -2,13 +2,17 @@
 receiver on loopback: two servers on one database send each waiting message once, each group's
 in order; a message claimed by a server that died is sent once its claim runs out; a message
 waiting for its next try goes to the webhook as it is then (a new URL, or nowhere once it was
-removed)."""
+removed); a database that is away delays the messages and loses none."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import sqlite3
+from contextlib import contextmanager
 from dataclasses import asdict
 
+import psycopg
 from chat_receiver import ChatReceiver
 from live_server import free_port
 
@@ -118,3 +122,46 @@ async def test_a_message_waiting_for_its_next_try_goes_to_the_webhook_as_it_is_t
         assert (node.sent, node.failed) == (1, 0)
         await node.close()
         await outbound.aclose()
+
+
+@contextmanager
+def outbox_locked(db: Database):
+    """Another connection holds the outbox's lock (the table's writers wait, and give up)."""
+    if db.is_sqlite:
+        holder = sqlite3.connect(db.url.database, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")
+        try:
+            yield
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        return
+    with psycopg.connect(db.url.set(drivername="postgresql").render_as_string(hide_password=False)) as holder:
+        holder.execute("LOCK TABLE webhook_outbox IN ACCESS EXCLUSIVE MODE")
+        yield
+        holder.rollback()
+
+
+async def test_a_database_that_is_away_delays_the_messages_and_loses_none(database, caplog):
+    caplog.set_level(logging.WARNING, "felt.notify.webhooks")
+    async with ChatReceiver() as chat:
+        new_group(database, "Tuesday cards", chat.url("/hook/x"), table="t1")
+        quick = Database(database.url.render_as_string(hide_password=False), timeout_s=0.3)
+        outbound = Outbound(allow_private=True)
+        node = Webhooks(quick, outbound, sweep_s=0.05)
+        node.start()
+        with outbox_locked(database):
+            node.offer(TableOpened("t1", "ribs", "Ana"))  # returns at once, as for every table
+            for _ in range(1000):
+                if "the database is away" in caplog.text:
+                    break
+                await asyncio.sleep(0.01)
+            else:
+                raise AssertionError("the outbox's write never failed")
+            assert chat.requests == []
+        await chat.until(lambda r: len(r) == 1, what="the message once the database is back")
+        await until_outbox(database, lambda rows: rows == [], "emptied")
+        assert chat.bodies()[0]["text"] == "Ana opened a new Ribs table." and node.sent == 1
+        await node.close()
+        await outbound.aclose()
+        quick.dispose()

@@ -122,3 +122,12 @@ def test_nodes_claiming_at_the_same_moment_on_postgresql_one_wins(pg_db):
     with pg_db.session() as session:
         holder = session.execute(sa.text("SELECT claimed_by FROM webhook_outbox")).scalar_one()
     assert holder == winners[0]
+
+
+def test_a_message_written_again_under_its_key_is_queued_once(db):
+    group = a_group(db)
+    with db.session() as session:
+        assert outbox.put(session, group, {"text": "once"}, NOW, 20, key="k1") == (1, 0)
+    with db.session() as session:
+        assert outbox.put(session, group, {"text": "once"}, NOW, 20, key="k1") == (1, 0)
+    assert texts(db, group) == ["once"]
