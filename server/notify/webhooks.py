@@ -403,8 +403,9 @@ class Webhooks:
                     self._pending.pop(group, None)
                     return
                 if isinstance(got, float):
-                    if got <= 0:
-                        return  # another node sends the group's first message; the sweep looks again
+                    if got <= 0:  # another node sends the group's first message; the sweep looks again
+                        self._pending.pop(group, None)  # and that node counts them meanwhile
+                        return
                     await asyncio.sleep(min(got, self.sweep_s))  # another node may try it meanwhile
                     continue
                 await self._send(got)
