@@ -180,8 +180,9 @@ async def drain_all() -> None:
         await drain()
 
 
-async def _prepare(db: Database, rooms: RoomManager, first_try: asyncio.Event) -> None:
-    """Bring the schema up and restore the tables, retrying while the database is unreachable.
+async def _prepare(db: Database, rooms: RoomManager, first_try: asyncio.Event, upgraded: asyncio.Event) -> None:
+    """Bring the schema up (then set ``upgraded``) and restore the tables, retrying while the
+    database is unreachable.
 
     The server starts serving after the first try either way (``/healthz`` answers 503 until
     this is done), so a database outage never keeps it from starting.
@@ -194,6 +195,7 @@ async def _prepare(db: Database, rooms: RoomManager, first_try: asyncio.Event) -
             if not await db.call(db.ping):
                 raise DatabaseTimeout("the database does not answer")
             await asyncio.to_thread(db.upgrade)
+            upgraded.set()
             await rooms.restore_all()
             return
         except Exception as exc:  # noqa: BLE001 - the start never gives up: whatever fails, it tries again
@@ -249,17 +251,27 @@ def _writer(settings: Settings, reports: WriterReports) -> DatabaseWriter:
     )
 
 
-def _add_channels(app: FastAPI, settings: Settings, db: Database, rooms: RoomManager) -> Outbound:
+def _add_channels(
+    app: FastAPI, settings: Settings, db: Database, rooms: RoomManager, node: str | None, upgraded: asyncio.Event
+) -> Outbound:
     """The ways players away from a table hear of it, on the notifier: groups' webhooks. They
-    send through the one guarded client for user-given URLs (server/notify/outbound.py)."""
+    send through the one guarded client for user-given URLs (server/notify/outbound.py); their
+    outbox (read once the schema is ``upgraded``) is shared with the other nodes in cluster
+    mode (``node``: this one's name)."""
     outbound = app.state.outbound = Outbound(
         settings.outbound_allow_private, allow_networks=settings.outbound_allow_networks
     )
     webhooks = app.state.webhooks = Webhooks(
-        db, outbound, settings.public_url, backoff_scale=settings.webhook_backoff_scale, inbox=settings.webhook_queue
+        db,
+        outbound,
+        settings.public_url,
+        backoff_scale=settings.webhook_backoff_scale,
+        inbox=settings.webhook_queue,
+        node=node,
+        shared=bool(settings.redis_url),
     )
     rooms.notifier.add(webhooks)
-    webhooks.start()
+    webhooks.start(upgraded)
     return outbound
 
 
@@ -291,7 +303,8 @@ async def _lifespan(app: FastAPI):
     await writer.start()
     cluster = await _join_cluster(app, settings, rooms)
     rooms.start()
-    outbound = _add_channels(app, settings, db, rooms)
+    upgraded = asyncio.Event()
+    outbound = _add_channels(app, settings, db, rooms, cluster.node if cluster is not None else None, upgraded)
     app.state.db = db
     app.state.writer = writer
     app.state.tables = source
@@ -305,7 +318,7 @@ async def _lifespan(app: FastAPI):
         cache=BodyCache(settings.replay_cache_entries, settings.replay_cache_mb * 2**20),
     )
     first_try = asyncio.Event()
-    prepare = asyncio.get_running_loop().create_task(_prepare(db, rooms, first_try))
+    prepare = asyncio.get_running_loop().create_task(_prepare(db, rooms, first_try, upgraded))
     tried = asyncio.ensure_future(first_try.wait())
     await asyncio.wait({prepare, tried}, return_when=asyncio.FIRST_COMPLETED)
     tried.cancel()

@@ -11,23 +11,39 @@ Links are absolute when the server knows its public address (``FELT_PUBLIC_URL``
 
 A dead or hanging webhook never slows a table: ``offer`` only appends to a bounded inbox (the
 oldest event is dropped when it is full, and counted); one task reads it, finds each table's
-group (cached briefly) and its webhook, and hands the message to the group's own lane, a
-bounded queue with its own task, so one group's slow chat delays only that group's messages.
+group (cached briefly) and its webhook, and writes the message to the outbox, a table in the
+database (``server/storage/outbox.py``): a message queued survives a stop or a crash of the
+server, and the next start sends it, its retry schedule kept. A database that is away delays
+the messages (the events wait in the inbox), never a table. Each group's messages are sent in
+order by a task of the group's own (a lane), so one group's slow chat delays only that group's
+messages; a group keeps at most ``lane`` messages in the outbox (the oldest dropped, counted).
+
 Every request goes through ``Outbound`` (the guard against requests to inside addresses) with
 its deadline; a failure is tried again after backoff (``backoff_s``, scaled by a setting that
 tests shrink), a 429's Retry-After is honoured up to a cap, and the last outcome is stored for
-the owner ("last delivery failed: 404"). A webhook URL is a secret: it is never logged (a
-failure is logged by the group's code and the kind of failure only).
+the owner ("last delivery failed: 404"). A webhook URL is a secret: the outbox never holds it
+(it and the format are read at each try, so a changed or removed webhook applies), and it is
+never logged (a failure is logged by the group's code and the kind of failure only).
+
+Several servers on one database (cluster mode): a node claims a group's first message for one
+try (a lease of ``lease_s``), so each message is sent by one node; a node that died mid-try
+loses its claim when the lease runs out, and a sweep (every ``sweep_s``) finds what is due and
+nobody sends. A message is deleted once delivered: a crash between the chat's answer and the
+delete (or a database away at that moment) sends it again, so the chat hears it at least once.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
+import os
+import secrets
+import socket
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import httpx
@@ -37,8 +53,8 @@ from server.groups.ledger import side_of
 from server.notify.events import Event, MatchFinished, TableOpened, YourTurn
 from server.notify.outbound import Outbound, OutboundRefused
 from server.rules.games import get_game
-from server.storage import groups
-from server.storage.db import Database
+from server.storage import groups, outbox
+from server.storage.db import OUTAGE_ERRORS, Database
 
 log = logging.getLogger("felt.notify.webhooks")
 
@@ -50,6 +66,9 @@ TRY_DEADLINE_S = 10.0  # a whole try, however slowly a receiver trickles its rep
 GROUP_CACHE_S = 60.0
 _CACHE_MAX = 10_000  # tables whose group is remembered; forgotten wholesale past it
 _UNLINKED_MAX = 256  # opened tables waiting to be told whether they are a group's
+LEASE_S = 3 * TRY_DEADLINE_S  # a claim on a message outlasts its try: past it, another node may send it
+SWEEP_S = 5.0  # how often the outbox is looked at for messages nobody sends
+OUTAGE_WAIT_MAX_S = 30.0  # the longest wait for a database that is away before routing again
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,14 +81,6 @@ class Message:
     table: str | None
     text: str
     url: str
-
-
-@dataclass(slots=True)
-class _Lane:
-    """A group's messages waiting to be sent, in order, by the lane's own task."""
-
-    queue: deque = field(default_factory=deque)
-    task: asyncio.Task | None = None
 
 
 def _title(game: str) -> str:
@@ -176,27 +187,43 @@ class Webhooks:
         inbox: int = 1000,
         lane: int = 20,
         lanes: int = 256,
+        node: str | None = None,
+        shared: bool = False,
+        lease_s: float = LEASE_S,
+        sweep_s: float = SWEEP_S,
     ) -> None:
+        """``node`` names this process in the outbox's claims (``shared``: other servers use the
+        same database, so only claims that ran out are taken over; else every claim left by an
+        earlier process is released at the start)."""
         self.db, self.outbound = db, outbound
         self.base = (public_url or "").rstrip("/")
         self.scale, self.backoff_s, self.retry_after_max_s = backoff_scale, tuple(backoff_s), retry_after_max_s
         self.inbox: deque[Event] = deque(maxlen=inbox)
         self.lane_max, self.lanes_max = lane, lanes
-        self.lanes: dict[str, _Lane] = {}
+        self.lanes: dict[str, asyncio.Task] = {}
+        # A process of its own name: a node started again under the same name is another process.
+        self.node = f"{node or f'{socket.gethostname()}-{os.getpid()}'}/{secrets.token_hex(3)}"[:64]
+        self.shared, self.lease_s, self.sweep_s = shared, lease_s, sweep_s
         self.dropped = 0  # events and messages dropped because a queue was full
         self.sent = 0
         self.failed = 0
+        self._pending: dict[str, int] = {}  # messages in the outbox, by group, as this node last saw
         self._groups: dict[str, tuple[str | None, float]] = {}
         self._unlinked: OrderedDict[str, TableOpened] = OrderedDict()
         self._wake = asyncio.Event()
-        self._task: asyncio.Task | None = None
+        self._idle = asyncio.Event()
+        self._tasks: list[asyncio.Task] = []
         self._clock: Callable[[], float] = time.monotonic
+        self._wall: Callable[[], float] = time.time
 
     # ---- the channel -----------------------------------------------------------------------
 
-    def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._dispatch())
+    def start(self, outbox_ready: asyncio.Event | None = None) -> None:
+        """Route events from now on; look in the outbox once ``outbox_ready`` is set (the
+        schema is brought up after the start)."""
+        if not self._tasks:
+            loop = asyncio.get_running_loop()
+            self._tasks = [loop.create_task(self._dispatch()), loop.create_task(self._sweep(outbox_ready))]
 
     def offer(self, event: Event) -> None:
         if isinstance(event, YourTurn) and event.clock_s < SLOW_CLOCK_S:
@@ -206,11 +233,12 @@ class Webhooks:
         if len(self.inbox) == self.inbox.maxlen:
             self.dropped += 1  # the deque drops the oldest
         self.inbox.append(event)
+        self._idle.clear()
         self._wake.set()
 
     def queued(self) -> int:
-        """Events and messages waiting (a message being sent is not counted)."""
-        return len(self.inbox) + sum(len(lane.queue) for lane in self.lanes.values())
+        """Events waiting to be routed and messages waiting in the outbox (as last seen)."""
+        return len(self.inbox) + sum(self._pending.values())
 
     def table_linked(self, table: str, group: str) -> None:
         """Table ``table`` was made a table of ``group`` (right after it opened): its opening,
@@ -220,28 +248,53 @@ class Webhooks:
         if opened is not None:
             self.offer(opened)
 
-    async def close(self) -> None:
-        tasks = [t for t in [self._task, *(lane.task for lane in self.lanes.values())] if t is not None]
+    async def close(self, drain_s: float = 2.0) -> None:
+        """Stop; the events already offered are first written to the outbox (for ``drain_s`` at
+        most), and this process's claims end, so that the next start sends what waits at once."""
+        if self._tasks and not self._idle.is_set():
+            try:
+                await asyncio.wait_for(self._idle.wait(), drain_s)
+            except TimeoutError:
+                log.warning("webhooks: %d events not written at the stop", len(self.inbox))
+        tasks = [*self._tasks, *self.lanes.values()]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        self._task = None
+        self._tasks = []
         self.lanes.clear()
+        try:
+            await self.db.call(self._release, self.node, timeout_s=1.0)
+        except Exception as exc:  # noqa: BLE001 - the claims run out by themselves
+            log.warning("webhooks: claims not released at the stop (%s)", type(exc).__name__)
 
     # ---- from events to messages -----------------------------------------------------------
 
     async def _dispatch(self) -> None:
         while True:
-            await self._wake.wait()
+            if not self.inbox:
+                self._idle.set()
+                await self._wake.wait()
             self._wake.clear()
             while self.inbox:
-                event = self.inbox.popleft()
-                try:
-                    await self._route(event)
-                except Exception as exc:  # noqa: BLE001 - the next event still goes out
-                    log.warning("webhooks: an event was not routed (%s)", type(exc).__name__)
+                await self._route_until_stored(self.inbox.popleft())
 
-    async def _route(self, event: Event) -> None:
+    async def _route_until_stored(self, event: Event) -> None:
+        """Route ``event``, again and again while the database is away (the events after it
+        wait in the bounded inbox); its message is written once, however often that is tried
+        (a write whose answer was lost may have been stored)."""
+        key = secrets.token_hex(16)
+        for outages in itertools.count(1):
+            try:
+                await self._route(event, key)
+                return
+            except OUTAGE_ERRORS as exc:
+                log.warning("webhooks: the database is away, events wait (%s)", type(exc).__name__)
+                await asyncio.sleep(min(OUTAGE_WAIT_MAX_S, 0.25 * 2**outages))
+            except Exception as exc:  # noqa: BLE001 - the next event still goes out
+                log.warning("webhooks: an event was not routed (%s)", type(exc).__name__)
+                return
+
+    async def _route(self, event: Event, key: str) -> None:
         group = await self._group_of(event.table)
         if group is None:
             if isinstance(event, TableOpened):  # perhaps a group's, linked in a moment
@@ -254,7 +307,10 @@ class Webhooks:
             return
         message = compose(event, hook, self.base)
         if message is not None:
-            self._enqueue(message, hook)
+            count, dropped = await self.db.call(self._put, message, key)
+            self._pending[group] = count
+            self.dropped += dropped
+            self._lane(group)
 
     def _read_hook(self, group: str) -> dict[str, Any] | None:
         with self.db.session() as session:
@@ -282,36 +338,108 @@ class Webhooks:
             self._groups.clear()
         self._groups[table] = (group, self._clock() + GROUP_CACHE_S)
 
+    # ---- the outbox ------------------------------------------------------------------------
+
+    def _put(self, message: Message, key: str) -> tuple[int, int]:
+        with self.db.session() as session:
+            return outbox.put(session, message.group, asdict(message), self._wall(), self.lane_max, key)
+
+    def _claim(self, group: str) -> outbox.Pending | float | None:
+        with self.db.session() as session:
+            return outbox.claim(session, group, self.node, self._wall(), self.lease_s)
+
+    def _done(self, pending: outbox.Pending) -> None:
+        with self.db.session() as session:
+            outbox.done(session, pending, self.node)
+
+    def _later(self, pending: outbox.Pending, wait_s: float) -> None:
+        with self.db.session() as session:
+            outbox.later(session, pending, self.node, self._wall() + wait_s)
+
+    def _due(self) -> list[str]:
+        with self.db.session() as session:
+            return outbox.due_groups(session, self._wall(), self.lanes_max)
+
+    def _release(self, node: str | None) -> int:
+        with self.db.session() as session:
+            return outbox.release(session, node)
+
+    def _release_earlier(self) -> int:
+        """A single server's earlier processes are gone: their claims end now."""
+        with self.db.session() as session:
+            return outbox.release(session, None, but=self.node)
+
+    async def _sweep(self, ready: asyncio.Event | None) -> None:
+        """Look in the outbox for groups with a message due that nobody sends: what an earlier
+        process left (at the start), what another node queued or gave up the claim of."""
+        if ready is not None:
+            await ready.wait()
+        released = self.shared
+        while True:
+            try:
+                if not released:
+                    await self.db.call(self._release_earlier)
+                    released = True
+                for group in await self.db.call(self._due):
+                    self._lane(group)
+                await asyncio.sleep(self.sweep_s)
+            except Exception as exc:  # noqa: BLE001 - the next look still comes
+                log.warning("webhooks: the outbox was not read (%s)", type(exc).__name__)
+                await asyncio.sleep(min(self.sweep_s, 1.0))
+
     # ---- sending ---------------------------------------------------------------------------
 
-    def _enqueue(self, message: Message, hook: dict[str, Any]) -> None:
-        lane = self.lanes.get(message.group)
-        if lane is None:
-            if len(self.lanes) >= self.lanes_max:
-                self.dropped += 1
-                return
-            lane = self.lanes[message.group] = _Lane(deque(maxlen=self.lane_max))
-        if len(lane.queue) == lane.queue.maxlen:
-            self.dropped += 1
-        lane.queue.append((message, hook["url"], hook["format"]))
-        if lane.task is None:
-            lane.task = asyncio.get_running_loop().create_task(self._drain(message.group, lane))
+    def _lane(self, group: str) -> None:
+        """The group's messages are sent, in order, by a task of the group's own."""
+        if group in self.lanes or len(self.lanes) >= self.lanes_max:
+            return  # a full house: the sweep starts the lane later
+        self.lanes[group] = asyncio.get_running_loop().create_task(self._drain(group))
 
-    async def _drain(self, group: str, lane: _Lane) -> None:
+    async def _drain(self, group: str) -> None:
         try:
-            while lane.queue:
-                message, url, format = lane.queue.popleft()
-                try:
-                    await self.deliver(group, url, body_of(message, format))
-                except Exception as exc:  # noqa: BLE001 - the next message still goes out
-                    log.warning("webhook of group %s: a message was lost (%s)", group, type(exc).__name__)
+            while True:
+                got = await self.db.call(self._claim, group)
+                if got is None:
+                    self._pending.pop(group, None)
+                    return
+                if isinstance(got, float):
+                    if got <= 0:  # another node sends the group's first message; the sweep looks again
+                        self._pending.pop(group, None)  # and that node counts them meanwhile
+                        return
+                    await asyncio.sleep(min(got, self.sweep_s))  # another node may try it meanwhile
+                    continue
+                await self._send(got)
+        except Exception as exc:  # noqa: BLE001 - the message waits in the outbox for the sweep
+            log.warning("webhook of group %s: sending paused (%s)", group, type(exc).__name__)
         finally:
-            if self.lanes.get(group) is lane:
+            if self.lanes.get(group) is asyncio.current_task():
                 del self.lanes[group]
 
+    async def _send(self, pending: outbox.Pending) -> None:
+        """One try of a claimed message, to the group's webhook as it is now."""
+        group = pending.group
+        hook = await self.db.call(self._read_hook, group)
+        if hook is None:  # the webhook was removed: nobody to tell
+            await self.db.call(self._done, pending)
+            self._forget_one(group)
+            return
+        body = body_of(Message(**pending.message), hook["format"])
+        failure, wait = await self._try(hook["url"], body, pending.tries)
+        if failure is not None and wait is not None and pending.tries + 1 < len(self.backoff_s) + 1:
+            await self.db.call(self._later, pending, wait)
+            return
+        await self.db.call(self._done, pending)
+        self._forget_one(group)
+        await self._outcome(group, hook["url"], failure)
+
+    def _forget_one(self, group: str) -> None:
+        if self._pending.get(group):
+            self._pending[group] -= 1
+
     async def deliver(self, group: str, url: str, body: bytes, tries: int | None = None) -> str | None:
-        """Send ``body`` to ``url``, trying again after failures that may pass; the outcome is
-        stored for the owner. None when delivered, else the last failure ("404", "timeout"...)."""
+        """Send ``body`` to ``url`` now (not through the outbox: a test the owner waits for),
+        trying again after failures that may pass; the outcome is stored for the owner. None
+        when delivered, else the last failure ("404", "timeout"...)."""
         tries = len(self.backoff_s) + 1 if tries is None else tries
         failure: str | None = None
         for attempt in range(tries):
@@ -319,6 +447,11 @@ class Webhooks:
             if failure is None or wait is None or attempt + 1 >= tries:
                 break
             await asyncio.sleep(wait)
+        await self._outcome(group, url, failure)
+        return failure
+
+    async def _outcome(self, group: str, url: str, failure: str | None) -> None:
+        """A message delivered (``failure`` None) or given up on: counted, and stored for the owner."""
         if failure is None:
             self.sent += 1
         else:
@@ -328,7 +461,6 @@ class Webhooks:
             await self.db.call(self._record, group, url, failure)
         except Exception as exc:  # noqa: BLE001 - an outcome not stored is only that
             log.warning("webhook of group %s: outcome not stored (%s)", group, type(exc).__name__)
-        return failure
 
     def _record(self, group: str, url: str, failure: str | None) -> None:
         with self.db.session() as session:

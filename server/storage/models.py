@@ -476,3 +476,28 @@ class GroupWebhook(Base):
     last_ok_at: Mapped[datetime | None]
     last_failed_at: Mapped[datetime | None]
     last_failure: Mapped[str | None] = mapped_column(sa.String(64))  # "404", "timeout", "refused"...
+
+
+class WebhookOutbox(Base):
+    """A message waiting for its group's chat (``server/notify/webhooks.py``): written when it
+    is queued, deleted when it is delivered or given up on, so that a stop or a crash loses
+    nothing queued. ``message`` is what it says (the event, the group's name, the table, the
+    text, the link), never the URL: the URL (a secret) and the format are read when it is sent.
+    ``tries`` and ``next_at`` (wall-clock seconds) are its retry schedule; ``claimed_by`` and
+    ``claimed_until`` the node trying it now, whose claim another node may take once it ends."""
+
+    __tablename__ = "webhook_outbox"
+    __table_args__ = (
+        sa.Index("ix_webhook_outbox_group_code_id", "group_code", "id"),
+        sa.Index("ix_webhook_outbox_next_at", "next_at"),
+    )
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(sa.String(32), unique=True)  # one per event: written once however often tried
+    group_code: Mapped[str] = mapped_column(sa.ForeignKey("groups.code", ondelete="CASCADE"))
+    message: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime]
+    tries: Mapped[int]
+    next_at: Mapped[float] = mapped_column(sa.Double)
+    claimed_by: Mapped[str | None] = mapped_column(sa.String(ID_LENGTH))
+    claimed_until: Mapped[float | None] = mapped_column(sa.Double)

@@ -20,6 +20,9 @@ from chat_receiver import ChatReceiver
 from live_server import served_on
 from ws_client import Client, new_player, play_to_end
 
+from server.storage import outbox
+from server.storage.db import Database
+
 SHORT = {"max_cards": 2, "rebound": False}  # a short Oh Hell
 PUBLIC = "https://cards.example.org"  # the address links are written under (never fetched)
 
@@ -169,6 +172,20 @@ async def test_a_failing_chat_is_tried_again_and_the_owner_sees_the_last_failure
     assert_unlogged(server, secret)
 
 
+async def waiting_in_outbox(server, code: str) -> list[dict]:
+    """The group's messages waiting in the server's outbox, read from its database."""
+    db = Database(server.env["DATABASE_URL"])
+
+    def read() -> list[dict]:
+        with db.session() as session:
+            return outbox.queued(session, code)
+
+    try:
+        return await db.call(read)
+    finally:
+        db.dispose()
+
+
 def metric(text: str, name: str) -> float:
     line = next(line for line in text.splitlines() if line.startswith(name + " "))
     return float(line.split()[1])
@@ -187,14 +204,18 @@ async def test_a_chat_that_never_answers_holds_no_table_and_its_queue_stays_boun
         await play_table(server, room, ana, rui)  # every move goes through while the chat hangs
         for _ in range(30):  # more messages than the group's queue holds
             await open_table(http, code, rui)
+        # 32 messages (the opening, the result line, 30 openings): the group keeps 20 of them
+        # (the one being tried and the 19 newest), the 12 others are dropped.
         for _ in range(600):
             text = (await http.get("/metrics")).text
-            if metric(text, "felt_webhook_dropped_total") > dropped_before:
+            if metric(text, "felt_webhook_dropped_total") >= dropped_before + 12:
                 break
             await asyncio.sleep(0.05)
         else:
-            raise AssertionError(f"the queue never dropped: {text}")
-        assert metric(text, "felt_webhook_queued") <= 20  # one group's queue holds 20 messages
+            raise AssertionError(f"the queue never dropped 12: {text}")
+        assert metric(text, "felt_webhook_dropped_total") == dropped_before + 12
+        assert metric(text, "felt_webhook_queued") == 20  # one group's queue holds 20 messages
+        assert len(await waiting_in_outbox(server, code)) == 20  # and so does its outbox
         assert len(chat.requests) == 1  # still the first message, still unanswered
         assert (await http.get("/healthz")).status_code == 200
     assert_unlogged(server, secret)

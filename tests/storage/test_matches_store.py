@@ -108,7 +108,7 @@ def test_deleting_a_match_takes_its_seats_hands_and_actions_with_it(db, template
         "groups": 0, "group_members": 0, "group_rules": 0, "group_seasons": 0, "group_tables": 0,
         "group_matches": 0, "group_ledger_lines": 0, "group_ledger_meetings": 0, "group_webhooks": 0,
         "devices": 0, "link_codes": 0, "passkeys": 0, "passkey_challenges": 0,
-        "push_subscriptions": 0, "notify_prefs": 0, "server_keys": 0,
+        "push_subscriptions": 0, "notify_prefs": 0, "server_keys": 0, "webhook_outbox": 0,
     }
 
 

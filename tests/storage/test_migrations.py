@@ -11,9 +11,9 @@ from alembic.migration import MigrationContext
 from server.storage.db import Database
 from server.storage.models import Base
 
-HEAD = "0014_group_ledger_lines"
+HEAD = "0015_webhook_outbox"
 
-TABLES = {"players", "matches", "match_seats", "hands", "actions", "groups", "group_members", "group_matches", "devices", "link_codes", "passkeys", "passkey_challenges", "group_webhooks", "push_subscriptions", "notify_prefs", "server_keys", "group_ledger_lines", "group_ledger_meetings"}
+TABLES = {"players", "matches", "match_seats", "hands", "actions", "groups", "group_members", "group_matches", "devices", "link_codes", "passkeys", "passkey_challenges", "group_webhooks", "push_subscriptions", "notify_prefs", "server_keys", "group_ledger_lines", "group_ledger_meetings", "webhook_outbox"}
 
 
 def schema_diffs(db: Database, metadata: sa.MetaData = Base.metadata) -> list:

@@ -11,8 +11,9 @@ import orjson
 
 
 class ChatReceiver:
-    def __init__(self, host: str = "127.0.0.1") -> None:
-        self.host = host
+    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        """``port``: 0 for any free one; a given one stands for a chat that was down and is back."""
+        self.host, self.port = host, port
         self.answers: deque[tuple[int, dict[str, str]]] = deque()  # used first, one a request
         self.default: tuple[int, dict[str, str]] = (204, {})
         self.hang = False
@@ -23,7 +24,7 @@ class ChatReceiver:
         self.server: asyncio.base_events.Server | None = None
 
     async def __aenter__(self) -> ChatReceiver:
-        self.server = await asyncio.start_server(self._serve, self.host, 0)
+        self.server = await asyncio.start_server(self._serve, self.host, self.port)
         self.port = self.server.sockets[0].getsockname()[1]
         return self
 
