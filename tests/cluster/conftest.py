@@ -8,11 +8,14 @@ one) and Debian's ``haproxy``; without them the tests are skipped, unless
 from __future__ import annotations
 
 import os
+import secrets
 
 import pytest
-from cluster_harness import Cluster, cluster_settings, require_services
+import redis
+from cluster_harness import REDIS_URL, Cluster, cluster_settings, require_services
 
-from server.config import normalize_database_url
+from server.cluster import Cluster as ClusterNode
+from server.config import Settings, normalize_database_url
 
 
 @pytest.fixture(scope="module")
@@ -25,3 +28,26 @@ def cluster(tmp_path_factory):
         yield cluster
     finally:
         cluster.stop()
+
+
+@pytest.fixture
+async def pair():
+    """Two cluster nodes ("a", "b") on the real local Redis under a fresh key prefix, started
+    and closed around the test, their keys removed after it; no node serves anything."""
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_timeout=2).ping()
+    except redis.RedisError as exc:
+        pytest.skip(f"Redis at {REDIS_URL} does not answer: {exc}")
+    prefix = f"felt-test-{secrets.token_hex(4)}:"
+    nodes = [
+        ClusterNode(Settings(redis_url=REDIS_URL, redis_prefix=prefix, node_id=name, lease_ms=60_000)) for name in "ab"
+    ]
+    for node in nodes:
+        await node.start()
+    yield nodes
+    for node in nodes:
+        await node.close()
+    plain = redis.Redis.from_url(REDIS_URL)
+    keys = list(plain.scan_iter(match=prefix + "*"))
+    if keys:
+        plain.delete(*keys)

@@ -5,37 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import secrets
-
-import pytest
-import redis
-from cluster_harness import REDIS_URL
 
 from server.cluster import RENEW_CHUNK, Cluster, SharedRateLimiter
 from server.config import Settings
 from server.limits import LOOKUPS, Rate
 from server.rooms.manager import RoomManager
 from server.storage.writer import MemoryWriter
-
-
-@pytest.fixture
-async def pair():
-    try:
-        redis.Redis.from_url(REDIS_URL, socket_timeout=2).ping()
-    except redis.RedisError as exc:
-        pytest.skip(f"Redis at {REDIS_URL} does not answer: {exc}")
-    prefix = f"felt-test-{secrets.token_hex(4)}:"
-    nodes = [Cluster(Settings(redis_url=REDIS_URL, redis_prefix=prefix, node_id=name, lease_ms=60_000))
-             for name in ("a", "b")]
-    for node in nodes:
-        await node.start()
-    yield nodes
-    for node in nodes:
-        await node.close()
-    plain = redis.Redis.from_url(REDIS_URL)
-    keys = list(plain.scan_iter(match=prefix + "*"))
-    if keys:
-        plain.delete(*keys)
 
 
 async def holder(node: Cluster, code: str) -> str | None:
