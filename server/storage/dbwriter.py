@@ -358,8 +358,11 @@ class _WorkerState:
             conn = self._conn if self._conn is not None else self.db.engine.connect()
             self._conn = None
             try:
-                with conn.begin():
-                    tables.write_entries(conn, log, replay=replay)
+                if self.inline and tables.log_only(log):
+                    tables.write_log_sqlite(conn, log, replay=replay)
+                else:
+                    with conn.begin():
+                        tables.write_entries(conn, log, replay=replay)
             except sa_exc.DBAPIError as exc:
                 conn.close()
                 if attempt == 1 and exc.connection_invalidated:

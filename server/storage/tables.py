@@ -7,11 +7,13 @@ None) and finished ``matches``. Like store.py, these functions take the session 
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 import orjson
 import sqlalchemy as sa
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -137,6 +139,34 @@ def write_entries(conn: sa.Connection, log: Iterable[list], *, replay: bool = Fa
         sql, positional = _log_insert(conn, replay)
         params = rows if positional else [dict(zip(_LOG_COLUMNS, row, strict=True)) for row in rows]
         conn.exec_driver_sql(sql, params)
+
+
+def log_only(log: Iterable[list]) -> bool:
+    """Whether no entry of ``log`` changes its table's lobby row (every move of a game in play)."""
+    return all(entry[5] is None for entry in log)
+
+
+def write_log_sqlite(conn: sa.Connection, log: list, *, replay: bool = False) -> None:
+    """Store and commit log entries that change no lobby row, through SQLite's own connection.
+
+    This is ``write_entries`` plus the commit for almost every batch the writer's worker
+    sends to SQLite, where the database's own work is ~20 us: SQLAlchemy's transaction and
+    execution steps around it (``conn.begin``, ``exec_driver_sql``, the commit) cost as much
+    again in the worker (``python -m bench.writer_batch``). ``conn`` must not be in a
+    transaction; the driver begins one implicitly, as under SQLAlchemy. Errors arrive as
+    SQLAlchemy's (IntegrityError: a second writer; OperationalError: a locked or failing
+    file), after the transaction is rolled back.
+    """
+    sql, _positional = _log_insert(conn, replay)  # SQLite's paramstyle is positional
+    rows = _log_rows(log)
+    driver = conn.connection.driver_connection
+    assert isinstance(driver, sqlite3.Connection)
+    try:
+        driver.executemany(sql, rows)
+        driver.commit()
+    except sqlite3.Error as exc:
+        driver.rollback()
+        raise sa_exc.DBAPIError.instance(sql, rows, exc, sqlite3.Error, dialect=conn.dialect) from exc
 
 
 def codes_of(batch: Mapping[str, Any]) -> list[str]:

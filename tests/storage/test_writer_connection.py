@@ -93,3 +93,18 @@ def test_sqlite_is_written_in_the_workers_own_thread_and_postgresql_in_its_datab
         assert [v for v, _ in _log(db, "H4")] == [1]
     finally:
         state.close()
+
+
+def test_moves_a_locked_sqlite_file_refuses_are_spooled_then_written_in_order(sqlite_db, tmp_path, outage):
+    # Moves (no lobby row) go to SQLite through its own connection: a lock held elsewhere
+    # still reads as "unreachable" (spooled), never as a second writer, and costs no move.
+    state = _WorkerState(sqlite_db.url.render_as_string(), str(tmp_path / "spool.jsonl"), timeout_s=0.3)
+    try:
+        assert state.write(_batch("H5", 1, 2))["ok"]
+        with outage(sqlite_db):
+            assert state.write(_batch("H5", 3, 2)) == {"ok": True, "spooled": True}
+        assert state.drain(wait=True)
+        assert state.write(_batch("H5", 5, 1)) == {"ok": True, "spooled": False, "conflicts": []}
+        assert _log(sqlite_db, "H5") == [(v, {"n": v}) for v in range(1, 6)]
+    finally:
+        state.close()
