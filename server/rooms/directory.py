@@ -31,7 +31,7 @@ from server.rooms.host import Host
 from server.rooms.room import Room
 from server.rooms.seats import is_room_code, new_room_code
 from server.rooms.slow_seats import ClusterSlowSeats, SlowCount, held_alone
-from server.rooms.turn_marks import Awaited, TurnMarks
+from server.rooms.turn_marks import Awaited, TurnMarks, awaited, everyone
 
 if TYPE_CHECKING:
     from server.cluster import Cluster
@@ -308,7 +308,7 @@ class ClusterDirectory:
             return None
         async with room.lock:
             room.enter("owner", {"node": cluster.node})
-        self.turns.taken(room)
+        self.turns.taken(room.code, everyone(room), awaited(room))
         return room
 
     async def take_due(self, code: str) -> Room | None:
@@ -374,7 +374,7 @@ class ClusterDirectory:
 
     def turn_moved(self, room: Room) -> None:
         """Marked in Redis for the players whose turn it now is, if the people awaited changed."""
-        self.turns.follow(room)
+        self.turns.follow(room.code, awaited(room))
 
     async def turns_of(self, player_id: str) -> Awaited | None:
         """Every node's marks that still hold (an empty answer if Redis is unreachable: the flag

@@ -68,18 +68,24 @@ class TurnMarks:
         self._dirty: set[str] = set()
         self._writing = False
 
+    @property
+    def writing(self) -> bool:
+        """Changes are on their way to Redis."""
+        return self._writing
+
     def key(self, player_id: str) -> str:
         return f"{self.cluster.prefix}turns:{player_id}"
 
-    def follow(self, room: Room) -> None:
-        """The turn at ``room``'s table may have moved: its marks follow if it did."""
-        self._set(room.code, awaited(room))
+    def follow(self, code: str, now: Awaited) -> None:
+        """The turn at table ``code`` may have moved (``now``: who it awaits): its marks follow
+        if it did."""
+        self._set(code, now)
 
-    def taken(self, room: Room) -> None:
-        """This node took ``room`` anew: whatever Redis holds of its seated players is written
-        over (an earlier holder's marks, or this node's own of an earlier acquisition)."""
-        self._written[room.code] = dict.fromkeys(everyone(room))
-        self._set(room.code, awaited(room), force=True)
+    def taken(self, code: str, seated: set[str], now: Awaited) -> None:
+        """This node took table ``code`` anew: whatever Redis holds of its ``seated`` players is
+        written over (an earlier holder's marks, or this node's own of an earlier acquisition)."""
+        self._written[code] = dict.fromkeys(seated)
+        self._set(code, now, force=True)
 
     def gone(self, code: str) -> None:
         """The match ended or the table left this node: nobody is awaited here any more."""
