@@ -26,6 +26,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING, Any, Protocol
 
 from server.log_entry import LogWriter
+from server.notify.events import Event, MatchFinished, YourTurn
 from server.rooms.errors import RoomError
 from server.rooms.host import Host
 from server.rooms.room import Room
@@ -125,8 +126,9 @@ class Directory(Protocol):
 
     def table_changed(self, code: str, row: dict) -> None: ...
 
-    def turn_moved(self, room: Room) -> None:
-        """The turn at ``room`` passed on, or its match ended (under the room's lock: cheap)."""
+    def told(self, event: Event) -> None:
+        """A room told its host ``event`` (under the room's lock: cheap); the turn may have
+        passed on, or the match ended."""
 
     async def turns_of(self, player_id: str) -> Awaited | None:
         """The fast tables held on other nodes whose turn awaits ``player_id`` (table -> the
@@ -197,7 +199,7 @@ class LocalDirectory:
     def table_changed(self, code: str, row: dict) -> None:
         return None
 
-    def turn_moved(self, room: Room) -> None:
+    def told(self, event: Event) -> None:
         return None
 
     async def turns_of(self, player_id: str) -> Awaited | None:
@@ -372,9 +374,13 @@ class ClusterDirectory:
         """The shared limits follow a table's lobby row."""
         self.cluster.table_changed(code, row.get("host_id"), row["status"])
 
-    def turn_moved(self, room: Room) -> None:
-        """Marked in Redis for the players whose turn it now is, if the people awaited changed."""
-        self.turns.follow(room.code, awaited(room))
+    def told(self, event: Event) -> None:
+        """The turn passed on or the match ended: marked in Redis for the players whose turn it
+        now is, if the people awaited changed."""
+        if isinstance(event, (YourTurn, MatchFinished)):
+            room = self.rooms.get(event.table)
+            if room is not None:
+                self.turns.follow(room.code, awaited(room))
 
     async def turns_of(self, player_id: str) -> Awaited | None:
         """Every node's marks that still hold (an empty answer if Redis is unreachable: the flag

@@ -24,7 +24,7 @@ from server.budget import LoopBudget
 from server.config import Settings
 from server.log_entry import LogEntry, LogWriter, StoreUnavailable, WriterReports
 from server.notify import Notifier
-from server.notify.events import Event, MatchFinished, TableOpened, YourTurn
+from server.notify.events import Event, TableOpened
 from server.rooms.directory import (
     BUSY,
     UNAVAILABLE,
@@ -421,10 +421,7 @@ class RoomManager:
         return lock
 
     def notify(self, event: Event) -> None:
-        if isinstance(event, (YourTurn, MatchFinished)):  # "Your tables" on other nodes follow the turn
-            room = self.rooms.get(event.table)
-            if room is not None:
-                self.directory.turn_moved(room)
+        self.directory.told(event)  # "Your tables" on other nodes follow the turn
         self.notifier.publish(event)
 
     def table_changed(self, code: str, row: dict) -> None:

@@ -1,5 +1,5 @@
 """Whose turn it is at the fast tables of a cluster, for "Your tables" asked through any node
-(docs/decisions/0027-fast-turns-across-nodes.md).
+(docs/decisions/0028-fast-turns-across-nodes.md).
 
 A slow table's turn is in its stored row (decision 0020); a fast table's (no clock, or a clock
 of seconds) only in the memory of the node that holds it. ``TurnMarks`` lets that node tell the
