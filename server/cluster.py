@@ -34,6 +34,10 @@ With ``FELT_REDIS_URL`` set, several Felt nodes share one PostgreSQL and one Red
   for at a slow table is held in ``<prefix>slow:<player>`` (a sorted set: table -> expiry on
   Redis's clock) from the count until the seat is in the store, counted with the store's
   rows in one script (docs/decisions/0026-slow-cap-held-in-redis.md).
+- **Turns.** The node holding a fast table marks in ``<prefix>turns:<player>`` (table -> its
+  lease value and the turn's deadline) the tables awaiting that player, written only when the
+  turn changes hands; a mark counts while the lease holds that value, so "Your tables" asked
+  through any node shows the turn (server/rooms/turn_marks.py).
 """
 
 from __future__ import annotations
@@ -279,6 +283,14 @@ class Cluster:
     def _hold(self, code: str, token: str, sent_at: float) -> None:
         self.tokens[code] = token
         self._trust(code, sent_at)
+
+    def lease_key(self, code: str) -> str:
+        return self._lease(code)
+
+    def lease_value(self, code: str) -> str | None:
+        """What table ``code``'s lease holds while this node's acquisition of it lasts."""
+        token = self.tokens.get(code)
+        return None if token is None else self._value(token)
 
     def token(self, code: str) -> str | None:
         """The token of this node's acquisition of ``code`` (what a later release must name)."""

@@ -26,11 +26,13 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING, Any, Protocol
 
 from server.log_entry import LogWriter
+from server.notify.events import Event, MatchFinished, YourTurn
 from server.rooms.errors import RoomError
 from server.rooms.host import Host
 from server.rooms.room import Room
 from server.rooms.seats import is_room_code, new_room_code
 from server.rooms.slow_seats import ClusterSlowSeats, SlowCount, held_alone
+from server.rooms.turn_marks import Awaited, TurnMarks, awaited, everyone
 
 if TYPE_CHECKING:
     from server.cluster import Cluster
@@ -124,6 +126,14 @@ class Directory(Protocol):
 
     def table_changed(self, code: str, row: dict) -> None: ...
 
+    def told(self, event: Event) -> None:
+        """A room told its host ``event`` (under the room's lock: cheap); the turn may have
+        passed on, or the match ended."""
+
+    async def turns_of(self, player_id: str) -> Awaited | None:
+        """The fast tables held on other nodes whose turn awaits ``player_id`` (table -> the
+        turn's deadline); None where every table is in this process's memory."""
+
     def parting(self, room: Room, durable: bool) -> None: ...
 
     def parted(self, code: str) -> None: ...
@@ -189,6 +199,12 @@ class LocalDirectory:
     def table_changed(self, code: str, row: dict) -> None:
         return None
 
+    def told(self, event: Event) -> None:
+        return None
+
+    async def turns_of(self, player_id: str) -> Awaited | None:
+        return None
+
     def parting(self, room: Room, durable: bool) -> None:
         return None
 
@@ -220,6 +236,7 @@ class ClusterDirectory:
         self._unheld: set[str] = set()  # waiting tables nobody held at the last look
         self._adopter: asyncio.Task | None = None
         self._slow_seats = ClusterSlowSeats(rooms, cluster, self.letting_go)
+        self.turns = TurnMarks(cluster)
         cluster.attach(self)
 
     def start(self) -> None:
@@ -293,6 +310,7 @@ class ClusterDirectory:
             return None
         async with room.lock:
             room.enter("owner", {"node": cluster.node})
+        self.turns.taken(room.code, everyone(room), awaited(room))
         return room
 
     async def take_due(self, code: str) -> Room | None:
@@ -356,8 +374,26 @@ class ClusterDirectory:
         """The shared limits follow a table's lobby row."""
         self.cluster.table_changed(code, row.get("host_id"), row["status"])
 
+    def told(self, event: Event) -> None:
+        """The turn passed on or the match ended: marked in Redis for the players whose turn it
+        now is, if the people awaited changed."""
+        if isinstance(event, (YourTurn, MatchFinished)):
+            room = self.rooms.get(event.table)
+            if room is not None:
+                self.turns.follow(room.code, awaited(room))
+
+    async def turns_of(self, player_id: str) -> Awaited | None:
+        """Every node's marks that still hold (an empty answer if Redis is unreachable: the flag
+        is missing, never wrong)."""
+        try:
+            return await self.turns.of(player_id)
+        except Exception as exc:  # noqa: BLE001 - Redis unreachable (whatever it raises): the tables still list
+            log.warning("could not read the turns of player %s in the cluster: %s", player_id, exc)
+            return {}
+
     def parting(self, room: Room, durable: bool) -> None:
         """``room`` logged its last entry: its lease goes once that is durable (at once if it is)."""
+        self.turns.gone(room.code)
         token = self.cluster.token(room.code)  # this acquisition's, whatever acquisition follows
         if durable:
             self.cluster.let_go(room.code, token)
@@ -371,6 +407,7 @@ class ClusterDirectory:
     def forget(self, code: str) -> None:
         """Another writer holds the table's log: this node stops renewing its lease."""
         self._parting.pop(code, None)
+        self.turns.gone(code)
         self.cluster.forget(code)
 
     # ---- what the cluster tells this node (``server.cluster.ClusterMember``) -----------------
@@ -379,6 +416,7 @@ class ClusterDirectory:
         """This node lost the table's lease: drop it without writing; its clients reconnect."""
         room = self.rooms.rooms.pop(code, None) or self.rooms.retiring_rooms.pop(code, None)
         self._parting.pop(code, None)
+        self.turns.gone(code)
         if room is not None:
             asyncio.get_running_loop().create_task(room.close(*MOVED))
 

@@ -421,6 +421,7 @@ class RoomManager:
         return lock
 
     def notify(self, event: Event) -> None:
+        self.directory.told(event)  # "Your tables" on other nodes follow the turn
         self.notifier.publish(event)
 
     def table_changed(self, code: str, row: dict) -> None:

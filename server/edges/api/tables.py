@@ -4,7 +4,8 @@ Tables outlive processes (see server/rooms/manager.py): the list comes from the 
 it shows parked tables too; leaving or closing one brings it back into memory first. The
 tables where it is the caller's turn come first, the soonest deadline first: a slow table's
 turn and deadline are read from its stored row (parked or not, on any node), another table's
-from its room when this node holds it.
+from its room when this node holds it, or in a cluster from the marks its node keeps in Redis
+(server/rooms/turn_marks.py).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from server.edges.api.errors import ApiError, error_response_doc
 from server.edges.api.groups import group_tables_of
 from server.rooms import RoomError
 from server.rooms.table import awaits
+from server.rooms.timer import is_slow
 from server.storage.db import OUTAGE_ERRORS
 
 router = APIRouter(tags=["tables"])
@@ -34,7 +36,7 @@ class TableSummary(BaseModel):
     private: bool
     is_host: bool
     updated_at: float  # Unix seconds of the table's last change
-    your_turn: bool = False  # the game in play waits for the caller (slow tables, and tables held on this node)
+    your_turn: bool = False  # the game in play waits for the caller (slow tables as stored, fast ones from their node)
     deadline: int | None = None  # when it is the caller's turn on a clock: when it runs out (Unix ms)
     turn_timer: int = 0  # the table's clock, seconds a decision (3600 and more: a slow table)
     left: bool = False  # the caller left this match in play: a bot plays their seat, theirs to take back
@@ -62,20 +64,30 @@ async def my_tables(request: Request, caller: Caller = Depends(current_player)) 
     seated = {t["code"] for t in found}
     found += [{**t, "is_host": t.pop("host_id") == caller.id} for t in theirs if t["code"] not in seated]
     rooms = request.app.state.rooms
+    elsewhere = [
+        t
+        for t in found
+        if t["status"] == "playing" and rooms.get(t["code"]) is None and not is_slow(t.get("turn_timer", 0))
+    ]
+    marks = await rooms.directory.turns_of(caller.id) if elsewhere else None
     listed = [
-        {**t, "url": f"/r/{t['code']}", "group": group_of.get(t["code"]), **_turn(rooms, t, caller.id)} for t in found
+        {**t, "url": f"/r/{t['code']}", "group": group_of.get(t["code"]), **_turn(rooms, t, caller.id, marks)}
+        for t in found
     ]
     # Stable: the others keep the store's order (newest first).
     listed.sort(key=lambda t: (not t["your_turn"], t["deadline"] if t["your_turn"] and t["deadline"] else 2**63))
     return {"tables": listed}
 
 
-def _turn(rooms: Any, table: dict, player_id: str) -> dict:
+def _turn(rooms: Any, table: dict, player_id: str, marks: dict[str, int | None] | None) -> dict:
     """Whether a table in play waits for the player, and until when: from the room where this
-    node holds it, else as stored (a slow table's clock, kept while it is parked), so that
+    node holds it, from the marks of the node that holds it in a cluster (``marks``: a fast
+    table's turn), else as stored (a slow table's clock, kept while it is parked), so that
     listing never loads a parked table nor one another node holds."""
     stored = {"your_turn": bool(table.get("your_turn")), "deadline": table.get("deadline")}
     room = rooms.get(table["code"]) if table["status"] == "playing" else None
+    if room is None and marks is not None and table["status"] == "playing" and not is_slow(table.get("turn_timer", 0)):
+        return {"your_turn": table["code"] in marks, "deadline": marks.get(table["code"])}
     if room is None:
         return stored if table["status"] in ("playing", "parked") else {"your_turn": False, "deadline": None}
     turn = awaits(room.table, player_id) and not room.table.seats[room.table.seat_of(player_id)].away
