@@ -4,11 +4,9 @@ the real local Redis, a fresh key prefix per test: two nodes' ``TurnMarks``, no 
 from __future__ import annotations
 
 import asyncio
-import secrets
 
 import pytest
 import redis
-from cluster_harness import REDIS_URL
 
 from server.cluster import Cluster
 from server.config import Settings
@@ -16,24 +14,9 @@ from server.rooms.turn_marks import TurnMarks
 
 
 @pytest.fixture
-async def pair():
-    try:
-        redis.Redis.from_url(REDIS_URL, socket_timeout=2).ping()
-    except redis.RedisError as exc:
-        pytest.skip(f"Redis at {REDIS_URL} does not answer: {exc}")
-    prefix = f"felt-test-{secrets.token_hex(4)}:"
-    nodes = [
-        Cluster(Settings(redis_url=REDIS_URL, redis_prefix=prefix, node_id=name, lease_ms=60_000)) for name in "ab"
-    ]
-    for node in nodes:
-        await node.start()
-    yield [(node, TurnMarks(node)) for node in nodes]
-    for node in nodes:
-        await node.close()
-    plain = redis.Redis.from_url(REDIS_URL)
-    keys = list(plain.scan_iter(match=prefix + "*"))
-    if keys:
-        plain.delete(*keys)
+def marks(pair):
+    """The two nodes of ``pair``, each with its own ``TurnMarks``."""
+    return [(node, TurnMarks(node)) for node in pair]
 
 
 async def until(check, what: str) -> None:
@@ -58,8 +41,8 @@ async def settled(marks: TurnMarks) -> None:
     await until(done, "the marks written")
 
 
-async def test_a_turn_marked_on_one_node_is_read_on_the_other_and_follows_the_turn(pair):
-    (a, on_a), (_b, on_b) = pair
+async def test_a_turn_marked_on_one_node_is_read_on_the_other_and_follows_the_turn(marks):
+    (a, on_a), (_b, on_b) = marks
     assert await a.claim("T1")
     on_a.follow("T1", {"ann": None})
     await shows(on_b, "ann", {"T1": None})
@@ -71,8 +54,8 @@ async def test_a_turn_marked_on_one_node_is_read_on_the_other_and_follows_the_tu
     assert not await a.redis.exists(on_a.key("ann"), on_a.key("bob")), "no mark left behind"
 
 
-async def test_the_same_awaited_people_write_nothing_again(pair):
-    (a, on_a), _ = pair
+async def test_the_same_awaited_people_write_nothing_again(marks):
+    (a, on_a), _ = marks
     assert await a.claim("T1")
     on_a.follow("T1", {"ann": None})
     await settled(on_a)
@@ -82,8 +65,8 @@ async def test_the_same_awaited_people_write_nothing_again(pair):
     assert a.ops == sent
 
 
-async def test_a_mark_whose_lease_is_gone_is_not_believed(pair):
-    (a, on_a), (_b, on_b) = pair
+async def test_a_mark_whose_lease_is_gone_is_not_believed(marks):
+    (a, on_a), (_b, on_b) = marks
     assert await a.claim("T1")
     on_a.follow("T1", {"ann": None})
     await shows(on_b, "ann", {"T1": None})
@@ -92,8 +75,8 @@ async def test_a_mark_whose_lease_is_gone_is_not_believed(pair):
     assert await a.redis.hexists(on_a.key("ann"), "T1"), "the mark is there, not believed"
 
 
-async def test_the_next_holder_writes_over_and_the_last_ones_late_removal_spares_its_marks(pair):
-    (a, on_a), (b, on_b) = pair
+async def test_the_next_holder_writes_over_and_the_last_ones_late_removal_spares_its_marks(marks):
+    (a, on_a), (b, on_b) = marks
     assert await a.claim("T1")
     on_a.follow("T1", {"ann": None, "bob": None})
     await shows(on_b, "bob", {"T1": None})
