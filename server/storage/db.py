@@ -162,7 +162,11 @@ class Database:
         deadline = self.timeout_s if timeout_s is None else timeout_s
         future = asyncio.get_running_loop().run_in_executor(self._threads, fn, *args)
         try:
-            return await asyncio.wait_for(asyncio.shield(future), deadline)
+            # Not ``asyncio.wait_for``: on Python 3.11 it returns the result of a call that ended
+            # just as the caller was cancelled and drops the cancellation, so a task stopped at
+            # that moment ran on (a webhook sweep kept its server's stop waiting forever).
+            async with asyncio.timeout(deadline):
+                return await asyncio.shield(future)
         except TimeoutError:
             self._stuck += 1
             future.add_done_callback(self._unstuck)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -208,3 +209,18 @@ async def test_the_collector_tender_freezes_survivors_and_still_reclaims_cycles(
     finally:
         tender.cancel()
         gc.unfreeze()
+
+
+async def test_a_stop_right_after_the_start_ends(tmp_path):
+    """The stop cancels the notifier's tasks while their first database calls end: each must
+    stop then (a cancellation lost at that moment kept a stop waiting forever)."""
+    for attempt in range(5):
+        app = create_app(Settings(database_url=f"sqlite:///{tmp_path / f'felt{attempt}.db'}"))
+        lifespan = app.router.lifespan_context(app)
+        await lifespan.__aenter__()
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
+            assert (await c.get("/docs")).status_code == 200
+        stop = asyncio.ensure_future(lifespan.__aexit__(None, None, None))
+        done, _ = await asyncio.wait({stop}, timeout=60)
+        assert done, f"stop {attempt} never ended"
+        await stop
