@@ -25,10 +25,19 @@ ACT_AND_SCROLL_AWAY = """(sel) => {
 
 
 DRAWN = "(sel) => document.querySelector(sel).getBoundingClientRect().height > 20"
+# A finished trick held on the table is swept a moment later, and the table refits then (which
+# may bring the decision back into view): a line is said once the table is still.
+STILL = "() => !document.querySelector('.felt.felt-held')"
+
+
+def _still(page) -> None:
+    page.wait_for_function(STILL, timeout=15000)
+    page.evaluate(SETTLE)
 
 
 def _say(page, text: str) -> None:
     """Open the chat's lines, send a line, close them with Esc: the page's scroll never moves."""
+    _still(page)
     before = page.evaluate("() => window.scrollY")
     toggle = page.locator("#chat-jump")
     # Clicked where it is seen: a locator's click first scrolls a sticky header's button to
@@ -55,6 +64,7 @@ def _say(page, text: str) -> None:
 
 def _say_closed(page, text: str) -> None:
     """The chat box itself is always in reach: a line sent from it with the lines closed."""
+    _still(page)
     before = page.evaluate("() => window.scrollY")
     box = page.get_by_label("Message", exact=True)
     where = box.bounding_box()
