@@ -12,11 +12,15 @@ DEV_STAMP := $(VENV)/.installed-dev
 .PHONY: run test test-fast check bench bench-quick install clean
 
 # Running needs the project's dependencies only: `python -m server` runs from this folder, so
-# nothing is built and neither the test nor the bench extras are fetched.
+# nothing is built and neither the test nor the bench extras are fetched. The stamp is written
+# only once the server's whole import graph loads with what was installed: a failed install, or
+# a dependency missing from pyproject.toml, leaves no stamp and the next `make run` tries again.
 $(RUN_STAMP): pyproject.toml
+	@rm -f $@
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@$(PY) -c 'import tomllib; print(*tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"], sep="\n")' > $(VENV)/requirements-run.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check -r $(VENV)/requirements-run.txt
+	$(PY) -c 'import server.app, server.__main__'
 	@touch $@
 
 # The tests and the benchmarks start servers from other folders: the project itself, editable,

@@ -69,3 +69,60 @@ def test_building_the_project_prints_no_deprecation_banner():
     requires = PYPROJECT["build-system"]["requires"]
     assert any(r.replace(" ", "").startswith("setuptools>=") and
                tuple(int(x) for x in r.split(">=")[1].split(".")) >= (77,) for r in requires), requires
+
+
+def _imported_top_modules() -> set[str]:
+    """Every top-level module that a file of ``server/`` imports, at its head or inside a function."""
+    import ast
+
+    names: set[str] = set()
+    for path in (ROOT / "server").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                names.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names.add(node.module.split(".")[0])
+    return names - set(sys.stdlib_module_names) - {"server", "__future__"}
+
+
+def _closure_of_run_dependencies() -> set[str]:
+    """The distributions ``[project].dependencies`` installs, and theirs, with the extras they name."""
+    from importlib import metadata
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    seen: set[str] = set()
+    todo = [Requirement(r) for r in PYPROJECT["project"]["dependencies"]]
+    while todo:
+        requirement = todo.pop()
+        name = canonicalize_name(requirement.name)
+        key = f"{name}[{','.join(sorted(requirement.extras))}]"
+        if key in seen:
+            continue
+        seen.add(key)
+        seen.add(name)
+        try:
+            requires = metadata.requires(name) or []
+        except metadata.PackageNotFoundError:
+            continue  # a marker's platform-only dependency that this machine did not install
+        for line in requires:
+            nested = Requirement(line)
+            environments = [{"extra": extra} for extra in requirement.extras] or [{"extra": ""}]
+            if nested.marker is None or any(nested.marker.evaluate(env) for env in environments):
+                todo.append(nested)
+    return seen
+
+
+def test_every_module_the_server_imports_is_installed_by_make_run():
+    # `make test` installs the test extra too, so a module found only there passes every test and
+    # crashes `make run` on a fresh machine: judge each import against what running installs.
+    from importlib import metadata
+
+    from packaging.utils import canonicalize_name
+
+    provided_by = metadata.packages_distributions()
+    installed = _closure_of_run_dependencies()
+    missing = {module: provided_by.get(module) for module in _imported_top_modules()
+               if not any(canonicalize_name(d) in installed for d in provided_by.get(module, []))}
+    assert not missing, f"imported by server/ but not installed by [project].dependencies: {missing}"
