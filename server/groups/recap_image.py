@@ -104,11 +104,11 @@ def _card(image: Image.Image, rank: str, suit: str, x: int, y: int, angle: float
 
 
 def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: int, bold: bool = False) -> tuple[str, Font]:
-    """``text`` at ``size`` px, smaller (to two thirds) then cut with an ellipsis to fit ``width``."""
-    for s in range(size, int(size * 0.66) - 1, -2):
+    """``text`` at ``size`` px, smaller (to four fifths) then cut with an ellipsis to fit ``width``."""
+    for s in range(size, int(size * 0.8) - 1, -2):
         if draw.textlength(text, font=font(s, bold)) <= width:
             return text, font(s, bold)
-    f = font(int(size * 0.66), bold)
+    f = font(int(size * 0.8), bold)
     while text and draw.textlength(text + "…", font=f) > width:
         text = text[:-1]
     return text + "…", f
@@ -189,30 +189,31 @@ def _lay_out(layout: _Layout, group_name: str, night: Mapping[str, Any], titles:
         layout.y += 100
     for game, played, rows in _games(night):
         shown = rows[:ROWS]
-        height = 32 + 64 + 62 * len(shown) + (46 if len(rows) > ROWS else 0) + 16
+        height = 32 + 64 + 62 * len(shown) + (52 if len(rows) > ROWS else 0) + 16
         layout.panel(height)
         layout.y += 32
         layout.text(PAD, title(game), 46, INK, bold=True, width=600)
         layout.text(WIDTH - PAD, f"{played} match{'es' if played != 1 else ''}", 32, MUTED, anchor="ra", width=320)
         layout.y += 70
-        for name, f in shown:
-            layout.text(PAD, name, 40, INK, width=480)
-            layout.text(
-                PAD + 600, f"{f['wins']}/{f['matches']} won", 36, GOLD if f["wins"] else MUTED, anchor="ra", width=200
-            )
-            layout.text(WIDTH - PAD, signed(f["net"]), 40, INK, bold=True, anchor="ra", width=200)
-            layout.y += 62
+        for name, f in shown:  # a row: the name, wins, net, on one middle line
+            layout.y += 31
+            layout.text(PAD, name, 40, INK, width=430, anchor="lm")
+            won = f"{f['wins']}/{f['matches']} won"
+            layout.text(PAD + 660, won, 36, GOLD if f["wins"] else MUTED, anchor="rm", width=200)
+            layout.text(WIDTH - PAD, signed(f["net"]), 40, INK, bold=True, anchor="rm", width=240)
+            layout.y += 31
         if len(rows) > ROWS:
+            layout.y += 6
             layout.text(PAD, f"and {len(rows) - ROWS} more", 30, MUTED)
             layout.y += 46
         layout.y += 16 + 36
     best, back = night.get("best_hand"), night.get("comeback")
     if best:
-        what = f"{' & '.join(best['names'])}: {best['points']} points"
-        _highlight(layout, "BEST HAND", what, f"{title(best['game'])}, hand {best['hand']}")
+        where = f"{best['points']} points · {title(best['game'])}, hand {best['hand']}"
+        _highlight(layout, "BEST HAND", " & ".join(best["names"]), where)
     if back:
-        what = f"{' & '.join(back['names'])}, from {back['behind']} behind"
-        _highlight(layout, "BIGGEST COMEBACK", what, title(back["game"]))
+        where = f"from {back['behind']} behind · {title(back['game'])}"
+        _highlight(layout, "BIGGEST COMEBACK", " & ".join(back["names"]), where)
     layout.y += 10
     if layout.image is not None:  # the site's brand: a white tile with a spade, then its name
         left = WIDTH - PAD - 140

@@ -28,7 +28,9 @@ FIRST_DRAWING_S = 30  # the server's first recap image starts the process it is 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
 def server(request, tmp_path_factory):
-    with served_on(request.param, tmp_path_factory, "groups") as live:
+    # A recap image a minute and a half per player once the burst is spent: no token comes
+    # back while a test runs, however slow the machine.
+    with served_on(request.param, tmp_path_factory, "groups", FELT_RATE_RECAP_IMAGES_PER_MINUTE="0.6") as live:
         yield live
 
 
