@@ -34,20 +34,23 @@ FAN = (("A", "S"), ("K", "H"), ("Q", "D"), ("J", "C"))
 
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
-_FACES = {
-    False: ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "DejaVuSans.ttf", "LiberationSans-Regular.ttf"),
-    True: ("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", "DejaVuSans-Bold.ttf", "LiberationSans-Bold.ttf"),
+FONT_DIR = "/usr/share/fonts/truetype"  # Debian's
+FACES = {
+    False: ("dejavu/DejaVuSans.ttf", "liberation/LiberationSans-Regular.ttf"),
+    True: ("dejavu/DejaVuSans-Bold.ttf", "liberation/LiberationSans-Bold.ttf"),
 }
 
 
 @cache
 def font(size: int, bold: bool = False) -> Font:
-    """The first of the fonts above that loads, at ``size`` px."""
-    for name in (*_FACES[bold], "/usr/share/fonts/truetype/liberation/" + _FACES[bold][-1]):
-        try:
-            return ImageFont.truetype(name, size)
-        except OSError:
-            continue
+    """The first of ``FACES`` that loads (from Debian's folder, else by its name from the
+    system's font folders), at ``size`` px; else Pillow's own font."""
+    for face in FACES[bold]:
+        for name in (f"{FONT_DIR}/{face}", face.rsplit("/", 1)[1]):
+            try:
+                return ImageFont.truetype(name, size)
+            except OSError:
+                continue
     return ImageFont.load_default(size)
 
 

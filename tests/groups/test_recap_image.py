@@ -7,6 +7,7 @@ from datetime import timedelta
 
 from PIL import Image
 
+from server.groups import recap_image
 from server.groups.recap import recap
 from server.groups.recap_image import WIDTH, recap_png
 from tests.groups.test_recap import AT, MEMBERS, OH_HELL, WHIST
@@ -33,3 +34,12 @@ def test_a_card_is_1080_wide_and_a_long_night_draws_no_taller_than_a_short_one()
     assert short_size[0] == long_size[0] == WIDTH
     assert short_size[1] == long_size[1]  # the same panels, whatever the count
     assert size(recap_png("Friday", recap([], MEMBERS), TITLES)) == (WIDTH, 640)
+
+
+def test_without_the_tables_fonts_the_card_is_drawn_in_pillows_own(monkeypatch):
+    monkeypatch.setattr(recap_image, "FACES", {False: ("none/NoSuch.ttf",), True: ("none/NoSuchBold.ttf",)})
+    recap_image.font.cache_clear()
+    try:
+        assert size(recap_png("Friday", recap([OH_HELL, WHIST], MEMBERS), TITLES))[0] == WIDTH
+    finally:
+        recap_image.font.cache_clear()
