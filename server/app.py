@@ -26,6 +26,7 @@ from server.config import Settings, get_settings
 from server.edges.api import api_router
 from server.edges.api.errors import ApiError, install_error_handlers
 from server.edges.api.matches import replay_builder
+from server.edges.api.recap_images import RecapPainters, recap_images
 from server.edges.api.replays import BodyCache, Replays, ReplayWorkers
 from server.edges.guard import ClientAddresses, RequestGuard
 from server.edges.headers import SecurityHeaders
@@ -317,6 +318,8 @@ async def _lifespan(app: FastAPI):
         queue=settings.replay_queue,
         cache=BodyCache(settings.replay_cache_entries, settings.replay_cache_mb * 2**20),
     )
+    recap_painters = app.state.recap_painters = RecapPainters(settings.recap_renders)
+    app.state.recap_images = recap_images(settings)
     first_try = asyncio.Event()
     prepare = asyncio.get_running_loop().create_task(_prepare(db, rooms, first_try, upgraded))
     tried = asyncio.ensure_future(first_try.wait())
@@ -349,6 +352,7 @@ async def _lifespan(app: FastAPI):
         await push_outbound.aclose()
         await writer.close()
         await asyncio.to_thread(replay_workers.close)
+        await asyncio.to_thread(recap_painters.close)
         if cluster is not None:
             await cluster.close()
         await asyncio.to_thread(db.dispose)

@@ -153,6 +153,18 @@ class Settings(BaseSettings):
         default=16, ge=0, description="Encoded replays kept (as files, see server/edges/api/replays.py)."
     )
     replay_cache_mb: int = Field(default=64, ge=0, description="Largest total size of the kept replays.")
+    recap_renders: int = Field(
+        default=1,
+        ge=1,
+        description="Night recap images drawn at once, each in a worker process of its own (niced).",
+    )
+    recap_queue: int = Field(
+        default=4, ge=0, description="Recap image requests that may wait for a drawing; more get 503 with Retry-After."
+    )
+    recap_cache_entries: int = Field(
+        default=64, ge=0, description="Recap images kept, one per group and night's version (about 200 KB each)."
+    )
+    recap_cache_mb: int = Field(default=16, ge=0, description="Largest total size of the kept recap images.")
     db_timeout_s: float = Field(
         default=5.0,
         gt=0,
@@ -234,6 +246,10 @@ class Settings(BaseSettings):
         default=30.0, gt=0, description="WebSockets opened with one player token, sustained."
     )
     rate_token_connects_burst: int = Field(default=20, ge=1)
+    rate_recap_images_per_minute: float = Field(
+        default=6.0, gt=0, description="Recap images one player may ask for, sustained (cached or drawn)."
+    )
+    rate_recap_images_burst: int = Field(default=4, ge=1)
     max_sockets_per_address: int = Field(
         default=256, ge=1, description="Room WebSockets one address may hold open at once."
     )

@@ -1,9 +1,10 @@
 """Per-address rate limits: token buckets behind a small interface.
 
 ``RateLimiter`` is what the edges use: ``take(kind, key)`` spends one token of the bucket
-``kind`` for ``key`` (a client address) and answers how long to wait when there was none;
-``wait(kind, key)`` only looks. ``MemoryRateLimiter`` keeps the buckets in this process; a
-shared backend (Redis, for a cluster) implements the same two methods.
+``kind`` for ``key`` (a client address, or a player for what a player asks for) and answers
+how long to wait when there was none; ``wait(kind, key)`` only looks. ``MemoryRateLimiter``
+keeps the buckets in this process; a shared backend (Redis, for a cluster) implements the
+same two methods.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ ROOMS = "rooms"  # POST /api/rooms
 LOOKUPS = "lookups"  # unknown room codes, over HTTP and WebSocket
 CONNECTS = "connects"  # room WebSockets opened
 TOKEN_CONNECTS = "token_connects"  # room WebSockets opened with one player token (keyed by its digest)
+RECAP_IMAGES = "recap_images"  # GET /api/groups/{code}/recap.png, keyed by the player
 
 
 def rates_from(settings: Settings) -> dict[str, Rate]:
@@ -40,6 +42,7 @@ def rates_from(settings: Settings) -> dict[str, Rate]:
         LOOKUPS: Rate(settings.rate_lookups_per_minute / 60, settings.rate_lookups_burst),
         CONNECTS: Rate(settings.rate_connects_per_minute / 60, settings.rate_connects_burst),
         TOKEN_CONNECTS: Rate(settings.rate_token_connects_per_minute / 60, settings.rate_token_connects_burst),
+        RECAP_IMAGES: Rate(settings.rate_recap_images_per_minute / 60, settings.rate_recap_images_burst),
     }
 
 

@@ -79,6 +79,11 @@ class _Live:
         errors.add_metric(["request"], self.metrics.database_errors)
         errors.add_metric(["writer"], getattr(writer, "failures", 0))
         yield errors
+        yield CounterMetricFamily(
+            "felt_recap_images_drawn",
+            "Night recap images drawn (in the worker processes; a cached one is not drawn again).",
+            value=getattr(getattr(state, "recap_painters", None), "drawn", 0),
+        )
         yield from _webhooks(getattr(state, "webhooks", None))
         yield _push_messages(state)
 

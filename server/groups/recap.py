@@ -1,10 +1,15 @@
 """The recap of a group's night: who won what, the best hand, the biggest comeback, each
-member's net, as data and as plain text to paste into a chat.
+member's net per game, as data and as plain text to paste into a chat.
 
 A night is the run of the group's latest matches with less than ``NIGHT_GAP`` between one's
 end and the next one's (so it may cross midnight). Input: the night's matches, oldest first,
 as ``{"id", "game", "finished_at", "seats": [...], "hands": [[points per seat], ...]}`` and the
 members (``{player_id: name}``). Sides and net points follow the ledger's rules.
+
+Points of different games are never added together: Oh Hell points, Bid Whist game points and
+Tarabish card points count on scales of their own. Each member's figures are kept per game
+(``by_game``); the overall ``net`` is given only when the whole night was one game.
+A partnership's hand is the partnership's: its best hand names both partners.
 """
 
 from __future__ import annotations
@@ -27,16 +32,28 @@ def _side_names(seats: list[dict], winners: bool) -> list[str]:
 
 
 def _best_hand(match: Mapping[str, Any], members: Mapping[str, str]) -> dict[str, Any] | None:
-    """The most points a member's seat scored in one hand of this match."""
+    """The most points a side with a member on it scored in one hand of this match, credited
+    to the whole side (both partners of a partnership, by seat order)."""
     best = None
-    by_seat = {s["seat"]: s for s in match["seats"]}
+    seats = match["seats"]
+    n = len(seats)
+    sides: dict[int, list[Mapping[str, Any]]] = {}
+    for s in sorted(seats, key=lambda s: s["seat"]):
+        sides.setdefault(side_of(match["game"], s["seat"], n), []).append(s)
     for number, scores in enumerate(match["hands"], start=1):
-        for seat, points in enumerate(scores):
-            who = by_seat.get(seat)
-            if who is None or who["player_id"] not in members or who["bot"]:
+        for side, sitting in sides.items():
+            if side >= len(scores) or not any(not s["bot"] and s["player_id"] in members for s in sitting):
                 continue
+            points = scores[side]  # a side's first seat holds its score (partners share one)
             if best is None or points > best["points"]:
-                best = {"name": who["name"], "points": points, "game": match["game"], "hand": number}
+                names = [_name(s) for s in sitting]
+                best = {
+                    "name": " & ".join(names),
+                    "names": names,
+                    "points": points,
+                    "game": match["game"],
+                    "hand": number,
+                }
     return best
 
 
@@ -63,18 +80,44 @@ def _comeback(match: Mapping[str, Any]) -> dict[str, Any] | None:
 
 
 def _net(match: Mapping[str, Any], members: Mapping[str, str], nets: dict[str, dict[str, Any]]) -> None:
+    """Add this match to each member's figures for its game: matches, wins, and net points
+    (the side's final score less the mean of the other sides')."""
     seats = match["seats"]
+    game = match["game"]
     n = len(seats)
-    score_of = {side_of(match["game"], s["seat"], n): s["score"] for s in seats}
+    score_of = {side_of(game, s["seat"], n): s["score"] for s in seats}
     for s in seats:
         if s["bot"] or s["player_id"] not in members:
             continue
-        mine = side_of(match["game"], s["seat"], n)
+        mine = side_of(game, s["seat"], n)
         others = [v for k, v in score_of.items() if k != mine]
-        row = nets.setdefault(s["player_id"], {"name": members[s["player_id"]], "matches": 0, "wins": 0, "net": 0.0})
-        row["matches"] += 1
-        row["wins"] += 1 if s["winner"] else 0
-        row["net"] += s["score"] - (sum(others) / len(others) if others else 0)
+        row = nets.setdefault(s["player_id"], {"name": members[s["player_id"]], "by_game": {}})
+        figures = row["by_game"].setdefault(game, {"matches": 0, "wins": 0, "net": 0.0})
+        figures["matches"] += 1
+        figures["wins"] += 1 if s["winner"] else 0
+        figures["net"] += s["score"] - (sum(others) / len(others) if others else 0)
+
+
+def _member_rows(nets: dict[str, dict[str, Any]], games: set[str]) -> list[dict[str, Any]]:
+    """Each member's ``{"player_id", "name", "matches", "wins", "net", "by_game"}``: ``net``
+    is the one game's net, or None when the night mixed games."""
+    rows = []
+    for player_id, row in nets.items():
+        by_game = row["by_game"]
+        for figures in by_game.values():
+            figures["net"] = round(figures["net"], 1)
+        rows.append(
+            {
+                "player_id": player_id,
+                "name": row["name"],
+                "matches": sum(f["matches"] for f in by_game.values()),
+                "wins": sum(f["wins"] for f in by_game.values()),
+                "net": next(iter(by_game.values()))["net"] if len(games) == 1 else None,
+                "by_game": by_game,
+            }
+        )
+    rows.sort(key=lambda r: (-r["wins"], r["matches"], -(r["net"] or 0), r["name"]))
+    return rows
 
 
 def recap(matches: Sequence[Mapping[str, Any]], members: Mapping[str, str]) -> dict[str, Any]:
@@ -98,9 +141,6 @@ def recap(matches: Sequence[Mapping[str, Any]], members: Mapping[str, str]) -> d
         if back and (comeback is None or back["behind"] > comeback["behind"]):
             comeback = back
         _net(match, members, nets)
-    rows = sorted(nets.values(), key=lambda r: (-r["wins"], -r["net"], r["name"]))
-    for row in rows:
-        row["net"] = round(row["net"], 1)
     return {
         "matches": len(matches),
         "started_at": matches[0]["finished_at"] if matches else None,
@@ -108,7 +148,7 @@ def recap(matches: Sequence[Mapping[str, Any]], members: Mapping[str, str]) -> d
         "results": results,
         "best_hand": best,
         "comeback": comeback,
-        "members": rows,
+        "members": _member_rows(nets, {m["game"] for m in matches}),
     }
 
 
@@ -122,14 +162,28 @@ def recap_text(group_name: str, night: Mapping[str, Any], titles: Mapping[str, s
         lines.append(f"- {titles.get(r['game'], r['game'])}: {' & '.join(r['winners']) or 'nobody'} won")
     if night["best_hand"]:
         b = night["best_hand"]
-        lines.append(
-            f"Best hand: {b['name']}, {b['points']} points ({titles.get(b['game'], b['game'])}, hand {b['hand']})"
-        )
+        game = titles.get(b["game"], b["game"])
+        lines.append(f"Best hand: {' & '.join(b['names'])}, {b['points']} points ({game}, hand {b['hand']})")
     if night["comeback"]:
         c = night["comeback"]
         game = titles.get(c["game"], c["game"])
         lines.append(f"Biggest comeback: {' & '.join(c['names'])}, from {c['behind']} behind ({game})")
     for m in night["members"]:
-        sign = "+" if m["net"] >= 0 else ""
-        lines.append(f"{m['name']}: {m['wins']}/{m['matches']} won, net {sign}{m['net']:g}")
+        lines.append(f"{m['name']}: {_figures(m, titles)}")
     return "\n".join(lines)
+
+
+def signed(net: float) -> str:
+    """A net as the recap writes it: ``+12``, ``-3.5``, ``+0``."""
+    return f"{'+' if net >= 0 else ''}{net:g}"
+
+
+def _figures(member: Mapping[str, Any], titles: Mapping[str, str]) -> str:
+    """``2/3 won, net +12`` on a night of one game; on a mixed night, per game:
+    ``Oh Hell 1/2 won, net +9; Bid Whist 1/1 won, net +14``."""
+    if member["net"] is not None:
+        return f"{member['wins']}/{member['matches']} won, net {signed(member['net'])}"
+    return "; ".join(
+        f"{titles.get(game, game)} {f['wins']}/{f['matches']} won, net {signed(f['net'])}"
+        for game, f in member["by_game"].items()
+    )

@@ -6,6 +6,7 @@ caller may see a group is the edge's question (``role_of``); nothing here knows 
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from collections.abc import Collection
 from datetime import UTC, datetime, timedelta
@@ -375,6 +376,22 @@ def all_match_ids(session: Session, code: str) -> list[str]:
         .order_by(GroupMatch.finished_at, GroupMatch.match_id)
     )
     return list(session.scalars(query))
+
+
+def night_version(session: Session, code: str) -> str:
+    """A short digest of what the group's night recap is drawn from, which changes whenever
+    the recap may: the group's name, its members and their names, and its matches (how many,
+    and the latest). Cheap: no match is read."""
+    name = session.execute(sa.select(Group.name).where(Group.code == code)).scalar()
+    members = [(m["player_id"], m["name"]) for m in members_of(session, code)]
+    count = session.execute(sa.select(sa.func.count()).where(GroupMatch.group_code == code)).scalar()
+    latest = session.execute(
+        sa.select(GroupMatch.match_id)
+        .where(GroupMatch.group_code == code)
+        .order_by(GroupMatch.finished_at.desc(), GroupMatch.match_id.desc())
+        .limit(1)
+    ).scalar()
+    return hashlib.sha256(repr((name, members, count, latest)).encode()).hexdigest()[:24]
 
 
 def night_matches(session: Session, code: str, gap: timedelta, limit: int = 200) -> list[dict[str, Any]]:

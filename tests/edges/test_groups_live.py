@@ -2,26 +2,35 @@
 
 Create, list, join by invite, rotate it (the old one refused), remove a member, 404 for
 outsiders on every group endpoint, saved rules used as a group table's defaults (and the
-options a table used becoming them), group tables listed to members only, and a finished
-match at a group table counted in the standings of its season.
+options a table used becoming them), group tables listed to members only, a finished
+match at a group table counted in the standings of its season, and the night's recap: each
+member's figures per game (points of different games never added), a partnership's best
+hand credited to both partners, and its image drawn once per night's version and kept, with
+a per-player rate.
 """
 
 from __future__ import annotations
 
 import asyncio
+import io
 import random
+import re
 
 import httpx
 import pytest
 from live_server import served_on
+from PIL import Image
 from ws_client import Client, new_player, play_to_end
 
 SHORT = {"max_cards": 2, "rebound": False}  # a short Oh Hell
+FIRST_DRAWING_S = 30  # the server's first recap image starts the process it is drawn in
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
 def server(request, tmp_path_factory):
-    with served_on(request.param, tmp_path_factory, "groups") as live:
+    # A recap image a minute and a half per player once the burst is spent: no token comes
+    # back while a test runs, however slow the machine.
+    with served_on(request.param, tmp_path_factory, "groups", FELT_RATE_RECAP_IMAGES_PER_MINUTE="0.6") as live:
         yield live
 
 
@@ -69,7 +78,7 @@ async def test_create_list_get_and_join_by_invite(server):
 
 async def test_every_group_endpoint_is_404_to_outsiders(server):
     ana, eve = await people(server, "Ana", "Eve")
-    async with httpx.AsyncClient(base_url=server.base) as http:
+    async with httpx.AsyncClient(base_url=server.base, timeout=FIRST_DRAWING_S) as http:
         code = (await new_group(http, ana))["code"]
         calls = [
             ("GET", f"/api/groups/{code}", None),
@@ -101,7 +110,7 @@ async def test_every_group_endpoint_is_404_to_outsiders(server):
 
 async def test_a_rotated_invite_is_refused_and_a_removed_member_sees_nothing(server):
     ana, rui, eva = await people(server, "Ana", "Rui", "Eva")
-    async with httpx.AsyncClient(base_url=server.base) as http:
+    async with httpx.AsyncClient(base_url=server.base, timeout=FIRST_DRAWING_S) as http:
         group = await new_group(http, ana)
         code = group["code"]
         await joined(http, group, rui)
@@ -171,13 +180,14 @@ async def stored_matches(http, code, player, count) -> list[dict]:
     raise AssertionError("the group's match was never stored")
 
 
-async def play_group_table(server, http, code, host, friend) -> str:
-    room = (await group_room(http, host, code, options=SHORT)).json()["code"]
+async def play_group_table(server, http, code, host, friend, game="oh_hell", options=SHORT, seat=1) -> str:
+    """A match at a group table: the host at seat 0, the friend at ``seat``, bots elsewhere."""
+    room = (await group_room(http, host, code, game=game, options=options)).json()["code"]
     a = await Client(server.ws_base, room, host["token"], "host").connect()
     b = await Client(server.ws_base, room, friend["token"], "friend").connect()
-    await b.send({"type": "sit", "seat": 1})
-    for seat in (2, 3):
-        await a.send({"type": "bot", "seat": seat})
+    await b.send({"type": "sit", "seat": seat})
+    for bot in {1, 2, 3} - {seat}:
+        await a.send({"type": "bot", "seat": bot})
     await a.wait(lambda c: all(s["name"] for s in c.state["seats"]), what="a full table")
     await a.send({"type": "start"})
     await a.wait(lambda c: c.state["room"]["status"] != "waiting", what="the start")
@@ -227,7 +237,7 @@ async def test_a_finished_group_match_counts_in_its_season_and_a_closed_season_i
         night = (await http.get(f"/api/groups/{code}/recap", headers=auth(rui))).json()
         assert night["matches"] == 1 and {m["name"] for m in night["members"]} == {"Ana", "Rui"}
         assert night["text"].startswith("Tuesday cards · ") and "Oh Hell" in night["text"]
-        image = await http.get(f"/api/groups/{code}/recap.png", headers=auth(ana))
+        image = await http.get(f"/api/groups/{code}/recap.png", headers=auth(ana), timeout=FIRST_DRAWING_S)
         assert image.headers["content-type"] == "image/png" and image.content.startswith(b"\x89PNG")
 
 
@@ -262,3 +272,94 @@ async def test_play_again_with_rotated_partners_seats_new_partnerships(server):
         assert {seated[0], seated[2]} != {"Ana", "Eva"} and {seated[1], seated[3]} != {"Rui", "Bia"}
         for c in clients:
             await c.close()
+
+
+def side_nets(game: str, match: dict) -> dict[str, float]:
+    """Each person's net in one match as the ledger counts it: their side's final score less
+    the mean of the other sides' (partners, in Bid Whist, sit at seats 0 and 2, 1 and 3)."""
+    side = (lambda seat: seat % 2) if game == "bid_whist" else (lambda seat: seat)
+    scores = {side(p["seat"]): match["scores"][p["seat"]] for p in match["players"]}
+    out = {}
+    for p in match["players"]:
+        if not p["bot"]:
+            others = [v for k, v in scores.items() if k != side(p["seat"])]
+            out[p["name"]] = scores[side(p["seat"])] - sum(others) / len(others)
+    return out
+
+
+async def test_the_recap_gives_figures_per_game_and_credits_a_partnerships_best_hand(server):
+    ana, rui = await people(server, "Ana", "Rui")
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        group = await new_group(http, ana, "Whist and Hell")
+        code = group["code"]
+        await joined(http, group, rui)
+        # Ana and Rui partners (seats 0 and 2) against two bots: a night of one game.
+        await play_group_table(server, http, code, ana, rui, "bid_whist", {"target": 1}, seat=2)
+        (whist,) = await stored_matches(http, code, ana, 1)
+        night = (await http.get(f"/api/groups/{code}/recap", headers=auth(rui))).json()
+        nets = side_nets("bid_whist", whist)
+        rows = {m["name"]: m for m in night["members"]}
+        for name in ("Ana", "Rui"):
+            won = int(any(p["seat"] in whist["winners"] for p in whist["players"] if p["name"] == name))
+            assert rows[name]["net"] == round(nets[name], 1)  # one game: a net of its points
+            assert rows[name]["by_game"] == {"bid_whist": {"matches": 1, "wins": won, "net": round(nets[name], 1)}}
+        # The partnership's hand is the partnership's, whichever seat is first.
+        assert night["best_hand"]["names"] == ["Ana", "Rui"] and night["best_hand"]["name"] == "Ana & Rui"
+        assert night["best_hand"]["game"] == "bid_whist"
+        assert "Best hand: Ana & Rui, " in night["text"]
+
+        # Then a short Oh Hell: the night mixes games, so no member has one net of both.
+        await play_group_table(server, http, code, ana, rui)
+        matches = await stored_matches(http, code, ana, 2)
+        hell = next(m for m in matches if m["game"] == "oh_hell")
+        night = (await http.get(f"/api/groups/{code}/recap", headers=auth(ana))).json()
+        assert night["matches"] == 2
+        for m in night["members"]:
+            assert m["net"] is None and m["matches"] == 2 and set(m["by_game"]) == {"bid_whist", "oh_hell"}
+            assert m["wins"] == sum(f["wins"] for f in m["by_game"].values())
+            figures = m["by_game"]["oh_hell"]
+            won = int(any(p["seat"] in hell["winners"] for p in hell["players"] if p["name"] == m["name"]))
+            assert figures == {"matches": 1, "wins": won, "net": round(side_nets("oh_hell", hell)[m["name"]], 1)}
+        per_game = r"^Ana: Bid Whist \d/1 won, net [+-][\d.]+; Oh Hell \d/1 won, net [+-][\d.]+$"
+        assert re.search(per_game, night["text"], re.M)
+
+
+async def drawn(http) -> float:
+    """How many recap images the server has drawn (its metric)."""
+    text = (await http.get("/metrics")).text
+    return float(re.search(r"^felt_recap_images_drawn_total (\S+)$", text, re.M).group(1))
+
+
+async def test_the_recap_image_is_drawn_once_per_night_and_each_player_may_ask_a_few_times(server):
+    ana, rui, eva = await people(server, "Ana", "Rui", "Eva")
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        group = await new_group(http, ana, "Card night")
+        code = group["code"]
+        await joined(http, group, rui)
+        await play_group_table(server, http, code, ana, rui)
+        await stored_matches(http, code, ana, 1)
+        png = f"/api/groups/{code}/recap.png"
+        before = await drawn(http)
+        first = await http.get(png, headers=auth(ana))
+        assert first.status_code == 200 and first.headers["content-type"] == "image/png"
+        image = Image.open(io.BytesIO(first.content))
+        image.load()
+        assert image.format == "PNG" and image.width == 1080 and image.height >= 640
+        assert await drawn(http) == before + 1
+        # The same night again, by anyone: the kept image, not drawn again.
+        again = await http.get(png, headers=auth(rui))
+        assert again.status_code == 200 and again.content == first.content
+        assert await drawn(http) == before + 1
+        # A new member changes the night's card: one drawing, shared by a burst of asks, and
+        # the asks past the player's rate refused with Retry-After.
+        await joined(http, group, eva)
+        answers = await asyncio.gather(*(http.get(png, headers=auth(eva)) for _ in range(10)))
+        statuses = sorted(r.status_code for r in answers)
+        assert statuses == [200] * 4 + [429] * 6, statuses  # the default burst: 4
+        refused = next(r for r in answers if r.status_code == 429)
+        assert int(refused.headers["Retry-After"]) >= 1 and refused.json()["error"]["code"] == "rate_limited"
+        assert len({r.content for r in answers if r.status_code == 200}) == 1
+        assert await drawn(http) == before + 2
+        # Other players are not held back by Eva's asks.
+        assert (await http.get(png, headers=auth(rui))).status_code == 200
+        assert await drawn(http) == before + 2

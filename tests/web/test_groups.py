@@ -1,6 +1,8 @@
 """A group in Chromium: a newcomer creates it, a friend joins by the invite link in another
 browser, both see each other online, they start a table from the group's page with its saved
-rules, finish it against bots, and the standings, the recap and the recent matches show it."""
+rules, finish it against bots, and the standings, the recap and the recent matches show it;
+the night's card downloads and shares (the Web Share API, with the PNG) at phone and desktop
+widths, from the keyboard, with no axe-core violation."""
 
 from __future__ import annotations
 
@@ -8,10 +10,20 @@ import re
 import secrets
 from datetime import UTC, datetime, timedelta
 
+import pytest
+from conftest import SIZES
+from PIL import Image
 from playwright.sync_api import expect
 
 from server.storage import groups, store
 from server.storage.db import Database
+
+try:
+    from axe_playwright_python.sync_playwright import Axe
+except ImportError:  # pragma: no cover - depends on the environment
+    Axe = None
+
+AXE_OPTIONS = {"resultTypes": ["violations"], "rules": {"label-content-name-mismatch": {"enabled": True}}}
 
 SHORT = {"max_cards": 2, "rebound": False}  # the group's house rules: a short Oh Hell
 
@@ -243,3 +255,69 @@ def test_members_see_their_head_to_head_per_game_and_season(pages, tmp_path_fact
     ana.reload()
     expect(ana.locator("#head-to-head caption")).to_contain_text("Frente a frente")
     expect(ana.locator("#head-to-head tbody tr th")).to_contain_text("Você vs Rui")
+
+
+# Stands in for the system's share sheet: keeps what the page shares (the file's name, type,
+# size and first bytes) where the test can read it.
+CAPTURE_SHARE = """
+navigator.share = async (data) => {
+  const files = await Promise.all((data.files || []).map(async (f) => ({
+    name: f.name, type: f.type, size: f.size, head: [...new Uint8Array(await f.slice(0, 8).arrayBuffer())],
+  })));
+  window.shared = { files, title: data.title, text: data.text };
+};
+"""
+PNG_SIGNATURE = [137, 80, 78, 71, 13, 10, 26, 10]
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_recap_card_downloads_and_shares_from_the_keyboard(pages, tmp_path_factory, tmp_path, artifacts, size):
+    ana = pages.open(None, viewport=SIZES[size])
+    ana.add_init_script(CAPTURE_SHARE)
+    ana.goto(f"{pages.base}/groups")
+    give_name(ana, "Ana")
+    ana.get_by_label("Group name").fill("Card night")
+    ana.get_by_role("button", name="Create group").click()
+    ana.wait_for_url(re.compile(r"/g/[a-z0-9]+$"))
+    code = ana.url.rsplit("/", 1)[-1]
+    ana_id = ana.evaluate("JSON.parse(localStorage.getItem('felt.player')).id")
+    (folder,) = tmp_path_factory.getbasetemp().glob("felt-browser[0-9]*")  # the server's folder
+    db = Database(f"sqlite:///{folder / 'felt.db'}")
+    try:
+        with db.session() as session:
+            groups.link_table(session, code, f"CARD{size[0].upper()}1", "oh_hell")
+        with db.session() as session:
+            seats = [("Ana", ana_id), ("Bot", None), ("Bot", None)]
+            store.save_match(session, _oh_hell_record(f"CARD{size[0].upper()}1", seats, [30, 10, 5], 0))
+    finally:
+        db.dispose()
+    ana.reload()
+    download = ana.get_by_role("button", name="Download the card")
+    expect(download).to_be_visible(timeout=20000)
+    with ana.expect_download() as saved:
+        download.click()
+    assert saved.value.suggested_filename == f"felt-{code}-night.png"
+    path = tmp_path / "card.png"
+    saved.value.save_as(path)
+    with Image.open(path) as card:
+        assert card.format == "PNG" and card.width == 1080
+
+    download.focus()  # the share button is the next stop, and Enter shares
+    ana.keyboard.press("Tab")
+    expect(ana.get_by_role("button", name="Share the card")).to_be_focused()
+    ana.keyboard.press("Enter")
+    ana.wait_for_function("() => window.shared")
+    shared = ana.evaluate("window.shared")
+    (file,) = shared["files"]
+    assert file["name"] == f"felt-{code}-night.png" and file["type"] == "image/png"
+    assert file["head"] == PNG_SIGNATURE and file["size"] == path.stat().st_size
+    assert shared["text"].startswith("Card night · ") and shared["title"] == "Tonight's recap"
+    if Axe is not None:
+        found = Axe().run(ana, options=AXE_OPTIONS).response["violations"]
+        assert found == [], [(v["id"], [n["target"] for n in v["nodes"]]) for v in found]
+
+    ana.evaluate("localStorage.setItem('felt.lang', 'pt')")
+    ana.reload()
+    expect(ana.get_by_role("button", name="Baixar o cartão")).to_be_visible(timeout=20000)
+    expect(ana.get_by_role("button", name="Compartilhar o cartão")).to_be_visible()
+    ana.screenshot(path=str(artifacts / f"group-recap-{size}.png"), full_page=True)

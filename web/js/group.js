@@ -276,10 +276,16 @@ async function download(suffix, filename) {
   const me = identity.get();
   const res = await fetch(gid(suffix), { headers: { Authorization: `Bearer ${me.token}` } });
   if (!res.ok) throw new ApiError(res.status, "error", t("error.status", { n: res.status }));
-  const link = h("a", { href: URL.createObjectURL(await res.blob()), download: filename });
+  save(await res.blob(), filename);
+}
+
+/** Hand a blob to the browser as a download named `filename`. */
+function save(blob, filename) {
+  const link = h("a", { href: URL.createObjectURL(blob), download: filename });
   document.body.appendChild(link);
   link.click();
   link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60000);
 }
 
 function exportRow() {
@@ -290,22 +296,64 @@ function exportRow() {
   return h("div", { class: "row" }, csv, json);
 }
 
-/** The night's recap: its text to copy and its image (as a data: URL, which the page's policy allows). */
+/** The night's card, fetched once per night (the page redraws every few seconds): `{key, file}`,
+ * `file` a promise of it. */
+let recapCard = null;
+
+async function fetchCard() {
+  const me = identity.get();
+  const res = await fetch(gid("/recap.png"), { headers: { Authorization: `Bearer ${me.token}` } });
+  if (res.status === 429) throw new ApiError(429, "recap_too_many", t("group.recapTooMany", { s: res.headers.get("Retry-After") || "60" }));
+  if (!res.ok) throw new ApiError(res.status, "error", t("error.status", { n: res.status }));
+  return new File([await res.blob()], `felt-${groupCode}-night.png`, { type: "image/png" });
+}
+
+/** The night's card as a PNG File; the server counts each fetch against the player's rate. */
+function recapFile(night) {
+  if (recapCard?.key !== night.text) {
+    const card = { key: night.text, file: fetchCard() };
+    card.file.catch(() => { if (recapCard === card) recapCard = null; });
+    recapCard = card;
+  }
+  return recapCard.file;
+}
+
+/** The night's recap: its text to copy, and its card to see, download, or share (the Web Share
+ * API with the PNG where the browser can share files, else the text; no button without it). */
 async function recapPanel() {
   const night = await api(gid("/recap"), { auth: true });
   if (!night.matches) return null;
   const text = h("textarea", { id: "recap-text", readonly: true, rows: String(night.text.split("\n").length), "aria-label": t("group.recap") }, night.text);
   const image = h("img", { id: "recap-image", alt: night.text, class: "recap-image" });
-  const show = h("button", { type: "button", class: "btn btn-small", id: "recap-show-image" }, t("group.recapImage"));
-  show.addEventListener("click", async () => {
-    const me = identity.get();
-    const res = await fetch(gid("/recap.png"), { headers: { Authorization: `Bearer ${me.token}` } });
+  const status = h("p", { class: "hint", id: "recap-status", role: "status" });
+  const button = (id, label, act) => {
+    const b = h("button", { type: "button", class: "btn btn-small", id }, label);
+    b.addEventListener("click", async () => {
+      status.textContent = "";
+      try {
+        await act(await recapFile(night));
+      } catch (err) {
+        if (err?.name !== "AbortError") status.textContent = err instanceof ApiError ? err.message : errorText(err);
+      }
+    });
+    return b;
+  };
+  const show = button("recap-show-image", t("group.recapImage"), (file) => new Promise((done) => {
     const reader = new FileReader();
-    reader.onload = () => { image.src = reader.result; };
-    reader.readAsDataURL(await res.blob());
-  });
+    reader.onload = () => { image.src = reader.result; done(); };
+    reader.readAsDataURL(file);
+  }));
+  const saveCard = button("recap-download", t("group.recapDownload"), (file) => save(file, file.name));
+  const share = "share" in navigator ? button("recap-share", t("group.recapShare"), (file) => {
+    const withFile = { files: [file], title: t("group.recap"), text: night.text };
+    const canFile = !navigator.canShare || navigator.canShare({ files: [file] });
+    return navigator.share(canFile ? withFile : { title: t("group.recap"), text: night.text });
+  }) : null;
+  // Sharing needs the click's user activation, which a slow fetch may outlast: start it early.
+  share?.addEventListener("pointerenter", () => recapFile(night).catch(() => {}));
+  share?.addEventListener("focus", () => recapFile(night).catch(() => {}));
   return h("section", { class: "panel", "aria-labelledby": "recap-h", id: "recap" },
-    h("h2", { id: "recap-h" }, t("group.recap")), text, h("div", { class: "row" }, show), image);
+    h("h2", { id: "recap-h" }, t("group.recap")), text, h("div", { class: "row" }, show, saveCard, share), status, image);
 }
 
 async function render() {

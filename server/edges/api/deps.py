@@ -1,4 +1,4 @@
-"""Request dependencies: the calling player, and the per-address rate limits."""
+"""Request dependencies: the calling player, and the rate limits (per address, or per player)."""
 
 from __future__ import annotations
 
@@ -41,12 +41,12 @@ def _limits(request: Request) -> tuple[Any, str] | None:
     return limiter, state.addresses.of(request.scope)
 
 
-def too_many(wait_s: float, what: str) -> ApiError:
+def too_many(wait_s: float, what: str, whose: str = "your address") -> ApiError:
     seconds = max(1, math.ceil(wait_s))
     return ApiError(
         429,
         "rate_limited",
-        f"Too many {what} from your address; try again in {seconds} s.",
+        f"Too many {what} from {whose}; try again in {seconds} s.",
         {"Retry-After": str(seconds)},
     )
 
@@ -59,6 +59,16 @@ def spend(request: Request, kind: str, what: str) -> None:
         wait_s = limiter.take(kind, address)
         if wait_s > 0:
             raise too_many(wait_s, what)
+
+
+def spend_player(request: Request, kind: str, caller: Caller, what: str) -> None:
+    """Take one of this player's ``kind`` tokens (whatever their address), or refuse with 429
+    and ``Retry-After``."""
+    limiter = getattr(request.app.state, "limiter", None)
+    if limiter is not None:
+        wait_s = limiter.take(kind, caller.id)
+        if wait_s > 0:
+            raise too_many(wait_s, what, "you")
 
 
 def check_lookups(request: Request) -> None:

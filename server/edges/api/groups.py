@@ -9,7 +9,6 @@ group, ``GET``/``POST .../invite`` (members; rotating: the owner) and nowhere el
 
 from __future__ import annotations
 
-import asyncio
 import csv
 import io
 from collections.abc import AsyncIterator
@@ -22,11 +21,11 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from server.edges.api.deps import Caller, current_player
+from server.edges.api.deps import Caller, current_player, spend_player
 from server.edges.api.errors import ApiError, error_response_doc
 from server.groups import ledger, partners, recap
 from server.groups.presence import Presence, SharedPresence
-from server.groups.recap_image import recap_png
+from server.limits import RECAP_IMAGES
 from server.rules.games import game_names, get_game
 from server.storage import groups, store
 from server.storage.models import Group
@@ -488,17 +487,19 @@ async def export_json(code: str, request: Request, caller: Caller = Depends(curr
 # ---- the night's recap ---------------------------------------------------------------------
 
 
-async def _night(request: Request, code: str, caller: Caller) -> tuple[dict, str]:
-    await member_role(request, code, caller)
+def _titles() -> dict[str, str]:
+    return {g: get_game(g).title for g in game_names()}
+
+
+async def _night(request: Request, code: str) -> tuple[dict, str]:
+    """The group's night recap and the group's name (membership checked by the caller)."""
 
     def read(session) -> tuple[dict, str]:
         members = {m["player_id"]: m["name"] for m in groups.members_of(session, code)}
         night = recap.recap(groups.night_matches(session, code, recap.NIGHT_GAP), members)
         return night, session.get_one(Group, code).name
 
-    night, name = await _in_session(request, read)
-    titles = {g: get_game(g).title for g in game_names()}
-    return night, recap.recap_text(name, night, titles)
+    return await _in_session(request, read)
 
 
 @router.get(
@@ -507,18 +508,27 @@ async def _night(request: Request, code: str, caller: Caller) -> tuple[dict, str
     responses=error_response_doc(401, 404, 503),
 )
 async def night_recap(code: str, request: Request, caller: Caller = Depends(current_player)) -> dict:
-    night, text = await _night(request, code, caller)
-    return {**night, "text": text}
+    await member_role(request, code, caller)
+    night, name = await _night(request, code)
+    return {**night, "text": recap.recap_text(name, night, _titles())}
 
 
 @router.get(
     "/groups/{code}/recap.png",
     summary="The group's last night as an image to share",
-    responses={200: {"content": {"image/png": {}}}, **error_response_doc(401, 404, 503)},
+    responses={200: {"content": {"image/png": {}}}, **error_response_doc(401, 404, 429, 503)},
 )
 async def night_recap_png(code: str, request: Request, caller: Caller = Depends(current_player)) -> Response:
-    _, text = await _night(request, code, caller)
-    png = await asyncio.to_thread(recap_png, text)
+    """Drawn in a worker process once per night's version and kept (server/edges/api/recap_images.py)."""
+    spend_player(request, RECAP_IMAGES, caller, "recap images")
+    await member_role(request, code, caller)
+    version = await _in_session(request, lambda s: groups.night_version(s, code))
+
+    async def draw() -> bytes:
+        night, name = await _night(request, code)
+        return await request.app.state.recap_painters.draw(name, night, _titles())
+
+    png = await request.app.state.recap_images.body(f"{code}:{version}", draw)
     return Response(
         png, media_type="image/png", headers={"Content-Disposition": f'inline; filename="felt-{code}-night.png"'}
     )

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import multiprocessing
 import os
 import secrets
@@ -211,18 +212,30 @@ class BodyCache:
 
 
 class Replays:
-    """The replay bodies of one server: a cache, a bounded number of builds, shared builds."""
+    """The replay bodies of one server: a cache, a bounded number of builds, shared builds.
 
-    def __init__(self, build: Callable[[str], Awaitable[Body]], builds: int, queue: int, cache: BodyCache) -> None:
-        self._build_body = build  # match id -> encoded body, built out of the event loop's way
+    Other bodies built once per key out of the event loop's way (a night's recap image) use
+    the same service, with a builder of their own per request and their own ``what``."""
+
+    def __init__(
+        self,
+        build: Callable[[str], Awaitable[Body]],
+        builds: int,
+        queue: int,
+        cache: BodyCache,
+        what: str = "replays",
+    ) -> None:
+        self._build_body = build  # key (a match id) -> encoded body, built out of the event loop's way
         self._slots = asyncio.Semaphore(builds)
         self._queue = queue
         self._waiting = 0
+        self.what = what
         self.cache = cache
         self._building: dict[str, asyncio.Task] = {}
 
-    async def body(self, match_id: str) -> Body:
-        """The encoded replay of ``match_id`` (its access has been checked by the caller)."""
+    async def body(self, match_id: str, build: Callable[[], Awaitable[Body]] | None = None) -> Body:
+        """The body of ``match_id`` (its access has been checked by the caller), from the cache,
+        from a build of it already running, or built now (by ``build`` when given)."""
         cached = self.cache.get(match_id)
         if cached is not None:
             return cached
@@ -232,11 +245,12 @@ class Replays:
                 raise ApiError(
                     503,
                     "busy",
-                    "The server is building other replays; try again in a moment.",
+                    f"The server is building other {self.what}; try again in a moment.",
                     headers={"Retry-After": str(RETRY_AFTER_S)},
                 )
             self._waiting += 1  # counted at once: requests in one loop turn see each other
-            task = asyncio.get_running_loop().create_task(self._build(match_id))
+            make = build or functools.partial(self._build_body, match_id)
+            task = asyncio.get_running_loop().create_task(self._build(match_id, make))
             self._building[match_id] = task
             task.add_done_callback(lambda done: self._done(match_id, done))
         return await asyncio.shield(task)
@@ -246,13 +260,13 @@ class Replays:
         if not task.cancelled():
             task.exception()  # retrieved here too: every waiter may have gone away
 
-    async def _build(self, match_id: str) -> Body:
+    async def _build(self, match_id: str, make: Callable[[], Awaitable[Body]]) -> Body:
         try:
             await self._slots.acquire()
         finally:
             self._waiting -= 1
         try:
-            body = await self._build_body(match_id)
+            body = await make()
         finally:
             self._slots.release()
         self.cache.put(match_id, body)

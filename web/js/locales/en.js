@@ -697,6 +697,9 @@ export default {
   "group.notFound": "There is no such group, or you are not a member. Ask a member for the invite link.",
   "group.recap": "Tonight's recap",
   "group.recapImage": "Show as an image",
+  "group.recapDownload": "Download the card",
+  "group.recapShare": "Share the card",
+  "group.recapTooMany": "You asked for the card several times just now; try again in {s} s.",
   "group.exportCsv": "Standings as CSV",
   "group.exportJson": "All matches as JSON",
   // ---- The group's chat (web/js/group_webhook.js): the owner's webhook ----

@@ -696,6 +696,9 @@ export default {
   "group.notFound": "Esse grupo não existe, ou você não é membro. Peça o link de convite a um membro.",
   "group.recap": "Resumo da noite",
   "group.recapImage": "Mostrar como imagem",
+  "group.recapDownload": "Baixar o cartão",
+  "group.recapShare": "Compartilhar o cartão",
+  "group.recapTooMany": "Você pediu o cartão várias vezes agora há pouco; tente de novo em {s} s.",
   "group.exportCsv": "Classificação em CSV",
   "group.exportJson": "Todas as partidas em JSON",
   // ---- The group's chat (web/js/group_webhook.js): the owner's webhook ----
