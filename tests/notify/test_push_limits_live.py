@@ -7,8 +7,8 @@ SQLite and on PostgreSQL, with push services of the test's own on loopback (127.
   is cut off at ``FELT_PUSH_TIMEOUT_S`` (the whole request, not each read);
 - one endpoint gets one message an event, however many devices (of however many players)
   subscribed with it;
-- a player has at most 20 devices and 10 push subscriptions (the default caps): one more is
-  refused with 409 and changes nothing.
+- a player has at most 20 devices and 10 push subscriptions (the default caps): one more (a
+  linked device, a passkey's sign-in, a subscription) is refused with 409 and changes nothing.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import httpx
 import pytest
 from live_server import served_on
 from push_receiver import Keys, PushReceiver
+from soft_passkey import SoftPasskey
 from ws_client import Client, linked_device, new_player, new_room
 
 SHORT = {"max_cards": 2, "rebound": False}  # a short Oh Hell
@@ -139,22 +140,43 @@ async def test_one_endpoint_gets_one_message_an_event_however_many_devices_gave_
     await host.close()
 
 
+async def add_passkey(http: httpx.AsyncClient, player: dict, passkey: SoftPasskey) -> None:
+    made = (await http.post("/api/players/me/passkeys/options", headers=auth(player["token"]))).json()
+    answer = {"challenge_id": made["challenge_id"], "credential": passkey.create(made["options"])}
+    added = await http.post("/api/players/me/passkeys", json=answer, headers=auth(player["token"]))
+    assert added.status_code == 201, added.text
+
+
+async def sign_in(http: httpx.AsyncClient, passkey: SoftPasskey) -> httpx.Response:
+    made = (await http.post("/api/passkeys/sign-in/options")).json()
+    answer = {"challenge_id": made["challenge_id"], "credential": passkey.get(made["options"])}
+    return await http.post("/api/passkeys/sign-in", json=answer)
+
+
 async def test_a_player_past_the_device_or_subscription_cap_is_refused_and_nothing_changes(server, receivers):
     service, _ = receivers
     eve = await new_player(server.base, "Eve")
-    mine = await devices_of(server, eve, 20)
+    passkey = SoftPasskey(server.base)
     async with httpx.AsyncClient(base_url=server.base) as http:
+        await add_passkey(http, eve, passkey)
+        mine = await devices_of(server, eve, 20)
         code = (await http.post("/api/players/me/links", headers=auth(eve["token"]))).json()["code"]
         refused = await http.post("/api/players/link", json={"code": code})
         assert refused.status_code == 409 and refused.json()["error"]["code"] == "too_many_devices", refused.text
+        refused = await sign_in(http, passkey)
+        assert refused.status_code == 409 and refused.json()["error"]["code"] == "too_many_devices", refused.text
         listed = (await http.get("/api/players/me/devices", headers=auth(eve["token"]))).json()["devices"]
         assert len(listed) == 20
-        gone = next(d["id"] for d in listed if not d["current"])
-        assert (await http.delete(f"/api/players/me/devices/{gone}", headers=auth(eve["token"]))).status_code == 204
+        kept = (await http.get("/api/players/me/passkeys", headers=auth(eve["token"]))).json()["passkeys"]
+        assert kept[0]["last_used_at"] is None  # the refused sign-in left the passkey as it was
+        for gone in [d["id"] for d in listed if not d["current"]][:2]:
+            assert (await http.delete(f"/api/players/me/devices/{gone}", headers=auth(eve["token"]))).status_code == 204
         mine = [d for d in mine if (await http.get("/api/players/me", headers=auth(d["token"]))).status_code == 200]
-        assert len(mine) == 19
+        assert len(mine) == 18
         linked = await http.post("/api/players/link", json={"code": code})  # the refused code was not spent
         assert linked.status_code == 201, linked.text
+        signed_in = await sign_in(http, passkey)
+        assert signed_in.status_code == 201 and signed_in.json()["id"] == eve["id"], signed_in.text
 
         for i, device in enumerate(mine[:10]):
             assert (await subscribe(http, device, service.url(f"d{i}"))).status_code == 200
