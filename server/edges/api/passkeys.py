@@ -210,6 +210,7 @@ async def sign_in(body: Answer, request: Request) -> PlayerCreated:
     rp_id, origin = _party(request)
     label = device_label(request.headers.get("user-agent", ""))
     db = request.app.state.db
+    cap = request.app.state.settings.max_devices_per_player
 
     def verify() -> PlayerCreated | None:
         with db.session() as session:
@@ -234,7 +235,6 @@ async def sign_in(body: Answer, request: Request) -> PlayerCreated:
             _, token = devices.add_device(session, player.id, label, cap=cap)
             return PlayerCreated(id=player.id, name=player.name, token=token)
 
-    cap = request.app.state.settings.max_devices_per_player
     try:
         signed_in = await db.call(verify)
     except devices.TooManyDevices:  # rolled back: the challenge and the sign count stay as they were

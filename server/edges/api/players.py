@@ -172,7 +172,6 @@ async def redeem_link(body: LinkCode, request: Request) -> PlayerCreated:
     spend(request, LINKS, "device link codes")
     label = device_label(request.headers.get("user-agent", ""))
     db = request.app.state.db
-
     cap = request.app.state.settings.max_devices_per_player
 
     def redeem() -> PlayerCreated | None:
