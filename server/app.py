@@ -283,10 +283,14 @@ def _start_push(app: FastAPI, settings: Settings, db: Database, rooms: RoomManag
         settings.outbound_allow_private,
         timeout_s=settings.push_timeout_s,
         allow_networks=settings.outbound_allow_networks,
+        deadline_s=settings.push_timeout_s,
+        max_connections=settings.push_senders,
     )
     secret = settings.vapid_private_key.get_secret_value() if settings.vapid_private_key else None
     keys = app.state.vapid = VapidKeys(db, secret, settings.push_contact)
-    push = app.state.push = PushChannel(db, outbound, keys)
+    push = app.state.push = PushChannel(
+        db, outbound, keys, senders=settings.push_senders, senders_per_host=settings.push_senders_per_host
+    )
     push.start()
     rooms.notifier.add(push)
     return outbound

@@ -95,7 +95,19 @@ class Settings(BaseSettings):
         "every VAPID token).",
     )
     push_timeout_s: float = Field(
-        default=10.0, gt=0, description="How long one Web Push request may take before it is retried."
+        default=10.0,
+        gt=0,
+        description="How long one Web Push request may take, its whole reply included, before it is retried.",
+    )
+    push_senders: int = Field(default=64, ge=1, description="Web Push requests sent at once, in all.")
+    push_senders_per_host: int = Field(
+        default=8, ge=1, description="Web Push requests sent at once to one push service host."
+    )
+    max_devices_per_player: int = Field(
+        default=20, ge=1, description="Devices (not signed out) a player may have; a further one is refused."
+    )
+    max_push_subscriptions_per_player: int = Field(
+        default=10, ge=1, description="A player's devices subscribed to Web Push at once; a further one is refused."
     )
     room_idle_close_s: float = Field(
         default=900.0, gt=0, description="A table nobody has been connected to for this long is parked."

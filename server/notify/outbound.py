@@ -12,7 +12,9 @@ networks that may be reached although private (``FELT_OUTBOUND_ALLOW_NETWORKS``:
 on the host's own network, say).
 
 Proxies from the environment are ignored (they would connect for us, unchecked), replies are
-read to a small cap, and every request has a deadline.
+read to a small cap, and every request has two limits of time: ``timeout_s`` for each step
+(connecting, each read and write) and ``deadline_s`` for the whole request, so that a receiver
+that answers its headers and then trickles a byte now and then is cut off all the same.
 """
 
 from __future__ import annotations
@@ -147,9 +149,12 @@ class Outbound:
         timeout_s: float = 5.0,
         max_redirects: int = 3,
         allow_networks: Iterable[str] = (),
+        deadline_s: float = 10.0,
+        max_connections: int = 50,
     ) -> None:
         self.reach = Reach(allow_private, allow_networks)
-        limits = httpx.Limits(max_connections=50, max_keepalive_connections=10, keepalive_expiry=30.0)
+        self.deadline_s = deadline_s
+        limits = httpx.Limits(max_connections=max_connections, max_keepalive_connections=10, keepalive_expiry=30.0)
         self.client = httpx.AsyncClient(
             transport=_GuardedTransport(self.reach, limits),
             timeout=httpx.Timeout(timeout_s),
@@ -162,9 +167,17 @@ class Outbound:
         """POST ``content`` to ``url``; the reply with at most ``MAX_REPLY_BYTES`` of its body.
 
         Raises ``OutboundRefused`` for a URL or an address (any hop's) Felt may not send to,
-        httpx's errors for the network's failures (timeouts included)."""
+        httpx's errors for the network's failures (timeouts included: ``httpx.TimeoutException``
+        also when the whole request, redirects and reply included, outlasts ``deadline_s``)."""
         check_url(url, self.reach)
         request = self.client.build_request("POST", url, content=content, headers=headers)
+        try:
+            async with asyncio.timeout(self.deadline_s):
+                return await self._send(request)
+        except TimeoutError:
+            raise httpx.TimeoutException(f"no whole reply within {self.deadline_s:g} s", request=request) from None
+
+    async def _send(self, request: httpx.Request) -> httpx.Response:
         reply = await self.client.send(request, stream=True)
         try:
             body = bytearray()

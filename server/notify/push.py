@@ -9,19 +9,27 @@ and POSTs it there through ``Outbound``, the guarded client every user-given URL
 The payload is ``{"title", "body", "url", "kind", "tag"}`` in the language the device
 subscribed in: whose table and which game (and who said a player's name), never a card and
 never a chat line. ``PushChannel`` takes events without
-blocking onto a bounded queue its own task drains; each delivery is a task of its own (a few at
-once), retried with backoff when the push service fails (5xx, 429, the network), and a
-subscription the push service no longer knows (404, 410) is dropped.
+blocking onto a bounded queue its own task drains; each delivery is a task of its own, retried
+with backoff when the push service fails (5xx, 429, the network), and a subscription the push
+service no longer knows (404, 410) is dropped.
+
+One event is one message to an endpoint, however many of the event's players' devices
+subscribed with it. A request has a deadline for the whole of it (``Outbound``), and the
+requests under way are counted per endpoint host as well as in all: a host that answers slowly
+fills only its own slots, never the ones other hosts' deliveries use.
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import logging
 import math
 import re
 import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -180,14 +188,31 @@ def encrypt(subscription: store.Subscription, data: bytes) -> bytes:
 _TOPIC = re.compile(r"[^A-Za-z0-9_-]")
 
 
+def _host_of(endpoint: str) -> str:
+    """The host a push endpoint names (its port aside: one machine is one host)."""
+    try:
+        return httpx.URL(endpoint).host.lower()
+    except (httpx.InvalidURL, ValueError):
+        return ""
+
+
+@dataclass(slots=True)
+class _HostSlots:
+    """One host's sender slots, and the deliveries holding or awaiting one (gone at none)."""
+
+    free: asyncio.Semaphore
+    users: int = 0
+
+
 class PushChannel:
     """Tells players' subscribed devices of their turns, their clocks, their tables starting
     and their names said in chat (a Notifier channel), unless they watch that table.
 
-    ``offer`` never blocks: a job per player goes on a bounded queue (a full queue drops it);
-    the worker asks the database for the player's subscriptions with that kind on and starts
-    one delivery each (a bounded number under way: past it they are dropped too), at most
-    ``senders`` sending at once.
+    ``offer`` never blocks: a job per event goes on a bounded queue (a full queue drops it);
+    the worker asks the database for the subscriptions of the event's players with that kind
+    on and starts one delivery per endpoint (a bounded number under way: past it they are
+    dropped too). At most ``senders`` requests are sent at once, at most ``senders_per_host``
+    of them to one host; a delivery waits for its host's slot before it takes one of all.
     """
 
     def __init__(
@@ -196,14 +221,17 @@ class PushChannel:
         outbound: Outbound,
         keys: VapidKeys,
         queue_size: int = 1000,
-        senders: int = 8,
+        senders: int = 64,
+        senders_per_host: int = 8,
         retries: int = 3,
         backoff_s: float = 1.0,
     ) -> None:
         self.db, self.outbound, self.keys = db, outbound, keys
         self.retries, self.backoff_s = retries, backoff_s
-        self.queue: asyncio.Queue[tuple[str, str, Event]] = asyncio.Queue(queue_size)
+        self.queue: asyncio.Queue[tuple[tuple[str, ...], str, Event]] = asyncio.Queue(queue_size)
         self._senders = asyncio.Semaphore(senders)
+        self.senders_per_host = senders_per_host
+        self._hosts: dict[str, _HostSlots] = {}  # hosts with a delivery sending or waiting to
         self.max_deliveries = 4 * queue_size  # deliveries started and not done (sending or waiting to retry)
         self._deliveries: set[asyncio.Task] = set()
         self._worker: asyncio.Task | None = None
@@ -218,15 +246,16 @@ class PushChannel:
         if kind is None:
             return
         if isinstance(event, YourTurn | TableStarted):
-            players = [p for p in event.players if p not in event.watching]
+            players = tuple(p for p in event.players if p not in event.watching)
         else:
             assert isinstance(event, ClockRanOut | Mentioned)
-            players = [] if event.player_id in event.watching else [event.player_id]
-        for player in players:
-            try:
-                self.queue.put_nowait((player, kind, event))
-            except asyncio.QueueFull:
-                self._dropped()
+            players = () if event.player_id in event.watching else (event.player_id,)
+        if not players:
+            return
+        try:
+            self.queue.put_nowait((players, kind, event))
+        except asyncio.QueueFull:
+            self._dropped()
 
     def _dropped(self) -> None:
         self.counts["dropped"] += 1
@@ -235,9 +264,9 @@ class PushChannel:
 
     async def _run(self) -> None:
         while True:
-            player, kind, event = await self.queue.get()
+            players, kind, event = await self.queue.get()
             try:
-                subscriptions = await self.db.call(self._subscriptions, player, kind)
+                subscriptions = await self.db.call(self._subscriptions, players, kind)
                 for subscription in subscriptions:
                     if len(self._deliveries) >= self.max_deliveries:  # push services far behind
                         self._dropped()
@@ -254,9 +283,15 @@ class PushChannel:
             finally:
                 self.queue.task_done()
 
-    def _subscriptions(self, player: str, kind: str) -> list[store.Subscription]:
+    def _subscriptions(self, players: tuple[str, ...], kind: str) -> list[store.Subscription]:
+        """The subscriptions to tell, one per endpoint (the first device's, by id): devices
+        that gave the same endpoint are one browser, or one receiver, told once."""
         with self.db.session() as session:
-            return store.subscriptions_for(session, player, kind)
+            found = store.subscriptions_for(session, players, kind)
+        by_endpoint: dict[str, store.Subscription] = {}
+        for subscription in found:
+            by_endpoint.setdefault(subscription.endpoint, subscription)
+        return list(by_endpoint.values())
 
     async def _deliver(self, subscription: store.Subscription, event: Event) -> None:
         """Send one notification to one device, retrying while the push service fails."""
@@ -264,7 +299,7 @@ class PushChannel:
         for attempt in range(self.retries + 1):
             if attempt:
                 await asyncio.sleep(self.backoff_s * 2 ** (attempt - 1))
-            async with self._senders:
+            async with self._slot(subscription.endpoint):
                 status = await self._send(subscription, body, event)
             if status is not None and 200 <= status < 300:
                 self.counts["sent"] += 1
@@ -308,6 +343,22 @@ class PushChannel:
         except (httpx.HTTPError, OSError):
             return None
         return reply.status_code
+
+    @contextlib.asynccontextmanager
+    async def _slot(self, endpoint: str) -> AsyncIterator[None]:
+        """A sender's slot for a request to ``endpoint``: one of its host's, then one of all."""
+        host = _host_of(endpoint)
+        slots = self._hosts.get(host)
+        if slots is None:
+            slots = self._hosts[host] = _HostSlots(asyncio.Semaphore(self.senders_per_host))
+        slots.users += 1
+        try:
+            async with slots.free, self._senders:
+                yield
+        finally:
+            slots.users -= 1
+            if not slots.users:
+                del self._hosts[host]
 
     def _drop(self, subscription: store.Subscription) -> None:
         with self.db.session() as session:

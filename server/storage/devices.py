@@ -52,8 +52,27 @@ def normalize_link_code(text: object) -> str | None:
 # ---- devices -----------------------------------------------------------------------------
 
 
-def add_device(session: Session, player_id: str, label: str, now: datetime | None = None) -> tuple[Device, str]:
-    """A new device of ``player_id`` and its token (plaintext, shown once)."""
+class TooManyDevices(Exception):
+    """The player has the most devices (not revoked) a player may have."""
+
+
+def device_count(session: Session, player_id: str) -> int:
+    """How many devices of the player are not revoked (the player's row locked, on
+    PostgreSQL, until the transaction ends: two devices added at once are counted in turn)."""
+    session.execute(sa.select(Player.id).where(Player.id == player_id).with_for_update())
+    count = session.scalar(
+        sa.select(sa.func.count()).select_from(Device).where(Device.player_id == player_id, Device.revoked_at.is_(None))
+    )
+    return int(count or 0)
+
+
+def add_device(
+    session: Session, player_id: str, label: str, now: datetime | None = None, cap: int | None = None
+) -> tuple[Device, str]:
+    """A new device of ``player_id`` and its token (plaintext, shown once). Raises
+    ``TooManyDevices`` when the player has ``cap`` devices already."""
+    if cap is not None and device_count(session, player_id) >= cap:
+        raise TooManyDevices
     now = now or _now()
     token = secrets.token_urlsafe(32)
     device = Device(
@@ -130,11 +149,12 @@ def create_link_code(session: Session, player_id: str, now: datetime | None = No
 
 
 def redeem_link_code(
-    session: Session, text: object, label: str, now: datetime | None = None
+    session: Session, text: object, label: str, now: datetime | None = None, cap: int | None = None
 ) -> tuple[Player, Device, str] | None:
     """Use a link code: a new device (and its token) for the code's player, or None when the
     code is unknown, used or expired (all the same to the caller). The code is spent by one
-    conditional update, so two devices racing with it cannot both win."""
+    conditional update, so two devices racing with it cannot both win. ``TooManyDevices`` as
+    ``add_device``: the session rolled back, the code is not spent."""
     code = normalize_link_code(text)
     if code is None:
         return None
@@ -152,7 +172,7 @@ def redeem_link_code(
     player = session.get(Player, player_id)
     if player is None:
         return None
-    device, token = add_device(session, player.id, label, now)
+    device, token = add_device(session, player.id, label, now, cap)
     return player, device, token
 
 

@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from server.storage.models import Device, NotifyPrefs, PushSubscription, ServerKey
+from server.storage.models import Device, NotifyPrefs, Player, PushSubscription, ServerKey
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,22 +37,46 @@ def _live_device(session: Session, device_id: str) -> Device | None:
     return device if device is not None and device.revoked_at is None else None
 
 
+class TooManySubscriptions(Exception):
+    """The player's devices hold the most push subscriptions a player may have."""
+
+
 def save_subscription(
-    session: Session, device_id: str, endpoint: str, p256dh: str, auth: str, lang: str = "en"
+    session: Session,
+    device_id: str,
+    endpoint: str,
+    p256dh: str,
+    auth: str,
+    lang: str = "en",
+    cap: int | None = None,
 ) -> bool:
     """Keep ``device_id``'s subscription (replacing the one it had); False for a device that
-    is unknown or revoked."""
+    is unknown or revoked. A device's first subscription raises ``TooManySubscriptions`` when
+    its player's devices hold ``cap`` already."""
     device = _live_device(session, device_id)
     if device is None:
         return False
     row = session.get(PushSubscription, device_id)
     if row is None:
+        if cap is not None and subscription_count(session, device.player_id) >= cap:
+            raise TooManySubscriptions
         row = PushSubscription(device_id=device_id, player_id=device.player_id, created_at=_now())
         session.add(row)
     row.endpoint, row.p256dh, row.auth, row.lang = endpoint, p256dh, auth, lang
     row.created_at = _now()
     session.flush()
     return True
+
+
+def subscription_count(session: Session, player_id: str) -> int:
+    """How many of the player's devices are subscribed (the player's row locked, on
+    PostgreSQL, until the transaction ends: two devices subscribing at once are counted in
+    turn)."""
+    session.execute(sa.select(Player.id).where(Player.id == player_id).with_for_update())
+    count = session.scalar(
+        sa.select(sa.func.count()).select_from(PushSubscription).where(PushSubscription.player_id == player_id)
+    )
+    return int(count or 0)
 
 
 def subscription_of(session: Session, device_id: str) -> Subscription | None:
@@ -97,13 +121,13 @@ def set_kinds_off(session: Session, device_id: str, off: Iterable[str]) -> bool:
     return True
 
 
-def subscriptions_for(session: Session, player_id: str, kind: str) -> list[Subscription]:
-    """The subscriptions of ``player_id``'s devices (not revoked) that have ``kind`` on."""
+def subscriptions_for(session: Session, player_ids: Iterable[str], kind: str) -> list[Subscription]:
+    """The subscriptions of the players' devices (not revoked) that have ``kind`` on."""
     rows = session.execute(
         sa.select(PushSubscription, NotifyPrefs.off)
         .join(Device, Device.id == PushSubscription.device_id)
         .outerjoin(NotifyPrefs, NotifyPrefs.device_id == PushSubscription.device_id)
-        .where(PushSubscription.player_id == player_id, Device.revoked_at.is_(None))
+        .where(PushSubscription.player_id.in_(list(player_ids)), Device.revoked_at.is_(None))
         .order_by(PushSubscription.device_id)
     ).all()
     return [

@@ -1,6 +1,9 @@
 """A push service of the tests' own on loopback: it records every request it gets and answers
-each path as told (a status code, or "hang": it never answers). With it, a subscription made
-in a test (a P-256 key pair and an auth secret) whose payloads the test decrypts.
+each path as told (a status code; "hang": it never answers; "drip": it answers its headers,
+then a byte every ``DRIP_EVERY_S`` for as long as the sender reads, and notes when the sender
+gave up). It listens on ``host`` (any 127.x.y.z address is this machine). With it, a
+subscription made in a test (a P-256 key pair and an auth secret) whose payloads the test
+decrypts.
 ``ThreadedReceiver`` runs one on an event loop of its own thread, for tests that are not
 coroutines (a browser driven through Playwright's sync API)."""
 
@@ -10,6 +13,7 @@ import asyncio
 import base64
 import os
 import threading
+import time
 from dataclasses import dataclass, field
 
 import http_ece
@@ -17,6 +21,8 @@ import orjson
 from aiohttp import web
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+
+DRIP_EVERY_S = 2.0
 
 
 def b64url(data: bytes) -> str:
@@ -28,6 +34,15 @@ class Received:
     path: str
     headers: dict[str, str]
     body: bytes
+
+
+@dataclass
+class Drip:
+    """A request answered a byte at a time: when it came and when its sender closed it."""
+
+    path: str
+    started: float
+    ended: float | None = None
 
 
 @dataclass
@@ -53,8 +68,10 @@ class Keys:
 
 
 class PushReceiver:
-    def __init__(self) -> None:
+    def __init__(self, host: str = "127.0.0.1") -> None:
+        self.host = host
         self.got: list[Received] = []
+        self.drips: list[Drip] = []
         # How each path answers: a status, "hang", or a list of those taken one per request
         # (201 once it is used up).
         self.replies: dict[str, int | str | list] = {}
@@ -69,15 +86,15 @@ class PushReceiver:
         app.router.add_post("/{name}", self._handle)
         self.runner = web.AppRunner(app, access_log=None)
         await self.runner.setup()
-        site = web.TCPSite(self.runner, "127.0.0.1", 0)
+        site = web.TCPSite(self.runner, self.host, 0)
         await site.start()
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
         return self
 
     def url(self, name: str) -> str:
-        return f"http://127.0.0.1:{self.port}/{name}"
+        return f"http://{self.host}:{self.port}/{name}"
 
-    async def _handle(self, request: web.Request) -> web.Response:
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info["name"]
         body = await request.read()
         async with self._arrived:
@@ -86,11 +103,31 @@ class PushReceiver:
         reply = self.replies.get(name, 201)
         if isinstance(reply, list):
             reply = reply.pop(0) if reply else 201
+        if reply == "drip":
+            return await self._drip(request, name)
         if reply == "hang":
             self.hanging.append(request)
             await self._release.wait()
             reply = 201
         return web.Response(status=int(reply))
+
+    async def _drip(self, request: web.Request, name: str) -> web.StreamResponse:
+        drip = Drip(name, time.monotonic())
+        self.drips.append(drip)
+        answer = web.StreamResponse(status=201, headers={"Content-Length": str(1 << 20)})
+        await answer.prepare(request)
+        next_byte = drip.started
+        try:
+            while request.transport is not None and not request.transport.is_closing():
+                if time.monotonic() >= next_byte:
+                    await answer.write(b"x")
+                    next_byte += DRIP_EVERY_S
+                await asyncio.sleep(0.05)
+        except (ConnectionError, RuntimeError):  # the sender closed it between two bytes
+            pass
+        finally:
+            drip.ended = time.monotonic()
+        return answer
 
     def at(self, name: str) -> list[Received]:
         return [r for r in self.got if r.path == name]

@@ -24,6 +24,16 @@ async def new_player(base: str, name: str) -> dict:
         return r.json()
 
 
+async def linked_device(base: str, player: dict) -> dict:
+    """A further device of ``player`` (linked with a one-time code): ``{"id", "name", "token"}``."""
+    async with httpx.AsyncClient(base_url=base) as http:
+        made = await http.post("/api/players/me/links", headers={"Authorization": f"Bearer {player['token']}"})
+        assert made.status_code == 201, made.text
+        linked = await http.post("/api/players/link", json={"code": made.json()["code"]})
+        assert linked.status_code == 201, linked.text
+        return linked.json()
+
+
 async def new_room(
     base: str, token: str, game: str, options: dict | None = None, seats: int | None = None, private: bool = False,
     turn_timer: int = 0,

@@ -28,7 +28,7 @@ from webauthn.helpers.structs import (
 
 from server.edges.api.deps import current_player, spend
 from server.edges.api.errors import ApiError, error_response_doc
-from server.edges.api.players import PlayerCreated, device_label
+from server.edges.api.players import TOO_MANY_DEVICES, PlayerCreated, device_label
 from server.limits import LINKS
 from server.players import Caller
 from server.storage import devices, passkeys
@@ -204,12 +204,13 @@ async def sign_in_options(request: Request) -> Ceremony:
     status_code=201,
     response_model=PlayerCreated,
     summary="Sign in with a passkey: a new token, for this device, of the passkey's player",
-    responses=error_response_doc(400, 422, 503),
+    responses=error_response_doc(400, 409, 422, 503),
 )
 async def sign_in(body: Answer, request: Request) -> PlayerCreated:
     rp_id, origin = _party(request)
     label = device_label(request.headers.get("user-agent", ""))
     db = request.app.state.db
+    cap = request.app.state.settings.max_devices_per_player
 
     def verify() -> PlayerCreated | None:
         with db.session() as session:
@@ -231,10 +232,13 @@ async def sign_in(body: Answer, request: Request) -> PlayerCreated:
             player = passkeys.used(session, key, checked.new_sign_count)
             if player is None:
                 return None
-            _, token = devices.add_device(session, player.id, label)
+            _, token = devices.add_device(session, player.id, label, cap=cap)
             return PlayerCreated(id=player.id, name=player.name, token=token)
 
-    signed_in = await db.call(verify)
+    try:
+        signed_in = await db.call(verify)
+    except devices.TooManyDevices:  # rolled back: the challenge and the sign count stay as they were
+        raise ApiError(409, "too_many_devices", TOO_MANY_DEVICES.format(cap=cap)) from None
     if signed_in is None:
         raise ApiError(400, "passkey_refused", REFUSED)
     return signed_in

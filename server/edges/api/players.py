@@ -33,6 +33,9 @@ NAME_FIELD = Field(
     examples=["Ana"],
     json_schema_extra={"minLength": 1, "maxLength": 24},
 )
+TOO_MANY_DEVICES = (
+    "Your player has {cap} devices signed in, the most it may have: sign one out (Devices) to add this one."
+)
 UNKNOWN_CODE = (
     "That code does not link a device: it is mistyped, used already or more than 10 minutes old."
     " Make a new one on a device where you are known."
@@ -163,22 +166,26 @@ async def create_link(request: Request, caller: Caller = Depends(current_player)
     status_code=201,
     response_model=PlayerCreated,
     summary="Link this device with a code: a new token for the code's player",
-    responses=error_response_doc(404, 422, 429, 503),
+    responses=error_response_doc(404, 409, 422, 429, 503),
 )
 async def redeem_link(body: LinkCode, request: Request) -> PlayerCreated:
     spend(request, LINKS, "device link codes")
     label = device_label(request.headers.get("user-agent", ""))
     db = request.app.state.db
+    cap = request.app.state.settings.max_devices_per_player
 
     def redeem() -> PlayerCreated | None:
         with db.session() as session:
-            found = devices.redeem_link_code(session, body.code, label)
+            found = devices.redeem_link_code(session, body.code, label, cap=cap)
             if found is None:
                 return None
             player, _, token = found
             return PlayerCreated(id=player.id, name=player.name, token=token)
 
-    linked = await db.call(redeem)
+    try:
+        linked = await db.call(redeem)
+    except devices.TooManyDevices:  # rolled back: the code still works once a device is signed out
+        raise ApiError(409, "too_many_devices", TOO_MANY_DEVICES.format(cap=cap)) from None
     if linked is None:
         raise ApiError(404, "link_code_unknown", UNKNOWN_CODE)
     return linked

@@ -111,7 +111,7 @@ async def push_key(request: Request) -> PushKey:
     "/devices/{device_id}/push",
     response_model=NotifySettings,
     summary="Subscribe this device to Web Push (replaces its earlier subscription)",
-    responses=error_response_doc(401, 403, 422, 503),
+    responses=error_response_doc(401, 403, 409, 422, 503),
 )
 async def subscribe(
     device_id: str, body: NewSubscription, request: Request, caller: Caller = Depends(current_player)
@@ -120,14 +120,23 @@ async def subscribe(
     endpoint, p256dh, auth = clean_subscription(body, request.app.state.settings.outbound_allow_private)
     lang = body.lang if body.lang in LANGS else "en"
     db = request.app.state.db
+    cap = request.app.state.settings.max_push_subscriptions_per_player
 
     def save() -> NotifySettings | None:
         with db.session() as session:
-            if not store.save_subscription(session, device, endpoint, p256dh, auth, lang):
+            if not store.save_subscription(session, device, endpoint, p256dh, auth, lang, cap):
                 return None
         return _settings_of(db, device)
 
-    saved = await db.call(save)
+    try:
+        saved = await db.call(save)
+    except store.TooManySubscriptions:
+        raise ApiError(
+            409,
+            "too_many_subscriptions",
+            f"Your player has {cap} devices subscribed to notifications, the most it may have:"
+            " turn them off on one of them (or sign it out) first.",
+        ) from None
     if saved is None:
         raise ApiError(403, "forbidden", "This device was signed out.")
     return saved

@@ -8,6 +8,7 @@ import httpx
 import pytest
 from fastapi import FastAPI, APIRouter
 
+from server.config import Settings
 from server.edges.api import passkeys, players
 from server.edges.api.errors import install_error_handlers
 
@@ -22,6 +23,7 @@ async def client(db):
     install_error_handlers(app)
     app.include_router(ROUTER, prefix="/api")
     app.state.db = db
+    app.state.settings = Settings()
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://localhost:8000") as client:
         yield client
 
