@@ -234,6 +234,10 @@ class Settings(BaseSettings):
         default=30.0, gt=0, description="WebSockets opened with one player token, sustained."
     )
     rate_token_connects_burst: int = Field(default=20, ge=1)
+    rate_webhook_tests_per_minute: float = Field(
+        default=2.0, gt=0, description="Test messages a group's owner may have sent to its chat, sustained."
+    )
+    rate_webhook_tests_burst: int = Field(default=5, ge=1)
     max_sockets_per_address: int = Field(
         default=256, ge=1, description="Room WebSockets one address may hold open at once."
     )

@@ -41,12 +41,12 @@ def _limits(request: Request) -> tuple[Any, str] | None:
     return limiter, state.addresses.of(request.scope)
 
 
-def too_many(wait_s: float, what: str) -> ApiError:
+def too_many(wait_s: float, what: str, whose: str = "from your address") -> ApiError:
     seconds = max(1, math.ceil(wait_s))
     return ApiError(
         429,
         "rate_limited",
-        f"Too many {what} from your address; try again in {seconds} s.",
+        f"Too many {what} {whose}; try again in {seconds} s.",
         {"Retry-After": str(seconds)},
     )
 
@@ -59,6 +59,16 @@ def spend(request: Request, kind: str, what: str) -> None:
         wait_s = limiter.take(kind, address)
         if wait_s > 0:
             raise too_many(wait_s, what)
+
+
+def spend_for(request: Request, kind: str, key: str, what: str, whose: str) -> None:
+    """Take one of ``key``'s ``kind`` tokens (a bucket of something other than an address, a
+    group say), or refuse with 429 and ``Retry-After``."""
+    limiter = getattr(request.app.state, "limiter", None)
+    if limiter is not None:
+        wait_s = limiter.take(kind, key)
+        if wait_s > 0:
+            raise too_many(wait_s, what, whose)
 
 
 def check_lookups(request: Request) -> None:
