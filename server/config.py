@@ -262,6 +262,10 @@ class Settings(BaseSettings):
         default=6.0, gt=0, description="Recap images one player may ask for, sustained (cached or drawn)."
     )
     rate_recap_images_burst: int = Field(default=4, ge=1)
+    rate_webhook_tests_per_minute: float = Field(
+        default=2.0, gt=0, description="Test messages a group's owner may have sent to its chat, sustained."
+    )
+    rate_webhook_tests_burst: int = Field(default=5, ge=1)
     max_sockets_per_address: int = Field(
         default=256, ge=1, description="Room WebSockets one address may hold open at once."
     )

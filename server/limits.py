@@ -1,10 +1,10 @@
-"""Per-address rate limits: token buckets behind a small interface.
+"""Rate limits: token buckets behind a small interface, most of them per client address.
 
 ``RateLimiter`` is what the edges use: ``take(kind, key)`` spends one token of the bucket
-``kind`` for ``key`` (a client address, or a player for what a player asks for) and answers
-how long to wait when there was none; ``wait(kind, key)`` only looks. ``MemoryRateLimiter``
-keeps the buckets in this process; a shared backend (Redis, for a cluster) implements the
-same two methods.
+``kind`` for ``key`` (a client address, or what the kind names) and answers how long to wait
+when there was none;
+``wait(kind, key)`` only looks. ``MemoryRateLimiter`` keeps the buckets in this process; a
+shared backend (Redis, for a cluster) implements the same two methods.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ LOOKUPS = "lookups"  # unknown room codes, over HTTP and WebSocket
 CONNECTS = "connects"  # room WebSockets opened
 TOKEN_CONNECTS = "token_connects"  # room WebSockets opened with one player token (keyed by its digest)
 RECAP_IMAGES = "recap_images"  # GET /api/groups/{code}/recap.png, keyed by the player
+WEBHOOK_TESTS = "webhook_tests"  # POST /api/groups/{code}/webhook/test (keyed by the group's code)
 
 
 def rates_from(settings: Settings) -> dict[str, Rate]:
@@ -43,6 +44,7 @@ def rates_from(settings: Settings) -> dict[str, Rate]:
         CONNECTS: Rate(settings.rate_connects_per_minute / 60, settings.rate_connects_burst),
         TOKEN_CONNECTS: Rate(settings.rate_token_connects_per_minute / 60, settings.rate_token_connects_burst),
         RECAP_IMAGES: Rate(settings.rate_recap_images_per_minute / 60, settings.rate_recap_images_burst),
+        WEBHOOK_TESTS: Rate(settings.rate_webhook_tests_per_minute / 60, settings.rate_webhook_tests_burst),
     }
 
 

@@ -5,11 +5,14 @@ Such a request is a request the server makes on someone's word, so by default it
 reach the public internet: every address a name resolves to is checked when the connection is
 made (not only when the URL is saved), on every redirect too (each hop connects through the
 same guard), and loopback, private, link-local, shared (CGNAT), multicast and reserved
-addresses are refused. Connecting to the address that was checked closes the gap a second DNS
-answer could open. ``allow_private`` lifts the guard: only tests turn it on
-(``FELT_OUTBOUND_ALLOW_PRIVATE``), to reach receivers they run on loopback. ``allow`` names
-networks that may be reached although private (``FELT_OUTBOUND_ALLOW_NETWORKS``: a chat server
-on the host's own network, say).
+addresses are refused. An IPv6 address that stands for an IPv4 one (mapped, IPv4-compatible,
+NAT64, 6to4, Teredo) is judged by the IPv4 address inside, which is where a translator or a
+tunnel takes it; a host written as a number in any spelling the resolver reads (``2130706433``,
+``0x7f.1``, ``127.1``) is judged as the address it is. Connecting to the address that was
+checked closes the gap a second DNS answer could open. ``allow_private`` lifts the guard: only
+tests turn it on (``FELT_OUTBOUND_ALLOW_PRIVATE``), to reach receivers they run on loopback.
+``allow`` names networks that may be reached although private (``FELT_OUTBOUND_ALLOW_NETWORKS``:
+a chat server on the host's own network, say).
 
 Proxies from the environment are ignored (they would connect for us, unchecked), replies are
 read to a small cap, and every request has two limits of time: ``timeout_s`` for each step
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import re
 import socket
 from collections.abc import Iterable
 from typing import Any
@@ -41,12 +45,56 @@ class OutboundRefused(Exception):
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
+# IPv6 addresses with an IPv4 address inside, and where it is (RFC 4291, 6052, 8215, 3056, 4380).
+_MAPPED = ipaddress.IPv6Network("::ffff:0:0/96")
+_TRANSLATED = ipaddress.IPv6Network("::ffff:0:0:0/96")  # SIIT's IPv4-translated addresses
+_COMPATIBLE = ipaddress.IPv6Network("::/96")  # IPv4-compatible (deprecated): ::a.b.c.d
+_NAT64 = ipaddress.IPv6Network("64:ff9b::/96")  # the well-known NAT64 prefix: 64:ff9b::a.b.c.d
+_NAT64_LOCAL = ipaddress.IPv6Network("64:ff9b:1::/48")  # a network's own NAT64 prefixes, inside
+_IPV4_NUMBER = re.compile(r"[0-9a-fx.]+")  # what inet_aton may read as an address (hosts are lowercase)
+
+
+def ipv4_inside(address: ipaddress.IPv6Address) -> tuple[ipaddress.IPv4Address, ...]:
+    """The IPv4 addresses that ``address`` leads to through a translator or a tunnel (a Teredo
+    address: its server's and its client's); none for an address of IPv6 alone."""
+    low32 = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
+    if address in _MAPPED or address in _TRANSLATED or address in _COMPATIBLE or address in _NAT64:
+        return (low32,)
+    if address.sixtofour is not None:
+        return (address.sixtofour,)
+    if address.teredo is not None:
+        return address.teredo
+    return ()
+
+
 def is_public(address: Address) -> bool:
-    """Whether ``address`` is on the public internet (an IPv4 address inside IPv6 is judged as
-    the IPv4 address it is)."""
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
+    """Whether ``address`` is on the public internet. An IPv6 address with an IPv4 one inside
+    is judged by what is inside (every one of them public); the NAT64 prefixes a network makes
+    for itself (``64:ff9b:1::/48``) lead inside it, wherever the IPv4 address is put."""
+    if isinstance(address, ipaddress.IPv6Address):
+        if address in _NAT64_LOCAL:
+            return False
+        inside = ipv4_inside(address)
+        if inside:
+            return all(is_public(a) for a in inside)
     return address.is_global and not address.is_multicast
+
+
+def written_address(host: str) -> Address | None:
+    """The address ``host`` is when it is one written as a number, as the resolver reads it:
+    dotted or not, in decimal, octal or hex, with parts left out (``2130706433``,
+    ``0x7f000001``, ``0177.0.0.1``, ``127.1`` are all 127.0.0.1); None for a name."""
+    try:
+        return ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    number = host.removesuffix(".")
+    if not _IPV4_NUMBER.fullmatch(number):
+        return None
+    try:
+        return ipaddress.IPv4Address(socket.inet_aton(number))
+    except OSError:
+        return None
 
 
 class Reach:
@@ -57,16 +105,19 @@ class Reach:
         self.allow: list[Network] = [ipaddress.ip_network(n, strict=False) for n in allow]
 
     def __call__(self, address: Address) -> bool:
-        if self.private or is_public(address):
+        if self.private or is_public(address) or self._allowed(address):
             return True
-        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-            address = address.ipv4_mapped
+        inside = ipv4_inside(address) if isinstance(address, ipaddress.IPv6Address) else ()
+        return bool(inside) and all(is_public(a) or self._allowed(a) for a in inside)
+
+    def _allowed(self, address: Address) -> bool:
         return any(address in network for network in self.allow)
 
 
 def check_url(url: object, reach: Reach | None = None) -> str:
     """``url`` if Felt may keep it as a place to send to: http(s), a host, no credentials, not
-    too long, and not a private address written as a number. Names are judged when sent."""
+    too long, and not a private address written as a number (in any spelling the resolver
+    reads, see ``written_address``). Names are judged when sent."""
     if not isinstance(url, str) or not url or len(url) > MAX_URL_CHARS:
         raise OutboundRefused(f"A URL is a text of at most {MAX_URL_CHARS} characters.")
     try:
@@ -79,10 +130,7 @@ def check_url(url: object, reach: Reach | None = None) -> str:
         raise OutboundRefused("The URL names no host.")
     if parsed.userinfo:
         raise OutboundRefused("A URL with a user name or password in it cannot be used.")
-    try:
-        literal: Address | None = ipaddress.ip_address(parsed.host)
-    except ValueError:
-        literal = None
+    literal = written_address(parsed.host)
     if literal is not None and not (reach or Reach())(literal):
         raise OutboundRefused("That address is not on the public internet.")
     return url

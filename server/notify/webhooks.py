@@ -5,8 +5,12 @@ of the group (a clock of an hour or more a decision, and only for players not lo
 table), and each finished match's result line. Nothing else, and never a card.
 
 Two formats, the owner's choice: ``discord`` (``{"content": text}``, which Discord and the
-chats that copied its webhooks take; mentions are switched off, so a player named
-``@everyone`` pings nobody) and ``json`` (``{"event", "group", "table", "text", "url"}``).
+chats that copied its webhooks take) and ``json`` (``{"event", "group", "table", "text",
+"url"}``). A message keeps what people wrote (player and group names) apart from Felt's own
+words, and each format writes it so that the chat shows it as it was typed: in ``discord``
+every ASCII punctuation mark in it is escaped with a backslash, so a name is never markdown, a
+masked link (``[Win](https://evil.io)``), a mention (``@everyone``, ``<@id>``), an emoji or a
+link, and mentions are switched off besides; ``json`` is data, not markup: its text is plain.
 Links are absolute when the server knows its public address (``FELT_PUBLIC_URL``), else paths.
 
 A dead or hanging webhook never slows a table: ``offer`` only appends to a bounded inbox (the
@@ -38,12 +42,13 @@ import asyncio
 import itertools
 import logging
 import os
+import re
 import secrets
 import socket
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import httpx
@@ -73,7 +78,9 @@ OUTAGE_WAIT_MAX_S = 30.0  # the longest wait for a database that is away before 
 
 @dataclass(frozen=True, slots=True)
 class Message:
-    """One post to a group's chat."""
+    """One post to a group's chat. ``said`` is ``text`` in parts, Felt's words and people's in
+    turn (even places Felt's, odd ones a name), for the formats that escape people's words;
+    a message queued without them has every word escaped."""
 
     event: str  # "table_open", "your_turn", "match_finished", "test"
     group: str
@@ -81,6 +88,51 @@ class Message:
     table: str | None
     text: str
     url: str
+    said: Sequence[str] = field(default=())
+
+
+class Said:
+    """A message's text as it is put together: Felt's words (``ours``) and what people wrote
+    (``theirs``: names), kept apart."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = [""]
+
+    def ours(self, text: str) -> Said:
+        if len(self.parts) % 2 == 0:
+            self.parts.append("")
+        self.parts[-1] += text
+        return self
+
+    def theirs(self, text: str) -> Said:
+        if len(self.parts) % 2 == 1:
+            self.parts.append("")
+        self.parts[-1] += text
+        return self
+
+    def extend(self, other: Said) -> Said:
+        for i, part in enumerate(other.parts):
+            (self.theirs if i % 2 else self.ours)(part)
+        return self
+
+    def text(self) -> str:
+        return "".join(self.parts)
+
+
+_DISCORD_MARKUP = re.compile(r"[!-/:-@\[-`{-~]")  # every ASCII punctuation mark
+
+
+def discord_escaped(text: str) -> str:
+    """``text`` as Discord shows it, letter for letter: a backslash before each punctuation mark
+    (Discord's markdown shows the mark itself), so no markup, mention, emoji or link is made."""
+    return _DISCORD_MARKUP.sub(lambda m: "\\" + m.group(), text)
+
+
+def discord_text(message: Message) -> str:
+    """The message's text for Discord: Felt's words as they are, people's escaped."""
+    if not message.said:
+        return discord_escaped(message.text)
+    return "".join(part if i % 2 == 0 else discord_escaped(part) for i, part in enumerate(message.said))
 
 
 def _title(game: str) -> str:
@@ -90,8 +142,13 @@ def _title(game: str) -> str:
         return game
 
 
-def _joined(names: Sequence[str]) -> str:
-    return " & ".join(names) if names else "nobody"
+def _joined(names: Sequence[Said]) -> Said:
+    said = Said()
+    for i, name in enumerate(names):
+        if i:
+            said.ours(" & ")
+        said.extend(name)
+    return said if names else said.ours("nobody")
 
 
 def _span(seconds: int) -> str:
@@ -102,51 +159,65 @@ def _span(seconds: int) -> str:
     return f"{max(1, round(seconds / 60))} min"
 
 
-def _seat_name(player: dict[str, Any]) -> str:
-    return f"Bot {player['seat'] + 1}" if player.get("bot") else (player.get("name") or "?")
+def _seat_name(player: dict[str, Any]) -> Said:
+    if player.get("bot"):
+        return Said().ours(f"Bot {player['seat'] + 1}")
+    return Said().theirs(player.get("name") or "?")
 
 
-def result_line(record: dict[str, Any]) -> str:
+def result_said(record: dict[str, Any]) -> Said:
     """A finished match in one line: who won, then the final scores by side, best first.
     ``Oh Hell: Rui won · Rui 23, Ana 18, Bot 3 9``."""
     game, players = record["game"], record.get("players") or []
     scores, won = record.get("scores") or [], set(record.get("winners") or [])
-    sides: dict[int, list[str]] = {}
+    sides: dict[int, list[dict[str, Any]]] = {}
     side_score: dict[int, Any] = {}
     for p in players:
         side = side_of(game, p["seat"], len(players))
-        sides.setdefault(side, []).append(_seat_name(p))
+        sides.setdefault(side, []).append(p)
         if p["seat"] < len(scores):
             side_score.setdefault(side, scores[p["seat"]])
-    winners = [_seat_name(p) for p in players if p["seat"] in won]
-    order = sorted(sides, key=lambda s: -(side_score.get(s) or 0))
-    table = ", ".join(f"{_joined(sides[s])} {side_score.get(s, '?')}" for s in order)
-    return f"{_title(game)}: {_joined(winners)} won · {table}"
+    winners = _joined([_seat_name(p) for p in players if p["seat"] in won])
+    said = Said().ours(f"{_title(game)}: ").extend(winners).ours(" won · ")
+    for i, side in enumerate(sorted(sides, key=lambda s: -(side_score.get(s) or 0))):
+        if i:
+            said.ours(", ")
+        said.extend(_joined([_seat_name(p) for p in sides[side]])).ours(f" {side_score.get(side, '?')}")
+    return said
+
+
+def result_line(record: dict[str, Any]) -> str:
+    """``result_said`` as plain text."""
+    return result_said(record).text()
+
+
+def _message(event: str, hook: dict[str, Any], table: str | None, said: Said, url: str) -> Message:
+    return Message(event, hook["group"], hook["group_name"], table, said.text(), url, tuple(said.parts))
 
 
 def compose(event: Event, hook: dict[str, Any], base: str) -> Message | None:
     """What ``event`` tells group ``hook['group']``'s chat, with links under ``base`` (the
     server's public address, or "" for paths); None when it tells nothing."""
-    group, name = hook["group"], hook["group_name"]
     if isinstance(event, TableOpened):
-        text = f"{event.host_name} opened a new {_title(event.game)} table."
-        return Message("table_open", group, name, event.table, text, f"{base}/r/{event.table}")
+        said = Said().theirs(event.host_name).ours(f" opened a new {_title(event.game)} table.")
+        return _message("table_open", hook, event.table, said, f"{base}/r/{event.table}")
     if isinstance(event, YourTurn):
         away = [n for p, n in zip(event.players, event.names, strict=False) if p not in event.watching]
         if event.clock_s < SLOW_CLOCK_S or not away:
             return None
-        title = _title(event.game)
-        text = f"{_joined(away)}'s turn at {event.host_name}'s {title} table ({_span(event.clock_s)} to decide)."
-        return Message("your_turn", group, name, event.table, text, f"{base}/r/{event.table}")
+        said = _joined([Said().theirs(n) for n in away]).ours("'s turn at ").theirs(event.host_name)
+        said.ours(f"'s {_title(event.game)} table ({_span(event.clock_s)} to decide).")
+        return _message("your_turn", hook, event.table, said, f"{base}/r/{event.table}")
     if isinstance(event, MatchFinished):
-        return Message("match_finished", group, name, event.table, result_line(event.record), f"{base}/g/{group}")
+        return _message("match_finished", hook, event.table, result_said(event.record), f"{base}/g/{hook['group']}")
     return None
 
 
 def body_of(message: Message, format: str) -> bytes:
     """The request body in the group's chosen format."""
     if format == "discord":
-        return orjson.dumps({"content": f"{message.text} {message.url}", "allowed_mentions": {"parse": []}})
+        content = f"{discord_text(message)} {message.url}"
+        return orjson.dumps({"content": content, "allowed_mentions": {"parse": []}})
     return orjson.dumps(
         {
             "event": message.event,
@@ -494,5 +565,6 @@ class Webhooks:
         return str(status), None  # the chat says the URL is wrong: trying again will not help
 
     def test_message(self, group: str, group_name: str) -> Message:
-        text = f"Felt: this chat will hear of the tables of {group_name}."
-        return Message("test", group, group_name, None, text, f"{self.base}/g/{group}")
+        said = Said().ours("Felt: this chat will hear of the tables of ").theirs(group_name).ours(".")
+        hook = {"group": group, "group_name": group_name}
+        return _message("test", hook, None, said, f"{self.base}/g/{group}")

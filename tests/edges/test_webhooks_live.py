@@ -6,12 +6,16 @@ both formats; a chat that answers 500 is tried again until it takes the message,
 answers 404 is not, and the owner reads how the last delivery went; a chat that never answers
 holds no table (its match plays to the end, its queue stays bounded and drops the oldest);
 only the owner reads or sets the URL, and the URL is in no other answer and in no log line.
+A server as deployed (the allowance off, one network allowed) refuses inside addresses in every
+spelling when they are saved, lets a group's owner send a few test messages a minute, and its
+chat shows people's names as typed: no markup, link or mention is made of them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
+import re
 import secrets
 
 import httpx
@@ -274,12 +278,17 @@ async def test_only_the_owner_reads_or_sets_the_webhook_and_no_other_answer_show
     assert_unlogged(server, secret)
 
 
-@pytest.fixture(scope="module")
-def guarded(tmp_path_factory):
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def guarded(request, tmp_path_factory):
     """A server as deployed: inside addresses refused; 127.0.0.2 stands for an allowed one
-    (FELT_OUTBOUND_ALLOW_NETWORKS), 127.0.0.1 for the inside."""
-    env = {"FELT_OUTBOUND_ALLOW_NETWORKS": "127.0.0.2/32", "FELT_WEBHOOK_BACKOFF_SCALE": "0.001"}
-    with served_on("sqlite", tmp_path_factory, "guarded", log_level="info", **env) as live:
+    (FELT_OUTBOUND_ALLOW_NETWORKS), 127.0.0.1 for the inside. A group's test messages come back
+    one in two minutes (not two a minute), so that a slow run never sees one come back."""
+    env = {
+        "FELT_OUTBOUND_ALLOW_NETWORKS": "127.0.0.2/32",
+        "FELT_WEBHOOK_BACKOFF_SCALE": "0.001",
+        "FELT_RATE_WEBHOOK_TESTS_PER_MINUTE": "0.5",
+    }
+    with served_on(request.param, tmp_path_factory, "guarded", log_level="info", **env) as live:
         yield live
 
 
@@ -314,3 +323,92 @@ async def test_a_webhook_never_reaches_inside_addresses_named_resolved_or_redire
         allowed.default = (204, {})
         assert (await http.post(base + "/test", headers=auth(ana))).json() == {"delivered": True, "failure": None}
     assert_unlogged(guarded, secret)
+
+
+# Inside addresses as a URL may spell them: IPv6 forms of IPv4 ones, and numbers a resolver reads.
+INSIDE_SPELLINGS = [
+    "[64:ff9b::a9fe:a9fe]",  # NAT64 of 169.254.169.254
+    "[64:ff9b::127.0.0.1]",
+    "[64:ff9b:1::a9fe:a9fe]",
+    "[2002:a9fe:a9fe::]",  # 6to4
+    "[::127.0.0.1]",  # IPv4-compatible
+    "[::ffff:169.254.169.254]",
+    "[2001:0:a9fe:a9fe::f7f7:f7f7]",  # Teredo through 169.254.169.254
+    "2130706433",
+    "0x7f000001",
+    "127.1",
+    "0",
+    "0177.0.0.1",
+    "0xa9fea9fe",
+    "169.254.43518",
+]
+
+
+async def test_inside_addresses_in_every_spelling_are_refused_when_saved_and_nothing_is_kept(guarded):
+    ana = await new_player(guarded.base, "Ana")
+    async with ChatReceiver("127.0.0.2") as allowed, httpx.AsyncClient(base_url=guarded.base) as http:
+        code = await new_group(http, ana)
+        base = f"/api/groups/{code}/webhook"
+        await set_hook(http, code, ana, allowed.url("/kept"), "json")
+        for host in INSIDE_SPELLINGS:
+            for url in (f"http://{host}/hook", f"https://{host}:8443/hook"):
+                r = await http.put(base, json={"url": url, "format": "discord"}, headers=auth(ana))
+                assert r.status_code == 422 and r.json()["error"]["code"] == "bad_url", (url, r.text)
+        kept = (await http.get(base, params={"reveal": "true"}, headers=auth(ana))).json()
+        assert kept["url"] == allowed.url("/kept") and kept["format"] == "json"
+        # A public address written as a number is a public address.
+        assert (await set_hook(http, code, ana, "https://134744072/hook"))["format"] == "discord"
+    assert allowed.requests == []
+
+
+async def test_a_groups_owner_sends_a_few_test_messages_then_gets_429_with_retry_after(guarded):
+    ana, rui = [await new_player(guarded.base, n) for n in ("Ana", "Rui")]
+    async with ChatReceiver("127.0.0.2") as chat, httpx.AsyncClient(base_url=guarded.base) as http:
+        code, other = await new_group(http, ana, rui), await new_group(http, ana)
+        for group in (code, other):
+            await set_hook(http, group, ana, chat.url(f"/{group}"), "json")
+        test = f"/api/groups/{code}/webhook/test"
+        for _ in range(10):  # a member is refused before anything is counted
+            assert (await http.post(test, headers=auth(rui))).status_code == 403
+        for _ in range(5):  # FELT_RATE_WEBHOOK_TESTS_BURST
+            assert (await http.post(test, headers=auth(ana))).json() == {"delivered": True, "failure": None}
+        refused = await http.post(test, headers=auth(ana))
+        assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited", refused.text
+        assert "group" in refused.json()["error"]["message"]
+        assert 60 <= int(refused.headers["retry-after"]) <= 120  # one in two minutes
+        assert (await http.post(test, headers=auth(ana))).status_code == 429
+        assert len(chat.requests) == 5  # the refused ones sent nothing
+        # Another group's chat is its own: its owner may test it.
+        tested = await http.post(f"/api/groups/{other}/webhook/test", headers=auth(ana))
+        assert tested.json() == {"delivered": True, "failure": None}
+        assert [r["path"] for r in chat.requests] == [f"/{code}"] * 5 + [f"/{other}"]
+
+
+async def test_names_reach_a_discord_chat_escaped_and_a_json_chat_as_typed(guarded):
+    host = await new_player(guarded.base, "[Win](https://evil.io)")
+    friend = await new_player(guarded.base, "@everyone")
+    async with ChatReceiver("127.0.0.2") as chat, httpx.AsyncClient(base_url=guarded.base) as http:
+        r = await http.post("/api/groups", json={"name": "@here **Cards**"}, headers=auth(host))
+        assert r.status_code == 201, r.text
+        code, invite = r.json()["code"], r.json()["invite_url"].split("#invite=", 1)[1]
+        joined = await http.post(f"/api/groups/{code}/join", json={"invite": invite}, headers=auth(friend))
+        assert joined.status_code == 200, joined.text
+        await set_hook(http, code, host, chat.url("/discord"), "discord")
+        assert (await http.post(f"/api/groups/{code}/webhook/test", headers=auth(host))).json()["delivered"]
+        room = await open_table(http, code, host)
+        await play_table(guarded, room, host, friend)
+        await chat.until(lambda r: len(r) >= 3, what="the test, the opening and the result")
+        test, opened, result = (b["content"] for b in chat.bodies()[:3])
+        link = "\\[Win\\]\\(https\\:\\/\\/evil\\.io\\)"
+        assert test == f"Felt: this chat will hear of the tables of \\@here \\*\\*Cards\\*\\*. /g/{code}"
+        assert opened == f"{link} opened a new Oh Hell table. /r/{room}"
+        assert result.startswith("Oh Hell: ") and link in result and "\\@everyone" in result
+        for content in (test, opened, result):  # no mark of markup but escaped ones
+            assert re.search(r"(?<!\\)[\[\]()@<>*]", content) is None, content
+        assert all(b["allowed_mentions"] == {"parse": []} for b in chat.bodies())
+
+        await set_hook(http, code, host, chat.url("/json"), "json")
+        await open_table(http, code, friend)
+        await chat.until(lambda r: len(r) >= 4, what="the opening in json")
+        assert chat.bodies()[3]["text"] == "@everyone opened a new Oh Hell table."
+        assert chat.bodies()[3]["group"]["name"] == "@here **Cards**"

@@ -1,7 +1,8 @@
 """What a group's chat is told, and the channel that tells it, with a real database and a real
 receiver on loopback: a turn only at slow tables (an hour or more a decision) and only for
 players away from the table; a result line names the winners and the final scores by side;
-mentions are off in the Discord format; the owner's view of a URL hides its secret."""
+names are escaped in the Discord format (no markup, link or mention made of them) and mentions
+are off there besides; the owner's view of a URL hides its secret."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from chat_receiver import ChatReceiver
 from server.notify import Notifier
 from server.notify.events import MatchFinished, TableOpened, YourTurn
 from server.notify.outbound import Outbound
-from server.notify.webhooks import Message, Webhooks, body_of, compose, masked, result_line
+from server.notify.webhooks import Message, Webhooks, body_of, compose, discord_escaped, masked, result_line
 from server.storage import groups, store
 from server.storage.db import Database
 
@@ -36,6 +37,7 @@ def test_a_turn_is_told_only_at_a_slow_table_and_only_for_players_away_from_it()
         "tbl",
         "Ana's turn at Rui's Bid Whist table (1 d to decide).",
         "https://cards.example.org/r/tbl",
+        ("", "Ana", "'s turn at ", "Rui", "'s Bid Whist table (1 d to decide)."),
     )
     two = compose(turn(43_200, frozenset({"p2"}), ("p1", "p2", "p3"), ("Ana", "Bo", "Cy")), HOOK, "")
     assert two is not None and two.text.startswith("Ana & Cy's turn") and "(12 h to decide)" in two.text
@@ -65,8 +67,8 @@ def test_the_formats_and_the_masked_url():
     message = compose(TableOpened("tbl", "ribs", "@everyone"), HOOK, "")
     assert message is not None
     assert orjson.loads(body_of(message, "discord")) == {
-        "content": "@everyone opened a new Ribs table. /r/tbl",
-        "allowed_mentions": {"parse": []},  # a name never pings the chat
+        "content": "\\@everyone opened a new Ribs table. /r/tbl",  # shown as typed, pinging nobody
+        "allowed_mentions": {"parse": []},  # and no name ever pings the chat
     }
     assert orjson.loads(body_of(message, "json")) == {
         "event": "table_open",
@@ -77,6 +79,65 @@ def test_the_formats_and_the_masked_url():
     }
     secret = "https://discord.com/api/webhooks/1234567890/AbCdEfGhIjKlMnOpQrStUvWxYz"
     assert masked(secret) == "https://discord.com/…WxYz"
+
+
+HOSTILE_NAMES = {
+    "[Win](https://evil.io)": "\\[Win\\]\\(https\\:\\/\\/evil\\.io\\)",  # no masked link
+    "https://evil.io": "https\\:\\/\\/evil\\.io",  # no link
+    "@everyone": "\\@everyone",
+    "@here": "\\@here",
+    "<@123456789>": "\\<\\@123456789\\>",  # no mention of a member
+    "<#42> <:x:7>": "\\<\\#42\\> \\<\\:x\\:7\\>",  # of a channel, of an emoji
+    "**Ana** __b__": "\\*\\*Ana\\*\\* \\_\\_b\\_\\_",
+    "~~x~~ ||y|| `z`": "\\~\\~x\\~\\~ \\|\\|y\\|\\| \\`z\\`",
+    "# Big": "\\# Big",
+    "> quote": "\\> quote",
+    "- item": "\\- item",
+    "1. item": "1\\. item",
+    "\\o/": "\\\\o\\/",
+    "Zoë O'Neil": "Zoë O\\'Neil",
+    "Ana": "Ana",
+}
+
+
+def test_discord_shows_every_name_as_typed():
+    for name, escaped in HOSTILE_NAMES.items():
+        assert discord_escaped(name) == escaped, name
+
+
+def test_names_in_every_message_are_escaped_for_discord_and_plain_in_json():
+    hook = {"group": "abcdefghjk", "group_name": "[G](https://g.io)"}
+    hell = record("oh_hell", ["[Win](https://evil.io)", "@everyone", None], [18, 23, 9], [1])
+    messages = [
+        compose(TableOpened("tbl", "ribs", "<@1>"), hook, ""),
+        compose(turn(86_400, names=("*Ana*",)), hook, ""),
+        compose(MatchFinished("tbl", "oh_hell", hell), hook, ""),
+        Webhooks(None, None).test_message("abcdefghjk", "[G](https://g.io)"),  # type: ignore[arg-type]
+    ]
+    # Each message as Discord gets it (the link after it) and as JSON's text.
+    assert [(orjson.loads(body_of(m, "discord"))["content"], m.text) for m in messages if m is not None] == [
+        ("\\<\\@1\\> opened a new Ribs table. /r/tbl", "<@1> opened a new Ribs table."),
+        (
+            "\\*Ana\\*'s turn at Rui's Bid Whist table (1 d to decide). /r/tbl",
+            "*Ana*'s turn at Rui's Bid Whist table (1 d to decide).",
+        ),
+        (
+            "Oh Hell: \\@everyone won · \\@everyone 23, \\[Win\\]\\(https\\:\\/\\/evil\\.io\\) 18, Bot 3 9"
+            " /g/abcdefghjk",
+            "Oh Hell: @everyone won · @everyone 23, [Win](https://evil.io) 18, Bot 3 9",
+        ),
+        (
+            "Felt: this chat will hear of the tables of \\[G\\]\\(https\\:\\/\\/g\\.io\\). /g/abcdefghjk",
+            "Felt: this chat will hear of the tables of [G](https://g.io).",
+        ),
+    ]
+    assert all(orjson.loads(body_of(m, "json"))["text"] == m.text for m in messages if m is not None)
+
+
+def test_a_message_queued_without_its_parts_is_escaped_whole():
+    queued = Message("table_open", "abcdefghjk", "Cards", "tbl", "[Win](https://evil.io) opened a table.", "/r/tbl")
+    content = orjson.loads(body_of(queued, "discord"))["content"]
+    assert content == "\\[Win\\]\\(https\\:\\/\\/evil\\.io\\) opened a table\\. /r/tbl"
 
 
 async def delivered(db: Database, code: str) -> dict:

@@ -1,6 +1,7 @@
 """The owner's webhook form on the group page, in Chromium: saved and shown masked, the whole
 URL only on Show, a test message that the server refuses to send inside (this server keeps the
-default guard) said in the owner's words, in English and Portuguese; a member sees no form;
+default guard) said in the owner's words, and a test too many for the group's few a minute, in
+English and Portuguese; a member sees no form;
 no axe-core violation on the page with the form open."""
 
 from __future__ import annotations
@@ -21,6 +22,22 @@ OPTIONS = {"resultTypes": ["violations"], "rules": {"label-content-name-mismatch
 def give_name(page, name: str) -> None:
     page.get_by_label("Your name", exact=True).fill(name)
     page.get_by_role("button", name="Continue").click()
+
+
+def send_tests_until_refused(pages, page, name: str) -> None:
+    """Send tests until the group has none left: four more delivered (tried), then a 429, which
+    Chromium logs as a resource that failed to load: the one console line the test expects."""
+    for status in (200, 200, 200, 200, 429):  # five tests at once, then a few a minute
+        with page.expect_response(lambda r: r.url.endswith("/webhook/test")) as sent:
+            page.locator("#webhook-panel").get_by_role("button", name=name).click()
+        assert sent.value.status == status
+    for _ in range(100):  # the console line comes a moment after the answer
+        expected = [e for e in pages.errors if "status of 429" in e]
+        if expected:
+            break
+        page.wait_for_timeout(50)
+    assert len(expected) == 1, pages.errors
+    pages.errors.remove(expected[0])
 
 
 def test_the_owner_sets_tests_reveals_and_removes_the_groups_webhook(pages):
@@ -48,6 +65,10 @@ def test_the_owner_sets_tests_reveals_and_removes_the_groups_webhook(pages):
         "The test message was not delivered: that address is not on the public internet."
     )
     expect(panel.locator("#webhook-last")).to_contain_text("Last delivery failed: that address is not on the public internet")
+    send_tests_until_refused(pages, ana, "Send a test")
+    expect(panel.locator("#webhook-status")).to_have_text(
+        "Several tests were sent just now; wait a minute and try again."
+    )
     panel.get_by_role("button", name="Show URL").click()
     expect(panel.get_by_label("Webhook URL")).to_have_value(url)
 
@@ -89,3 +110,7 @@ def test_the_webhook_form_speaks_portuguese(pages):
     expect(panel.locator("#webhook-status")).to_have_text("Salvo.")
     panel.get_by_role("button", name="Enviar um teste").click()
     expect(panel.locator("#webhook-last")).to_contain_text("A última entrega falhou: esse endereço não está na internet pública")
+    send_tests_until_refused(pages, page, "Enviar um teste")
+    expect(panel.locator("#webhook-status")).to_have_text(
+        "Vários testes foram enviados agora há pouco; espere um minuto e tente de novo."
+    )

@@ -83,7 +83,14 @@ export async function webhookPanel(gid) {
   }));
   test.addEventListener("click", () => act(async () => {
     status.textContent = t("webhook.testing");
-    const sent = await api(gid("/webhook/test"), { method: "POST", auth: true });
+    let sent;
+    try {
+      sent = await api(gid("/webhook/test"), { method: "POST", auth: true });
+    } catch (err) {
+      if (err.code !== "rate_limited") throw err;
+      status.textContent = t("webhook.testTooSoon"); // a group has a few tests a minute
+      return;
+    }
     hook = await api(gid("/webhook"), { auth: true });
     status.textContent = sent.delivered ? t("webhook.testOk") : t("webhook.testFailed", { why: failureText(sent.failure) });
   }));

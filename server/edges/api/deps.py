@@ -41,12 +41,12 @@ def _limits(request: Request) -> tuple[Any, str] | None:
     return limiter, state.addresses.of(request.scope)
 
 
-def too_many(wait_s: float, what: str, whose: str = "your address") -> ApiError:
+def too_many(wait_s: float, what: str, whose: str = "from your address") -> ApiError:
     seconds = max(1, math.ceil(wait_s))
     return ApiError(
         429,
         "rate_limited",
-        f"Too many {what} from {whose}; try again in {seconds} s.",
+        f"Too many {what} {whose}; try again in {seconds} s.",
         {"Retry-After": str(seconds)},
     )
 
@@ -61,14 +61,20 @@ def spend(request: Request, kind: str, what: str) -> None:
             raise too_many(wait_s, what)
 
 
+def spend_for(request: Request, kind: str, key: str, what: str, whose: str) -> None:
+    """Take one of ``key``'s ``kind`` tokens (a bucket of something other than an address, a
+    group say), or refuse with 429 and ``Retry-After``."""
+    limiter = getattr(request.app.state, "limiter", None)
+    if limiter is not None:
+        wait_s = limiter.take(kind, key)
+        if wait_s > 0:
+            raise too_many(wait_s, what, whose)
+
+
 def spend_player(request: Request, kind: str, caller: Caller, what: str) -> None:
     """Take one of this player's ``kind`` tokens (whatever their address), or refuse with 429
     and ``Retry-After``."""
-    limiter = getattr(request.app.state, "limiter", None)
-    if limiter is not None:
-        wait_s = limiter.take(kind, caller.id)
-        if wait_s > 0:
-            raise too_many(wait_s, what, "you")
+    spend_for(request, kind, caller.id, what, "from you")
 
 
 def check_lookups(request: Request) -> None:

@@ -6,7 +6,9 @@ The URL is a secret: it travels only in the owner's request bodies and in the an
 ``GET ...?reveal=true``; every other answer shows it masked. It is checked when saved (http or
 https, a host, no credentials, not a private address written as a number); a name that
 resolves to a private address is accepted then and refused at every delivery, where the
-addresses are known (docs/decisions/0019-webhook-addresses.md).
+addresses are known (docs/decisions/0019-webhook-addresses.md). A test message is sent at the
+owner's click, so a group has a few of them a minute (``FELT_RATE_WEBHOOK_TESTS_*``): the
+server never becomes a pump of requests at someone else's URL.
 """
 
 from __future__ import annotations
@@ -17,9 +19,10 @@ from typing import Any, Literal
 from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from server.edges.api.deps import Caller, current_player
+from server.edges.api.deps import Caller, current_player, spend_for
 from server.edges.api.errors import ApiError, error_response_doc
 from server.edges.api.groups import member_role
+from server.limits import WEBHOOK_TESTS
 from server.notify.outbound import MAX_URL_CHARS, OutboundRefused, check_url
 from server.notify.webhooks import Webhooks, body_of, masked
 from server.storage import groups
@@ -143,13 +146,14 @@ async def delete_webhook(code: str, request: Request, caller: Caller = Depends(c
     "/groups/{code}/webhook/test",
     response_model=WebhookTest,
     summary="Owner only: send the group's chat a test message now (one try) and say how it went",
-    responses=error_response_doc(401, 403, 404, 409, 503),
+    responses=error_response_doc(401, 403, 404, 409, 429, 503),
 )
 async def test_webhook(code: str, request: Request, caller: Caller = Depends(current_player)) -> dict:
     await _owner(request, code, caller)
     hook = await _read(request, code)
     if hook is None:
         raise ApiError(409, "no_webhook", "The group has no webhook yet.")
+    spend_for(request, WEBHOOK_TESTS, code, "test messages", "for this group")
     webhooks: Webhooks = request.app.state.webhooks
     message = webhooks.test_message(code, hook["group_name"])
     failure = await webhooks.deliver(code, hook["url"], body_of(message, hook["format"]), tries=1)

@@ -721,6 +721,7 @@ export default {
   "webhook.testing": "Sending…",
   "webhook.testOk": "The test message was delivered.",
   "webhook.testFailed": "The test message was not delivered: {why}.",
+  "webhook.testTooSoon": "Several tests were sent just now; wait a minute and try again.",
   "webhook.remove": "Remove",
   "webhook.removeConfirm": "Remove the webhook? The chat hears nothing more from Felt.",
   "webhook.removed": "Removed.",

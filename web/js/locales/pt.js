@@ -720,6 +720,7 @@ export default {
   "webhook.testing": "Enviando…",
   "webhook.testOk": "A mensagem de teste foi entregue.",
   "webhook.testFailed": "A mensagem de teste não foi entregue: {why}.",
+  "webhook.testTooSoon": "Vários testes foram enviados agora há pouco; espere um minuto e tente de novo.",
   "webhook.remove": "Remover",
   "webhook.removeConfirm": "Remover o webhook? O chat não recebe mais nada do Felt.",
   "webhook.removed": "Removido.",
