@@ -65,6 +65,13 @@ def test_a_token_is_redacted_however_its_name_is_escaped():
     assert redact("/ws?seat=1&name=%74oke") == "/ws?seat=1&name=%74oke"
 
 
+
+def test_a_device_link_code_is_redacted_as_a_token_is():
+    line = '1.2.3.4 - "GET /link?code=ABCD2345 HTTP/1.1" 200'
+    assert redact(line) == '1.2.3.4 - "GET /link?code=[redacted] HTTP/1.1" 200'
+    assert redact("/link?lang=pt&%63ode=ABCD2345") == "/link?lang=pt&%63ode=[redacted]"
+    assert redact("status_code=500 zipcode=12345") == "status_code=500 zipcode=12345"
+
 def test_a_record_is_redacted_before_any_formatter_sees_it():
     record = logging.LogRecord("uvicorn.error", logging.INFO, __file__, 1, '%s - "WebSocket %s"', ("1.2.3.4", "/ws?token=zz9"), None)
     assert RedactSecrets().filter(record)
