@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from server.edges.guard import ClientAddresses
-from server.limits import LOOKUPS, MemoryRateLimiter, Rate
+from server.limits import LOOKUPS, MemoryRateLimiter, Rate, budget_key
 from server.logs import JsonFormatter, RedactSecrets, redact
 
 
@@ -48,6 +48,15 @@ def test_forwarded_for_counts_only_behind_a_trusted_proxy():
     assert ClientAddresses(["192.168.0.1"]).of(scope) == "10.0.0.5"
     assert ClientAddresses(["10.0.0.5"]).of({"client": ("10.0.0.5", 1), "headers": []}) == "10.0.0.5"
 
+
+
+def test_an_ipv6_client_spends_its_64s_budget_and_a_mapped_ipv4_one_its_ipv4_s():
+    assert budget_key("203.0.113.9") == "203.0.113.9"
+    assert budget_key("2001:db8:1:2:aaaa::1") == budget_key("2001:db8:1:2:ffff:ffff:ffff:ffff") == "2001:db8:1:2::/64"
+    assert budget_key("2001:db8:1:3::1") == "2001:db8:1:3::/64"
+    assert budget_key("::ffff:203.0.113.9") == "203.0.113.9"
+    assert budget_key("fe80::1%eth0") == "fe80::/64"
+    assert budget_key("unknown") == "unknown"
 
 def test_tokens_are_redacted_from_urls_and_bearer_headers():
     assert redact('127.0.0.1 - "WebSocket /ws/rooms/ABC?token=s3cr3t-x_y" [accepted]') == (
