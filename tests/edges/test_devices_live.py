@@ -12,16 +12,9 @@ import httpx
 import orjson
 import pytest
 import websockets
-from live_server import served_on
 from ws_client import Client, new_player, new_room
 
 SHORT = {"max_cards": 2, "rebound": False}  # a short Oh Hell
-
-
-@pytest.fixture(scope="module", params=["sqlite", "postgres"])
-def server(request, tmp_path_factory):
-    with served_on(request.param, tmp_path_factory, "devices") as live:
-        yield live
 
 
 def auth(token: str) -> dict:
