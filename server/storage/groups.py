@@ -73,6 +73,10 @@ def create_group(session: Session, owner_id: str, name: str) -> dict[str, Any]:
     return {"code": code, "name": name, "invite": group.invite}
 
 
+def groups_owned(session: Session, player_id: str) -> int:
+    return session.scalar(sa.select(sa.func.count()).select_from(Group).where(Group.owner_id == player_id)) or 0
+
+
 def role_of(session: Session, code: str, player_id: str) -> str | None:
     """``owner`` or ``member`` when ``player_id`` belongs to group ``code``, else None."""
     if not is_group_code(code):

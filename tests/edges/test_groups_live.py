@@ -328,3 +328,18 @@ async def test_presence_names_only_the_tables_the_reader_may_open(server):
         at_ours = await sits(ours, rui)
         assert await rui_seen(http) == {"online": True, "at_table": True, "table": ours}
         await at_ours.close()
+
+
+async def test_a_player_owns_at_most_the_groups_the_setting_allows(server):
+    """FELT_MAX_GROUPS_PER_PLAYER (20): the next is a 409 that makes nothing; joining others'
+    groups is not owning, and another player still creates theirs."""
+    ana, rui = await people(server, "Ana", "Rui")
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        for i in range(20):
+            await new_group(http, ana, f"Table {i}")
+        refused = await http.post("/api/groups", json={"name": "One more"}, headers=auth(ana))
+        assert refused.status_code == 409 and refused.json()["error"]["code"] == "too_many_groups", refused.text
+        assert "20" in refused.json()["error"]["message"]
+        assert len((await http.get("/api/groups", headers=auth(ana))).json()["groups"]) == 20
+        theirs = await new_group(http, rui, "Rui's")
+        assert (await joined(http, theirs, ana))["role"] == "member"

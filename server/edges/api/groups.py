@@ -158,8 +158,8 @@ async def member_role(request: Request, code: str, caller: Caller, owner: bool =
     "/groups",
     status_code=201,
     response_model=GroupCreated,
-    summary="Create a group; the caller owns it",
-    responses=error_response_doc(401, 422, 503),
+    summary="Create a group; the caller owns it (up to FELT_MAX_GROUPS_PER_PLAYER)",
+    responses=error_response_doc(401, 409, 422, 503),
 )
 async def create_group(body: NewGroup, request: Request, caller: Caller = Depends(current_player)) -> dict:
     try:
@@ -167,12 +167,17 @@ async def create_group(body: NewGroup, request: Request, caller: Caller = Depend
     except store.InvalidName as exc:
         raise ApiError(422, "invalid_name", str(exc).replace("name", "group name", 1)) from None
     db = request.app.state.db
+    cap = request.app.state.settings.max_groups_per_player
 
-    def create() -> dict:
+    def create() -> dict | None:
         with db.session() as session:
+            if groups.groups_owned(session, caller.id) >= cap:
+                return None
             return groups.create_group(session, caller.id, name)
 
     made = await db.call(create)
+    if made is None:
+        raise ApiError(409, "too_many_groups", f"One player may own at most {cap} groups, and you own {cap} already.")
     code = made["code"]
     return {"code": code, "name": name, "url": f"/g/{code}", "invite_url": _invite_url(code, made["invite"])}
 
