@@ -126,6 +126,7 @@ class Settings(BaseSettings):
         default=20, ge=1, description="Chat lines all of a room's spectators together may send per minute."
     )
     max_open_rooms_per_player: int = Field(default=5, ge=1)
+    max_groups_per_player: int = Field(default=20, ge=1, description="Groups one player may own.")
     max_spectators_per_room: int = Field(
         default=64, ge=0, description="Sockets of people not seated at a table; its players always get in."
     )

@@ -1,14 +1,15 @@
 """Rate limits: token buckets behind a small interface, most of them per client address.
 
 ``RateLimiter`` is what the edges use: ``take(kind, key)`` spends one token of the bucket
-``kind`` for ``key`` (a client address, or what the kind names) and answers how long to wait
-when there was none;
-``wait(kind, key)`` only looks. ``MemoryRateLimiter`` keeps the buckets in this process; a
-shared backend (Redis, for a cluster) implements the same two methods.
+``kind`` for ``key`` (a client address's ``budget_key``, or what the kind names: a player, a
+group) and answers how long to wait when there was none; ``wait(kind, key)`` only looks.
+``MemoryRateLimiter`` keeps the buckets in this process; a shared backend (Redis, for a
+cluster) implements the same two methods.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from dataclasses import dataclass
 from typing import Protocol
@@ -24,7 +25,22 @@ class Rate:
     burst: int
 
 
-# What each kind of bucket limits, per client address.
+def budget_key(address: str) -> str:
+    """Whose budgets an address spends: an IPv4 address its own; an IPv6 address its /64's
+    (one host is handed a whole /64, so that each of its 2^64 addresses does not get budgets
+    of its own); an IPv4-mapped IPv6 address its IPv4 address's. Anything else is itself."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])  # without an IPv6 zone ("%eth0")
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv4Address):
+        return str(ip)
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.IPv6Network((ip, 64), strict=False))
+
+
+# What each kind of bucket limits, per client address (an IPv6 client: per /64).
 PLAYERS = "players"  # POST /api/players
 LINKS = "links"  # POST /api/players/link: codes tried
 ROOMS = "rooms"  # POST /api/rooms
@@ -49,7 +65,8 @@ def rates_from(settings: Settings) -> dict[str, Rate]:
 
 
 class OpenSockets:
-    """How many room sockets each address holds open now (an address at none is forgotten)."""
+    """How many room sockets each address (its ``budget_key``) holds open now (an address at
+    none is forgotten)."""
 
     __slots__ = ("_open",)
 

@@ -1,9 +1,10 @@
-"""Logging: one line per event, as JSON or plain text, and never a player's token.
+"""Logging: one line per event, as JSON or plain text, and never a player's token or link code.
 
 ``log_config`` is the ``logging.config.dictConfig`` the server starts with (uvicorn's
 loggers included). Every handler carries ``RedactSecrets``, so a token in a URL (``?token=``
-on the WebSocket, which uvicorn's access and connection lines print) or in a bearer header
-is replaced before any formatter sees it, whichever logger wrote the line.
+on the WebSocket, which uvicorn's access and connection lines print), a device link code
+(``/link?code=``, the page a link's QR code opens: whoever read the code could redeem it)
+or a bearer header is replaced before any formatter sees it, whichever logger wrote the line.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ import orjson
 # (which a lenient parser reads as ``token=``) is redacted as ``token=`` is.
 _SECRETS = re.compile(r"(?i)((?:[A-Za-z0-9_.~+-]|%[0-9A-F]{2})+=)([^&\s\"' ]+)|(bearer\s+)[A-Za-z0-9._~+/=-]+")
 REDACTED = "[redacted]"
-_TOKEN_NAME = re.compile(r"(?i)(?:^|[^a-z0-9_])token$")  # "token", "x-token"; not "tokenizer"
+# The names whose values are secrets: "token", "x-token", "code"; not "tokenizer" or "zipcode".
+_SECRET_NAME = re.compile(r"(?i)(?:^|[^a-z0-9_])(?:token|code)$")
 
 
 def _is_secret_name(name: str) -> bool:
@@ -29,7 +31,7 @@ def _is_secret_name(name: str) -> bool:
         if decoded == name:
             break
         name = decoded
-    return _TOKEN_NAME.search(name) is not None
+    return _SECRET_NAME.search(name) is not None
 
 
 def _redacted(match: re.Match) -> str:
@@ -40,12 +42,12 @@ def _redacted(match: re.Match) -> str:
 
 
 def redact(text: str) -> str:
-    """``text`` with every token value replaced by ``[redacted]``."""
+    """``text`` with every token's and link code's value replaced by ``[redacted]``."""
     return _SECRETS.sub(_redacted, text)
 
 
 class RedactSecrets(logging.Filter):
-    """Formats each record's message once and removes tokens from it (and from its traceback)."""
+    """Formats each record's message once and removes secrets from it (and from its traceback)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         try:

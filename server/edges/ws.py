@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import unquote_plus
 
 from server.edges.transport import LOAD
-from server.limits import CONNECTS, LOOKUPS, TOKEN_CONNECTS, OpenSockets
+from server.limits import CONNECTS, LOOKUPS, TOKEN_CONNECTS, OpenSockets, budget_key
 from server.players import CLOSE_REVOKED, REVOKED_REASON, DeviceSockets, player_for_token
 from server.rooms import Connection, Room, RoomError
 from server.rooms.messages import (
@@ -209,7 +209,7 @@ class RoomSocket:
         settings = app.state.settings
         self.metrics = getattr(app.state, "metrics", None)
         limiter = getattr(app.state, "limiter", None)
-        address = app.state.addresses.of(self.scope) if limiter is not None else ""
+        address = budget_key(app.state.addresses.of(self.scope)) if limiter is not None else ""
         if limiter is not None and limiter.take(CONNECTS, address) > 0:
             await self._refuse(
                 "rate_limited", "Too many connections from your address; wait a moment.", CLOSE_TRY_AGAIN

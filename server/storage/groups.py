@@ -31,6 +31,7 @@ from server.storage.models import (
     MatchSeat,
     Player,
     Table,
+    TablePlayer,
 )
 
 OWNER, MEMBER = "owner", "member"
@@ -73,6 +74,10 @@ def create_group(session: Session, owner_id: str, name: str) -> dict[str, Any]:
     return {"code": code, "name": name, "invite": group.invite}
 
 
+def groups_owned(session: Session, player_id: str) -> int:
+    return session.scalar(sa.select(sa.func.count()).select_from(Group).where(Group.owner_id == player_id)) or 0
+
+
 def role_of(session: Session, code: str, player_id: str) -> str | None:
     """``owner`` or ``member`` when ``player_id`` belongs to group ``code``, else None."""
     if not is_group_code(code):
@@ -112,12 +117,17 @@ def join_group(session: Session, code: str, invite: str, player_id: str) -> bool
     """Make ``player_id`` a member when ``invite`` is the group's current secret (joining twice
     changes nothing). False for a wrong or rotated invite, or no such group."""
     group = group_row(session, code)
-    if group is None or not isinstance(invite, str) or not secrets.compare_digest(invite, group.invite):
+    # compare_digest takes str of ASCII only: any other invite is compared as UTF-8 bytes.
+    if group is None or not isinstance(invite, str) or not secrets.compare_digest(_utf8(invite), _utf8(group.invite)):
         return False
     if role_of(session, code, player_id) is None:
         session.add(GroupMember(group_code=code, player_id=player_id, role=MEMBER, joined_at=_now()))
         session.flush()
     return True
+
+
+def _utf8(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass")
 
 
 def rotate_invite(session: Session, code: str) -> str:
@@ -174,18 +184,30 @@ def current_season(session: Session, code: str) -> dict[str, Any]:
     return {"number": row.number, "started_at": row.started_at}
 
 
-def close_season(session: Session, code: str) -> dict[str, Any]:
-    """Close the open season (its table is frozen from now on) and open the next one."""
+def close_season(session: Session, code: str, number: int | None = None) -> dict[str, Any] | None:
+    """Close season ``number`` (None: the open one; its table is frozen from now on) and open
+    the next: the season that follows it. Closing a season already closed changes nothing and
+    answers the same, so a close of one season sent twice, or by two people at once, closes
+    it once (only the update that finds it still open opens the next). None: the group has
+    no season ``number``."""
+    if number is None:
+        number = current_season(session, code)["number"]
     now = _now()
-    season = current_season(session, code)
-    session.execute(
+    closed: sa.CursorResult = session.execute(  # type: ignore[assignment]
         sa.update(GroupSeason)
-        .where(GroupSeason.group_code == code, GroupSeason.number == season["number"])
+        .where(GroupSeason.group_code == code, GroupSeason.number == number, GroupSeason.closed_at.is_(None))
         .values(closed_at=now)
     )
-    session.add(GroupSeason(group_code=code, number=season["number"] + 1, started_at=now, closed_at=None))
-    session.flush()
-    return {"number": season["number"] + 1, "started_at": now}
+    if closed.rowcount == 1:
+        session.add(GroupSeason(group_code=code, number=number + 1, started_at=now, closed_at=None))
+        session.flush()
+        return {"number": number + 1, "started_at": now}
+    following = session.execute(
+        sa.select(GroupSeason.number, GroupSeason.started_at).where(
+            GroupSeason.group_code == code, GroupSeason.number == number + 1
+        )
+    ).first()
+    return None if following is None else {"number": following.number, "started_at": following.started_at}
 
 
 def season_numbers(session: Session, code: str) -> list[int]:
@@ -235,6 +257,22 @@ def open_tables(session: Session, codes: list[str], limit: int = 50) -> list[dic
         }
         for t, group_code in session.execute(query)
     ]
+
+
+def tables_open_to(session: Session, player_id: str, codes: Collection[str]) -> set[str]:
+    """Which of the tables ``codes`` a group's page may link for ``player_id``: public ones,
+    the tables of any group of theirs, and those they have a seat at. A private table's code
+    is its key, so no one else is shown it."""
+    if not codes:
+        return set()
+    public = sa.select(Table.code).where(Table.code.in_(codes), Table.private.is_(False))
+    of_their_groups = (
+        sa.select(GroupTable.code)
+        .join(GroupMember, GroupMember.group_code == GroupTable.group_code)
+        .where(GroupTable.code.in_(codes), GroupMember.player_id == player_id)
+    )
+    theirs = sa.select(TablePlayer.code).where(TablePlayer.code.in_(codes), TablePlayer.player_id == player_id)
+    return set(session.scalars(sa.union(public, of_their_groups, theirs)))
 
 
 def member_group_codes(session: Session, player_id: str) -> list[str]:

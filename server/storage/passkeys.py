@@ -15,6 +15,9 @@ from sqlalchemy.orm import Session
 from server.storage.models import Passkey, PasskeyChallenge, Player
 
 CHALLENGE_TTL = timedelta(minutes=5)
+# Challenges one player may hold at once: a new one replaces their oldest, so asking again
+# and again keeps this many rows. (Signing in, with no player, is paced per address instead.)
+CHALLENGES_PER_PLAYER = 5
 
 
 def _now() -> datetime:
@@ -23,9 +26,22 @@ def _now() -> datetime:
 
 def new_challenge(session: Session, challenge: str, player_id: str | None) -> str:
     """Keep a challenge (base64url) for ``player_id`` (None: signing in); its handle. Expired
-    challenges are swept on the way."""
+    challenges are swept on the way, and so are the player's beyond their newest
+    ``CHALLENGES_PER_PLAYER - 1``."""
     now = _now()
     session.execute(sa.delete(PasskeyChallenge).where(PasskeyChallenge.expires_at < now))
+    if player_id is not None:
+        newest = (
+            sa.select(PasskeyChallenge.id)
+            .where(PasskeyChallenge.player_id == player_id)
+            .order_by(PasskeyChallenge.expires_at.desc(), PasskeyChallenge.id)
+            .limit(CHALLENGES_PER_PLAYER - 1)
+        )
+        session.execute(
+            sa.delete(PasskeyChallenge).where(
+                PasskeyChallenge.player_id == player_id, PasskeyChallenge.id.not_in(newest.scalar_subquery())
+            )
+        )
     handle = secrets.token_urlsafe(24)
     session.add(PasskeyChallenge(id=handle, challenge=challenge, player_id=player_id, expires_at=now + CHALLENGE_TTL))
     return handle

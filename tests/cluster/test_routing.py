@@ -88,7 +88,7 @@ def spellings(code: str) -> list[tuple[str, str, int]]:
         ("GET", f"/api/rooms/{code.lower()}", 404),
         ("GET", f"/api/rooms/{code[:4]}{code[4:].lower()}", 404),
         ("GET", f"/api/rooms/{code}+", 404),
-        ("GET", f"/api/rooms/{code}%00", 404),
+        ("GET", f"/api/rooms/{code}%00", 400),  # a NUL: refused at the edge, on every node
         ("GET", f"/api/rooms/{code}%G1", 404),  # not valid percent-encoding
         ("GET", f"/api/rooms/%2e%2e/rooms/{code}", 404),
         ("POST", f"/api/tables/{code.lower()}/leave", 401),

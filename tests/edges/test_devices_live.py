@@ -11,17 +11,11 @@ from __future__ import annotations
 import httpx
 import orjson
 import pytest
+import sqlalchemy as sa
 import websockets
-from live_server import served_on
 from ws_client import Client, new_player, new_room
 
 SHORT = {"max_cards": 2, "rebound": False}  # a short Oh Hell
-
-
-@pytest.fixture(scope="module", params=["sqlite", "postgres"])
-def server(request, tmp_path_factory):
-    with served_on(request.param, tmp_path_factory, "devices") as live:
-        yield live
 
 
 def auth(token: str) -> dict:
@@ -66,3 +60,27 @@ async def test_a_linked_device_is_the_same_player_and_revoking_it_closes_its_soc
         await on_laptop.wait(lambda c: c.state["seats"][1]["bot"], what="the laptop still playing")
         assert on_laptop.closed is None
         await on_laptop.close()
+
+
+async def test_a_player_holds_a_few_passkey_challenges_however_often_they_ask(server):
+    """Each challenge is a row for five minutes: asking again and again replaces the oldest,
+    and the newest are kept."""
+    ana, rui = await new_player(server.base, "Ana"), await new_player(server.base, "Rui")
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        asked = [
+            (await http.post("/api/players/me/passkeys/options", headers=auth(ana["token"]))).json()["challenge_id"]
+            for _ in range(30)
+        ]
+        await http.post("/api/players/me/passkeys/options", headers=auth(rui["token"]))
+    engine = sa.create_engine(server.env["DATABASE_URL"])
+    try:
+        with engine.connect() as conn:
+            held = dict(
+                conn.execute(sa.text("SELECT player_id, count(*) FROM passkey_challenges GROUP BY player_id")).all()
+            )
+            mine = sa.text("SELECT id FROM passkey_challenges WHERE player_id = :p")
+            kept = set(conn.scalars(mine, {"p": ana["id"]}))
+    finally:
+        engine.dispose()
+    assert held[ana["id"]] == 5 and held[rui["id"]] == 1
+    assert kept == set(asked[-5:]), "the newest five are kept"

@@ -20,7 +20,7 @@ import httpx
 import pytest
 from live_server import served_on
 from PIL import Image
-from ws_client import Client, new_player, play_to_end
+from ws_client import Client, new_player, new_room, play_to_end
 
 SHORT = {"max_cards": 2, "rebound": False}  # a short Oh Hell
 FIRST_DRAWING_S = 30  # the server's first recap image starts the process it is drawn in
@@ -87,7 +87,7 @@ async def test_every_group_endpoint_is_404_to_outsiders(server):
             ("POST", f"/api/groups/{code}/join", {"invite": "nope"}),
             ("PUT", f"/api/groups/{code}/rules/oh_hell", {"options": {}}),
             ("GET", f"/api/groups/{code}/standings?game=oh_hell", None),
-            ("POST", f"/api/groups/{code}/seasons", None),
+            ("POST", f"/api/groups/{code}/seasons", {"season": 1}),
             ("GET", f"/api/groups/{code}/matches", None),
             ("DELETE", f"/api/groups/{code}/members/{ana['id']}", None),
             ("GET", f"/api/groups/{code}/standings.csv?game=ribs", None),
@@ -215,8 +215,9 @@ async def test_a_finished_group_match_counts_in_its_season_and_a_closed_season_i
         assert sorted(r["name"] for r in table["rows"]) == ["Ana", "Rui"]  # the bots are not ranked
         assert all(r["matches"] == 1 for r in table["rows"])
         assert table["head_to_head"][0]["matches"] == 1
-        assert (await http.post(f"/api/groups/{code}/seasons", headers=auth(rui))).status_code == 403
-        assert (await http.post(f"/api/groups/{code}/seasons", headers=auth(ana))).json()["number"] == 2
+        close = {"season": 1}
+        assert (await http.post(f"/api/groups/{code}/seasons", json=close, headers=auth(rui))).status_code == 403
+        assert (await http.post(f"/api/groups/{code}/seasons", json=close, headers=auth(ana))).json()["number"] == 2
         ask = lambda season: http.get(  # noqa: E731
             f"/api/groups/{code}/standings", params={"game": "oh_hell", "season": season}, headers=auth(ana)
         )
@@ -363,3 +364,91 @@ async def test_the_recap_image_is_drawn_once_per_night_and_each_player_may_ask_a
         # Other players are not held back by Eva's asks.
         assert (await http.get(png, headers=auth(rui))).status_code == 200
         assert await drawn(http) == before + 2
+
+
+async def test_closing_a_season_twice_or_at_once_closes_one(server):
+    """Ten closes of the season the owner saw, all at once, close it once and all answer the
+    season that follows; sent again later, it closes nothing more. A close must name it."""
+    ana, rui = await people(server, "Ana", "Rui")
+    async with httpx.AsyncClient(base_url=server.base, timeout=30) as http:
+        group = await new_group(http, ana)
+        code = group["code"]
+        await joined(http, group, rui)
+        close = lambda body=None: http.post(f"/api/groups/{code}/seasons", json=body, headers=auth(ana))  # noqa: E731
+        answers = await asyncio.gather(*(close({"season": 1}) for _ in range(10)))
+        assert [a.status_code for a in answers] == [200] * 10, [a.text for a in answers]
+        assert {(a.json()["number"], a.json()["started_at"]) for a in answers} == {
+            (2, answers[0].json()["started_at"])
+        }
+        again = await close({"season": 1})
+        assert again.status_code == 200 and again.json() == answers[0].json()
+        seen = (await http.get(f"/api/groups/{code}", headers=auth(rui))).json()
+        assert seen["season"]["number"] == 2 and seen["seasons"] == [1, 2]
+        answers = await asyncio.gather(*(close({"season": 2}) for _ in range(10)))
+        assert {(a.status_code, a.json()["number"]) for a in answers} == {(200, 3)}
+        assert (await http.get(f"/api/groups/{code}", headers=auth(rui))).json()["seasons"] == [1, 2, 3]
+        for wrong in (None, {}, {"season": 9}, {"season": 0}, {"season": "x"}):
+            answer = await close(wrong)
+            assert answer.status_code == 422, answer.text
+        assert (await close({"season": 9})).json()["error"]["code"] == "bad_season"
+        by_rui = await http.post(f"/api/groups/{code}/seasons", json={"season": 3}, headers=auth(rui))
+        assert by_rui.status_code == 403
+        assert (await http.get(f"/api/groups/{code}", headers=auth(ana))).json()["seasons"] == [1, 2, 3]
+
+
+async def test_presence_names_only_the_tables_the_reader_may_open(server):
+    """A member at a private table that is not the group's is "at a table", with no code (its
+    code lets anyone in); a public table, the group's own table, and a private table the
+    reader has a seat at are named."""
+    ana, rui, eve = await people(server, "Ana", "Rui", "Eve")
+
+    async def rui_seen(http, who=ana) -> dict:
+        members = (await http.get(f"/api/groups/{code}", headers=auth(who))).json()["members"]
+        return next({k: m[k] for k in ("online", "at_table", "table")} for m in members if m["name"] == "Rui")
+
+    async def sits(room: str, player: dict) -> Client:
+        c = await Client(server.ws_base, room, player["token"], player["name"]).connect()
+        if c.state["you"] is None:
+            await c.send({"type": "sit", "seat": next(i for i, s in enumerate(c.state["seats"]) if not s["name"])})
+            await c.wait(lambda c: c.state["you"] is not None, what="a seat")
+        return c
+
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        group = await new_group(http, ana)
+        code = group["code"]
+        await joined(http, group, rui)
+
+        private = await new_room(server.base, eve["token"], "oh_hell", SHORT, 4, private=True)
+        at_private = await sits(private, rui)
+        assert private not in (await http.get(f"/api/groups/{code}", headers=auth(ana))).text
+        assert await rui_seen(http) == {"online": True, "at_table": True, "table": None}
+        assert (await rui_seen(http, rui))["table"] == private, "Rui may open his own table"
+        ana_too = await sits(private, ana)
+        assert (await rui_seen(http))["table"] == private, "Ana has a seat there: she may open it anyway"
+        await ana_too.close()
+        await at_private.close()
+
+        public = await new_room(server.base, eve["token"], "oh_hell", SHORT, 4)
+        at_public = await sits(public, rui)
+        assert await rui_seen(http) == {"online": True, "at_table": True, "table": public}
+        await at_public.close()
+
+        ours = (await group_room(http, rui, code, options=SHORT)).json()["code"]
+        at_ours = await sits(ours, rui)
+        assert await rui_seen(http) == {"online": True, "at_table": True, "table": ours}
+        await at_ours.close()
+
+
+async def test_a_player_owns_at_most_the_groups_the_setting_allows(server):
+    """FELT_MAX_GROUPS_PER_PLAYER (20): the next is a 409 that makes nothing; joining others'
+    groups is not owning, and another player still creates theirs."""
+    ana, rui = await people(server, "Ana", "Rui")
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        for i in range(20):
+            await new_group(http, ana, f"Table {i}")
+        refused = await http.post("/api/groups", json={"name": "One more"}, headers=auth(ana))
+        assert refused.status_code == 409 and refused.json()["error"]["code"] == "too_many_groups", refused.text
+        assert "20" in refused.json()["error"]["message"]
+        assert len((await http.get("/api/groups", headers=auth(ana))).json()["groups"]) == 20
+        theirs = await new_group(http, rui, "Rui's")
+        assert (await joined(http, theirs, ana))["role"] == "member"

@@ -286,6 +286,30 @@ async def test_forwarded_for_is_ignored_unless_the_peer_is_a_trusted_proxy(tmp_p
         server.stop()
 
 
+
+async def test_an_ipv6_host_has_one_budget_for_its_whole_64(tmp_path):
+    """A host is handed a /64: its addresses share one budget of link-code guesses, and an
+    IPv4 client reached over IPv6 (an IPv4-mapped address) shares its IPv4 address's."""
+    server = LiveServer(
+        tmp_path, FELT_RATE_LINKS_BURST="2", FELT_RATE_LINKS_PER_MINUTE="0.01", FELT_TRUSTED_PROXIES="127.0.0.1"
+    )
+
+    async def guess(http, address: str) -> int:
+        r = await http.post("/api/players/link", json={"code": "ABCD2345"}, headers={"X-Forwarded-For": address})
+        return r.status_code
+
+    try:
+        async with httpx.AsyncClient(base_url=server.base) as http:
+            host = [f"2001:db8:1:2::{i:x}" for i in range(1, 5)]
+            assert [await guess(http, a) for a in host] == [404, 404, 429, 429]
+            assert await guess(http, "2001:db8:1:2:ffff:ffff:ffff:ffff") == 429
+            assert await guess(http, "2001:db8:1:3::1") == 404, "the next /64 is another host"
+            assert [await guess(http, a) for a in ("203.0.113.9", "::ffff:203.0.113.9", "::ffff:cb00:7109")] == [
+                404, 404, 429,
+            ]
+    finally:
+        server.stop()
+
 async def test_guessing_room_codes_is_limited_over_http_and_websocket(tmp_path):
     server = LiveServer(tmp_path, FELT_RATE_LOOKUPS_BURST="3", FELT_RATE_LOOKUPS_PER_MINUTE="0.01")
     try:

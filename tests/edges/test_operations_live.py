@@ -47,6 +47,23 @@ async def test_no_log_line_carries_a_player_token(tmp_path):
     assert p["token"][::-1] not in log
 
 
+
+async def test_no_log_line_carries_a_device_link_code(tmp_path):
+    """The link page's address carries a one-time code that adds a device to the player: a
+    log reader must not be able to redeem it before the device it was made for."""
+    server = LiveServer(tmp_path, log_level="info", FELT_ACCESS_LOG="true")
+    try:
+        p = await new_player(server.base, "Linker")
+        async with httpx.AsyncClient(base_url=server.base) as http:
+            link = (await http.post("/api/players/me/links", headers={"Authorization": f"Bearer {p['token']}"})).json()
+            assert (await http.get(link["url"])).status_code == 200
+            assert (await http.get("/link", params={"next": "1", "code": link["code"]})).status_code == 200
+    finally:
+        server.stop()
+    log = (tmp_path / "server.log").read_text()
+    assert "/link?code=[redacted]" in log, "the access line is missing"
+    assert link["code"] not in log
+
 async def test_json_logs_are_one_object_a_line_without_tokens(tmp_path):
     server = LiveServer(tmp_path, log_level="info", FELT_LOG_FORMAT="json")
     try:

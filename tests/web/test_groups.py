@@ -10,6 +10,7 @@ import re
 import secrets
 from datetime import UTC, datetime, timedelta
 
+import httpx
 import pytest
 from conftest import SIZES
 from PIL import Image
@@ -150,11 +151,7 @@ def _bid_whist_record(room: str, ana: str, rui: str, i: int, hands: list[dict]) 
 
 
 def test_partners_see_their_pair_record_with_bids_made(pages, tmp_path_factory):
-    ana = pages.open("/groups")
-    give_name(ana, "Ana")
-    ana.get_by_label("Group name").fill("Whist night")
-    ana.get_by_role("button", name="Create group").click()
-    ana.wait_for_url(re.compile(r"/g/[a-z0-9]+$"))
+    ana = new_group_page(pages, "Ana", "Whist night")
     code = ana.url.rsplit("/", 1)[-1]
     rui = pages.open(None)
     rui.goto(ana.locator("#invite-link").input_value())
@@ -191,6 +188,75 @@ def test_partners_see_their_pair_record_with_bids_made(pages, tmp_path_factory):
     expect(pair.locator("th")).to_have_text("Ana & Rui")
     expect(pair.locator("td")).to_have_text(["2", "2", "2 of 3"])
 
+
+
+def named(page, name: str) -> None:
+    """Give a name on any page that asks for one, in any language."""
+    page.locator("#name").fill(name)
+    page.locator("#name-form button[type=submit]").click()
+
+
+def new_group_page(pages, owner: str, group: str):
+    """A new player ``owner``'s page of their new group ``group``."""
+    page = pages.open("/groups")
+    named(page, owner)
+    page.get_by_label("Group name").fill(group)
+    page.get_by_role("button", name="Create group").click()
+    page.wait_for_url(re.compile(r"/g/[a-z0-9]+$"))
+    return page
+
+
+def test_a_member_at_someone_elses_private_table_is_at_a_table_with_no_link(pages, server):
+    """Its code would let anyone in: the group page says "at a table" (in English and in
+    Portuguese) and offers no way there; a table the reader may open gets its link."""
+    ana = new_group_page(pages, "Ana", "Private nights")
+    invite = ana.locator("#invite-link").input_value()
+    bia = pages.open(None, locale="pt-BR")
+    bia.goto(invite)
+    named(bia, "Bia")
+    rui = pages.open(None)
+    rui.goto(invite)
+    named(rui, "Rui")
+    expect(rui.locator("#members")).to_contain_text("Bia")
+    rui_id = rui.evaluate("JSON.parse(localStorage.getItem('felt.player')).id")
+    eve = httpx.post(f"{server}/api/players", json={"name": "Eve"}).json()
+    private = httpx.post(
+        f"{server}/api/rooms",
+        json={"game": "oh_hell", "private": True},
+        headers={"Authorization": f"Bearer {eve['token']}"},
+    ).json()["code"]
+    rui.goto(f"{server}/r/{private}")
+    rui.locator("[data-sit]").first.click()
+    rui.wait_for_selector(".seat-you")
+    for page, words in ((ana, "at a table"), (bia, "numa mesa")):
+        page.reload()
+        member = page.locator(f'[data-member="{rui_id}"]')
+        expect(member.locator(".member-status")).to_have_text(words, timeout=20000)
+        expect(member.locator("a")).to_have_count(0)
+        assert private not in page.content()
+    rui.goto(f"{server}/")
+    public = httpx.post(
+        f"{server}/api/rooms", json={"game": "oh_hell"}, headers={"Authorization": f"Bearer {eve['token']}"}
+    ).json()["code"]
+    rui.goto(f"{server}/r/{public}")
+    rui.locator("[data-sit]").first.click()
+    rui.wait_for_selector(".seat-you")
+    link = ana.locator(f'[data-member="{rui_id}"] a')
+    expect(link).to_have_attribute("href", re.compile(f"/r/{public}$"), timeout=20000)  # the page asks again
+    expect(link).to_have_text("Go to the table")
+
+
+def test_a_double_click_on_close_the_season_closes_one(pages, server):
+    ana = new_group_page(pages, "Ana", "Seasons")
+    code = ana.url.rsplit("/", 1)[-1]
+    ana.on("dialog", lambda dialog: dialog.accept())  # "Close the season?" and again
+    close = ana.locator("#close-season")
+    expect(close).to_be_visible()
+    close.evaluate("button => { button.click(); button.click(); }")
+    expect(ana.locator("#standings-season")).to_contain_text("This season (2)", timeout=20000)
+    token = ana.evaluate("JSON.parse(localStorage.getItem('felt.player')).token")
+    seen = httpx.get(f"{server}/api/groups/{code}", headers={"Authorization": f"Bearer {token}"}).json()
+    assert seen["seasons"] == [1, 2]
 
 def _oh_hell_record(room: str, people: list[tuple[str, str | None]], scores: list[int], i: int) -> dict:
     at = datetime(2026, 11, 7, 20, 0, tzinfo=UTC) + timedelta(minutes=30 * i)

@@ -77,7 +77,8 @@ async function joinFromLink() {
 }
 
 function memberItem(m, group, me) {
-  const status = m.online ? (m.table ? t("group.atTable") : t("group.online")) : t("group.offline");
+  // At a table, with a link to it only when it is one we may open (no private table of others').
+  const status = m.online ? (m.at_table ? t("group.atTable") : t("group.online")) : t("group.offline");
   const remove = group.role === "owner" && m.role !== "owner"
     ? h("button", { type: "button", class: "btn btn-small btn-ghost", "data-remove": m.player_id, "aria-label": t("group.removeLabel", { name: m.name }) }, "×")
     : null;
@@ -174,13 +175,13 @@ async function invitePanel(group) {
       copied.textContent = t("group.copyByHand");
     }
   });
-  const owner = group.role === "owner" ? ownerControls() : null;
+  const owner = group.role === "owner" ? ownerControls(group) : null;
   return h("section", { class: "panel", "aria-labelledby": "invite-h" },
     h("h2", { id: "invite-h" }, t("group.invite")), h("p", { class: "hint" }, t("group.inviteHint")),
     h("div", { class: "row" }, input, copy, copied), owner);
 }
 
-function ownerControls() {
+function ownerControls(group) {
   const rotate = h("button", { type: "button", class: "btn btn-small btn-ghost", id: "rotate-invite" }, t("group.rotate"));
   rotate.addEventListener("click", async () => {
     if (!confirm(t("group.rotateConfirm"))) return;
@@ -190,7 +191,8 @@ function ownerControls() {
   const season = h("button", { type: "button", class: "btn btn-small btn-ghost", id: "close-season" }, t("group.closeSeason"));
   season.addEventListener("click", async () => {
     if (!confirm(t("group.closeSeasonConfirm"))) return;
-    await api(gid("/seasons"), { method: "POST", auth: true });
+    // Naming the season seen: a second click (or a second owner's tab) closes nothing more.
+    await api(gid("/seasons"), { method: "POST", auth: true, body: { season: group.season.number } });
     view.season = "";
     render();
   });

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import Request
 
 from server.edges.api.errors import ApiError
-from server.limits import LOOKUPS
+from server.limits import LOOKUPS, budget_key
 from server.players import Caller, player_for_token
 
 
@@ -33,12 +33,13 @@ async def current_player(request: Request) -> Caller:
 
 
 def _limits(request: Request) -> tuple[Any, str] | None:
-    """The app's rate limiter and this request's client address (None when the app has none)."""
+    """The app's rate limiter and whose budgets this request spends (None when the app has
+    no limiter): its client address's, an IPv6 client's /64's."""
     state = request.app.state
     limiter = getattr(state, "limiter", None)
     if limiter is None:
         return None
-    return limiter, state.addresses.of(request.scope)
+    return limiter, budget_key(state.addresses.of(request.scope))
 
 
 def too_many(wait_s: float, what: str, whose: str = "from your address") -> ApiError:

@@ -104,7 +104,7 @@ def install_error_handlers(app: FastAPI) -> None:
             _count(request, "not_found")
             page = request.app.state.settings.web_dir / "404.html"
             return FileResponse(page, status_code=404, media_type="text/html")
-        code = _DEFAULT_CODES.get(exc.status_code, "error")
+        code = getattr(exc, "code", None) or _DEFAULT_CODES.get(exc.status_code, "error")
         message = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
         if exc.status_code == 404 and message == "Not Found":
             message = "There is nothing at this address."

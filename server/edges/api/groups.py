@@ -1,6 +1,9 @@
 """Groups over HTTP (``/api/groups``): a circle of friends, its invite link, house rules,
 tables, standings and seasons.
 
+Who is online says who sits at a table, and names the table only when the caller could open
+it anyway (``groups.tables_open_to``): a private table's code lets anyone in.
+
 Everything here answers 404 to anyone who is not a member, exactly as for a group that does
 not exist. The invite secret travels in the invite link's fragment (``/g/{code}#invite=...``),
 which browsers never send, so it is in no access log; it is in the answers of creating the
@@ -59,7 +62,12 @@ class MemberOut(BaseModel):
     name: str
     role: Literal["owner", "member"]
     online: bool
-    table: str | None = Field(default=None, description="The table they are sitting at now, if any.")
+    at_table: bool = Field(description="They are sitting at a table now.")
+    table: str | None = Field(
+        default=None,
+        description="The table they sit at, when the caller may open it (a public table, a table of a group of "
+        "theirs, or one they have a seat at); a private table's code is its key and is never shown to others.",
+    )
 
 
 class GroupTableOut(BaseModel):
@@ -85,6 +93,12 @@ class GroupOut(BaseModel):
     tables: list[GroupTableOut]
     season: SeasonOut
     seasons: list[int]
+
+
+class CloseSeason(BaseModel):
+    season: int = Field(
+        ge=1, lt=1_000_000, description="The open season you saw, to close: sent again, it closes nothing more."
+    )
 
 
 class Join(BaseModel):
@@ -143,8 +157,8 @@ async def member_role(request: Request, code: str, caller: Caller, owner: bool =
     "/groups",
     status_code=201,
     response_model=GroupCreated,
-    summary="Create a group; the caller owns it",
-    responses=error_response_doc(401, 422, 503),
+    summary="Create a group; the caller owns it (up to FELT_MAX_GROUPS_PER_PLAYER)",
+    responses=error_response_doc(401, 409, 422, 503),
 )
 async def create_group(body: NewGroup, request: Request, caller: Caller = Depends(current_player)) -> dict:
     try:
@@ -152,12 +166,17 @@ async def create_group(body: NewGroup, request: Request, caller: Caller = Depend
     except store.InvalidName as exc:
         raise ApiError(422, "invalid_name", str(exc).replace("name", "group name", 1)) from None
     db = request.app.state.db
+    cap = request.app.state.settings.max_groups_per_player
 
-    def create() -> dict:
+    def create() -> dict | None:
         with db.session() as session:
+            if groups.groups_owned(session, caller.id) >= cap:
+                return None
             return groups.create_group(session, caller.id, name)
 
     made = await db.call(create)
+    if made is None:
+        raise ApiError(409, "too_many_groups", f"One player may own at most {cap} groups, and you own {cap} already.")
     code = made["code"]
     return {"code": code, "name": name, "url": f"/g/{code}", "invite_url": _invite_url(code, made["invite"])}
 
@@ -201,8 +220,12 @@ async def group_answer(request: Request, code: str, caller: Caller) -> dict:
     presence = _presence(request)
     await presence.saw(caller.id)
     online = await presence.online([m["player_id"] for m in found["members"]])
+    seated_at = {seen["table"] for seen in online.values() if seen["table"]}
+    linked = await _in_session(request, lambda s: groups.tables_open_to(s, caller.id, seated_at))
     for member in found["members"]:
-        member.update(online[member["player_id"]])
+        seen = online[member["player_id"]]
+        table = seen["table"]
+        member.update(online=seen["online"], at_table=table is not None, table=table if table in linked else None)
     return found
 
 
@@ -355,11 +378,14 @@ async def standings(
     "/groups/{code}/seasons",
     response_model=SeasonOut,
     summary="Owner only: close the current season (its table is frozen) and start the next",
-    responses=error_response_doc(401, 403, 404, 503),
+    responses=error_response_doc(401, 403, 404, 422, 503),
 )
-async def new_season(code: str, request: Request, caller: Caller = Depends(current_player)) -> dict:
+async def new_season(code: str, body: CloseSeason, request: Request, caller: Caller = Depends(current_player)) -> dict:
     await member_role(request, code, caller, owner=True)
-    return await _in_session(request, lambda s: groups.close_season(s, code))
+    started = await _in_session(request, lambda s: groups.close_season(s, code, body.season))
+    if started is None:
+        raise ApiError(422, "bad_season", f"The group has no season {body.season}.")
+    return started
 
 
 @router.get(
