@@ -13,12 +13,15 @@ masked link (``[Win](https://evil.io)``), a mention (``@everyone``, ``<@id>``), 
 link, and mentions are switched off besides; ``json`` is data, not markup: its text is plain.
 Links are absolute when the server knows its public address (``FELT_PUBLIC_URL``), else paths.
 
-A dead or hanging webhook never slows a table: ``offer`` only appends to a bounded inbox (the
-oldest event is dropped when it is full, and counted); one task reads it, finds each table's
-group (cached briefly) and its webhook, and writes the message to the outbox, a table in the
-database (``server/storage/outbox.py``): a message queued survives a stop or a crash of the
-server, and the next start sends it, its retry schedule kept. A database that is away delays
-the messages (the events wait in the inbox), never a table. Each group's messages are sent in
+Every message waits in the outbox, a table in the database (``server/storage/outbox.py``): a
+message queued survives a stop or a crash of the server, and the next start sends it, its
+retry schedule kept. A table's opening is the answer to a request: it is written in the very
+transaction that makes the table the group's (``announce``), so a table whose opening was
+acknowledged always has its message kept. A table's own events (turns, results) never wait for
+the database: ``offer`` only appends to a bounded inbox (the oldest event is dropped when it is
+full, and counted); one task reads it, finds each table's group (cached briefly) and its
+webhook, and writes the message to the outbox. A database that is away delays those messages
+(the events wait in the inbox), never a table. Each group's messages are sent in
 order by a task of the group's own (a lane), so one group's slow chat delays only that group's
 messages; a group keeps at most ``lane`` messages in the outbox (the oldest dropped, counted).
 
@@ -46,10 +49,10 @@ import re
 import secrets
 import socket
 import time
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import orjson
@@ -61,6 +64,9 @@ from server.rules.games import get_game
 from server.storage import groups, outbox
 from server.storage.db import OUTAGE_ERRORS, Database
 
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
 log = logging.getLogger("felt.notify.webhooks")
 
 FORMATS = ("discord", "json")
@@ -70,7 +76,6 @@ RETRY_AFTER_MAX_S = 60.0
 TRY_DEADLINE_S = 10.0  # a whole try, however slowly a receiver trickles its reply
 GROUP_CACHE_S = 60.0
 _CACHE_MAX = 10_000  # tables whose group is remembered; forgotten wholesale past it
-_UNLINKED_MAX = 256  # opened tables waiting to be told whether they are a group's
 LEASE_S = 3 * TRY_DEADLINE_S  # a claim on a message outlasts its try: past it, another node may send it
 SWEEP_S = 5.0  # how often the outbox is looked at for messages nobody sends
 OUTAGE_WAIT_MAX_S = 30.0  # the longest wait for a database that is away before routing again
@@ -280,7 +285,6 @@ class Webhooks:
         self.failed = 0
         self._pending: dict[str, int] = {}  # messages in the outbox, by group, as this node last saw
         self._groups: dict[str, tuple[str | None, float]] = {}
-        self._unlinked: OrderedDict[str, TableOpened] = OrderedDict()
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._tasks: list[asyncio.Task] = []
@@ -297,9 +301,11 @@ class Webhooks:
             self._tasks = [loop.create_task(self._dispatch()), loop.create_task(self._sweep(outbox_ready))]
 
     def offer(self, event: Event) -> None:
+        """A table's event (a slow turn, a result); a table's opening is not taken here: it is
+        written with the table's link to its group (``announce``)."""
         if isinstance(event, YourTurn) and event.clock_s < SLOW_CLOCK_S:
             return
-        if not isinstance(event, TableOpened | YourTurn | MatchFinished):
+        if not isinstance(event, YourTurn | MatchFinished):
             return
         if len(self.inbox) == self.inbox.maxlen:
             self.dropped += 1  # the deque drops the oldest
@@ -311,13 +317,25 @@ class Webhooks:
         """Events waiting to be routed and messages waiting in the outbox (as last seen)."""
         return len(self.inbox) + sum(self._pending.values())
 
-    def table_linked(self, table: str, group: str) -> None:
-        """Table ``table`` was made a table of ``group`` (right after it opened): its opening,
-        held until now, goes to the group's chat."""
+    def announce(self, session: Session, opened: TableOpened, group: str) -> tuple[int, int] | None:
+        """Queue ``opened`` for ``group``'s chat in ``session``'s transaction, the one that makes
+        the table the group's: the link and its message are stored together or not at all.
+        Runs in a database thread; (messages now queued, messages dropped), or None when the
+        group has no webhook. ``announced`` follows once the transaction is committed."""
+        hook = groups.webhook_of(session, group)
+        message = None if hook is None else compose(opened, hook, self.base)
+        if message is None:
+            return None
+        return outbox.put(session, group, asdict(message), self._wall(), self.lane_max)
+
+    def announced(self, table: str, group: str, queued: tuple[int, int] | None) -> None:
+        """Table ``table`` was made a table of ``group``, its opening ``queued`` (what
+        ``announce`` said, committed): the group's lane sends it."""
         self._remember(table, group)
-        opened = self._unlinked.pop(table, None)
-        if opened is not None:
-            self.offer(opened)
+        if queued is not None:
+            self._pending[group], dropped = queued
+            self.dropped += dropped
+            self._lane(group)
 
     async def close(self, drain_s: float = 2.0) -> None:
         """Stop; the events already offered are first written to the outbox (for ``drain_s`` at
@@ -368,10 +386,6 @@ class Webhooks:
     async def _route(self, event: Event, key: str) -> None:
         group = await self._group_of(event.table)
         if group is None:
-            if isinstance(event, TableOpened):  # perhaps a group's, linked in a moment
-                self._unlinked[event.table] = event
-                while len(self._unlinked) > _UNLINKED_MAX:
-                    self._unlinked.popitem(last=False)
             return
         hook = await self.db.call(self._read_hook, group)
         if hook is None:

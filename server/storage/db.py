@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 import orjson
 import sqlalchemy as sa
 from sqlalchemy import event
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
@@ -34,6 +35,12 @@ MIGRATIONS = ROOT / "migrations"
 
 
 T = TypeVar("T")
+
+
+def insert_of(conn: sa.Connection):
+    """The dialect's INSERT, the one that takes ``ON CONFLICT`` (PostgreSQL's or SQLite's)."""
+    return postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
+
 
 # The default deadline of one database call (FELT_DB_TIMEOUT_S sets the server's).
 DEFAULT_TIMEOUT_S = 5.0

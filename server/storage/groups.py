@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from server.groups import ledger
 from server.groups.ledger import PARTNERSHIP_GAMES
+from server.storage.db import insert_of
 from server.storage.models import (
     Group,
     GroupLedgerLine,
@@ -158,14 +159,11 @@ def rules_of(session: Session, code: str) -> dict[str, dict[str, Any]]:
 
 
 def save_rules(session: Session, code: str, game: str, options: dict[str, Any]) -> None:
-    """Save (or replace) the group's options for ``game``."""
-    row = session.get(GroupRules, (code, game))
-    if row is None:
-        session.add(GroupRules(group_code=code, game=game, options=dict(options), updated_at=_now()))
-    else:
-        row.options = dict(options)
-        row.updated_at = _now()
-    session.flush()
+    """Save (or replace) the group's options for ``game``: one statement, so that two tables of
+    the game opened at once both save theirs (the later one is kept)."""
+    saved = {"options": dict(options), "updated_at": _now()}
+    insert = insert_of(session.connection())(GroupRules.__table__).values(group_code=code, game=game, **saved)
+    session.execute(insert.on_conflict_do_update(index_elements=["group_code", "game"], set_=saved))
 
 
 # ---- seasons -------------------------------------------------------------------------------
@@ -221,11 +219,13 @@ def season_numbers(session: Session, code: str) -> list[int]:
 # ---- tables --------------------------------------------------------------------------------
 
 
-def link_table(session: Session, code: str, table_code: str, game: str) -> None:
-    """Record that table ``table_code`` was opened for group ``code``."""
-    if session.get(GroupTable, table_code) is None:
-        session.add(GroupTable(code=table_code, group_code=code, game=game, created_at=_now()))
-        session.flush()
+def link_table(session: Session, code: str, table_code: str, game: str) -> bool:
+    """Record that table ``table_code`` was opened for group ``code``; False if it was already."""
+    if session.get(GroupTable, table_code) is not None:
+        return False
+    session.add(GroupTable(code=table_code, group_code=code, game=game, created_at=_now()))
+    session.flush()
+    return True
 
 
 def group_of_table(session: Session, table_code: str | None) -> str | None:

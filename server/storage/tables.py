@@ -14,20 +14,16 @@ from typing import Any
 import orjson
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from server.log_entry import LogEntry
 from server.storage import store
+from server.storage.db import insert_of
 from server.storage.models import Table, TableLogEntry, TablePlayer
 
 SLOW_CLOCK_S = 3600  # a clock this long or longer is slow (server/rooms/timer.py)
 OPEN_STATUSES = ("waiting", "playing", "finished")  # in memory while the server runs
 RESUMABLE_STATUSES = ("waiting", "playing", "finished", "parked")
-
-
-def _insert(conn: sa.Connection):
-    return postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
 
 
 def _table_rows(entries: list) -> tuple[list[dict], dict[str, dict[str, tuple[bool, bool]]]]:
@@ -60,7 +56,7 @@ def _upsert_tables(conn: sa.Connection, entries: list) -> None:
     rows, players = _table_rows(entries)
     if not rows:
         return
-    insert = _insert(conn)(Table.__table__)
+    insert = insert_of(conn)(Table.__table__)
     changing = ("game", "status", "private", "host_id", "version", "updated_at", "clock_s", "deadline")
     stmt = insert.on_conflict_do_update(
         index_elements=["code"], set_={c: getattr(insert.excluded, c) for c in changing}
@@ -102,7 +98,7 @@ def _log_insert(conn: sa.Connection, replay: bool) -> tuple[str, bool]:
     key = (dialect.name, str(dialect.paramstyle), replay)
     known = _log_inserts.get(key)
     if known is None:
-        stmt = _insert(conn)(TableLogEntry.__table__)
+        stmt = insert_of(conn)(TableLogEntry.__table__)
         if replay:
             stmt = stmt.on_conflict_do_nothing()
         compiled = stmt.compile(dialect=dialect, column_keys=list(_LOG_COLUMNS))

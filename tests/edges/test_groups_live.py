@@ -171,6 +171,24 @@ async def test_saved_rules_are_a_group_tables_defaults_and_the_last_used_options
         assert not any(c in lobby for c in codes)
 
 
+async def test_tables_of_one_game_opened_at_once_by_a_groups_members_all_open(server):
+    """Each saves its options as the group's first defaults for the game: one of them is kept,
+    and none of the requests fails for it (in four groups, as two saves must meet)."""
+    members = await people(server, "Ana", "Rui", "Eve", "Bea")
+    options = [{"max_cards": 2 + i, "rebound": False} for i in range(len(members))]
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        for _ in range(4):
+            group = await new_group(http, members[0])
+            for member in members[1:]:
+                await joined(http, group, member)
+            opened = await asyncio.gather(
+                *(group_room(http, m, group["code"], options=o) for m, o in zip(members, options, strict=True))
+            )
+            assert [r.status_code for r in opened] == [201] * len(members), [r.text for r in opened]
+            rules = (await http.get(f"/api/groups/{group['code']}", headers=auth(members[0]))).json()["rules"]
+            assert {"max_cards": rules["oh_hell"]["max_cards"], "rebound": False} in options
+
+
 async def stored_matches(http, code, player, count) -> list[dict]:
     for _ in range(300):
         found = (await http.get(f"/api/groups/{code}/matches", headers=auth(player))).json()["matches"]

@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 
 import httpx
 import pytest
+import sqlalchemy as sa
 from chat_receiver import ChatReceiver
 from live_server import free_port, served_on
 from ws_client import new_player
 
 from server.storage import outbox
 from server.storage.db import Database
+from server.storage.models import WebhookOutbox
 
 PUBLIC = "https://cards.example.org"
 
@@ -75,6 +78,20 @@ async def the_outbox(server, until=lambda rows: True, what: str = "") -> list[di
         db.dispose()
 
 
+async def next_try_at(server, at: float) -> None:
+    """Every message in the server's outbox is tried next at ``at`` (written in its database)."""
+    db = Database(server.env["DATABASE_URL"])
+
+    def write() -> None:
+        with db.session() as session:
+            session.execute(sa.update(WebhookOutbox).values(next_at=at))
+
+    try:
+        await db.call(write)
+    finally:
+        db.dispose()
+
+
 @pytest.mark.parametrize("stop", ["kill", "terminate"])
 async def test_messages_queued_while_the_chat_is_down_arrive_once_after_a_restart(server, stop):
     ana = await new_player(server.base, "Ana")
@@ -109,3 +126,52 @@ async def test_messages_queued_while_the_chat_is_down_arrive_once_after_a_restar
         await the_outbox(server, lambda rows: rows == [], "emptied again")
         assert chat.bodies() == [opened(rooms[0]), opened(rooms[1]), opened(third)]
     assert path not in (server.tmp / "server.log").read_text()  # the URL's secret is never logged
+
+
+ROUNDS = 6  # servers killed
+TABLES = 3  # group tables opened at once in a round, the server killed as the last is acknowledged
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def crowded(request, tmp_path_factory):
+    """A server that lets one host open every table of the test (and open them at once)."""
+    env = {
+        "FELT_OUTBOUND_ALLOW_PRIVATE": "1",
+        "FELT_PUBLIC_URL": PUBLIC,
+        "FELT_MAX_OPEN_ROOMS_PER_PLAYER": str(ROUNDS * TABLES + 5),
+        "FELT_RATE_ROOMS_BURST": str(ROUNDS * TABLES + 5),
+    }
+    with served_on(request.param, tmp_path_factory, "outbox-kill", **env) as live:
+        yield live
+
+
+async def test_a_group_table_acknowledged_is_announced_once_though_the_server_is_killed_at_once(crowded):
+    """The 201 that opens a group's table means its opening is in the outbox: killed (SIGKILL)
+    the moment the last table of a round is acknowledged, round after round, the server started
+    again with the chat up sends every acknowledged opening, each exactly once."""
+    server = crowded
+    ana = await new_player(server.base, "Ana")
+    port, path = free_port(), f"/api/webhooks/2/{secrets.token_urlsafe(16)}"
+    acknowledged: list[str] = []
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        code = await new_group(http, ana, f"http://127.0.0.1:{port}{path}")  # the chat is down meanwhile
+    for round in range(ROUNDS):
+        if round:
+            server.start()
+        async with httpx.AsyncClient(base_url=server.base) as http:
+            acknowledged += await asyncio.gather(*(open_table(http, code, ana) for _ in range(TABLES)))
+        server.kill()
+        # The chat is down: a message tried in every round would be given up on after its
+        # fourth try. Held while the server is down, it is not tried again (nor the group's
+        # later messages, which wait behind it).
+        await next_try_at(server, time.time() + 3600)
+    kept = await the_outbox(server)
+    assert sorted(r["message"]["table"] for r in kept) == sorted(acknowledged), "an acknowledged opening was lost"
+    await next_try_at(server, 0.0)  # due at once
+
+    async with ChatReceiver(port=port) as chat:
+        server.start()
+        await chat.until(lambda r: len(r) >= len(acknowledged), what="every acknowledged opening")
+        await the_outbox(server, lambda rows: rows == [], "emptied")
+        said = sorted(body["content"] for body in chat.bodies())
+        assert said == sorted(opened(room)["content"] for room in acknowledged)  # each once

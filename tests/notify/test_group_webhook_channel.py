@@ -9,13 +9,14 @@ from __future__ import annotations
 import asyncio
 
 import orjson
+import pytest
 from chat_receiver import ChatReceiver
 
 from server.notify import Notifier
 from server.notify.events import MatchFinished, TableOpened, YourTurn
 from server.notify.outbound import Outbound
 from server.notify.webhooks import Message, Webhooks, body_of, compose, discord_escaped, masked, result_line
-from server.storage import groups, store
+from server.storage import groups, outbox, store
 from server.storage.db import Database
 
 HOOK = {"group": "abcdefghjk", "group_name": "Tuesday cards"}
@@ -182,8 +183,10 @@ async def test_a_slow_turn_reaches_the_group_of_its_table_through_the_notifier(t
     db.dispose()
 
 
-async def test_a_tables_opening_waits_for_the_table_to_be_made_the_groups(tmp_path):
-    """A room is opened before the API links it to its group: its opening is held until then."""
+async def test_a_tables_opening_is_queued_with_its_link_to_the_group_and_only_then(tmp_path):
+    """A room is opened before the API links it to its group: its opening is written to the
+    outbox in the link's transaction (rolled back, nothing is queued); the event the room
+    published is not routed, so the chat hears of the table once."""
     db = Database(f"sqlite:///{tmp_path / 'felt.db'}")
     db.upgrade()
     async with ChatReceiver() as chat:
@@ -192,21 +195,22 @@ async def test_a_tables_opening_waits_for_the_table_to_be_made_the_groups(tmp_pa
             code = groups.create_group(session, owner.id, "Tuesday cards")["code"]
             groups.save_webhook(session, code, chat.url("/hook/s3cret"), "json")
         outbound = Outbound(allow_private=True)
-        webhooks = Webhooks(db, outbound)
+        webhooks = Webhooks(db, outbound, sweep_s=0.05)
         webhooks.start()
-        webhooks.offer(TableOpened("late", "ribs", "Rui"))
-        for _ in range(1000):  # routed, and found to be of no group (yet)
-            if "late" in webhooks._unlinked:
-                break
-            await asyncio.sleep(0.01)
-        else:
-            raise AssertionError("the opening was never held")
-        assert chat.requests == []
-        with db.session() as session:
+        opened = TableOpened("late", "ribs", "Rui")
+        webhooks.offer(opened)  # as the room publishes it, before the link
+        with pytest.raises(RuntimeError), db.session() as session:
             groups.link_table(session, code, "late", "ribs")
-        webhooks.table_linked("late", code)
-        await chat.until(lambda r: len(r) == 1, what="the held opening")
-        assert chat.bodies()[0]["text"] == "Rui opened a new Ribs table."
+            assert webhooks.announce(session, opened, code) == (1, 0)
+            raise RuntimeError("the link fails")
+        with db.session() as session:
+            assert outbox.queued(session) == [] and groups.group_of_table(session, "late") is None
+            groups.link_table(session, code, "late", "ribs")
+            queued = webhooks.announce(session, opened, code)
+        webhooks.announced("late", code, queued)
+        await chat.until(lambda r: len(r) == 1, what="the opening")
+        await asyncio.sleep(0.3)  # the sweep looked again meanwhile: nothing more
+        assert chat.bodies()[0]["text"] == "Rui opened a new Ribs table." and len(chat.requests) == 1
         await webhooks.close()
         await outbound.aclose()
     db.dispose()

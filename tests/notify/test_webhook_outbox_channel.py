@@ -16,7 +16,7 @@ import psycopg
 from chat_receiver import ChatReceiver
 from live_server import free_port
 
-from server.notify.events import TableOpened
+from server.notify.events import TableOpened, YourTurn
 from server.notify.outbound import Outbound
 from server.notify.webhooks import Message, Webhooks
 from server.storage import groups, outbox, store
@@ -38,6 +38,16 @@ def queue(db: Database, code: str, text: str) -> None:
     message = Message("table_open", code, "Cards", None, text, f"/g/{code}")
     with db.session() as session:
         outbox.put(session, code, asdict(message), 0.0, 20)
+
+
+def announce(node: Webhooks, code: str, opened: TableOpened) -> None:
+    """A table of group ``code`` opened: its opening queued as the API queues it."""
+    with node.db.session() as session:
+        queued = node.announce(session, opened, code)
+    node.announced(opened.table, code, queued)
+
+
+SLOW_TURN = YourTurn("t1", "ribs", "Ana", ("p2",), ("Rui",), frozenset(), None, 3600, 3)
 
 
 def waiting(db: Database) -> list[dict]:
@@ -107,8 +117,8 @@ async def test_a_message_waiting_for_its_next_try_goes_to_the_webhook_as_it_is_t
         now = 1_800_000_000.0
         node._wall = lambda: now
         node.start()
-        node.offer(TableOpened("t1", "ribs", "Ana"))
-        node.offer(TableOpened("t2", "ribs", "Rui"))
+        announce(node, moved, TableOpened("t1", "ribs", "Ana"))
+        announce(node, removed, TableOpened("t2", "ribs", "Rui"))
         rows = await until_outbox(database, lambda rows: [r["tries"] for r in rows] == [1, 1], "tried each once")
         assert all("old" not in str(r["message"]) for r in rows)  # the outbox never holds the URL
         with database.session() as session:
@@ -151,7 +161,7 @@ async def test_a_database_that_is_away_delays_the_messages_and_loses_none(databa
         node = Webhooks(quick, outbound, sweep_s=0.05)
         node.start()
         with outbox_locked(database):
-            node.offer(TableOpened("t1", "ribs", "Ana"))  # returns at once, as for every table
+            node.offer(SLOW_TURN)  # returns at once, as for every table
             for _ in range(1000):
                 if "the database is away" in caplog.text:
                     break
@@ -161,7 +171,7 @@ async def test_a_database_that_is_away_delays_the_messages_and_loses_none(databa
             assert chat.requests == []
         await chat.until(lambda r: len(r) == 1, what="the message once the database is back")
         await until_outbox(database, lambda rows: rows == [], "emptied")
-        assert chat.bodies()[0]["text"] == "Ana opened a new Ribs table." and node.sent == 1
+        assert chat.bodies()[0]["text"] == "Rui's turn at Ana's Ribs table (1 h to decide)." and node.sent == 1
         await node.close()
         await outbound.aclose()
         quick.dispose()

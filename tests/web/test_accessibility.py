@@ -37,6 +37,7 @@ SETTLE = """async () => {
   await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
 }"""
 
+CHAT_DESKTOP = {"width": 1366, "height": 768}
 LOAD_MS = 15_000  # a page that fetches its data, on a busy machine
 
 GAMES = [
@@ -138,6 +139,9 @@ def test_the_lobby_the_waiting_room_and_the_rules_pages_have_no_violations(pages
     in_portuguese(page)
     expect(page.locator("[data-bot-remove]")).to_have_text("Tirar robô", timeout=LOAD_MS)
     audit.check(page, "waiting room, host with a bot and a friend, in Portuguese")
+    say(friend, "olá")
+    expect(page.locator("#chat-unread")).to_have_text("1")
+    audit.check(page, "waiting room in Portuguese, a chat line unread")
 
     for game, _ in GAMES:
         page.goto(f"{pages.base}/rules/{game}")
@@ -147,6 +151,29 @@ def test_the_lobby_the_waiting_room_and_the_rules_pages_have_no_violations(pages
     expect(page.locator("#missing")).to_contain_text("NOSUCH22")
     audit.check(page, "an unknown room")
     audit.assert_clean()
+
+
+def say(page, line: str) -> None:
+    page.locator("#chat-text").fill(line)
+    page.locator("#chat-text").press("Enter")
+    expect(page.locator("#chat-log li").last).to_contain_text(line)
+
+
+def check_the_chat(page, audit: Audit, state: str) -> None:
+    """At a decision, on a desktop and a phone: a chat line sent (the Chat button counts it),
+    the chat's lines open, then closed again; the page left at the test's desktop size."""
+    for device, size in (("desktop", CHAT_DESKTOP), ("phone", PHONE)):
+        page.set_viewport_size(size)
+        say(page, f"good luck from the {device}")
+        expect(page.locator("#chat-unread")).to_have_text("1")
+        audit.check(page, f"{state}, on a {device}: a chat line sent, the chat closed")
+        page.locator("#chat-jump").click()
+        expect(page.locator("#chat-drawer")).to_have_class(re.compile(r"\bchat-open\b"))
+        audit.check(page, f"{state}, on a {device}: the chat open")
+        page.keyboard.press("Escape")
+        expect(page.locator("#chat-drawer")).not_to_have_class(re.compile(r"\bchat-open\b"))
+        audit.check(page, f"{state}, on a {device}: the chat closed again")
+    page.set_viewport_size(DESKTOP)
 
 
 def at_rest(page) -> bool:
@@ -191,10 +218,12 @@ def test_a_game_from_bidding_to_its_record_has_no_violations(pages, table, audit
     expect(page.locator("#room-title")).to_contain_text("Playing")
     expect(page.locator("#controls .turn-banner")).to_be_visible(timeout=30_000)
     audit.check(page, f"{game}: Ana's first turn")
+    check_the_chat(page, audit, f"{game}: Ana's first turn")
 
     play_until(page, table, lambda: mid_hand(page, table) or table.finished(page))
     assert not table.finished(page), "the hand ended before Ana played to a trick others began"
     audit.check(page, f"{game}: mid-hand, Ana to play")
+    check_the_chat(page, audit, f"{game}: mid-hand, Ana to play")
     held = []  # the rules' request, answered once the loading dialog is checked
     page.route("**/api/rules/**", lambda route: held.append(route))
     page.get_by_role("button", name="How to play").click()

@@ -866,13 +866,15 @@ function setChat(open) {
   $("#chat-drawer").classList.toggle("chat-open", open);
   $("[data-chat-close]").hidden = !open;
   $("#chat-jump").setAttribute("aria-expanded", String(open));
+  const log = $("#chat-log");
   if (open) {
-    const log = $("#chat-log");
+    log.tabIndex = 0; // a region the keyboard scrolls (Tab to it, then the arrow keys)
     log.scrollTop = log.scrollHeight;
     const input = $("#chat-text");
     (input.closest("form").hidden ? $("[data-chat-close]") : input).focus({ preventScroll: true });
     chatRead = (state?.chat || []).length;
   } else {
+    log.removeAttribute("tabindex"); // not drawn: no Tab stops at it
     $("#chat-jump").focus({ preventScroll: true });
   }
   if (state) render();

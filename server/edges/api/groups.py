@@ -29,6 +29,7 @@ from server.edges.api.errors import ApiError, error_response_doc
 from server.groups import ledger, partners, recap
 from server.groups.presence import Presence, SharedPresence
 from server.limits import RECAP_IMAGES
+from server.notify.events import TableOpened
 from server.rules.games import game_names, get_game
 from server.storage import groups, store
 from server.storage.models import Group
@@ -415,19 +416,21 @@ async def group_table_options(request: Request, code: str, caller: Caller, game:
     return {**saved, **options}
 
 
-async def link_group_table(request: Request, code: str, table_code: str, game: str, options: dict | None) -> None:
-    """Make ``table_code`` a table of group ``code``; with ``options``, they become the group's
-    defaults for ``game`` (the options a group last used)."""
-
-    def link(session) -> None:
-        groups.link_table(session, code, table_code, game)
-        if options is not None:
-            groups.save_rules(session, code, game, options)
-
-    await _in_session(request, link)
+async def link_group_table(request: Request, code: str, opened: TableOpened, options: dict | None) -> None:
+    """Make the table just ``opened`` a table of group ``code``; with ``options``, they become
+    the group's defaults for its game (the options a group last used). Its opening is queued for
+    the group's chat in the same transaction: once this returns, the message is stored too."""
     webhooks = getattr(request.app.state, "webhooks", None)
-    if webhooks is not None:  # the table's opening goes to the group's chat
-        webhooks.table_linked(table_code, code)
+
+    def link(session) -> tuple[int, int] | None:
+        new = groups.link_table(session, code, opened.table, opened.game)
+        if options is not None:
+            groups.save_rules(session, code, opened.game, options)
+        return webhooks.announce(session, opened, code) if new and webhooks is not None else None
+
+    queued = await _in_session(request, link)
+    if webhooks is not None:
+        webhooks.announced(opened.table, code, queued)
 
 
 async def group_of_table(request: Request, table_code: str) -> str | None:

@@ -14,6 +14,7 @@ from server.edges.api.deps import Caller, bearer_token, check_lookups, current_p
 from server.edges.api.errors import ApiError, error_response_doc
 from server.edges.api.groups import group_of_table, group_table_options, link_group_table, rotated_follow
 from server.limits import ROOMS
+from server.notify.events import TableOpened
 from server.players import player_for_token
 from server.rooms import RoomError
 from server.rooms.manager import UNAVAILABLE
@@ -140,7 +141,8 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
         )
         if group is not None:  # the options a group last used become its defaults
             used = room.summary()["options"] if body.group is not None else None
-            await link_group_table(request, group, room.code, body.game, used)
+            opened = TableOpened(room.code, room.table.game.name, room.table.host_name)
+            await link_group_table(request, group, opened, used)
         if previous is not None:
             try:
                 await previous.claim_next(caller.id, room.code)

@@ -528,7 +528,7 @@ export default {
   "rules.inEnglish": "The rules are in English.",
 
   "chat.title": "Chat",
-  "chat.unread": ({ n }) => `Chat: ${n} unread`,
+  "chat.unread": ({ n }) => `Chat ${n} unread`, // the visible "Chat" and count, in order
   "chat.message": "Message",
   "chat.placeholder": "Say something…",
   "chat.close": "Close",

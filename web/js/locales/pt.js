@@ -527,7 +527,7 @@ export default {
   "rules.inEnglish": "As regras estão em inglês.",
 
   "chat.title": "Conversa",
-  "chat.unread": ({ n }) => `Conversa: ${n} ${plural(n, "nova", "novas")}`,
+  "chat.unread": ({ n }) => `Conversa ${n} ${plural(n, "nova", "novas")}`,
   "chat.message": "Mensagem",
   "chat.placeholder": "Diga alguma coisa…",
   "chat.close": "Fechar",
