@@ -6,15 +6,16 @@ reaches the page unescaped. Headings and the bold lead-in of a paragraph ("**Bid
 get anchors, so the table's "How to play" panel can open at the part of the rules that matters
 in the current phase (with house options, the section of the option that changes it). A
 table's house options (``?options=<JSON>``) are validated through the game's own options model
-and shown in plain words at the top, each linked to the section explaining it; anything invalid
-is ignored with a note saying so.
+and shown at the top in the lobby's words (``OPTION_WORDS``: never an option's key or a JSON
+value), each linked to the section explaining it; anything invalid is ignored with a note
+saying so.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -50,7 +51,88 @@ HOUSE_PHASE_OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
         "over": ("books", "boston", "no_trump_double", "no_trump"),
     },
 }
+
+
+@dataclass(frozen=True)
+class OptionWords:
+    """An option as players read it: the lobby's label, the heading of the section that explains
+    it, and the words for its values that are neither switches nor plain numbers."""
+
+    label: str
+    section: str
+    values: dict[Any, str] | None = None
+
+
+# Every option of every game in the lobby's English words (web/js/locales/en.js has the same
+# labels); the rules pages' headings start with each ``section``.
+OPTION_WORDS: dict[str, dict[str, OptionWords]] = {
+    "oh_hell": {
+        "start": OptionWords("First hand", "Settings", {"high": "biggest hand first", "low": "smallest hand first"}),
+        "rebound": OptionWords("Come back again", "Settings"),
+        "min_cards": OptionWords("Fewest cards in a hand", "Settings"),
+        "max_cards": OptionWords("Most cards in a hand", "Settings", {None: "the usual"}),
+        "hook": OptionWords("Hook rule", "Settings"),
+        "scoring": OptionWords(
+            "Scoring",
+            "Scoring methods",
+            {
+                "standard": "standard",
+                "basic": "basic",
+                "penalty": "penalty",
+                "anderson": "Anderson",
+                "squared": "squared",
+                "exact": "exact",
+            },
+        ),
+        "hook_last_hand": OptionWords("Hook in the 1-card hand", "Hook in the 1-card hand"),
+        "trump": OptionWords(
+            "Trump",
+            "Trump",
+            {
+                "turn": "turn up a card",
+                "no_trump_largest": "largest hand without trump",
+                "rotation": "rotation (hearts, diamonds, clubs, spades, no trump)",
+                "no_trump": "no trump ever",
+                "S": "spades always",
+                "H": "hearts always",
+                "D": "diamonds always",
+                "C": "clubs always",
+            },
+        ),
+        "blind_one": OptionWords("Blind 1-card hand", "Blind 1-card hand"),
+        "vienna": OptionWords("Vienna", "Scoring methods"),
+        "until_clear_winner": OptionWords("Play until one player leads", "Settings"),
+    },
+    "bid_whist": {
+        "target": OptionWords("Points to win", "Scoring"),
+        "jokers": OptionWords("Jokers", "Jokers", {0: "none", 1: "the big joker", 2: "both jokers"}),
+        "joker_no_trump": OptionWords(
+            "Jokers in no trump", "Jokers", {"free": "played freely", "must_play": "a void player throws a joker"}
+        ),
+        "books": OptionWords("Books", "Books", {"seed": "12 tricks, a book of 5", "thirteen": "13 books, a book of 6"}),
+        "min_bid": OptionWords("Lowest winning bid", "Lowest winning bid", {3: "Three", 4: "Four"}),
+        "game_to": OptionWords("Game to ±", "Books"),
+        "directions": OptionWords("Uptown and downtown", "Uptown and downtown"),
+        "no_trump": OptionWords("No trump bids", "No trump bids"),
+        "downtown_beats_uptown": OptionWords("Downtown beats uptown", "Uptown and downtown"),
+        "no_trump_double": OptionWords("No trump counts double", "No trump bids"),
+        "boston": OptionWords("Boston", "Boston", {"wins": "wins the game", "quadruple": "scores four times"}),
+        "sport_kitty": OptionWords("Show the kitty", "Show the kitty"),
+    },
+    "tarbish": {
+        "target": OptionWords("Points to win", "Scoring"),
+        "half_bait": OptionWords("Half bait on a tie", "Half bait on a tie"),
+        "no_trump": OptionWords("No trump may be called", "No trump may be called"),
+        "dealer_forced": OptionWords("Dealer must name trump", "Dealer must name trump"),
+    },
+    "ribs": {
+        "target": OptionWords("Game points to win", "Options"),
+        "until_sole_winner": OptionWords("Play until one player leads", "Options"),
+    },
+}
+
 MAX_OPTIONS_CHARS = 2000  # a table's options are a few keys; anything longer is not one
+UNREAD_OPTIONS = "These house options could not be read, so the rules below are the usual game."
 _LEAD_IN = re.compile(r"^[A-Za-z][A-Za-z ,']*[.:]?$")
 
 
@@ -60,8 +142,6 @@ class RulesPage:
     title: str
     html: str  # the rendered rules, without their first heading
     toc: list[dict[str, Any]]  # [{"id", "title", "level"}]
-    # per section id, the words in code (`jokers`, `min_bid: 3`: min_bid) up to the next section
-    codes: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 def _slug(text: str, taken: set[str]) -> str:
@@ -87,14 +167,9 @@ def _render(game: str, text: str) -> RulesPage:
     tokens = md.parse(text)
     taken: set[str] = set()
     toc: list[dict[str, Any]] = []
-    codes: dict[str, set[str]] = {}
     title = game
     for i, tok in enumerate(tokens):
         inline = tokens[i + 1] if i + 1 < len(tokens) else None
-        if tok.type == "inline" and toc:
-            codes.setdefault(toc[-1]["id"], set()).update(  # `joker_no_trump: "free"` names joker_no_trump
-                c.content.split(":")[0].strip() for c in tok.children or [] if c.type == "code_inline"
-            )
         if tok.type == "heading_open" and inline is not None:
             words = "".join(c.content for c in inline.children or [] if c.type in ("text", "code_inline"))
             if tok.tag == "h1":
@@ -106,13 +181,7 @@ def _render(game: str, text: str) -> RulesPage:
         elif tok.type == "paragraph_open" and tok.level == 0 and not tok.hidden and (lead := _strong_lead(inline)):
             tok.attrSet("id", _slug(lead, taken))
             toc.append({"id": tok.attrGet("id"), "title": lead, "level": 3})
-    return RulesPage(
-        game,
-        title,
-        md.renderer.render(tokens, md.options, {}),
-        toc,
-        {key: frozenset(words) for key, words in codes.items()},
-    )
+    return RulesPage(game, title, md.renderer.render(tokens, md.options, {}), toc)
 
 
 def load_rules(rules_dir: Path) -> dict[str, RulesPage]:
@@ -121,23 +190,28 @@ def load_rules(rules_dir: Path) -> dict[str, RulesPage]:
 
 
 def applied_options(game: str, raw: str | None) -> tuple[list[dict[str, Any]], str | None]:
-    """The non-default options of ``raw`` (JSON) as [{"key", "value", "default"}], and a note when
+    """The non-default options of ``raw`` (JSON) as [{"key", "value", "default", "label", "words",
+    "default_words"}] (the last three in players' words), and a note when
     ``raw`` was refused (it is then ignored and the defaults apply)."""
     if not raw:
         return [], None
     try:
-        if len(raw) > MAX_OPTIONS_CHARS:
-            raise ValueError("the options are too long")
-        given = json.loads(raw)
+        given = json.loads(raw) if len(raw) <= MAX_OPTIONS_CHARS else None
         if not isinstance(given, dict):
-            raise ValueError("the options must be a JSON object")
+            raise ValueError("not a set of options")
         options = get_game(game).parse_options(given)
-    except ValueError as err:  # json.JSONDecodeError is a ValueError
-        reason = str(err).rstrip(".") if not isinstance(err, json.JSONDecodeError) else "they are not valid JSON"
-        return [], f"These house options could not be read, so the rules below are the defaults: {reason}."
+    except (ValueError, RecursionError):  # bad JSON, or the model's refusal (naming a key)
+        return [], UNREAD_OPTIONS
     defaults = type(options)()
     return [
-        {"key": key, "value": value, "default": getattr(defaults, key)}
+        {
+            "key": key,
+            "value": value,
+            "default": getattr(defaults, key),
+            "label": option_words(game, key).label,
+            "words": value_words(game, key, value),
+            "default_words": value_words(game, key, getattr(defaults, key)),
+        }
         for key, value in options.model_dump().items()
         if value != getattr(defaults, key)
     ], None
@@ -155,22 +229,30 @@ def phase_sections(page: RulesPage, applied: list[dict[str, Any]]) -> dict[str, 
     return phases
 
 
-def _plain(value: Any) -> str:
+def option_words(game: str, key: str) -> OptionWords:
+    """How players name option ``key`` of ``game`` (every option has an entry: a test checks)."""
+    return OPTION_WORDS[game][key]
+
+
+def value_words(game: str, key: str, value: Any) -> str:
+    """A value of an option in the lobby's words: "both jokers", "on", "the usual", "9"."""
+    named = option_words(game, key).values or {}
+    if value in named and not isinstance(value, bool):
+        return named[value]
     if isinstance(value, bool):
         return "on" if value else "off"
     if value is None:
-        return "none"
-    return json.dumps(value) if not isinstance(value, (int, float)) else str(value)
+        return "the usual"
+    return str(value)
 
 
 def option_anchor(page: RulesPage, key: str) -> str:
-    """The section explaining option ``key``: its own heading, else the first section that
-    names it in code (`joker_no_trump` under the jokers), else the options section."""
+    """The section explaining option ``key``: the first heading that starts with its section's
+    words, else the page's options section."""
+    section = option_words(page.game, key).section.lower()
     for entry in page.toc:
-        if re.match(rf"{re.escape(key)}(\b|:|$)", entry["title"]):  # "hook" is not "hook_last_hand"
-            return entry["id"]
-    for entry in page.toc:
-        if key in page.codes.get(entry["id"], ()):
+        title = entry["title"].lower()
+        if title == section or title.startswith(f"{section}:"):
             return entry["id"]
     for entry in page.toc:
         if "option" in entry["title"].lower():
@@ -185,14 +267,14 @@ def options_box(page: RulesPage, applied: list[dict[str, Any]], note: str | None
     if not applied:
         return ""
     items = "".join(
-        f'<li><a href="#{escape(option_anchor(page, o["key"]))}"><code>{escape(o["key"])}</code></a>: '
-        f'{escape(_plain(o["value"]))} <span class="hint">(default {escape(_plain(o["default"]))})</span></li>'
+        f'<li><a href="#{escape(option_anchor(page, o["key"]))}">{escape(o["label"])}</a>: '
+        f'{escape(o["words"])} <span class="hint">(usually {escape(o["default_words"])})</span></li>'
         for o in applied
     )
     return (
         '<aside class="panel rules-options" aria-labelledby="rules-options-h">'
         '<h2 id="rules-options-h">This table\'s house options</h2>'
-        "<p>These differ from the default game below; each is explained under its name.</p>"
+        "<p>These differ from the usual game below; each is explained under its name.</p>"
         f"<ul>{items}</ul></aside>"
     )
 
