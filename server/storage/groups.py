@@ -30,6 +30,7 @@ from server.storage.models import (
     MatchSeat,
     Player,
     Table,
+    TablePlayer,
 )
 
 OWNER, MEMBER = "owner", "member"
@@ -105,6 +106,16 @@ def members_of(session: Session, code: str) -> list[dict[str, Any]]:
 
 def group_row(session: Session, code: str) -> Group | None:
     return session.get(Group, code) if is_group_code(code) else None
+
+
+def invitation(session: Session, code: str, invite: str) -> dict[str, str] | None:
+    """What an invite link says before anyone joins: the group's name and who invites (its
+    owner, by their current name); None for a wrong or rotated invite, or no such group."""
+    group = group_row(session, code)
+    if group is None or not isinstance(invite, str) or not secrets.compare_digest(invite, group.invite):
+        return None
+    owner = session.scalar(sa.select(Player.name).where(Player.id == group.owner_id))
+    return {"group": group.name, "owner": owner or "?"}
 
 
 def join_group(session: Session, code: str, invite: str, player_id: str) -> bool:
@@ -234,6 +245,15 @@ def open_tables(session: Session, codes: list[str], limit: int = 50) -> list[dic
         }
         for t, group_code in session.execute(query)
     ]
+
+
+def seated_at(session: Session, player_id: str, codes: list[str]) -> set[str]:
+    """Which of the tables ``codes`` ``player_id`` has a seat at (one they left in play too:
+    theirs to take back)."""
+    if not codes:
+        return set()
+    query = sa.select(TablePlayer.code).where(TablePlayer.player_id == player_id, TablePlayer.code.in_(codes))
+    return set(session.scalars(query))
 
 
 def member_group_codes(session: Session, player_id: str) -> list[str]:

@@ -70,9 +70,8 @@ def test_friends_make_a_group_play_a_table_from_its_page_and_see_the_standings(p
 
     sit = rui.locator(f'[data-sit-table="{room}"]')
     expect(sit).to_be_visible(timeout=20000)
-    sit.click()
+    sit.click()  # one click: the table seats Rui on arrival
     rui.wait_for_url(f"**/r/{room}")
-    rui.locator("[data-sit]").first.click()
     rui.wait_for_selector(".seat-you")
     for _ in range(2):
         ana.locator("[data-bot-next]").click()

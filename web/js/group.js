@@ -20,12 +20,28 @@ let view = { game: null, season: "" };
 const gid = (suffix = "") => `/api/groups/${encodeURIComponent(groupCode)}${suffix}`;
 const botOrName = (p) => (p.bot ? t(p.level === "strong" ? "seat.strongBotName" : "seat.botName", { n: p.seat + 1 }) : p.name);
 
+const inviteInLink = () => location.hash.match(/invite=([A-Za-z0-9_-]+)/)?.[1];
+
+/** Above the name form of an invite link: "Ana invites you to Tuesday Club" (nothing when the
+ * invite cannot be read: joining then says why). */
+async function sayWhoInvites() {
+  const invite = inviteInLink();
+  if (!groupCode || !invite) return;
+  try {
+    const { group, owner } = await api(gid("/invitation"), { method: "POST", body: { invite } });
+    $("#who-h").before(h("p", { class: "lead", id: "who-invites" }, t("group.invitedBy", { owner, group })));
+  } catch {
+    // a wrong or rotated link: the join that follows the name says so
+  }
+}
+
 /** Ask for a name when this browser has no player yet; resolves with the player. */
-function whoAreYou() {
+async function whoAreYou() {
   const me = identity.get();
-  if (me) return Promise.resolve(me);
-  $("#who-panel").hidden = false;
+  if (me) return me;
   fill($("#content"));
+  await sayWhoInvites();
+  $("#who-panel").hidden = false;
   return new Promise((resolve) => {
     $("#name-form").addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -70,10 +86,10 @@ async function myGroups() {
 
 /** Join with the invite in the link's fragment (never sent to the server in the URL). */
 async function joinFromLink() {
-  const match = location.hash.match(/invite=([A-Za-z0-9_-]+)/);
-  if (!match) return;
+  const invite = inviteInLink();
+  if (!invite) return;
   history.replaceState(null, "", location.pathname);
-  await api(gid("/join"), { method: "POST", body: { invite: match[1] }, auth: true });
+  await api(gid("/join"), { method: "POST", body: { invite }, auth: true });
 }
 
 function memberItem(m, group, me) {
@@ -88,11 +104,15 @@ function memberItem(m, group, me) {
     m.table ? h("a", { class: "btn btn-small", href: roomUrl(m.table) }, t("group.watch")) : null, remove);
 }
 
+/** A group's open table: "Back to your seat" where you sit, else "Sit", which takes the first
+ * free seat on arrival (the room's #sit) in one click. */
 function tableItem(table) {
+  const link = table.you_sit
+    ? h("a", { class: "btn btn-small", href: table.url, "data-back-table": table.code }, t("group.backToSeat"))
+    : h("a", { class: "btn btn-small", href: `${table.url}#sit`, "data-sit-table": table.code }, t("group.sit"));
   return h("li", { class: "match-row group-table", "data-table": table.code },
     h("strong", {}, gameTitle(table.game, games.find((g) => g.name === table.game)?.title)), " ",
-    h("span", { class: ["pill", `pill-${table.status}`] }, t(`group.status.${table.status}`) || table.status), " ",
-    h("a", { class: "btn btn-small", href: table.url, "data-sit-table": table.code }, t("group.sit")));
+    h("span", { class: ["pill", `pill-${table.status}`] }, t(`group.status.${table.status}`) || table.status), " ", link);
 }
 
 /** The group's house rules for the game chosen in `select`: every option of the game's schema,

@@ -4,7 +4,8 @@ tables, standings and seasons.
 Everything here answers 404 to anyone who is not a member, exactly as for a group that does
 not exist. The invite secret travels in the invite link's fragment (``/g/{code}#invite=...``),
 which browsers never send, so it is in no access log; it is in the answers of creating the
-group, ``GET``/``POST .../invite`` (members; rotating: the owner) and nowhere else.
+group, ``GET``/``POST .../invite`` (members; rotating: the owner) and nowhere else. Whoever
+holds the secret may read whom it comes from (``POST .../invitation``) before they have a name.
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ class GroupTableOut(BaseModel):
     game: str
     status: str
     updated_at: float
+    you_sit: bool = Field(default=False, description="The caller has a seat at this table (or left it in play).")
 
 
 class SeasonOut(BaseModel):
@@ -94,6 +96,11 @@ class Join(BaseModel):
 
 class Invite(BaseModel):
     invite_url: str
+
+
+class Invitation(BaseModel):
+    group: str = Field(description="The group's name.")
+    owner: str = Field(description="Who invites: the group's owner, by their current name.")
 
 
 class Rules(BaseModel):
@@ -174,6 +181,13 @@ async def my_groups(request: Request, caller: Caller = Depends(current_player)) 
     return {"groups": await db.call(read)}
 
 
+def _tables_for(session: Any, code: str, player_id: str) -> list[dict]:
+    """The group's open tables, each saying whether ``player_id`` has a seat there."""
+    tables = groups.open_tables(session, [code])
+    mine = groups.seated_at(session, player_id, [t["code"] for t in tables])
+    return [{**t, "url": f"/r/{t['code']}", "you_sit": t["code"] in mine} for t in tables]
+
+
 async def group_answer(request: Request, code: str, caller: Caller) -> dict:
     """The group as its members see it (404 for anyone else)."""
     db = request.app.state.db
@@ -191,7 +205,7 @@ async def group_answer(request: Request, code: str, caller: Caller) -> dict:
                 "role": role,
                 "members": groups.members_of(session, code),
                 "rules": groups.rules_of(session, code),
-                "tables": [{**t, "url": f"/r/{t['code']}"} for t in groups.open_tables(session, [code])],
+                "tables": _tables_for(session, code, caller.id),
                 "season": groups.current_season(session, code),
                 "seasons": groups.season_numbers(session, code),
             }
@@ -233,6 +247,19 @@ async def join_group(code: str, body: Join, request: Request, caller: Caller = D
     if not await db.call(join):
         raise ApiError(404, "not_found", "That invite link is not (or no longer) valid; ask for a new one.")
     return await group_answer(request, code, caller)
+
+
+@router.post(
+    "/groups/{code}/invitation",
+    response_model=Invitation,
+    summary="Whom an invite link comes from, read with its secret before joining (no token needed)",
+    responses=error_response_doc(404, 503),
+)
+async def read_invitation(code: str, body: Join, request: Request) -> dict:
+    found = await _in_session(request, lambda s: groups.invitation(s, code, body.invite))
+    if found is None:
+        raise ApiError(404, "not_found", "That invite link is not (or no longer) valid; ask for a new one.")
+    return found
 
 
 async def _in_session(request: Request, work) -> Any:

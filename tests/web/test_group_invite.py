@@ -1,0 +1,52 @@
+"""A group's invite and its tables in Chromium, on a phone and a desktop: the invite link says
+whose group it is before the newcomer gives a name, and a member sits at a group table in one
+click, while a table they already sit at offers to take them back to their seat."""
+
+from __future__ import annotations
+
+import re
+
+from conftest import LAPTOP, PHONE
+from playwright.sync_api import expect
+
+
+def test_an_invite_says_who_invites_and_sitting_takes_one_click(pages, artifacts):
+    for size, viewport in (("phone", PHONE), ("desktop", LAPTOP)):
+        ana = pages.open("/groups", viewport=viewport)
+        ana.get_by_label("Your name", exact=True).fill("Ana")
+        ana.get_by_role("button", name="Continue").click()
+        ana.get_by_label("Group name").fill("Tuesday Club")
+        ana.get_by_role("button", name="Create group").click()
+        ana.wait_for_url(re.compile(r"/g/[a-z0-9]+$"))
+        invite = ana.locator("#invite-link").input_value()
+
+        rui = pages.open(None, viewport=viewport)
+        rui.goto(invite)
+        expect(rui.locator("#who-invites")).to_have_text("Ana invites you to Tuesday Club")
+        expect(rui.get_by_label("Your name", exact=True)).to_be_visible()
+        rui.screenshot(path=str(artifacts / f"group-invite-{size}.png"))
+        rui.get_by_label("Your name", exact=True).fill("Rui")
+        rui.get_by_role("button", name="Continue").click()
+        expect(rui.locator("#members")).to_contain_text("Rui")
+        expect(rui.locator("#who-invites")).to_be_hidden()
+
+        ana.get_by_role("button", name="New table").click()
+        ana.wait_for_url("**/r/*")
+        ana.wait_for_selector(".seat-you")
+        room = ana.url.rsplit("/", 1)[-1]
+        ana.go_back()
+        back = ana.locator(f'[data-back-table="{room}"]')
+        expect(back).to_have_text("Back to your seat", timeout=20000)
+        expect(ana.locator(f'[data-sit-table="{room}"]')).to_have_count(0)
+
+        sit = rui.locator(f'[data-sit-table="{room}"]')
+        expect(sit).to_have_text("Sit", timeout=20000)
+        sit.click()  # one click: the table seats Rui on arrival
+        rui.wait_for_url(f"**/r/{room}")
+        expect(rui.locator(".seat-you")).to_contain_text("Rui")
+        rui.go_back()
+        expect(rui.locator(f'[data-back-table="{room}"]')).to_have_text("Back to your seat", timeout=20000)
+        back.click()
+        ana.wait_for_url(f"**/r/{room}")
+        expect(ana.locator(".seat-you")).to_contain_text("Ana")
+        expect(ana.locator(".seat-you")).to_have_count(1)
