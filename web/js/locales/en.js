@@ -972,6 +972,7 @@ export default {
   "alerts.title.mention": "{who} said your name at {title}",
   "alerts.body.turn": "The table waits for you.",
   "alerts.body.start": "The cards are dealt.",
+  "alerts.body.startTurn": "The cards are dealt and the table waits for you.",
   "alerts.body.request": "{who} asks for seat {n}: let them play or decline.",
   "offer.requestAnnounce": "{name} asks for seat {n}: Let them play, or No.",
   "alerts.lobbyTurn": "your turn",

@@ -971,6 +971,7 @@ export default {
   "alerts.title.mention": "{who} disse seu nome em {title}",
   "alerts.body.turn": "A mesa espera por você.",
   "alerts.body.start": "As cartas foram dadas.",
+  "alerts.body.startTurn": "As cartas foram dadas e a mesa espera por você.",
   "alerts.body.request": "{who} pede o lugar {n}: deixe jogar ou recuse.",
   "offer.requestAnnounce": "{name} pede o lugar {n}: Deixar jogar, ou Não.",
   "alerts.lobbyTurn": "sua vez",
