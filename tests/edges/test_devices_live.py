@@ -66,3 +66,22 @@ async def test_a_linked_device_is_the_same_player_and_revoking_it_closes_its_soc
         await on_laptop.wait(lambda c: c.state["seats"][1]["bot"], what="the laptop still playing")
         assert on_laptop.closed is None
         await on_laptop.close()
+
+
+async def test_a_passkey_at_an_ip_address_is_refused_saying_it_needs_the_host_name(server):
+    """Browsers refuse a passkey whose site is an IP address: the server says so in words,
+    for adding one and for signing in, and answers as usual at a host name."""
+    ana = await new_player(server.base, "Ana")
+    port = server.base.rsplit(":", 1)[1]
+    calls = (("/api/players/me/passkeys/options", auth(ana["token"])), ("/api/passkeys/sign-in/options", {}))
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        for host in (f"127.0.0.1:{port}", f"[::1]:{port}", "10.0.0.7"):
+            for path, headers in calls:
+                refused = await http.post(path, headers={**headers, "Host": host})
+                assert refused.status_code == 400, (host, path, refused.text)
+                error = refused.json()["error"]
+                assert error["code"] == "passkey_needs_host_name" and "host name" in error["message"], error
+        for path, headers in calls:
+            named = await http.post(path, headers={**headers, "Host": f"localhost:{port}"})
+            assert named.status_code == 200, named.text
+            assert "localhost" in named.text

@@ -136,10 +136,11 @@ def _bid_whist_record(room: str, ana: str, rui: str, i: int, hands: list[dict]) 
     }
 
 
-def test_partners_see_their_pair_record_with_bids_made(pages, tmp_path_factory):
-    ana = pages.open("/groups")
+def group_of_two(pages, name: str, viewport: dict | None = None) -> tuple:
+    """Ana makes a group, Rui joins it by the invite link: (ana, rui, code, ana's id, rui's id)."""
+    ana = pages.open("/groups", viewport=viewport)
     give_name(ana, "Ana")
-    ana.get_by_label("Group name").fill("Whist night")
+    ana.get_by_label("Group name").fill(name)
     ana.get_by_role("button", name="Create group").click()
     ana.wait_for_url(re.compile(r"/g/[a-z0-9]+$"))
     code = ana.url.rsplit("/", 1)[-1]
@@ -148,29 +149,39 @@ def test_partners_see_their_pair_record_with_bids_made(pages, tmp_path_factory):
     give_name(rui, "Rui")
     expect(rui.locator("#members")).to_contain_text("Ana")
     ana_id, rui_id = (p.evaluate("JSON.parse(localStorage.getItem('felt.player')).id") for p in (ana, rui))
-    # Two Bid Whist matches of Ana and Rui as partners stored at the group's table, as the
-    # server stores a finished match: three contracts of theirs (two made), one of the bots'.
+    return ana, rui, code, ana_id, rui_id
+
+
+def store_group_matches(tmp_path_factory, code: str, room: str, game: str, records: list[dict]) -> None:
+    """Store finished matches at a group's table, as the server stores them, in its database."""
     (folder,) = tmp_path_factory.getbasetemp().glob("felt-browser[0-9]*")  # the server's folder
     db = Database(f"sqlite:///{folder / 'felt.db'}")
     try:
         with db.session() as session:
-            groups.link_table(session, code, "PAIRS1", "bid_whist")
+            groups.link_table(session, code, room, game)
         with db.session() as session:
-            for i, hands in enumerate(
-                [
-                    [
-                        {"dealer": 0, "declarer": 0, "scores": [3, 0, 3, 0]},
-                        {"dealer": 1, "declarer": 1, "scores": [0, 2, 0, 2]},
-                    ],
-                    [
-                        {"dealer": 0, "declarer": 2, "scores": [0, 5, 0, 5]},
-                        {"dealer": 1, "declarer": 2, "scores": [4, 0, 4, 0]},
-                    ],
-                ]
-            ):
-                store.save_match(session, _bid_whist_record("PAIRS1", ana_id, rui_id, i, hands))
+            for record in records:
+                store.save_match(session, record)
     finally:
         db.dispose()
+
+
+def test_partners_see_their_pair_record_with_bids_made(pages, tmp_path_factory):
+    ana, _, code, ana_id, rui_id = group_of_two(pages, "Whist night")
+    # Two Bid Whist matches of Ana and Rui as partners stored at the group's table, as the
+    # server stores a finished match: three contracts of theirs (two made), one of the bots'.
+    hands = [
+        [
+            {"dealer": 0, "declarer": 0, "scores": [3, 0, 3, 0]},
+            {"dealer": 1, "declarer": 1, "scores": [0, 2, 0, 2]},
+        ],
+        [
+            {"dealer": 0, "declarer": 2, "scores": [0, 5, 0, 5]},
+            {"dealer": 1, "declarer": 2, "scores": [4, 0, 4, 0]},
+        ],
+    ]
+    records = [_bid_whist_record("PAIRS1", ana_id, rui_id, i, h) for i, h in enumerate(hands)]
+    store_group_matches(tmp_path_factory, code, "PAIRS1", "bid_whist", records)
     ana.reload()
     ana.locator("#standings-game").select_option("bid_whist")
     pair = ana.locator("#pairs tbody tr")

@@ -221,6 +221,7 @@ function standingsTable(table) {
   if (!table.rows.length) return h("p", { class: "hint" }, t("group.noStandings"));
   const num = (v) => h("td", { class: "score" }, String(v));
   return h("table", { class: "sheet standings" },
+    h("caption", {}, h("span", { class: "hint caption-hint", id: "standings-hint" }, t("group.standingsHint"))),
     h("thead", {}, h("tr", {}, ["group.player", "group.matches", "group.wins", "group.share", "group.place", "group.pointsFor", "group.pointsAgainst"]
       .map((k) => h("th", { scope: "col" }, t(k))))),
     h("tbody", {}, table.rows.map((r) => h("tr", { "data-player": r.player_id },
@@ -233,11 +234,11 @@ function pairsTable(pairs, members) {
   const name = (id) => members.find((m) => m.player_id === id)?.name || "?";
   const num = (v) => h("td", { class: "score" }, String(v));
   return h("table", { class: "sheet pairs", id: "pairs" },
-    h("caption", {}, t("group.pairs")),
+    h("caption", {}, t("group.pairs"), h("span", { class: "hint caption-hint" }, t("group.pairsHint"))),
     h("thead", {}, h("tr", {}, ["group.pair", "group.matches", "group.wins", "group.bidsMade"].map((k) => h("th", { scope: "col" }, t(k))))),
     h("tbody", {}, pairs.map((p) => h("tr", { "data-pair": `${p.a} ${p.b}` },
       h("th", { scope: "row" }, [name(p.a), name(p.b)].sort().join(" & ")), num(p.matches), num(p.wins),
-      num(t("group.bidsMadeOf", { made: p.bids_made, bids: p.bids }))))));
+      num(p.bids ? t("group.bidsMadeOf", { made: p.bids_made, bids: p.bids }) : t("group.noBids"))))));
 }
 
 /** Head-to-head (any game): for two members who sat in one match on different sides, how often

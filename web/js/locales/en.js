@@ -49,6 +49,8 @@ export default {
   "lobby.timer60": "1 minute",
   "lobby.timer120": "2 minutes",
   "lobby.timerHelp": "When a player's time runs out, a bot plays that turn for them.",
+  "lobby.timerHelpOff": "No clock: everyone takes the time they need (a player who leaves the table gets a bot after 30 seconds).",
+  "lobby.timerHelpSlow": "A slow table: each move may take hours or days, so nobody needs to stay online. Felt tells you when it is your turn (Your tables, and notifications if you allow them); if your time runs out, a bot makes that one move for you.",
   "lobby.timerShort": "{n} s per turn",
   "lobby.timer1h": "1 hour a move (slow table)",
   "lobby.timer12h": "12 hours a move (slow table)",
@@ -673,6 +675,7 @@ export default {
   "group.place": "Avg. place",
   "group.pointsFor": "Points",
   "group.pointsAgainst": "Against",
+  "group.standingsHint": "Points: each player's final scores added up. Against: what their opponents scored in the same matches, each match's opponents averaged (a partner's points count for both).",
   "group.headToHead": "Head-to-head",
   "group.headToHeadHint": "How often the first player finished above the other, below, or level, in matches where they sat on different sides.",
   "group.meeting": "Players",
@@ -685,6 +688,8 @@ export default {
   "group.pair": "Pair",
   "group.bidsMade": "Bids made",
   "group.bidsMadeOf": "{made} of {bids}",
+  "group.pairsHint": "Bids made: the contracts the pair won at the auction and then made.",
+  "group.noBids": "no bids yet",
   "group.recent": "Recent matches",
   "group.noMatches": "No match has been finished at the group's tables yet.",
   "group.invite": "Invite link",
@@ -946,6 +951,7 @@ export default {
   "push.kind.clock": "my clock ran out",
   "push.saved": "Saved.",
   "error.passkey_refused": "That passkey was not accepted here; try again, or link this device with a code.",
+  "error.passkey_needs_host_name": "Passkeys need the site's name in the address, not an IP address: open Felt by its host name (for example localhost on this computer) and try again.",
 
   // ---- alerts: your turn, a table started, your name in chat (web/js/attention.js) ----
   "alerts.menu": "Alerts",

@@ -48,6 +48,8 @@ export default {
   "lobby.timer60": "1 minuto",
   "lobby.timer120": "2 minutos",
   "lobby.timerHelp": "Quando o tempo de um jogador acaba, um robô faz aquela jogada por ele.",
+  "lobby.timerHelpOff": "Sem relógio: cada um leva o tempo que precisar (quem sai da mesa é substituído por um robô depois de 30 segundos).",
+  "lobby.timerHelpSlow": "Uma mesa lenta: cada jogada pode levar horas ou dias, então ninguém precisa ficar online. O Felt avisa quando é a sua vez (Suas mesas, e notificações se você permitir); se o seu tempo acabar, um robô faz essa jogada por você.",
   "lobby.timerShort": "{n} s por jogada",
   "lobby.timer1h": "1 hora por jogada (mesa lenta)",
   "lobby.timer12h": "12 horas por jogada (mesa lenta)",
@@ -672,6 +674,7 @@ export default {
   "group.place": "Posição média",
   "group.pointsFor": "Pontos",
   "group.pointsAgainst": "Contra",
+  "group.standingsHint": "Pontos: a soma das pontuações finais de cada jogador. Contra: o que os adversários fizeram nas mesmas partidas, na média dos adversários de cada partida (os pontos da dupla contam para os dois).",
   "group.headToHead": "Frente a frente",
   "group.headToHeadHint": "Quantas vezes o primeiro jogador terminou acima do outro, abaixo ou empatado, nas partidas em que jogaram em lados opostos.",
   "group.meeting": "Jogadores",
@@ -684,6 +687,8 @@ export default {
   "group.pair": "Par",
   "group.bidsMade": "Contratos cumpridos",
   "group.bidsMadeOf": "{made} de {bids}",
+  "group.pairsHint": "Contratos cumpridos: os contratos que a dupla ganhou no leilão e depois cumpriu.",
+  "group.noBids": "nenhum contrato ainda",
   "group.recent": "Partidas recentes",
   "group.noMatches": "Nenhuma partida terminada nas mesas do grupo ainda.",
   "group.invite": "Link de convite",
@@ -945,6 +950,7 @@ export default {
   "push.kind.clock": "o meu tempo acabar",
   "push.saved": "Salvo.",
   "error.passkey_refused": "Essa chave de acesso não foi aceita aqui; tente de novo, ou vincule este aparelho com um código.",
+  "error.passkey_needs_host_name": "Chaves de acesso precisam do nome do site no endereço, não de um endereço IP: abra o Felt pelo nome do servidor (por exemplo localhost neste computador) e tente de novo.",
 
   // ---- alertas: sua vez, uma mesa começou, seu nome no chat (web/js/attention.js) ----
   "alerts.menu": "Alertas",

@@ -1,6 +1,7 @@
-"""A group's invite and its tables in Chromium, on a phone and a desktop: the invite link says
-whose group it is before the newcomer gives a name, and a member sits at a group table in one
-click, while a table they already sit at offers to take them back to their seat."""
+"""A group's page in words a friend understands, in Chromium on a phone and a desktop: the
+invite link says whose group it is before the newcomer gives a name, a member sits at a group
+table in one click while a table they already sit at offers to take them back to their seat,
+and the standings say what their figures mean (a pair with no contract reads "no bids yet")."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 
 from conftest import LAPTOP, PHONE
 from playwright.sync_api import expect
+from test_groups import _bid_whist_record, group_of_two, store_group_matches
 
 
 def test_an_invite_says_who_invites_and_sitting_takes_one_click(pages, artifacts):
@@ -50,3 +52,22 @@ def test_an_invite_says_who_invites_and_sitting_takes_one_click(pages, artifacts
         ana.wait_for_url(f"**/r/{room}")
         expect(ana.locator(".seat-you")).to_contain_text("Ana")
         expect(ana.locator(".seat-you")).to_have_count(1)
+
+
+def test_the_standings_say_what_their_figures_mean(pages, tmp_path_factory, artifacts):
+    ana, _, code, ana_id, rui_id = group_of_two(pages, "Whist night", PHONE)
+    # One Bid Whist match of Ana and Rui as partners where the bots won every auction.
+    hands = [{"dealer": 0, "declarer": 1, "scores": [0, 2, 0, 2]}]
+    record = _bid_whist_record("NOBIDS", ana_id, rui_id, 0, hands)
+    store_group_matches(tmp_path_factory, code, "NOBIDS", "bid_whist", [record])
+    for viewport in (PHONE, LAPTOP):
+        ana.set_viewport_size(viewport)
+        ana.reload()
+        ana.locator("#standings-game").select_option("bid_whist")
+        pair = ana.locator("#pairs tbody tr")
+        expect(pair).to_have_count(1, timeout=20000)
+        expect(pair.locator("td")).to_have_text(["1", "1", "no bids yet"])
+        expect(ana.locator("#pairs caption")).to_contain_text("Bids made: the contracts the pair won at the auction")
+        expect(ana.locator("#standings-hint")).to_contain_text("Against: what their opponents scored")
+        expect(ana.locator("#standings-hint")).to_be_visible()
+    ana.screenshot(path=str(artifacts / "group-standings-words.png"), full_page=True)
