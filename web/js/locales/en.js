@@ -180,6 +180,8 @@ export default {
 
   "join.title": "Join this table",
   "join.hint": "Give a name to take a seat, take over a bot or chat. Without one you are watching.",
+  "join.signedOut": "To play as yourself here again, link this device from one that still plays as you, or give a name to watch or play as someone new.",
+  "join.linkAgain": "Link this device",
   "invite.title": "Invite friends",
   "invite.link": "Invite link",
   "invite.copy": "Copy",

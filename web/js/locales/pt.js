@@ -179,6 +179,8 @@ export default {
 
   "join.title": "Entrar nesta mesa",
   "join.hint": "Diga um nome para sentar, assumir um robô ou conversar. Sem nome você só assiste.",
+  "join.signedOut": "Para jogar como você aqui de novo, vincule este aparelho a partir de outro que ainda joga como você, ou diga um nome para assistir ou jogar como outra pessoa.",
+  "join.linkAgain": "Vincular este aparelho",
   "invite.title": "Convide amigos",
   "invite.link": "Link do convite",
   "invite.copy": "Copiar",
