@@ -2,7 +2,8 @@
 
 What a group's webhook receives: a table of the group opened, whose turn it is at a slow table
 of the group (a clock of an hour or more a decision, and only for players not looking at the
-table), and each finished match's result line. Nothing else, and never a card.
+table), each finished match's result line, and who changed the group's house rules and how.
+Nothing else, and never a card.
 
 Two formats, the owner's choice: ``discord`` (``{"content": text}``, which Discord and the
 chats that copied its webhooks take; mentions are switched off, so a player named
@@ -50,7 +51,7 @@ import httpx
 import orjson
 
 from server.groups.ledger import side_of
-from server.notify.events import Event, MatchFinished, TableOpened, YourTurn
+from server.notify.events import Event, MatchFinished, RulesChanged, TableOpened, YourTurn
 from server.notify.outbound import Outbound, OutboundRefused
 from server.rules.games import get_game
 from server.storage import groups, outbox
@@ -75,7 +76,7 @@ OUTAGE_WAIT_MAX_S = 30.0  # the longest wait for a database that is away before 
 class Message:
     """One post to a group's chat."""
 
-    event: str  # "table_open", "your_turn", "match_finished", "test"
+    event: str  # "table_open", "your_turn", "match_finished", "rules_changed", "test"
     group: str
     group_name: str
     table: str | None
@@ -124,7 +125,7 @@ def result_line(record: dict[str, Any]) -> str:
     return f"{_title(game)}: {_joined(winners)} won · {table}"
 
 
-def compose(event: Event, hook: dict[str, Any], base: str) -> Message | None:
+def compose(event: Event | RulesChanged, hook: dict[str, Any], base: str) -> Message | None:
     """What ``event`` tells group ``hook['group']``'s chat, with links under ``base`` (the
     server's public address, or "" for paths); None when it tells nothing."""
     group, name = hook["group"], hook["group_name"]
@@ -140,6 +141,9 @@ def compose(event: Event, hook: dict[str, Any], base: str) -> Message | None:
         return Message("your_turn", group, name, event.table, text, f"{base}/r/{event.table}")
     if isinstance(event, MatchFinished):
         return Message("match_finished", group, name, event.table, result_line(event.record), f"{base}/g/{group}")
+    if isinstance(event, RulesChanged):
+        text = f"{event.name} changed the house rules of {_title(event.game)}: {'; '.join(event.changes)}."
+        return Message("rules_changed", group, name, None, text, f"{base}/g/{group}")
     return None
 
 
@@ -198,7 +202,7 @@ class Webhooks:
         self.db, self.outbound = db, outbound
         self.base = (public_url or "").rstrip("/")
         self.scale, self.backoff_s, self.retry_after_max_s = backoff_scale, tuple(backoff_s), retry_after_max_s
-        self.inbox: deque[Event] = deque(maxlen=inbox)
+        self.inbox: deque[Event | RulesChanged] = deque(maxlen=inbox)
         self.lane_max, self.lanes_max = lane, lanes
         self.lanes: dict[str, asyncio.Task] = {}
         # A process of its own name: a node started again under the same name is another process.
@@ -225,10 +229,10 @@ class Webhooks:
             loop = asyncio.get_running_loop()
             self._tasks = [loop.create_task(self._dispatch()), loop.create_task(self._sweep(outbox_ready))]
 
-    def offer(self, event: Event) -> None:
+    def offer(self, event: Event | RulesChanged) -> None:
         if isinstance(event, YourTurn) and event.clock_s < SLOW_CLOCK_S:
             return
-        if not isinstance(event, TableOpened | YourTurn | MatchFinished):
+        if not isinstance(event, TableOpened | YourTurn | MatchFinished | RulesChanged):
             return
         if len(self.inbox) == self.inbox.maxlen:
             self.dropped += 1  # the deque drops the oldest
@@ -278,7 +282,7 @@ class Webhooks:
             while self.inbox:
                 await self._route_until_stored(self.inbox.popleft())
 
-    async def _route_until_stored(self, event: Event) -> None:
+    async def _route_until_stored(self, event: Event | RulesChanged) -> None:
         """Route ``event``, again and again while the database is away (the events after it
         wait in the bounded inbox); its message is written once, however often that is tried
         (a write whose answer was lost may have been stored)."""
@@ -294,8 +298,8 @@ class Webhooks:
                 log.warning("webhooks: an event was not routed (%s)", type(exc).__name__)
                 return
 
-    async def _route(self, event: Event, key: str) -> None:
-        group = await self._group_of(event.table)
+    async def _route(self, event: Event | RulesChanged, key: str) -> None:
+        group = event.group if isinstance(event, RulesChanged) else await self._group_of(event.table)
         if group is None:
             if isinstance(event, TableOpened):  # perhaps a group's, linked in a moment
                 self._unlinked[event.table] = event

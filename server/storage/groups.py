@@ -157,15 +157,49 @@ def rules_of(session: Session, code: str) -> dict[str, dict[str, Any]]:
     return {game: dict(options) for game, options in rows}
 
 
-def save_rules(session: Session, code: str, game: str, options: dict[str, Any]) -> None:
-    """Save (or replace) the group's options for ``game``."""
+def save_rules(
+    session: Session,
+    code: str,
+    game: str,
+    options: dict[str, Any],
+    by: str | None = None,
+    defaults: dict[str, Any] | None = None,
+) -> list[dict[str, Any]]:
+    """Save (or replace) the group's options for ``game``, changed by player ``by``. Answers
+    the change, ``[{"key", "value", "before"}]`` for each option whose value it changed (from
+    the saved rules, or from the game's ``defaults`` when none are saved yet), which is kept
+    with who made it when it changed anything."""
     row = session.get(GroupRules, (code, game))
+    before = dict(row.options) if row is not None else dict(defaults or {})
+    changes = [
+        {"key": key, "value": value, "before": before.get(key)}
+        for key, value in options.items()
+        if key not in before or before[key] != value
+    ]
     if row is None:
-        session.add(GroupRules(group_code=code, game=game, options=dict(options), updated_at=_now()))
-    else:
+        row = GroupRules(group_code=code, game=game, options=dict(options), updated_at=_now())
+        session.add(row)
+    elif changes:  # the same rules saved again change nothing, not even when
         row.options = dict(options)
         row.updated_at = _now()
+    if changes and by is not None:
+        row.changed_by, row.changes = by, changes
     session.flush()
+    return changes
+
+
+def rules_changes_of(session: Session, code: str) -> dict[str, dict[str, Any]]:
+    """The last change of the group's rules per game that someone made: ``{"by", "name", "at",
+    "changes"}`` (``name``: the player's name now)."""
+    rows = session.execute(
+        sa.select(GroupRules.game, GroupRules.changed_by, Player.name, GroupRules.updated_at, GroupRules.changes)
+        .join(Player, Player.id == GroupRules.changed_by, isouter=True)
+        .where(GroupRules.group_code == code, GroupRules.changed_by.is_not(None))
+    )
+    return {
+        game: {"by": by, "name": name or "?", "at": at, "changes": list(changes or [])}
+        for game, by, name, at, changes in rows
+    }
 
 
 # ---- seasons -------------------------------------------------------------------------------

@@ -329,7 +329,9 @@ class GroupMember(Base):
 
 
 class GroupRules(Base):
-    """A group's house rules for one game: the options its next table of that game starts with."""
+    """A group's house rules for one game: the options its next table of that game starts with,
+    who changed them last (``changed_by``, a player id) and what that change was (``changes``:
+    ``[{"key", "value", "before"}]``, the options whose value it changed)."""
 
     __tablename__ = "group_rules"
 
@@ -337,6 +339,8 @@ class GroupRules(Base):
     game: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
     options: Mapped[dict[str, Any]]
     updated_at: Mapped[datetime]
+    changed_by: Mapped[str | None] = mapped_column(sa.String(ID_LENGTH))
+    changes: Mapped[list[dict[str, Any]] | None] = mapped_column(sa.JSON)
 
 
 class GroupSeason(Base):

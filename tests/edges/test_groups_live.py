@@ -172,9 +172,26 @@ async def test_saved_rules_are_a_group_tables_defaults_and_the_last_used_options
         summary = (await http.get(f"/api/rooms/{first.json()['code']}")).json()
         assert summary["options"]["max_cards"] == 3 and summary["private"] is True
         # A table with other options: they are the group's defaults from now on.
+        said = (await http.get(f"/api/groups/{code}", headers=auth(ana))).json()["rules_changes"]
+        assert said["oh_hell"]["name"] == "Rui" and said["oh_hell"]["by"] == rui["id"]
+        assert said["oh_hell"]["changes"] == [{"key": "max_cards", "value": 3, "before": None}]  # against the usual
         second = await group_room(http, rui, code, options={"max_cards": 4, "rebound": False})
-        rules = (await http.get(f"/api/groups/{code}", headers=auth(ana))).json()["rules"]["oh_hell"]
+        group = (await http.get(f"/api/groups/{code}", headers=auth(ana))).json()
+        rules = group["rules"]["oh_hell"]
         assert rules["max_cards"] == 4 and rules["rebound"] is False
+        # A table with other options changed the rules too, and says so.
+        assert group["rules_changes"]["oh_hell"]["changes"] == [
+            {"key": "rebound", "value": False, "before": True},
+            {"key": "max_cards", "value": 4, "before": 3},
+        ]
+        # Saving the same rules, or rules refused, leaves the last change as it was.
+        same = await http.put(f"/api/groups/{code}/rules/oh_hell", json={"options": rules}, headers=auth(rui))
+        assert same.status_code == 200
+        bad = {"options": {"hook": "x"}}
+        refused = await http.put(f"/api/groups/{code}/rules/oh_hell", json=bad, headers=auth(rui))
+        assert refused.status_code == 422
+        after = (await http.get(f"/api/groups/{code}", headers=auth(ana))).json()
+        assert after["rules_changes"] == group["rules_changes"] and after["rules"] == group["rules"]
         # Listed on the group and in each member's "Your tables", seated or not; nowhere else.
         codes = {first.json()["code"], second.json()["code"]}
         listed = (await http.get(f"/api/groups/{code}", headers=auth(rui))).json()["tables"]

@@ -13,8 +13,8 @@ import httpx
 import pytest
 from code_words import code_words
 
-from server.edges.rules_pages import OPTION_WORDS
 from server.games import get_game
+from server.option_words import OPTION_WORDS
 from server.rules.games import game_names
 
 SCRIPT = "<script>alert(1)</script>"

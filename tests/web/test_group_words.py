@@ -1,7 +1,8 @@
 """A group's page in words a friend understands, in Chromium on a phone and a desktop: the
 invite link says whose group it is before the newcomer gives a name, a member sits at a group
 table in one click while a table they already sit at offers to take them back to their seat,
-and the standings say what their figures mean (a pair with no contract reads "no bids yet")."""
+the standings say what their figures mean (a pair with no contract reads "no bids yet"), and
+a change of the house rules says who made it and what it was."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import re
 
 from conftest import LAPTOP, PHONE
 from playwright.sync_api import expect
-from test_groups import _bid_whist_record, group_of_two, store_group_matches
+from test_groups import _bid_whist_record, group_of_two, save_rules, store_group_matches
 
 
 def test_an_invite_says_who_invites_and_sitting_takes_one_click(pages, artifacts):
@@ -71,3 +72,18 @@ def test_the_standings_say_what_their_figures_mean(pages, tmp_path_factory, arti
         expect(ana.locator("#standings-hint")).to_contain_text("Against: what their opponents scored")
         expect(ana.locator("#standings-hint")).to_be_visible()
     ana.screenshot(path=str(artifacts / "group-standings-words.png"), full_page=True)
+
+
+def test_the_group_page_says_who_changed_the_house_rules_and_what(pages, artifacts):
+    ana, rui, _, _, _ = group_of_two(pages, "Tuesday Club", PHONE)
+    expect(ana.locator("#rules-changes")).to_have_count(0)  # nobody changed anything yet
+    save_rules(rui, "Oh Hell")  # Rui sets a short Oh Hell with the page's form
+    for viewport in (PHONE, LAPTOP):
+        ana.set_viewport_size(viewport)
+        ana.reload()
+        said = ana.locator('#rules-changes [data-rules-changed="oh_hell"]')
+        expect(said).to_contain_text("Rui changed Oh Hell: ", timeout=20000)
+        expect(said).to_contain_text("Come back again: off")
+        expect(said).to_contain_text("Most cards in a hand: 2")
+        expect(said).not_to_contain_text("max_cards")
+    ana.screenshot(path=str(artifacts / "group-rules-changed.png"), full_page=True)

@@ -5,7 +5,7 @@ import { $, h, fill, timeAgo } from "./dom.js";
 import { api, ApiError, ensurePlayer, identity, matchUrl, roomUrl } from "./api.js";
 import { t, translatePage, errorText } from "./i18n.js";
 import { gameTitle } from "./games.js";
-import { rulesSummary } from "./summary.js";
+import { optionLabel, rulesSummary, valueWords } from "./summary.js";
 import { optionControl } from "./options.js";
 import { webhookPanel } from "./group_webhook.js";
 
@@ -151,6 +151,20 @@ function houseRules(group, select, onSaved) {
     }
   });
   return h("details", { id: "house-rules" }, h("summary", {}, t("group.editRules")), form);
+}
+
+/** Who last changed each game's house rules and what, in the page's words: "Bea changed Bid
+ * Whist: Jokers: 2 jokers (big and little); Uptown and downtown: on · 5 minutes ago". */
+function rulesChanges(group) {
+  const changed = Object.entries(group.rules_changes || {}).sort(([, a], [, b]) => String(b.at).localeCompare(String(a.at)));
+  if (!changed.length) return null;
+  const said = ([game, c]) => t("group.rulesChanged", {
+    name: c.name,
+    game: gameTitle(game, games.find((g) => g.name === game)?.title),
+    changes: c.changes.map((x) => `${optionLabel(game, x.key)}: ${valueWords(game, x.key, x.value)}`).join("; "),
+  });
+  return h("ul", { class: "hint rules-changes", id: "rules-changes" },
+    changed.map((entry) => h("li", { "data-rules-changed": entry[0] }, said(entry), ` · ${timeAgo(entry[1].at, t)}`)));
 }
 
 function newTableForm(group) {
@@ -345,7 +359,7 @@ async function render() {
   const tables = group.tables.length ? h("ul", { class: "match-list", id: "group-tables" }, group.tables.map(tableItem)) : h("p", { class: "hint" }, t("group.noTables"));
   fill($("#content"),
     h("section", { class: "panel", "aria-labelledby": "members-h" }, h("h2", { id: "members-h" }, t("group.members")), members),
-    h("section", { class: "panel", "aria-labelledby": "tables-h" }, h("h2", { id: "tables-h" }, t("group.tables")), tables, newTableForm(group)),
+    h("section", { class: "panel", "aria-labelledby": "tables-h" }, h("h2", { id: "tables-h" }, t("group.tables")), tables, newTableForm(group), rulesChanges(group)),
     await standingsPanel(group, matches[0]?.game), await recapPanel(), recentPanel(matches), exportRow(), await invitePanel(group),
     group.role === "owner" ? await webhookPanel(gid) : null);
 }

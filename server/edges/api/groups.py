@@ -28,6 +28,8 @@ from server.edges.api.errors import ApiError, error_response_doc
 from server.groups import ledger, partners, recap
 from server.groups.presence import Presence, SharedPresence
 from server.groups.recap_image import recap_png
+from server.notify.events import RulesChanged
+from server.option_words import option_words, value_words
 from server.rules.games import game_names, get_game
 from server.storage import groups, store
 from server.storage.models import Group
@@ -78,6 +80,19 @@ class SeasonOut(BaseModel):
     started_at: datetime
 
 
+class RulesChange(BaseModel):
+    key: str
+    value: Any
+    before: Any
+
+
+class RulesChangeOut(BaseModel):
+    by: str = Field(description="The player who changed the game's house rules last.")
+    name: str = Field(description="Their name now.")
+    at: datetime
+    changes: list[RulesChange] = Field(description="The options that change set, with their values before.")
+
+
 class GroupOut(BaseModel):
     code: str
     name: str
@@ -85,6 +100,7 @@ class GroupOut(BaseModel):
     role: Literal["owner", "member"] = Field(description="The caller's role.")
     members: list[MemberOut]
     rules: dict[str, dict[str, Any]]
+    rules_changes: dict[str, RulesChangeOut] = Field(default_factory=dict)
     tables: list[GroupTableOut]
     season: SeasonOut
     seasons: list[int]
@@ -205,6 +221,7 @@ async def group_answer(request: Request, code: str, caller: Caller) -> dict:
                 "role": role,
                 "members": groups.members_of(session, code),
                 "rules": groups.rules_of(session, code),
+                "rules_changes": groups.rules_changes_of(session, code),
                 "tables": _tables_for(session, code, caller.id),
                 "season": groups.current_season(session, code),
                 "seasons": groups.season_numbers(session, code),
@@ -338,8 +355,18 @@ async def put_rules(
 ) -> dict:
     await member_role(request, code, caller)
     options = parsed_options(game, body.options)
-    await _in_session(request, lambda s: groups.save_rules(s, code, game, options))
+    changes = await _in_session(request, lambda s: groups.save_rules(s, code, game, options, caller.id, defaults(game)))
+    webhooks = getattr(request.app.state, "webhooks", None)
+    if changes and webhooks is not None:  # the group's chat hears who changed what
+        said = (f"{option_words(game, c['key']).label}: {value_words(game, c['key'], c['value'])}" for c in changes)
+        webhooks.offer(RulesChanged(code, game, caller.name, tuple(said)))
     return {"game": game, "options": options}
+
+
+def defaults(game_name: str) -> dict[str, Any]:
+    """A game's options as a table that changes nothing plays them (what a first change of a
+    group's rules is told against)."""
+    return get_game(game_name).parse_options({}).model_dump(mode="json")
 
 
 def _season_arg(season: str | None, current: int) -> int | None:
@@ -417,14 +444,16 @@ async def group_table_options(request: Request, code: str, caller: Caller, game:
     return {**saved, **options}
 
 
-async def link_group_table(request: Request, code: str, table_code: str, game: str, options: dict | None) -> None:
+async def link_group_table(
+    request: Request, code: str, table_code: str, game: str, options: dict | None, by: str | None = None
+) -> None:
     """Make ``table_code`` a table of group ``code``; with ``options``, they become the group's
-    defaults for ``game`` (the options a group last used)."""
+    defaults for ``game`` (the options a group last used), changed by ``by``, its host."""
 
     def link(session) -> None:
         groups.link_table(session, code, table_code, game)
         if options is not None:
-            groups.save_rules(session, code, game, options)
+            groups.save_rules(session, code, game, options, by, defaults(game))
 
     await _in_session(request, link)
     webhooks = getattr(request.app.state, "webhooks", None)

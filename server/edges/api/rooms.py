@@ -140,7 +140,7 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
         )
         if group is not None:  # the options a group last used become its defaults
             used = room.summary()["options"] if body.group is not None else None
-            await link_group_table(request, group, room.code, body.game, used)
+            await link_group_table(request, group, room.code, body.game, used, caller.id)
         if previous is not None:
             try:
                 await previous.claim_next(caller.id, room.code)

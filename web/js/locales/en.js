@@ -661,6 +661,7 @@ export default {
   "group.newTable": "New table",
   "group.savedRules": "House rules: {rules}",
   "group.noSavedRules": "No house rules saved for this game yet: the usual rules (the options a table uses are kept for the next one).",
+  "group.rulesChanged": "{name} changed {game}: {changes}",
   "group.editRules": "Set the house rules",
   "group.saveRules": "Save the house rules",
   "group.rulesSaved": "House rules saved: the next table of this game starts with them.",

@@ -660,6 +660,7 @@ export default {
   "group.newTable": "Nova mesa",
   "group.savedRules": "Regras da casa: {rules}",
   "group.noSavedRules": "Ainda sem regras da casa para este jogo: as regras de sempre (as opções de uma mesa ficam para a próxima).",
+  "group.rulesChanged": "{name} mudou {game}: {changes}",
   "group.editRules": "Definir as regras da casa",
   "group.saveRules": "Guardar as regras da casa",
   "group.rulesSaved": "Regras da casa guardadas: a próxima mesa deste jogo começa com elas.",
