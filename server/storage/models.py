@@ -81,6 +81,7 @@ class Device(Base):
     player_id: Mapped[str] = mapped_column(sa.ForeignKey("players.id", ondelete="CASCADE"))
     token_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
     label: Mapped[str] = mapped_column(sa.String(64))  # e.g. "Firefox on Android", from the User-Agent
+    name: Mapped[str | None] = mapped_column(sa.String(64))  # the player's own, e.g. "Kitchen tablet"
     created_at: Mapped[datetime]
     last_seen_at: Mapped[datetime]
     revoked_at: Mapped[datetime | None]

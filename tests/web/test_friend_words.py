@@ -4,6 +4,7 @@ on a page opened at an IP address says it needs the host name."""
 
 from __future__ import annotations
 
+import json
 import re
 
 from conftest import LAPTOP, PHONE
@@ -48,3 +49,33 @@ def test_a_passkey_on_a_page_at_an_ip_address_says_it_needs_the_host_name(pages,
     refused = [e for e in pages.errors if logged.match(e)]
     assert len(refused) == 4, pages.errors
     pages.errors[:] = [e for e in pages.errors if e not in refused]
+
+
+def test_devices_can_be_named_and_say_where_they_were_last_used(pages, table, artifacts):
+    for size, viewport in (("phone", PHONE), ("laptop", LAPTOP)):
+        page = pages.open("/", viewport=viewport)
+        table.create_room(page, "Ana", "oh_hell", {})
+        me = json.loads(page.evaluate("localStorage.getItem('felt.player')"))
+        http = page.context.request
+        code = http.post(
+            f"{pages.base}/api/players/me/links", headers={"Authorization": f"Bearer {me['token']}"}
+        ).json()["code"]
+        tablet = (
+            "Mozilla/5.0 (Linux; Android 14; SM-X200) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36"
+        )
+        assert http.post(f"{pages.base}/api/players/link", data={"code": code}, headers={"User-Agent": tablet}).ok
+        page.goto(pages.base + "/devices")
+        other = page.locator("[data-device]", has_not_text="this device")
+        expect(other).to_have_count(1)
+        label = other.locator("strong").inner_text()
+        assert "Android" in label, label  # where it was used: its browser and system
+        expect(other).to_contain_text("last used")
+        other.get_by_text("Name it").click()
+        other.get_by_label(f"A name for {label}").fill("Kitchen tablet")
+        other.get_by_role("button", name="Save").click()
+        named = page.locator("[data-device]", has_text="Kitchen tablet")
+        expect(named.locator("strong")).to_have_text("Kitchen tablet")
+        expect(named).to_contain_text(f"{label}, last used")
+        page.screenshot(path=str(artifacts / f"devices-named-{size}.png"), full_page=True)
+        page.reload()  # stored: the name stays
+        expect(page.locator("[data-device] strong", has_text="Kitchen tablet")).to_have_count(1)
