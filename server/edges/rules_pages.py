@@ -6,15 +6,16 @@ reaches the page unescaped. Headings and the bold lead-in of a paragraph ("**Bid
 get anchors, so the table's "How to play" panel can open at the part of the rules that matters
 in the current phase (with house options, the section of the option that changes it). A
 table's house options (``?options=<JSON>``) are validated through the game's own options model
-and shown in plain words at the top, each linked to the section explaining it; anything invalid
-is ignored with a note saying so.
+and shown at the top in the lobby's words (``server/option_words.py``: never an option's key or a
+JSON value), each linked to the section explaining it; anything invalid is ignored with a note
+saying so.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from markdown_it import MarkdownIt
 
 from server.edges.api.errors import ApiError, error_response_doc
 from server.games import game_names, get_game
+from server.option_words import option_words, value_words
 
 # Which section of a game's rules a player needs in each phase of its view (anchor ids below).
 PHASE_SECTIONS: dict[str, dict[str, str]] = {
@@ -50,7 +52,10 @@ HOUSE_PHASE_OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
         "over": ("books", "boston", "no_trump_double", "no_trump"),
     },
 }
+
+
 MAX_OPTIONS_CHARS = 2000  # a table's options are a few keys; anything longer is not one
+UNREAD_OPTIONS = "These house options could not be read, so the rules below are the usual game."
 _LEAD_IN = re.compile(r"^[A-Za-z][A-Za-z ,']*[.:]?$")
 
 
@@ -60,8 +65,6 @@ class RulesPage:
     title: str
     html: str  # the rendered rules, without their first heading
     toc: list[dict[str, Any]]  # [{"id", "title", "level"}]
-    # per section id, the words in code (`jokers`, `min_bid: 3`: min_bid) up to the next section
-    codes: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 def _slug(text: str, taken: set[str]) -> str:
@@ -87,14 +90,9 @@ def _render(game: str, text: str) -> RulesPage:
     tokens = md.parse(text)
     taken: set[str] = set()
     toc: list[dict[str, Any]] = []
-    codes: dict[str, set[str]] = {}
     title = game
     for i, tok in enumerate(tokens):
         inline = tokens[i + 1] if i + 1 < len(tokens) else None
-        if tok.type == "inline" and toc:
-            codes.setdefault(toc[-1]["id"], set()).update(  # `joker_no_trump: "free"` names joker_no_trump
-                c.content.split(":")[0].strip() for c in tok.children or [] if c.type == "code_inline"
-            )
         if tok.type == "heading_open" and inline is not None:
             words = "".join(c.content for c in inline.children or [] if c.type in ("text", "code_inline"))
             if tok.tag == "h1":
@@ -106,13 +104,7 @@ def _render(game: str, text: str) -> RulesPage:
         elif tok.type == "paragraph_open" and tok.level == 0 and not tok.hidden and (lead := _strong_lead(inline)):
             tok.attrSet("id", _slug(lead, taken))
             toc.append({"id": tok.attrGet("id"), "title": lead, "level": 3})
-    return RulesPage(
-        game,
-        title,
-        md.renderer.render(tokens, md.options, {}),
-        toc,
-        {key: frozenset(words) for key, words in codes.items()},
-    )
+    return RulesPage(game, title, md.renderer.render(tokens, md.options, {}), toc)
 
 
 def load_rules(rules_dir: Path) -> dict[str, RulesPage]:
@@ -121,23 +113,28 @@ def load_rules(rules_dir: Path) -> dict[str, RulesPage]:
 
 
 def applied_options(game: str, raw: str | None) -> tuple[list[dict[str, Any]], str | None]:
-    """The non-default options of ``raw`` (JSON) as [{"key", "value", "default"}], and a note when
+    """The non-default options of ``raw`` (JSON) as [{"key", "value", "default", "label", "words",
+    "default_words"}] (the last three in players' words), and a note when
     ``raw`` was refused (it is then ignored and the defaults apply)."""
     if not raw:
         return [], None
     try:
-        if len(raw) > MAX_OPTIONS_CHARS:
-            raise ValueError("the options are too long")
-        given = json.loads(raw)
+        given = json.loads(raw) if len(raw) <= MAX_OPTIONS_CHARS else None
         if not isinstance(given, dict):
-            raise ValueError("the options must be a JSON object")
+            raise ValueError("not a set of options")
         options = get_game(game).parse_options(given)
-    except ValueError as err:  # json.JSONDecodeError is a ValueError
-        reason = str(err).rstrip(".") if not isinstance(err, json.JSONDecodeError) else "they are not valid JSON"
-        return [], f"These house options could not be read, so the rules below are the defaults: {reason}."
+    except (ValueError, RecursionError):  # bad JSON, or the model's refusal (naming a key)
+        return [], UNREAD_OPTIONS
     defaults = type(options)()
     return [
-        {"key": key, "value": value, "default": getattr(defaults, key)}
+        {
+            "key": key,
+            "value": value,
+            "default": getattr(defaults, key),
+            "label": option_words(game, key).label,
+            "words": value_words(game, key, value),
+            "default_words": value_words(game, key, getattr(defaults, key)),
+        }
         for key, value in options.model_dump().items()
         if value != getattr(defaults, key)
     ], None
@@ -155,22 +152,13 @@ def phase_sections(page: RulesPage, applied: list[dict[str, Any]]) -> dict[str, 
     return phases
 
 
-def _plain(value: Any) -> str:
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    if value is None:
-        return "none"
-    return json.dumps(value) if not isinstance(value, (int, float)) else str(value)
-
-
 def option_anchor(page: RulesPage, key: str) -> str:
-    """The section explaining option ``key``: its own heading, else the first section that
-    names it in code (`joker_no_trump` under the jokers), else the options section."""
+    """The section explaining option ``key``: the first heading that starts with its section's
+    words, else the page's options section."""
+    section = option_words(page.game, key).section.lower()
     for entry in page.toc:
-        if re.match(rf"{re.escape(key)}(\b|:|$)", entry["title"]):  # "hook" is not "hook_last_hand"
-            return entry["id"]
-    for entry in page.toc:
-        if key in page.codes.get(entry["id"], ()):
+        title = entry["title"].lower()
+        if title == section or title.startswith(f"{section}:"):
             return entry["id"]
     for entry in page.toc:
         if "option" in entry["title"].lower():
@@ -185,14 +173,14 @@ def options_box(page: RulesPage, applied: list[dict[str, Any]], note: str | None
     if not applied:
         return ""
     items = "".join(
-        f'<li><a href="#{escape(option_anchor(page, o["key"]))}"><code>{escape(o["key"])}</code></a>: '
-        f'{escape(_plain(o["value"]))} <span class="hint">(default {escape(_plain(o["default"]))})</span></li>'
+        f'<li><a href="#{escape(option_anchor(page, o["key"]))}">{escape(o["label"])}</a>: '
+        f'{escape(o["words"])} <span class="hint">(usually {escape(o["default_words"])})</span></li>'
         for o in applied
     )
     return (
         '<aside class="panel rules-options" aria-labelledby="rules-options-h">'
         '<h2 id="rules-options-h">This table\'s house options</h2>'
-        "<p>These differ from the default game below; each is explained under its name.</p>"
+        "<p>These differ from the usual game below; each is explained under its name.</p>"
         f"<ul>{items}</ul></aside>"
     )
 

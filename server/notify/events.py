@@ -2,7 +2,8 @@
 
 Events are plain values made by a room (under its lock, so they are cheap: codes, names and
 ids, never a view and never a card). They name the table, not its group: a channel that speaks
-to a group (its webhook) asks storage which group a table belongs to.
+to a group (its webhook) asks storage which group a table belongs to. The one event about a
+group rather than a table, its house rules changed, names the group.
 """
 
 from __future__ import annotations
@@ -86,6 +87,17 @@ class MatchFinished:
     table: str
     game: str
     record: dict
+
+
+@dataclass(frozen=True, slots=True)
+class RulesChanged:
+    """``name`` changed group ``group``'s house rules for ``game``: ``changes`` in players'
+    words, one per option ("Jokers: both jokers")."""
+
+    group: str
+    game: str
+    name: str
+    changes: tuple[str, ...]
 
 
 Event = YourTurn | ClockRanOut | TableStarted | Mentioned | TableOpened | MatchFinished

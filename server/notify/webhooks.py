@@ -2,7 +2,8 @@
 
 What a group's webhook receives: a table of the group opened, whose turn it is at a slow table
 of the group (a clock of an hour or more a decision, and only for players not looking at the
-table), and each finished match's result line. Nothing else, and never a card.
+table), each finished match's result line, and who changed the group's house rules and how.
+Nothing else, and never a card.
 
 Two formats, the owner's choice: ``discord`` (``{"content": text}``, which Discord and the
 chats that copied its webhooks take) and ``json`` (``{"event", "group", "table", "text",
@@ -58,7 +59,7 @@ import httpx
 import orjson
 
 from server.groups.ledger import side_of
-from server.notify.events import Event, MatchFinished, TableOpened, YourTurn
+from server.notify.events import Event, MatchFinished, RulesChanged, TableOpened, YourTurn
 from server.notify.outbound import Outbound, OutboundRefused
 from server.rules.games import get_game
 from server.storage import groups, outbox
@@ -87,7 +88,7 @@ class Message:
     turn (even places Felt's, odd ones a name), for the formats that escape people's words;
     a message queued without them has every word escaped."""
 
-    event: str  # "table_open", "your_turn", "match_finished", "test"
+    event: str  # "table_open", "your_turn", "match_finished", "rules_changed", "test"
     group: str
     group_name: str
     table: str | None
@@ -200,7 +201,7 @@ def _message(event: str, hook: dict[str, Any], table: str | None, said: Said, ur
     return Message(event, hook["group"], hook["group_name"], table, said.text(), url, tuple(said.parts))
 
 
-def compose(event: Event, hook: dict[str, Any], base: str) -> Message | None:
+def compose(event: Event | RulesChanged, hook: dict[str, Any], base: str) -> Message | None:
     """What ``event`` tells group ``hook['group']``'s chat, with links under ``base`` (the
     server's public address, or "" for paths); None when it tells nothing."""
     if isinstance(event, TableOpened):
@@ -215,6 +216,10 @@ def compose(event: Event, hook: dict[str, Any], base: str) -> Message | None:
         return _message("your_turn", hook, event.table, said, f"{base}/r/{event.table}")
     if isinstance(event, MatchFinished):
         return _message("match_finished", hook, event.table, result_said(event.record), f"{base}/g/{hook['group']}")
+    if isinstance(event, RulesChanged):
+        said = Said().theirs(event.name).ours(f" changed the house rules of {_title(event.game)}: ")
+        said.ours("; ".join(event.changes) + ".")
+        return _message("rules_changed", hook, None, said, f"{base}/g/{hook['group']}")
     return None
 
 
@@ -301,8 +306,9 @@ class Webhooks:
             self._tasks = [loop.create_task(self._dispatch()), loop.create_task(self._sweep(outbox_ready))]
 
     def offer(self, event: Event) -> None:
-        """A table's event (a slow turn, a result); a table's opening is not taken here: it is
-        written with the table's link to its group (``announce``)."""
+        """A table's event (a slow turn, a result); a table's opening and a change of a group's
+        house rules are not taken here: each is written with the change that causes it
+        (``announce``)."""
         if isinstance(event, YourTurn) and event.clock_s < SLOW_CLOCK_S:
             return
         if not isinstance(event, YourTurn | MatchFinished):
@@ -317,21 +323,23 @@ class Webhooks:
         """Events waiting to be routed and messages waiting in the outbox (as last seen)."""
         return len(self.inbox) + sum(self._pending.values())
 
-    def announce(self, session: Session, opened: TableOpened, group: str) -> tuple[int, int] | None:
-        """Queue ``opened`` for ``group``'s chat in ``session``'s transaction, the one that makes
-        the table the group's: the link and its message are stored together or not at all.
+    def announce(self, session: Session, news: TableOpened | RulesChanged, group: str) -> tuple[int, int] | None:
+        """Queue ``news`` for ``group``'s chat in ``session``'s transaction, the one that makes
+        the change it tells (a table made the group's, its house rules changed): the change and
+        its message are stored together or not at all.
         Runs in a database thread; (messages now queued, messages dropped), or None when the
         group has no webhook. ``announced`` follows once the transaction is committed."""
         hook = groups.webhook_of(session, group)
-        message = None if hook is None else compose(opened, hook, self.base)
+        message = None if hook is None else compose(news, hook, self.base)
         if message is None:
             return None
         return outbox.put(session, group, asdict(message), self._wall(), self.lane_max)
 
-    def announced(self, table: str, group: str, queued: tuple[int, int] | None) -> None:
-        """Table ``table`` was made a table of ``group``, its opening ``queued`` (what
-        ``announce`` said, committed): the group's lane sends it."""
-        self._remember(table, group)
+    def announced(self, table: str | None, group: str, queued: tuple[int, int] | None) -> None:
+        """What ``announce`` said was committed: table ``table`` (if any) is a table of
+        ``group``, and the group's lane sends what was ``queued``."""
+        if table is not None:
+            self._remember(table, group)
         if queued is not None:
             self._pending[group], dropped = queued
             self.dropped += dropped

@@ -116,14 +116,35 @@ def list_devices(session: Session, player_id: str) -> list[dict[str, Any]]:
         .where(Device.player_id == player_id, Device.revoked_at.is_(None))
         .order_by(Device.created_at, Device.id)
     )
-    return [{"id": d.id, "label": d.label, "created_at": d.created_at, "last_seen_at": d.last_seen_at} for d in rows]
+    return [
+        {"id": d.id, "name": d.name, "label": d.label, "created_at": d.created_at, "last_seen_at": d.last_seen_at}
+        for d in rows
+    ]
+
+
+def name_device(session: Session, player_id: str, device_id: str, name: str | None) -> bool:
+    """Give one of the player's devices a name (an already cleaned one; None forgets it); False
+    when the player has no such device, or it was revoked."""
+    device = _own_device(session, player_id, device_id)
+    if device is None:
+        return False
+    device.name = name
+    return True
+
+
+def _own_device(session: Session, player_id: str, device_id: object) -> Device | None:
+    """The player's device ``device_id`` that is not revoked, or None."""
+    device = session.get(Device, device_id) if isinstance(device_id, str) and len(device_id) <= 64 else None
+    if device is None or device.player_id != player_id or device.revoked_at is not None:
+        return None
+    return device
 
 
 def revoke_device(session: Session, player_id: str, device_id: str) -> str | None:
     """Revoke one of the player's devices; its token's hash, or None when it has no such
     device (or it was revoked already)."""
-    device = session.get(Device, device_id) if isinstance(device_id, str) and len(device_id) <= 64 else None
-    if device is None or device.player_id != player_id or device.revoked_at is not None:
+    device = _own_device(session, player_id, device_id)
+    if device is None:
         return None
     device.revoked_at = _now()
     # A signed-out device is told nothing more (its subscription would outlive its token).

@@ -114,6 +114,16 @@ def group_row(session: Session, code: str) -> Group | None:
     return session.get(Group, code) if is_group_code(code) else None
 
 
+def invitation(session: Session, code: str, invite: str) -> dict[str, str] | None:
+    """What an invite link says before anyone joins: the group's name and who invites (its
+    owner, by their current name); None for a wrong or rotated invite, or no such group."""
+    group = group_row(session, code)
+    if group is None or not isinstance(invite, str) or not secrets.compare_digest(invite, group.invite):
+        return None
+    owner = session.scalar(sa.select(Player.name).where(Player.id == group.owner_id))
+    return {"group": group.name, "owner": owner or "?"}
+
+
 def join_group(session: Session, code: str, invite: str, player_id: str) -> bool:
     """Make ``player_id`` a member when ``invite`` is the group's current secret (joining twice
     changes nothing). False for a wrong or rotated invite, or no such group."""
@@ -158,12 +168,50 @@ def rules_of(session: Session, code: str) -> dict[str, dict[str, Any]]:
     return {game: dict(options) for game, options in rows}
 
 
-def save_rules(session: Session, code: str, game: str, options: dict[str, Any]) -> None:
-    """Save (or replace) the group's options for ``game``: one statement, so that two tables of
+def save_rules(
+    session: Session,
+    code: str,
+    game: str,
+    options: dict[str, Any],
+    by: str | None = None,
+    defaults: dict[str, Any] | None = None,
+) -> list[dict[str, Any]]:
+    """Save (or replace) the group's options for ``game``, changed by player ``by``. Answers
+    the change, ``[{"key", "value", "before"}]`` for each option whose value it changed (from
+    the saved rules, or from the game's ``defaults`` when none are saved yet), which is kept
+    with who made it when it changed anything. One statement writes it, so that two tables of
     the game opened at once both save theirs (the later one is kept)."""
-    saved = {"options": dict(options), "updated_at": _now()}
+    saved_before = session.execute(
+        sa.select(GroupRules.options).where(GroupRules.group_code == code, GroupRules.game == game)
+    ).scalar_one_or_none()
+    before = dict(saved_before) if saved_before is not None else dict(defaults or {})
+    changes = [
+        {"key": key, "value": value, "before": before.get(key)}
+        for key, value in options.items()
+        if key not in before or before[key] != value
+    ]
+    if saved_before is not None and not changes:
+        return changes  # the same rules saved again change nothing, not even when
+    saved: dict[str, Any] = {"options": dict(options), "updated_at": _now()}
+    if changes and by is not None:
+        saved |= {"changed_by": by, "changes": changes}
     insert = insert_of(session.connection())(GroupRules.__table__).values(group_code=code, game=game, **saved)
     session.execute(insert.on_conflict_do_update(index_elements=["group_code", "game"], set_=saved))
+    return changes
+
+
+def rules_changes_of(session: Session, code: str) -> dict[str, dict[str, Any]]:
+    """The last change of the group's rules per game that someone made: ``{"by", "name", "at",
+    "changes"}`` (``name``: the player's name now)."""
+    rows = session.execute(
+        sa.select(GroupRules.game, GroupRules.changed_by, Player.name, GroupRules.updated_at, GroupRules.changes)
+        .join(Player, Player.id == GroupRules.changed_by, isouter=True)
+        .where(GroupRules.group_code == code, GroupRules.changed_by.is_not(None))
+    )
+    return {
+        game: {"by": by, "name": name or "?", "at": at, "changes": list(changes or [])}
+        for game, by, name, at, changes in rows
+    }
 
 
 # ---- seasons -------------------------------------------------------------------------------
@@ -273,6 +321,15 @@ def tables_open_to(session: Session, player_id: str, codes: Collection[str]) -> 
     )
     theirs = sa.select(TablePlayer.code).where(TablePlayer.code.in_(codes), TablePlayer.player_id == player_id)
     return set(session.scalars(sa.union(public, of_their_groups, theirs)))
+
+
+def seated_at(session: Session, player_id: str, codes: list[str]) -> set[str]:
+    """Which of the tables ``codes`` ``player_id`` has a seat at (one they left in play too:
+    theirs to take back)."""
+    if not codes:
+        return set()
+    query = sa.select(TablePlayer.code).where(TablePlayer.player_id == player_id, TablePlayer.code.in_(codes))
+    return set(session.scalars(query))
 
 
 def member_group_codes(session: Session, player_id: str) -> list[str]:

@@ -81,6 +81,7 @@ class Device(Base):
     player_id: Mapped[str] = mapped_column(sa.ForeignKey("players.id", ondelete="CASCADE"))
     token_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
     label: Mapped[str] = mapped_column(sa.String(64))  # e.g. "Firefox on Android", from the User-Agent
+    name: Mapped[str | None] = mapped_column(sa.String(64))  # the player's own, e.g. "Kitchen tablet"
     created_at: Mapped[datetime]
     last_seen_at: Mapped[datetime]
     revoked_at: Mapped[datetime | None]
@@ -329,7 +330,9 @@ class GroupMember(Base):
 
 
 class GroupRules(Base):
-    """A group's house rules for one game: the options its next table of that game starts with."""
+    """A group's house rules for one game: the options its next table of that game starts with,
+    who changed them last (``changed_by``, a player id) and what that change was (``changes``:
+    ``[{"key", "value", "before"}]``, the options whose value it changed)."""
 
     __tablename__ = "group_rules"
 
@@ -337,6 +340,8 @@ class GroupRules(Base):
     game: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
     options: Mapped[dict[str, Any]]
     updated_at: Mapped[datetime]
+    changed_by: Mapped[str | None] = mapped_column(sa.String(ID_LENGTH))
+    changes: Mapped[list[dict[str, Any]] | None] = mapped_column(sa.JSON)
 
 
 class GroupSeason(Base):

@@ -84,3 +84,64 @@ async def test_a_player_holds_a_few_passkey_challenges_however_often_they_ask(se
         engine.dispose()
     assert held[ana["id"]] == 5 and held[rui["id"]] == 1
     assert kept == set(asked[-5:]), "the newest five are kept"
+
+
+async def test_a_passkey_at_an_ip_address_is_refused_saying_it_needs_the_host_name(server):
+    """Browsers refuse a passkey whose site is an IP address: the server says so in words,
+    for adding one and for signing in, and answers as usual at a host name."""
+    ana = await new_player(server.base, "Ana")
+    port = server.base.rsplit(":", 1)[1]
+    calls = (("/api/players/me/passkeys/options", auth(ana["token"])), ("/api/passkeys/sign-in/options", {}))
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        for host in (f"127.0.0.1:{port}", f"[::1]:{port}", "10.0.0.7"):
+            for path, headers in calls:
+                refused = await http.post(path, headers={**headers, "Host": host})
+                assert refused.status_code == 400, (host, path, refused.text)
+                error = refused.json()["error"]
+                assert error["code"] == "passkey_needs_host_name" and "host name" in error["message"], error
+        for path, headers in calls:
+            named = await http.post(path, headers={**headers, "Host": f"localhost:{port}"})
+            assert named.status_code == 200, named.text
+            assert "localhost" in named.text
+
+
+async def test_a_device_is_named_by_its_player_and_only_by_them(server):
+    laptop = await new_player(server.base, "Ana")
+    eve = await new_player(server.base, "Eve")
+    async with httpx.AsyncClient(
+        base_url=server.base, headers={"User-Agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0"}
+    ) as http:
+        phone = await linked_phone(http, laptop)
+        mine = (await http.get("/api/players/me/devices", headers=auth(laptop["token"]))).json()["devices"]
+        phone_id = next(d["id"] for d in mine if not d["current"])
+        assert all(d["name"] is None for d in mine)
+        named = await http.patch(
+            f"/api/players/me/devices/{phone_id}", json={"name": "  Kitchen tablet "}, headers=auth(laptop["token"])
+        )
+        assert named.status_code == 200, named.text
+        assert named.json()["name"] == "Kitchen tablet" and named.json()["current"] is False
+        seen = (await http.get("/api/players/me/devices", headers=auth(phone["token"]))).json()["devices"]
+        assert {d["id"]: d["name"] for d in seen}[phone_id] == "Kitchen tablet"  # on every device of hers
+        assert all(d["last_seen_at"] for d in seen)
+        for bad in ({"name": "x" * 25}, {"name": "a\u0000b"}, {"name": 5}, {}):
+            refused = await http.patch(f"/api/players/me/devices/{phone_id}", json=bad, headers=auth(laptop["token"]))
+            assert refused.status_code == 422, (bad, refused.text)
+        assert (
+            await http.patch(f"/api/players/me/devices/{phone_id}", json={"name": "Mine"}, headers=auth(eve["token"]))
+        ).status_code == 404
+        assert (
+            await http.patch("/api/players/me/devices/nope", json={"name": "x"}, headers=auth(laptop["token"]))
+        ).status_code == 404
+        kept = (await http.get("/api/players/me/devices", headers=auth(laptop["token"]))).json()["devices"]
+        assert {d["id"]: d["name"] for d in kept}[phone_id] == "Kitchen tablet"  # nothing refused changed it
+        forgot = await http.patch(
+            f"/api/players/me/devices/{phone_id}", json={"name": None}, headers=auth(phone["token"])
+        )
+        assert forgot.status_code == 200 and forgot.json()["name"] is None and forgot.json()["current"] is True
+        assert (
+            await http.delete(f"/api/players/me/devices/{phone_id}", headers=auth(laptop["token"]))
+        ).status_code == 204
+        gone = await http.patch(
+            f"/api/players/me/devices/{phone_id}", json={"name": "x"}, headers=auth(laptop["token"])
+        )
+        assert gone.status_code == 404

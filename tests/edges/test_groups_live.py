@@ -130,6 +130,31 @@ async def test_a_rotated_invite_is_refused_and_a_removed_member_sees_nothing(ser
         assert [m["name"] for m in members] == ["Ana"]
 
 
+async def test_an_invite_says_whose_group_it_is_before_anyone_joins(server):
+    """Whoever holds the link reads the group's name and who invites, with no player yet; a
+    wrong, rotated or malformed invite is refused and reading joins nobody."""
+    (ana,) = await people(server, "Ana")
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        group = await new_group(http, ana, "Tuesday Club")
+        code = group["code"]
+        read = await http.post(f"/api/groups/{code}/invitation", json={"invite": invite_of(group)})
+        assert read.status_code == 200, read.text
+        assert read.json() == {"group": "Tuesday Club", "owner": "Ana"}
+        assert (await http.patch("/api/players/me", json={"name": "Ana Paula"}, headers=auth(ana))).status_code == 200
+        again = await http.post(f"/api/groups/{code}/invitation", json={"invite": invite_of(group)})
+        assert again.json()["owner"] == "Ana Paula"  # the owner's name now
+        for body in ({"invite": "nope"}, {"invite": invite_of(group) + "x"}):
+            wrong = await http.post(f"/api/groups/{code}/invitation", json=body)
+            assert wrong.status_code == 404 and "Tuesday" not in wrong.text
+        assert (await http.post("/api/groups/aaaaaaaaaa/invitation", json={"invite": "x"})).status_code == 404
+        for bad in ({}, {"invite": 5}, {"invite": "x" * 201}):
+            assert (await http.post(f"/api/groups/{code}/invitation", json=bad)).status_code == 422
+        await http.post(f"/api/groups/{code}/invite", headers=auth(ana))  # rotated: the old link says nothing
+        assert (await http.post(f"/api/groups/{code}/invitation", json={"invite": invite_of(group)})).status_code == 404
+        members = (await http.get(f"/api/groups/{code}", headers=auth(ana))).json()["members"]
+        assert [m["name"] for m in members] == ["Ana Paula"]
+
+
 async def group_room(http, player, code, game="oh_hell", options=None, **extra) -> httpx.Response:
     body = {"game": game, "group": code, **extra}
     if options is not None:
@@ -156,13 +181,32 @@ async def test_saved_rules_are_a_group_tables_defaults_and_the_last_used_options
         summary = (await http.get(f"/api/rooms/{first.json()['code']}")).json()
         assert summary["options"]["max_cards"] == 3 and summary["private"] is True
         # A table with other options: they are the group's defaults from now on.
+        said = (await http.get(f"/api/groups/{code}", headers=auth(ana))).json()["rules_changes"]
+        assert said["oh_hell"]["name"] == "Rui" and said["oh_hell"]["by"] == rui["id"]
+        assert said["oh_hell"]["changes"] == [{"key": "max_cards", "value": 3, "before": None}]  # against the usual
         second = await group_room(http, rui, code, options={"max_cards": 4, "rebound": False})
-        rules = (await http.get(f"/api/groups/{code}", headers=auth(ana))).json()["rules"]["oh_hell"]
+        group = (await http.get(f"/api/groups/{code}", headers=auth(ana))).json()
+        rules = group["rules"]["oh_hell"]
         assert rules["max_cards"] == 4 and rules["rebound"] is False
+        # A table with other options changed the rules too, and says so.
+        assert group["rules_changes"]["oh_hell"]["changes"] == [
+            {"key": "rebound", "value": False, "before": True},
+            {"key": "max_cards", "value": 4, "before": 3},
+        ]
+        # Saving the same rules, or rules refused, leaves the last change as it was.
+        same = await http.put(f"/api/groups/{code}/rules/oh_hell", json={"options": rules}, headers=auth(rui))
+        assert same.status_code == 200
+        bad = {"options": {"hook": "x"}}
+        refused = await http.put(f"/api/groups/{code}/rules/oh_hell", json=bad, headers=auth(rui))
+        assert refused.status_code == 422
+        after = (await http.get(f"/api/groups/{code}", headers=auth(ana))).json()
+        assert after["rules_changes"] == group["rules_changes"] and after["rules"] == group["rules"]
         # Listed on the group and in each member's "Your tables", seated or not; nowhere else.
         codes = {first.json()["code"], second.json()["code"]}
         listed = (await http.get(f"/api/groups/{code}", headers=auth(rui))).json()["tables"]
         assert {t["code"] for t in listed} == codes
+        # Each says whether the caller has a seat there: Rui sits at the table he opened only.
+        assert {t["code"]: t["you_sit"] for t in listed} == {first.json()["code"]: False, second.json()["code"]: True}
         for member in (ana, rui):
             mine = (await http.get("/api/tables", headers=auth(member))).json()["tables"]
             assert {t["code"] for t in mine if t["group"] == code} == codes

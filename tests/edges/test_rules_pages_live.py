@@ -1,6 +1,7 @@
 """The rules pages through a real server: every game's page renders from docs/rules with its
-sections anchored, an unknown game is a 404 page, a table's house options are listed in plain
-words, and nothing a crafted ``options`` value carries reaches the page unescaped."""
+sections anchored, an unknown game is a 404 page, a table's house options are listed in the
+lobby's words, no page speaks code to players, and nothing a crafted ``options`` value carries
+reaches the page unescaped."""
 
 from __future__ import annotations
 
@@ -10,10 +11,13 @@ from urllib.parse import quote
 
 import httpx
 import pytest
+from code_words import code_words
 
+from server.games import get_game
+from server.option_words import OPTION_WORDS
 from server.rules.games import game_names
 
-SCRIPT = '<script>alert(1)</script>'
+SCRIPT = "<script>alert(1)</script>"
 
 
 def ids_of(html: str) -> set[str]:
@@ -67,20 +71,23 @@ async def test_a_tables_house_options_are_shown_as_they_apply(live_server):
         plain = (await http.get("/rules/oh_hell")).text
     assert "This table's house options" in html and "This table's house options" not in plain
     box = html.split('class="panel rules-options"')[1].split("</aside>")[0]
-    assert "<code>scoring</code></a>: &quot;exact&quot;" in box and "(default &quot;standard&quot;)" in box
-    assert "<code>blind_one</code></a>: on" in box and "(default off)" in box
+    assert "Scoring</a>: exact" in box and "(usually standard)" in box
+    assert "Blind 1-card hand</a>: on" in box and "(usually off)" in box
     for anchor in re.findall(r'href="#([^"]+)"', box):  # each links to where the option is explained
         assert f'id="{anchor}"' in html
     assert {o["key"] for o in body["options"]} == {"scoring", "blind_one"} and body["note"] is None
 
 
-@pytest.mark.parametrize("raw", [
-    json.dumps({"target": SCRIPT}),
-    json.dumps({SCRIPT: 1}),
-    SCRIPT,
-    json.dumps([SCRIPT]),
-    json.dumps({"target": 7, "x": "y" * 3000}),
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        json.dumps({"target": SCRIPT}),
+        json.dumps({SCRIPT: 1}),
+        SCRIPT,
+        json.dumps([SCRIPT]),
+        json.dumps({"target": 7, "x": "y" * 3000}),
+    ],
+)
 async def test_invalid_options_are_ignored_with_a_note_and_never_injected(live_server, raw):
     async with httpx.AsyncClient(base_url=live_server.base) as http:
         page = await http.get(f"/rules/ribs?options={quote(raw)}")
@@ -91,9 +98,20 @@ async def test_invalid_options_are_ignored_with_a_note_and_never_injected(live_s
     assert body["options"] == [] and "could not be read" in body["note"]
 
 
-BID_WHIST_HOUSE = {"jokers": 2, "joker_no_trump": "must_play", "books": "thirteen", "min_bid": 3, "game_to": 9,
-                   "directions": True, "no_trump": True, "downtown_beats_uptown": False, "no_trump_double": False,
-                   "boston": "quadruple", "sport_kitty": True, "target": 15}
+BID_WHIST_HOUSE = {
+    "jokers": 2,
+    "joker_no_trump": "must_play",
+    "books": "thirteen",
+    "min_bid": 3,
+    "game_to": 9,
+    "directions": True,
+    "no_trump": True,
+    "downtown_beats_uptown": False,
+    "no_trump_double": False,
+    "boston": "quadruple",
+    "sport_kitty": True,
+    "target": 15,
+}
 
 
 async def test_every_bid_whist_house_option_links_to_its_own_section(live_server):
@@ -109,7 +127,7 @@ async def test_every_bid_whist_house_option_links_to_its_own_section(live_server
     sections = ids_of(body["html"])
     for key, anchor in anchors.items():
         assert anchor in sections and anchor != "house-options", (key, anchor)
-        assert f'<a href="#{anchor}"><code>{key}</code></a>' in html
+        assert f'<a href="#{anchor}">{OPTION_WORDS["bid_whist"][key].label}</a>' in html
     assert anchors["joker_no_trump"] == anchors["jokers"]
     assert anchors["game_to"] == anchors["books"]
     assert anchors["downtown_beats_uptown"] == anchors["directions"]
@@ -119,5 +137,87 @@ async def test_every_bid_whist_house_option_links_to_its_own_section(live_server
     assert phases["bidding"] == anchors["directions"] and phases["discarding"] == anchors["jokers"]
     assert phases["trump_or_lead"] == anchors["no_trump"] and phases["over"] == anchors["books"]
     assert set(phases.values()) <= sections
-    assert plain["phases"] == {"bidding": "bidding", "discarding": "kitty-and-trump",
-                               "trump_or_lead": "kitty-and-trump", "playing": "play", "over": "scoring"}
+    assert plain["phases"] == {
+        "bidding": "bidding",
+        "discarding": "kitty-and-trump",
+        "trump_or_lead": "kitty-and-trump",
+        "playing": "play",
+        "over": "scoring",
+    }
+
+
+def every_option_changed(game: str) -> dict:
+    """Each option of ``game`` at a value other than its default that the game accepts together."""
+    if game == "bid_whist":
+        return BID_WHIST_HOUSE
+    defaults = get_game(game).parse_options({}).model_dump()
+    changed = {
+        "oh_hell": {
+            "start": "low",
+            "rebound": False,
+            "min_cards": 3,
+            "max_cards": 8,
+            "hook": False,
+            "scoring": "squared",
+            "hook_last_hand": False,
+            "trump": "no_trump_largest",
+            "blind_one": True,
+            "vienna": True,
+            "until_clear_winner": True,
+        },
+        "tarbish": {"target": 300, "half_bait": True, "no_trump": True, "dealer_forced": False},
+        "ribs": {"target": 7, "until_sole_winner": True},
+    }[game]
+    assert set(changed) == set(defaults), "a new option needs a value here"
+    return changed
+
+
+def visible_text(html: str) -> str:
+    return re.sub(r"<[^>]+>", " ", html)
+
+
+@pytest.mark.parametrize("game", game_names())
+async def test_no_rules_page_speaks_code_to_players(live_server, game):
+    """Every page, plain and with every option changed (its box), in words players use."""
+    changed = quote(json.dumps(every_option_changed(game)))
+    async with httpx.AsyncClient(base_url=live_server.base) as http:
+        plain = await http.get(f"/rules/{game}")
+        house = await http.get(f"/rules/{game}?options={changed}")
+        body = (await http.get(f"/api/rules/{game}?options={changed}")).json()
+    assert house.status_code == 200 and body["note"] is None, body["note"]
+    assert "This table's house options" in house.text
+    for html in (plain.text, house.text, body["html"]):
+        assert "<code" not in html
+        assert code_words(visible_text(html)) == []
+    assert [t["title"] for t in body["toc"] if code_words(t["title"])] == []
+    for option in body["options"]:
+        assert code_words(" ".join([option["label"], option["words"], option["default_words"]])) == []
+
+
+def test_the_code_word_scan_finds_what_the_old_pages_said():
+    for said in (
+        "no_trump: on (default off)",
+        "half_bait",
+        'books: "seed"',
+        "min_bid",
+        "the seed's variant",
+        "settled in the project's RULES.md §3",
+        "`jokers`",
+        "hook: true",
+        "turned is null",
+    ):
+        assert code_words(said), said
+
+
+def test_every_option_of_every_game_has_words_and_a_section(tmp_path):
+    """A new option in a game's model needs the lobby's words here and a heading on its page."""
+    from pathlib import Path
+
+    from server.edges.rules_pages import load_rules, option_anchor
+
+    pages = load_rules(Path(__file__).resolve().parents[2] / "docs" / "rules")
+    for game in game_names():
+        assert set(OPTION_WORDS[game]) == set(get_game(game).parse_options({}).model_dump()), game
+        for key, words in OPTION_WORDS[game].items():
+            titles = [t["title"] for t in pages[game].toc if t["id"] == option_anchor(pages[game], key)]
+            assert titles and titles[0].lower().startswith(words.section.lower()), (game, key, titles)

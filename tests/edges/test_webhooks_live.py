@@ -142,6 +142,34 @@ async def test_a_tables_opening_and_its_result_line_reach_the_chat_in_both_forma
     assert_unlogged(server, secret)
 
 
+async def test_the_chat_hears_who_changed_the_house_rules_and_what(server):
+    """A member who changes the group's rules is named in the chat with each option changed,
+    in players' words; saving the same rules again tells nothing."""
+    ana, bea = [await new_player(server.base, n) for n in ("Ana", "Bea")]
+    secret, path = secret_path()
+    async with ChatReceiver() as chat, httpx.AsyncClient(base_url=server.base) as http:
+        code = await new_group(http, ana, bea)
+        await set_hook(http, code, ana, chat.url(path), "json")
+        rules = f"/api/groups/{code}/rules/bid_whist"
+        both, big = {"jokers": 2, "directions": True}, {"jokers": 1, "directions": True}
+        for options in (both, both, big):
+            saved = await http.put(rules, json={"options": options}, headers=auth(bea))
+            assert saved.status_code == 200, saved.text
+        await chat.until(lambda r: len(r) >= 2, what="two changes of the rules")
+        first, second = chat.bodies()[:2]
+        assert first == {
+            "event": "rules_changed",
+            "group": {"code": code, "name": "Tuesday cards"},
+            "table": None,
+            "text": "Bea changed the house rules of Bid Whist: Jokers: both jokers; Uptown and downtown: on.",
+            "url": f"{PUBLIC}/g/{code}",
+        }
+        assert second["text"] == "Bea changed the house rules of Bid Whist: Jokers: the big joker."
+        await asyncio.sleep(0.3)
+        assert len(chat.requests) == 2  # the same rules again said nothing
+    assert_unlogged(server, secret)
+
+
 async def test_a_failing_chat_is_tried_again_and_the_owner_sees_the_last_failure(server):
     ana = await new_player(server.base, "Ana")
     secret, path = secret_path()

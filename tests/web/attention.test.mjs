@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 
 globalThis.localStorage = { getItem: () => null, setItem() {} };
 globalThis.navigator = { language: "en" };
-const { Alerts, LobbyWatch, TableWatch, defaultSettings, mentions, readSettings, saveSettings, yourTurnFirst, TAB_FRESH_MS } =
+const { Alerts, LobbyWatch, TableWatch, alertWords, defaultSettings, mentions, readSettings, saveSettings, yourTurnFirst, TAB_FRESH_MS } =
   await import("../../web/js/attention.js");
 
 const view = (over = {}) => ({ status: "playing", seat: 0, name: "Ana", myTurn: false, chat: [], ...over });
@@ -176,4 +176,26 @@ test("the seat request's setting is kept per device like the others", () => {
   settings.request.sound = false;
   const alerts = new Alerts(settings);
   assert.deepEqual(alerts.decide({ kind: "request", code: "A", n: 1 }, false), ["title", "system"]);
+});
+
+test("a table that starts on your turn says it is your turn, not only that it started", () => {
+  const alerts = new Alerts(defaultSettings());
+  alerts.decide({ kind: "start", code: "A", turn: true }, false);
+  assert.equal(alerts.showing(), "turn");
+  assert.deepEqual(alertWords({ kind: "start", code: "A", turn: true }, "Oh Hell"),
+    { title: "Your turn at Oh Hell", body: "The cards are dealt and the table waits for you." });
+  const other = new Alerts(defaultSettings());
+  other.decide({ kind: "start", code: "B", turn: false }, false);
+  assert.equal(other.showing(), "start", "bots play first: the table started");
+  assert.deepEqual(alertWords({ kind: "start", code: "B", turn: false }, "Oh Hell"),
+    { title: "Your Oh Hell table started", body: "The cards are dealt." });
+});
+
+test("a start on your turn is told on the channels of starts or of turns", () => {
+  const settings = defaultSettings();
+  settings.start = { sound: false, system: false };
+  assert.deepEqual(new Alerts(settings).decide({ kind: "start", code: "A", turn: true }, false), ["title", "sound", "system"]);
+  settings.turn = { sound: false, system: true };
+  assert.deepEqual(new Alerts(settings).decide({ kind: "start", code: "A", turn: true }, false), ["title", "system"]);
+  assert.deepEqual(new Alerts(settings).decide({ kind: "start", code: "A", turn: false }, false), ["title"]);
 });

@@ -83,9 +83,8 @@ def test_friends_make_a_group_play_a_table_from_its_page_and_see_the_standings(p
 
     sit = rui.locator(f'[data-sit-table="{room}"]')
     expect(sit).to_be_visible(timeout=20000)
-    sit.click()
+    sit.click()  # one click: the table seats Rui on arrival
     rui.wait_for_url(f"**/r/{room}")
-    rui.locator("[data-sit]").first.click()
     rui.wait_for_selector(".seat-you")
     for _ in range(2):
         ana.locator("[data-bot-next]").click()
@@ -150,37 +149,64 @@ def _bid_whist_record(room: str, ana: str, rui: str, i: int, hands: list[dict]) 
     }
 
 
-def test_partners_see_their_pair_record_with_bids_made(pages, tmp_path_factory):
-    ana = new_group_page(pages, "Ana", "Whist night")
+def named(page, name: str) -> None:
+    """Give a name on any page that asks for one, in any language."""
+    page.locator("#name").fill(name)
+    page.locator("#name-form button[type=submit]").click()
+
+
+def new_group_page(pages, owner: str, group: str, viewport: dict | None = None):
+    """A new player ``owner``'s page of their new group ``group``."""
+    page = pages.open("/groups", viewport=viewport)
+    named(page, owner)
+    page.get_by_label("Group name").fill(group)
+    page.get_by_role("button", name="Create group").click()
+    page.wait_for_url(re.compile(r"/g/[a-z0-9]+$"))
+    return page
+
+
+def group_of_two(pages, name: str, viewport: dict | None = None) -> tuple:
+    """Ana makes a group, Rui joins it by the invite link: (ana, rui, code, ana's id, rui's id)."""
+    ana = new_group_page(pages, "Ana", name, viewport)
     code = ana.url.rsplit("/", 1)[-1]
     rui = pages.open(None)
     rui.goto(ana.locator("#invite-link").input_value())
     give_name(rui, "Rui")
     expect(rui.locator("#members")).to_contain_text("Ana")
     ana_id, rui_id = (p.evaluate("JSON.parse(localStorage.getItem('felt.player')).id") for p in (ana, rui))
-    # Two Bid Whist matches of Ana and Rui as partners stored at the group's table, as the
-    # server stores a finished match: three contracts of theirs (two made), one of the bots'.
+    return ana, rui, code, ana_id, rui_id
+
+
+def store_group_matches(tmp_path_factory, code: str, room: str, game: str, records: list[dict]) -> None:
+    """Store finished matches at a group's table, as the server stores them, in its database."""
     (folder,) = tmp_path_factory.getbasetemp().glob("felt-browser[0-9]*")  # the server's folder
     db = Database(f"sqlite:///{folder / 'felt.db'}")
     try:
         with db.session() as session:
-            groups.link_table(session, code, "PAIRS1", "bid_whist")
+            groups.link_table(session, code, room, game)
         with db.session() as session:
-            for i, hands in enumerate(
-                [
-                    [
-                        {"dealer": 0, "declarer": 0, "scores": [3, 0, 3, 0]},
-                        {"dealer": 1, "declarer": 1, "scores": [0, 2, 0, 2]},
-                    ],
-                    [
-                        {"dealer": 0, "declarer": 2, "scores": [0, 5, 0, 5]},
-                        {"dealer": 1, "declarer": 2, "scores": [4, 0, 4, 0]},
-                    ],
-                ]
-            ):
-                store.save_match(session, _bid_whist_record("PAIRS1", ana_id, rui_id, i, hands))
+            for record in records:
+                store.save_match(session, record)
     finally:
         db.dispose()
+
+
+def test_partners_see_their_pair_record_with_bids_made(pages, tmp_path_factory):
+    ana, _, code, ana_id, rui_id = group_of_two(pages, "Whist night")
+    # Two Bid Whist matches of Ana and Rui as partners stored at the group's table, as the
+    # server stores a finished match: three contracts of theirs (two made), one of the bots'.
+    hands = [
+        [
+            {"dealer": 0, "declarer": 0, "scores": [3, 0, 3, 0]},
+            {"dealer": 1, "declarer": 1, "scores": [0, 2, 0, 2]},
+        ],
+        [
+            {"dealer": 0, "declarer": 2, "scores": [0, 5, 0, 5]},
+            {"dealer": 1, "declarer": 2, "scores": [4, 0, 4, 0]},
+        ],
+    ]
+    records = [_bid_whist_record("PAIRS1", ana_id, rui_id, i, h) for i, h in enumerate(hands)]
+    store_group_matches(tmp_path_factory, code, "PAIRS1", "bid_whist", records)
     ana.reload()
     ana.locator("#standings-game").select_option("bid_whist")
     pair = ana.locator("#pairs tbody tr")
@@ -188,22 +214,6 @@ def test_partners_see_their_pair_record_with_bids_made(pages, tmp_path_factory):
     expect(pair.locator("th")).to_have_text("Ana & Rui")
     expect(pair.locator("td")).to_have_text(["2", "2", "2 of 3"])
 
-
-
-def named(page, name: str) -> None:
-    """Give a name on any page that asks for one, in any language."""
-    page.locator("#name").fill(name)
-    page.locator("#name-form button[type=submit]").click()
-
-
-def new_group_page(pages, owner: str, group: str):
-    """A new player ``owner``'s page of their new group ``group``."""
-    page = pages.open("/groups")
-    named(page, owner)
-    page.get_by_label("Group name").fill(group)
-    page.get_by_role("button", name="Create group").click()
-    page.wait_for_url(re.compile(r"/g/[a-z0-9]+$"))
-    return page
 
 
 def test_a_member_at_someone_elses_private_table_is_at_a_table_with_no_link(pages, server):

@@ -1,7 +1,8 @@
 """One player on two devices in a real browser: "Add a device" shows a one-time code, its QR
 code and the time left; entering it in another browser context makes that context the same
 player (same seat at the same table); revoking it from the first closes its socket at once
-(1008) and its token is refused from then on, while the first device plays on."""
+(1008), its table says it was signed out from another device, and its token is refused from
+then on, while the first device plays on."""
 
 from __future__ import annotations
 
@@ -68,6 +69,11 @@ def test_a_linked_device_is_the_same_player_until_it_is_revoked(pages, table):
     phone.wait_for_function("() => window.__closes.includes(1008)")
     phone.wait_for_function("() => localStorage.getItem('felt.player') === null")  # reconnecting was refused
     expect(phone.locator("#join")).to_be_visible()
+    # The table says what happened, not "Join this table", and how to be Ana here again.
+    expect(phone.locator("#join h2")).to_have_text("This device was signed out from another one.")
+    expect(phone.locator(".toast")).to_contain_text("This device was signed out from another one.")
+    again = phone.locator("#join-signed-out").get_by_role("link", name="Link this device")
+    expect(again).to_have_attribute("href", "/devices")
     refused = phone.context.request.get(f"{pages.base}/api/players/me", headers={"Authorization": f"Bearer {mine['token']}"})
     assert refused.status == 401
     kept = laptop.context.request.get(f"{pages.base}/api/players/me", headers={"Authorization": f"Bearer {ana['token']}"})

@@ -8,9 +8,9 @@ import json
 import re
 import urllib.parse
 
+from code_words import code_words
+from conftest import DESKTOP, PHONE
 from playwright.sync_api import expect
-
-from conftest import DESKTOP, PHONE  # noqa: E402  (the browser folder's own conftest)
 
 IN_VIEW = """([box, target]) => {
   const b = box.getBoundingClientRect(), r = target.getBoundingClientRect();
@@ -50,7 +50,7 @@ def test_how_to_play_opens_at_bidding_and_closes_with_esc(pages, table, artifact
         body = dialog.locator(".rules-dialog-body")
         assert page.evaluate(IN_VIEW, [body.element_handle(), section.element_handle()])
         # The table's house options, as they apply, and a link to the whole page at this section.
-        expect(dialog.locator(".rules-options")).to_contain_text("target")
+        expect(dialog.locator(".rules-options")).to_contain_text("Points to win: 9 (usually 21)")
         # (the table's options in full: every house option at its default, and the target of 9)
         full = dialog.get_by_role("link", name="Full rules page")
         expect(full).to_have_attribute("href", re.compile(r"^/rules/bid_whist\?options=.*#bidding$"))
@@ -99,6 +99,40 @@ def test_the_portuguese_table_shows_the_english_rules_with_a_note(pages, table):
     here = dialog.locator(".rules-here")  # the section of the phase the table is in
     expect(here).to_be_focused()
     expect(here).to_have_attribute("id", re.compile("^(bidding-before-every-trick|the-trick|hand-and-game)$"))
-    expect(dialog.locator(".rules-options")).to_contain_text("target")
+    expect(dialog.locator(".rules-options")).to_contain_text("Pontos de jogo para vencer: 3 (normalmente 5)")
     watcher.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
+
+
+HOUSE = {"jokers": 2, "joker_no_trump": "must_play", "books": "thirteen", "min_bid": 3, "directions": True,
+         "no_trump": True, "downtown_beats_uptown": False, "boston": "quadruple", "sport_kitty": True}
+
+
+def test_how_to_play_speaks_no_code_in_either_language(pages, table, artifacts):
+    """A Bid Whist table with every house option: the dialog names each as the lobby does, in
+    English and in Portuguese, and nothing in it (options box, rules) is code."""
+    for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        page = pages.open("/", viewport=viewport)
+        table.create_room(page, "Ana", "bid_whist", HOUSE)
+        for lang, opener, words in (
+            ("en", "How to play", ["Jokers: 2 jokers (big and little) (usually No jokers)",
+                                   "No trump bids: on (usually off)",
+                                   "Books: 13 books, book of 6 (usually 12 tricks, book of 5)"]),
+            ("pt", "Como jogar", ["Curingas: 2 curingas (grande e pequeno)", "(normalmente"]),
+        ):
+            if lang == "pt":
+                page.evaluate("localStorage.setItem('felt.lang', 'pt')")
+                page.reload()
+            page.get_by_role("button", name=opener, exact=True).click()
+            dialog = page.get_by_role("dialog")
+            box = dialog.locator(".rules-options")
+            expect(box.locator("li")).to_have_count(len(HOUSE))
+            for said in words:
+                expect(box).to_contain_text(said)
+            expect(dialog.locator("article.rules")).to_contain_text("Uptown and downtown")
+            text = dialog.inner_text()
+            assert code_words(text) == [], (lang, code_words(text))
+            assert "<code" not in dialog.inner_html()
+            page.screenshot(path=str(artifacts / f"rules-words-{lang}-{size}.png"))
+            page.keyboard.press("Escape")
+            expect(dialog).to_be_hidden()

@@ -125,7 +125,7 @@ export class LobbyWatch {
 /**
  * Coalescing: each event (a turn, a start, a chat line: ``kind``, ``code``, ``n``) is told once,
  * and nothing while the player looks. A start not yet looked at stands for the first turn
- * (``turn: true`` when it is that turn already). ``decide`` answers the channels an event is told on ("title" always, until seen).
+ * (``turn: true`` when it is that turn already: it is then shown as your turn). ``decide`` answers the channels an event is told on ("title" always, until seen).
  */
 export class Alerts {
   constructor(settings) {
@@ -143,9 +143,12 @@ export class Alerts {
     if (looking) return [];
     if (event.kind === "turn" && this.started.delete(code)) return [];
     if (event.kind === "start" && !event.turn) this.started.add(code); // else it told the turn too
-    this.unseen.add(event.kind);
-    const wanted = this.settings[event.kind] || {};
-    return ["title", ...CHANNELS.filter((channel) => wanted[channel])];
+    // A start that is already your turn is told as your turn: the title says so, and either
+    // kind's channels tell it.
+    const kinds = event.kind === "start" && event.turn ? ["start", "turn"] : [event.kind];
+    this.unseen.add(kinds[kinds.length - 1]);
+    const wanted = (channel) => kinds.some((kind) => (this.settings[kind] || {})[channel]);
+    return ["title", ...CHANNELS.filter(wanted)];
   }
 
   /** The player looked: everything told is seen. */
@@ -355,8 +358,9 @@ export function mountAlertsMenu() {
 
 // ---- wiring: a table page, and any page with "Your tables" -----------------------------------
 
-/** The words of a system notification. */
+/** The words of a system notification (a start that is your turn says it is your turn). */
 export function alertWords(event, title) {
+  if (event.kind === "start" && event.turn) return { title: t("alerts.title.turn", { title }), body: t("alerts.body.startTurn") };
   return {
     title: t(`alerts.title.${event.kind}`, { title, who: event.who || "" }),
     body: event.kind === "mention" ? event.text : t(`alerts.body.${event.kind}`, { who: event.who || "", n: (event.seat ?? 0) + 1 }),

@@ -32,15 +32,38 @@ function refused(err) {
   return true;
 }
 
+/** A device: the name its player gave it (else its browser and system), where and when it was
+ * last used (its browser and system: never an address), "Name it", and revoke. */
 function deviceRow(d) {
-  const label = d.label || t("devices.unknown");
+  const label = d.name || d.label || t("devices.unknown");
+  const where = d.name && d.label ? `${d.label}, ` : "";
   return h("li", { class: "room-row", "data-device": d.id },
     h("div", { class: "room-row-main" },
       h("strong", {}, label),
       d.current ? h("span", { class: "pill pill-won" }, t("devices.current")) : null,
-      h("span", { class: "hint" }, ` · ${t("devices.seen", { when: timeAgo(d.last_seen_at, t) })}`)),
+      h("span", { class: "hint" }, ` · ${where}${t("devices.seen", { when: timeAgo(d.last_seen_at, t) })}`)),
+    nameForm(d),
     h("button", { class: "btn btn-small", type: "button", "data-revoke": d.id, "data-current": d.current ? "1" : null,
       "aria-label": t("devices.revokeLabel", { label }) }, d.current ? t("devices.signOut") : t("devices.revoke")));
+}
+
+/** "Name it": a name of the player's own for one device ("Kitchen tablet"); empty forgets it. */
+function nameForm(d) {
+  const input = h("input", { id: `device-name-${d.id}`, maxlength: "24", value: d.name || "", placeholder: d.label || "" });
+  const error = h("p", { class: "error", role: "alert" });
+  const form = h("form", { class: "row", "data-name-device": d.id },
+    h("label", { for: input.id, class: "sr-only" }, t("devices.nameLabel", { label: d.label || t("devices.unknown") })),
+    input, h("button", { class: "btn btn-small", type: "submit" }, t("devices.nameSave")), error);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      await api(`/api/players/me/devices/${encodeURIComponent(d.id)}`, { method: "PATCH", auth: true, body: { name: input.value.trim() || null } });
+      loadDevices();
+    } catch (err) {
+      if (!refused(err)) error.textContent = errorText(err);
+    }
+  });
+  return h("details", { class: "device-name" }, h("summary", {}, t("devices.nameIt")), form);
 }
 
 async function loadDevices() {

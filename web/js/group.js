@@ -5,7 +5,7 @@ import { $, h, fill, timeAgo } from "./dom.js";
 import { api, ApiError, ensurePlayer, identity, matchUrl, roomUrl } from "./api.js";
 import { t, translatePage, errorText } from "./i18n.js";
 import { gameTitle } from "./games.js";
-import { rulesSummary } from "./summary.js";
+import { optionLabel, rulesSummary, valueWords } from "./summary.js";
 import { optionControl } from "./options.js";
 import { webhookPanel } from "./group_webhook.js";
 
@@ -20,12 +20,28 @@ let view = { game: null, season: "" };
 const gid = (suffix = "") => `/api/groups/${encodeURIComponent(groupCode)}${suffix}`;
 const botOrName = (p) => (p.bot ? t(p.level === "strong" ? "seat.strongBotName" : "seat.botName", { n: p.seat + 1 }) : p.name);
 
+const inviteInLink = () => location.hash.match(/invite=([A-Za-z0-9_-]+)/)?.[1];
+
+/** Above the name form of an invite link: "Ana invites you to Tuesday Club" (nothing when the
+ * invite cannot be read: joining then says why). */
+async function sayWhoInvites() {
+  const invite = inviteInLink();
+  if (!groupCode || !invite) return;
+  try {
+    const { group, owner } = await api(gid("/invitation"), { method: "POST", body: { invite } });
+    $("#who-h").before(h("p", { class: "lead", id: "who-invites" }, t("group.invitedBy", { owner, group })));
+  } catch {
+    // a wrong or rotated link: the join that follows the name says so
+  }
+}
+
 /** Ask for a name when this browser has no player yet; resolves with the player. */
-function whoAreYou() {
+async function whoAreYou() {
   const me = identity.get();
-  if (me) return Promise.resolve(me);
-  $("#who-panel").hidden = false;
+  if (me) return me;
   fill($("#content"));
+  await sayWhoInvites();
+  $("#who-panel").hidden = false;
   return new Promise((resolve) => {
     $("#name-form").addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -70,10 +86,10 @@ async function myGroups() {
 
 /** Join with the invite in the link's fragment (never sent to the server in the URL). */
 async function joinFromLink() {
-  const match = location.hash.match(/invite=([A-Za-z0-9_-]+)/);
-  if (!match) return;
+  const invite = inviteInLink();
+  if (!invite) return;
   history.replaceState(null, "", location.pathname);
-  await api(gid("/join"), { method: "POST", body: { invite: match[1] }, auth: true });
+  await api(gid("/join"), { method: "POST", body: { invite }, auth: true });
 }
 
 function memberItem(m, group, me) {
@@ -89,11 +105,15 @@ function memberItem(m, group, me) {
     m.table ? h("a", { class: "btn btn-small", href: roomUrl(m.table) }, t("group.watch")) : null, remove);
 }
 
+/** A group's open table: "Back to your seat" where you sit, else "Sit", which takes the first
+ * free seat on arrival (the room's #sit) in one click. */
 function tableItem(table) {
+  const link = table.you_sit
+    ? h("a", { class: "btn btn-small", href: table.url, "data-back-table": table.code }, t("group.backToSeat"))
+    : h("a", { class: "btn btn-small", href: `${table.url}#sit`, "data-sit-table": table.code }, t("group.sit"));
   return h("li", { class: "match-row group-table", "data-table": table.code },
     h("strong", {}, gameTitle(table.game, games.find((g) => g.name === table.game)?.title)), " ",
-    h("span", { class: ["pill", `pill-${table.status}`] }, t(`group.status.${table.status}`) || table.status), " ",
-    h("a", { class: "btn btn-small", href: table.url, "data-sit-table": table.code }, t("group.sit")));
+    h("span", { class: ["pill", `pill-${table.status}`] }, t(`group.status.${table.status}`) || table.status), " ", link);
 }
 
 /** The group's house rules for the game chosen in `select`: every option of the game's schema,
@@ -132,6 +152,20 @@ function houseRules(group, select, onSaved) {
     }
   });
   return h("details", { id: "house-rules" }, h("summary", {}, t("group.editRules")), form);
+}
+
+/** Who last changed each game's house rules and what, in the page's words: "Bea changed Bid
+ * Whist: Jokers: 2 jokers (big and little); Uptown and downtown: on · 5 minutes ago". */
+function rulesChanges(group) {
+  const changed = Object.entries(group.rules_changes || {}).sort(([, a], [, b]) => String(b.at).localeCompare(String(a.at)));
+  if (!changed.length) return null;
+  const said = ([game, c]) => t("group.rulesChanged", {
+    name: c.name,
+    game: gameTitle(game, games.find((g) => g.name === game)?.title),
+    changes: c.changes.map((x) => `${optionLabel(game, x.key)}: ${valueWords(game, x.key, x.value)}`).join("; "),
+  });
+  return h("ul", { class: "hint rules-changes", id: "rules-changes" },
+    changed.map((entry) => h("li", { "data-rules-changed": entry[0] }, said(entry), ` · ${timeAgo(entry[1].at, t)}`)));
 }
 
 function newTableForm(group) {
@@ -203,6 +237,7 @@ function standingsTable(table) {
   if (!table.rows.length) return h("p", { class: "hint" }, t("group.noStandings"));
   const num = (v) => h("td", { class: "score" }, String(v));
   return h("table", { class: "sheet standings" },
+    h("caption", {}, h("span", { class: "hint caption-hint", id: "standings-hint" }, t("group.standingsHint"))),
     h("thead", {}, h("tr", {}, ["group.player", "group.matches", "group.wins", "group.share", "group.place", "group.pointsFor", "group.pointsAgainst"]
       .map((k) => h("th", { scope: "col" }, t(k))))),
     h("tbody", {}, table.rows.map((r) => h("tr", { "data-player": r.player_id },
@@ -215,11 +250,11 @@ function pairsTable(pairs, members) {
   const name = (id) => members.find((m) => m.player_id === id)?.name || "?";
   const num = (v) => h("td", { class: "score" }, String(v));
   return h("table", { class: "sheet pairs", id: "pairs" },
-    h("caption", {}, t("group.pairs")),
+    h("caption", {}, t("group.pairs"), h("span", { class: "hint caption-hint" }, t("group.pairsHint"))),
     h("thead", {}, h("tr", {}, ["group.pair", "group.matches", "group.wins", "group.bidsMade"].map((k) => h("th", { scope: "col" }, t(k))))),
     h("tbody", {}, pairs.map((p) => h("tr", { "data-pair": `${p.a} ${p.b}` },
       h("th", { scope: "row" }, [name(p.a), name(p.b)].sort().join(" & ")), num(p.matches), num(p.wins),
-      num(t("group.bidsMadeOf", { made: p.bids_made, bids: p.bids }))))));
+      num(p.bids ? t("group.bidsMadeOf", { made: p.bids_made, bids: p.bids }) : t("group.noBids"))))));
 }
 
 /** Head-to-head (any game): for two members who sat in one match on different sides, how often
@@ -374,7 +409,7 @@ async function render() {
   const tables = group.tables.length ? h("ul", { class: "match-list", id: "group-tables" }, group.tables.map(tableItem)) : h("p", { class: "hint" }, t("group.noTables"));
   fill($("#content"),
     h("section", { class: "panel", "aria-labelledby": "members-h" }, h("h2", { id: "members-h" }, t("group.members")), members),
-    h("section", { class: "panel", "aria-labelledby": "tables-h" }, h("h2", { id: "tables-h" }, t("group.tables")), tables, newTableForm(group)),
+    h("section", { class: "panel", "aria-labelledby": "tables-h" }, h("h2", { id: "tables-h" }, t("group.tables")), tables, newTableForm(group), rulesChanges(group)),
     await standingsPanel(group, matches[0]?.game), await recapPanel(), recentPanel(matches), exportRow(), await invitePanel(group),
     group.role === "owner" ? await webhookPanel(gid) : null);
 }

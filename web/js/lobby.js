@@ -7,7 +7,7 @@ import { confirmStep } from "./confirm.js";
 import { rulesSummary } from "./summary.js";
 import { optionControl } from "./options.js";
 import { lobbyAlerts, pollWhileHidden } from "./attention.js";
-import { perTurn, timeLeft } from "./slowclock.js";
+import { isSlow, perTurn, timeLeft } from "./slowclock.js";
 
 const TYPED_NAME = "felt.typedName"; // read by the table page's "Join" (room.js)
 
@@ -242,6 +242,15 @@ $("#rooms").addEventListener("click", (event) => {
   goToTable(link.getAttribute("href"));
 });
 $("#name").addEventListener("input", () => sessionStorage.setItem(TYPED_NAME, $("#name").value.trim()));
+
+/** The turn timer's help for the clock chosen: none, a fast one, or a slow table's days. */
+function showTimerHelp() {
+  const seconds = Number($("#turn-timer").value);
+  const key = !seconds ? "lobby.timerHelpOff" : isSlow(seconds) ? "lobby.timerHelpSlow" : "lobby.timerHelp";
+  $("#turn-timer-help").textContent = t(key);
+}
+$("#turn-timer").addEventListener("change", showTimerHelp);
+showTimerHelp();
 
 const me = identity.get();
 if (me) $("#name").value = me.name;

@@ -355,6 +355,14 @@ function renderHeader() {
   alerts.setTitle(mine ? t("title.yourTurn", { title }) : t("title.room", { title }));
 }
 
+/** The join panel of a device signed out from another one: it says so, and how to come back. */
+function showSignedOut() {
+  $("#join h2").textContent = t("devices.signedOut");
+  if ($("#join-signed-out")) return;
+  $("#join-form").before(h("p", { id: "join-signed-out" }, t("join.signedOut"), " ",
+    h("a", { href: "/devices" }, t("join.linkAgain"))));
+}
+
 function renderJoin() {
   // A newcomer without a name may pick one at any time: to sit, take a bot's seat, or chat.
   $("#join").hidden = Boolean(identity.get());
@@ -1126,11 +1134,15 @@ async function main() {
         return;
       }
       if (frame.code === "unauthorized" && conn.sync.waiting) {
-        // Refused while connecting: this browser's player token is not known here (any more).
+        // Refused while connecting: this device's token is not known here any more. One the
+        // table took before was signed out from another device: the page says so.
+        const signedOut = Boolean(conn.token);
         identity.clear();
         conn.token = null;
+        if (signedOut) showSignedOut();
         renderJoin();
         if (!state) $("#join").hidden = false;
+        if (signedOut) return toast(t("devices.signedOut"), "error");
       }
       toast(errorText(frame), "error");
       if (state) render();

@@ -1,12 +1,14 @@
 // "How to play" at the table: a modal dialog with the game's rules, opened at the section the
 // current phase needs. The rules come from the server (GET /api/rules/<game>), rendered from the
 // project's rules reference with raw HTML switched off; they are in English in every language
-// (the panel says so in the others). The dialog sits in the top layer, so opening and closing it
+// (the panel says so in the others); the table's house options above them are named in the
+// page's language as the lobby names them, never by their keys. The dialog sits in the top layer, so opening and closing it
 // never scrolls or moves the table; Esc closes it and focus goes back to the button.
 import { $, h, fill } from "./dom.js";
-import { t, lang, errorText } from "./i18n.js";
+import { t, has, lang, errorText } from "./i18n.js";
 import { api } from "./api.js";
 import { gameTitle } from "./games.js";
+import { optionLabel, valueWords } from "./summary.js";
 
 const cache = new Map(); // "game?options" -> the API's answer
 let dialog = null;
@@ -29,14 +31,26 @@ function build() {
   document.body.appendChild(dialog);
 }
 
+/** An option's name in the page's language: the lobby's label, else the server's English one. */
+function label(game, option) {
+  return has(`option.${game}.${option.key}`) || has(`summary.label.${game}.${option.key}`)
+    ? optionLabel(game, option.key) : option.label;
+}
+
+/** A value in the page's language; a choice the catalogue has no words for keeps the server's. */
+function words(game, key, value, english) {
+  const named = has(`option.${game}.${key}.${value}`) || has(`summary.value.${game}.${key}.${value}`);
+  return named || typeof value !== "string" ? valueWords(game, key, value) : english;
+}
+
 function appliedBox(answer) {
   if (answer.note) return h("p", { class: "panel panel-warn rules-options" }, answer.note);
   if (!answer.options.length) return null;
-  const plain = (v) => (typeof v === "boolean" ? (v ? "on" : "off") : JSON.stringify(v));
+  const game = answer.game;
   return h("section", { class: "panel rules-options" }, h("h3", {}, t("rules.options")),
     h("ul", {}, answer.options.map((o) => h("li", {},
-      h("a", { href: `#${o.anchor}` }, h("code", {}, o.key)), `: ${plain(o.value)} `,
-      h("span", { class: "hint" }, `(default ${plain(o.default)})`)))));
+      h("a", { href: `#${o.anchor}` }, label(game, o)), `: ${words(game, o.key, o.value, o.words)} `,
+      h("span", { class: "hint" }, t("rules.usually", { value: words(game, o.key, o.default, o.default_words) }))))));
 }
 
 function show(answer, phase, query) {

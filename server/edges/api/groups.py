@@ -7,7 +7,8 @@ it anyway (``groups.tables_open_to``): a private table's code lets anyone in.
 Everything here answers 404 to anyone who is not a member, exactly as for a group that does
 not exist. The invite secret travels in the invite link's fragment (``/g/{code}#invite=...``),
 which browsers never send, so it is in no access log; it is in the answers of creating the
-group, ``GET``/``POST .../invite`` (members; rotating: the owner) and nowhere else.
+group, ``GET``/``POST .../invite`` (members; rotating: the owner) and nowhere else. Whoever
+holds the secret may read whom it comes from (``POST .../invitation``) before they have a name.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ from server.edges.api.errors import ApiError, error_response_doc
 from server.groups import ledger, partners, recap
 from server.groups.presence import Presence, SharedPresence
 from server.limits import RECAP_IMAGES
-from server.notify.events import TableOpened
+from server.notify.events import RulesChanged, TableOpened
+from server.option_words import option_words, value_words
 from server.rules.games import game_names, get_game
 from server.storage import groups, store
 from server.storage.models import Group
@@ -77,11 +79,25 @@ class GroupTableOut(BaseModel):
     game: str
     status: str
     updated_at: float
+    you_sit: bool = Field(default=False, description="The caller has a seat at this table (or left it in play).")
 
 
 class SeasonOut(BaseModel):
     number: int
     started_at: datetime
+
+
+class RulesChange(BaseModel):
+    key: str
+    value: Any
+    before: Any
+
+
+class RulesChangeOut(BaseModel):
+    by: str = Field(description="The player who changed the game's house rules last.")
+    name: str = Field(description="Their name now.")
+    at: datetime
+    changes: list[RulesChange] = Field(description="The options that change set, with their values before.")
 
 
 class GroupOut(BaseModel):
@@ -91,6 +107,7 @@ class GroupOut(BaseModel):
     role: Literal["owner", "member"] = Field(description="The caller's role.")
     members: list[MemberOut]
     rules: dict[str, dict[str, Any]]
+    rules_changes: dict[str, RulesChangeOut] = Field(default_factory=dict)
     tables: list[GroupTableOut]
     season: SeasonOut
     seasons: list[int]
@@ -108,6 +125,11 @@ class Join(BaseModel):
 
 class Invite(BaseModel):
     invite_url: str
+
+
+class Invitation(BaseModel):
+    group: str = Field(description="The group's name.")
+    owner: str = Field(description="Who invites: the group's owner, by their current name.")
 
 
 class Rules(BaseModel):
@@ -193,6 +215,13 @@ async def my_groups(request: Request, caller: Caller = Depends(current_player)) 
     return {"groups": await db.call(read)}
 
 
+def _tables_for(session: Any, code: str, player_id: str) -> list[dict]:
+    """The group's open tables, each saying whether ``player_id`` has a seat there."""
+    tables = groups.open_tables(session, [code])
+    mine = groups.seated_at(session, player_id, [t["code"] for t in tables])
+    return [{**t, "url": f"/r/{t['code']}", "you_sit": t["code"] in mine} for t in tables]
+
+
 async def group_answer(request: Request, code: str, caller: Caller) -> dict:
     """The group as its members see it (404 for anyone else)."""
     db = request.app.state.db
@@ -210,7 +239,8 @@ async def group_answer(request: Request, code: str, caller: Caller) -> dict:
                 "role": role,
                 "members": groups.members_of(session, code),
                 "rules": groups.rules_of(session, code),
-                "tables": [{**t, "url": f"/r/{t['code']}"} for t in groups.open_tables(session, [code])],
+                "rules_changes": groups.rules_changes_of(session, code),
+                "tables": _tables_for(session, code, caller.id),
                 "season": groups.current_season(session, code),
                 "seasons": groups.season_numbers(session, code),
             }
@@ -256,6 +286,19 @@ async def join_group(code: str, body: Join, request: Request, caller: Caller = D
     if not await db.call(join):
         raise ApiError(404, "not_found", "That invite link is not (or no longer) valid; ask for a new one.")
     return await group_answer(request, code, caller)
+
+
+@router.post(
+    "/groups/{code}/invitation",
+    response_model=Invitation,
+    summary="Whom an invite link comes from, read with its secret before joining (no token needed)",
+    responses=error_response_doc(404, 503),
+)
+async def read_invitation(code: str, body: Join, request: Request) -> dict:
+    found = await _in_session(request, lambda s: groups.invitation(s, code, body.invite))
+    if found is None:
+        raise ApiError(404, "not_found", "That invite link is not (or no longer) valid; ask for a new one.")
+    return found
 
 
 async def _in_session(request: Request, work) -> Any:
@@ -334,8 +377,26 @@ async def put_rules(
 ) -> dict:
     await member_role(request, code, caller)
     options = parsed_options(game, body.options)
-    await _in_session(request, lambda s: groups.save_rules(s, code, game, options))
+    webhooks = getattr(request.app.state, "webhooks", None)
+
+    def save(session) -> tuple[int, int] | None:
+        changes = groups.save_rules(session, code, game, options, caller.id, defaults(game))
+        if not changes or webhooks is None:
+            return None
+        # The group's chat hears who changed what, stored with the change itself.
+        said = (f"{option_words(game, c['key']).label}: {value_words(game, c['key'], c['value'])}" for c in changes)
+        return webhooks.announce(session, RulesChanged(code, game, caller.name, tuple(said)), code)
+
+    queued = await _in_session(request, save)
+    if queued is not None and webhooks is not None:
+        webhooks.announced(None, code, queued)
     return {"game": game, "options": options}
+
+
+def defaults(game_name: str) -> dict[str, Any]:
+    """A game's options as a table that changes nothing plays them (what a first change of a
+    group's rules is told against)."""
+    return get_game(game_name).parse_options({}).model_dump(mode="json")
 
 
 def _season_arg(season: str | None, current: int) -> int | None:
@@ -416,16 +477,19 @@ async def group_table_options(request: Request, code: str, caller: Caller, game:
     return {**saved, **options}
 
 
-async def link_group_table(request: Request, code: str, opened: TableOpened, options: dict | None) -> None:
+async def link_group_table(
+    request: Request, code: str, opened: TableOpened, options: dict | None, by: str | None = None
+) -> None:
     """Make the table just ``opened`` a table of group ``code``; with ``options``, they become
-    the group's defaults for its game (the options a group last used). Its opening is queued for
-    the group's chat in the same transaction: once this returns, the message is stored too."""
+    the group's defaults for its game (the options a group last used), changed by ``by``, its
+    host. Its opening is queued for the group's chat in the same transaction: once this
+    returns, the message is stored too."""
     webhooks = getattr(request.app.state, "webhooks", None)
 
     def link(session) -> tuple[int, int] | None:
         new = groups.link_table(session, code, opened.table, opened.game)
         if options is not None:
-            groups.save_rules(session, code, opened.game, options)
+            groups.save_rules(session, code, opened.game, options, by, defaults(opened.game))
         return webhooks.announce(session, opened, code) if new and webhooks is not None else None
 
     queued = await _in_session(request, link)

@@ -10,6 +10,7 @@ five minutes so that any node can check the answer), then the browser's answer.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 from datetime import datetime
 from typing import Any
@@ -61,9 +62,21 @@ class PasskeyList(BaseModel):
 
 
 def _party(request: Request) -> tuple[str, str]:
-    """The relying party's id (the host name) and the origin the browser must have used."""
+    """The relying party's id (the host name) and the origin the browser must have used. A
+    page opened at an IP address has no host name, and browsers refuse passkeys there: that is
+    said plainly (400 ``passkey_needs_host_name``) instead of leaving the browser to fail."""
     url = request.base_url
-    return url.hostname or "", f"{url.scheme}://{url.netloc}"
+    host = url.hostname or ""
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return host, f"{url.scheme}://{url.netloc}"
+    raise ApiError(
+        400,
+        "passkey_needs_host_name",
+        f"Passkeys need the site's name in the address, not an IP address ({host[:45]}): open Felt by its"
+        " host name (for example localhost on this computer) and try again.",
+    )
 
 
 def _options_json(options: Any) -> dict[str, Any]:
@@ -74,7 +87,7 @@ def _options_json(options: Any) -> dict[str, Any]:
     "/players/me/passkeys/options",
     response_model=Ceremony,
     summary="Options for adding a passkey to your player",
-    responses=error_response_doc(401, 503),
+    responses=error_response_doc(400, 401, 503),
 )
 async def passkey_options(request: Request, caller: Caller = Depends(current_player)) -> Ceremony:
     rp_id, _ = _party(request)
@@ -181,7 +194,7 @@ async def remove_passkey(credential_id: str, request: Request, caller: Caller = 
     "/passkeys/sign-in/options",
     response_model=Ceremony,
     summary="Options for signing in with a passkey (no token needed)",
-    responses=error_response_doc(429, 503),
+    responses=error_response_doc(400, 429, 503),
 )
 async def sign_in_options(request: Request) -> Ceremony:
     spend(request, LINKS, "sign-in attempts")

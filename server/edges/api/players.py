@@ -75,6 +75,7 @@ class LinkCode(BaseModel):
 
 class DeviceOut(BaseModel):
     id: str
+    name: str | None = Field(default=None, description="The name the player gave it, or null.")
     label: str = Field(description="What the device's browser said it was when linked ('' if unknown).")
     created_at: datetime
     last_seen_at: datetime = Field(description="Last use of its token, to within ten minutes.")
@@ -83,6 +84,12 @@ class DeviceOut(BaseModel):
 
 class DeviceList(BaseModel):
     devices: list[DeviceOut]
+
+
+class DeviceName(BaseModel):
+    name: str | None = Field(
+        max_length=200, description="As a player's name (1 to 24 characters once trimmed); null or empty forgets it."
+    )
 
 
 def _clean_name(raw: str) -> str:
@@ -206,6 +213,30 @@ async def list_devices(request: Request, caller: Caller = Depends(current_player
 
     rows = await db.call(read)
     return DeviceList(devices=[DeviceOut(**row, current=row["id"] == caller.device) for row in rows])
+
+
+@router.patch(
+    "/players/me/devices/{device_id}",
+    response_model=DeviceOut,
+    summary='Name one of your devices ("Kitchen tablet"), so your list tells them apart',
+    responses=error_response_doc(401, 404, 422, 503),
+)
+async def name_device(
+    device_id: str, body: DeviceName, request: Request, caller: Caller = Depends(current_player)
+) -> DeviceOut:
+    name = _clean_name(body.name) if body.name and body.name.strip() else None
+    db = request.app.state.db
+
+    def save() -> dict | None:
+        with db.session() as session:
+            if not devices.name_device(session, caller.id, device_id, name):
+                return None
+            return next(d for d in devices.list_devices(session, caller.id) if d["id"] == device_id)
+
+    row = await db.call(save) if store.is_valid_id(device_id) else None
+    if row is None:
+        raise ApiError(404, "not_found", "You have no such device (or it was revoked already).")
+    return DeviceOut(**row, current=device_id == caller.device)
 
 
 @router.delete(

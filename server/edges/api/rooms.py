@@ -142,7 +142,7 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
         if group is not None:  # the options a group last used become its defaults
             used = room.summary()["options"] if body.group is not None else None
             opened = TableOpened(room.code, room.table.game.name, room.table.host_name)
-            await link_group_table(request, group, opened, used)
+            await link_group_table(request, group, opened, used, caller.id)
         if previous is not None:
             try:
                 await previous.claim_next(caller.id, room.code)
