@@ -40,7 +40,7 @@ function deviceRow(d) {
       d.current ? h("span", { class: "pill pill-won" }, t("devices.current")) : null,
       h("span", { class: "hint" }, ` · ${t("devices.seen", { when: timeAgo(d.last_seen_at, t) })}`)),
     h("button", { class: "btn btn-small", type: "button", "data-revoke": d.id, "data-current": d.current ? "1" : null,
-      "aria-label": t("devices.revokeLabel", { label }) }, d.current ? t("devices.signOut") : t("devices.revoke")));
+      "aria-label": t(d.current ? "devices.signOutLabel" : "devices.revokeLabel", { label }) }, d.current ? t("devices.signOut") : t("devices.revoke")));
 }
 
 async function loadDevices() {
