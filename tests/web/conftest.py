@@ -255,6 +255,20 @@ class Table:
     def finished(self, page) -> bool:
         return page.locator("#result .result-panel").count() > 0
 
+    def decisions(self, page, timeout: float = 240):
+        """Each decision of this page's player until the match ends, as (its number, the step
+        ``act_once`` would take); the caller acts on it before the next is looked for."""
+        deadline = time.monotonic() + timeout
+        count = 0
+        while not self.finished(page):
+            assert time.monotonic() < deadline, f"the match did not finish within {timeout:g} s"
+            step = page.evaluate(PROBE)
+            if step is None:
+                time.sleep(0.04)
+                continue
+            count += 1
+            yield count, step
+
     def drive(self, players, until, timeout: float = 120, each=None) -> int:
         """Let every page act in turn until ``until()``; returns the number of actions."""
         deadline = time.monotonic() + timeout

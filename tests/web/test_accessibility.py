@@ -16,6 +16,7 @@ import pytest
 from conftest import CHROMIUM, DESKTOP, LAUNCH_ARGS, PHONE, REQUIRED
 from playwright.sync_api import expect
 from test_dock_clear import COVERED
+from test_phone_fit import make_group_with_standings
 
 try:
     from axe_playwright_python.sync_playwright import Axe
@@ -224,6 +225,7 @@ def test_a_game_from_bidding_to_its_record_has_no_violations(pages, table, audit
     assert not table.finished(page), "the hand ended before Ana played to a trick others began"
     audit.check(page, f"{game}: mid-hand, Ana to play")
     check_the_chat(page, audit, f"{game}: mid-hand, Ana to play")
+    check_the_chat_open(page, audit, f"{game}: mid-hand")
     held = []  # the rules' request, answered once the loading dialog is checked
     page.route("**/api/rules/**", lambda route: held.append(route))
     page.get_by_role("button", name="How to play").click()
@@ -248,6 +250,18 @@ def test_a_game_from_bidding_to_its_record_has_no_violations(pages, table, audit
     record = page.get_by_role("link", name="Match record & replay").get_attribute("href")
     check_the_record(page, pages.base, record, audit, game)
     audit.assert_clean()
+
+
+def check_the_chat_open(page, audit: Audit, state: str) -> None:
+    """The chat opened by a click on its header button, the pointer left on the pressed button
+    (its hover and pressed look, white on the header's green), and closed again with Esc."""
+    toggle = page.locator("#chat-jump")
+    box = toggle.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    audit.check(page, f"{state}, the chat open")
+    page.keyboard.press("Escape")
+    expect(toggle).to_have_attribute("aria-expanded", "false")
 
 
 def check_the_record(page, base: str, record: str, audit: Audit, game: str) -> None:
@@ -311,6 +325,7 @@ def test_a_game_on_a_phone_has_no_violations_mid_hand_and_at_its_end(pages, tabl
     assert page.evaluate(COVERED) == [], "a seat under the dock mid-hand"
     assert page.evaluate(CUT_SHORT) == [], "your own seat's text cut short"
     audit.check(page, f"{game}, {seats} seats, on a phone: mid-hand, Ana to play")
+    check_the_chat_open(page, audit, f"{game}, {seats} seats, on a phone: mid-hand")
     greyed = page.locator("#hand button[data-card]:disabled")
     if greyed.count():
         greyed.first.click(force=True)
@@ -359,4 +374,22 @@ def test_the_groups_pages_have_no_violations(pages, audit):
     in_portuguese(ana)
     expect(ana.locator("#members")).to_contain_text("Rui", timeout=LOAD_MS)
     audit.check(ana, "a group's page in Portuguese, two members")
+    audit.assert_clean()
+
+
+def test_a_groups_standings_its_playing_table_and_the_devices_page_have_no_violations(pages, audit, tmp_path_factory):
+    """A group's page with a table of its playing and its standings, and the devices page with
+    a link code shown (its own device's "Sign out"), on a phone and on a laptop."""
+    page = pages.open("/", viewport=PHONE)
+    make_group_with_standings(page, pages.base, tmp_path_factory)
+    audit.check(page, "a group's page on a phone, a table playing, the standings")
+    page.set_viewport_size(DESKTOP)
+    audit.check(page, "a group's page, a table playing, the standings")
+    page.goto(pages.base + "/devices")
+    expect(page.locator("[data-device]")).to_have_count(1, timeout=LOAD_MS)
+    page.get_by_role("button", name="Add a device").click()
+    expect(page.locator("#link-code")).to_be_visible()
+    audit.check(page, "the devices page, a link code shown")
+    page.set_viewport_size(PHONE)
+    audit.check(page, "the devices page on a phone, a link code shown")
     audit.assert_clean()

@@ -4,10 +4,8 @@ players on a phone. Checked at every decision of a whole match."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
-from conftest import PHONE, PROBE, SIZES
+from conftest import SIZES
 from playwright.sync_api import expect
 
 # Seats whose visible part lies under the dock's visible part (by more than 2 px either way).
@@ -42,14 +40,7 @@ def test_the_dock_never_covers_a_seat_at_any_decision(pages, table, game, option
     expect(page.locator(".badge-bot")).to_have_count(seats - 1)
     page.locator("[data-start]").click()
     decisions, kinds, steps = 0, set(), []
-    deadline = time.monotonic() + 240
-    while not table.finished(page):
-        assert time.monotonic() < deadline, "the match did not finish within 240 s"
-        step = page.evaluate(PROBE)
-        if step is None:
-            time.sleep(0.04)
-            continue
-        decisions += 1
+    for decisions, step in table.decisions(page):
         steps.append(step)
         page.evaluate(SETTLE)
         kinds.add(page.evaluate("() => [...new Set([...document.querySelectorAll('#controls [data-act], #controls [data-submit]')].map((b) => b.dataset.act || b.dataset.submit))].join(',')"))

@@ -9,11 +9,10 @@ import time
 
 import httpx
 import pytest
+from conftest import DESKTOP, PHONE, PROBE, SIZES
 from playwright.sync_api import expect
 
 from server.rules.games import get_game
-
-from conftest import DESKTOP, PHONE, PROBE, SIZES  # noqa: E402  (the browser folder's own conftest)
 
 # Everything the player needs at a decision: each card of the hand and the controls' box.
 OUT_OF_VIEW = """() => {
@@ -85,14 +84,7 @@ def test_hand_and_controls_stay_in_view_at_every_decision_of_a_whole_match(pages
     decisions = 0
     stepped = False
     shots: set[str] = set()
-    deadline = time.monotonic() + 240
-    while not table.finished(page):
-        assert time.monotonic() < deadline, "the match did not finish within 240 s"
-        step = page.evaluate(PROBE)
-        if step is None:
-            time.sleep(0.04)
-            continue
-        decisions += 1
+    for decisions, step in table.decisions(page):
         _check_every_size(page, base, f"decision {decisions} ({step})")
         playing = page.locator("#hand button[data-card]:not([disabled])").count() > 0
         if playing and not shots:

@@ -44,7 +44,7 @@ function deviceRow(d) {
       h("span", { class: "hint" }, ` · ${where}${t("devices.seen", { when: timeAgo(d.last_seen_at, t) })}`)),
     nameForm(d),
     h("button", { class: "btn btn-small", type: "button", "data-revoke": d.id, "data-current": d.current ? "1" : null,
-      "aria-label": t("devices.revokeLabel", { label }) }, d.current ? t("devices.signOut") : t("devices.revoke")));
+      "aria-label": t(d.current ? "devices.signOutLabel" : "devices.revokeLabel", { label }) }, d.current ? t("devices.signOut") : t("devices.revoke")));
 }
 
 /** "Name it": a name of the player's own for one device ("Kitchen tablet"); empty forgets it. */

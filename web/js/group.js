@@ -289,9 +289,11 @@ async function standingsPanel(group, lastGame) {
   const params = new URLSearchParams({ game: view.game, season: view.season });
   const table = await api(gid(`/standings?${params}`), { auth: true });
   return h("section", { class: "panel", "aria-labelledby": "standings-h", id: "standings" },
-    h("h2", { id: "standings-h" }, t("group.standings")), h("div", { class: "row" }, gameSel, seasonSel), standingsTable(table),
-    table.head_to_head.length ? headToHeadTable(table.head_to_head, group.members, identity.get()) : null,
-    table.pairs.length ? pairsTable(table.pairs, group.members) : null);
+    h("h2", { id: "standings-h" }, t("group.standings")), h("div", { class: "row" }, gameSel, seasonSel),
+    // The tables scroll across in a box of their own (a phone): the page itself never does.
+    h("div", { class: "sheet-wrap", tabindex: "0", role: "group", "aria-labelledby": "standings-h" }, standingsTable(table),
+      table.head_to_head.length ? headToHeadTable(table.head_to_head, group.members, identity.get()) : null,
+      table.pairs.length ? pairsTable(table.pairs, group.members) : null));
 }
 
 function recentPanel(matches) {

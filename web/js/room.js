@@ -118,15 +118,37 @@ function scrollToShow(el) {
   if (by) window.scrollBy({ top: by, behavior: "instant" });
 }
 
-/** A new decision of yours brings your hand and controls into view, the end its result; a
- * chat line, a bot's move or anything else leaves the page where you put it. */
+/** Scroll, only as far as needed, so that the whole table (the facts and score above it, every
+ * seat) and your controls and hand are in view together, under the header. When they cannot
+ * all be (a dock too tall for the window), your controls and hand come first. */
+function showTheTable() {
+  const dock = $("#dock");
+  const first = [$("#info"), $("#score-strip"), $("#table")].find((el) => !el.hidden && el.offsetHeight > 0);
+  if (!first) return;
+  const flow = document.body.classList.contains("dock-in-flow");
+  const margin = 8;
+  const head = $(".topbar").getBoundingClientRect().bottom;
+  const top = first.getBoundingClientRect().top;
+  const bottom = (flow ? dock : $("#table")).getBoundingClientRect().bottom;
+  const limit = window.innerHeight - (flow ? 0 : dock.offsetHeight); // where a sticky dock's top may come
+  if (bottom - top > limit - head) {
+    scrollToShow(dock);
+    return;
+  }
+  const by = top < head + margin ? top - head - margin : bottom > limit ? Math.min(bottom - limit + margin, top - head - margin) : 0;
+  if (by) window.scrollBy({ top: by, behavior: "instant" });
+}
+
+/** A new decision of yours brings the table, your hand and controls into view, the end its
+ * result; a chat line, a bot's move or anything else leaves the page where you put it. */
 function bringUpWhatMatters() {
   const finished = room().status === "finished" && state.result;
   const mine = state.you !== null && legal().length > 0 && room().status === "playing";
   const key = finished ? "result" : mine ? JSON.stringify([view()?.hand_number ?? null, view()?.hand ?? null, legal()]) : null;
   if (key === null || key === shownDecision) return;
   shownDecision = key;
-  scrollToShow(finished ? $("#result") : $("#dock"));
+  if (finished) scrollToShow($("#result"));
+  else showTheTable();
 }
 
 // ---- the finished trick: held on the table, then swept to its winner --------------------
@@ -229,22 +251,29 @@ function seatOverhang(felt) {
   return Math.ceil(lowest - bottom);
 }
 
-/** With the dock in the page's flow, a decision of yours is kept in view. */
+/** A decision of yours is kept in view, the table with it, as the page's parts change size. */
 function keepDecisionInView() {
   const mine = state && state.you !== null && legal().length > 0 && room().status === "playing";
-  if (mine && document.body.classList.contains("dock-in-flow")) scrollToShow($("#dock"));
+  if (mine) showTheTable();
 }
 
-/** After the window changes size, a decision of yours is still in view. */
+let keeping = 0; // the frame that brings the decision back into view, once the felt has refit
+
+/** After the window, the dock or what is above the table changes size, the felt fits again and,
+ * a frame later (once the seats have moved with it), a decision of yours is still in view. */
 function refit() {
   fitTable();
-  keepDecisionInView();
+  cancelAnimationFrame(keeping);
+  keeping = requestAnimationFrame(() => {
+    fitTable();
+    keepDecisionInView();
+  });
 }
 
 window.addEventListener("resize", refit);
 // The dock's height, and everything above the table (the header, a panel, the rules line, the
 // score strip), changes the room the felt has: each change fits it again before the next frame.
-const fitter = new ResizeObserver(fitTable);
+const fitter = new ResizeObserver(refit);
 for (const el of document.querySelectorAll(".topbar, #dock, .play-area > :not(#table, #dock)")) fitter.observe(el);
 
 /** The turn timer's deadline for the seats to act, when the table has one running. */

@@ -926,6 +926,7 @@ export default {
   "devices.revoke": "Revoke",
   "devices.signOut": "Sign out",
   "devices.revokeLabel": "Revoke {label}",
+  "devices.signOutLabel": "Sign out of {label}",
   "devices.revoked": "That device is signed out: it is disconnected and cannot come back without a new code.",
   "devices.signOutConfirm": "Sign this device out? You will need a code from another device to be yourself here again.",
   "devices.signedOutHere": "This device is signed out.",

@@ -925,6 +925,7 @@ export default {
   "devices.revoke": "Revogar",
   "devices.signOut": "Sair",
   "devices.revokeLabel": "Revogar {label}",
+  "devices.signOutLabel": "Sair de {label}",
   "devices.revoked": "Esse aparelho foi desconectado e só volta com um novo código.",
   "devices.signOutConfirm": "Desconectar este aparelho? Você vai precisar de um código de outro aparelho para voltar a ser você aqui.",
   "devices.signedOutHere": "Este aparelho foi desconectado.",
