@@ -164,8 +164,9 @@ def check_the_chat(page, audit: Audit, state: str) -> None:
     """At a decision, on a desktop and a phone: a chat line sent (the Chat button counts it),
     the chat's lines open, then closed again; the page left at the test's desktop size."""
     for device, size in (("desktop", CHAT_DESKTOP), ("phone", PHONE)):
-        page.set_viewport_size(size)
+        page.set_viewport_size(CHAT_DESKTOP)  # the chat's input is in view there (on a phone, with the chat open)
         say(page, f"good luck from the {device}")
+        page.set_viewport_size(size)
         expect(page.locator("#chat-unread")).to_have_text("1")
         audit.check(page, f"{state}, on a {device}: a chat line sent, the chat closed")
         page.locator("#chat-jump").click()
