@@ -10,9 +10,12 @@ A live table and a table restored from its log are the same fold over the same e
 refuses (``GameError``), and then nothing has changed.
 
 The log entries (``kind``: data) are: ``created`` (game, options, seats, private, host,
-``open_bot_seats``), ``sit`` (seat, player_id, name), ``stand`` (seat), ``bot`` (seat, remove, level), ``start``
-(match_id, seed, dealer, started_at), ``act`` (seat, action, and ``clock`` when the turn clock
-ran out and a bot played for the seat), ``chat`` (the line), ``next`` (code), ``leave`` (seat),
+``open_bot_seats``, ``follow_seats`` at "Play again", ``partners`` when partners are rotated:
+their seats and how long each is kept), ``sit`` (seat, player_id, name), ``stand`` (seat),
+``bot`` (seat, remove, level), ``start`` (match_id, seed, dealer, started_at), ``act`` (seat,
+action, and ``clock`` when the turn clock ran out and a bot played for the seat), ``chat``
+(the line), ``next`` (code, by_host, and ``rotated`` when its players are moved there as
+rotated partners), ``leave`` (seat),
 ``take`` (seat, player_id, name: during play a person takes a bot's seat, their own back
 after leaving it or, asked and allowed, any bot's), ``ask_seat`` (player_id, seat, name: a
 request for a bot's seat that the host answers; ``remove``: answered no), ``join_next``
@@ -77,14 +80,17 @@ class Table(TableChecks):
         "code",
         "follow_seats",
         "game",
+        "held_until",
         "host_id",
         "host_name",
         "joining",
         "match",
         "next_by_host",
         "next_code",
+        "next_rotated",
         "open_bot_seats",
         "options",
+        "partners",
         "private",
         "record",
         "result",
@@ -126,6 +132,9 @@ class Table(TableChecks):
         self.record: dict | None = None  # the finished match, as storage keeps it
         self.next_code: str | None = None
         self.next_by_host = False  # the next table was opened by this table's host
+        self.next_rotated = False  # its players go there as rotated partners, moved by their pages
+        self.partners: dict | None = None  # rotated partners: {"seats": [{seat, player_id, name}], "hold_s"}
+        self.held_until = 0.0  # Unix seconds: until then the partners' seats are kept for them
         self.chat: list = []  # the last ``chat_history`` lines, a new list at each line
         self.chat_history = chat_history
         self.version = 0
@@ -162,6 +171,7 @@ class Table(TableChecks):
         )
         table.follow_seats = dict(created.get("follow_seats") or {})
         table.open_bot_seats = bool(created.get("open_bot_seats"))
+        table.partners = created.get("partners")
         table.rebuild_room_part()
         host_seat = table.seats[table.follow_seats.get(created["host_id"], 0)]
         host_seat.player_id = created["host_id"]
@@ -208,6 +218,14 @@ class Table(TableChecks):
         if slow_turn or kind in TABLE_KINDS or (kind == "act" and self.status == "finished"):
             effects.append((ROW, table_row(self, RETIRED_STATUS.get(kind))))
         return effects
+
+    def _created(self, entry: LogEntry) -> list:
+        """The table opened (``Table.opened`` read the rest): rotated partners' seats are kept
+        for them from the entry's own time, so a table rebuilt from its log keeps them as long."""
+        if self.partners is not None:
+            self.held_until = entry.at + float(self.partners.get("hold_s", 0))
+            self.rebuild_room_part()
+        return []
 
     def _sit(self, entry: LogEntry) -> list:
         data = entry.data
@@ -351,6 +369,7 @@ class Table(TableChecks):
     def _next(self, entry: LogEntry) -> list:
         self.next_code = entry.data["code"]
         self.next_by_host = bool(entry.data.get("by_host"))
+        self.next_rotated = bool(entry.data.get("rotated"))
         self.rebuild_room_part()
         return []
 
@@ -394,7 +413,11 @@ class Table(TableChecks):
 
     def rebuild_room_part(self) -> None:
         self.room_part = room_part(self)
-        self.room_outside = {**self.room_part, "next": None}  # what non-players see of a finished table
+        self.room_outside = {
+            **self.room_part,
+            "next": None,
+            "next_rotated": False,
+        }  # what non-players see of a finished table
 
     def seats_changed(self) -> None:
         """Rebuild the seats part of the view (after any change to a seat)."""
@@ -479,6 +502,9 @@ def room_part(table: Table) -> dict:
         "seed": match.seed if match and finished else None,
         "match_id": match.id if match and finished else None,
         "next": table.next_code,
+        "next_rotated": table.next_rotated,
+        "partners": None if table.partners is None else table.partners["seats"],
+        "held_until": round(table.held_until * 1000) if table.partners is not None else None,
         "turn_timer": table.clock.seconds,
         "deadline": table.clock.deadline,
         "clock_played": table.clock_played,
@@ -510,6 +536,7 @@ def match_record(table: Table, match: Match, outcome: dict) -> dict:
 
 
 _APPLY = {
+    "created": Table._created,
     "sit": Table._sit,
     "stand": Table._stand,
     "bot": Table._bot,
