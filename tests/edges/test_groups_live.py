@@ -171,8 +171,17 @@ async def stored_matches(http, code, player, count) -> list[dict]:
     raise AssertionError("the group's match was never stored")
 
 
-async def play_group_table(server, http, code, host, friend) -> str:
-    room = (await group_room(http, host, code, options=SHORT)).json()["code"]
+async def group_of_two(http, owner, member) -> str:
+    """A new group of ``owner``'s that ``member`` joined; its code."""
+    group = await new_group(http, owner)
+    await joined(http, group, member)
+    return group["code"]
+
+
+async def play_group_table(server, http, code, host, friend, **extra) -> tuple[str, str]:
+    """A short Oh Hell of group ``code`` (``extra``: more of its settings) played out by
+    ``host`` and ``friend`` with two bots; its match id and its table's code."""
+    room = (await group_room(http, host, code, options=SHORT, **extra)).json()["code"]
     a = await Client(server.ws_base, room, host["token"], "host").connect()
     b = await Client(server.ws_base, room, friend["token"], "friend").connect()
     await b.send({"type": "sit", "seat": 1})
@@ -191,9 +200,7 @@ async def play_group_table(server, http, code, host, friend) -> str:
 async def test_a_finished_group_match_counts_in_its_season_and_a_closed_season_is_frozen(server):
     ana, rui = await people(server, "Ana", "Rui")
     async with httpx.AsyncClient(base_url=server.base) as http:
-        group = await new_group(http, ana)
-        code = group["code"]
-        await joined(http, group, rui)
+        code = await group_of_two(http, ana, rui)
         match_id, room = await play_group_table(server, http, code, ana, rui)
         again = await http.post("/api/rooms", json={"game": "oh_hell", "from": room}, headers=auth(rui))
         assert again.status_code == 201, again.text  # "Play again" keeps the group
@@ -229,3 +236,28 @@ async def test_a_finished_group_match_counts_in_its_season_and_a_closed_season_i
         assert night["text"].startswith("Tuesday cards · ") and "Oh Hell" in night["text"]
         image = await http.get(f"/api/groups/{code}/recap.png", headers=auth(ana))
         assert image.headers["content-type"] == "image/png" and image.content.startswith(b"\x89PNG")
+
+
+async def test_a_group_table_has_the_clock_asked_for_and_play_again_keeps_it_and_the_group(server):
+    ana, rui = await people(server, "Ana", "Rui")
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        code = await group_of_two(http, ana, rui)
+        slow = await group_room(http, ana, code, options=SHORT, turn_timer=86400, seats=3, open_bot_seats=True)
+        assert slow.status_code == 201, slow.text
+        made = (await http.get(f"/api/rooms/{slow.json()['code']}")).json()
+        assert (made["turn_timer"], made["seats"], made["private"]) == (86400, 3, True)
+        assert (await group_room(http, ana, code, turn_timer=45)).status_code == 422  # no such clock
+        assert (await group_room(http, ana, code, seats=9)).status_code == 422
+        # A timed table of the group, played out; "Play again" asks for the clock it had.
+        _, room = await play_group_table(server, http, code, ana, rui, turn_timer=30)
+        assert (await http.get(f"/api/rooms/{room}")).json()["turn_timer"] == 30
+        again = await http.post(
+            "/api/rooms",
+            json={"game": "oh_hell", "options": SHORT, "from": room, "turn_timer": 30},
+            headers=auth(rui),
+        )
+        assert again.status_code == 201, again.text
+        new = again.json()["code"]
+        assert (await http.get(f"/api/rooms/{new}")).json()["turn_timer"] == 30
+        listed = (await http.get(f"/api/groups/{code}", headers=auth(ana))).json()["tables"]
+        assert new in {t["code"] for t in listed}
