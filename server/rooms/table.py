@@ -267,6 +267,7 @@ class Table(TableChecks):
             seat = self.seats[index]
             seat.left_by = seat.player_id
             seat.player_id, seat.bot, seat.away, seat.connections = None, True, False, 0
+            self._taken_over(index, f"Bot {index + 1}", None, True)
         self.seats_changed()
         return []
 
@@ -274,11 +275,22 @@ class Table(TableChecks):
         data = entry.data
         index, player_id = data["seat"], data["player_id"]
         self.seats[index] = Seat(index, player_id=player_id, name=data["name"])
+        self._taken_over(index, data["name"], player_id, False)
         self.seat_requests = {p: r for p, r in self.seat_requests.items() if p != player_id and r["seat"] != index}
         self.joining = {p: n for p, n in self.joining.items() if p != player_id}
         self.seats_changed()
         self.rebuild_room_part()
         return [(SEATED, index), (TURN, None)]
+
+    def _taken_over(self, index: int, name: str, player_id: str | None, bot: bool) -> None:
+        """Seat ``index`` changes hands during play: from the next action on its decisions are
+        the new occupant's (``Match.took_over``), the room part's ``seat_history`` says so."""
+        if self.match is not None and self.status == "playing":
+            view = self.public_view() or {}
+            self.match.took_over(
+                index, name, player_id, bot, len(view.get("history") or ()), len(view.get("log") or ())
+            )
+            self.rebuild_room_part()
 
     def _ask_seat(self, entry: LogEntry) -> list:
         data = entry.data
@@ -511,7 +523,25 @@ def room_part(table: Table) -> dict:
         "open_bot_seats": table.open_bot_seats,
         "seat_requests": list(table.seat_requests.values()),
         "joining": [{"player_id": p, "name": n} for p, n in table.joining.items()],
+        "seat_history": seat_history(match) if match else [],
     }
+
+
+def seat_history(match: Match) -> list[dict]:
+    """Every occupant of each seat that changed hands during the match, in order, each with the
+    point of the match where they took over (``hand``: the hand's index, ``at``: the length of
+    that hand's log then; the first occupant at 0, 0), so a client names who made each move."""
+    seats = sorted({t["seat"] for t in match.takeovers})
+    out = []
+    for index in seats:
+        start = match.players[index]
+        out.append({"seat": index, "hand": 0, "at": 0, **{k: start[k] for k in ("name", "player_id", "bot", "level")}})
+        out.extend(
+            {k: t[k] for k in ("seat", "hand", "at", "name", "player_id", "bot", "level")}
+            for t in match.takeovers
+            if t["seat"] == index
+        )
+    return out
 
 
 def match_record(table: Table, match: Match, outcome: dict) -> dict:
@@ -525,7 +555,7 @@ def match_record(table: Table, match: Match, outcome: dict) -> dict:
         "dealer": match.dealer,
         "room_code": table.code,
         "private": table.private,
-        "players": match.players,
+        "players": [{**p, "occupants": match.occupants(p["seat"])} for p in match.players],
         "hands": table.game.hand_records(table.state),
         "actions": match.actions(),
         "scores": outcome["scores"],
