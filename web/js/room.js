@@ -15,6 +15,7 @@ import { cardWhyLine, whyParts } from "./why.js";
 import { soundToggle, warnOnce } from "./clock_sound.js";
 import { tableAlerts } from "./attention.js";
 import { isSlow, timeLeft } from "./slowclock.js";
+import { namesAtMove, seatNamesOverMatch } from "./occupants.js";
 
 translatePage();
 const code = canonicalCode(decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || ""));
@@ -328,10 +329,12 @@ const clockMarks = new ClockMarks();  // the hand's moves the turn clock played
 function renderMoveLog() {
   const v = view();
   const entries = v && Array.isArray(v.log) ? v.log : [];
-  const nm = names();
+  const current = names();
+  const hand = Array.isArray(v?.history) ? v.history.length : 0;
   const items = [];
   clockMarks.see(entries, room()?.clock_played);
   for (const [i, e] of entries.entries()) {
+    const nm = namesAtMove(room().seat_history, hand, i, current); // who sat there for this move
     const who = seatLabel(nm, e.seat);
     const line = t("log.line", { who, what: actionText(room().game, e.action) });
     items.push(h("li", {}, clockMarks.has(i) ? t("log.clock", { who, line }) : line));
@@ -830,6 +833,13 @@ function renderLastTrick() {
   last.winner != null ? h("p", { class: "hint" }, t("lastTrick.wonBy", { who: seatLabel(nm, last.winner) })) : null);
 }
 
+/** The sheet's seat names over the match: "Bot 4 → Dee" for a seat that changed hands. */
+function sheetNames() {
+  const bySeat = [];
+  for (const o of room().seat_history || []) (bySeat[o.seat] ||= []).push(o);
+  return seatNamesOverMatch(bySeat, names());
+}
+
 function renderSheet() {
   const v = view();
   const r = room();
@@ -838,7 +848,7 @@ function renderSheet() {
     fill(box, h("p", { class: "hint" }, t("sheet.none")));
     return;
   }
-  fill(box, scoreSheet(room().game, v.history, { names: names(), teams: v.teams, you: state.you,
+  fill(box, scoreSheet(room().game, v.history, { names: sheetNames(), teams: v.teams, you: state.you,
     handLink: r.match_id ? (n) => `${matchUrl(r.match_id)}#hand-${n}` : null }));
   markSheetScroll();
 }
