@@ -87,7 +87,9 @@ def created_entry(
     turn_timer: int = 0,
     follow: Room | None = None,
 ) -> dict:
-    """A new table's ``created`` entry, or the RoomError that refuses it."""
+    """A new table's ``created`` entry, or the RoomError that refuses it. A ``follow`` with
+    ``hold_s`` has its partners rotated: each player's seat is kept for them that long
+    (``Table.held_for``) while their page brings them over."""
     if turn_timer not in TURN_TIMER_CHOICES:
         choices = ", ".join(map(str, TURN_TIMER_CHOICES))
         raise RoomError("bad_options", f"The turn timer is one of {choices} seconds (0: off).", 422)
@@ -111,7 +113,17 @@ def created_entry(
         "turn_timer": turn_timer,
     }
     if follow is not None:
-        created["follow_seats"] = follow_seats(follow, seats)
+        created["follow_seats"] = placed = follow_seats(follow, seats)
+        hold_s = getattr(follow, "hold_s", None)
+        if hold_s is not None:
+            names = {s.player_id: s.name for s in follow.seats if s.player_id}
+            created["partners"] = {
+                "seats": [
+                    {"seat": index, "player_id": player_id, "name": names.get(player_id)}
+                    for player_id, index in sorted(placed.items(), key=lambda item: item[1])
+                ],
+                "hold_s": hold_s,
+            }
     return created
 
 

@@ -326,7 +326,7 @@ class Room(SeatTakeover):
         async with self.slow_seat(conn.player_id), self.lock:
             if self._back_in_seat(conn, seat_index):
                 return
-            self.table.check_sit(conn.player_id, seat_index)
+            self.table.check_sit(conn.player_id, seat_index, time.time())
             self.submit("sit", {"seat": seat_index, "player_id": conn.player_id, "name": conn.name})
 
     async def stand(self, conn: Connection) -> None:
@@ -335,7 +335,7 @@ class Room(SeatTakeover):
 
     async def set_bot(self, conn: Connection, seat_index: int, remove: bool, level: str = "easy") -> None:
         async with self.lock:
-            self.table.check_bot(conn.player_id, seat_index, remove)
+            self.table.check_bot(conn.player_id, seat_index, remove, time.time())
             self.submit("bot", {"seat": seat_index, "remove": remove, "level": level})
 
     async def start(self, conn: Connection) -> None:
@@ -402,11 +402,13 @@ class Room(SeatTakeover):
         async with self.lock:
             self.snapshot(conn)
 
-    async def claim_next(self, player_id: str, code: str) -> None:
-        """Make ``code`` this room's next table (see ``Table.check_may_follow``)."""
+    async def claim_next(self, player_id: str, code: str, rotated: bool = False) -> None:
+        """Make ``code`` this room's next table (see ``Table.check_may_follow``); ``rotated``:
+        its players sit there as rotated partners, and their pages take them there."""
         async with self.lock:
             self.table.check_may_follow(player_id)
-            self.submit("next", {"code": code, "by_host": player_id == self.table.host_id})
+            data = {"code": code, "by_host": player_id == self.table.host_id}
+            self.submit("next", {**data, "rotated": True} if rotated else data)
 
     # ---- life cycle -------------------------------------------------------------------------
 

@@ -84,6 +84,11 @@ class Match:
     started_at: datetime
     players: list[dict] = field(default_factory=list)
     finished_at: datetime | None = None
+    moves: int = 0  # the actions logged so far
+    # Who took a seat over during play, in order: {"seat", "from" (the index of the first action
+    # that is theirs), "hand" and "at" (that point as the hand's number and its log's length),
+    # "name", "player_id", "bot", "level"}.
+    takeovers: list[dict] = field(default_factory=list)
     # The action log as JSON, '{"seat":S,"action":{...}},' per move: about 45 bytes a move
     # where a list of dicts held about 420 (a long match's log is most of a room's memory).
     log: bytearray = field(default_factory=bytearray)
@@ -93,9 +98,29 @@ class Match:
         self.log += b'{"seat":%d,"action":' % seat
         self.log += encoded_action
         self.log += b"},"
+        self.moves += 1
 
     def actions(self) -> list[dict]:
         """The whole log, in order: ``{"seat", "action"}`` per move."""
         if not self.log:
             return []
         return orjson.loads(b"[" + self.log[:-1] + b"]")
+
+    def took_over(self, seat: int, name: str, player_id: str | None, bot: bool, hand: int, at: int) -> None:
+        """``seat`` changes hands now, the ``at``-th move of hand ``hand`` (a new list: the
+        room part built from it is compared by identity)."""
+        level = "easy" if bot else None
+        taken = {"seat": seat, "from": self.moves, "hand": hand, "at": at, "name": name}
+        self.takeovers = [*self.takeovers, {**taken, "player_id": player_id, "bot": bot, "level": level}]
+
+    def occupants(self, seat: int) -> list[dict]:
+        """Who made a seat's decisions: who sat there at the start (``from`` 0), then each who
+        took it over, with the index of the first action that was theirs."""
+        start = self.players[seat]
+        first = {"from": 0, **{k: start[k] for k in ("name", "player_id", "bot", "level")}}
+        later = [
+            {k: t[k] for k in ("from", "name", "player_id", "bot", "level")}
+            for t in self.takeovers
+            if t["seat"] == seat
+        ]
+        return [first, *later]

@@ -10,9 +10,12 @@ A live table and a table restored from its log are the same fold over the same e
 refuses (``GameError``), and then nothing has changed.
 
 The log entries (``kind``: data) are: ``created`` (game, options, seats, private, host,
-``open_bot_seats``), ``sit`` (seat, player_id, name), ``stand`` (seat), ``bot`` (seat, remove, level), ``start``
-(match_id, seed, dealer, started_at), ``act`` (seat, action, and ``clock`` when the turn clock
-ran out and a bot played for the seat), ``chat`` (the line), ``next`` (code), ``leave`` (seat),
+``open_bot_seats``, ``follow_seats`` at "Play again", ``partners`` when partners are rotated:
+their seats and how long each is kept), ``sit`` (seat, player_id, name), ``stand`` (seat),
+``bot`` (seat, remove, level), ``start`` (match_id, seed, dealer, started_at), ``act`` (seat,
+action, and ``clock`` when the turn clock ran out and a bot played for the seat), ``chat``
+(the line), ``next`` (code, by_host, and ``rotated`` when its players are moved there as
+rotated partners), ``leave`` (seat),
 ``take`` (seat, player_id, name: during play a person takes a bot's seat, their own back
 after leaving it or, asked and allowed, any bot's), ``ask_seat`` (player_id, seat, name: a
 request for a bot's seat that the host answers; ``remove``: answered no), ``join_next``
@@ -77,14 +80,17 @@ class Table(TableChecks):
         "code",
         "follow_seats",
         "game",
+        "held_until",
         "host_id",
         "host_name",
         "joining",
         "match",
         "next_by_host",
         "next_code",
+        "next_rotated",
         "open_bot_seats",
         "options",
+        "partners",
         "private",
         "record",
         "result",
@@ -126,6 +132,9 @@ class Table(TableChecks):
         self.record: dict | None = None  # the finished match, as storage keeps it
         self.next_code: str | None = None
         self.next_by_host = False  # the next table was opened by this table's host
+        self.next_rotated = False  # its players go there as rotated partners, moved by their pages
+        self.partners: dict | None = None  # rotated partners: {"seats": [{seat, player_id, name}], "hold_s"}
+        self.held_until = 0.0  # Unix seconds: until then the partners' seats are kept for them
         self.chat: list = []  # the last ``chat_history`` lines, a new list at each line
         self.chat_history = chat_history
         self.version = 0
@@ -162,6 +171,7 @@ class Table(TableChecks):
         )
         table.follow_seats = dict(created.get("follow_seats") or {})
         table.open_bot_seats = bool(created.get("open_bot_seats"))
+        table.partners = created.get("partners")
         table.rebuild_room_part()
         host_seat = table.seats[table.follow_seats.get(created["host_id"], 0)]
         host_seat.player_id = created["host_id"]
@@ -209,6 +219,14 @@ class Table(TableChecks):
             effects.append((ROW, table_row(self, RETIRED_STATUS.get(kind))))
         return effects
 
+    def _created(self, entry: LogEntry) -> list:
+        """The table opened (``Table.opened`` read the rest): rotated partners' seats are kept
+        for them from the entry's own time, so a table rebuilt from its log keeps them as long."""
+        if self.partners is not None:
+            self.held_until = entry.at + float(self.partners.get("hold_s", 0))
+            self.rebuild_room_part()
+        return []
+
     def _sit(self, entry: LogEntry) -> list:
         data = entry.data
         player_id = data["player_id"]
@@ -249,6 +267,7 @@ class Table(TableChecks):
             seat = self.seats[index]
             seat.left_by = seat.player_id
             seat.player_id, seat.bot, seat.away, seat.connections = None, True, False, 0
+            self._taken_over(index, f"Bot {index + 1}", None, True)
         self.seats_changed()
         return []
 
@@ -256,11 +275,22 @@ class Table(TableChecks):
         data = entry.data
         index, player_id = data["seat"], data["player_id"]
         self.seats[index] = Seat(index, player_id=player_id, name=data["name"])
+        self._taken_over(index, data["name"], player_id, False)
         self.seat_requests = {p: r for p, r in self.seat_requests.items() if p != player_id and r["seat"] != index}
         self.joining = {p: n for p, n in self.joining.items() if p != player_id}
         self.seats_changed()
         self.rebuild_room_part()
         return [(SEATED, index), (TURN, None)]
+
+    def _taken_over(self, index: int, name: str, player_id: str | None, bot: bool) -> None:
+        """Seat ``index`` changes hands during play: from the next action on its decisions are
+        the new occupant's (``Match.took_over``), the room part's ``seat_history`` says so."""
+        if self.match is not None and self.status == "playing":
+            view = self.public_view() or {}
+            self.match.took_over(
+                index, name, player_id, bot, len(view.get("history") or ()), len(view.get("log") or ())
+            )
+            self.rebuild_room_part()
 
     def _ask_seat(self, entry: LogEntry) -> list:
         data = entry.data
@@ -351,6 +381,7 @@ class Table(TableChecks):
     def _next(self, entry: LogEntry) -> list:
         self.next_code = entry.data["code"]
         self.next_by_host = bool(entry.data.get("by_host"))
+        self.next_rotated = bool(entry.data.get("rotated"))
         self.rebuild_room_part()
         return []
 
@@ -394,7 +425,11 @@ class Table(TableChecks):
 
     def rebuild_room_part(self) -> None:
         self.room_part = room_part(self)
-        self.room_outside = {**self.room_part, "next": None}  # what non-players see of a finished table
+        self.room_outside = {
+            **self.room_part,
+            "next": None,
+            "next_rotated": False,
+        }  # what non-players see of a finished table
 
     def seats_changed(self) -> None:
         """Rebuild the seats part of the view (after any change to a seat)."""
@@ -479,13 +514,34 @@ def room_part(table: Table) -> dict:
         "seed": match.seed if match and finished else None,
         "match_id": match.id if match and finished else None,
         "next": table.next_code,
+        "next_rotated": table.next_rotated,
+        "partners": None if table.partners is None else table.partners["seats"],
+        "held_until": round(table.held_until * 1000) if table.partners is not None else None,
         "turn_timer": table.clock.seconds,
         "deadline": table.clock.deadline,
         "clock_played": table.clock_played,
         "open_bot_seats": table.open_bot_seats,
         "seat_requests": list(table.seat_requests.values()),
         "joining": [{"player_id": p, "name": n} for p, n in table.joining.items()],
+        "seat_history": seat_history(match) if match else [],
     }
+
+
+def seat_history(match: Match) -> list[dict]:
+    """Every occupant of each seat that changed hands during the match, in order, each with the
+    point of the match where they took over (``hand``: the hand's index, ``at``: the length of
+    that hand's log then; the first occupant at 0, 0), so a client names who made each move."""
+    seats = sorted({t["seat"] for t in match.takeovers})
+    out = []
+    for index in seats:
+        start = match.players[index]
+        out.append({"seat": index, "hand": 0, "at": 0, **{k: start[k] for k in ("name", "player_id", "bot", "level")}})
+        out.extend(
+            {k: t[k] for k in ("seat", "hand", "at", "name", "player_id", "bot", "level")}
+            for t in match.takeovers
+            if t["seat"] == index
+        )
+    return out
 
 
 def match_record(table: Table, match: Match, outcome: dict) -> dict:
@@ -499,7 +555,7 @@ def match_record(table: Table, match: Match, outcome: dict) -> dict:
         "dealer": match.dealer,
         "room_code": table.code,
         "private": table.private,
-        "players": match.players,
+        "players": [{**p, "occupants": match.occupants(p["seat"])} for p in match.players],
         "hands": table.game.hand_records(table.state),
         "actions": match.actions(),
         "scores": outcome["scores"],
@@ -510,6 +566,7 @@ def match_record(table: Table, match: Match, outcome: dict) -> dict:
 
 
 _APPLY = {
+    "created": Table._created,
     "sit": Table._sit,
     "stand": Table._stand,
     "bot": Table._bot,

@@ -26,6 +26,8 @@ class TableChecks:
     open_bot_seats: bool
     seat_requests: dict[str, dict]
     joining: dict[str, str]
+    partners: dict | None
+    held_until: float
     state: Any
     match: Any
 
@@ -49,6 +51,22 @@ class TableChecks:
             return True
         return self.status == "waiting" and self.has_free_seat()
 
+    def held_for(self, seat_index: int, now: float) -> str | None:
+        """The player a seat is kept for at ``now``: at a table of rotated partners, each
+        player of the table before comes to the seat the rotation gives them, and until the
+        hold ends (``held_until``) nobody else sits there and no bot is put in it."""
+        if self.partners is None or self.status != "waiting" or now >= self.held_until:
+            return None
+        for seat in self.partners["seats"]:
+            if seat["seat"] == seat_index and self.seat_of(seat["player_id"]) is None:
+                return seat["player_id"]
+        return None
+
+    def require_not_held(self, seat_index: int, player_id: str | None, now: float) -> None:
+        held = self.held_for(seat_index, now)
+        if held is not None and held != player_id:
+            raise RoomError("seat_held", f"Seat {seat_index} is kept for its rotated partner, who is on their way.")
+
     def require_waiting(self) -> None:
         if self.status != "waiting":
             raise RoomError("not_waiting", "The game has already started: seats are fixed now.")
@@ -62,7 +80,7 @@ class TableChecks:
             raise RoomError("bad_seat", f"There is no seat {seat!r}: seats are 0 to {len(self.seats) - 1}.")
         return self.seats[seat]
 
-    def check_sit(self, player_id: str | None, seat_index: object) -> None:
+    def check_sit(self, player_id: str | None, seat_index: object, now: float = 0.0) -> None:
         self.require_waiting()
         if player_id is None:
             raise RoomError("unauthorized", "Connect with a player token to take a seat.")
@@ -71,6 +89,7 @@ class TableChecks:
             raise RoomError("seat_taken", "You are already in that seat.")
         if seat.player_id is not None or seat.bot:
             raise RoomError("seat_taken", f"Seat {seat_index} is taken.")
+        self.require_not_held(seat.index, player_id, now)
 
     def check_stand(self, player_id: str | None) -> int:
         """The seat ``player_id`` may stand up from."""
@@ -80,7 +99,7 @@ class TableChecks:
             raise RoomError("not_seated", "You are not sitting at this table.")
         return current
 
-    def check_bot(self, player_id: str | None, seat_index: object, remove: bool) -> None:
+    def check_bot(self, player_id: str | None, seat_index: object, remove: bool, now: float = 0.0) -> None:
         self.require_host(player_id, "add or remove bots")
         self.require_waiting()
         seat = self.check_seat_index(seat_index)
@@ -88,6 +107,8 @@ class TableChecks:
             raise RoomError("bad_seat", f"There is no bot in seat {seat_index}.")
         if not remove and (seat.player_id is not None or seat.bot):
             raise RoomError("seat_taken", f"Seat {seat_index} is taken.")
+        if not remove:
+            self.require_not_held(seat.index, None, now)
 
     def check_start(self, player_id: str | None) -> None:
         self.require_host(player_id, "start the game")

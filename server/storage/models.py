@@ -217,6 +217,10 @@ class MatchSeat(Base):
     # The match's finished_at, copied here so that one index serves a player's history.
     # Always written; nullable only because migration 0002 added it to existing rows.
     finished_at: Mapped[datetime | None]
+    # Everyone who made this seat's decisions, when it changed hands during play: a list of
+    # {"from" (the first action index that was theirs), "name", "player_id", "bot", "level"};
+    # NULL when one occupant played it all (the columns above).
+    occupants: Mapped[list | None] = mapped_column(sa.JSON)
 
 
 class Hand(Base):

@@ -222,9 +222,18 @@ def _seat_rows(
             "score": scores[int(p["seat"])],
             "winner": int(p["seat"]) in winner_set,
             "finished_at": finished_at,
+            "occupants": _occupants(p.get("occupants")),
         }
         for p in players
     ]
+
+
+def _occupants(given: Any) -> list[dict] | None:
+    """A seat's occupants as stored: only when it changed hands, each with its first action."""
+    if not isinstance(given, list) or len(given) < 2:
+        return None
+    keys = ("from", "name", "player_id", "bot", "level")
+    return [{k: o.get(k) for k in keys} for o in given if isinstance(o, dict)]
 
 
 def _insert_hands_and_actions(conn: sa.Connection, match_id: str, record: Mapping[str, Any]) -> None:
@@ -273,21 +282,20 @@ def _seats_by_match(session: Session, match_ids: list[str]) -> dict[str, list[di
         return seats
     rows = session.execute(
         sa.select(
-            MatchSeat.match_id, MatchSeat.seat, MatchSeat.name, MatchSeat.player_id, MatchSeat.bot, MatchSeat.bot_level
+            MatchSeat.match_id,
+            MatchSeat.seat,
+            MatchSeat.name,
+            MatchSeat.player_id,
+            MatchSeat.bot,
+            MatchSeat.bot_level,
+            MatchSeat.occupants,
         )
         .where(MatchSeat.match_id.in_(match_ids))
         .order_by(MatchSeat.match_id, MatchSeat.seat)
     )
-    for match_id, seat, name, player_id, bot, level in rows:
-        seats[match_id].append(
-            {
-                "seat": seat,
-                "name": name,
-                "player_id": player_id,
-                "bot": bot,
-                "level": (level or "easy") if bot else None,
-            }
-        )
+    for match_id, seat, name, player_id, bot, level, occupants in rows:
+        first = {"name": name, "player_id": player_id, "bot": bot, "level": (level or "easy") if bot else None}
+        seats[match_id].append({"seat": seat, **first, "occupants": occupants or [{"from": 0, **first}]})
     return seats
 
 

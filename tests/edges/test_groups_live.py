@@ -242,9 +242,19 @@ async def stored_matches(http, code, player, count) -> list[dict]:
     raise AssertionError("the group's match was never stored")
 
 
-async def play_group_table(server, http, code, host, friend, game="oh_hell", options=SHORT, seat=1) -> str:
-    """A match at a group table: the host at seat 0, the friend at ``seat``, bots elsewhere."""
-    room = (await group_room(http, host, code, game=game, options=options)).json()["code"]
+async def group_of_two(http, owner, member) -> str:
+    """A new group of ``owner``'s that ``member`` joined; its code."""
+    group = await new_group(http, owner)
+    await joined(http, group, member)
+    return group["code"]
+
+
+async def play_group_table(
+    server, http, code, host, friend, game="oh_hell", options=SHORT, seat=1, **extra
+) -> tuple[str, str]:
+    """A match at a group table (``extra``: more of its settings), played out by the host at
+    seat 0, the friend at ``seat`` and bots elsewhere; its match id and its table's code."""
+    room = (await group_room(http, host, code, game=game, options=options, **extra)).json()["code"]
     a = await Client(server.ws_base, room, host["token"], "host").connect()
     b = await Client(server.ws_base, room, friend["token"], "friend").connect()
     await b.send({"type": "sit", "seat": seat})
@@ -304,37 +314,29 @@ async def test_a_finished_group_match_counts_in_its_season_and_a_closed_season_i
         assert image.headers["content-type"] == "image/png" and image.content.startswith(b"\x89PNG")
 
 
-async def test_play_again_with_rotated_partners_seats_new_partnerships(server):
-    names = ["Ana", "Rui", "Eva", "Bia"]
-    four = await people(server, *names)
+async def test_a_group_table_has_the_clock_asked_for_and_play_again_keeps_it_and_the_group(server):
+    ana, rui = await people(server, "Ana", "Rui")
     async with httpx.AsyncClient(base_url=server.base) as http:
-        group = await new_group(http, four[0])
-        code = group["code"]
-        for p in four[1:]:
-            await joined(http, group, p)
-        room = (await group_room(http, four[0], code, game="bid_whist", options={"target": 1})).json()["code"]
-        clients = [await Client(server.ws_base, room, p["token"], p["name"]).connect() for p in four]
-        for seat, c in enumerate(clients[1:], start=1):
-            await c.send({"type": "sit", "seat": seat})
-        await clients[0].wait(lambda c: all(s["name"] for s in c.state["seats"]), what="a full table")
-        await clients[0].send({"type": "start"})
-        await clients[0].wait(lambda c: c.state["room"]["status"] != "waiting", what="the start")
-        await play_to_end(clients, random.Random(3))
-        for c in clients:
-            await c.close()
+        code = await group_of_two(http, ana, rui)
+        slow = await group_room(http, ana, code, options=SHORT, turn_timer=86400, seats=3, open_bot_seats=True)
+        assert slow.status_code == 201, slow.text
+        made = (await http.get(f"/api/rooms/{slow.json()['code']}")).json()
+        assert (made["turn_timer"], made["seats"], made["private"]) == (86400, 3, True)
+        assert (await group_room(http, ana, code, turn_timer=45)).status_code == 422  # no such clock
+        assert (await group_room(http, ana, code, seats=9)).status_code == 422
+        # A timed table of the group, played out; "Play again" asks for the clock it had.
+        _, room = await play_group_table(server, http, code, ana, rui, turn_timer=30)
+        assert (await http.get(f"/api/rooms/{room}")).json()["turn_timer"] == 30
         again = await http.post(
-            "/api/rooms", json={"game": "bid_whist", "from": room, "rotate_partners": True}, headers=auth(four[0])
+            "/api/rooms",
+            json={"game": "oh_hell", "options": SHORT, "from": room, "turn_timer": 30},
+            headers=auth(rui),
         )
         assert again.status_code == 201, again.text
         new = again.json()["code"]
-        clients = [await Client(server.ws_base, new, p["token"], p["name"]).connect() for p in four]
-        await clients[0].wait(lambda c: all(s["name"] for s in c.state["seats"]), what="everyone back")
-        seated = [s["name"] for s in clients[0].state["seats"]]
-        assert seated[0] == "Ana" and sorted(seated) == sorted(names)
-        # Ana partnered Eva and Rui partnered Bia: now they have new partners.
-        assert {seated[0], seated[2]} != {"Ana", "Eva"} and {seated[1], seated[3]} != {"Rui", "Bia"}
-        for c in clients:
-            await c.close()
+        assert (await http.get(f"/api/rooms/{new}")).json()["turn_timer"] == 30
+        listed = (await http.get(f"/api/groups/{code}", headers=auth(ana))).json()["tables"]
+        assert new in {t["code"] for t in listed}
 
 
 def side_nets(game: str, match: dict) -> dict[str, float]:

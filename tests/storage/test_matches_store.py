@@ -185,3 +185,23 @@ def test_a_cursor_this_server_did_not_hand_out_is_refused(sqlite_db, cursor):
 def test_a_cursor_round_trips_its_time_and_id():
     stamp = datetime(2026, 1, 2, 3, 4, 5, 678901, tzinfo=timezone.utc)
     assert store.decode_cursor(store.encode_cursor(stamp, "abc123")) == (stamp, "abc123")
+
+
+def test_a_seat_that_changed_hands_keeps_every_occupant_and_their_first_action(db, template_records):
+    record = template_records["oh_hell"]
+    late = players(db, 1)[0]
+    seat = record["players"][1]
+    occupants = [*seat["occupants"], {"from": 5, "name": "Dee", "player_id": late, "bot": False, "level": None}]
+    changed = copy_record(record, players=[*record["players"][:1], {**seat, "occupants": occupants}, *record["players"][2:]])
+    save(db, changed)
+    back = get(db, changed["id"])
+    assert back["players"] == changed["players"]
+    assert back["players"][1]["name"] == seat["name"]  # the seat's first occupant stays its name
+
+
+def test_a_record_without_occupants_reads_back_with_each_seats_one_occupant(db, template_records):
+    """Matches stored before seats kept their occupants: each seat's one occupant played it all."""
+    record = template_records["bid_whist"]
+    old = copy_record(record, players=[{k: v for k, v in p.items() if k != "occupants"} for p in record["players"]])
+    save(db, old)
+    assert get(db, old["id"])["players"] == record["players"]

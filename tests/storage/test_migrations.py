@@ -11,7 +11,7 @@ from alembic.migration import MigrationContext
 from server.storage.db import Database
 from server.storage.models import Base
 
-HEAD = "0017_device_names"
+HEAD = "0018_match_seat_occupants"
 
 TABLES = {"players", "matches", "match_seats", "hands", "actions", "groups", "group_members", "group_matches", "devices", "link_codes", "passkeys", "passkey_challenges", "group_webhooks", "push_subscriptions", "notify_prefs", "server_keys", "group_ledger_lines", "group_ledger_meetings", "webhook_outbox"}
 
@@ -162,5 +162,42 @@ def test_the_seventh_migration_makes_each_players_token_its_first_device(empty_u
         with db.engine.connect() as conn:
             kept = conn.execute(sa.text("SELECT token_hash FROM players WHERE id = 'p1'")).scalar()
         assert kept == hashlib.sha256(token.encode()).hexdigest()
+    finally:
+        db.dispose()
+
+
+def test_the_eighteenth_migration_gives_each_stored_seat_its_one_occupant(empty_url):
+    """Seats stored before 0018 read back with one occupant, who made every decision from 0;
+    going back to 0017 drops the column and keeps the seats."""
+    from datetime import datetime, timezone
+
+    from server.storage import store
+
+    db = Database(empty_url)
+    try:
+        db.upgrade("0017_device_names")
+        finished = datetime(2026, 12, 5, 21, 0, tzinfo=timezone.utc)
+        with db.engine.begin() as conn:
+            conn.execute(sa.text(
+                "INSERT INTO matches (id, game, options, seed, commitment, dealer, room_code, scores, winners,"
+                " player_count, started_at, finished_at) VALUES ('m1', 'ribs', '{}', '1', :c, 0, NULL, '[1, 2]',"
+                " '[1]', 2, :t, :t)"
+            ), {"t": finished, "c": "0" * 64})
+            conn.execute(sa.text(
+                "INSERT INTO match_seats (match_id, seat, player_id, name, bot, bot_level, score, winner, finished_at)"
+                " VALUES ('m1', 0, NULL, 'Ana', false, NULL, 1, false, :t), ('m1', 1, NULL, 'Bot 2', true, 'strong',"
+                " 2, true, :t)"
+            ), {"t": finished})
+        db.upgrade()
+        assert schema_diffs(db) == []
+        with db.session() as session:
+            seats = store.get_match(session, "m1", viewer=store.ANYONE)["players"]
+        assert [s["occupants"] for s in seats] == [
+            [{"from": 0, "name": "Ana", "player_id": None, "bot": False, "level": None}],
+            [{"from": 0, "name": "Bot 2", "player_id": None, "bot": True, "level": "strong"}],
+        ]
+        db.downgrade("0017_device_names")
+        with db.engine.connect() as conn:
+            assert conn.execute(sa.text("SELECT count(*) FROM match_seats")).scalar_one() == 2
     finally:
         db.dispose()

@@ -68,6 +68,17 @@ def make_record(
     player_ids = player_ids or [None] * n
     finished_at = finished_at or datetime.now(timezone.utc)
     seed_text = str(seed)
+    seats = [
+        {
+            "seat": s,
+            "name": f"Player {s}",
+            "player_id": player_ids[s],
+            "bot": player_ids[s] is None,
+            # as a room records it: a bot seat's level, None for a person
+            "level": ("strong" if s % 2 else "easy") if player_ids[s] is None else None,
+        }
+        for s in range(n)
+    ]
     return {
         "id": match_id or secrets.token_hex(8),
         "game": game_name,
@@ -76,17 +87,7 @@ def make_record(
         "commitment": hashlib.sha256(seed_text.encode()).hexdigest(),
         "dealer": dealer,
         "room_code": "KQ7RMX",
-        "players": [
-            {
-                "seat": s,
-                "name": f"Player {s}",
-                "player_id": player_ids[s],
-                "bot": player_ids[s] is None,
-                # as a room records it: a bot seat's level, None for a person
-                "level": ("strong" if s % 2 else "easy") if player_ids[s] is None else None,
-            }
-            for s in range(n)
-        ],
+        "players": [with_occupant(seat) for seat in seats],
         "hands": game.hand_records(final),
         "actions": actions,
         "scores": outcome["scores"],
@@ -94,6 +95,11 @@ def make_record(
         "started_at": finished_at - timedelta(minutes=7),
         "finished_at": finished_at,
     }
+
+
+def with_occupant(seat: dict) -> dict:
+    """A seat as a room records it: with its one occupant, who made every decision from 0."""
+    return {**seat, "occupants": [{"from": 0, **{k: seat[k] for k in ("name", "player_id", "bot", "level")}}]}
 
 
 def copy_record(record: dict, **changes) -> dict:

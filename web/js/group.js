@@ -1,12 +1,12 @@
 // /groups (your groups, and a new one) and /g/{code}: a group's home page. Members and who is
-// online, the open tables with one click to sit, "New table" with the group's saved rules,
+// online, the open tables with one click to sit, "New table" with the group's house rules and the lobby's settings,
 // the standings, the recent matches, the invite link to copy, and the owner's controls.
 import { $, h, fill, timeAgo } from "./dom.js";
 import { api, ApiError, ensurePlayer, identity, matchUrl, roomUrl } from "./api.js";
 import { t, translatePage, errorText } from "./i18n.js";
 import { gameTitle } from "./games.js";
 import { optionLabel, rulesSummary, valueWords } from "./summary.js";
-import { optionControl } from "./options.js";
+import { optionFields, showSeats, timerChoices, timerHelp } from "./options.js";
 import { webhookPanel } from "./group_webhook.js";
 
 translatePage();
@@ -121,18 +121,12 @@ function tableItem(table) {
 function houseRules(group, select, onSaved) {
   const fields = h("div", { class: "stack", id: "house-rules-fields" });
   const status = h("p", { class: "hint", role: "status", id: "house-rules-status" });
-  let readers = {};
+  let read = () => ({});
   const show = () => {
     const game = games.find((g) => g.name === select.value);
-    const schema = game?.options || {};
-    const saved = group.rules[select.value] || {};
-    readers = {};
-    const controls = Object.entries(schema.properties || {}).map(([key, prop]) => {
-      const c = optionControl(select.value, schema, key, prop, { value: saved[key], idPrefix: "house" });
-      readers[key] = c.read;
-      return c.node;
-    });
-    fill(fields, controls.length ? controls : h("p", { class: "hint" }, t("lobby.noOptions")));
+    const made = optionFields(game, { values: group.rules[select.value] || {}, idPrefix: "house" });
+    read = made.read;
+    fill(fields, made.nodes.length ? made.nodes : h("p", { class: "hint" }, t("lobby.noOptions")));
     status.textContent = "";
   };
   select.addEventListener("change", show);
@@ -141,9 +135,8 @@ function houseRules(group, select, onSaved) {
     h("button", { class: "btn btn-small", type: "submit" }, t("group.saveRules")), status);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const options = Object.fromEntries(Object.entries(readers).map(([key, read]) => [key, read()]));
     try {
-      const saved = await api(gid(`/rules/${encodeURIComponent(select.value)}`), { method: "PUT", body: { options }, auth: true });
+      const saved = await api(gid(`/rules/${encodeURIComponent(select.value)}`), { method: "PUT", body: { options: read() }, auth: true });
       group.rules[saved.game] = saved.options;
       onSaved();
       status.textContent = t("group.rulesSaved");
@@ -168,30 +161,60 @@ function rulesChanges(group) {
     changed.map((entry) => h("li", { "data-rules-changed": entry[0] }, said(entry), ` · ${timeAgo(entry[1].at, t)}`)));
 }
 
+/** "New table": what the lobby's form offers (players, turn timer and slow clocks, the game's
+ * options, open bot seats), built by the same code, the options showing the house rules. */
 function newTableForm(group) {
   const select = h("select", { id: "new-game" }, games.map((g) => h("option", { value: g.name }, gameTitle(g.name, g.title))));
   const saved = h("p", { class: "hint", id: "saved-rules" });
-  const showSaved = () => {
-    const rules = group.rules[select.value];
+  const seats = h("input", { id: "new-seats", type: "number", inputmode: "numeric", "aria-describedby": "new-seats-hint" });
+  const seatsHint = h("p", { class: "hint", id: "new-seats-hint" });
+  const seatsField = h("div", { class: "field", hidden: true }, h("label", { for: "new-seats" }, t("lobby.players")), seats, seatsHint);
+  const timer = h("select", { id: "new-timer", "aria-describedby": "new-timer-help" }, timerChoices());
+  const timerHint = h("p", { class: "hint", id: "new-timer-help" }, timerHelp(0));
+  timer.addEventListener("change", () => { timerHint.textContent = timerHelp(Number(timer.value)); });
+  const timerField = h("div", { class: "field" }, h("label", { for: "new-timer" }, t("lobby.timer")), timer, timerHint);
+  const options = h("div", { class: "stack", id: "new-options" });
+  const openBots = h("input", { id: "new-open-bot-seats", type: "checkbox" });
+  let readOptions = () => ({});
+  const showGame = () => {
     const game = games.find((g) => g.name === select.value);
+    const rules = group.rules[select.value];
     saved.textContent = rules ? t("group.savedRules", { rules: rulesSummary(select.value, rules, game?.options, game?.title) }) : t("group.noSavedRules");
+    if (!game) return;
+    showSeats(game, { field: seatsField, input: seats, hint: seatsHint });
+    const made = optionFields(game, { values: rules || {}, idPrefix: "new" });
+    readOptions = made.read;
+    fill(options, made.nodes.length ? made.nodes : h("p", { class: "hint" }, t("lobby.noOptions")));
   };
-  select.addEventListener("change", showSaved);
-  showSaved();
+  select.addEventListener("change", showGame);
+  showGame();
   const error = h("p", { class: "error", role: "alert" });
-  const form = h("form", { class: "stack", id: "new-table" },
+  const form = h("form", { class: "stack", id: "new-table", novalidate: true },
     h("div", { class: "field" }, h("label", { for: "new-game" }, t("lobby.game")), select), saved,
+    h("div", { class: "field-row" }, seatsField, timerField),
+    h("details", { class: "options-box", id: "new-options-box" },
+      h("summary", {}, t("lobby.optionsTitle"), " ", h("span", { class: "hint" }, t("lobby.optionsHint"))), options,
+      h("div", { class: "field field-check" }, openBots, h("label", { for: "new-open-bot-seats" }, t("lobby.openBotSeats")),
+        h("span", { class: "hint" }, t("lobby.openBotSeatsHint")))),
     h("button", { class: "btn", type: "submit" }, t("group.newTable")), error);
+  const touched = () => { form.dataset.touched = ""; }; // the page's refresh leaves the form alone from now on
+  form.addEventListener("input", touched);
+  form.addEventListener("change", touched);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
-      const room = await api("/api/rooms", { method: "POST", body: { game: select.value, group: group.code }, auth: true });
+      const room = await api("/api/rooms", {
+        method: "POST",
+        auth: true,
+        body: { game: select.value, group: group.code, options: readOptions(), seats: Number(seats.value),
+          turn_timer: Number(timer.value), open_bot_seats: openBots.checked },
+      });
       location.assign(room.url);
     } catch (err) {
       error.textContent = errorText(err);
     }
   });
-  return h("div", { class: "stack" }, form, houseRules(group, select, showSaved));
+  return h("div", { class: "stack" }, form, houseRules(group, select, showGame));
 }
 
 async function invitePanel(group) {
@@ -432,7 +455,7 @@ async function main() {
     if (!groupCode) return await myGroups();
     await joinFromLink();
     await render();
-    setInterval(() => { if (!document.hidden && !document.querySelector("select:focus, input:focus, #house-rules[open], #webhook[open]")) render().catch(() => {}); }, REFRESH_MS);
+    setInterval(() => { if (!document.hidden && !document.querySelector("select:focus, input:focus, #house-rules[open], #webhook[open], #new-table[data-touched], #new-options-box[open]")) render().catch(() => {}); }, REFRESH_MS);
   } catch (err) {
     missing(err);
   }

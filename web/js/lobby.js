@@ -5,9 +5,9 @@ import { t, translatePage, errorText } from "./i18n.js";
 import { gameSummary, gameTitle } from "./games.js";
 import { confirmStep } from "./confirm.js";
 import { rulesSummary } from "./summary.js";
-import { optionControl } from "./options.js";
+import { optionFields, showSeats, timerChoices, timerHelp } from "./options.js";
 import { lobbyAlerts, pollWhileHidden } from "./attention.js";
-import { isSlow, perTurn, timeLeft } from "./slowclock.js";
+import { perTurn, timeLeft } from "./slowclock.js";
 
 const TYPED_NAME = "felt.typedName"; // read by the table page's "Join" (room.js)
 
@@ -17,7 +17,7 @@ const POLL_MS = 4000;
 let games = [];
 const alerts = lobbyAlerts((name) => titleOf(name)); // your turn at one of your tables, told here too
 
-let readers = {};
+let readOptions = () => ({});
 
 function showGame() {
   const game = games.find((g) => g.name === $("#game").value) || games[0];
@@ -25,27 +25,10 @@ function showGame() {
   $("#game-summary").textContent = gameSummary(game.name, game.summary);
   $("#game-rules").href = `/rules/${encodeURIComponent(game.name)}`;
   $("#game-rules").textContent = t("rules.lobbyLink", { title: gameTitle(game.name, game.title) });
-  const seatsField = $("#seats-field");
-  const seats = $("#seats");
-  if (game.min_players !== game.max_players) {
-    seatsField.hidden = false;
-    seats.min = game.min_players;
-    seats.max = game.max_players;
-    seats.value = game.default_players ?? game.min_players;
-    $("#seats-hint").textContent = t("lobby.seatsHint", { min: game.min_players, max: game.max_players });
-  } else {
-    seatsField.hidden = true;
-    seats.value = game.min_players;
-  }
-  const schema = game.options || {};
-  readers = {};
-  const controls = Object.entries(schema.properties || {}).map(([key, prop]) => {
-    const c = optionControl(game.name, schema, key, prop);
-    readers[key] = c.read;
-    return c.node;
-  });
-  const box = $("#options");
-  fill(box, h("legend", { class: "sr-only" }, t("lobby.options")), controls.length ? controls : h("p", { class: "hint" }, t("lobby.noOptions")));
+  showSeats(game, { field: $("#seats-field"), input: $("#seats"), hint: $("#seats-hint") });
+  const fields = optionFields(game);
+  readOptions = fields.read;
+  fill($("#options"), h("legend", { class: "sr-only" }, t("lobby.options")), fields.nodes.length ? fields.nodes : h("p", { class: "hint" }, t("lobby.noOptions")));
   localStorage.setItem("felt.lastGame", game.name);
 }
 
@@ -186,8 +169,7 @@ $("#create-form").addEventListener("submit", async (event) => {
   button.disabled = true;
   try {
     await ensurePlayer(name);
-    const options = {};
-    for (const [key, read] of Object.entries(readers)) options[key] = read();
+    const options = readOptions();
     const made = await api("/api/rooms", {
       method: "POST",
       auth: true,
@@ -243,12 +225,8 @@ $("#rooms").addEventListener("click", (event) => {
 });
 $("#name").addEventListener("input", () => sessionStorage.setItem(TYPED_NAME, $("#name").value.trim()));
 
-/** The turn timer's help for the clock chosen: none, a fast one, or a slow table's days. */
-function showTimerHelp() {
-  const seconds = Number($("#turn-timer").value);
-  const key = !seconds ? "lobby.timerHelpOff" : isSlow(seconds) ? "lobby.timerHelpSlow" : "lobby.timerHelp";
-  $("#turn-timer-help").textContent = t(key);
-}
+fill($("#turn-timer"), timerChoices());
+const showTimerHelp = () => { $("#turn-timer-help").textContent = timerHelp(Number($("#turn-timer").value)); };
 $("#turn-timer").addEventListener("change", showTimerHelp);
 showTimerHelp();
 

@@ -7,6 +7,7 @@ import { finalTrickOf, renderTable } from "./table.js";
 import { cardView } from "./cards.js";
 import { actionText, gameTitle, infoItems, seatLabel } from "./games.js";
 import { scoreSheet } from "./sheet.js";
+import { namesAtAction, occupantAt, seatNamesOverMatch } from "./occupants.js";
 import { sha256Hex } from "./sha256.js";
 import { t, translatePage, errorText } from "./i18n.js";
 import { optionList, rulesSummary } from "./summary.js";
@@ -84,15 +85,18 @@ async function renderFair() {
   }
 }
 
+/** The sheet's seat names over the match: "Bot 4 → Dee" for a seat that changed hands. */
+const sheetNames = () => seatNamesOverMatch(Object.fromEntries(record.players.map((p) => [p.seat, p.occupants])), names);
+
 function renderSheet() {
   const last = steps.at(-1)?.view;
   const handLink = (n) => `#hand-${n}`;
   if (last && Array.isArray(last.history) && last.history.length) {
-    fill($("#sheet"), scoreSheet(record.game, last.history, { names, teams: last.teams, handLink }));
+    fill($("#sheet"), scoreSheet(record.game, last.history, { names: sheetNames(), teams: last.teams, handLink }));
     return;
   }
   const hands = (record.hands || []).filter((x) => Array.isArray(x.scores));
-  fill($("#sheet"), hands.length ? scoreSheet(record.game, hands.map((x, i) => ({ ...x, hand_number: i + 1 })), { names, handLink })
+  fill($("#sheet"), hands.length ? scoreSheet(record.game, hands.map((x, i) => ({ ...x, hand_number: i + 1 })), { names: sheetNames(), handLink })
     : h("p", { class: "hint" }, t("sheet.noneRecorded")));
 }
 
@@ -122,16 +126,18 @@ function renderStep() {
   const trick = atDeal ? { plays: [], winner: null } : shownTrick(step);
   const hand = atDeal ? handOf(v) : (trick.hand ?? handOf(v));
   $("#step-label").textContent = step === 0 ? t("replay.deal", { m: total }) : t("replay.action", { n: step, m: total, hand: hand ?? "–" });
-  $("#step-action").textContent = step === 0 ? t("replay.dealt") : t("log.line", { who: seatLabel(names, s.seat), what: actionText(record.game, s.action) });
+  const here = namesAtAction(record.players, Math.max(0, step - 1)); // who sat where for this step's action
+  $("#step-action").textContent = step === 0 ? t("replay.dealt") : t("log.line", { who: seatLabel(here, s.seat), what: actionText(record.game, s.action) });
   $("#step-range").max = String(total);
   $("#step-range").value = String(step);
   for (const b of document.querySelectorAll("[data-step]")) {
     const back = ["first", "prev", "prevTrick", "prevHand"].includes(b.dataset.step);
     b.disabled = back ? step === 0 : step === total;
   }
-  fill($("#info"), infoItems(record.game, v, names).map(([label, value]) => h("span", { class: "info-item" }, h("span", { class: "info-label" }, `${label} `), value)));
-  const seats = [...record.players].sort((a, b) => a.seat - b.seat).map((p) => ({ seat: p.seat, name: p.name, bot: p.bot, connected: true, player_id: p.player_id }));
-  renderTable($("#table"), { game: record.game, view: v, seats, you: null, names, trick });
+  fill($("#info"), infoItems(record.game, v, here).map(([label, value]) => h("span", { class: "info-item" }, h("span", { class: "info-label" }, `${label} `), value)));
+  const seats = [...record.players].sort((a, b) => a.seat - b.seat)
+    .map((p) => ({ ...occupantAt(p, Math.max(0, step - 1)), seat: p.seat, connected: true }));
+  renderTable($("#table"), { game: record.game, view: v, seats, you: null, names: here, trick });
   renderHands(v);
 }
 

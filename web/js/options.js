@@ -1,6 +1,9 @@
-// An option's control built from its JSON Schema: the lobby's new table and a group's house rules.
+// A new table's form parts, shared by the lobby's "Create room" and a group's "New table": each
+// option's control built from its JSON Schema (a group's house rules too), the players' count
+// and the turn timer's choices (the slow clocks among them).
 import { h } from "./dom.js";
 import { t, has } from "./i18n.js";
+import { isSlow } from "./slowclock.js";
 
 /** Resolve a "$ref" into the schema's "$defs". */
 function resolve(schema, prop) {
@@ -70,3 +73,44 @@ export function optionControl(game, schema, key, raw, { value, idPrefix = "opt" 
     read: () => input.value,
   };
 }
+
+/** Every option of `game` (an entry of GET /api/games) as controls showing `values` (the
+ * schema's defaults where a value is missing). Returns {nodes, read()}: read() gives the options. */
+export function optionFields(game, { values = {}, idPrefix = "opt" } = {}) {
+  const schema = game?.options || {};
+  const readers = {};
+  const nodes = Object.entries(schema.properties || {}).map(([key, prop]) => {
+    const c = optionControl(game.name, schema, key, prop, { value: values[key], idPrefix });
+    readers[key] = c.read;
+    return c.node;
+  });
+  return { nodes, read: () => Object.fromEntries(Object.entries(readers).map(([key, read]) => [key, read()])) };
+}
+
+/** Show the players' count for `game` in `input` (within `field`, its range told in `hint`):
+ * hidden when the game has one count only. */
+export function showSeats(game, { field, input, hint }) {
+  if (game.min_players !== game.max_players) {
+    field.hidden = false;
+    input.min = game.min_players;
+    input.max = game.max_players;
+    input.value = game.default_players ?? game.min_players;
+    hint.textContent = t("lobby.seatsHint", { min: game.min_players, max: game.max_players });
+  } else {
+    field.hidden = true;
+    input.value = game.min_players;
+  }
+}
+
+// The turn timer's choices (seconds a decision; 0: off, 3600 and more: a slow table), as
+// POST /api/rooms takes them.
+const TURN_TIMERS = [[0, "lobby.timerOff"], [30, "lobby.timer30"], [60, "lobby.timer60"], [120, "lobby.timer120"],
+  [3600, "lobby.timer1h"], [43200, "lobby.timer12h"], [86400, "lobby.timer24h"], [259200, "lobby.timer3d"]];
+
+/** The turn timer's <option>s, `selected` (seconds) chosen. */
+export const timerChoices = (selected = 0) =>
+  TURN_TIMERS.map(([seconds, key]) => h("option", { value: String(seconds), selected: seconds === selected }, t(key)));
+
+/** The turn timer's help for the clock chosen (seconds): none, a fast one, or a slow table's days. */
+export const timerHelp = (seconds) =>
+  t(!seconds ? "lobby.timerHelpOff" : isSlow(seconds) ? "lobby.timerHelpSlow" : "lobby.timerHelp");

@@ -15,6 +15,7 @@ import { cardWhyLine, whyParts } from "./why.js";
 import { soundToggle, warnOnce } from "./clock_sound.js";
 import { tableAlerts } from "./attention.js";
 import { isSlow, timeLeft } from "./slowclock.js";
+import { namesAtMove, seatNamesOverMatch } from "./occupants.js";
 
 translatePage();
 const code = canonicalCode(decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || ""));
@@ -357,10 +358,12 @@ const clockMarks = new ClockMarks();  // the hand's moves the turn clock played
 function renderMoveLog() {
   const v = view();
   const entries = v && Array.isArray(v.log) ? v.log : [];
-  const nm = names();
+  const current = names();
+  const hand = Array.isArray(v?.history) ? v.history.length : 0;
   const items = [];
   clockMarks.see(entries, room()?.clock_played);
   for (const [i, e] of entries.entries()) {
+    const nm = namesAtMove(room().seat_history, hand, i, current); // who sat there for this move
     const who = seatLabel(nm, e.seat);
     const line = t("log.line", { who, what: actionText(room().game, e.action) });
     items.push(h("li", {}, clockMarks.has(i) ? t("log.clock", { who, line }) : line));
@@ -403,9 +406,50 @@ function renderInfo() {
   fill($("#info"), items.map(([label, value]) => h("span", { class: "info-item" }, h("span", { class: "info-label" }, `${label} `), value)));
 }
 
+// ---- rotated partners: moved from the finished table, each seat kept for its player a while ----
+
+let moving = false; // this page is on its way to the next table
+let heldTimer = null;
+
+/** The rotated partner a seat is kept for now (room.partners until room.held_until), or null. */
+function heldFor(seat) {
+  const r = room();
+  if (!r.partners || r.status !== "waiting" || Date.now() >= r.held_until) return null;
+  const kept = r.partners.find((p) => p.seat === seat);
+  return kept && !state.seats.some((s) => s.player_id === kept.player_id) ? kept : null;
+}
+
+/** The page draws again when the seats stop being kept (the host may then add bots). */
+function watchHeld() {
+  const r = room();
+  clearTimeout(heldTimer);
+  if (r.partners && r.status === "waiting" && Date.now() < r.held_until) heldTimer = setTimeout(render, r.held_until - Date.now() + 50);
+}
+
+/** "New partners: you are with Ana": the player across from you at a table of rotated partners. */
+function partnersLine() {
+  const r = room();
+  if (!r.partners || r.status !== "waiting" || state.you === null || state.seats.length !== 4) return null;
+  const across = (state.you + 2) % 4;
+  const partner = r.partners.find((p) => p.seat === across);
+  const name = partner ? partner.name : names()[across];
+  return h("p", { class: "pill pill-turn", "data-partners": "", role: "status" }, t("rotate.partners", { name }));
+}
+
+/** A player of a finished table whose next table rotates partners goes there by themselves. */
+function followRotation() {
+  const r = room();
+  if (moving || r.status !== "finished" || !r.next || !r.next_rotated || state.you === null) return;
+  moving = true;
+  toast(t("rotate.moving"));
+  location.assign(roomUrl(r.next));
+}
+
 function seatExtras(s) {
   if (room().status !== "waiting") return null;
   const out = [];
+  const kept = !s.name ? heldFor(s.seat) : null;
+  if (kept) return h("div", { class: "seat-actions" }, h("span", { class: "hint", "data-kept": s.seat }, t("rotate.kept", { name: kept.name })));
   if (!s.name && state.me && state.you === null) {
     out.push(h("button", { type: "button", class: "btn btn-small btn-primary", "data-sit": s.seat, "data-key": `sit-${s.seat}` }, t("seat.sit")));
   }
@@ -501,14 +545,14 @@ function renderControls() {
     const empty = state.seats.filter((s) => !s.name).length;
     if (!state.me) parts.push(h("p", {}, t("wait.watchingGiveName")));
     else if (state.you === null) parts.push(h("p", {}, empty ? t("wait.chooseSeat") : t("wait.full")));
-    else parts.push(h("p", {}, t("wait.youSit", { n: state.you + 1 })), h("div", { class: "row" }, h("button", { type: "button", class: "btn btn-ghost", "data-stand": "", "data-key": "stand" }, t("button.stand"))));
+    else parts.push(partnersLine(), h("p", {}, t("wait.youSit", { n: state.you + 1 })), h("div", { class: "row" }, h("button", { type: "button", class: "btn btn-ghost", "data-stand": "", "data-key": "stand" }, t("button.stand"))));
     if (state.is_host) {
       parts.push(h("div", { class: "row" },
         h("label", { class: "bot-level" }, t("wait.botLevel"), " ",
           h("select", { "data-bot-level": "", "data-key": "bot-level" },
             h("option", { value: "easy", selected: botLevel === "easy" }, t("level.easy")),
             h("option", { value: "strong", selected: botLevel === "strong" }, t("level.strong")))),
-        h("button", { type: "button", class: "btn", "data-bot-next": "", "data-key": "bot-next", disabled: empty === 0 }, t("button.addBot")),
+        h("button", { type: "button", class: "btn", "data-bot-next": "", "data-key": "bot-next", disabled: !state.seats.some((s) => !s.name && !heldFor(s.seat)) }, t("button.addBot")),
         h("button", { type: "button", class: "btn btn-primary", "data-start": "", "data-key": "start", disabled: empty > 0 }, t("button.start")),
         empty > 0 ? h("span", { class: "hint" }, t("wait.fill", { n: empty })) : null));
     } else {
@@ -826,6 +870,13 @@ function renderLastTrick() {
   last.winner != null ? h("p", { class: "hint" }, t("lastTrick.wonBy", { who: seatLabel(nm, last.winner) })) : null);
 }
 
+/** The sheet's seat names over the match: "Bot 4 → Dee" for a seat that changed hands. */
+function sheetNames() {
+  const bySeat = [];
+  for (const o of room().seat_history || []) (bySeat[o.seat] ||= []).push(o);
+  return seatNamesOverMatch(bySeat, names());
+}
+
 function renderSheet() {
   const v = view();
   const r = room();
@@ -834,7 +885,7 @@ function renderSheet() {
     fill(box, h("p", { class: "hint" }, t("sheet.none")));
     return;
   }
-  fill(box, scoreSheet(room().game, v.history, { names: names(), teams: v.teams, you: state.you,
+  fill(box, scoreSheet(room().game, v.history, { names: sheetNames(), teams: v.teams, you: state.you,
     handLink: r.match_id ? (n) => `${matchUrl(r.match_id)}#hand-${n}` : null }));
   markSheetScroll();
 }
@@ -1006,6 +1057,8 @@ async function playAgain(btn) {
         open_bot_seats: Boolean(r.open_bot_seats), from: r.code,
         rotate_partners: btn.dataset.playAgain === "rotate" },
     });
+    if (moving) return; // the finished table's view already took this page there (rotated partners)
+    moving = true;
     location.href = roomUrl(made.code);
   } catch (err) {
     toast(errorText(err), "error");
@@ -1039,7 +1092,7 @@ document.addEventListener("click", (event) => {
   else if ("decline" in d) send({ type: "allow_seat", player_id: d.decline, allow: false });
   else if ("botNext" in d) {
     // Quick clicks before the table answers each ask for a different seat.
-    const free = state.seats.find((s) => !s.name && !botAsked.has(s.seat));
+    const free = state.seats.find((s) => !s.name && !botAsked.has(s.seat) && !heldFor(s.seat));
     if (free) {
       botAsked.add(free.seat);
       send({ type: "bot", seat: free.seat, level: botLevel });
@@ -1152,6 +1205,8 @@ async function main() {
       pending = false;
       botAsked = new Set([...botAsked].filter((i) => next.seats[i] && !next.seats[i].name));
       render();
+      watchHeld();
+      followRotation();
       if (sitOnArrival && state.me) takeASeat();
     },
     onStatus: showStatus,

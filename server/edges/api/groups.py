@@ -636,6 +636,7 @@ class _FollowSeat:
     player_id: str | None
     bot: bool = False
     level: str | None = None
+    name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -646,10 +647,13 @@ class _Joining:
 @dataclass(frozen=True, slots=True)
 class RotatedFollow:
     """What room creation reads of the table it follows (its seats, its bots and who asked to
-    join the next game), with partners rotated: the bots take the seats no player has."""
+    join the next game), with partners rotated: the bots take the seats no player has, and
+    each player's seat is kept for them ``hold_s`` (the reconnect grace) while their page
+    brings them over."""
 
     seats: list[_FollowSeat]
     table: _Joining
+    hold_s: float
 
 
 def _seating(seats: Any, count: int) -> list[str | None]:
@@ -677,8 +681,10 @@ async def rotated_follow(request: Request, previous: Any, group: str | None) -> 
         ]
     seating = partners.rotated(last, partners.together([*night, last]))
     levels = [s.level or "easy" for s in previous.seats if s.bot]
+    names = {s.player_id: s.name for s in previous.seats if s.player_id}
     seats = []
     for i, pid in enumerate(seating):
         bot = pid is None and bool(levels)
-        seats.append(_FollowSeat(i, pid, bot, levels.pop(0) if bot else None))
-    return RotatedFollow(seats, _Joining(tuple(previous.table.joining)))
+        seats.append(_FollowSeat(i, pid, bot, levels.pop(0) if bot else None, names.get(pid)))
+    hold_s = request.app.state.rooms.settings.reconnect_grace_s
+    return RotatedFollow(seats, _Joining(tuple(previous.table.joining)), hold_s)

@@ -22,6 +22,14 @@ from server.storage import store
 router = APIRouter(tags=["matches"])
 
 
+class OccupantOut(BaseModel):
+    from_: int = Field(alias="from", description="The index (in the match's actions) of their first decision.")
+    name: str
+    player_id: str | None
+    bot: bool
+    level: Literal["easy", "strong"] | None = None
+
+
 class SeatOut(BaseModel):
     seat: int
     name: str
@@ -29,6 +37,11 @@ class SeatOut(BaseModel):
     bot: bool
     level: Literal["easy", "strong"] | None = Field(
         default=None, description='A bot seat\'s level ("easy" or "strong"); null for a person.'
+    )
+    occupants: list[OccupantOut] = Field(
+        default_factory=list,
+        description="Who made the seat's decisions, in order: the first occupant (the fields above) from 0,"
+        " then each who took the seat over during play (a late friend, or a bot for a player who left).",
     )
 
 

@@ -145,7 +145,7 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
             await link_group_table(request, group, opened, used, caller.id)
         if previous is not None:
             try:
-                await previous.claim_next(caller.id, room.code)
+                await previous.claim_next(caller.id, room.code, rotated=follow is not previous)
             except RoomError:  # another player's table got there first
                 await room.retire("close")
                 raise

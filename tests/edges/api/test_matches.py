@@ -17,6 +17,7 @@ from server.edges.api import matches
 from server.config import Settings
 from server.rules.games import get_game
 from server.rules.replay import replay
+from storage_helpers import with_occupant
 
 GAMES = ["oh_hell", "bid_whist", "tarbish", "ribs"]
 SHORT = {"oh_hell": {"max_cards": 3}, "bid_whist": {"target": 7}, "tarbish": {"target": 150}, "ribs": {"target": 2}}
@@ -40,8 +41,8 @@ def random_record(game_name: str, seed: int, finished_at: datetime, player_ids=N
         "id": secrets.token_hex(8), "game": game_name, "options": SHORT[game_name], "seed": str(seed),
         "commitment": hashlib.sha256(str(seed).encode()).hexdigest(), "dealer": 1, "room_code": "ABCDEF",
         "players": [
-            {"seat": s, "name": f"P{s}", "player_id": player_ids[s], "bot": player_ids[s] is None,
-             "level": "easy" if player_ids[s] is None else None}
+            with_occupant({"seat": s, "name": f"P{s}", "player_id": player_ids[s], "bot": player_ids[s] is None,
+                           "level": "easy" if player_ids[s] is None else None})
             for s in range(n)
         ],
         "hands": game.hand_records(state), "actions": actions,
@@ -72,7 +73,8 @@ async def test_history_lists_summaries_newest_first_with_iso_times(client, db):
     assert [m["id"] for m in body["matches"]] == [r["id"] for r in reversed(records)]
     first = body["matches"][0]
     assert {"id", "game", "players", "scores", "winners", "finished_at"} <= set(first)
-    assert first["players"][0] == {"seat": 0, "name": "P0", "player_id": None, "bot": True, "level": "easy"}
+    bot = {"name": "P0", "player_id": None, "bot": True, "level": "easy"}
+    assert first["players"][0] == {"seat": 0, **bot, "occupants": [{"from": 0, **bot}]}
     assert first["scores"] == records[-1]["scores"]
     stamp = datetime.fromisoformat(first["finished_at"].replace("Z", "+00:00"))
     assert stamp == records[-1]["finished_at"] and stamp.tzinfo is not None

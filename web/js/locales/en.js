@@ -614,6 +614,7 @@ export default {
   "error.not_playing": "There is no game in play at this table.",
   "error.not_waiting": "The game has already started: seats are fixed now.",
   "error.seat_taken": "That seat is taken.",
+  "error.seat_held": "That seat is kept for a rotated partner on their way; try again in a moment.",
   "error.not_full": "Every seat must be filled first.",
   "error.not_host": "Only the host can do that.",
   "error.room_full": "This table has too many connections open.",
@@ -743,6 +744,9 @@ export default {
   "webhook.failure.refused": "that address is not on the public internet",
   "webhook.failure.redirects": "too many redirects",
   "result.againRotate": "Rotate partners",
+  "rotate.moving": "To the next table, with new partners…",
+  "rotate.partners": "New partners: you are with {name}",
+  "rotate.kept": "Kept for {name}",
   // ---- The rules summary (web/js/summary.js): a table's rules in one line ----
   "summary.game.tarbish": "Tarabish",
   "summary.to": "to {n}",

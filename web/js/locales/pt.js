@@ -613,6 +613,7 @@ export default {
   "error.not_playing": "Não há jogo em andamento nesta mesa.",
   "error.not_waiting": "O jogo já começou: os lugares estão definidos.",
   "error.seat_taken": "Esse lugar está ocupado.",
+  "error.seat_held": "Esse lugar está reservado para um parceiro a caminho; tente de novo daqui a pouco.",
   "error.not_full": "Todos os lugares precisam estar ocupados antes.",
   "error.not_host": "Só o anfitrião pode fazer isso.",
   "error.room_full": "Esta mesa tem conexões demais abertas.",
@@ -742,6 +743,9 @@ export default {
   "webhook.failure.refused": "esse endereço não está na internet pública",
   "webhook.failure.redirects": "redirecionamentos demais",
   "result.againRotate": "Trocar parceiros",
+  "rotate.moving": "Para a próxima mesa, com novos parceiros…",
+  "rotate.partners": "Novos parceiros: você joga com {name}",
+  "rotate.kept": "Reservado para {name}",
   // ---- The rules summary (web/js/summary.js): a table's rules in one line ----
   "summary.game.tarbish": "Tarabish",
   "summary.to": "até {n}",
