@@ -10,8 +10,8 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from server.bots.pool import ignore_stop_signals
 from server.groups.recap_image import recap_png
+from server.workers import ignore_stop_signals
 
 NICENESS = 10  # added to the worker's niceness: a card a little later is worth less than a move on time
 

@@ -516,3 +516,51 @@ async def test_a_player_owns_at_most_the_groups_the_setting_allows(server):
         assert len((await http.get("/api/groups", headers=auth(ana))).json()["groups"]) == 20
         theirs = await new_group(http, rui, "Rui's")
         assert (await joined(http, theirs, ana))["role"] == "member"
+
+
+def spawned_children(pid: int) -> set[int]:
+    """The server's worker processes that multiprocessing "spawn"ed (not its resource tracker)."""
+    from pathlib import Path
+
+    found = set()
+    for proc in Path("/proc").iterdir():
+        try:
+            stat = (proc / "stat").read_text()
+            command = (proc / "cmdline").read_bytes().replace(b"\0", b" ")
+        except (OSError, ValueError):
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid and b"spawn_main" in command:
+            if b"resource_tracker" not in command:
+                found.add(int(proc.name))
+    return found
+
+
+async def test_a_recap_card_is_drawn_again_after_its_worker_process_died(server):
+    """A dead painter (killed, out of memory) breaks its process pool: the cards asked for
+    while it was broken get 503 with Retry-After, and the next one is drawn by a new pool."""
+    import os
+    import signal
+
+    ana, rui, eva = await people(server, "Ana", "Rui", "Eva")
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        group = await new_group(http, ana, "Broken brushes")
+        code = group["code"]
+        await joined(http, group, rui)
+        png = f"/api/groups/{code}/recap.png"
+        before = spawned_children(server.proc.pid)
+        assert (await http.get(png, headers=auth(ana), timeout=FIRST_DRAWING_S)).status_code == 200
+        painters = spawned_children(server.proc.pid) - before or spawned_children(server.proc.pid)
+        assert painters, "no worker process drew the card"
+        for pid in painters:
+            os.kill(pid, signal.SIGKILL)
+        await joined(http, group, eva)  # a new night's version: the card is drawn again
+        answers = []
+        for asker in (rui, eva, ana):
+            answer = await http.get(png, headers=auth(asker), timeout=FIRST_DRAWING_S)
+            answers.append(answer.status_code)
+            if answer.status_code == 200:
+                assert answer.content.startswith(b"\x89PNG")
+                break
+            assert answer.status_code == 503 and answer.json()["error"]["code"] == "busy", answer.text
+            assert int(answer.headers["Retry-After"]) >= 1
+        assert answers[-1] == 200 and len(answers) <= 2, answers

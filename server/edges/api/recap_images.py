@@ -3,9 +3,9 @@
 Drawing the card (server/groups/recap_image.py) is a tenth of a second or more of Pillow,
 partly pure Python: in the server's interpreter it would hold the lock the event loop
 needs, and every live table would wait behind it. So the server never draws: a pool of
-``recap_renders`` worker processes ("spawn"ed, niced, started on the first card asked for;
-they import only the drawing, server/groups/recap_worker.py) does, and the server only
-awaits the PNG's bytes.
+``recap_renders`` worker processes ("spawn"ed, niced, started on the first card asked for,
+replaced if one dies: server/workers.py; they import only the drawing,
+server/groups/recap_worker.py) does, and the server only awaits the PNG's bytes.
 
 The cards go through the same service as replays (``Replays`` in replays.py): kept in an
 LRU bounded in entries and bytes under the key ``{group}:{night's version}`` (see
@@ -18,16 +18,13 @@ server/limits.py), cached or not.
 
 from __future__ import annotations
 
-import asyncio
-import multiprocessing
 from collections.abc import Mapping
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from server.bots.pool import stop_signals_blocked
 from server.config import Settings
 from server.edges.api.replays import BodyCache, Replays
 from server.groups.recap_worker import draw, start_painter
+from server.workers import WorkerPool
 
 
 class RecapPainters:
@@ -36,28 +33,16 @@ class RecapPainters:
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self.drawn = 0
-        self._executor: ProcessPoolExecutor | None = None
+        self._pool = WorkerPool(workers, initializer=start_painter)
 
     async def draw(self, group_name: str, night: Mapping[str, Any], titles: Mapping[str, str]) -> bytes:
-        if self._executor is None:
-            # "spawn": a fresh interpreter, never a fork of a process that runs an event loop;
-            # the workers ignore a stop sent to the whole group and are niced (recap_worker.py).
-            context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=context, initializer=start_painter
-            )
-        loop = asyncio.get_running_loop()
-        with stop_signals_blocked():  # see server.bots.pool: a worker may start here
-            drawn = loop.run_in_executor(self._executor, draw, group_name, dict(night), dict(titles))
-        png = await drawn
+        png = await self._pool.run(draw, group_name, dict(night), dict(titles))
         self.drawn += 1
         return png
 
     def close(self) -> None:
         """Stop the workers (drawings in progress are dropped: the server is stopping)."""
-        if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
-            self._executor = None
+        self._pool.close()
 
 
 async def _asked_with_its_drawing(key: str) -> bytes:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import multiprocessing
 import os
 import secrets
 import shutil
@@ -32,19 +31,19 @@ import tempfile
 import weakref
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sized
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, BinaryIO
 
 import orjson
 
-from server.bots.pool import ignore_stop_signals, stop_signals_blocked
 from server.edges.api.errors import ApiError
 from server.rooms.diff import diff
 from server.rules.games import get_game
 from server.rules.replay import replay_iter
 from server.storage import store
 from server.storage.db import Database
+from server.workers import WorkerPool, ignore_stop_signals
 
 RETRY_AFTER_S = 2
 CHUNK_BYTES = 1 << 18  # a stored body is sent this much at a time
@@ -148,34 +147,21 @@ class ReplayWorkers:
         self.database_url = database_url
         self.workers = workers
         self.folder: Path | None = None
-        self._executor: ProcessPoolExecutor | None = None
+        self._pool = WorkerPool(workers, initializer=_start_worker)
 
     async def build(self, match_id: str) -> StoredBody | None:
         """The encoded replay of ``match_id``, built in a worker; ``None`` if there is no such match."""
         if self.folder is None:
             self.folder = Path(tempfile.mkdtemp(prefix="felt-replays-"))
-        if self._executor is None:
-            # "spawn": a fresh interpreter, never a fork of a process that runs an event loop
-            context = multiprocessing.get_context("spawn")
-            # They ignore a stop signal sent to the whole group (the server stops them) and
-            # are niced (_start_worker).
-            self._executor = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=context, initializer=_start_worker
-            )
-        loop = asyncio.get_running_loop()
         # A name of its own per build: a rebuilt body never replaces one still being sent.
         path = self.folder / f"{match_id}.{secrets.token_hex(4)}.json"
-        with stop_signals_blocked():  # see server.bots.pool: a worker may start here
-            built = loop.run_in_executor(self._executor, build_in_worker, self.database_url, match_id, str(path))
-        size = await built
+        size = await self._pool.run(build_in_worker, self.database_url, match_id, str(path))
         return None if size is None else StoredBody(path, size)
 
     def close(self) -> None:
         """Stop the workers (builds in progress are dropped: the server is stopping) and
         remove the folder."""
-        if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
-            self._executor = None
+        self._pool.close()
         if self.folder is not None:
             shutil.rmtree(self.folder, ignore_errors=True)
             self.folder = None
@@ -267,6 +253,13 @@ class Replays:
             self._waiting -= 1
         try:
             body = await make()
+        except BrokenProcessPool:  # a worker died under it; the next ask gets a new pool
+            raise ApiError(
+                503,
+                "busy",
+                f"The server could not finish building {self.what}; try again in a moment.",
+                headers={"Retry-After": str(RETRY_AFTER_S)},
+            ) from None
         finally:
             self._slots.release()
         self.cache.put(match_id, body)
