@@ -31,7 +31,8 @@ async def app(db):
     app.state.db = db
     app.state.device_sockets = DeviceSockets()
     app.state.addresses = ClientAddresses([])
-    app.state.limiter = MemoryRateLimiter(rates_from(Settings(rate_links_burst=4, rate_links_per_minute=0.01)))
+    app.state.settings = Settings(rate_links_burst=4, rate_links_per_minute=0.01)
+    app.state.limiter = MemoryRateLimiter(rates_from(app.state.settings))
     return app
 
 
@@ -117,7 +118,7 @@ async def test_the_devices_are_listed_with_labels_and_the_current_one_marked(cli
     listed = (await client.get("/api/players/me/devices", headers=bearer(phone["token"]))).json()["devices"]
     assert [d["label"] for d in listed] == ["Firefox on Linux", "Chrome on Android"]
     assert [d["current"] for d in listed] == [False, True]
-    assert set(listed[0]) == {"id", "label", "created_at", "last_seen_at", "current"}
+    assert set(listed[0]) == {"id", "name", "label", "created_at", "last_seen_at", "current"}
 
 
 async def test_a_revoked_device_is_refused_at_once_and_its_sockets_are_closed(client, app):
