@@ -156,8 +156,9 @@ async def sign_in(http: httpx.AsyncClient, passkey: SoftPasskey) -> httpx.Respon
 async def test_a_player_past_the_device_or_subscription_cap_is_refused_and_nothing_changes(server, receivers):
     service, _ = receivers
     eve = await new_player(server.base, "Eve")
-    passkey = SoftPasskey(server.base)
-    async with httpx.AsyncClient(base_url=server.base) as http:
+    site = server.base.replace("127.0.0.1", "localhost")  # a passkey's site is a host name, never an address
+    passkey = SoftPasskey(site)
+    async with httpx.AsyncClient(base_url=server.base, headers={"Host": site.split("//", 1)[1]}) as http:
         await add_passkey(http, eve, passkey)
         mine = await devices_of(server, eve, 20)
         code = (await http.post("/api/players/me/links", headers=auth(eve["token"]))).json()["code"]
