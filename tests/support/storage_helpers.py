@@ -5,12 +5,12 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import sqlalchemy as sa
 
-from server.storage.db import Database
 from server.rules.games import get_game
+from server.storage.db import Database
 from server.storage.models import Base
 
 GAMES = ["oh_hell", "bid_whist", "tarbish", "ribs"]
@@ -55,18 +55,20 @@ def make_record(
     finished_at: datetime | None = None,
     player_ids: list[str | None] | None = None,
     match_id: str | None = None,
+    players: int | None = None,
 ) -> dict:
-    """A realistic finished-match record, exactly as the rooms hand it to the recorder."""
+    """A realistic finished-match record, exactly as the rooms hand it to the recorder
+    (``players``: the seat count, the game's default when None)."""
     if seed is None:
         seed = random.Random().getrandbits(128)
     if options is None:
         options = SHORT_OPTIONS[game_name]
-    game, dealer, actions, states = play_random_match(game_name, seed, options)
+    game, dealer, actions, states = play_random_match(game_name, seed, options, players)
     final = states[-1]
     outcome = game.outcome(final)
     n = game.players(final)
     player_ids = player_ids or [None] * n
-    finished_at = finished_at or datetime.now(timezone.utc)
+    finished_at = finished_at or datetime.now(UTC)
     seed_text = str(seed)
     seats = [
         {
