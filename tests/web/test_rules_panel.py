@@ -36,10 +36,9 @@ def test_how_to_play_opens_at_bidding_and_closes_with_esc(pages, table, artifact
         expect(page.locator("#controls .turn-banner")).to_be_visible(timeout=30_000)
         expect(page.locator("#info")).to_contain_text("Bidding")
         opener = page.get_by_role("button", name="How to play")
-        # On a phone the page is scrolled down to the hand (the dock follows a table it would
-        # cover, and the sticky header covers the button): scroll up to it first, as a person
-        # would, then judge the dialog.
-        page.evaluate("() => window.scrollTo(0, 0)")
+        # Scroll to the button first, as a person would (on a phone it sits below the hand),
+        # then judge the dialog: opening and closing it moves the page under it not at all.
+        opener.scroll_into_view_if_needed()
         before = page.evaluate("() => [scrollX, scrollY, document.querySelector('#table').getBoundingClientRect().top]")
         opener.click()
         dialog = page.get_by_role("dialog", name=re.compile("How to play Bid Whist"))
