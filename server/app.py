@@ -296,6 +296,21 @@ def _start_push(app: FastAPI, settings: Settings, db: Database, rooms: RoomManag
     return outbound
 
 
+def _start_bodies(app: FastAPI, settings: Settings) -> tuple[ReplayWorkers, RecapPainters]:
+    """The bodies built out of the event loop's way: replays and a night's recap card, each
+    kept, a few built at a time, in worker processes of their own (started on first use)."""
+    replay_workers = ReplayWorkers(str(settings.database_url), settings.replay_builds)
+    app.state.replays = Replays(
+        replay_builder(replay_workers),
+        builds=settings.replay_builds,
+        queue=settings.replay_queue,
+        cache=BodyCache(settings.replay_cache_entries, settings.replay_cache_mb * 2**20),
+    )
+    recap_painters = app.state.recap_painters = RecapPainters(settings.recap_renders)
+    app.state.recap_images = recap_images(settings)
+    return replay_workers, recap_painters
+
+
 @asynccontextmanager
 async def _lifespan(app: FastAPI):
     """Storage, the writer and the rooms up (the tables restored, or restoring in the
@@ -315,15 +330,7 @@ async def _lifespan(app: FastAPI):
     app.state.tables = source
     app.state.rooms = rooms
     push_outbound = _start_push(app, settings, db, rooms)
-    replay_workers = ReplayWorkers(str(settings.database_url), settings.replay_builds)
-    app.state.replays = Replays(
-        replay_builder(replay_workers),
-        builds=settings.replay_builds,
-        queue=settings.replay_queue,
-        cache=BodyCache(settings.replay_cache_entries, settings.replay_cache_mb * 2**20),
-    )
-    recap_painters = app.state.recap_painters = RecapPainters(settings.recap_renders)
-    app.state.recap_images = recap_images(settings)
+    replay_workers, recap_painters = _start_bodies(app, settings)
     first_try = asyncio.Event()
     prepare = asyncio.get_running_loop().create_task(_prepare(db, rooms, first_try, upgraded))
     tried = asyncio.ensure_future(first_try.wait())

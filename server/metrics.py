@@ -54,23 +54,7 @@ class _Live:
             "1 while the database is unreachable and changes are refused (cluster mode: no spool).",
             value=1 if writer is not None and writer.outage else 0,
         )
-        tender = getattr(state, "collector", None)
-        yield GaugeMetricFamily(
-            "felt_gc_frozen_objects",
-            "Objects kept out of the collector's sight (gc.freeze) after the last full collection: "
-            "the heap the next one walks, grown since by what the process has kept.",
-            value=tender.frozen_after_full if tender is not None else 0,
-        )
-        yield CounterMetricFamily(
-            "felt_gc_full_collections",
-            "Full collections (the one pause that walks the whole heap).",
-            value=tender.full_passes if tender is not None else 0,
-        )
-        yield GaugeMetricFamily(
-            "felt_gc_last_full_seconds",
-            "How long the last full collection held the event loop.",
-            value=tender.last_full_s if tender is not None else 0,
-        )
+        yield from _garbage_collection(getattr(state, "collector", None))
         errors = CounterMetricFamily(
             "felt_database_errors",
             "Database operations that failed (requests and the writer's batches).",
@@ -86,6 +70,26 @@ class _Live:
         )
         yield from _webhooks(getattr(state, "webhooks", None))
         yield _push_messages(state)
+
+
+def _garbage_collection(tender: Any):
+    """The full collections the server's collector tender made, and what they walk."""
+    yield GaugeMetricFamily(
+        "felt_gc_frozen_objects",
+        "Objects kept out of the collector's sight (gc.freeze) after the last full collection: "
+        "the heap the next one walks, grown since by what the process has kept.",
+        value=tender.frozen_after_full if tender is not None else 0,
+    )
+    yield CounterMetricFamily(
+        "felt_gc_full_collections",
+        "Full collections (the one pause that walks the whole heap).",
+        value=tender.full_passes if tender is not None else 0,
+    )
+    yield GaugeMetricFamily(
+        "felt_gc_last_full_seconds",
+        "How long the last full collection held the event loop.",
+        value=tender.last_full_s if tender is not None else 0,
+    )
 
 
 def _webhooks(webhooks: Any):

@@ -145,6 +145,7 @@ async def test_every_frame_equals_the_engines_own_view_and_carries_no_hidden_car
 async def test_a_spectator_sees_no_hand_and_has_no_legal_actions(live_server):
     code, clients, watcher, _ = await seat_table(live_server, "oh_hell")
     await start(clients)
+    await watcher.wait(lambda c: c.game is not None, what="the watcher to see the game")  # its own socket may lag
     assert watcher.state["you"] is None and watcher.state["me"] is None
     assert watcher.game["hand"] is None and watcher.game["legal"] == []
     await watcher.send({"type": "act", "action": {"type": "bid", "value": 0}, "v": watcher.v})

@@ -145,6 +145,22 @@ def browser(driver):
     chromium.close()
 
 
+def say_in_chat(page, line: str) -> None:
+    """Say ``line`` at a table as a person would: on a phone the chat's input shows only with
+    the chat open, so its header button is tapped first (and the chat closed again after)."""
+    from playwright.sync_api import expect
+
+    typing = page.locator("#chat-text")
+    opened = not typing.is_visible()
+    if opened:
+        page.locator("#chat-jump").click()
+    typing.fill(line)
+    typing.press("Enter")
+    expect(page.locator("#chat-log li").last).to_contain_text(line)
+    if opened:
+        page.keyboard.press("Escape")
+
+
 class Pages:
     """Opens browser pages (one context each, like separate people) and records console errors."""
 

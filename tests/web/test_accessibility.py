@@ -13,7 +13,7 @@ import re
 import time
 
 import pytest
-from conftest import CHROMIUM, DESKTOP, LAUNCH_ARGS, PHONE, REQUIRED
+from conftest import CHROMIUM, DESKTOP, LAUNCH_ARGS, PHONE, REQUIRED, say_in_chat
 from playwright.sync_api import expect
 from test_dock_clear import COVERED
 from test_phone_fit import make_group_with_standings
@@ -140,7 +140,7 @@ def test_the_lobby_the_waiting_room_and_the_rules_pages_have_no_violations(pages
     in_portuguese(page)
     expect(page.locator("[data-bot-remove]")).to_have_text("Tirar robô", timeout=LOAD_MS)
     audit.check(page, "waiting room, host with a bot and a friend, in Portuguese")
-    say(friend, "olá")
+    say_in_chat(friend, "olá")
     expect(page.locator("#chat-unread")).to_have_text("1")
     audit.check(page, "waiting room in Portuguese, a chat line unread")
 
@@ -154,18 +154,12 @@ def test_the_lobby_the_waiting_room_and_the_rules_pages_have_no_violations(pages
     audit.assert_clean()
 
 
-def say(page, line: str) -> None:
-    page.locator("#chat-text").fill(line)
-    page.locator("#chat-text").press("Enter")
-    expect(page.locator("#chat-log li").last).to_contain_text(line)
-
-
 def check_the_chat(page, audit: Audit, state: str) -> None:
     """At a decision, on a desktop and a phone: a chat line sent (the Chat button counts it),
     the chat's lines open, then closed again; the page left at the test's desktop size."""
     for device, size in (("desktop", CHAT_DESKTOP), ("phone", PHONE)):
-        page.set_viewport_size(CHAT_DESKTOP)  # the chat's input is in view there (on a phone, with the chat open)
-        say(page, f"good luck from the {device}")
+        page.set_viewport_size(CHAT_DESKTOP)  # said where the input is in view: the chat stays closed, its line unread
+        say_in_chat(page, f"good luck from the {device}")
         page.set_viewport_size(size)
         expect(page.locator("#chat-unread")).to_have_text("1")
         audit.check(page, f"{state}, on a {device}: a chat line sent, the chat closed")

@@ -943,6 +943,8 @@ export default {
   "devices.replaceConfirm": "This device plays as {name} now. Link it to the other player instead?",
   "devices.linked": "Linked: you are {name} on this device too.",
   "error.too_many_devices": "Your player has as many devices signed in as it may: sign one out under Devices to add this one.",
+  "error.too_many_groups": "You own as many groups as one player may: play in the ones you have, or join a friend's.",
+  "error.bad_text": "That text holds a character Felt cannot keep (an invisible control character): type it again without it.",
   "error.link_code_unknown": "That code does not work: it is mistyped, used already or more than 10 minutes old. Make a new one on your other device.",
   "passkeys.title": "Passkeys",
   "passkeys.help": "A passkey (your phone's or computer's fingerprint, face or PIN) signs you in on any device, without a code.",

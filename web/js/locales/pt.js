@@ -942,6 +942,8 @@ export default {
   "devices.replaceConfirm": "Este aparelho joga como {name} agora. Vinculá-lo ao outro jogador?",
   "devices.linked": "Vinculado: você é {name} neste aparelho também.",
   "error.too_many_devices": "Seu jogador já tem tantos aparelhos conectados quanto pode: desconecte um em Aparelhos para adicionar este.",
+  "error.too_many_groups": "Você já é dono de tantos grupos quanto um jogador pode: jogue nos que tem, ou entre no de um amigo.",
+  "error.bad_text": "Esse texto tem um caractere que o Felt não guarda (um caractere de controle invisível): digite de novo sem ele.",
   "error.link_code_unknown": "Esse código não funciona: está digitado errado, já foi usado ou tem mais de 10 minutos. Gere um novo no seu outro aparelho.",
   "passkeys.title": "Chaves de acesso",
   "passkeys.help": "Uma chave de acesso (a digital, o rosto ou o PIN do seu celular ou computador) faz você entrar em qualquer aparelho, sem código.",
