@@ -9,7 +9,7 @@ from server.rules.games import GameError, IllegalAction, NotYourTurn, all_games,
 
 
 def test_the_registry_knows_the_four_games_by_name():
-    assert game_names() == ["oh_hell", "bid_whist", "tarbish", "ribs"]
+    assert game_names() == ["oh_hell", "bid_whist", "tarbish", "ribs", "spades"]
     assert get_game("tarbish").title == "Tarabish (Tarbish)"
 
 

@@ -19,6 +19,7 @@ _REGISTRY: dict[str, str] = {
     "bid_whist": "server.rules.games.bid_whist",
     "tarbish": "server.rules.games.tarbish",
     "ribs": "server.rules.games.ribs",
+    "spades": "server.games.spades.rules",
 }
 
 _loaded: dict[str, Game] = {}
