@@ -16,6 +16,7 @@ EASY_MODULES: dict[str, str] = {
     "bid_whist": "server.bots.bid_whist",
     "tarbish": "server.bots.tarbish",
     "ribs": "server.bots.ribs",
+    "spades": "server.games.spades.bots",
 }
 
 

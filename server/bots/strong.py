@@ -60,7 +60,7 @@ MADE_BONUS = 1000.0
 _CALLS = frozenset({"bid", "pass", "take", "trump", "declare"})
 # Not Ribs: it bids before every trick, lap after lap, and judging each of those calls cost
 # five times the playouts it could have bought (measured: 167 -> 29 hands a second).
-JUDGED = frozenset({"oh_hell", "bid_whist", "tarbish"})
+JUDGED = frozenset({"oh_hell", "bid_whist", "tarbish", "spades"})
 # Standard errors by which the best candidate must beat the Easy choice to be played (see
 # ``Tally``). Bid Whist weighs ~9 cards a lead on 20-40 noisy deals: the best of the means was
 # mostly the luckiest, so the Strong pair played worse than Easy (a probe: 10D led over the
@@ -171,8 +171,8 @@ class StrongBot(Bot):
             return discard_candidates(view, easy)
         if self.game.name == "ribs":
             return list(legal)
-        if self.game.name == "oh_hell" and easy.get("type") == "bid":
-            return nearby_bids(legal, easy)
+        if self.game.name in ("oh_hell", "spades") and easy.get("type") == "bid":
+            return list(legal) if easy.get("blind") else nearby_bids(legal, easy)
         if self.game.name == "bid_whist" and not any(a.get("type") in ("play", "trump") for a in legal):
             return [easy]  # the auction: see the module docstring
         if self.game.name == "bid_whist" and any(a.get("type") == "trump" for a in legal):
@@ -255,7 +255,7 @@ def hand_result(game: str, view: dict[str, Any], seat: int) -> float:
     entry = view["history"][0]
     scores = entry["scores"]
     n = len(scores)
-    if game in ("bid_whist", "tarbish"):
+    if game in ("bid_whist", "tarbish", "spades"):
         return float(scores[seat] - scores[(seat + 1) % n])
     if game == "ribs":
         points = entry["points"]

@@ -28,6 +28,7 @@ generator passed in.
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -149,7 +150,7 @@ def _sample(
 ) -> tuple[Any, float]:
     """The first deal that fits the view, replayed, with the judge's chance for it."""
     game = get_game(game_name)
-    reader = _READERS[game_name]
+    reader = reader_for(game_name)
     if "log" not in view:
         raise SamplingError("the view has no log of the hand's moves to replay")
     try:
@@ -170,7 +171,7 @@ def _sample(
             deck, fills = reader.lay_out(view, seat, knowledge, deal, rng)
         except (KeyError, TypeError, IndexError) as err:  # the view's counts contradict each other
             raise SamplingError(f"no deal of {game_name} fits this view: {err!r}") from None
-        replayed = _replay(game, reader.options(view, options), view, deck, fills, seat, judge)
+        replayed = _replay(game, reader, reader.options(view, options), view, deck, fills, seat, judge)
         if replayed is not None and _matches(game.view(replayed[0], seat), view):
             return replayed
     raise SamplingError(f"no deal of {game_name} fits this view of seat {seat}")
@@ -207,6 +208,7 @@ def _draw(knowledge: Knowledge, rng: random.Random) -> Deal | None:
 
 def _replay(
     game: Any,
+    reader: type[Reader],
     options: dict[str, Any],
     view: dict[str, Any],
     deck: list[str],
@@ -220,6 +222,7 @@ def _replay(
     chance = 1.0
     try:
         state = game.new_game(players=n, options=options, seed=0, dealer=view["dealer"], decks=[deck])
+        state = reader.started(game, state, view)
         hidden = iter(fills)
         for entry in view.get("log") or []:
             action = entry["action"]
@@ -316,6 +319,12 @@ class Reader:
     def options(view: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
         """The options of the sampled match (the table's own, unless the hand needs others)."""
         return dict(options)
+
+    @staticmethod
+    def started(game: Any, state: Any, view: dict[str, Any]) -> Any:
+        """The sampled match as dealt, before the log is replayed (a game whose hand depends on
+        the running scores starts it at the view's)."""
+        return state
 
 
 class OhHellReader(Reader):
@@ -544,9 +553,20 @@ class RibsReader(Reader):
         return deck, fills
 
 
-_READERS: dict[str, type[Reader]] = {
+# A game in its own folder keeps its reader there: named by module and class, loaded on first use.
+_READERS: dict[str, type[Reader] | str] = {
     "oh_hell": OhHellReader,
     "bid_whist": BidWhistReader,
     "tarbish": TarbishReader,
     "ribs": RibsReader,
+    "spades": "server.games.spades.bots:SpadesReader",
 }
+
+
+def reader_for(game_name: str) -> type[Reader]:
+    """The reader of the game called ``game_name``."""
+    reader = _READERS[game_name]
+    if isinstance(reader, str):
+        module, name = reader.split(":")
+        reader = _READERS[game_name] = getattr(importlib.import_module(module), name)
+    return reader
