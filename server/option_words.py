@@ -87,6 +87,12 @@ OPTION_WORDS: dict[str, dict[str, OptionWords]] = {
         "target": OptionWords("Game points to win", "Options"),
         "until_sole_winner": OptionWords("Play until one player leads", "Options"),
     },
+    "spades": {
+        "target": OptionWords("Points to win", "Settings"),
+        "blind_nil": OptionWords("Blind nil", "Blind nil"),
+        "bag_limit": OptionWords("Bag limit", "Settings"),
+        "lose_at": OptionWords("Losing score", "Losing score", {None: "off"}),
+    },
 }
 
 

@@ -40,6 +40,7 @@ PHASE_SECTIONS: dict[str, dict[str, str]] = {
     },
     "tarbish": {"naming": "naming-trump", "declaring": "runs-and-bella", "playing": "play", "over": "scoring"},
     "ribs": {"bidding": "bidding-before-every-trick", "playing": "the-trick", "over": "hand-and-game"},
+    "spades": {"bidding": "bidding", "playing": "play", "over": "scoring"},
 }
 # With house options, the phases where one of them changes what a player does open at that
 # option's section instead (the first of these the table has set).
@@ -107,9 +108,19 @@ def _render(game: str, text: str) -> RulesPage:
     return RulesPage(game, title, md.renderer.render(tokens, md.options, {}), toc)
 
 
+GAMES_DIR = Path(__file__).resolve().parents[1] / "games"
+
+
+def rules_file(rules_dir: Path, game: str) -> Path:
+    """Where ``game``'s rules are written: ``<rules_dir>/<game>.md``, or else the ``rules.md``
+    of a game kept in its own folder (``server/games/<game>/``)."""
+    path = rules_dir / f"{game}.md"
+    return path if path.exists() else GAMES_DIR / game / "rules.md"
+
+
 def load_rules(rules_dir: Path) -> dict[str, RulesPage]:
     """Every registered game's rules page, rendered once."""
-    return {game: _render(game, (rules_dir / f"{game}.md").read_text(encoding="utf-8")) for game in game_names()}
+    return {game: _render(game, rules_file(rules_dir, game).read_text(encoding="utf-8")) for game in game_names()}
 
 
 def applied_options(game: str, raw: str | None) -> tuple[list[dict[str, Any]], str | None]:
