@@ -52,6 +52,7 @@ HOUSE_PHASE_OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
         "playing": ("jokers", "directions"),
         "over": ("books", "boston", "no_trump_double", "no_trump"),
     },
+    "spades": {"bidding": ("blind_nil",)},
 }
 
 

@@ -5,7 +5,10 @@ engine (the room passes only the fields an action type has)."""
 from __future__ import annotations
 
 import asyncio
+import json
+from urllib.parse import quote
 
+import httpx
 from live_server import LiveServer
 from ws_client import host_with_bots, new_player, new_room
 
@@ -55,3 +58,13 @@ async def test_a_spades_match_with_a_blind_nil_through_the_socket(tmp_path):
         await host.close()
     finally:
         server.stop()
+
+
+async def test_the_spades_rules_page_opens_bidding_at_blind_nil_when_the_table_plays_it(live_server):
+    options = quote(json.dumps({"blind_nil": True}))
+    async with httpx.AsyncClient(base_url=live_server.base) as http:
+        plain = (await http.get("/api/rules/spades")).json()
+        house = (await http.get(f"/api/rules/spades?options={options}")).json()
+    assert plain["phases"] == {"bidding": "bidding", "playing": "play", "over": "scoring"}
+    assert house["phases"]["bidding"].startswith("blind-nil") and house["phases"]["bidding"] in house["html"]
+    assert [o["key"] for o in house["options"]] == ["blind_nil"] and house["note"] is None

@@ -61,7 +61,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from pydantic import Field
 
@@ -369,6 +369,12 @@ class Spades(Game):
 
     name = "spades"
     title = "Spades"
+    short_title = "Spades"  # the name in a push message or a recap
+    # The seats of each partnership (a side's first seat holds its score), and the section of
+    # the rules page a player needs in each phase (with blind nil, bidding opens at its own).
+    partnerships: ClassVar[dict[int, tuple[tuple[int, ...], ...]]] = {4: ((0, 2), (1, 3))}
+    phases: ClassVar[dict[str, str]] = {"bidding": "bidding", "playing": "play", "over": "scoring"}
+    house_phases: ClassVar[dict[str, tuple[str, ...]]] = {"bidding": ("blind_nil",)}
     seat_keys = ("hand", "legal")
     min_players = PLAYERS
     max_players = PLAYERS
