@@ -15,7 +15,7 @@ import random
 import pytest
 
 from server.games import IllegalAction, NotYourTurn, get_game
-from server.games.spades.rules import may_lead, score_team, take_bags
+from server.games.spades.rules import SpadesOptions, blind_nil_seats, may_lead, score_team, take_bags
 
 GAME = get_game("spades")
 
@@ -259,12 +259,19 @@ def test_blind_nil_needs_the_option_and_a_100_point_deficit():
         GAME.apply(state, 1, BLIND_NIL)
     with pytest.raises(IllegalAction, match="already see"):
         GAME.apply(state, 1, LOOK)
-    # team 0 loses 90, team 1 makes 4 for 40 -> 130 apart... but bid to be 99 behind: not eligible
     state = hand(state, {0: 4, 1: 3, 2: 5, 3: 1})  # team 0 9 of 9: 90; team 1 4 of 4: 40
     assert GAME.view(state, None)["scores"][:2] == [90, 40]
     assert GAME.view(state, None)["blind_nil_seats"] == []  # 50 behind is not enough
     without = hand(start((NINE_FOUR, 0), (BLIND_MADE, 1)), {0: 7, 1: 1, 2: 6, 3: 1})
     assert GAME.view(without, None)["blind_nil_seats"] == []  # the option is off
+
+
+def test_blind_nil_is_offered_from_exactly_100_behind():
+    on = SpadesOptions(blind_nil=True)
+    assert blind_nil_seats(on, (0, 100)) == (0, 2)
+    assert blind_nil_seats(on, (-40, -140)) == (1, 3)
+    assert blind_nil_seats(on, (0, 99)) == ()
+    assert blind_nil_seats(SpadesOptions(), (0, 500)) == ()
 
 
 # ---- RULES §6.3: play ------------------------------------------------------------------------
