@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
+from server.games import get_game
 from server.groups.ledger import side_of
 
 NIGHT_GAP = timedelta(hours=6)
@@ -64,11 +65,13 @@ def _comeback(match: Mapping[str, Any]) -> dict[str, Any] | None:
     winners = {side_of(match["game"], s["seat"], n) for s in seats if s["winner"]}
     if not winners:
         return None
+    teams = get_game(match["game"]).teams(n)
+    counted = {seats[0] for seats in teams} if teams else set(range(n))
     totals: dict[int, int] = {}
     worst = 0
     for scores in match["hands"]:
         for seat, points in enumerate(scores):
-            if seat < n and (match["game"] not in ("bid_whist", "tarbish") or seat < 2):
+            if seat in counted:  # partners share a score: each side counted at its first seat
                 side = side_of(match["game"], seat, n)
                 totals[side] = totals.get(side, 0) + points
         if totals:

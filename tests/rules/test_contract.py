@@ -35,7 +35,7 @@ from typing import Any
 import orjson
 import pytest
 
-from server.rules.games import GameError, IllegalAction, NotYourTurn, game_names, get_game
+from server.games import GameError, IllegalAction, NotYourTurn, game_names, get_game
 
 def _cards(value: Any) -> list[str]:
     """Every card string inside a view value (dicts' ``card``/``cards`` and plain lists)."""

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from server.rules.cards import deal, hand_rng, ribs_deck, shuffled
-from server.rules.games import IllegalAction, NotYourTurn, get_game
-from server.rules.games.ribs import (
+from server.games import IllegalAction, NotYourTurn, get_game
+from server.games.ribs.rules import (
     BEAT,
     BEATEN,
     DOUBLE_MATCH,

@@ -51,7 +51,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from enum import Enum
 from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from pydantic import Field
 
@@ -64,12 +64,14 @@ from server.rules.cards import (
     shuffled,
     tarbish_deck,
 )
-from server.rules.games.base import (
+from server.rules.game import (
     Action,
     Game,
     GameError,
     GameOptions,
+    Sections,
     Setup,
+    Teams,
     action_type,
     shared_action,
     shared_actions,
@@ -106,7 +108,7 @@ _POINTS: dict[str | None, dict[str, int]] = {
     t: {c: TRUMP_POINTS.get(c[:-1], 0) if c[-1] == t else PLAIN_POINTS.get(c[:-1], 0) for c in DECK}
     for t in (*SUITS, None)  # None: no trump, every card plain
 }
-# The actions legal_actions offers, one shared object each (server.rules.games.base).
+# The actions legal_actions offers, one shared object each (server.rules.game).
 NO_TRUMP = "N"  # the ``suit`` of a no-trump call
 _TRUMP_ACTIONS = tuple(shared_actions("trump", "suit", SUITS).values())
 _NO_TRUMP_ACTIONS = tuple(shared_actions("trump", "suit", (*SUITS, NO_TRUMP)).values())
@@ -608,6 +610,15 @@ class Tarbish(Game):
 
     name = "tarbish"
     title = "Tarabish (Tarbish)"
+    short_title = "Tarabish"
+    partnerships: ClassVar[Teams] = {4: ((0, 2), (1, 3))}
+    phases: ClassVar[Sections] = {
+        "naming": "naming-trump",
+        "declaring": "runs-and-bella",
+        "playing": "play",
+        "over": "scoring",
+    }
+    declarer_key = "caller"
     seat_keys = ("hand", "legal")
     min_players = 4
     max_players = 4
@@ -925,6 +936,3 @@ def _seat_scores(scores: tuple[int, int]) -> list[int]:
 
 def _winners_json(winners: tuple[int, ...] | None) -> list[int] | None:
     return None if winners is None else list(winners)
-
-
-GAME = Tarbish()
