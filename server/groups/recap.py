@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
-from server.games import get_game
+from server.games import all_games, get_game
 from server.groups.ledger import side_of
 
 NIGHT_GAP = timedelta(hours=6)
@@ -153,6 +153,11 @@ def recap(matches: Sequence[Mapping[str, Any]], members: Mapping[str, str]) -> d
         "comeback": comeback,
         "members": _member_rows(nets, {m["game"] for m in matches}),
     }
+
+
+def titles() -> dict[str, str]:
+    """Each game's title, as a recap names it."""
+    return {game.name: game.title for game in all_games()}
 
 
 def recap_text(group_name: str, night: Mapping[str, Any], titles: Mapping[str, str]) -> str:

@@ -45,7 +45,7 @@ class GameWords:
 
     options: Mapping[str, OptionWords]
     order: tuple[str, ...]  # the options in the order a one-line summary says them
-    folded: frozenset[str] = frozenset({"target"})  # options a summary never says on their own
+    folded: frozenset[str] = frozenset()  # options a summary never says on their own
 
     def value(self, key: str, value: Any, lang: str = "en") -> str:
         """A value of option ``key`` in words: "both jokers", "on", "the usual", "9"."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
-from server.edges.rules_pages import described
+from server.edges import rules_pages  # the module, not its names: it imports this package
 from server.games import all_games
 
 router = APIRouter(tags=["games"])
@@ -15,4 +15,4 @@ router = APIRouter(tags=["games"])
 @router.get("/games", summary="Every game with its player counts and options schema")
 async def list_games(request: Request) -> list[dict]:
     pages = request.app.state.rules
-    return [{**game.describe(), **described(game, pages[game.name])} for game in all_games()]
+    return [{**game.describe(), **rules_pages.described(game, pages[game.name])} for game in all_games()]

@@ -580,10 +580,6 @@ async def export_json(code: str, request: Request, caller: Caller = Depends(curr
 # ---- the night's recap ---------------------------------------------------------------------
 
 
-def _titles() -> dict[str, str]:
-    return {g: get_game(g).title for g in game_names()}
-
-
 async def _night(request: Request, code: str) -> tuple[dict, str]:
     """The group's night recap and the group's name (membership checked by the caller)."""
 
@@ -603,7 +599,7 @@ async def _night(request: Request, code: str) -> tuple[dict, str]:
 async def night_recap(code: str, request: Request, caller: Caller = Depends(current_player)) -> dict:
     await member_role(request, code, caller)
     night, name = await _night(request, code)
-    return {**night, "text": recap.recap_text(name, night, _titles())}
+    return {**night, "text": recap.recap_text(name, night, recap.titles())}
 
 
 @router.get(
@@ -619,7 +615,7 @@ async def night_recap_png(code: str, request: Request, caller: Caller = Depends(
 
     async def draw() -> bytes:
         night, name = await _night(request, code)
-        return await request.app.state.recap_painters.draw(name, night, _titles())
+        return await request.app.state.recap_painters.draw(name, night, recap.titles())
 
     png = await request.app.state.recap_images.body(f"{code}:{version}", draw)
     return Response(

@@ -80,5 +80,6 @@ WORDS = GameWords(
         "game_to",
         "joker_no_trump",
     ),
+    # the target is said last, always; the books as "to ±7", no trump with the directions
     folded=frozenset({"target", "game_to", "books", "no_trump"}),
 )

@@ -17,4 +17,5 @@ WORDS = GameWords(
         ),
     },
     order=("target", "until_sole_winner"),
+    folded=frozenset({"target"}),  # the target: said last, always
 )

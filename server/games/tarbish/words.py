@@ -27,4 +27,5 @@ WORDS = GameWords(
         ),
     },
     order=("target", "half_bait", "no_trump", "dealer_forced"),
+    folded=frozenset({"target"}),  # the target: said last, always
 )
