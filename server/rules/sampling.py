@@ -32,7 +32,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from server.rules.game import Game, GameError
 
@@ -167,7 +167,7 @@ def _sample(
             deck, fills = reader.lay_out(view, seat, knowledge, deal, rng)
         except (KeyError, TypeError, IndexError) as err:  # the view's counts contradict each other
             raise SamplingError(f"no deal of {game_name} fits this view: {err!r}") from None
-        replayed = _replay(game, reader.options(view, options), view, deck, fills, seat, judge)
+        replayed = _replay(game, reader, reader.options(view, options), view, deck, fills, seat, judge)
         if replayed is not None and _matches(game.view(replayed[0], seat), view):
             return replayed
     raise SamplingError(f"no deal of {game_name} fits this view of seat {seat}")
@@ -213,6 +213,7 @@ def _draw(knowledge: Knowledge, rng: random.Random) -> Deal | None:
 
 def _replay(
     game: Any,
+    reader: type[Reader],
     options: dict[str, Any],
     view: dict[str, Any],
     deck: list[str],
@@ -229,7 +230,7 @@ def _replay(
         hidden = iter(fills)
         for entry in view.get("log") or []:
             action = entry["action"]
-            if is_hidden(action):
+            if reader.is_hidden(action):
                 action = {**action, "cards": next(hidden)}
             if judge is not None and entry["seat"] != seat:
                 chance *= judge(state, entry["seat"], action)
@@ -237,12 +238,6 @@ def _replay(
     except (GameError, ValueError, StopIteration):
         return None
     return state, chance
-
-
-def is_hidden(action: dict[str, Any]) -> bool:
-    """True for a move whose cards the table did not see (a discard, the Ribs, a fold)."""
-    kind = action.get("type")
-    return bool(kind in ("discard", "ribs") or action.get("fold")) and action.get("cards") is None
 
 
 def _matches(sampled: dict[str, Any], real: dict[str, Any]) -> bool:
@@ -305,6 +300,14 @@ def dealt(knowledge: Knowledge, deal: Deal, seat: int) -> list[str]:
 class Reader:
     """How one game's view is read and its deal laid out (one subclass per game, in its
     folder's ``bots.py``)."""
+
+    #: The types of move whose cards the other seats do not see (a discard, a face-down pair).
+    hidden: ClassVar[frozenset[str]] = frozenset()
+
+    @classmethod
+    def is_hidden(cls, action: dict[str, Any]) -> bool:
+        """True for a move whose cards the table did not see (filled in from the sampled deal)."""
+        return action.get("type") in cls.hidden and action.get("cards") is None
 
     @staticmethod
     def read(view: dict[str, Any], seat: int) -> Knowledge:

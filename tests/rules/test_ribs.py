@@ -7,7 +7,6 @@ import json
 
 import pytest
 
-from server.rules.cards import deal, hand_rng, ribs_deck, shuffled
 from server.games import IllegalAction, NotYourTurn, get_game
 from server.games.ribs.rules import (
     BEAT,
@@ -19,7 +18,9 @@ from server.games.ribs.rules import (
     TAKEN,
     Play,
     resolve_trick,
+    ribs_deck,
 )
+from server.rules.cards import deal, hand_rng, shuffled
 
 GAME = get_game("ribs")
 RUN = "A K Q J 10 9 8 7"

@@ -411,6 +411,8 @@ class BidWhistReader(Reader):
     with the house option) are the kitty. Jokers are dealt like any unseen card, never to a
     seat that has shown it holds none (``bid_whist_voids``)."""
 
+    hidden = frozenset({"discard"})  # the declarer's discards
+
     @staticmethod
     def read(view: dict[str, Any], seat: int) -> Knowledge:
         deck = standard_deck() + list(JOKERS[: view.get("jokers") or 0])

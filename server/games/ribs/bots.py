@@ -29,8 +29,8 @@ from typing import Any
 
 from server.bots.base import Action, Bot
 from server.bots.kit import BotKit
-from server.rules.cards import ribs_deck
-from server.rules.sampling import Knowledge, Reader, Unseen, dealt, is_hidden
+from server.games.ribs.rules import ribs_deck
+from server.rules.sampling import Knowledge, Reader, Unseen, dealt
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7")
 INDEX = {r: i for i, r in enumerate(RANKS)}
@@ -218,6 +218,8 @@ class RibsBot(Bot):
 class RibsReader(Reader):
     """Ribs: two at a time from the dealer's left until everyone has eight; pairs may go face down."""
 
+    hidden = frozenset({"ribs", "pair"})  # the Ribs until the trick is shown; a folded pair
+
     @staticmethod
     def read(view: dict[str, Any], seat: int) -> Knowledge:
         n = len(view["hand_counts"])
@@ -249,7 +251,7 @@ class RibsReader(Reader):
             action = entry["action"]
             if action.get("type") == "ribs":
                 trick += 1
-            if is_hidden(action) and not (action["type"] == "ribs" and trick in revealed):
+            if RibsReader.is_hidden(action) and not (action["type"] == "ribs" and trick in revealed):
                 out.append({"seat": entry["seat"], "trick": trick, "ribs": action["type"] == "ribs"})
         return out
 
@@ -264,7 +266,7 @@ class RibsReader(Reader):
             action = entry["action"]
             if action.get("type") == "ribs":
                 trick += 1
-            if not is_hidden(action):
+            if not RibsReader.is_hidden(action):
                 continue
             is_ribs = action["type"] == "ribs"
             if is_ribs and trick in ribs_shown:

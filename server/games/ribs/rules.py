@@ -53,7 +53,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from pydantic import Field
 
-from server.rules.cards import hand_rng, ribs_deck, shuffled
+from server.rules.cards import bare_deck, hand_rng, shuffled
 from server.rules.game import (
     Action,
     Game,
@@ -66,6 +66,14 @@ from server.rules.game import (
     shared_actions,
 )
 from server.rules.state import State, ViewMemo, log_entries, log_json
+
+RIBS_RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7")
+
+
+def ribs_deck(players: int) -> list[str]:
+    """The Ribs deck: one run A K Q J 10 9 8 7 (bare ranks) per player."""
+    return bare_deck(RIBS_RANKS, players)
+
 
 RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7")
 RANK_INDEX: dict[str, int] = {rank: i for i, rank in enumerate(RANKS)}

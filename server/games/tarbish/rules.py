@@ -57,12 +57,11 @@ from pydantic import Field
 
 from server.rules.cards import (
     SUITS,
-    TARBISH_RANKS,
     card_code,
     card_name,
     hand_rng,
     shuffled,
-    tarbish_deck,
+    suited_deck,
 )
 from server.rules.game import (
     Action,
@@ -97,12 +96,13 @@ RANKS = Ranks(PLAIN_ORDER, TRUMP_ORDER)  # card -> strength, for legality and tr
 TRUMP_POINTS = {"J": 20, "9": 14, "A": 11, "10": 10, "K": 4, "Q": 3}
 PLAIN_POINTS = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2}
 
-DECK: tuple[str, ...] = tuple(tarbish_deck())
+RANKS_36: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7", "6")
+DECK: tuple[str, ...] = tuple(suited_deck(RANKS_36))  # the 36-card deck
 _DECK_SET = frozenset(DECK)
 _NATURAL: dict[str, int] = {c: NATURAL_ORDER.index(c[:-1]) for c in DECK}
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 # Display order: by suit S H D C, then A high to 6.
-_SORT_KEY: dict[str, int] = {c: _SUIT_INDEX[c[-1]] * 10 + TARBISH_RANKS.index(c[:-1]) for c in DECK}
+_SORT_KEY: dict[str, int] = {c: _SUIT_INDEX[c[-1]] * 10 + RANKS_36.index(c[:-1]) for c in DECK}
 # Per trump suit, card -> card points.
 _POINTS: dict[str | None, dict[str, int]] = {
     t: {c: TRUMP_POINTS.get(c[:-1], 0) if c[-1] == t else PLAIN_POINTS.get(c[:-1], 0) for c in DECK}
