@@ -16,6 +16,7 @@ from typing import Any
 from urllib.parse import unquote_plus
 
 from server.edges.transport import LOAD
+from server.games import GameError
 from server.limits import CONNECTS, LOOKUPS, TOKEN_CONNECTS, OpenSockets, budget_key
 from server.players import CLOSE_REVOKED, REVOKED_REASON, DeviceSockets, player_for_token
 from server.rooms import Connection, Room, RoomError
@@ -40,7 +41,6 @@ from server.rooms.messages import (
     parse_frame,
 )
 from server.rooms.seats import quoted
-from server.rules.games import GameError
 from server.storage.db import OUTAGE_ERRORS
 
 log = logging.getLogger("felt.ws")

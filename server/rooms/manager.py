@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from server.bots.pool import BotPool
 from server.budget import LoopBudget
 from server.config import Settings
+from server.games import get_game
 from server.log_entry import LogEntry, LogWriter, StoreUnavailable, WriterReports
 from server.notify import Notifier
 from server.notify.events import Event, TableOpened
@@ -38,7 +39,6 @@ from server.rooms.room import Room
 from server.rooms.seats import is_room_code, new_room_code
 from server.rooms.slow_clocks import SlowClocks, slow_seats_of
 from server.rooms.timer import TURN_TIMER_CHOICES, is_slow
-from server.rules.games import get_game
 
 if TYPE_CHECKING:
     from server.cluster import Cluster

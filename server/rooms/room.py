@@ -47,7 +47,7 @@ from server.rooms.seats import clean_text, new_seed, utcnow
 from server.rooms.table import FINISHED, ROW, SEATED, TURN, Table, summary
 from server.rooms.takeover import SeatTakeover
 from server.rooms.tidings import mentioned, table_started, your_turn
-from server.rules.games.base import canonical_action
+from server.rules.game import canonical_action
 
 
 class Room(SeatTakeover):

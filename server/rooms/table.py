@@ -45,11 +45,11 @@ from typing import Any
 
 import orjson
 
+from server.games import Game, get_game
 from server.log_entry import LogEntry
 from server.rooms.seats import Match, Seat, seed_commitment
 from server.rooms.table_checks import TableChecks
 from server.rooms.timer import TurnClock
-from server.rules.games import Game, get_game
 
 # The entries that change the table's lobby row (its status or who sits there).
 TABLE_KINDS = frozenset({"created", "sit", "stand", "bot", "start", "leave", "take", "unpark", "park", "close"})

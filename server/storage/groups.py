@@ -16,7 +16,6 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from server.groups import ledger
-from server.groups.ledger import PARTNERSHIP_GAMES
 from server.storage.db import insert_of
 from server.storage.models import (
     Group,
@@ -422,7 +421,7 @@ def ledger_matches(
         match["seats"].append(
             {"seat": seat, "player_id": player_id, "name": name, "bot": bot, "score": score, "winner": winner}
         )
-    if game in PARTNERSHIP_GAMES:
+    if ledger.has_pairs(game):
         _add_hands(session, code, game, season, matches, only)
     return list(matches.values())
 

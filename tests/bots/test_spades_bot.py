@@ -164,7 +164,7 @@ def test_neither_bot_peeks(seed):
     found = moments(options, seed)
     for state, seat in rng.sample(found, 4):
         view = GAME.view(state, seat)
-        other = sample_state("spades", options, view, seat, random.Random(seed))
+        other = sample_state(GAME, options, view, seat, random.Random(seed))
         assert GAME.view(other, seat) == view
         assert any(GAME.view(other, s)["hand"] != GAME.view(state, s)["hand"] for s in range(4) if s != seat)
         legal = GAME.legal_actions(state, seat)
@@ -184,7 +184,7 @@ def test_a_seat_that_may_bid_blind_nil_is_sampled_without_its_own_cards():
     assert seat == 0
     view = GAME.view(state, seat)
     assert view["hand"] == [] and view["legal"] == [{"type": "bid", "value": 0, "blind": True}, {"type": "look"}]
-    other = sample_state("spades", options, view, seat, random.Random(4))
+    other = sample_state(GAME, options, view, seat, random.Random(4))
     assert GAME.view(other, seat) == view
     assert other.hands[0] != state.hands[0]  # its own unseen cards were dealt anew
     for s in (state, other):
@@ -197,7 +197,7 @@ def test_a_later_hand_is_sampled_at_the_match_scores():
     options = {"blind_nil": True, "bag_limit": 5}
     for state, seat in moments(options, 5, hands=3)[-6:]:
         view = GAME.view(state, seat)
-        other = sample_state("spades", options, view, seat, random.Random(1))
+        other = sample_state(GAME, options, view, seat, random.Random(1))
         mine = GAME.view(other, seat)
         for key in (*HAND_KEYS, "scores", "bags", "blind_nil_seats", "dealer", "phase"):
             assert mine.get(key) == view.get(key), key

@@ -27,12 +27,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from server.edges.api.deps import Caller, current_player, spend_player
 from server.edges.api.errors import ApiError, error_response_doc
-from server.groups import ledger, partners, recap
+from server.games import game_names, get_game
+from server.groups import partners, recap
 from server.groups.presence import Presence, SharedPresence
 from server.limits import RECAP_IMAGES
 from server.notify.events import RulesChanged, TableOpened
-from server.option_words import option_words, value_words
-from server.rules.games import game_names, get_game
+from server.option_words import option_said, value_words
 from server.storage import groups, store
 from server.storage.models import Group
 
@@ -384,7 +384,7 @@ async def put_rules(
         if not changes or webhooks is None:
             return None
         # The group's chat hears who changed what, stored with the change itself.
-        said = (f"{option_words(game, c['key']).label}: {value_words(game, c['key'], c['value'])}" for c in changes)
+        said = (f"{option_said(game, c['key']).label}: {value_words(game, c['key'], c['value'])}" for c in changes)
         return webhooks.announce(session, RulesChanged(code, game, caller.name, tuple(said)), code)
 
     queued = await _in_session(request, save)
@@ -580,10 +580,6 @@ async def export_json(code: str, request: Request, caller: Caller = Depends(curr
 # ---- the night's recap ---------------------------------------------------------------------
 
 
-def _titles() -> dict[str, str]:
-    return {g: get_game(g).title for g in game_names()}
-
-
 async def _night(request: Request, code: str) -> tuple[dict, str]:
     """The group's night recap and the group's name (membership checked by the caller)."""
 
@@ -603,7 +599,7 @@ async def _night(request: Request, code: str) -> tuple[dict, str]:
 async def night_recap(code: str, request: Request, caller: Caller = Depends(current_player)) -> dict:
     await member_role(request, code, caller)
     night, name = await _night(request, code)
-    return {**night, "text": recap.recap_text(name, night, _titles())}
+    return {**night, "text": recap.recap_text(name, night, recap.titles())}
 
 
 @router.get(
@@ -619,7 +615,7 @@ async def night_recap_png(code: str, request: Request, caller: Caller = Depends(
 
     async def draw() -> bytes:
         night, name = await _night(request, code)
-        return await request.app.state.recap_painters.draw(name, night, _titles())
+        return await request.app.state.recap_painters.draw(name, night, recap.titles())
 
     png = await request.app.state.recap_images.body(f"{code}:{version}", draw)
     return Response(
@@ -667,7 +663,7 @@ def _seating(seats: Any, count: int) -> list[str | None]:
 async def rotated_follow(request: Request, previous: Any, group: str | None) -> Any:
     """The seating a "Play again" table takes with partners rotated: the pairs that have
     partnered least tonight at the group's tables (or, outside a group, new partners)."""
-    if previous.game.name not in ledger.PARTNERSHIP_GAMES or len(previous.seats) != 4:
+    if len(previous.seats) != 4 or previous.game.teams(4) is None:
         return previous
     last = _seating(previous.seats, 4)
     done = getattr(previous.match, "id", None)
@@ -677,7 +673,7 @@ async def rotated_follow(request: Request, previous: Any, group: str | None) -> 
         night = [
             [None if seat["bot"] else seat["player_id"] for seat in m["seats"]]
             for m in matches
-            if m["game"] in ledger.PARTNERSHIP_GAMES and len(m["seats"]) == 4 and m["id"] != done
+            if len(m["seats"]) == 4 and get_game(m["game"]).teams(4) is not None and m["id"] != done
         ]
     seating = partners.rotated(last, partners.together([*night, last]))
     levels = [s.level or "easy" for s in previous.seats if s.bot]

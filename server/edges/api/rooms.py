@@ -13,13 +13,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from server.edges.api.deps import Caller, bearer_token, check_lookups, current_player, lookup_failed, spend
 from server.edges.api.errors import ApiError, error_response_doc
 from server.edges.api.groups import group_of_table, group_table_options, link_group_table, rotated_follow
+from server.games import game_names
 from server.limits import ROOMS
 from server.notify.events import TableOpened
 from server.players import player_for_token
 from server.rooms import RoomError
 from server.rooms.manager import UNAVAILABLE
 from server.rooms.seats import is_room_code, quoted
-from server.rules.games import game_names
 from server.storage import store
 
 # How long a new table's answer waits for its first log entry to be durable (the writer

@@ -1,5 +1,10 @@
-"""Spades, one folder: the engine (``rules``), its bots (``bots``) and its rules page (``rules.md``)."""
+"""Spades in one folder: its engine (``rules.py``), its bots (``bots.py``), its options in
+players' words (``words.py``) and its rules page (``rules.md``), put together as ``GAME``."""
 
-from server.games.spades.rules import GAME
+from pathlib import Path
 
-__all__ = ["GAME"]
+from server.games.spades.bots import BOTS
+from server.games.spades.rules import Spades
+from server.games.spades.words import WORDS
+
+GAME = Spades(words=WORDS, bots=BOTS, page=Path(__file__).with_name("rules.md"))

@@ -35,7 +35,7 @@ Play
 For the Strong bot: ``SpadesReader`` (``server.rules.sampling``) lays a sampled deal out the
 way Spades deals and starts it at the view's running scores and bags, so blind nil is offered
 as at the real table; the Strong bot scores a hand's end as its partnership's points minus the
-other's (``server.bots.strong.hand_result``).
+other's (``team_margin``); ``BOTS`` is the kit the bots ask for (``server.bots.kit``).
 """
 
 from __future__ import annotations
@@ -44,9 +44,9 @@ import random
 from typing import Any
 
 from server.bots.base import Action, Bot
+from server.bots.kit import BotKit, distinct_plays, natural_order, team_margin
 from server.rules.cards import NATURAL_STRENGTH, standard_deck
-from server.rules.sampling import Deal, Knowledge, Reader
-from server.rules.sampling import _trick_knowledge as trick_knowledge
+from server.rules.sampling import Deal, Knowledge, Reader, trick_knowledge
 from server.rules.tricks import NATURAL
 
 BLIND_NIL_BEHIND = 200  # the Easy bot bids blind nil only this far behind
@@ -226,4 +226,14 @@ class SpadesReader(Reader):
         return game.resumed(state, (scores[0], scores[1]), (bags[0], bags[1]))
 
 
-BOT_CLASS = SpadesBot
+def candidates(view: dict[str, Any], legal: list[Action], easy: Action) -> list[Action]:
+    """Bids within one of the Easy bot's (its count is rarely further off); both blind
+    choices; in play one card of each set of equivalent ones."""
+    if easy.get("type") == "look" or easy.get("blind"):
+        return list(legal)
+    if easy.get("type") == "bid":
+        return [a for a in legal if abs(a["value"] - easy["value"]) <= 1]
+    return distinct_plays(view, legal, easy, natural_order)
+
+
+BOTS = BotKit(easy=SpadesBot, reader=SpadesReader, hand_result=team_margin, candidates=candidates)

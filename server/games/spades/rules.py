@@ -66,7 +66,7 @@ from typing import Any, ClassVar, NamedTuple
 from pydantic import Field
 
 from server.rules.cards import RANKS, SUITS, card_code, hand_rng, is_card, shuffled, standard_deck
-from server.rules.games.base import Action, Game, GameOptions, Setup, shared_action, shared_actions
+from server.rules.game import Action, Game, GameOptions, Sections, Setup, Teams, shared_action, shared_actions
 from server.rules.state import State, ViewMemo
 from server.rules.tricks import OF_SUIT, follow_suit, trick_winner, why_not_follow
 
@@ -372,8 +372,8 @@ class Spades(Game):
     short_title = "Spades"  # the name in a push message or a recap
     # The seats of each partnership (a side's first seat holds its score), and the section of
     # the rules page a player needs in each phase (with blind nil, bidding opens at its own).
-    partnerships: ClassVar[dict[int, tuple[tuple[int, ...], ...]]] = {4: ((0, 2), (1, 3))}
-    phases: ClassVar[dict[str, str]] = {"bidding": "bidding", "playing": "play", "over": "scoring"}
+    partnerships: ClassVar[Teams] = {4: ((0, 2), (1, 3))}
+    phases: ClassVar[Sections] = {"bidding": "bidding", "playing": "play", "over": "scoring"}
     house_phases: ClassVar[dict[str, tuple[str, ...]]] = {"bidding": ("blind_nil",)}
     seat_keys = ("hand", "legal")
     min_players = PLAYERS
@@ -620,6 +620,3 @@ class Spades(Game):
         if state.phase is not _OVER:
             records.append(_record(state.deal, None))
         return records
-
-
-GAME = Spades()
