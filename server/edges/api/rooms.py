@@ -170,7 +170,8 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
         if group is not None:  # the options a group last used become its defaults
             used = room.summary()["options"] if body.group is not None else None
             opened = TableOpened(room.code, room.table.game.name, room.table.host_name)
-            remembered = {k: watch[k] for k in chosen} if body.group is not None else None
+            watching = room.table.watching
+            remembered = {"watchers": watching.watchers, "watch_delay": watching.delay} if body.group else None
             await link_group_table(request, group, opened, used, caller.id, remembered)
         if previous is not None:
             try:
