@@ -208,6 +208,16 @@ def table_options_of(session: Session, code: str, game: str) -> dict[str, Any]:
     return dict(saved or {})
 
 
+def table_options_by_game(session: Session, code: str) -> dict[str, dict[str, Any]]:
+    """``table_options_of`` for every game whose tables chose them."""
+    rows = session.execute(
+        sa.select(GroupRules.game, GroupRules.table_options).where(
+            GroupRules.group_code == code, GroupRules.table_options.is_not(None)
+        )
+    )
+    return {game: dict(chosen) for game, chosen in rows if chosen}
+
+
 def save_table_options(session: Session, code: str, game: str, chosen: dict[str, Any]) -> None:
     """Remember what a table of ``game`` chose beyond the game's options (its rules row is
     saved first: ``save_rules``)."""

@@ -147,6 +147,8 @@ async def test_members_at_a_groups_table_is_its_members_and_the_group_remembers_
         assert (await http.get(f"/api/rooms/{changed}")).json()["watchers"] == "nobody"
         later = (await http.get(f"/api/rooms/{await table_code(server, ana, group=group)}")).json()
         assert (later["watchers"], later["watch_delay"]) == ("nobody", "hand")
+        shown = (await http.get(f"/api/groups/{group}", headers=auth(rui))).json()["table_rules"]
+        assert shown["oh_hell"] == {"watchers": "nobody", "watch_delay": "hand"}
         other_game = (await http.get(f"/api/rooms/{await table_code(server, ana, group=group, game='ribs')}")).json()
         assert (other_game["watchers"], other_game["watch_delay"]) == ("everyone", "none")
     for c in (host, member):

@@ -108,6 +108,10 @@ class GroupOut(BaseModel):
     members: list[MemberOut]
     rules: dict[str, dict[str, Any]]
     rules_changes: dict[str, RulesChangeOut] = Field(default_factory=dict)
+    table_rules: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description="Per game, what its tables last chose beyond the game's options: watchers, watch_delay.",
+    )
     tables: list[GroupTableOut]
     season: SeasonOut
     seasons: list[int]
@@ -240,6 +244,7 @@ async def group_answer(request: Request, code: str, caller: Caller) -> dict:
                 "members": groups.members_of(session, code),
                 "rules": groups.rules_of(session, code),
                 "rules_changes": groups.rules_changes_of(session, code),
+                "table_rules": groups.table_options_by_game(session, code),
                 "tables": _tables_for(session, code, caller.id),
                 "season": groups.current_season(session, code),
                 "seasons": groups.season_numbers(session, code),
