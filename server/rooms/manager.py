@@ -193,9 +193,7 @@ class RoomManager:
         A room that ``follow``s a finished one ("Play again") seats each of that match's
         players who comes in at the seat they had, the host (its creator) at once.
         """
-        created = self._check_new(
-            game_name, options, seats, private, host_id, host_name, turn_timer=turn_timer, follow=follow, watch=watch
-        )
+        created = self._check_new(game_name, options, seats, private, host_id, host_name, turn_timer, follow, watch)
         created["open_bot_seats"] = open_bot_seats
         return self._open_new(self.local_code(host_id), created, follow)
 
@@ -224,9 +222,7 @@ class RoomManager:
     ) -> Room:
         """``create``, in either mode; in cluster mode the code is unique and the host's cap
         counted across every node, and this node takes the new table's lease."""
-        created = self._check_new(
-            game_name, options, seats, private, host_id, host_name, turn_timer=turn_timer, follow=follow, watch=watch
-        )
+        created = self._check_new(game_name, options, seats, private, host_id, host_name, turn_timer, follow, watch)
         created["open_bot_seats"] = open_bot_seats
         if not is_slow(turn_timer):
             return self._open_new(await self.directory.new_code(host_id), created, follow)

@@ -12,7 +12,7 @@ import httpx
 import orjson
 import pytest
 import websockets
-from ws_client import Client, choose, new_player
+from ws_client import Client, choose, new_player, play_to_end
 
 SHORT = {"max_cards": 3, "rebound": False}  # a short Oh Hell: three hands
 
@@ -152,6 +152,20 @@ async def test_members_at_a_groups_table_is_its_members_and_the_group_remembers_
         other_game = (await http.get(f"/api/rooms/{await table_code(server, ana, group=group, game='ribs')}")).json()
         assert (other_game["watchers"], other_game["watch_delay"]) == ("everyone", "none")
     for c in (host, member):
+        await c.close()
+
+
+async def test_play_again_keeps_the_watcher_options(server):
+    ana = await new_player(server.base, "Ana")
+    code = await table_code(server, ana, watchers="nobody", watch_delay="hand")
+    host = await seated_with_bots(server, ana, code)
+    await host.send({"type": "start"})
+    await play_to_end([host], random.Random(7))
+    again = await table_code(server, ana, **{"from": code})
+    follower = await Client(server.ws_base, again, ana["token"], "again").connect()
+    assert (follower.state["room"]["watchers"], follower.state["room"]["watch_delay"]) == ("nobody", "hand")
+    await refused(server, again, None, "nameless at the next table")
+    for c in (host, follower):
         await c.close()
 
 
