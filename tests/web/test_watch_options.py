@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+
+import httpx
 from playwright.sync_api import expect
 
 SUMMARY = "async (code) => (await fetch(`/api/rooms/${code}`)).json()"
@@ -69,3 +72,32 @@ def test_a_stranger_at_a_table_that_takes_no_watchers_is_told_so_once(pages, tab
     stranger.on("websocket", lambda ws: sockets.append(ws.url))
     stranger.wait_for_timeout(3000)
     assert sockets == []  # refused once, it does not knock again
+
+
+def test_the_group_form_offers_the_watcher_options_showing_the_groups_last_choice(pages):
+    with httpx.Client(base_url=pages.base) as http:
+        ana = http.post("/api/players", json={"name": "Ana"}).json()
+        auth = {"Authorization": f"Bearer {ana['token']}"}
+        group = http.post("/api/groups", json={"name": "Friday"}, headers=auth).json()["code"]
+        made = http.post(
+            "/api/rooms",
+            json={"game": "oh_hell", "group": group, "watchers": "members", "watch_delay": "hand"},
+            headers=auth,
+        )
+        assert made.status_code == 201, made.text
+    page = pages.open(None)
+    me = json.dumps({"id": ana["id"], "name": "Ana", "token": ana["token"]})
+    page.add_init_script(f"localStorage.setItem('felt.player', {json.dumps(me)})")
+    page.goto(f"{pages.base}/g/{group}")
+    form = page.locator("#new-table")
+    form.get_by_label("Game", exact=True).select_option("oh_hell")
+    form.locator("#new-options-box > summary").click()
+    expect(form.get_by_label("Who may watch", exact=True)).to_have_value("members")
+    expect(form.get_by_label("Watchers see the play", exact=True)).to_have_value("hand")
+    form.get_by_label("Watchers see the play", exact=True).select_option("trick")
+    form.get_by_role("button", name="New table").click()
+    page.wait_for_url("**/r/*")
+    code = page.url.rsplit("/", 1)[-1]
+    with httpx.Client(base_url=pages.base) as http:
+        summary = http.get(f"/api/rooms/{code}").json()
+    assert (summary["watchers"], summary["watch_delay"]) == ("members", "trick")
