@@ -40,6 +40,7 @@ from server.rooms.messages import (
     parse_frame,
 )
 from server.rooms.seats import quoted
+from server.rooms.watching import SENT_AWAY
 from server.rules.games import GameError
 from server.storage import groups
 from server.storage.db import OUTAGE_ERRORS
@@ -174,8 +175,8 @@ class RoomSocket:
     async def closer(self, code: int, reason: str) -> None:
         # Used by the room (a client too slow to read, a room closing, shutdown). A client
         # that stopped reading never drains its queue: then give up on it and end the handler.
-        if code == CLOSE_POLICY:
-            self._refused("too_slow")
+        if code == CLOSE_POLICY:  # a watcher the table sends away at its start is counted apart
+            self._refused("no_watchers" if reason == SENT_AWAY else "too_slow")
         self.request_close(code, reason)
         if self.sender_task is None:
             return

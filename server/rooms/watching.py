@@ -32,6 +32,7 @@ from server.rooms.messages import error_frame
 
 WATCHERS = ("everyone", "members", "nobody")
 WATCH_DELAYS = ("none", "trick", "hand")
+SENT_AWAY = "no watchers"  # the close reason of a watcher sent away at the start
 
 
 def watch_options(watchers: object, watch_delay: object) -> dict:
@@ -114,4 +115,4 @@ def send_away(table: Any, connections: list) -> None:
     for conn in list(connections):
         if table.seat_of(conn.player_id) is None and not conn.closed:
             conn.push(error_frame(refusal.code, refusal.message))
-            asyncio.get_running_loop().create_task(conn.closer(1008, "no watchers"))
+            asyncio.get_running_loop().create_task(conn.closer(1008, SENT_AWAY))
