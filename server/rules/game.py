@@ -399,6 +399,24 @@ class Game(ABC):
     def players(self, state: Any) -> int:
         """The number of seats in this match."""
 
+    def watch_point(self, state: Any, unit: str) -> bool:
+        """Whether a watcher kept one ``unit`` behind (``"trick"`` or ``"hand"``) may be shown
+        ``state`` as it is. ``"trick"``: no card of an unfinished trick is on the table (the
+        hand's move log has no card played since its last completed trick; bids and the like
+        are not cards). ``"hand"``: the hand has just been dealt (its log is empty). The match
+        being over is a point of both. Read from the move log every game keeps (the chain of
+        ``server.rules.state``: a link of four completed a trick)."""
+        if self.is_over(state):
+            return True
+        link = state.log
+        if unit == "hand":
+            return not link
+        while link and len(link) == 3:
+            if any(key in ("card", "cards") for key, _ in link[2]):
+                return False
+            link = link[0]
+        return True
+
     # ---- shared helpers ----------------------------------------------------------------
 
     def is_over(self, state: Any) -> bool:

@@ -199,6 +199,34 @@ def save_rules(
     return changes
 
 
+def table_options_of(session: Session, code: str, game: str) -> dict[str, Any]:
+    """What the group's tables of ``game`` last chose beyond the game's options ({} if nothing)."""
+    saved = session.execute(
+        sa.select(GroupRules.table_options).where(GroupRules.group_code == code, GroupRules.game == game)
+    ).scalar_one_or_none()
+    return dict(saved or {})
+
+
+def table_options_by_game(session: Session, code: str) -> dict[str, dict[str, Any]]:
+    """``table_options_of`` for every game whose tables chose them."""
+    rows = session.execute(
+        sa.select(GroupRules.game, GroupRules.table_options).where(
+            GroupRules.group_code == code, GroupRules.table_options.is_not(None)
+        )
+    )
+    return {game: dict(chosen) for game, chosen in rows if chosen}
+
+
+def save_table_options(session: Session, code: str, game: str, chosen: dict[str, Any]) -> None:
+    """Remember what a table of ``game`` chose beyond the game's options (its rules row is
+    saved first: ``save_rules``)."""
+    session.execute(
+        sa.update(GroupRules)
+        .where(GroupRules.group_code == code, GroupRules.game == game)
+        .values(table_options=dict(chosen))
+    )
+
+
 def rules_changes_of(session: Session, code: str) -> dict[str, dict[str, Any]]:
     """The last change of the group's rules per game that someone made: ``{"by", "name", "at",
     "changes"}`` (``name``: the player's name now)."""

@@ -108,6 +108,10 @@ class GroupOut(BaseModel):
     members: list[MemberOut]
     rules: dict[str, dict[str, Any]]
     rules_changes: dict[str, RulesChangeOut] = Field(default_factory=dict)
+    table_rules: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description="Per game, what its tables last chose beyond the game's options: watchers, watch_delay.",
+    )
     tables: list[GroupTableOut]
     season: SeasonOut
     seasons: list[int]
@@ -240,6 +244,7 @@ async def group_answer(request: Request, code: str, caller: Caller) -> dict:
                 "members": groups.members_of(session, code),
                 "rules": groups.rules_of(session, code),
                 "rules_changes": groups.rules_changes_of(session, code),
+                "table_rules": groups.table_options_by_game(session, code),
                 "tables": _tables_for(session, code, caller.id),
                 "season": groups.current_season(session, code),
                 "seasons": groups.season_numbers(session, code),
@@ -478,11 +483,17 @@ async def group_table_options(request: Request, code: str, caller: Caller, game:
 
 
 async def link_group_table(
-    request: Request, code: str, opened: TableOpened, options: dict | None, by: str | None = None
+    request: Request,
+    code: str,
+    opened: TableOpened,
+    options: dict | None,
+    by: str | None = None,
+    table_options: dict | None = None,
 ) -> None:
     """Make the table just ``opened`` a table of group ``code``; with ``options``, they become
     the group's defaults for its game (the options a group last used), changed by ``by``, its
-    host. Its opening is queued for the group's chat in the same transaction: once this
+    host, and ``table_options`` (its ``watchers`` and ``watch_delay``) are remembered beside
+    them. Its opening is queued for the group's chat in the same transaction: once this
     returns, the message is stored too."""
     webhooks = getattr(request.app.state, "webhooks", None)
 
@@ -490,11 +501,19 @@ async def link_group_table(
         new = groups.link_table(session, code, opened.table, opened.game)
         if options is not None:
             groups.save_rules(session, code, opened.game, options, by, defaults(opened.game))
+            if table_options is not None:
+                groups.save_table_options(session, code, opened.game, table_options)
         return webhooks.announce(session, opened, code) if new and webhooks is not None else None
 
     queued = await _in_session(request, link)
     if webhooks is not None:
         webhooks.announced(opened.table, code, queued)
+
+
+async def group_table_choices(request: Request, code: str, game: str) -> dict:
+    """What the group's last table of ``game`` chose beyond the game's options (``watchers``,
+    ``watch_delay``; {} before any); the caller's membership is checked by ``group_table_options``."""
+    return await _in_session(request, lambda s: groups.table_options_of(s, code, game))
 
 
 async def group_of_table(request: Request, table_code: str) -> str | None:
