@@ -87,7 +87,7 @@ _PLAY_MOVE = {card: (("type", "play"), ("card", card)) for card in _DECK}
 _BID_MOVE = tuple((("type", "bid"), ("value", v)) for v in range(14))
 _BLIND_NIL_MOVE = (("type", "bid"), ("value", 0), ("blind", True))
 _LOOK_MOVE = (("type", "look"),)
-# The actions legal_actions offers, one shared object per move (server.rules.games.base).
+# The actions legal_actions offers, one shared object per move (server.rules.game).
 _PLAY_ACTION = shared_actions("play", "card", _DECK)
 _BID_ACTIONS = tuple(shared_actions("bid", "value", range(14)).values())  # bid v at index v
 _BLIND_NIL = shared_action(type="bid", value=0, blind=True)
