@@ -90,13 +90,14 @@ def action_type(action: object) -> str:
 
 # The fields of each action type (PROTOCOL §2): everything else a client sends is dropped.
 ACTION_FIELDS: dict[str, tuple[str, ...]] = {
-    "bid": ("value", "direction"),
+    "bid": ("value", "direction", "blind"),
     "pass": (),
     "take": ("direction",),
     "discard": ("cards",),
     "trump": ("suit",),
     "direction": ("direction",),
     "declare": (),
+    "look": (),
     "play": ("card",),
     "ribs": ("cards",),
     "pair": ("cards", "fold"),
