@@ -5,6 +5,7 @@ import { cardBack, cardText, cardView } from "./cards.js";
 import { descriptor, seatNotes } from "./games.js";
 import { t } from "./i18n.js";
 import { timeLeft } from "./slowclock.js";
+import { goalNote } from "./needs.js";
 
 /** The direction of seat ``seat`` from the middle, seen from ``base`` (at the bottom); the
  *  stylesheet turns it into a position with radii that suit the screen size. */
@@ -92,7 +93,7 @@ export function renderTable(el, o) {
         h("span", { class: "seat-name-text" }, empty ? t("seat.empty") : o.names[seat] || s.name)),
       badges.length ? h("div", { class: "seat-badges" }, badges) : null,
       view ? h("div", { class: "seat-notes" },
-        seatNotes(o.game, view, seat).map((t) => h("span", {}, t)),
+        seatNotes(o.game, view, seat).map((t) => h("span", {}, t)), goalNote(o.game, view, seat),
         Number.isInteger(count) ? h("span", { class: "seat-count" }, t("seat.cards", { n: count })) : null) : null,
       acting ? h("div", { class: "seat-turn" }, seat === o.you ? t("turn.yours") : t("turn.toAct")) : null,
       acting ? timerRing(o.timer, seat) : null,
