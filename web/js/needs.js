@@ -31,10 +31,10 @@ export function goalsOf(game, view) {
 
 const words = (g) => (g.state === "needs" ? t("needs.more", { n: g.n }) : t(`needs.${g.state}`));
 
-/** The note on ``seat``'s box ("needs 2 more"), or null when it has no goal now. */
-export function goalNote(game, view, seat) {
+/** The badge on ``seat``'s box ("needs 2 more"): one, or none when it has no goal now. */
+export function goalNotes(game, view, seat) {
   const goal = goalsOf(game, view).find((g) => g.seats.includes(seat));
-  return goal ? h("span", { class: ["seat-goal", `goal-${goal.state}`], "data-goal": goal.state }, words(goal)) : null;
+  return goal ? [h("span", { class: ["badge", "seat-goal", `goal-${goal.state}`], "data-goal": goal.state }, words(goal))] : [];
 }
 
 let said = null; // {hand, texts}: what each goal stood at when last drawn
