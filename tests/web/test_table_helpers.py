@@ -13,7 +13,7 @@ from itertools import pairwise, permutations
 import pytest
 from conftest import DESKTOP, PHONE
 from playwright.sync_api import expect
-from test_accessibility import AXE, OPTIONS, SETTLE, describe, in_portuguese
+from test_accessibility import AXE, OPTIONS, SETTLE, at_rest, describe, in_portuguese
 from test_table_feel import _start_against_bots
 
 ACES_HIGH = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
@@ -128,13 +128,13 @@ def sort_by(page, mode: str) -> list[str]:
 
 def play_until(page, table, until, timeout: float = 150, choose=None):
     """Ana plays her first legal move (or ``choose``'s) until ``until(state)`` holds at a moment
-    nothing moves (her turn); returns that state."""
+    nothing moves (her turn, no finished trick held or swept); returns that state."""
     deadline = time.monotonic() + timeout
     while True:
         assert time.monotonic() < deadline, "the table never came to the state looked for"
         assert not table.finished(page), "the match ended before the state looked for"
         state = page.evaluate(READ)
-        if state["mine"]:
+        if state["mine"] and at_rest(page):
             if until(state):
                 return state
             if not (choose and choose(page, state)):
@@ -219,7 +219,7 @@ def test_oh_hell_sorts_every_way_keeps_the_choice_and_reorders_by_keys_and_drag(
 
 def test_oh_hell_bid_bar_names_the_hooks_bid_and_the_seats_needs_follow_the_tricks(pages, table):
     page = pages.open("/", viewport=DESKTOP)
-    _start_against_bots(page, table, "oh_hell", {"max_cards": 7, "start": "low", "rebound": False})
+    _start_against_bots(page, table, "oh_hell", {"max_cards": 6, "start": "low", "rebound": True})
     axe = AxeCheck()
     bars: list[str] = []
     hooked: list[str] = []
@@ -265,7 +265,7 @@ def test_oh_hell_bid_bar_names_the_hooks_bid_and_the_seats_needs_follow_the_tric
         page,
         table,
         lambda s: len(hooked) >= 1 and {"needs", "made"} <= goals_seen and len(bars) >= 3,
-        timeout=200,
+        timeout=300,
         choose=lambda p, s: check_bar(p, s) or check_goals(p, s),
     )
     # While the tricks are played the bar is gone and the notes are said as they change.

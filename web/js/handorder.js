@@ -72,12 +72,18 @@ export function arrangeHand(box, game, view, code) {
   const modes = sortModes(d);
   const mode = modeFor(modes);
   const order = sortHand(view.hand, mode, orderFacts(d, view), mode === "hand" ? arrangedCards(current) || [] : null);
+  if (!cards.querySelector(".hand-sort")) cards.append(sortControl(modes, mode));
   const byIndex = new Map(shownButtons().map((b) => [Number(b.dataset.index), b]));
-  cards.append(...order.map((i) => byIndex.get(i)).filter(Boolean));
+  putInOrder(order.map((i) => byIndex.get(i)).filter(Boolean));
   markArranging(cards, mode === "hand");
-  const control = box.querySelector(".hand-sort");
-  if (control) control.querySelector(".hand-sort-hint").hidden = mode !== "hand";
-  else box.append(sortControl(modes, mode));
+  const hint = box.querySelector(".hand-sort-hint") || box.appendChild(h("p", { class: "hint hand-sort-hint" }, t("sort.arrangeHint")));
+  hint.hidden = mode !== "hand";
+}
+
+/** Show the card buttons in this order, the Sort control after them (on their last line, where
+ *  there is room: it adds no line to the dock). */
+function putInOrder(buttons) {
+  row().querySelector(".hand-sort").before(...buttons);
 }
 
 /** Sorted by hand, the row takes focus and shows the picked card; else it is a plain row. */
@@ -101,11 +107,10 @@ function markArranging(cards, on) {
 }
 
 function sortControl(modes, mode) {
-  return h("div", { class: "hand-sort" },
+  return h("span", { class: "hand-sort" },
     h("label", { for: "hand-sort" }, t("sort.label")),
     h("select", { id: "hand-sort", "data-hand-sort": "", "data-key": "hand-sort" },
-      modes.map((m) => h("option", { value: m, selected: m === mode }, t(`sort.${m}`)))),
-    h("span", { class: "hint hand-sort-hint", hidden: mode !== "hand" }, t("sort.arrangeHint")));
+      modes.map((m) => h("option", { value: m, selected: m === mode }, t(`sort.${m}`)))));
 }
 
 /** Put the hand in its new order (the control stays, and keeps the focus it has). */
@@ -124,7 +129,7 @@ function moveCard(from, to) {
   const buttons = shownButtons();
   if (to < 0 || to >= buttons.length || from === to) return;
   const order = moved(buttons, from, to);
-  row().append(...order);
+  putInOrder(order);
   picked = to;
   keepShownOrder();
   again();
@@ -140,7 +145,8 @@ document.addEventListener("change", (event) => {
 
 document.addEventListener("keydown", (event) => {
   const cards = event.target.closest?.(".hand-cards[data-arrange]");
-  if (!cards || !current || !["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key)) return;
+  if (!cards || !current || event.target.closest(".hand-sort")) return; // the select keeps its keys
+  if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key)) return;
   const buttons = shownButtons();
   const card = event.target.closest("button[data-card]");
   if (card) picked = buttons.indexOf(card);
@@ -170,7 +176,7 @@ document.addEventListener("pointermove", (event) => {
   const buttons = shownButtons();
   const over = placeAt(buttons, event.clientX, event.clientY);
   const from = buttons.indexOf(press.button);
-  if (over !== from) row().append(...moved(buttons, from, over));
+  if (over !== from) putInOrder(moved(buttons, from, over));
 }, true);
 
 /** The shown place the pointer is over: the card in its line whose middle it is nearest. */
