@@ -1,4 +1,4 @@
-// Your hand in the order you choose: a small "Sort" control under the cards (by suit, trumps
+// Your hand in the order you choose: a small "Sort" control after the cards (by suit, trumps
 // to one side, by rank, or by hand), kept on this device. Sorted by hand, the cards are dragged
 // into place (mouse or touch), or moved with the keys: the row of cards takes focus, the arrow
 // keys pick a card and Shift with an arrow moves it. The arrangement is kept for the hand being
