@@ -46,13 +46,14 @@ from server.rules.games.base import Action, Game
 from server.rules.tricks import Play, TrickPlay
 
 #: Positions the search may settle before it gives up (and the claim is refused): about
-#: 50 ms of search (bench/claims.py).
-NODE_BUDGET = 4000
+#: 50 ms of search on an idle core (bench/claims.py).
+NODE_BUDGET = 1500
 
 Line = list[tuple[int, Action]]
+_NOTHING: frozenset[str] = frozenset()
 
 
-class _OverBudget(Exception):
+class OverBudget(Exception):
     """The search visited more positions than its budget allows."""
 
 
@@ -70,7 +71,7 @@ def winning_line(game: Game, state: Any, claimant: int, budget: int = NODE_BUDGE
         if not search.wins(state, play):
             return None
         return search.line(state, play)
-    except _OverBudget:
+    except OverBudget:
         return None
 
 
@@ -93,21 +94,41 @@ class ClaimSearch:
 
     def wins(self, state: Any, play: TrickPlay) -> bool:
         """Whether the claiming side takes every remaining trick from this position."""
-        key = self._key(play)
+        dead = self._dead_suits(play)
+        key = self._key(play, dead)
         known = self.settled.get(key)
         if known is not None:
             return known
         self.nodes += 1
         if self.nodes > self.budget:
-            raise _OverBudget
+            raise OverBudget
         ours = play.sides[play.turn] == self.side
-        result = not ours  # ours: no card wins everything; theirs: no card refutes
-        for card, action in self._moves(state, play):
-            if self._after(state, play, card, action) is ours:
-                result = ours
-                break
+        if self._top_trump_against(play):
+            result = False
+        else:
+            result = not ours  # ours: no card wins everything; theirs: no card refutes
+            for card, action in self._moves(state, play, dead):
+                if self._after(state, play, card, action) is ours:
+                    result = ours
+                    break
         self.settled[key] = result
         return result
+
+    def _top_trump_against(self, play: TrickPlay) -> bool:
+        """Whether a seat against the claim holds the highest trump left: it takes the trick it
+        is played to, and it is played by the hand's last trick at the latest."""
+        trump, order = play.trump, play.order
+        if trump is None:
+            return False
+        best, holder = -1, -1
+        for seat, hand in enumerate(play.hands):
+            for card in hand:
+                suit, strength = order[card]
+                if suit == trump and strength > best:
+                    best, holder = strength, seat
+        if holder < 0 or play.sides[holder] == self.side:
+            return False
+        return all(order[card][0] != trump or order[card][1] < best for _, card in play.trick)
 
     def line(self, state: Any, play: TrickPlay | None) -> Line:
         """The plays from a won position to the hand's end (every position on it is settled):
@@ -115,7 +136,7 @@ class ClaimSearch:
         plays: Line = []
         while play is not None:
             seat = play.turn
-            moves = self._moves(state, play)
+            moves = self._moves(state, play, self._dead_suits(play))
             if play.sides[seat] == self.side:
                 action = next(m for m in moves if self._after(state, play, *m))[1]
             else:
@@ -143,11 +164,13 @@ class ClaimSearch:
 
     # ---- moves and positions --------------------------------------------------------------
 
-    def _moves(self, state: Any, play: TrickPlay) -> list[tuple[str, Action]]:
-        """The acting seat's legal cards, one per class of equivalent cards, strongest first."""
+    def _moves(self, state: Any, play: TrickPlay, dead: frozenset[str]) -> list[tuple[str, Action]]:
+        """The acting seat's legal cards, one per class of equivalent cards, strongest first
+        (a seat against the claim: its cards of ``dead`` suits one move, the last)."""
         seat = play.turn
         legal = {a["card"]: a for a in self.game.legal_actions(state, seat) if a.get("type") == "play"}
-        dead = () if play.sides[seat] == self.side else self._dead_suits(play)
+        if play.sides[seat] == self.side:
+            dead = _NOTHING
         order, trump = play.order, play.trump
         moves: list[tuple[str, Action]] = []
         dead_move = None
@@ -165,23 +188,22 @@ class ClaimSearch:
         """The suits no card of which can take a trick or be led again (see the module)."""
         side, sides, order = self.side, play.sides, play.order
         if not play.trick and sides[play.turn] != side:
-            return frozenset()  # another seat leads this trick: any suit may be led
+            return _NOTHING  # another seat leads this trick: any suit may be led
         ours: set[str | None] = set()
         for seat, hand in enumerate(play.hands):
             if sides[seat] == side:
                 ours.update(order[card][0] for card in hand)
         led = _led(play)
         if None in ours or (play.trick and led is None):
-            return frozenset()  # a card of no suit may leave the suit led to another seat
+            return _NOTHING  # a card of no suit may leave the suit led to another seat
         held = {order[c][0] for hand in play.hands for c in hand}
         return frozenset(
             suit for suit in held if suit is not None and suit not in ours and suit not in (led, play.trump)
         )
 
-    def _key(self, play: TrickPlay) -> Hashable:
-        """The position: whose card is next, the trick so far and each hand, the dead cards of
-        the seats against the claim only counted."""
-        dead = self._dead_suits(play)
+    def _key(self, play: TrickPlay, dead: frozenset[str]) -> Hashable:
+        """The position: whose card is next, the trick so far and each hand, the cards of
+        ``dead`` suits of the seats against the claim only counted."""
         if not dead:
             return (play.turn, play.trick, play.hands)
         order, sides, side = play.order, play.sides, self.side
@@ -228,4 +250,4 @@ def _representatives(play: TrickPlay, seat: int, legal: dict[str, Action]) -> li
     return chosen
 
 
-__all__ = ["NODE_BUDGET", "ClaimSearch", "Line", "Play", "is_certain", "winning_line"]
+__all__ = ["NODE_BUDGET", "ClaimSearch", "Line", "OverBudget", "Play", "is_certain", "winning_line"]

@@ -90,7 +90,7 @@ def test_claim_accepted_exactly_when_certain(name, players, options, cards):
     game = get_game(name)
     rng = random.Random(f"{name}{options}")
     checked = accepted = 0
-    for deal in range(12):
+    for deal in range(8):
         state = game.new_game(players, options, seed=rng.randrange(10**9), dealer=deal % players)
         for position in trick_play_positions(game, state, rng, cards):
             play = game.trick_play(position)
