@@ -10,7 +10,8 @@ import random
 
 import pytest
 
-from server.rules.claims import is_certain, winning_line
+from server.rules.cards import standard_deck
+from server.rules.claims import NODE_BUDGET, ClaimSearch, is_certain, winning_line
 from server.rules.games import get_game
 
 # (game, players, options, cards in hand at most when the checks start)
@@ -135,3 +136,27 @@ def test_no_claim_outside_trick_play_or_in_a_game_without_claims():
     ribs = get_game("ribs")
     assert not ribs.claims
     assert winning_line(ribs, ribs.new_game(None, None, seed=1), 0) is None
+
+
+def test_thirteen_trumps_are_certain_at_the_first_lead_in_a_few_positions():
+    """Every trump in one hand at thirteen cards: the others' discards are dead cards, so the
+    proof takes a few dozen positions, and only that seat's claim stands."""
+    game = get_game("oh_hell")
+    deck = list(standard_deck())
+    spades = [c for c in deck if c[-1] == "S"]
+    others = [c for c in deck if c[-1] != "S"]
+    random.Random(3).shuffle(others)
+    rest = iter(others)
+    stacked = [spades[k // 3] if k % 3 == 0 else next(rest) for k in range(39)] + list(rest)
+    state = game.new_game(3, {"max_cards": 13, "start": "high", "trump": "S"}, seed=1, dealer=0, decks=[stacked])
+    rng = random.Random(1)
+    while game.trick_play(state) is None:
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+    play = game.trick_play(state)
+    assert play.turn == 1 and len(play.hands[1]) == 13
+    search = ClaimSearch(game, 1, NODE_BUDGET)
+    assert search.wins(state, play) and search.nodes < 100
+    line = winning_line(game, state, 1)
+    assert line is not None and played_out(game, state, line, 1) == 13
+    assert winning_line(game, state, 0) is None and winning_line(game, state, 2) is None
