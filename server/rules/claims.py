@@ -22,7 +22,11 @@ can be: the first trick the claimant's side loses refutes the line that led to i
 of the claimant's side stops at its first card that wins everything, another seat at its
 first card that refutes. Positions are remembered by (the cards each seat holds, whose card
 is next, the trick so far), so the same position reached by plays in another order is
-settled once. Cards are merged into one move when they are equivalent:
+settled once. Two positions are settled without a search: a seat against the claim holding
+the highest trump left refutes it (that trump takes the trick it is played to, by the hand's
+last trick at the latest), and a seat of the claiming side to lead whose every card is the
+top of its suit, with no trump elsewhere that could beat a plain one, takes every trick by
+leading from the top. Cards are merged into one move when they are equivalent:
 
 - two cards of one hand of the same suit with no live card (held by anyone, or already in
   the trick) between them in that suit's order this hand;
@@ -105,6 +109,8 @@ class ClaimSearch:
         ours = play.sides[play.turn] == self.side
         if self._top_trump_against(play):
             result = False
+        elif ours and self._cashes(play):
+            result = True
         else:
             result = not ours  # ours: no card wins everything; theirs: no card refutes
             for card, action in self._moves(state, play, dead):
@@ -113,6 +119,31 @@ class ClaimSearch:
                     break
         self.settled[key] = result
         return result
+
+    def _cashes(self, play: TrickPlay) -> bool:
+        """Whether the seat to lead takes every trick by leading its cards from the top: in
+        each suit it holds, it holds that suit's highest live cards, and nobody else holds a
+        trump that could beat one of them (no card of no suit anywhere)."""
+        if play.trick:
+            return False
+        leader, order, trump = play.turn, play.order, play.trump
+        mine: dict[str | None, list[int]] = {}
+        for card in play.hands[leader]:
+            suit, strength = order[card]
+            if suit is None:
+                return False
+            mine.setdefault(suit, []).append(strength)
+        plain = any(suit != trump for suit in mine)
+        for seat, hand in enumerate(play.hands):
+            if seat == leader:
+                continue
+            for card in hand:
+                suit, strength = order[card]
+                if suit is None or (plain and suit == trump and trump is not None):
+                    return False
+                if suit in mine and strength > min(mine[suit]):
+                    return False
+        return True
 
     def _top_trump_against(self, play: TrickPlay) -> bool:
         """Whether a seat against the claim holds the highest trump left: it takes the trick it
