@@ -19,8 +19,8 @@ import random
 import time
 
 from bench.common import figure, pct
+from server.games import get_game
 from server.rules.claims import NODE_BUDGET, ClaimSearch, OverBudget
-from server.rules.games import get_game
 
 # (game, players, options, hand sizes)
 CASES = [

@@ -46,7 +46,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from server.rules.games.base import Action, Game
+from server.rules.game import Action, Game
 from server.rules.tricks import Play, TrickPlay
 
 #: Positions the search may settle before it gives up (and the claim is refused): about

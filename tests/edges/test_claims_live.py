@@ -13,7 +13,7 @@ import re
 from test_rooms_live import close_all, fetch_match, replay_states
 from ws_client import Client, new_player, new_room, play_to_end
 
-from server.rules.games import get_game
+from server.games import get_game
 
 CARD = re.compile(r"\b(10|[2-9JQKA])[SHDC]\b")
 

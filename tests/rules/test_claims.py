@@ -10,9 +10,9 @@ import random
 
 import pytest
 
+from server.games import get_game
 from server.rules.cards import standard_deck
 from server.rules.claims import NODE_BUDGET, ClaimSearch, is_certain, winning_line
-from server.rules.games import get_game
 
 # (game, players, options, cards in hand at most when the checks start)
 TABLES = [
