@@ -37,6 +37,7 @@ from server.rooms.errors import RoomError
 from server.rooms.room import Room
 from server.rooms.seats import is_room_code, new_room_code
 from server.rooms.slow_clocks import SlowClocks, slow_seats_of
+from server.rooms.take_backs import UNDO_CHOICES
 from server.rooms.timer import TURN_TIMER_CHOICES, is_slow
 from server.rules.games import get_game
 
@@ -86,6 +87,7 @@ def created_entry(
     host_name: str,
     turn_timer: int = 0,
     follow: Room | None = None,
+    undo: str | None = None,
 ) -> dict:
     """A new table's ``created`` entry, or the RoomError that refuses it. A ``follow`` with
     ``hold_s`` has its partners rotated: each player's seat is kept for them that long
@@ -93,6 +95,10 @@ def created_entry(
     if turn_timer not in TURN_TIMER_CHOICES:
         choices = ", ".join(map(str, TURN_TIMER_CHOICES))
         raise RoomError("bad_options", f"The turn timer is one of {choices} seconds (0: off).", 422)
+    if undo is None:  # "Play again" keeps the table's
+        undo = getattr(getattr(follow, "table", None), "undo", None) or "ask"
+    if undo not in UNDO_CHOICES:
+        raise RoomError("bad_options", f"Taking back ('undo') is one of {', '.join(UNDO_CHOICES)}.", 422)
     try:
         game = get_game(game_name)
     except ValueError as err:
@@ -111,6 +117,7 @@ def created_entry(
         "host_id": host_id,
         "host_name": host_name,
         "turn_timer": turn_timer,
+        "undo": undo,
     }
     if follow is not None:
         created["follow_seats"] = placed = follow_seats(follow, seats)
@@ -178,6 +185,7 @@ class RoomManager:
         turn_timer: int = 0,
         follow: Room | None = None,
         open_bot_seats: bool = False,
+        undo: str | None = None,
     ) -> Room:
         """Open a room in this process alone; the host is seated at seat 0.
 
@@ -185,7 +193,7 @@ class RoomManager:
         players who comes in at the seat they had, the host (its creator) at once.
         """
         created = self._check_new(
-            game_name, options, seats, private, host_id, host_name, turn_timer=turn_timer, follow=follow
+            game_name, options, seats, private, host_id, host_name, turn_timer=turn_timer, follow=follow, undo=undo
         )
         created["open_bot_seats"] = open_bot_seats
         return self._open_new(self.local_code(host_id), created, follow)
@@ -211,11 +219,12 @@ class RoomManager:
         turn_timer: int = 0,
         follow: Room | None = None,
         open_bot_seats: bool = False,
+        undo: str | None = None,
     ) -> Room:
         """``create``, in either mode; in cluster mode the code is unique and the host's cap
         counted across every node, and this node takes the new table's lease."""
         created = self._check_new(
-            game_name, options, seats, private, host_id, host_name, turn_timer=turn_timer, follow=follow
+            game_name, options, seats, private, host_id, host_name, turn_timer=turn_timer, follow=follow, undo=undo
         )
         created["open_bot_seats"] = open_bot_seats
         if not is_slow(turn_timer):

@@ -14,7 +14,8 @@ The log entries (``kind``: data) are: ``created`` (game, options, seats, private
 their seats and how long each is kept), ``sit`` (seat, player_id, name), ``stand`` (seat),
 ``bot`` (seat, remove, level), ``start`` (match_id, seed, dealer, started_at), ``act`` (seat,
 action, and ``clock`` when the turn clock ran out and a bot played for the seat), ``chat``
-(the line), ``next`` (code, by_host, and ``rotated`` when its players are moved there as
+(the line), ``undo_ask``, ``undo`` and ``preselect`` (server/rooms/take_backs.py),
+``next`` (code, by_host, and ``rotated`` when its players are moved there as
 rotated partners), ``leave`` (seat),
 ``take`` (seat, player_id, name: during play a person takes a bot's seat, their own back
 after leaving it or, asked and allowed, any bot's), ``ask_seat`` (player_id, seat, name: a
@@ -48,6 +49,7 @@ import orjson
 from server.log_entry import LogEntry
 from server.rooms.seats import Match, Seat, seed_commitment
 from server.rooms.table_checks import TableChecks
+from server.rooms.take_backs import TakeBacks
 from server.rooms.timer import TurnClock
 from server.rules.games import Game, get_game
 
@@ -66,13 +68,14 @@ def _stamp(at: float) -> datetime:
     return datetime.fromtimestamp(at, UTC)
 
 
-class Table(TableChecks):
+class Table(TableChecks, TakeBacks):
     """One table's state, changed only by ``apply``; see the module docstring."""
 
     # A server holds thousands of tables: no per-instance __dict__.
     __slots__ = (
         "_public",
         "_public_state",
+        "before",
         "chat",
         "chat_history",
         "clock",
@@ -84,6 +87,7 @@ class Table(TableChecks):
         "host_id",
         "host_name",
         "joining",
+        "last_seat",
         "match",
         "next_by_host",
         "next_code",
@@ -91,6 +95,7 @@ class Table(TableChecks):
         "open_bot_seats",
         "options",
         "partners",
+        "preselected",
         "private",
         "record",
         "result",
@@ -102,6 +107,8 @@ class Table(TableChecks):
         "seats_part",
         "state",
         "status",
+        "undo",
+        "undo_asked",
         "version",
     )
 
@@ -143,6 +150,11 @@ class Table(TableChecks):
         self.open_bot_seats = False  # anyone may take a bot's seat during play, unasked
         self.seat_requests: dict[str, dict] = {}  # player id -> their request for a bot's seat
         self.joining: dict[str, str] = {}  # spectators who sit at "Play again": player id -> name
+        self.undo = "ask"  # the room's ``undo`` option (server/rooms/take_backs.py)
+        self.before: Any = None  # the state before the last action, while it may be taken back
+        self.last_seat: int | None = None
+        self.undo_asked: dict | None = None
+        self.preselected: dict[int, tuple[str, Any]] = {}
         # The game's public view (a spectator's), built once per state; the keys of a seat's
         # view that may differ from it (None: unknown, diff whole views).
         self._public_state: Any = None
@@ -172,6 +184,7 @@ class Table(TableChecks):
         table.follow_seats = dict(created.get("follow_seats") or {})
         table.open_bot_seats = bool(created.get("open_bot_seats"))
         table.partners = created.get("partners")
+        table.undo = created.get("undo", "ask")
         table.rebuild_room_part()
         host_seat = table.seats[table.follow_seats.get(created["host_id"], 0)]
         host_seat.player_id = created["host_id"]
@@ -332,9 +345,10 @@ class Table(TableChecks):
 
     def _act(self, entry: LogEntry) -> list:
         data = entry.data
-        seat, action = data["seat"], data["action"]
+        seat, action, before = data["seat"], data["action"], self.state
         # GameError propagates to the edge with its sentence; nothing has changed then.
         self.state = self.game.apply(self.state, seat, action)
+        self.acted(seat, before, bool(data.get("clock")))
         assert self.match is not None
         self.match.log_action(seat, orjson.dumps(action))
         if data.get("clock"):
@@ -371,6 +385,10 @@ class Table(TableChecks):
         self.clock.acted(back)
         self.seats_changed()
         return [(TURN, None)] if back in self.people_to_act() else []
+
+    def _undo(self, entry: LogEntry) -> list:
+        self.take_back(entry.data["seat"])
+        return [(TURN, None)]
 
     def _chat(self, entry: LogEntry) -> list:
         # The last ``chat_history`` lines, a new list each time (the differ compares by identity).
@@ -524,6 +542,8 @@ def room_part(table: Table) -> dict:
         "seat_requests": list(table.seat_requests.values()),
         "joining": [{"player_id": p, "name": n} for p, n in table.joining.items()],
         "seat_history": seat_history(match) if match else [],
+        "undo": table.undo,
+        "undo_asked": table.undo_asked,
     }
 
 
@@ -579,6 +599,9 @@ _APPLY = {
     "take": Table._take,
     "ask_seat": Table._ask_seat,
     "join_next": Table._join_next,
+    "undo": Table._undo,
+    "undo_ask": Table._undo_ask,
+    "preselect": Table._preselect,
 }
 
 

@@ -19,6 +19,7 @@ from server.players import player_for_token
 from server.rooms import RoomError
 from server.rooms.manager import UNAVAILABLE
 from server.rooms.seats import is_room_code, quoted
+from server.rooms.take_backs import UNDO_RULE
 from server.rules.games import game_names
 from server.storage import store
 
@@ -44,6 +45,11 @@ class CreateRoom(BaseModel):
     open_bot_seats: bool = Field(
         default=False,
         description="During play anyone may take a bot's seat unasked (false: the host allows each request).",
+    )
+    undo: Literal["ask", "off", "free"] | None = Field(
+        default=None,
+        description="Taking an action back: the next seat to act agrees ('ask'), 'free' (at once) or 'off'. "
+        "Default: the group's house rule, the table played again ('from'), else 'ask'.",
     )
     from_: str | None = Field(default=None, alias="from", description="The room this one follows ('Play again').")
     group: str | None = Field(
@@ -114,9 +120,11 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
     spend(request, ROOMS, "new rooms")
     manager = request.app.state.rooms
     previous = follow = None
-    options, group = body.options, body.group
+    options, group, undo = body.options, body.group, body.undo
     if group is not None:
         options = await group_table_options(request, group, caller, body.game, body.options)
+        house_undo = options.pop(UNDO_RULE, None)  # a house rule kept with the game's options
+        undo = undo or house_undo
     elif body.from_:
         group = await group_of_table(request, body.from_)
     try:
@@ -128,6 +136,7 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
             previous = manager.get(body.from_) if manager.cluster is None else await manager.open(body.from_)
             _may_follow(previous, body.from_, caller.id)
             follow = await rotated_follow(request, previous, group) if body.rotate_partners else previous
+            undo = undo or previous.table.undo  # "Play again" keeps it
         room = await manager.create_shared(
             body.game,
             options,
@@ -138,9 +147,10 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
             turn_timer=body.turn_timer,
             follow=follow,
             open_bot_seats=body.open_bot_seats,
+            undo=undo,
         )
         if group is not None:  # the options a group last used become its defaults
-            used = room.summary()["options"] if body.group is not None else None
+            used = {**room.summary()["options"], UNDO_RULE: room.table.undo} if body.group is not None else None
             opened = TableOpened(room.code, room.table.game.name, room.table.host_name)
             await link_group_table(request, group, opened, used, caller.id)
         if previous is not None:
