@@ -85,6 +85,7 @@ class TakeBacks:
             self.preselected.pop(seat, None)
         else:
             self.preselected[seat] = (card, self.hand_number())
+            self.settle_preselected()  # chosen on one's own turn: judged at once
         return []
 
     def hand_number(self) -> Any:
