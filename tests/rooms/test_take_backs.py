@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import random
 
+from test_table import Log
+
 from server.rooms.table import Table
 from server.rules.replay import replay_iter
-from test_table import Log
 
 START = {"match_id": "m1", "seed": "4242", "dealer": 0, "started_at": "2026-01-01T00:00:00+00:00"}
 
