@@ -26,15 +26,17 @@ async def bid_all(clients: list[Client]) -> None:
     await settled(clients)
 
 
-def never_shown_to(client: Client) -> bool:
-    """No frame ``client`` got ever put a card in its view's ``preselect``."""
+def never_shown_to(client: Client, card: str) -> bool:
+    """No frame ``client`` got ever put ``card`` in its view's ``preselect``."""
     for raw in client.frames:
         frame = orjson.loads(raw)
-        if frame["type"] == "snapshot" and frame["state"].get("preselect") is not None:
+        if frame["type"] == "snapshot" and frame["state"].get("preselect") == card:
             return False
-        if frame["type"] == "patch" and any(op["path"] == "/preselect" and op.get("value") for op in frame["ops"]):
+        if frame["type"] == "patch" and any(
+            op["path"] == "/preselect" and op.get("value") == card for op in frame["ops"]
+        ):
             return False
-    return client.state["preselect"] is None
+    return client.state["preselect"] != card
 
 
 async def test_a_chosen_card_is_played_at_its_turn_and_one_that_may_not_be_is_dropped(server):
@@ -76,7 +78,7 @@ async def test_a_chosen_card_is_played_at_its_turn_and_one_that_may_not_be_is_dr
                 assert chooser.state["preselect"] is None
                 assert card in chooser.game["hand"] and chooser.game["to_act"] == [seat]
                 dropped = True
-            assert all(never_shown_to(other) for other in clients if other is not chooser)
+            assert all(never_shown_to(other, card) for other in clients if other is not chooser)
             break
         # Play the trick (and the hand) out; the next trick tries again.
         while clients[0].state["room"]["status"] == "playing" and clients[0].game["trick"]:
