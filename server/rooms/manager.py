@@ -87,11 +87,14 @@ def created_entry(
     host_name: str,
     turn_timer: int = 0,
     follow: Room | None = None,
+    open_bot_seats: bool = False,
     undo: str | None = None,
 ) -> dict:
     """A new table's ``created`` entry, or the RoomError that refuses it. A ``follow`` with
     ``hold_s`` has its partners rotated: each player's seat is kept for them that long
-    (``Table.held_for``) while their page brings them over."""
+    (``Table.held_for``) while their page brings them over. ``open_bot_seats``: anyone may take
+    a bot's seat during play; ``undo``: the take-back rule (server/rooms/take_backs.py; not
+    given, a "Play again" table keeps its table's)."""
     if turn_timer not in TURN_TIMER_CHOICES:
         choices = ", ".join(map(str, TURN_TIMER_CHOICES))
         raise RoomError("bad_options", f"The turn timer is one of {choices} seconds (0: off).", 422)
@@ -118,6 +121,7 @@ def created_entry(
         "host_name": host_name,
         "turn_timer": turn_timer,
         "undo": undo,
+        "open_bot_seats": open_bot_seats,
     }
     if follow is not None:
         created["follow_seats"] = placed = follow_seats(follow, seats)
@@ -184,8 +188,7 @@ class RoomManager:
         host_name: str,
         turn_timer: int = 0,
         follow: Room | None = None,
-        open_bot_seats: bool = False,
-        undo: str | None = None,
+        **table: Any,
     ) -> Room:
         """Open a room in this process alone; the host is seated at seat 0.
 
@@ -193,9 +196,8 @@ class RoomManager:
         players who comes in at the seat they had, the host (its creator) at once.
         """
         created = self._check_new(
-            game_name, options, seats, private, host_id, host_name, turn_timer=turn_timer, follow=follow, undo=undo
+            game_name, options, seats, private, host_id, host_name, turn_timer=turn_timer, follow=follow, **table
         )
-        created["open_bot_seats"] = open_bot_seats
         return self._open_new(self.local_code(host_id), created, follow)
 
     def local_code(self, host_id: str) -> str:
@@ -218,15 +220,14 @@ class RoomManager:
         host_name: str,
         turn_timer: int = 0,
         follow: Room | None = None,
-        open_bot_seats: bool = False,
-        undo: str | None = None,
+        **table: Any,
     ) -> Room:
         """``create``, in either mode; in cluster mode the code is unique and the host's cap
-        counted across every node, and this node takes the new table's lease."""
+        counted across every node, and this node takes the new table's lease. ``table``: the
+        room's own options beside the game's (``open_bot_seats``, ``undo``: see ``created_entry``)."""
         created = self._check_new(
-            game_name, options, seats, private, host_id, host_name, turn_timer=turn_timer, follow=follow, undo=undo
+            game_name, options, seats, private, host_id, host_name, turn_timer=turn_timer, follow=follow, **table
         )
-        created["open_bot_seats"] = open_bot_seats
         if not is_slow(turn_timer):
             return self._open_new(await self.directory.new_code(host_id), created, follow)
         async with self.slow_seat_lock(host_id):  # counted and seated before another request of theirs

@@ -75,7 +75,6 @@ class Table(TableChecks, TakeBacks):
     __slots__ = (
         "_public",
         "_public_state",
-        "before",
         "chat",
         "chat_history",
         "clock",
@@ -87,7 +86,6 @@ class Table(TableChecks, TakeBacks):
         "host_id",
         "host_name",
         "joining",
-        "last_seat",
         "match",
         "next_by_host",
         "next_code",
@@ -95,7 +93,6 @@ class Table(TableChecks, TakeBacks):
         "open_bot_seats",
         "options",
         "partners",
-        "preselected",
         "private",
         "record",
         "result",
@@ -107,8 +104,6 @@ class Table(TableChecks, TakeBacks):
         "seats_part",
         "state",
         "status",
-        "undo",
-        "undo_asked",
         "version",
     )
 
@@ -150,11 +145,7 @@ class Table(TableChecks, TakeBacks):
         self.open_bot_seats = False  # anyone may take a bot's seat during play, unasked
         self.seat_requests: dict[str, dict] = {}  # player id -> their request for a bot's seat
         self.joining: dict[str, str] = {}  # spectators who sit at "Play again": player id -> name
-        self.undo = "ask"  # the room's ``undo`` option (server/rooms/take_backs.py)
-        self.before: Any = None  # the state before the last action, while it may be taken back
-        self.last_seat: int | None = None
-        self.undo_asked: dict | None = None
-        self.preselected: dict[int, tuple[str, Any]] = {}
+        self.no_take_backs()
         # The game's public view (a spectator's), built once per state; the keys of a seat's
         # view that may differ from it (None: unknown, diff whole views).
         self._public_state: Any = None
@@ -544,6 +535,7 @@ def room_part(table: Table) -> dict:
         "seat_history": seat_history(match) if match else [],
         "undo": table.undo,
         "undo_asked": table.undo_asked,
+        "undoable": table.undoable,
     }
 
 

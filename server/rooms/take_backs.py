@@ -37,7 +37,7 @@ def refused(message: str) -> RoomError:
 class TakeBacks:
     """The take-backs and pre-selected cards of ``server.rooms.table.Table``."""
 
-    __slots__ = ()
+    __slots__ = ("before", "last_seat", "preselected", "undo", "undo_asked", "undoable")
 
     game: Game
     seats: list[Seat]
@@ -48,7 +48,14 @@ class TakeBacks:
     before: Any  # the game's state before the last action, while it may still be taken back
     last_seat: int | None  # whose action that was
     undo_asked: dict | None  # {"seat": asked, "by": asker} while a request waits
+    undoable: int | None  # the seat that may ask to take the last action back now (the view's)
     preselected: dict[int, tuple[str, Any]]  # seat -> (card, the hand it was chosen in)
+
+    def no_take_backs(self) -> None:
+        """The table as it opens: nothing to take back, asked or chosen."""
+        self.undo = "ask"  # the room's ``undo`` option, set from the ``created`` entry
+        self.before, self.last_seat, self.undo_asked, self.undoable = None, None, None, None
+        self.preselected = {}
 
     def seat_of(self, player_id: str | None) -> int | None: ...
 
@@ -61,10 +68,18 @@ class TakeBacks:
         clock's), any request ends, the seat's chosen card is spent and the others looked at."""
         self.before, self.last_seat = (None, None) if clock else (before, seat)
         self.preselected.pop(seat, None)
-        if self.undo_asked is not None:
-            self.undo_asked = None
+        undoable = seat if self._may_ask_back(seat) else None
+        if self.undo_asked is not None or undoable != self.undoable:
+            self.undo_asked, self.undoable = None, undoable
             self.rebuild_room_part()
         self.settle_preselected()
+
+    def _may_ask_back(self, seat: int) -> bool:
+        """Whether a person's last action (just made) may be asked back: what the view's
+        ``undoable`` says, so that a client offers it only when it would be allowed."""
+        if self.before is None or self.undo == "off" or self.seats[seat].is_botted:
+            return False
+        return self.game.may_take_back(self.before, self.state, seat)
 
     def _undo_ask(self, entry: Any) -> list:
         data = entry.data
@@ -74,7 +89,7 @@ class TakeBacks:
 
     def take_back(self, seat: int) -> None:
         """``seat``'s last action is taken back: the state before it is the table's again."""
-        self.state, self.before, self.last_seat, self.undo_asked = self.before, None, None, None
+        self.state, self.before, self.last_seat, self.undo_asked, self.undoable = self.before, None, None, None, None
         self.match.log_action(seat, b'{"type":"take_back"}')
         self.rebuild_room_part()
         self.settle_preselected()
@@ -146,7 +161,7 @@ class TakeBacks:
             raise refused("Only the last action of the table can be taken back, by the seat that made it.")
         if self.undo_asked is not None:
             raise refused("A request to take an action back is waiting for its answer.")
-        if not self.game.may_take_back(self.before, self.state, seat):
+        if self.undoable != seat:
             raise refused("That action showed you something that was hidden: it cannot be taken back.")
         return seat
 

@@ -75,12 +75,13 @@ async def test_free_takes_the_action_back_at_once_and_only_once(server):
     seat, v = bidder.state["you"], bidder.v
     await act(bidder)
     assert bidder.game["bids"][seat] is not None
+    assert bidder.state["room"]["undoable"] == seat  # what a client offers the button by
     await bidder.send({"type": "undo"})
     await bidder.wait(lambda c: c.v > v + 1, what="the take-back")
     await settled(clients)
     for client in clients:
         assert client.game["bids"][seat] is None and client.game["to_act"] == [seat]
-        assert client.state["room"]["undo_asked"] is None
+        assert client.state["room"]["undo_asked"] is None and client.state["room"]["undoable"] is None
     await refused(bidder, {"type": "undo"})  # the take-back is the last change: nothing more to take
 
 
