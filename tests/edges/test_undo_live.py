@@ -206,3 +206,40 @@ async def test_a_bot_agrees_at_once(tmp_path):
         await ann.close()
     finally:
         server.stop()
+
+
+async def room_undo(server: LiveServer, code: str, token: str) -> str:
+    client = await Client(server.ws_base, code, token, "looker").connect()
+    try:
+        return client.state["room"]["undo"]
+    finally:
+        await client.close()
+
+
+async def test_the_option_is_checked_remembered_by_the_group_and_kept_by_play_again(server):
+    ana = await new_player(server.base, "Ana")
+    auth = {"Authorization": f"Bearer {ana['token']}"}
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        bad = await http.post("/api/rooms", json={"game": "oh_hell", "undo": "sometimes"}, headers=auth)
+        assert bad.status_code == 422
+        group = (await http.post("/api/groups", json={"name": "Tuesdays"}, headers=auth)).json()["code"]
+        body = {"game": "oh_hell", "seats": 3, "options": {"max_cards": 1, "rebound": False}, "group": group}
+        first = (await http.post("/api/rooms", json={**body, "undo": "free"}, headers=auth)).json()["code"]
+        assert await room_undo(server, first, ana["token"]) == "free"
+        rules = (await http.get(f"/api/groups/{group}", headers=auth)).json()["rules"]
+        assert rules["oh_hell"]["undo"] == "free"  # the group's house rule now
+        second = (await http.post("/api/rooms", json=body, headers=auth)).json()["code"]
+        assert await room_undo(server, second, ana["token"]) == "free"
+        alone = {"game": "oh_hell", "seats": 3, "options": {"max_cards": 1, "rebound": False}, "undo": "off"}
+        played = (await http.post("/api/rooms", json=alone, headers=auth)).json()["code"]
+    host = await Client(server.ws_base, played, ana["token"], "Ana").connect()
+    for seat in (1, 2):
+        await host.send({"type": "bot", "seat": seat})
+    await host.wait(lambda c: all(s["bot"] for s in c.state["seats"][1:]), what="two bots")
+    await host.send({"type": "start"})
+    await play_to_end([host], random.Random(1))
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        again = await http.post("/api/rooms", json={"game": "oh_hell", "seats": 3, "from": played}, headers=auth)
+        assert again.status_code == 201, again.text
+    assert await room_undo(server, again.json()["code"], ana["token"]) == "off"
+    await host.close()

@@ -120,7 +120,7 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
     spend(request, ROOMS, "new rooms")
     manager = request.app.state.rooms
     previous = follow = None
-    options, group, undo = body.options, body.group, body.undo
+    options, group, undo, house_undo = body.options, body.group, body.undo, None
     if group is not None:
         options = await group_table_options(request, group, caller, body.game, body.options)
         house_undo = options.pop(UNDO_RULE, None)  # a house rule kept with the game's options
@@ -150,7 +150,7 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
             undo=undo,
         )
         if group is not None:  # the options a group last used become its defaults
-            used = {**room.summary()["options"], UNDO_RULE: room.table.undo} if body.group is not None else None
+            used = _used_rules(room, house_undo) if body.group is not None else None
             opened = TableOpened(room.code, room.table.game.name, room.table.host_name)
             await link_group_table(request, group, opened, used, caller.id)
         if previous is not None:
@@ -165,6 +165,15 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
     except RoomError as err:
         raise ApiError(err.status, err.code, err.message) from None
     return {"code": room.code, "url": f"/r/{room.code}"}
+
+
+def _used_rules(room: Any, house_undo: str | None) -> dict:
+    """The rules a group's new table used, to be its defaults: its game's options, and its
+    take-back rule when the group has one or the table plays another than the usual."""
+    used = dict(room.summary()["options"])
+    if house_undo is not None or room.table.undo != "ask":
+        used[UNDO_RULE] = room.table.undo
+    return used
 
 
 def _may_follow(previous: Any, code: str, player_id: str) -> None:
