@@ -68,7 +68,7 @@ class Autoplay:
         self._bot_task: asyncio.Task | None = None
         self._clock_task: asyncio.Task | None = None
         self.grace_tasks: dict[int, asyncio.Task] = {}
-        self._forced: dict[int, asyncio.Task] = {}  # seat -> its forced card, waiting its pause
+        self._forced: dict[int, tuple[Any, asyncio.Task]] = {}  # seat -> (the turn's state, its forced card)
 
     # ---- bots ----------------------------------------------------------------------------
 
@@ -160,16 +160,20 @@ class Autoplay:
         """Play ``seat``'s only legal card ``action`` for its player after a random pause of
         ``FORCED_PAUSE_S`` (so that the pause does not tell the table it was forced), unless
         the table has moved on by then. The pause is waited outside the room's lock."""
-        task = self._forced.get(seat)
-        if task is not None and not task.done():
-            return
+        waiting = self._forced.get(seat)
+        if waiting is not None and not waiting[1].done():
+            if waiting[0] is state:
+                return  # already waiting for this very turn
+            waiting[1].cancel()  # a turn the table has moved on from (a take-back, say)
         pause = random.uniform(*FORCED_PAUSE_S)
-        self._forced[seat] = asyncio.get_running_loop().create_task(self._play_forced(room, seat, state, action, pause))
+        task = asyncio.get_running_loop().create_task(self._play_forced(room, seat, state, action, pause))
+        self._forced[seat] = (state, task)
 
     async def _play_forced(self, room: Driven, seat: int, state: Any, action: dict, pause: float) -> None:
         await asyncio.sleep(pause)
         async with room.lock:
-            self._forced.pop(seat, None)
+            if self._forced.get(seat, (None,))[0] is state:
+                del self._forced[seat]
             table = room.table
             if room.closed or room.host.stopping or table.state is not state or seat not in table.people_to_act():
                 return  # played already, or the table moved on
@@ -267,7 +271,8 @@ class Autoplay:
     def stop(self) -> None:
         """Cancel every task. Forget them too: a cancelled task keeps its traceback, whose frames
         hold the room, so holding on to them made every closed room a cycle for the full collection."""
-        tasks: list[Any] = [self._bot_task, self._clock_task, *self.grace_tasks.values(), *self._forced.values()]
+        forced = (task for _, task in self._forced.values())
+        tasks: list[Any] = [self._bot_task, self._clock_task, *self.grace_tasks.values(), *forced]
         for task in tasks:
             if task is not None and task is not asyncio.current_task():
                 task.cancel()

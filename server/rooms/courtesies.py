@@ -75,6 +75,7 @@ class Courtesies:
                 if conn.player_id == player_id:
                     conn.prefs = shown
             self.submit("seen", {})
+            self.forced_plays()  # switched on at a forced turn: it is played too
 
     def play_preselected(self) -> bool:
         """Play the chosen card of a seat to act that may play it (under the lock); True if
