@@ -18,12 +18,12 @@ their next card before their turn, and having a forced card played for them.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from server.rooms.connection import Connection
 
 if TYPE_CHECKING:
-    from server.rooms.autoplay import Autoplay
+    from server.rooms.autoplay import Autoplay, Driven
     from server.rooms.table import Table
 
 
@@ -97,4 +97,4 @@ class Courtesies:
                 continue
             legal = table.game.legal_actions(table.state, seat)
             if len(legal) == 1 and legal[0].get("type") == "play":
-                self.autoplay.force(self, seat, table.state, legal[0])
+                self.autoplay.force(cast("Driven", self), seat, table.state, legal[0])  # the room itself
