@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from server.bots.pool import BotPool
 from server.budget import LoopBudget
 from server.config import Settings
+from server.games import get_game
 from server.log_entry import LogEntry, LogWriter, StoreUnavailable, WriterReports
 from server.notify import Notifier
 from server.notify.events import Event, TableOpened
@@ -39,7 +40,7 @@ from server.rooms.seats import is_room_code, new_room_code
 from server.rooms.slow_clocks import SlowClocks, slow_seats_of
 from server.rooms.take_backs import UNDO_CHOICES
 from server.rooms.timer import TURN_TIMER_CHOICES, is_slow
-from server.rules.games import get_game
+from server.rooms.watching import watch_options
 
 if TYPE_CHECKING:
     from server.cluster import Cluster
@@ -87,14 +88,18 @@ def created_entry(
     host_name: str,
     turn_timer: int = 0,
     follow: Room | None = None,
+    watch: dict | None = None,
     open_bot_seats: bool = False,
     undo: str | None = None,
 ) -> dict:
     """A new table's ``created`` entry, or the RoomError that refuses it. A ``follow`` with
     ``hold_s`` has its partners rotated: each player's seat is kept for them that long
-    (``Table.held_for``) while their page brings them over. ``open_bot_seats``: anyone may take
-    a bot's seat during play; ``undo``: the take-back rule (server/rooms/take_backs.py; not
-    given, a "Play again" table keeps its table's)."""
+    (``Table.held_for``) while their page brings them over. ``watch``: ``watchers``,
+    ``watch_delay`` and the table's ``group`` (server/rooms/watching.py). ``open_bot_seats``:
+    anyone may take a bot's seat during play; ``undo``: the take-back rule
+    (server/rooms/take_backs.py; not given, a "Play again" table keeps its table's)."""
+    watch = watch or {}
+    chosen = watch_options(watch.get("watchers", "everyone"), watch.get("watch_delay", "none"))
     if turn_timer not in TURN_TIMER_CHOICES:
         choices = ", ".join(map(str, TURN_TIMER_CHOICES))
         raise RoomError("bad_options", f"The turn timer is one of {choices} seconds (0: off).", 422)
@@ -122,7 +127,10 @@ def created_entry(
         "turn_timer": turn_timer,
         "undo": undo,
         "open_bot_seats": open_bot_seats,
+        **chosen,
     }
+    if watch.get("group") is not None:
+        created["group"] = watch["group"]
     if follow is not None:
         created["follow_seats"] = placed = follow_seats(follow, seats)
         hold_s = getattr(follow, "hold_s", None)
@@ -195,9 +203,7 @@ class RoomManager:
         A room that ``follow``s a finished one ("Play again") seats each of that match's
         players who comes in at the seat they had, the host (its creator) at once.
         """
-        created = self._check_new(
-            game_name, options, seats, private, host_id, host_name, turn_timer=turn_timer, follow=follow, **table
-        )
+        created = self._check_new(game_name, options, seats, private, host_id, host_name, turn_timer, follow, **table)
         return self._open_new(self.local_code(host_id), created, follow)
 
     def local_code(self, host_id: str) -> str:
@@ -224,10 +230,9 @@ class RoomManager:
     ) -> Room:
         """``create``, in either mode; in cluster mode the code is unique and the host's cap
         counted across every node, and this node takes the new table's lease. ``table``: the
-        room's own options beside the game's (``open_bot_seats``, ``undo``: see ``created_entry``)."""
-        created = self._check_new(
-            game_name, options, seats, private, host_id, host_name, turn_timer=turn_timer, follow=follow, **table
-        )
+        room's own options beside the game's (``watch``, ``open_bot_seats``, ``undo``: see
+        ``created_entry``)."""
+        created = self._check_new(game_name, options, seats, private, host_id, host_name, turn_timer, follow, **table)
         if not is_slow(turn_timer):
             return self._open_new(await self.directory.new_code(host_id), created, follow)
         async with self.slow_seat_lock(host_id):  # counted and seated before another request of theirs

@@ -24,10 +24,9 @@ from typing import Any
 
 from server.rooms.errors import RoomError
 from server.rooms.seats import Seat
-from server.rules.games import Game
+from server.rules.game import Game
 
 UNDO_CHOICES = ("ask", "off", "free")
-UNDO_RULE = "undo"  # its key among a group's house rules for a game (kept with the game's options)
 
 
 def refused(message: str) -> RoomError:

@@ -14,7 +14,7 @@ import hashlib
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from server.rules.games import GameError, get_game
+from server.games import GameError, get_game
 
 # An action taken back: the entry after it in the log, of the same seat (server/rooms/take_backs.py).
 TAKE_BACK = {"type": "take_back"}

@@ -1,6 +1,6 @@
 """The contract every registered game keeps, checked over random games of each.
 
-A new game registered in ``server.rules.games`` gets every check here for free; it adds one
+A new game registered in ``server.games`` gets every check here for free; it adds one
 line to ``CARD_PLACES`` (where its full view keeps each card of the hand). The checks:
 
 - cards are conserved: every card of the hand's deal is in exactly one place;
@@ -35,7 +35,7 @@ from typing import Any
 import orjson
 import pytest
 
-from server.rules.games import GameError, IllegalAction, NotYourTurn, game_names, get_game
+from server.games import GameError, IllegalAction, NotYourTurn, game_names, get_game
 
 def _cards(value: Any) -> list[str]:
     """Every card string inside a view value (dicts' ``card``/``cards`` and plain lists)."""

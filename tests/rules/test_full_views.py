@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from server.rules.games import get_game
+from server.games import get_game
 
 SHORT = {"oh_hell": {"max_cards": 3}, "bid_whist": {"target": 7}, "tarbish": {"target": 150}, "ribs": {"target": 4}}
 

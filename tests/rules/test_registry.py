@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from server.bots import get_bot
-from server.rules.games import GameError, IllegalAction, NotYourTurn, all_games, game_names, get_game
+from server.games import GameError, IllegalAction, NotYourTurn, all_games, game_names, get_game
 
 
 def test_the_registry_knows_the_four_games_by_name():

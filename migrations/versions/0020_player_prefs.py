@@ -1,8 +1,8 @@
 """A player's own settings, kept for every table: ``players.autoplay_forced`` (their only legal
 card is played for them after a short pause), off by default.
 
-Revision ID: 0019_player_prefs
-Revises: 0018_match_seat_occupants
+Revision ID: 0020_player_prefs
+Revises: 0019_group_rules_watchers
 Create Date: 2026-12-06
 """
 
@@ -13,8 +13,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0019_player_prefs"
-down_revision: str | None = "0018_match_seat_occupants"
+revision: str = "0020_player_prefs"
+down_revision: str | None = "0019_group_rules_watchers"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
