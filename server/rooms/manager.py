@@ -38,7 +38,7 @@ from server.rooms.errors import RoomError
 from server.rooms.room import Room
 from server.rooms.seats import is_room_code, new_room_code
 from server.rooms.slow_clocks import SlowClocks, slow_seats_of
-from server.rooms.take_backs import UNDO_CHOICES
+from server.rooms.take_backs import undo_rule
 from server.rooms.timer import TURN_TIMER_CHOICES, is_slow
 from server.rooms.watching import watch_options
 
@@ -95,18 +95,13 @@ def created_entry(
     """A new table's ``created`` entry, or the RoomError that refuses it. A ``follow`` with
     ``hold_s`` has its partners rotated: each player's seat is kept for them that long
     (``Table.held_for``) while their page brings them over. ``watch``: ``watchers``,
-    ``watch_delay`` and the table's ``group`` (server/rooms/watching.py). ``open_bot_seats``:
-    anyone may take a bot's seat during play; ``undo``: the take-back rule
-    (server/rooms/take_backs.py; not given, a "Play again" table keeps its table's)."""
+    ``watch_delay`` and the table's ``group`` (server/rooms/watching.py); ``undo``: ``undo_rule``."""
     watch = watch or {}
     chosen = watch_options(watch.get("watchers", "everyone"), watch.get("watch_delay", "none"))
     if turn_timer not in TURN_TIMER_CHOICES:
         choices = ", ".join(map(str, TURN_TIMER_CHOICES))
         raise RoomError("bad_options", f"The turn timer is one of {choices} seconds (0: off).", 422)
-    if undo is None:  # "Play again" keeps the table's
-        undo = getattr(getattr(follow, "table", None), "undo", None) or "ask"
-    if undo not in UNDO_CHOICES:
-        raise RoomError("bad_options", f"Taking back ('undo') is one of {', '.join(UNDO_CHOICES)}.", 422)
+    undo = undo_rule(undo, follow)
     try:
         game = get_game(game_name)
     except ValueError as err:

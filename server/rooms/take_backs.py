@@ -29,6 +29,16 @@ from server.rules.game import Game
 UNDO_CHOICES = ("ask", "off", "free")
 
 
+def undo_rule(undo: str | None, follow: Any = None) -> str:
+    """A new table's take-back rule: the one asked for, else the table it follows' ("Play
+    again"), else ``"ask"``; RoomError ``bad_options`` for anything else."""
+    if undo is None:
+        undo = getattr(getattr(follow, "table", None), "undo", None) or "ask"
+    if undo not in UNDO_CHOICES:
+        raise RoomError("bad_options", f"Taking back ('undo') is one of {', '.join(UNDO_CHOICES)}.", 422)
+    return undo
+
+
 def refused(message: str) -> RoomError:
     return RoomError("undo_refused", message)
 

@@ -178,12 +178,7 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
         if group is not None:  # the options a group last used become its defaults
             used = room.summary()["options"] if body.group is not None else None
             opened = TableOpened(room.code, room.table.game.name, room.table.host_name)
-            watching = room.table.watching
-            remembered = (
-                {"watchers": watching.watchers, "watch_delay": watching.delay, "undo": room.table.undo}
-                if body.group
-                else None
-            )
+            remembered = _chosen_beside_options(room) if body.group else None
             await link_group_table(request, group, opened, used, caller.id, remembered)
         if previous is not None:
             try:
@@ -197,6 +192,12 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
     except RoomError as err:
         raise ApiError(err.status, err.code, err.message) from None
     return {"code": room.code, "url": f"/r/{room.code}"}
+
+
+def _chosen_beside_options(room: Any) -> dict:
+    """What a group's new table chose beyond the game's options, for the group to remember."""
+    watching = room.table.watching
+    return {"watchers": watching.watchers, "watch_delay": watching.delay, "undo": room.table.undo}
 
 
 def _may_follow(previous: Any, code: str, player_id: str) -> None:
