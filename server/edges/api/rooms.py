@@ -195,9 +195,10 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
 
 
 def _chosen_beside_options(room: Any) -> dict:
-    """What a group's new table chose beyond the game's options, for the group to remember."""
-    watching = room.table.watching
-    return {"watchers": watching.watchers, "watch_delay": watching.delay, "undo": room.table.undo}
+    """What a group's new table chose beyond the game's options, for the group to remember (its
+    take-back rule when not the usual: the choices are replaced whole, so "ask" is forgotten)."""
+    watching, undo = room.table.watching, room.table.undo
+    return {"watchers": watching.watchers, "watch_delay": watching.delay, **({"undo": undo} if undo != "ask" else {})}
 
 
 def _may_follow(previous: Any, code: str, player_id: str) -> None:
