@@ -102,6 +102,33 @@ class Claim(ClientMsg):
     type: Literal["claim"]
 
 
+class Preselect(ClientMsg):
+    """Choose your next card before your turn (null: clear it)."""
+
+    type: Literal["preselect"]
+    card: Annotated[str, Field(max_length=8)] | None
+
+
+class Prefs(ClientMsg):
+    """Your own settings, kept with your player for every table."""
+
+    type: Literal["prefs"]
+    autoplay_forced: StrictBool
+
+
+class Undo(ClientMsg):
+    """Ask to take back your action, the table's last."""
+
+    type: Literal["undo"]
+
+
+class UndoAnswer(ClientMsg):
+    """Agree (or not) that the last action be taken back, when you are asked."""
+
+    type: Literal["undo_answer"]
+    accept: StrictBool
+
+
 ClientMessage = Annotated[
     Sit
     | Stand
@@ -117,7 +144,11 @@ ClientMessage = Annotated[
     | TakeSeat
     | AllowSeat
     | JoinNext
-    | Claim,
+    | Claim
+    | Preselect
+    | Prefs
+    | Undo
+    | UndoAnswer,
     Field(discriminator="type"),
 ]
 _parser: TypeAdapter = TypeAdapter(ClientMessage)
@@ -137,6 +168,10 @@ KNOWN_TYPES = (
     "allow_seat",
     "join_next",
     "claim",
+    "preselect",
+    "prefs",
+    "undo",
+    "undo_answer",
 )
 
 

@@ -28,6 +28,7 @@ logging: the rules know nothing of rooms.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple
@@ -394,6 +395,21 @@ class Game(ABC):
     @abstractmethod
     def outcome(self, state: Any) -> dict[str, Any] | None:
         """None while the match goes on; then {"scores": per seat, "winners": seats}."""
+
+    # What a seat's own view shows that no action of theirs may change and still be taken
+    # back: a new phase (the bidding ended, a kitty taken), a new hand, a trump named or turned.
+    TAKE_BACK_FIXED: ClassVar[tuple[str, ...]] = ("phase", "step", "hand_number", "trump", "turned", "revealed")
+
+    def may_take_back(self, before: Any, after: Any, seat: int) -> bool:
+        """Whether ``seat``'s action that turned ``before`` into ``after`` showed them nothing
+        that was hidden, so that it may be taken back: the match goes on, the keys of
+        ``TAKE_BACK_FIXED`` of their own view are unchanged and their hand only lost cards."""
+        if self.outcome(after) is not None:
+            return False
+        was, now = self.view(before, seat), self.view(after, seat)
+        if any(was.get(key) != now.get(key) for key in self.TAKE_BACK_FIXED):
+            return False
+        return not Counter(now.get("hand") or ()) - Counter(was.get("hand") or ())
 
     @abstractmethod
     def hand_records(self, state: Any) -> list[dict[str, Any]]:

@@ -116,7 +116,7 @@ def test_every_frame_turns_the_last_view_into_the_new_one(name):
 
 def _view(game, room=None, you=0):
     parts = {"room": room or {"status": "playing"}, "seats": [], "chat": [], "result": None}
-    return {**parts, "you": you, "me": None, "is_host": False, "game": game}
+    return {**parts, "you": you, "me": None, "is_host": False, "preselect": None, "prefs": None, "game": game}
 
 
 def test_the_shared_part_is_found_again_for_a_connection_with_other_old_parts():
