@@ -62,7 +62,10 @@ class Target:
             }
         self.proc = subprocess.Popen(
             [*_taskset(0), *cmd, "--port", str(self.port), "--log-level", "warning"],
-            cwd=ROOT, env=full_env, stdout=self.log, stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            env=full_env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
         )
         _wait_port(self.port, self.proc, 60)
         self.ps = psutil.Process(self.proc.pid)
@@ -97,7 +100,15 @@ def _run(t: Target, rooms: int, seconds: float, warmup: float, seed: int) -> dic
         t.loop_block_ms()  # reset the monitor
     s0, w0 = t.cpu()
     out = t.client.rpc(
-        {"cmd": "run", "mode": "open", "rooms": rooms, "seconds": seconds, "warmup": warmup, "seed": seed, "drain": 5.0},
+        {
+            "cmd": "run",
+            "mode": "open",
+            "rooms": rooms,
+            "seconds": seconds,
+            "warmup": warmup,
+            "seed": seed,
+            "drain": 5.0,
+        },
         timeout=seconds + warmup + 120,
     )
     s1, w1 = t.cpu()
@@ -132,10 +143,12 @@ def run(quick: bool, log=print, rooms: int | None = None, reps: int | None = Non
                 r.update(target=t.name, rep=rep)
                 raw["runs"].append(r)
                 pair[t.name] = r
-                log(f"  durable rep {rep} {t.name:5s}: {r['actions_per_s']:.0f} moves/s p50 {r['p50_ms'] or 0:.2f} "
+                log(
+                    f"  durable rep {rep} {t.name:5s}: {r['actions_per_s']:.0f} moves/s p50 {r['p50_ms'] or 0:.2f} "
                     f"p99 {r['p99_ms'] or 0:.2f} ms cpu {r['server_cpu_us_per_move'] or 0:.0f} us/move "
                     f"(worker {r['worker_cpu_us_per_move'] or 0:.0f}) "
-                    f"loop block {r['loop_block_max_ms'] or 0:.2f} ms lost {r['lost']}")
+                    f"loop block {r['loop_block_max_ms'] or 0:.2f} ms lost {r['lost']}"
+                )
     finally:
         for t in targets:
             t.stop()
@@ -167,24 +180,57 @@ def _figures(raw: dict) -> list[dict]:
     block = max((v for v in per_rep("log", "loop_block_max_ms") if v is not None), default=None)
     lost = sum(r["lost"] + r["undelivered"] for r in runs if r["target"] != "bare")
     return [
-        figure(f"durable.p50_added_ms_{n}_rooms", p50_add, "ms", baseline=med("nolog", "p50_ms"),
-               target="<= +2 ms", passed=None if p50_add is None else p50_add <= 2.0,
-               note=f"log on: median p50 {med('log', 'p50_ms')} ms"),
-        figure(f"durable.p99_added_ms_{n}_rooms", p99_add, "ms", baseline=med("nolog", "p99_ms"),
-               target="<= +5 ms", passed=None if p99_add is None else p99_add <= 5.0,
-               note=f"log on: median p99 {med('log', 'p99_ms')} ms"),
-        figure(f"durable.p50_vs_bare_{n}_rooms", med("log", "p50_ms"), "ms", baseline=med("bare", "p50_ms"),
-               ratio=ratio("log", "bare", "p50_ms")),
-        figure(f"durable.p99_vs_bare_{n}_rooms", med("log", "p99_ms"), "ms", baseline=med("bare", "p99_ms"),
-               ratio=ratio("log", "bare", "p99_ms")),
-        figure(f"durable.cpu_us_per_move_{n}_rooms", med("log", "server_cpu_us_per_move"), "us",
-               baseline=med("nolog", "server_cpu_us_per_move"), ratio=cpu_ratio, target="<= 1.35x log off",
-               passed=None if cpu_ratio is None else cpu_ratio <= 1.35,
-               note="server process + its writer worker; baseline: the same server with the log off"),
-        figure(f"durable.loop_block_max_ms_{n}_rooms", block, "ms", baseline=max(
-                   (v for v in per_rep("nolog", "loop_block_max_ms") if v is not None), default=None),
-               target="< 1 ms", passed=None if block is None else block < 1.0,
-               note="the longest the loop ran without yielding (its own CPU time); baseline: log off"),
+        figure(
+            f"durable.p50_added_ms_{n}_rooms",
+            p50_add,
+            "ms",
+            baseline=med("nolog", "p50_ms"),
+            target="<= +2 ms",
+            passed=None if p50_add is None else p50_add <= 2.0,
+            note=f"log on: median p50 {med('log', 'p50_ms')} ms",
+        ),
+        figure(
+            f"durable.p99_added_ms_{n}_rooms",
+            p99_add,
+            "ms",
+            baseline=med("nolog", "p99_ms"),
+            target="<= +5 ms",
+            passed=None if p99_add is None else p99_add <= 5.0,
+            note=f"log on: median p99 {med('log', 'p99_ms')} ms",
+        ),
+        figure(
+            f"durable.p50_vs_bare_{n}_rooms",
+            med("log", "p50_ms"),
+            "ms",
+            baseline=med("bare", "p50_ms"),
+            ratio=ratio("log", "bare", "p50_ms"),
+        ),
+        figure(
+            f"durable.p99_vs_bare_{n}_rooms",
+            med("log", "p99_ms"),
+            "ms",
+            baseline=med("bare", "p99_ms"),
+            ratio=ratio("log", "bare", "p99_ms"),
+        ),
+        figure(
+            f"durable.cpu_us_per_move_{n}_rooms",
+            med("log", "server_cpu_us_per_move"),
+            "us",
+            baseline=med("nolog", "server_cpu_us_per_move"),
+            ratio=cpu_ratio,
+            target="<= 1.35x log off",
+            passed=None if cpu_ratio is None else cpu_ratio <= 1.35,
+            note="server process + its writer worker; baseline: the same server with the log off",
+        ),
+        figure(
+            f"durable.loop_block_max_ms_{n}_rooms",
+            block,
+            "ms",
+            baseline=max((v for v in per_rep("nolog", "loop_block_max_ms") if v is not None), default=None),
+            target="< 1 ms",
+            passed=None if block is None else block < 1.0,
+            note="the longest the loop ran without yielding (its own CPU time); baseline: log off",
+        ),
         figure("durable.lost_frames", lost, "frames", target="0", passed=lost == 0),
     ]
 
@@ -199,8 +245,9 @@ def main(argv: list[str] | None = None) -> int:
     raw, figures = run(args.quick, rooms=args.rooms, reps=args.repeats)
     for f in figures:
         print(line(f), flush=True)
-    merge_results({"durable": {"raw": raw, "figures": figures, "quick": args.quick, "loadavg": os.getloadavg()}},
-                  args.write)
+    merge_results(
+        {"durable": {"raw": raw, "figures": figures, "quick": args.quick, "loadavg": os.getloadavg()}}, args.write
+    )
     print(f"results in {results_path('latest.json', args.write).relative_to(ROOT)}", flush=True)
     return 0
 

@@ -47,11 +47,24 @@ print(json.dumps(functools.reduce(one, range(int(sys.argv[2])), 0)))
 def count(tree: str, name: str, games: int) -> tuple[int, int]:
     """(cards played, instructions executed in the play loop) for ``games`` matches."""
     out = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--collect-atstart=no",
-         "--toggle-collect=functools_reduce", "--callgrind-out-file=/dev/null",
-         sys.executable, "-c", _CODE, name, str(games)],
-        cwd=tree, env={**os.environ, "PYTHONPATH": tree, "PYTHONHASHSEED": "0"},
-        capture_output=True, text=True, check=True, timeout=900,
+        [
+            "valgrind",
+            "--tool=callgrind",
+            "--collect-atstart=no",
+            "--toggle-collect=functools_reduce",
+            "--callgrind-out-file=/dev/null",
+            sys.executable,
+            "-c",
+            _CODE,
+            name,
+            str(games),
+        ],
+        cwd=tree,
+        env={**os.environ, "PYTHONPATH": tree, "PYTHONHASHSEED": "0"},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=900,
     )
     collected = re.search(r"Collected : ([\d,]+)", out.stderr)
     if collected is None:

@@ -121,7 +121,20 @@ def reset_counters() -> None:
 
 
 class CRoom:
-    __slots__ = ("idx", "code", "game", "conns", "pending", "active", "finished", "retired", "seq", "rng", "vmax", "started")
+    __slots__ = (
+        "active",
+        "code",
+        "conns",
+        "finished",
+        "game",
+        "idx",
+        "pending",
+        "retired",
+        "rng",
+        "seq",
+        "started",
+        "vmax",
+    )
 
     def __init__(self, idx: int, code: str, game: str) -> None:
         self.idx = idx
@@ -139,7 +152,7 @@ class CRoom:
 
 
 class CConn:
-    __slots__ = ("room", "seat", "ws", "view", "v", "acted_v", "seen", "waiter", "token", "tries")
+    __slots__ = ("acted_v", "room", "seat", "seen", "token", "tries", "v", "view", "waiter", "ws")
 
     def __init__(self, room: CRoom, seat: int, token: str | None = None) -> None:
         self.room = room
@@ -163,7 +176,7 @@ class CConn:
             self.waiter = loop.create_future()
             try:
                 await asyncio.wait_for(self.waiter, left)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
             finally:
                 self.waiter = None
@@ -285,7 +298,9 @@ async def make_felt_room(idx: int) -> CRoom:
     game = D.games[idx % len(D.games)]
     base = (4 * idx) % len(D.players)
     toks = D.players[base : base + 4]
-    status, body = await http_json(HOST, D.port, "POST", "/api/rooms", {"game": game, "options": {}, "seats": 4}, toks[0])
+    status, body = await http_json(
+        HOST, D.port, "POST", "/api/rooms", {"game": game, "options": {}, "seats": 4}, toks[0]
+    )
     if status != 201:
         raise RuntimeError(f"create room: {status} {body}")
     room = CRoom(idx, body["code"], game)
@@ -555,7 +570,14 @@ async def main_async(args) -> None:
             elif cmd["cmd"] == "start":
                 out = await cmd_start()
             elif cmd["cmd"] == "run":
-                out = await cmd_run(cmd["mode"], cmd["rooms"], cmd["seconds"], cmd.get("warmup", 0.5), cmd.get("seed", 1), cmd.get("drain", 5.0))
+                out = await cmd_run(
+                    cmd["mode"],
+                    cmd["rooms"],
+                    cmd["seconds"],
+                    cmd.get("warmup", 0.5),
+                    cmd.get("seed", 1),
+                    cmd.get("drain", 5.0),
+                )
             elif cmd["cmd"] == "quit":
                 for r in D.rooms:
                     for c in r.conns:

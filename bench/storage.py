@@ -34,12 +34,11 @@ import gc
 import hashlib
 import random
 import secrets
-import statistics
 import sys
 import tempfile
 import threading
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,13 +47,13 @@ sys.path.insert(0, str(ROOT))
 import psycopg  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 
-from server.storage import store  # noqa: E402
+from bench.common import add_write_flag, merge_results  # noqa: E402
 from server.app import GC_THRESHOLDS  # noqa: E402
 from server.config import normalize_database_url  # noqa: E402
-from server.storage.db import Database  # noqa: E402
 from server.rules.games import game_names, get_game  # noqa: E402
+from server.storage import store  # noqa: E402
+from server.storage.db import Database  # noqa: E402
 from server.storage.dbwriter import DatabaseWriter  # noqa: E402
-from bench.common import add_write_flag, merge_results  # noqa: E402
 
 DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 PLAYERS = 300
@@ -75,10 +74,16 @@ def play(game_name: str, seed: int) -> dict:
         actions.append({"seat": acting[0], "action": action})
     outcome = game.outcome(state)
     return {
-        "game": game_name, "options": {}, "seed": str(seed),
-        "commitment": hashlib.sha256(str(seed).encode()).hexdigest(), "dealer": dealer,
-        "hands": game.hand_records(state), "actions": actions,
-        "scores": outcome["scores"], "winners": outcome["winners"], "player_count": players,
+        "game": game_name,
+        "options": {},
+        "seed": str(seed),
+        "commitment": hashlib.sha256(str(seed).encode()).hexdigest(),
+        "dealer": dealer,
+        "hands": game.hand_records(state),
+        "actions": actions,
+        "scores": outcome["scores"],
+        "winners": outcome["winners"],
+        "player_count": players,
     }
 
 
@@ -90,7 +95,7 @@ def templates(count: int) -> list[dict]:
 
 def make_records(n: int, pool: list[dict], player_ids: list[str], rng: random.Random) -> list[dict]:
     """``n`` distinct matches: a template under a new id, with 1-3 pool players, spread over a year."""
-    start = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    start = datetime(2026, 1, 1, tzinfo=UTC)
     out = []
     for _ in range(n):
         t = rng.choice(pool)
@@ -99,17 +104,19 @@ def make_records(n: int, pool: list[dict], player_ids: list[str], rng: random.Ra
         for seat in humans:
             humans[seat] = rng.choice(player_ids)
         finished = start + timedelta(seconds=rng.randrange(365 * 86400))
-        out.append({
-            **{k: v for k, v in t.items() if k != "player_count"},
-            "id": secrets.token_hex(8),
-            "room_code": "BENCH1",
-            "players": [
-                {"seat": s, "name": f"Player {s}", "player_id": humans.get(s), "bot": s not in humans}
-                for s in range(count)
-            ],
-            "started_at": finished - timedelta(minutes=rng.randint(5, 40)),
-            "finished_at": finished,
-        })
+        out.append(
+            {
+                **{k: v for k, v in t.items() if k != "player_count"},
+                "id": secrets.token_hex(8),
+                "room_code": "BENCH1",
+                "players": [
+                    {"seat": s, "name": f"Player {s}", "player_id": humans.get(s), "bot": s not in humans}
+                    for s in range(count)
+                ],
+                "started_at": finished - timedelta(minutes=rng.randint(5, 40)),
+                "finished_at": finished,
+            }
+        )
     return out
 
 
@@ -300,7 +307,7 @@ def main(argv: list[str] | None = None) -> dict:
     t0 = time.perf_counter()
     pool = templates(args.templates or (80 if args.quick else 240))
     print(f"storage played {len(pool)} template matches in {time.perf_counter() - t0:.1f} s")
-    figures: dict = {"when": datetime.now(timezone.utc).isoformat(timespec="seconds"), "matches": n}
+    figures: dict = {"when": datetime.now(UTC).isoformat(timespec="seconds"), "matches": n}
     with tempfile.TemporaryDirectory() as tmp:
         figures["sqlite"] = run_backend("sqlite", f"sqlite:///{tmp}/bench.db", n, pool)
     if not args.no_pg:

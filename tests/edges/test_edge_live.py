@@ -107,7 +107,7 @@ async def test_a_reconnect_storm_costs_the_log_nothing_and_presence_still_reache
         await host.send({"type": "chat", "text": "still there?"})
         await guest.wait(lambda c: c.state["chat"], what="the chat line")
         after = log_versions(server, code)
-        grown = after[len(before):]
+        grown = after[len(before) :]
         assert [k for _, k in grown if k != "seen"] == ["chat"]
         assert len(grown) <= 1 + most, f"{len(grown)} entries for 60 reconnects: {grown}"
         versions = [v for v, _ in after]
@@ -162,7 +162,9 @@ async def test_a_closed_socket_leaves_nothing_for_the_garbage_collector(tmp_path
 
 async def test_spectators_cannot_keep_a_tables_players_out_of_a_full_server(tmp_path):
     server = LiveServer(
-        tmp_path, FELT_MAX_CONNECTIONS="40", FELT_SPECTATOR_CONNECTIONS_SHARE="0.5",
+        tmp_path,
+        FELT_MAX_CONNECTIONS="40",
+        FELT_SPECTATOR_CONNECTIONS_SHARE="0.5",
         FELT_MAX_SPECTATORS_PER_ROOM="1000",
     )
     watchers: list[Client] = []
@@ -200,6 +202,7 @@ async def test_sockets_are_capped_per_address_but_the_tables_players_get_in(tmp_
         player = await Client(server.ws_base, code, ann["token"], "ann").connect()
         assert player.state["you"] == 0
         await watchers.pop().close()
+
         # A closed socket gives its place back.
         async def a_place() -> bool:
             c = Client(server.ws_base, code, None, "again")
@@ -208,6 +211,7 @@ async def test_sockets_are_capped_per_address_but_the_tables_players_get_in(tmp_
                 return True
             except AssertionError:
                 return False
+
         for _ in range(100):
             if await a_place():
                 break

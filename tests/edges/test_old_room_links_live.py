@@ -9,7 +9,6 @@ import random
 
 import httpx
 import pytest
-
 from live_server import LiveServer
 from ws_client import Client, new_player, new_room, play_to_end
 
@@ -19,7 +18,9 @@ OPTIONS = {"max_cards": 2, "rebound": False}  # a short Oh Hell
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     # Tables nobody is connected to close (finished) or park within a second.
-    live = LiveServer(tmp_path_factory.mktemp("old-links"), FELT_ROOM_IDLE_CLOSE_S="0.5", FELT_FINISHED_ROOM_CLOSE_S="0.5")
+    live = LiveServer(
+        tmp_path_factory.mktemp("old-links"), FELT_ROOM_IDLE_CLOSE_S="0.5", FELT_FINISHED_ROOM_CLOSE_S="0.5"
+    )
     yield live
     live.stop()
 

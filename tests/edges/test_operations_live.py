@@ -47,7 +47,6 @@ async def test_no_log_line_carries_a_player_token(tmp_path):
     assert p["token"][::-1] not in log
 
 
-
 async def test_no_log_line_carries_a_device_link_code(tmp_path):
     """The link page's address carries a one-time code that adds a device to the player: a
     log reader must not be able to redeem it before the device it was made for."""
@@ -63,6 +62,7 @@ async def test_no_log_line_carries_a_device_link_code(tmp_path):
     log = (tmp_path / "server.log").read_text()
     assert "/link?code=[redacted]" in log, "the access line is missing"
     assert link["code"] not in log
+
 
 async def test_json_logs_are_one_object_a_line_without_tokens(tmp_path):
     server = LiveServer(tmp_path, log_level="info", FELT_LOG_FORMAT="json")

@@ -13,7 +13,6 @@ import random
 
 import httpx
 import pytest
-
 from live_server import LiveServer
 from ws_client import Client, new_player, new_room, play_to_end
 
@@ -94,7 +93,9 @@ async def test_a_finished_rooms_chat_and_next_table_are_shown_only_to_its_player
     await clients[1].wait(lambda c: c.state["chat"], what="the chat line")
     await finish(clients)
     async with httpx.AsyncClient(base_url=server.base) as http:
-        again = await http.post("/api/rooms", json={"game": "oh_hell", "private": True, "from": code}, headers=auth(host))
+        again = await http.post(
+            "/api/rooms", json={"game": "oh_hell", "private": True, "from": code}, headers=auth(host)
+        )
     assert again.status_code == 201, again.text
     next_code = again.json()["code"]
     stranger = await new_player(server.base, "Stranger")
@@ -185,7 +186,10 @@ async def test_chat_is_limited_per_player_across_reconnects_and_per_room_for_spe
     assert (await tab.next_error())["code"] == "rate_limited"
     # Spectators share one allowance per room, however many sockets or tokens they bring.
     before = len(clients[0].state["chat"])
-    watchers = [await Client(server.ws_base, code, (await new_player(server.base, f"W{i}"))["token"], f"w{i}").connect() for i in range(3)]
+    watchers = [
+        await Client(server.ws_base, code, (await new_player(server.base, f"W{i}"))["token"], f"w{i}").connect()
+        for i in range(3)
+    ]
     for i in range(30):
         await watchers[i % 3].send({"type": "chat", "text": f"flood {i}"})
     await clients[0].wait(lambda c: len(c.state["chat"]) - before == 20, what="the spectators' 20 lines")

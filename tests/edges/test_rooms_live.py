@@ -12,10 +12,9 @@ import re
 import httpx
 import orjson
 import pytest
+from ws_client import Client, choose, new_player, new_room, play_to_end
 
 from server.rules.games import get_game
-
-from ws_client import Client, choose, new_player, new_room, play_to_end
 
 SHORT = {
     "oh_hell": {"max_cards": 3, "rebound": False},
@@ -103,7 +102,10 @@ async def test_four_clients_play_a_whole_game_and_patches_rebuild_the_snapshot(l
     result = clients[0].state["result"]
     assert result["seed"] == clients[0].state["room"]["seed"]
     assert hashlib.sha256(result["seed"].encode()).hexdigest() == commitment == result["commitment"]
-    assert get_game(game).outcome(replay_states(await fetch_match(live_server, result["match_id"]))[-1])["scores"] == result["scores"]
+    assert (
+        get_game(game).outcome(replay_states(await fetch_match(live_server, result["match_id"]))[-1])["scores"]
+        == result["scores"]
+    )
     await close_all(*clients, watcher)
 
 
@@ -135,7 +137,11 @@ async def test_every_frame_equals_the_engines_own_view_and_carries_no_hidden_car
             # shown on purpose) and `history` (earlier hands: their cards are dealt again).
             for s_index, s in enumerate(states):
                 view = engine.view(s, seat)
-                shown = set(CARD_TOKEN.findall(orjson.dumps({k2: v for k2, v in view.items() if k2 not in ("revealed", "history")}).decode()))
+                shown = set(
+                    CARD_TOKEN.findall(
+                        orjson.dumps({k2: v for k2, v in view.items() if k2 not in ("revealed", "history")}).decode()
+                    )
+                )
                 for other, hand in enumerate(full[s_index]["hands"]):
                     if other != seat:
                         assert not shown & set(hand), f"{c.label} sees {shown & set(hand)} held by seat {other}"
@@ -188,7 +194,9 @@ async def test_reconnecting_with_the_same_token_gives_back_the_seat_and_the_curr
 
 
 async def test_a_dropped_seat_is_played_by_a_bot_after_the_grace_period_and_reclaimed(live_server):
-    code, clients, watcher, players = await seat_table(live_server, "oh_hell", options={"max_cards": 5, "rebound": False}, spectator=False)
+    code, clients, watcher, players = await seat_table(
+        live_server, "oh_hell", options={"max_cards": 5, "rebound": False}, spectator=False
+    )
     await start(clients)
     gone = clients[1]
     await gone.close()

@@ -17,7 +17,9 @@ from server.rules.games import all_games
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-5, 5) | st.sampled_from(["AS", "10H", "a/b", "c~d", ""]),
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.sampled_from(["x", "y", "a/b", "~", ""]), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=5) | st.dictionaries(st.sampled_from(["x", "y", "a/b", "~", ""]), inner, max_size=4)
+    ),
     max_leaves=25,
 )
 

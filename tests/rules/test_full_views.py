@@ -23,7 +23,9 @@ def random_states(game_name: str, seed: int, players: int) -> list:
     return states
 
 
-@pytest.mark.parametrize("game_name, players", [("oh_hell", 5), ("bid_whist", 4), ("tarbish", 4), ("ribs", 4), ("ribs", 10)])
+@pytest.mark.parametrize(
+    "game_name, players", [("oh_hell", 5), ("bid_whist", 4), ("tarbish", 4), ("ribs", 4), ("ribs", 10)]
+)
 @pytest.mark.parametrize("seed", [1, 2])
 def test_full_views_equal_full_view_of_every_state(game_name, players, seed):
     game = get_game(game_name)

@@ -74,8 +74,18 @@ def test_a_card_in_a_trick_keeps_the_unchanged_public_parts_the_same_objects():
         if action["type"] != "play" or not after.trick:
             continue  # only a card added to an unfinished trick
         old, new = GAME.view(before, None), GAME.view(after, None)
-        for key in ("history", "scores", "team_scores", "teams", "last_trick", "declarations",
-                    "revealed", "tricks_won", "points_taken", "kitty_count"):
+        for key in (
+            "history",
+            "scores",
+            "team_scores",
+            "teams",
+            "last_trick",
+            "declarations",
+            "revealed",
+            "tricks_won",
+            "points_taken",
+            "kitty_count",
+        ):
             assert new[key] is old[key], key
         assert new["trick"][:-1] == old["trick"]
         assert all(a is b for a, b in zip(new["trick"], old["trick"]))
@@ -95,9 +105,7 @@ def test_legal_actions_and_apply_match_the_checked_path(seed):
         assert GAME.legal_actions(before, seat) == GAME.legal_actions(fresh(before), seat)
         if before.phase is Phase.PLAYING:
             expected = legal_cards(before.hands[seat], before.trick, before.match.trump)
-            assert GAME.legal_actions(before, seat) == [
-                {"type": "play", "card": c} for c in expected
-            ]
+            assert GAME.legal_actions(before, seat) == [{"type": "play", "card": c} for c in expected]
             for other in range(4):
                 if other != seat:
                     assert GAME.legal_actions(before, other) == []

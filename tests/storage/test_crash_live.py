@@ -17,10 +17,10 @@ import httpx
 import pytest
 import sqlalchemy as sa
 import websockets
-
 from live_server import LiveServer
-from server.rules.replay import replay
 from ws_client import Client, choose, new_player, new_room
+
+from server.rules.replay import replay
 
 # Long enough that the kills land mid-match, short enough for the suite.
 OPTIONS = {
@@ -54,7 +54,7 @@ class Player:
         while self.finished is None:
             try:
                 client = await Client(self.server.ws_base, self.code, self.token, f"seat {self.seat}").connect()
-            except (OSError, AssertionError, websockets.WebSocketException, asyncio.TimeoutError):
+            except (TimeoutError, OSError, AssertionError, websockets.WebSocketException):
                 await asyncio.sleep(0.05)  # the server is down or not ready: try again
                 continue
             try:
@@ -75,7 +75,7 @@ class Player:
                 client.changed.clear()
                 try:
                     await asyncio.wait_for(client.changed.wait(), 1)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     pass
                 continue
             # A person's pace (20-40 ms a move) while the stops go on: even the shortest match
@@ -93,7 +93,8 @@ class Player:
                 return
             await client.wait(
                 lambda c: c.closed is not None or len(c.errors) > self._pending[1] or c.game != before,
-                120, "the action's answer",
+                120,
+                "the action's answer",
             )
             if client.closed is None:
                 self._settle(client, applied=client.game != before)

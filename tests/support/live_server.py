@@ -26,9 +26,7 @@ def free_port() -> int:
 
 
 class LiveServer:
-    def __init__(
-        self, tmp: Path, healthy: bool = True, log_level: str = "warning", preexec=None, **env: str
-    ) -> None:
+    def __init__(self, tmp: Path, healthy: bool = True, log_level: str = "warning", preexec=None, **env: str) -> None:
         self.tmp = tmp
         self.log_level = log_level
         self.preexec = preexec

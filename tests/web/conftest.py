@@ -205,7 +205,8 @@ def artifacts() -> Path:
 
 PLAYABLE = "#controls [data-control]:not([disabled]), #hand button[data-card]:not([disabled])"
 # What to click next on a page, or null when it need not (or cannot yet) act.
-PROBE = """() => {
+PROBE = (
+    """() => {
   if (!document.querySelector('#controls .turn-banner')) return null;
   const on = (sel) => [...document.querySelectorAll(sel)].filter((b) => !b.disabled);
   if (document.querySelector('#controls [data-submit]')) {
@@ -215,13 +216,17 @@ PROBE = """() => {
   }
   const first = on('%s')[0];
   return first ? first.dataset.key : null;
-}""" % PLAYABLE
+}"""
+    % PLAYABLE
+)
 
 
 class Table:
     """Clicks through the lobby and the table like a player."""
 
-    def create_room(self, page, name: str, game: str, options: dict, seats: int | None = None, timer: int | None = None) -> str:
+    def create_room(
+        self, page, name: str, game: str, options: dict, seats: int | None = None, timer: int | None = None
+    ) -> str:
         page.get_by_label("Your name", exact=True).fill(name)
         page.get_by_label("Game", exact=True).select_option(game)
         if options and not page.locator("#options-box").evaluate("el => el.open"):

@@ -6,9 +6,8 @@ import re
 import time
 
 import pytest
+from conftest import DESKTOP, PHONE, say_in_chat
 from playwright.sync_api import expect
-
-from conftest import DESKTOP, PHONE, say_in_chat  # noqa: E402  (the browser folder's own conftest)
 
 
 def test_a_player_plays_a_whole_short_oh_hell_match_against_three_bots(pages, table, artifacts):
@@ -142,8 +141,9 @@ def test_four_friends_play_a_hand_of_each_game_together(pages, table, artifacts,
         host.screenshot(path=str(artifacts / f"{game}-desktop.png"), full_page=True)
         friends[0].screenshot(path=str(artifacts / f"{game}-phone.png"), full_page=True)
 
-    actions = table.drive(players, lambda: all(table.finished(p) for p in players), timeout=150,
-                          each=screenshot_mid_hand)
+    actions = table.drive(
+        players, lambda: all(table.finished(p) for p in players), timeout=150, each=screenshot_mid_hand
+    )
     assert actions > 8
     assert shots["done"], "no moment with cards on the table was seen"
     expect(watcher.locator("#result .result-panel")).to_be_visible()

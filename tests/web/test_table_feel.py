@@ -76,7 +76,9 @@ def _check_every_size(page, base, where):
 
 
 @pytest.mark.parametrize(("game", "options", "size"), WHOLE_MATCHES, ids=[g for g, _, _ in WHOLE_MATCHES])
-def test_hand_and_controls_stay_in_view_at_every_decision_of_a_whole_match(pages, table, artifacts, game, options, size):
+def test_hand_and_controls_stay_in_view_at_every_decision_of_a_whole_match(
+    pages, table, artifacts, game, options, size
+):
     base = SIZES[size]
     page = pages.open("/", viewport=base)
     page.add_init_script(HELD_RECORDER)

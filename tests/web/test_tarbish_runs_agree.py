@@ -33,8 +33,14 @@ def test_the_clients_best_run_is_the_engines():
     rng = random.Random(37)
     cases = [(rng.sample(DECK, 9), rng.choice(["S", "H", "D", "C", None])) for _ in range(400)]
     module = (ROOT / "web" / "js" / "games" / "tarbish.js").as_uri()
-    done = subprocess.run([node, "--input-type=commonjs", "-e", f"(async () => {{ {SCRIPT} }})()", module],
-                          input=json.dumps(cases), capture_output=True, text=True, timeout=60, cwd=ROOT)
+    done = subprocess.run(
+        [node, "--input-type=commonjs", "-e", f"(async () => {{ {SCRIPT} }})()", module],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
     assert done.returncode == 0, done.stderr
     got = json.loads(done.stdout)
     with_runs = 0

@@ -7,9 +7,8 @@ from __future__ import annotations
 import base64
 import re
 
+from conftest import DESKTOP, PHONE
 from playwright.sync_api import expect
-
-from conftest import DESKTOP, PHONE  # noqa: E402  (the browser folder's own conftest)
 from test_table_feel import _start_against_bots
 
 # Installed before any page script: every count the action bar and the live text showed.

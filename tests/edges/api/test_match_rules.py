@@ -50,7 +50,8 @@ async def test_the_options_of_a_table_reach_its_listing_its_match_its_history_an
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://felt") as client:
             host = (await client.post("/api/players", json={"name": "Host"})).json()
             created = await client.post(
-                "/api/rooms", json={"game": game_name, "options": HOUSE[game_name], "seats": 4},
+                "/api/rooms",
+                json={"game": game_name, "options": HOUSE[game_name], "seats": 4},
                 headers={"Authorization": f"Bearer {host['token']}"},
             )
             assert created.status_code == 201, created.text
