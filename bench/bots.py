@@ -14,14 +14,15 @@ Parts (each match has fixed seeds; the Strong seats rotate so each seat position
   against par (1/N).
 - ``openspiel``: one Strong bot against three of OpenSpiel's ISMCTS bots (``pyspiel.ISMCTSBot``
   with random rollouts), the same CPU per decision: the ISMCTS simulation count and the Strong
-  sample count are each calibrated here to take ``--think-ms`` of CPU a decision, 5-card hands of Oh Hell played on both engines at once (the same deal,
-  every action applied to both, their turns and scores checked equal; OpenSpiel's scoring is
-  Felt's ``basic``): the share of hands the Strong bot wins (co-winners count, which lifts a
-  player as strong as its rivals above 25%; also split between co-winners, par exactly 25%). ``--control`` plays
-  each hand again with an ISMCTS bot in the Strong seat and pairs the two: what a player as
-  strong as the rivals wins from that seat is the fair share. ``--hands N`` sets the count,
-  ``--jobs`` plays hands in parallel (the counts are calibrated once, then fixed).
-  Needs ``open-spiel`` in the venv (``.venv/bin/pip install open-spiel``).
+  sample count are each calibrated here to take ``--think-ms`` of CPU a decision, 5-card hands
+  of Oh Hell played on both engines at once (the same deal, every action applied to both, their
+  turns and scores checked equal; OpenSpiel's scoring is Felt's ``basic``): the share of hands
+  the Strong bot wins (co-winners count, which lifts a player as strong as its rivals above 25%;
+  also split between co-winners, par exactly 25%). ``--control`` plays each hand again with an
+  ISMCTS bot in the Strong seat and pairs the two: what a player as strong as the rivals wins
+  from that seat is the fair share. ``--hands N`` sets the count, ``--jobs`` plays hands in
+  parallel (the counts are calibrated once, then fixed). Needs ``open-spiel`` in the venv
+  (``.venv/bin/pip install open-spiel``).
 - ``playouts``: hands played out per second per game by the Strong bot's rollouts (sample a
   state from a real view, apply an action, let the Easy bots finish the hand).
 - ``loop``: many tables of Strong bots in one process's ``RoomManager`` (the server's own
@@ -185,7 +186,7 @@ def run_matches(
                 f"{'won' if won[m] else 'lost'}; {result['decisions']} Strong decisions, {result['cpu']:.1f} s CPU"
             )
     wins = sum(won)
-    for (_, _, _, _, strong, _, _), result in zip(args, results):
+    for (_, _, _, _, strong, _, _), result in zip(args, results, strict=True):
         decisions, cpu = decisions + result["decisions"], cpu + result["cpu"]
         for s in range(players):
             if s in strong:
@@ -223,7 +224,8 @@ def run_matches(
             f"{pairs.count(2)}, one of {pairs.count(1)}, neither of {pairs.count(0)}"
         )
     log(
-        f"{part} {options or '(defaults)'}: Strong {'team ' if side == 'team' else ''}({budget}) won {wins}/{count} = {wins / count:.1%} "
+        f"{part} {options or '(defaults)'}: Strong {'team ' if side == 'team' else ''}({budget}) "
+        f"won {wins}/{count} = {wins / count:.1%} "
         f"(95% {low:.1%}-{high:.1%}; par {par:.0%}) in {out['seconds']:.0f} s; "
         f"{out['cpu_ms_per_decision']:.1f} ms of CPU per Strong decision ({decisions} decisions)"
     )
@@ -384,7 +386,7 @@ def run_openspiel(
     args = [(20_000 + hand, sims, samples, side) for hand in range(count) for side in sides]
     with ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else _Serial() as pool:
         results = list(pool.map(_openspiel_one, args))
-    wins = {side: [_hand_shares(r) for a, r in zip(args, results) if a[3] == side] for side in sides}
+    wins = {side: [_hand_shares(r) for a, r in zip(args, results, strict=True) if a[3] == side] for side in sides}
     won, split = sum(w for w, _ in wins[False]), sum(f for _, f in wins[False])
     low, high = wilson(won, count)
     log(
@@ -408,7 +410,7 @@ def run_openspiel(
     }
     if control:
         c_won, c_split = sum(w for w, _ in wins[True]), sum(f for _, f in wins[True])
-        diffs = [a[0] - b[0] for a, b in zip(wins[False], wins[True])]
+        diffs = [a[0] - b[0] for a, b in zip(wins[False], wins[True], strict=True)]
         mean = sum(diffs) / count
         error = (sum((d - mean) ** 2 for d in diffs) / max(1, count - 1) / count) ** 0.5
         low, high = wilson(c_won, count)

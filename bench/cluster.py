@@ -98,14 +98,25 @@ class Setup:
             }
             if self.cluster:
                 env.update(FELT_REDIS_URL=REDIS_URL, FELT_REDIS_PREFIX=self.prefix, FELT_NODE_ID=f"b{i}")
-            log = open(folder / "server.log", "w")
-            proc = subprocess.Popen(
-                ["taskset", "-c", "0", sys.executable, "-m", "server", "--port", str(port), "--log-level", "warning"],
-                cwd=folder,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
+            with open(folder / "server.log", "w") as log:  # the server writes to its own copy of the file
+                proc = subprocess.Popen(
+                    [
+                        "taskset",
+                        "-c",
+                        "0",
+                        sys.executable,
+                        "-m",
+                        "server",
+                        "--port",
+                        str(port),
+                        "--log-level",
+                        "warning",
+                    ],
+                    cwd=folder,
+                    env=env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
             self.procs.append(proc)
             wait_healthy(f"http://127.0.0.1:{port}", proc)
         if not self.cluster:

@@ -43,7 +43,7 @@ def pct(values: list[float], q: float) -> float | None:
     if not values:
         return None
     s = sorted(values)
-    k = max(0, min(len(s) - 1, int(round(q / 100 * (len(s) - 1)))))
+    k = max(0, min(len(s) - 1, round(q / 100 * (len(s) - 1))))
     return s[k]
 
 

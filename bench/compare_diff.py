@@ -17,6 +17,7 @@ import statistics
 import sys
 import time
 import types
+from pathlib import Path
 
 from bench.patches import _play
 from server.rooms import fanout as ours
@@ -32,7 +33,7 @@ def _other_fanout(checkout: str) -> types.ModuleType:
     differ = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(differ)
     sys.modules["other_diff"] = differ
-    source = open(f"{checkout}/server/rooms/fanout.py").read()
+    source = Path(checkout, "server/rooms/fanout.py").read_text()
     module = types.ModuleType("other_fanout")
     exec(
         compile(source.replace("from server.rooms.diff import", "from other_diff import"), "other_fanout", "exec"),

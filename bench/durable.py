@@ -23,6 +23,7 @@ with ``--write``, else the ignored bench/results/local/).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -47,7 +48,7 @@ class Target:
     def __init__(self, name: str, workdir: Path, env: dict | None, module: str = "server") -> None:
         self.name = name
         self.port = _free_port()
-        self.log = open(workdir / f"{name}-server.log", "w")
+        self.log = open(workdir / f"{name}-server.log", "w")  # noqa: SIM115 (closed by stop(), with the server)
         if env is None:  # the bare server
             cmd, kind = [PY, "-m", "bench.bare_server"], "bare"
             full_env = dict(os.environ)
@@ -76,10 +77,8 @@ class Target:
         """The server process's CPU seconds, and its children's (the writer's worker)."""
         children = 0.0
         for child in self.ps.children(recursive=True):
-            try:
+            with contextlib.suppress(psutil.Error):
                 children += _cpu(child)
-            except psutil.Error:
-                pass
         return _cpu(self.ps), children
 
     def loop_block_ms(self) -> float | None:
@@ -167,11 +166,15 @@ def _figures(raw: dict) -> list[dict]:
         return median(vals) if vals else None
 
     def added(key: str) -> float | None:
-        pairs = [(a - b) for a, b in zip(per_rep("log", key), per_rep("nolog", key)) if a is not None and b is not None]
+        pairs = [
+            (a - b)
+            for a, b in zip(per_rep("log", key), per_rep("nolog", key), strict=True)
+            if a is not None and b is not None
+        ]
         return median(pairs) if pairs else None
 
     def ratio(a: str, b: str, key: str) -> float | None:
-        pairs = [x / y for x, y in zip(per_rep(a, key), per_rep(b, key)) if x and y]
+        pairs = [x / y for x, y in zip(per_rep(a, key), per_rep(b, key), strict=True) if x and y]
         return median(pairs) if pairs else None
 
     n = raw["rooms"]

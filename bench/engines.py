@@ -62,7 +62,7 @@ def bench_game(name: str, budget_s: float, seed: int = 1) -> dict:
 def bench_openspiel(budget_s: float, seed: int = 1) -> dict:
     try:
         import pyspiel
-    except Exception as err:
+    except ImportError as err:
         return {"error": f"open-spiel is not installed ({type(err).__name__}: {err})"}
     game = pyspiel.load_game(
         "oh_hell", {"players": 4, "num_cards_per_suit": 13, "num_suits": 4, "num_tricks_fixed": 10}
@@ -74,7 +74,7 @@ def bench_openspiel(budget_s: float, seed: int = 1) -> dict:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes())
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
                 state.apply_action(rng.choices(outcomes, probs)[0])
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
@@ -129,17 +129,20 @@ def run_engines(quick: bool, log=print, rounds: int = 5) -> tuple[dict, list[dic
     for name in names:
         raw[name] = r_ = _total(parts[name])
         r_["round_ratios_to_oh_hell"] = [
-            p["cards_per_s"] / o["cards_per_s"] for p, o in zip(parts[name], parts["oh_hell"])
+            p["cards_per_s"] / o["cards_per_s"] for p, o in zip(parts[name], parts["oh_hell"], strict=True)
         ]
         log(
-            f"  engine {name}: {r_['games_per_s']:.2f} games/s, {r_['hands_per_s']:.1f} hands/s, {r_['cards_per_s']:,.0f} cards/s"
+            f"  engine {name}: {r_['games_per_s']:.2f} games/s, {r_['hands_per_s']:.1f} hands/s, "
+            f"{r_['cards_per_s']:,.0f} cards/s"
         )
     if any("error" in s_ for s_ in spiel):
         raw["openspiel_oh_hell"] = ops = next(s_ for s_ in spiel if "error" in s_)
     else:
         raw["openspiel_oh_hell"] = ops = _total(spiel)
         ops["version"] = spiel[0].get("version")
-        ops["round_hands_ratios"] = [o["hands_per_s"] / s_["hands_per_s"] for o, s_ in zip(parts["oh_hell"], spiel)]
+        ops["round_hands_ratios"] = [
+            o["hands_per_s"] / s_["hands_per_s"] for o, s_ in zip(parts["oh_hell"], spiel, strict=True)
+        ]
     figs: list[dict] = []
     oh = raw["oh_hell"]
     for name in game_names():

@@ -4,8 +4,9 @@ checkout's, counted in machine instructions instead of seconds.
 The same random games (seeded; ``PYTHONHASHSEED=0``) are played in each tree under valgrind's
 callgrind, which counts the instructions executed inside the play loop only (the loop runs
 inside ``functools.reduce``, the one function collection is switched on for, so imports and
-start-up do not count; the objects they made are frozen out of the collector's way). A count does not move with the machine's load, where CPU-second
-rates on the shared 2-core machine swing by +-30% from one round to the next; it is a proxy
+start-up do not count; the objects they made are frozen out of the collector's way). A count
+does not move with the machine's load, where CPU-second rates on the shared 2-core machine swing
+by +-30% from one round to the next; it is a proxy
 (it ignores cache misses and the allocator's locality), so the timed ``bench.engines_compare``
 stays the figure of record. Needs ``valgrind`` on PATH (Debian package ``valgrind``).
 Prints per game the instructions per card played in each tree and base/new (above 1: faster).

@@ -62,7 +62,7 @@ class Client:
 
     def __init__(self, target: str, port: int, log: Path, games: str) -> None:
         self.target = target
-        self.err = open(log, "w")
+        self.err = open(log, "w")  # noqa: SIM115 (closed by stop(), with the client)
         self.proc = subprocess.Popen(
             [*_taskset(1), PY, "-m", "bench.load_client", "--target", target, "--port", str(port), "--games", games],
             cwd=ROOT,
@@ -144,8 +144,8 @@ class Servers:
         self.felt_port = _free_port()
         self.bare_port = _free_port()
         env = {**os.environ, "DATABASE_URL": f"sqlite:///{workdir / 'bench.db'}", **BENCH_SERVER_ENV}
-        self.felt_log = open(workdir / "felt-server.log", "w")
-        self.bare_log = open(workdir / "bare-server.log", "w")
+        self.felt_log = open(workdir / "felt-server.log", "w")  # noqa: SIM115 (closed by stop(), with the servers)
+        self.bare_log = open(workdir / "bare-server.log", "w")  # noqa: SIM115 (closed by stop(), with the servers)
         self.felt = subprocess.Popen(
             [*_taskset(0), PY, "-m", "server", "--port", str(self.felt_port), "--log-level", "warning"],
             cwd=ROOT,
@@ -370,7 +370,8 @@ def run_load(
                     b, f = pair["bare"], pair["felt"]
                     log(
                         f"  load {mode:6s} {n:5d} rooms rep {rep}: felt {f['actions_per_s']:.0f} moves/s "
-                        f"p50 {f['p50_ms'] or 0:.2f} p99 {f['p99_ms'] or 0:.2f} ms cpu {f['server_cpu_us_per_move'] or 0:.0f} us/move"
+                        f"p50 {f['p50_ms'] or 0:.2f} p99 {f['p99_ms'] or 0:.2f} ms "
+                        f"cpu {f['server_cpu_us_per_move'] or 0:.0f} us/move"
                         f" | bare {b['actions_per_s']:.0f} p50 {b['p50_ms'] or 0:.2f} p99 {b['p99_ms'] or 0:.2f} "
                         f"cpu {b['server_cpu_us_per_move'] or 0:.0f}"
                     )
@@ -426,7 +427,8 @@ def _memory_step(srv: Servers, n: int, prev: int, log) -> dict:
         "felt_rss_total_mib": f2 / KIB / KIB,
     }
     log(
-        f"  memory: bare {out['bare_per_conn_kib']:.1f} KiB/conn, felt {out['felt_per_idle_conn_kib']:.1f} KiB/idle conn,"
+        f"  memory: bare {out['bare_per_conn_kib']:.1f} KiB/conn, "
+        f"felt {out['felt_per_idle_conn_kib']:.1f} KiB/idle conn,"
         f" +{out['felt_per_playing_room_extra_kib']:.1f} KiB/playing room"
     )
     return out
@@ -447,8 +449,8 @@ def load_figures(res: dict, quick: bool) -> list[dict]:
             pairs = [v for (m, nn, _), v in sorted(by.items()) if m == mode and nn == n and "bare" in v and "felt" in v]
             if not pairs:
                 continue
-            f = lambda key, t: median([p[t][key] for p in pairs])  # noqa: E731
-            ratio = lambda key: median(  # noqa: E731
+            f = lambda key, t, pairs=pairs: median([p[t][key] for p in pairs])  # noqa: E731
+            ratio = lambda key, pairs=pairs: median(  # noqa: E731
                 [p["felt"][key] / p["bare"][key] for p in pairs if p["felt"][key] and p["bare"][key]]
             )
             tag = f"load.{mode}.{n}"

@@ -26,6 +26,7 @@ import random
 import resource
 import sys
 import time
+from typing import ClassVar
 
 import orjson
 
@@ -49,10 +50,7 @@ def apply_patch(doc, ops):
         kind = op["op"]
         path = op["path"]
         if path == "":
-            if kind == "remove":
-                doc = None
-            else:
-                doc = op["value"]
+            doc = None if kind == "remove" else op["value"]
             continue
         parts = path.split("/")
         target = doc
@@ -93,20 +91,20 @@ class D:
     mode: str | None = None
     ws = 0.0  # measurement window start/end (perf_counter)
     we = -1.0
-    rooms: list = []
-    players: list = []
-    games: list = []
+    rooms: ClassVar[list] = []
+    players: ClassVar[list] = []
+    games: ClassVar[list] = []
     replace = True
     # counters of the current run
     actions = 0
     actions_total = 0
     patches = 0
     frames_total = 0
-    lat: list = []
+    lat: ClassVar[list] = []
     lost = 0
     ooo = 0
     patch_fail = 0
-    errors: dict = {}
+    errors: ClassVar[dict] = {}
     skipped = 0
     finished = 0
     replaced = 0
@@ -448,10 +446,7 @@ def _actor(room: CRoom) -> bool:
     if room.pending or room.finished:
         return False
     if D.target == "felt":
-        for c in room.conns:
-            if c.v == room.vmax and felt_act(c):
-                return True
-        return False
+        return any(c.v == room.vmax and felt_act(c) for c in room.conns)
     s = room.seq
     conn = room.conns[s % 4]
     if conn.seen != s:
@@ -523,7 +518,7 @@ async def cmd_run(mode: str, n: int, seconds: float, warmup: float, seed: int = 
     def q(p: float):
         if not lat:
             return None
-        return lat[min(len(lat) - 1, int(round(p / 100 * (len(lat) - 1))))] * 1000
+        return lat[min(len(lat) - 1, round(p / 100 * (len(lat) - 1)))] * 1000
 
     return {
         "mode": mode,
@@ -605,7 +600,7 @@ def main() -> None:
     D.target = args.target
     D.port = args.port
     D.games = args.games.split(",")
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     try:
         import uvloop

@@ -24,7 +24,6 @@ from server.rules.games import game_names
 
 def _time_ours(pairs: list, reps: int) -> list[float]:
     out = []
-    dumps = orjson.dumps
     clock = time.thread_time_ns
     for olds, news, v, public, seat_keys, *_ in pairs:
         t0 = clock()
@@ -74,7 +73,8 @@ def run_micro(quick: bool, log=print) -> tuple[dict, list[dict]]:
         }
         r = raw[name]
         log(
-            f"  micro {name}: diff+encode x4 {r['ours_us_median']:.1f} us (p99 {r['ours_us_p99']:.1f}), jsonpatch {r['jsonpatch_us_median']:.0f} us"
+            f"  micro {name}: diff+encode x4 {r['ours_us_median']:.1f} us (p99 {r['ours_us_p99']:.1f}), "
+            f"jsonpatch {r['jsonpatch_us_median']:.0f} us"
         )
         figs.append(
             figure(

@@ -118,7 +118,7 @@ def summary(results: list[dict], samples: int, log=print) -> dict[str, Any]:
 
 def paired(results: list[dict], before: list[dict], log=print) -> None:
     """This run minus ``before``, hand by hand, with normal 95% intervals of the mean difference."""
-    pairs = [(a, b) for a, b in zip(results, before) if a["hand"] == b["hand"]]
+    pairs = [(a, b) for a, b in zip(results, before, strict=False) if a["hand"] == b["hand"]]
     n = len(pairs)
     for key in ("made", "points"):
         diffs = [float(a[key]) - float(b[key]) for a, b in pairs]

@@ -131,8 +131,9 @@ def run_patches(quick: bool, log=print) -> tuple[dict, list[dict]]:
         }
         raw[name] = s
         log(
-            f"  patches {name}: median {s['median_bytes']:.0f} B = {s['median_ratio']:.1%} of {s['median_snapshot_bytes']:.0f} B, "
-            f"p99 {s['p99_ratio']:.1%}, trick end {s['trick_end_median_ratio'] or 0:.1%}; Room.act {s['room_act_us_median']:.0f} us"
+            f"  patches {name}: median {s['median_bytes']:.0f} B = {s['median_ratio']:.1%} "
+            f"of {s['median_snapshot_bytes']:.0f} B, p99 {s['p99_ratio']:.1%}, "
+            f"trick end {s['trick_end_median_ratio'] or 0:.1%}; Room.act {s['room_act_us_median']:.0f} us"
         )
         figs.append(
             figure(
@@ -180,7 +181,7 @@ def run_patches(quick: bool, log=print) -> tuple[dict, list[dict]]:
         total_actions += asyncio.run(_play(name, per_game // 4, seed=8, profiler=profiler))["actions"]
     stats = pstats.Stats(profiler)
     rows = []
-    for (file, lineno, func), (cc, nc, tt, ct, callers) in stats.stats.items():  # type: ignore[attr-defined]
+    for (file, lineno, func), (_, nc, tt, ct, _) in stats.stats.items():  # type: ignore[attr-defined]
         rows.append((tt, ct, nc, f"{func} ({_short(file)}:{lineno})"))
     rows.sort(reverse=True)
     raw["cprofile_room_act"] = {

@@ -1,9 +1,10 @@
 """Reconnect storms: what a socket opened and closed again costs the server once it is gone.
 
 ``python -m bench.reconnects [--connects N] [--mode seated|anonymous] [--source DIR]`` starts
-``python -m server`` (of DIR, another checkout, to compare; this one by default) (SQLite in a temporary folder, per-address limits lifted so that one client can
-storm it), makes a table with two players, and opens and closes N sockets to it one after
-another: the seated guest's token again and again, or anonymous spectators. It prints:
+``python -m server`` (of DIR, another checkout, to compare; this one by default) (SQLite in a
+temporary folder, per-address limits lifted so that one client can storm it), makes a table with
+two players, and opens and closes N sockets to it one after another: the seated guest's token
+again and again, or anonymous spectators. It prints:
 
 - the server's resident memory before and after (after a warm-up of 200, and 2 s of quiet),
   per connect;
@@ -55,7 +56,7 @@ LIFTED = {
 
 
 def resident_mb(pid: int) -> float:
-    for line in open(f"/proc/{pid}/status"):
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return float("nan")
@@ -103,13 +104,14 @@ async def run(connects: int, mode: str, workdir: Path, source: Path) -> None:
         "FELT_FRAME_BURST": "1000",
         **LIFTED,
     }
-    proc = subprocess.Popen(
-        [sys.executable, "-c", SERVER, "--port", str(port), "--log-level", "warning", str(counted)],
-        cwd=workdir,
-        env=env,
-        stdout=open(workdir / "server.log", "w"),
-        stderr=subprocess.STDOUT,
-    )
+    with open(workdir / "server.log", "w") as log:  # the server writes to its own copy of the file
+        proc = subprocess.Popen(
+            [sys.executable, "-c", SERVER, "--port", str(port), "--log-level", "warning", str(counted)],
+            cwd=workdir,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
     try:
         async with httpx.AsyncClient(base_url=base) as http:

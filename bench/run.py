@@ -345,7 +345,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_readme:
         write_readme(readme_path(args.write), args.write)
     log(
-        f"{summary['passed']} targets met, {len(summary['failed'])} missed, {len(summary['not_measured'])} not measured;"
+        f"{summary['passed']} targets met, {len(summary['failed'])} missed, "
+        f"{len(summary['not_measured'])} not measured;"
         f" {meta['seconds']:.0f} s; results in {results_path('latest.json', args.write).relative_to(ROOT)}"
     )
     return 0

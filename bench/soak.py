@@ -94,14 +94,14 @@ def start_server(workdir: Path, port: int) -> subprocess.Popen:
         FELT_RATE_TOKEN_CONNECTS_BURST="1000000",
         FELT_MAX_SOCKETS_PER_ADDRESS="1000000",
     )
-    log = open(workdir / "server.log", "w")
-    proc = subprocess.Popen(
-        [*_taskset(0), PY, "-m", "server", "--port", str(port), "--log-level", "warning"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
+    with open(workdir / "server.log", "w") as log:  # the server writes to its own copy of the file
+        proc = subprocess.Popen(
+            [*_taskset(0), PY, "-m", "server", "--port", str(port), "--log-level", "warning"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
     _wait_port(port, proc)
     return proc
 
@@ -120,14 +120,15 @@ def run(idle: int, rooms: int, seconds: float, log=print) -> dict:
         prober.start()
         prober.phase = "idle sockets opening"
         t0 = time.monotonic()
-        holder = subprocess.Popen(
-            [*_taskset(1), PY, "-m", "bench.soak", "hold", "--port", str(port), "--sockets", str(idle)],
-            cwd=ROOT,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=open(workdir / "hold.log", "w"),
-            text=True,
-        )
+        with open(workdir / "hold.log", "w") as hold_log:
+            holder = subprocess.Popen(
+                [*_taskset(1), PY, "-m", "bench.soak", "hold", "--port", str(port), "--sockets", str(idle)],
+                cwd=ROOT,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=hold_log,
+                text=True,
+            )
         ready = holder.stdout.readline().strip()
         if not ready.startswith("ready"):
             raise RuntimeError(f"the idle sockets did not open: {ready!r} (see {workdir / 'hold.log'})")
@@ -217,7 +218,7 @@ def main() -> None:
     parser.add_argument("--sockets", type=int)
     add_write_flag(parser)
     args = parser.parse_args()
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     if args.mode == "hold":
         asyncio.run(hold(args.port, args.sockets))

@@ -66,7 +66,8 @@ def run(rounds: int = 20, per_block: int = 40) -> list[str]:
                 times[path].append((time.thread_time() - t0) / per_block * 1e6)
         base, ours = statistics.median(times[session]), statistics.median(times[connection])
         lines.append(
-            f"writer batch of {size}: {ours:.0f} us CPU (baseline, an ORM Session: {base:.0f} us) ratio {ours / base:.2f}"
+            f"writer batch of {size}: {ours:.0f} us CPU (baseline, an ORM Session: {base:.0f} us) "
+            f"ratio {ours / base:.2f}"
         )
     return lines
 

@@ -20,7 +20,7 @@ import orjson
 
 try:  # the websockets package ships a C masker
     from websockets.speedups import apply_mask as _apply_mask
-except Exception:  # pragma: no cover - pure Python fallback
+except ImportError:  # pragma: no cover - pure Python fallback
 
     def _apply_mask(data: bytes, mask: bytes) -> bytes:
         n = len(data)

@@ -187,10 +187,7 @@ def test_an_easy_bot_team_beats_random_players_at_house_options(options):
         while GAME.outcome(state) is None:
             seat = GAME.to_act(state)[0]
             legal = GAME.legal_actions(state, seat)
-            if seat % 2 == 0:
-                action = bots[seat].choose(GAME.view(state, seat), legal)
-            else:
-                action = rng.choice(legal)
+            action = bots[seat].choose(GAME.view(state, seat), legal) if seat % 2 == 0 else rng.choice(legal)
             state = GAME.apply(state, seat, action)
         wins += GAME.outcome(state)["winners"] == [0, 2]
     assert wins >= 8

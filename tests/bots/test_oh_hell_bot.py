@@ -57,7 +57,7 @@ def test_bots_make_their_bids_far_more_often_than_random_players():
     for seed in range(4):
         state = play_bots(4, {"max_cards": 5}, seed)
         for entry in GAME.view(state, None)["history"]:
-            made += sum(b == t for b, t in zip(entry["bids"], entry["tricks_won"]))
+            made += sum(b == t for b, t in zip(entry["bids"], entry["tricks_won"], strict=True))
             total += len(entry["bids"])
     assert made / total > 0.45
 

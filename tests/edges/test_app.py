@@ -34,9 +34,11 @@ def test_settings_come_from_the_environment(monkeypatch):
 @pytest.fixture
 async def client(tmp_path):
     app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'felt.db'}"))
-    async with app.router.lifespan_context(app):
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
-            yield c, app
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c,
+    ):
+        yield c, app
 
 
 async def test_health_asks_the_database(client):

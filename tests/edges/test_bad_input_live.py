@@ -91,7 +91,7 @@ async def test_a_good_frame_between_bad_ones_resets_the_count(live_server):
 
 
 async def test_room_rules_refuse_with_a_code_and_change_nothing(live_server):
-    code, h, g, host, guest = await table(live_server)
+    _, h, g, _, _ = await table(live_server)
     v, before = await settled(h)
 
     async def refused(client: Client, frame: dict, expected: str) -> None:
@@ -115,7 +115,7 @@ async def test_room_rules_refuse_with_a_code_and_change_nothing(live_server):
 
 
 async def test_game_rules_refuse_out_of_turn_stale_and_illegal_actions(live_server):
-    code, h, g, host, guest = await table(live_server)
+    _, h, g, _, _ = await table(live_server)
     await g.send({"type": "sit", "seat": 1})
     await h.send({"type": "bot", "seat": 2})
     await h.wait(lambda c: c.state["seats"][1]["player_id"] and c.state["seats"][2]["bot"], what="seats filled")

@@ -7,7 +7,9 @@ token in the URL is accepted and logged under one spelling only, never its value
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
+from pathlib import Path
 
 import httpx
 import orjson
@@ -30,10 +32,8 @@ async def refusal(server: LiveServer, code: str, token: str | None = None) -> tu
         frame = orjson.loads(await asyncio.wait_for(ws.recv(), 30))
         if frame["type"] != "error":
             return None, None
-        try:
+        with contextlib.suppress(websockets.ConnectionClosed):
             await asyncio.wait_for(ws.recv(), 30)
-        except websockets.ConnectionClosed:
-            pass
         return frame["code"], ws.close_code
     finally:
         await ws.close()
@@ -46,7 +46,7 @@ def log_versions(server: LiveServer, code: str) -> list[tuple[int, str]]:
 
 
 def resident_mb(pid: int) -> float:
-    for line in open(f"/proc/{pid}/status"):
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     raise AssertionError("no VmRSS")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import ExitStack
+from pathlib import Path
 
 import httpx
 import orjson
@@ -56,7 +57,7 @@ def _player(server: LiveServer, name: str) -> dict:
 
 def assert_no_traceback(server: LiveServer) -> None:
     server.log.flush()
-    log = open(server.log.name).read()
+    log = Path(server.log.name).read_text()
     assert "Traceback" not in log and "Exception in ASGI application" not in log, log[-4000:]
 
 

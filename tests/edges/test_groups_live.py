@@ -527,9 +527,9 @@ def spawned_children(pid: int) -> set[int]:
             command = (proc / "cmdline").read_bytes().replace(b"\0", b" ")
         except (OSError, ValueError):
             continue
-        if int(stat.rsplit(")", 1)[1].split()[1]) == pid and b"spawn_main" in command:
-            if b"resource_tracker" not in command:
-                found.add(int(proc.name))
+        spawned = int(stat.rsplit(")", 1)[1].split()[1]) == pid and b"spawn_main" in command
+        if spawned and b"resource_tracker" not in command:
+            found.add(int(proc.name))
     return found
 
 

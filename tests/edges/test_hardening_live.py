@@ -11,6 +11,7 @@ import resource
 import select
 import socket
 import time
+from pathlib import Path
 
 import httpx
 import orjson
@@ -46,7 +47,7 @@ def established(local_port: int) -> bool:
     """Whether this process's TCP socket on ``local_port`` is still ESTABLISHED (from /proc)."""
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         try:
-            lines = open(table).read().splitlines()[1:]
+            lines = Path(table).read_text().splitlines()[1:]
         except OSError:
             continue
         for line in lines:
@@ -258,7 +259,7 @@ def test_the_server_raises_its_open_file_limit_to_the_hard_limit(tmp_path):
         pytest.skip("the hard open-file limit is too low to tell")
     server = LiveServer(tmp_path, preexec=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (1024, hard)))
     try:
-        limits = open(f"/proc/{server.proc.pid}/limits").read()
+        limits = Path(f"/proc/{server.proc.pid}/limits").read_text()
         line = next(x for x in limits.splitlines() if x.startswith("Max open files"))
         assert line.split()[3] == str(hard), line
     finally:
@@ -406,7 +407,7 @@ async def test_a_socket_that_never_reads_is_cut_within_a_bounded_time(tmp_path):
             for _ in range(20):
                 await talker.send({"type": "chat", "text": f"{sent} {line}"})
                 sent += 1
-            await talker.wait(lambda c: c.v >= target, what="the chat lines")
+            await talker.wait(lambda c, target=target: c.v >= target, what="the chat lines")
         assert talker.closed is None, "the reading client was cut too"
         await talker.send({"type": "ping"})
         async with httpx.AsyncClient(base_url=server.base) as http:

@@ -18,7 +18,7 @@ OPTIONS = {"max_cards": 2, "trump": "rotation", "blind_one": True, "scoring": "s
 
 async def test_a_blind_one_rotation_table_sends_every_seat_exactly_the_engines_views(live_server):
     engine = get_game("oh_hell")
-    code, clients, watcher, _ = await seat_table(live_server, "oh_hell", options=OPTIONS)
+    _, clients, watcher, _ = await seat_table(live_server, "oh_hell", options=OPTIONS)
     await start(clients)
     await play_to_end(clients, random.Random("blind"))
     await watcher.wait(lambda c: c.state["room"]["status"] == "finished", what="the end")

@@ -58,7 +58,7 @@ async def played_at(http: httpx.AsyncClient, code: str, headers: dict | None = N
 
 
 async def test_an_old_link_to_a_finished_table_names_its_match(server):
-    code, match_id, ann = await finished_and_closed(server, private=False)
+    code, match_id, _ = await finished_and_closed(server, private=False)
     async with httpx.AsyncClient(base_url=server.base) as http:
         assert (await http.get(f"/api/rooms/{code}")).status_code == 404
         assert await played_at(http, code) == match_id

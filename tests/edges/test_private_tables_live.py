@@ -88,7 +88,7 @@ async def test_a_private_tables_match_is_listed_and_readable_only_by_its_players
 
 
 async def test_a_finished_rooms_chat_and_next_table_are_shown_only_to_its_players(server):
-    code, (host, friend), clients = await table(server, private=True)
+    code, (host, _), clients = await table(server, private=True)
     await clients[0].send({"type": "chat", "text": "secret plans"})
     await clients[1].wait(lambda c: c.state["chat"], what="the chat line")
     await finish(clients)
@@ -125,7 +125,7 @@ async def test_spectators_have_their_own_cap_and_players_always_get_in(server):
 
 
 async def test_only_the_players_of_a_private_table_can_chat(server):
-    code, (host, friend), clients = await table(server, private=True)
+    code, _, clients = await table(server, private=True)
     stranger = await new_player(server.base, "Stranger")
     for token in (None, stranger["token"]):
         watcher = await Client(server.ws_base, code, token, "watcher").connect()
@@ -134,7 +134,7 @@ async def test_only_the_players_of_a_private_table_can_chat(server):
         assert error["code"] == "players_only"
         await watcher.close()
     await clients[1].send({"type": "chat", "text": "hi"})
-    await clients[0].wait(lambda c: [l["text"] for l in c.state["chat"]] == ["hi"], what="the friend's line")
+    await clients[0].wait(lambda c: [line["text"] for line in c.state["chat"]] == ["hi"], what="the friend's line")
     await close_all(*clients)
 
 
@@ -172,7 +172,7 @@ async def test_play_again_belongs_to_the_finished_matchs_players_and_the_hosts_c
 
 
 async def test_chat_is_limited_per_player_across_reconnects_and_per_room_for_spectators(server):
-    code, (host, friend), clients = await table(server, private=False)
+    code, (_, friend), clients = await table(server, private=False)
     said = 0
     for _ in range(4):  # reconnecting starts no new allowance
         tab = await Client(server.ws_base, code, friend["token"], "friend's tab").connect()

@@ -153,9 +153,9 @@ def spawned_children(pid: int) -> set[int]:
     found = set()
     for proc in Path("/proc").iterdir():
         try:
-            if proc.name.isdigit() and int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
-                if b"spawn_main" in (proc / "cmdline").read_bytes():
-                    found.add(int(proc.name))
+            child = proc.name.isdigit() and int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid
+            if child and b"spawn_main" in (proc / "cmdline").read_bytes():
+                found.add(int(proc.name))
         except OSError:
             continue
     return found

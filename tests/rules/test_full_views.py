@@ -32,7 +32,7 @@ def test_full_views_equal_full_view_of_every_state(game_name, players, seed):
     states = random_states(game_name, seed, players)
     views = list(game.full_views(iter(states)))
     assert len(views) == len(states)
-    for i, (view, state) in enumerate(zip(views, states)):
+    for i, (view, state) in enumerate(zip(views, states, strict=True)):
         assert view == game.full_view(state), f"state {i}"
         assert view["hand"] is None and view["legal"] == []
         assert [len(h) for h in view["hands"]] == view["hand_counts"], f"state {i}: a hand is not shown whole"

@@ -122,7 +122,7 @@ def test_o1_tricks_go_to_p1_p3_and_p0_and_p2_must_follow_spades():
         s = bid(s, seat, value)
     s = play(s, 1, "AS")
     assert play_cards(s, 2) == {"KS", "4S"}
-    with pytest.raises(IllegalAction, match="You must follow suit: you hold a spade."):
+    with pytest.raises(IllegalAction, match=r"You must follow suit: you hold a spade\."):
         play(s, 2, "9C")
     s = play_o1("standard")
     assert GAME.view(s, None)["history"][0]["tricks_won"] == [1, 1, 0, 1]
@@ -228,7 +228,7 @@ def test_max_cards_above_51_over_n_is_refused_naming_the_option(players, cap):
 
 
 def test_max_cards_below_min_cards_is_refused_naming_the_option():
-    with pytest.raises(ValueError, match="max_cards.*min_cards"):
+    with pytest.raises(ValueError, match=r"max_cards.*min_cards"):
         GAME.new_game(4, {"min_cards": 3, "max_cards": 2})
 
 

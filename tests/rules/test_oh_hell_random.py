@@ -162,7 +162,7 @@ def check_trumps(history, options, largest):
 def test_random_short_matches_keep_every_invariant(players, mix):
     options = SHORT_MIXES[mix]
     rng = random.Random(players * 100 + mix)
-    for game in range(10):
+    for _ in range(10):
         seed = rng.randrange(10**9)
         state, dealer, log = play_match(players, options, seed, rng, heavy=True)
         check_final(state, players, options, seed, dealer, log)

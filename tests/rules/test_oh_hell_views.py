@@ -5,6 +5,7 @@ to state and seat to seat (so the room's differ skips them by identity)."""
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import random
 
@@ -190,7 +191,7 @@ def test_each_call_returns_a_new_top_level_dict():
 
 def test_public_parts_are_shared_between_seats_and_unchanged_states():
     states = random_states(4, {}, 2)
-    for before, after in zip(states, states[1:]):
+    for before, after in itertools.pairwise(states):
         views = [GAME.view(after, seat) for seat in (0, 1, 2, 3, None)]
         for key in PUBLIC_KEYS:
             assert all(v[key] is views[0][key] for v in views), key

@@ -79,7 +79,7 @@ def check_no_leak(state, seat, view) -> None:
 def check_step(state, options) -> None:
     full = GAME.full_view(state)
     held = [c for h in full["hands"] for c in h]
-    assert all(set(k) <= set(h) for h, k in zip(full["hands"], full["kitties"]))
+    assert all(set(k) <= set(h) for h, k in zip(full["hands"], full["kitties"], strict=True))
     table = [t["card"] for t in full["trick"]] + [c for w in full["won"] for c in w]
     if state.phase is not Phase.OVER:
         assert sorted(held + table) == SORTED_DECK

@@ -59,7 +59,7 @@ def play_match(seed: int, view_every: float):
 def test_views_equal_views_built_from_scratch(seed, view_every):
     for _, _, _, state in play_match(seed, view_every):
         views = [GAME.view(state, seat) for seat in SEATS]
-        for seat, view in zip(SEATS, views):
+        for seat, view in zip(SEATS, views, strict=True):
             assert view == GAME.view(fresh(state), seat)
             assert list(view) == list(GAME.view(fresh(state), seat))  # same key order
         # every call returns a new top-level dict; the public parts are shared
@@ -88,7 +88,7 @@ def test_a_card_in_a_trick_keeps_the_unchanged_public_parts_the_same_objects():
         ):
             assert new[key] is old[key], key
         assert new["trick"][:-1] == old["trick"]
-        assert all(a is b for a, b in zip(new["trick"], old["trick"]))
+        assert all(a is b for a, b in zip(new["trick"], old["trick"], strict=False))
 
 
 def test_replacing_top_level_values_of_a_view_changes_no_other_view():

@@ -129,7 +129,7 @@ def test_trick_winner_is_the_highest_trump_else_the_highest_card_of_the_suit_led
     for trump in (*SUITS, None):
         for _ in range(3_000):
             cards = rng.sample(deck, rng.randint(2, 4))
-            trick = list(zip(rng.sample(range(4), len(cards)), cards))
+            trick = list(zip(rng.sample(range(4), len(cards)), cards, strict=True))
             trumps = [(s, c) for s, c in trick if c[-1] == trump]
             led = [(s, c) for s, c in trick if c[-1] == cards[0][-1]]
             contenders, table = (trumps, ranks.trump) if trumps else (led, ranks.plain)

@@ -11,6 +11,7 @@ played to its end, and each table's log holds every version from 1 up, once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 
 import httpx
@@ -73,10 +74,8 @@ class Player:
                 return
             if not client.my_turn():
                 client.changed.clear()
-                try:
+                with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(client.changed.wait(), 1)
-                except TimeoutError:
-                    pass
                 continue
             # A person's pace (20-40 ms a move) while the stops go on: even the shortest match
             # outlasts the first few, which come after 0.1-0.9 s of play each. Afterwards only
@@ -92,7 +91,7 @@ class Player:
             except websockets.ConnectionClosed:
                 return
             await client.wait(
-                lambda c: c.closed is not None or len(c.errors) > self._pending[1] or c.game != before,
+                lambda c, before=before: c.closed is not None or len(c.errors) > self._pending[1] or c.game != before,
                 120,
                 "the action's answer",
             )
@@ -206,8 +205,5 @@ async def test_nothing_acknowledged_is_lost_when_the_server_is_stopped_mid_match
 @pytest.mark.timeout(1800)  # twenty restarts: about a minute idle, over five under a load of 20
 @pytest.mark.parametrize(("backend", "how"), [("sqlite", "kill"), ("postgres", "term")])
 async def test_twenty_stops_at_random_moments_lose_nothing(request, tmp_path, backend, how):
-    if backend == "sqlite":
-        url = f"sqlite:///{tmp_path / 'felt.db'}"
-    else:
-        url = request.getfixturevalue("pg_database").url
+    url = f"sqlite:///{tmp_path / 'felt.db'}" if backend == "sqlite" else request.getfixturevalue("pg_database").url
     await _crash_and_check(tmp_path, url, how, kills=20, rooms_per_game=2, seed=1914)

@@ -218,9 +218,10 @@ def test_the_eighteenth_migration_gives_each_stored_seat_its_one_occupant(empty_
             )
             conn.execute(
                 sa.text(
-                    "INSERT INTO match_seats (match_id, seat, player_id, name, bot, bot_level, score, winner, finished_at)"
-                    " VALUES ('m1', 0, NULL, 'Ana', false, NULL, 1, false, :t), ('m1', 1, NULL, 'Bot 2', true, 'strong',"
-                    " 2, true, :t)"
+                    "INSERT INTO match_seats"
+                    " (match_id, seat, player_id, name, bot, bot_level, score, winner, finished_at)"
+                    " VALUES ('m1', 0, NULL, 'Ana', false, NULL, 1, false, :t),"
+                    " ('m1', 1, NULL, 'Bot 2', true, 'strong', 2, true, :t)"
                 ),
                 {"t": finished},
             )

@@ -48,7 +48,7 @@ def test_unknown_or_malformed_tokens_and_ids_find_nobody(db):
 
 def test_only_the_sha256_of_the_token_is_stored_never_the_token(db):
     with db.session() as session:
-        player, token = store.create_player(session, "Di")
+        _, token = store.create_player(session, "Di")
     dump = []
     with db.engine.connect() as conn:
         for table in Base.metadata.sorted_tables:
@@ -63,15 +63,14 @@ def test_the_token_hash_is_unique_in_the_database(db):
 
     from server.storage.models import Device, Player
 
-    with pytest.raises(sa.exc.IntegrityError):
-        with db.session() as session:
-            now = datetime.now(UTC)
-            session.add(Player(id="p1", name="a", created_at=now))
-            session.flush()
-            for device in ("d1", "d2"):
-                session.add(
-                    Device(id=device, player_id="p1", token_hash="f" * 64, label="", created_at=now, last_seen_at=now)
-                )
+    with pytest.raises(sa.exc.IntegrityError), db.session() as session:
+        now = datetime.now(UTC)
+        session.add(Player(id="p1", name="a", created_at=now))
+        session.flush()
+        for device in ("d1", "d2"):
+            session.add(
+                Device(id=device, player_id="p1", token_hash="f" * 64, label="", created_at=now, last_seen_at=now)
+            )
 
 
 @pytest.mark.parametrize(

@@ -25,7 +25,7 @@ SEEDS = [7, 2**100 + 3, 424242]
 def test_a_stored_random_match_replays_to_every_state_that_was_played(db, game_name, seed):
     game, dealer, actions, states = play_random_match(game_name, seed, SHORT_OPTIONS[game_name])
     record = make_record(game_name, seed)
-    assert record["actions"] == actions
+    assert record["actions"] == actions and record["dealer"] == dealer
     with db.session() as session:
         store.save_match(session, record)
     with db.session() as session:

@@ -16,7 +16,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -142,7 +142,6 @@ class Node:
             "FELT_FRAME_BURST": "1000",
             **self.cluster.env,
         }
-        log = open(self.folder / "server.log", "a")
         argv = [
             sys.executable,
             "-m",
@@ -154,14 +153,14 @@ class Node:
             "--log-level",
             "warning",
         ]
-        self.proc = subprocess.Popen(
-            self.host.command(argv) if self.host is not None else argv,
-            cwd=self.folder,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        log.close()
+        with open(self.folder / "server.log", "a") as log:  # the server writes to its own copy of the file
+            self.proc = subprocess.Popen(
+                self.host.command(argv) if self.host is not None else argv,
+                cwd=self.folder,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
 
     def wait(self) -> None:
         wait_healthy(self.base, self.proc)
@@ -177,10 +176,8 @@ class Node:
         self.proc.kill()
         self.proc.wait(10)
         for pid in children:
-            try:
+            with suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
 
     def stop(self) -> None:
         if self.proc is None or self.proc.poll() is not None:
@@ -235,11 +232,10 @@ class Cluster:
             node.wait()
         config = self.tmp / "haproxy.cfg"
         config.write_text(haproxy_config(self.port, [f"{n.address}:{n.port}" for n in self.nodes]))
-        log = open(self.tmp / "haproxy.log", "w")
-        self.haproxy = subprocess.Popen(
-            [shutil.which("haproxy") or "haproxy", "-db", "-f", str(config)], stdout=log, stderr=subprocess.STDOUT
-        )
-        log.close()
+        with open(self.tmp / "haproxy.log", "w") as log:
+            self.haproxy = subprocess.Popen(
+                [shutil.which("haproxy") or "haproxy", "-db", "-f", str(config)], stdout=log, stderr=subprocess.STDOUT
+            )
         wait_healthy(self.base, self.haproxy)
         self.wait_all_up()
         return self

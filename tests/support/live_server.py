@@ -51,7 +51,7 @@ class LiveServer:
             **env,
         }
         self.proc: subprocess.Popen | None = None
-        self.log = open(tmp / "server.log", "a")
+        self.log = open(tmp / "server.log", "a")  # noqa: SIM115 (restarts append to it; closed by stop())
         self.start(healthy)
 
     def start(self, healthy: bool = True) -> None:

@@ -7,6 +7,7 @@ versions must arrive one by one in order; every raw frame is kept for leak check
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import random
 from typing import Any
@@ -123,10 +124,8 @@ class Client:
             self.changed.clear()
             if predicate(self):
                 break
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.changed.wait(), remaining)
-            except TimeoutError:
-                pass
 
     async def next_error(self, timeout: float = 5) -> dict:
         seen = len(self.errors)

@@ -45,7 +45,8 @@ def test_the_dock_never_covers_a_seat_at_any_decision(pages, table, game, option
         page.evaluate(SETTLE)
         kinds.add(
             page.evaluate(
-                "() => [...new Set([...document.querySelectorAll('#controls [data-act], #controls [data-submit]')].map((b) => b.dataset.act || b.dataset.submit))].join(',')"
+                "() => [...new Set([...document.querySelectorAll('#controls [data-act], #controls [data-submit]')]"
+                ".map((b) => b.dataset.act || b.dataset.submit))].join(',')"
             )
         )
         covered = page.evaluate(COVERED)

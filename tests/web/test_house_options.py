@@ -53,7 +53,9 @@ def test_a_bid_whist_match_with_jokers_thirteen_books_and_directions_plays_to_th
                 b.textContent, v.className, cardText(c)];
       });
     }""")
-    for (label, text, button_label, button_text, classes, short), name in zip(faces, ["Big joker", "Little joker"]):
+    for (label, text, button_label, button_text, classes, short), name in zip(
+        faces, ["Big joker", "Little joker"], strict=True
+    ):
         assert label == button_label == short == name
         assert text.startswith(name) and button_text.startswith(name) and "card-joker" in classes
 

@@ -22,7 +22,8 @@ OUT_OF_VIEW = """() => {
     if (!el) continue;
     const r = el.getBoundingClientRect();
     if (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) {
-      out.push(`${el.dataset.card || el.id} at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`);
+      const [left, top, right, bottom] = [r.left, r.top, r.right, r.bottom].map(Math.round);
+      out.push(`${el.dataset.card || el.id} at ${left},${top}-${right},${bottom}`);
     }
   }
   return out;
@@ -228,7 +229,8 @@ ENGLISH_ON_SCREEN = """async () => {
     if (typeof value !== 'string') continue;
     for (const part of value.split(/\\{\\w+\\}/)) {
       const text = part.trim();
-      if (text.length >= 4 && /[a-z]{3}/i.test(text) && !ptValues.has(text) && ![...ptValues].some((p) => p.includes(text))) fragments.add(text);
+      const english = text.length >= 4 && /[a-z]{3}/i.test(text);
+      if (english && !ptValues.has(text) && ![...ptValues].some((p) => p.includes(text))) fragments.add(text);
     }
   }
   const screen = document.body.innerText;

@@ -44,7 +44,7 @@ def test_the_clients_best_run_is_the_engines():
     assert done.returncode == 0, done.stderr
     got = json.loads(done.stdout)
     with_runs = 0
-    for (hand, trump), client in zip(cases, got):
+    for (hand, trump), client in zip(cases, got, strict=True):
         best = best_run(find_runs(hand), trump)
         if best is None:
             assert client is None, (hand, trump, client)

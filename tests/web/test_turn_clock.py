@@ -59,7 +59,10 @@ window.__ring = [];
 class FakeAudio {
   constructor() { this.state = 'running'; this.currentTime = 0; this.destination = {}; }
   resume() { return Promise.resolve(); }
-  createGain() { const p = { setValueAtTime() {}, exponentialRampToValueAtTime() {} }; return { gain: p, connect: (x) => x }; }
+  createGain() {
+    const p = { setValueAtTime() {}, exponentialRampToValueAtTime() {} };
+    return { gain: p, connect: (x) => x };
+  }
   createOscillator() { return { frequency: {}, connect: (x) => x, start() { window.__tones += 1; }, stop() {} }; }
 }
 window.AudioContext = FakeAudio;

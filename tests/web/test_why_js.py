@@ -168,7 +168,7 @@ def _checked(name: str, samples) -> set[str]:
     assert done.returncode == 0, done.stderr[-2000:]
     lines = json.loads(done.stdout)
     checked = set()
-    for (view, refusals), why in zip(samples, lines):
+    for (_, refusals), why in zip(samples, lines, strict=True):
         for start, agrees in EXPECTED:
             reason = next((r for r in refusals if r.startswith(start)), None)
             if reason is None:
@@ -240,7 +240,8 @@ globalThis.navigator = { language: "en" };
 const { cardWhyLine } = await import(process.argv[1]);
 let text = "";
 for await (const chunk of process.stdin) text += chunk;
-process.stdout.write(JSON.stringify(JSON.parse(text).map(([game, view, legal, card]) => cardWhyLine(game, view, legal, card, "Bea"))))
+const lines = JSON.parse(text).map(([game, view, legal, card]) => cardWhyLine(game, view, legal, card, "Bea"));
+process.stdout.write(JSON.stringify(lines));
 """
 
 

@@ -170,7 +170,8 @@ async def test_renaming_answers_the_new_name_on_every_device_at_once(client):
         (FIREFOX, "Firefox on Linux"),
         (PHONE, "Chrome on Android"),
         (
-            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Version/17.5 Mobile/15E148 Safari/604.1",
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 "
+            "Version/17.5 Mobile/15E148 Safari/604.1",
             "Safari on iPhone",
         ),
         (

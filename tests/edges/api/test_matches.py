@@ -175,7 +175,7 @@ async def test_the_replay_patches_from_the_deal_to_every_state_the_engine_comput
     views = [game.full_view(state) for state in replay(record)]
     assert body["first"] == views[0]
     doc = body["first"]
-    for step, expected in zip(body["steps"], views[1:]):
+    for step, expected in zip(body["steps"], views[1:], strict=True):
         doc = jsonpatch.apply_patch(doc, step["ops"])  # the oracle: an independent RFC 6902 library
         assert doc == expected
     assert doc["phase"] == "over"

@@ -147,3 +147,4 @@ async def test_a_revoked_devices_token_is_refused_and_its_subscription_gone(http
 
     with db.session() as session:
         assert push_store.subscription_of(session, phone) is None
+    assert (await http.get("/api/devices/me/notifications", headers=auth(laptop_token))).status_code == 200
