@@ -339,7 +339,9 @@ class OhHellReader(Reader):
         return knowledge
 
     @staticmethod
-    def lay_out(view, seat, knowledge, deal, rng):
+    def lay_out(
+        view: dict[str, Any], seat: int, knowledge: Knowledge, deal: Deal, rng: random.Random
+    ) -> tuple[list[str], list[list[str]]]:
         n, size = len(view["hand_counts"]), view["hand_size"]
         turned = view["turned"]
         hands = []
@@ -415,13 +417,17 @@ class BidWhistReader(Reader):
         return knowledge
 
     @staticmethod
-    def lay_out(view, seat, knowledge, deal, rng):
+    def lay_out(
+        view: dict[str, Any], seat: int, knowledge: Knowledge, deal: Deal, rng: random.Random
+    ) -> tuple[list[str], list[list[str]]]:
         order = [(view["dealer"] + 1 + k) % 4 for k in range(4)]
         hands = [_dealt(knowledge, deal, s) for s in range(4)]
         kitty = list(deal.spare)
         size = view.get("kitty_size") or 4
         declarer = view.get("declarer")
         if not kitty:  # the declarer holds the kitty's cards among its 12 + kitty
+            if declarer is None:
+                raise SamplingError("the kitty is neither in the deal's spare cards nor with a declarer")
             cards = hands[declarer]
             # The declarer's own view shows the kitty, less what it discarded once the discards
             # are closed: the rest of the kitty is then among the (sampled) discards.
@@ -465,7 +471,9 @@ class TarbishReader(Reader):
         return dict(options)
 
     @staticmethod
-    def lay_out(view, seat, knowledge, deal, rng):
+    def lay_out(
+        view: dict[str, Any], seat: int, knowledge: Knowledge, deal: Deal, rng: random.Random
+    ) -> tuple[list[str], list[list[str]]]:
         order = [(view["dealer"] + 1 + k) % 4 for k in range(4)]
         packets = {}
         for s in range(4):
@@ -516,7 +524,9 @@ class RibsReader(Reader):
         return out
 
     @staticmethod
-    def lay_out(view, seat, knowledge, deal, rng):
+    def lay_out(
+        view: dict[str, Any], seat: int, knowledge: Knowledge, deal: Deal, rng: random.Random
+    ) -> tuple[list[str], list[list[str]]]:
         n = len(view["hand_counts"])
         ribs_shown = {t["trick_number"]: t["ribs"] for t in view.get("tricks") or []}
         mine = {(m["trick_number"], m["fold"]): m["cards"] for m in view.get("my_face_down") or []}
