@@ -20,8 +20,8 @@ import types
 from pathlib import Path
 
 from bench.patches import _play
+from server.games import game_names
 from server.rooms import fanout as ours
-from server.rules.games import game_names
 
 REPS = 8
 

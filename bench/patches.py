@@ -20,9 +20,9 @@ import orjson
 
 from bench.common import figure, median, pct
 from server.config import Settings
+from server.games import game_names
 from server.rooms import Connection, RoomManager
 from server.rooms.fanout import compose
-from server.rules.games import game_names
 from server.storage.writer import MemoryWriter
 
 PLAY_TYPES = ("play", "ribs", "pair")

@@ -37,7 +37,7 @@ from bench.common import (
     write_json,
 )
 
-PARTS = ("calibration", "engines", "micro", "patches", "storage", "load", "durable")
+PARTS = ("calibration", "engines", "micro", "patches", "claims", "storage", "load", "durable")
 STORAGE_ARGS: list[str] | None = None
 
 
@@ -303,6 +303,7 @@ def main(argv: list[str] | None = None) -> int:
     part("calibration", calibration)
     # In-process parts run pinned to core 1 (the load servers use core 0 later).
     before = _pin(1)
+    from bench.claims import run_claims
     from bench.engines import run_engines
     from bench.micro import run_micro
     from bench.patches import run_patches
@@ -310,6 +311,7 @@ def main(argv: list[str] | None = None) -> int:
     part("engines", lambda: run_engines(args.quick, log))
     part("micro", lambda: run_micro(args.quick, log))
     part("patches", lambda: run_patches(args.quick, log))
+    part("claims", lambda: run_claims(args.quick, log))
     if before is not None:
         os.sched_setaffinity(0, before)
     part("storage", lambda: run_storage(args.quick, args.write))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 from server.bots import get_bot
-from server.bots.bid_whist import BidWhistBot, best_trump, hand_strength
-from server.rules.games import get_game
+from server.games import get_game
+from server.games.bid_whist.bots import BidWhistBot, best_trump, hand_strength
 
 GAME = get_game("bid_whist")
 

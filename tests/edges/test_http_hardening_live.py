@@ -11,8 +11,8 @@ import httpx
 import pytest
 from ws_client import Client, choose, new_player, new_room
 
-from server.rules.games import game_names
-from server.rules.games.base import ACTION_FIELDS
+from server.games import game_names
+from server.rules.game import ACTION_FIELDS
 
 NOTE = '<img src=x onerror="alert(1)">'
 

@@ -11,7 +11,7 @@ import orjson
 from test_rooms_live import close_all, dedupe, fetch_match, replay_states, seat_table, start
 from ws_client import play_to_end
 
-from server.rules.games import get_game
+from server.games import get_game
 
 OPTIONS = {"max_cards": 2, "trump": "rotation", "blind_one": True, "scoring": "squared", "hook_last_hand": False}
 

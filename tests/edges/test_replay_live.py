@@ -22,7 +22,7 @@ from live_server import LiveServer
 from ws_client import host_with_bots, new_player, new_room, play_to_end
 
 from server.edges.api.replays import encode_replay
-from server.rules.games import get_game
+from server.games import get_game
 from server.rules.replay import replay_iter
 from server.storage import store
 from server.storage.db import Database

@@ -15,7 +15,7 @@ import orjson
 import pytest
 from ws_client import Client, choose, new_player, new_room, play_to_end
 
-from server.rules.games import get_game
+from server.games import get_game
 
 SHORT = {
     "oh_hell": {"max_cards": 3, "rebound": False},

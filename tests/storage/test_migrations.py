@@ -12,7 +12,7 @@ from alembic.migration import MigrationContext
 from server.storage.db import Database
 from server.storage.models import Base
 
-HEAD = "0018_match_seat_occupants"
+HEAD = "0019_group_rules_watchers"
 
 TABLES = {
     "players",

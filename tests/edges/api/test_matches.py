@@ -15,7 +15,7 @@ from storage_helpers import with_occupant
 
 from server.config import Settings
 from server.edges.api import matches
-from server.rules.games import get_game
+from server.games import get_game
 from server.rules.replay import replay
 from server.storage import store
 

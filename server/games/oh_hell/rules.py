@@ -16,7 +16,7 @@ Deal and trump
     Cards are dealt one at a time, starting with the dealer's left (eldest). By default
     (``trump: turn``) the next card of the deck is turned face up: its suit is trump for the
     hand. It stays on top of the undealt stock and belongs to nobody, and there is never a
-    no-trump hand. House options (docs/rules/oh_hell.md): ``no_trump_largest`` plays every
+    no-trump hand. House options (server/games/oh_hell/rules.md): ``no_trump_largest`` plays every
     hand of the largest size (``max_cards``) without trump and turns no card then;
     ``rotation`` turns no card and takes trump from the hand's number: hearts, diamonds,
     clubs, spades, no trump, again from hearts (extra hands continue the count);
@@ -81,8 +81,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
+from functools import partial
 from operator import add
-from typing import Any, Literal, NamedTuple, cast
+from typing import Any, ClassVar, Literal, NamedTuple, cast
 
 from pydantic import Field, model_validator
 
@@ -95,15 +96,16 @@ from server.rules.cards import (
     shuffled,
     standard_deck,
 )
-from server.rules.games.base import (
+from server.rules.game import (
     Action,
     Game,
     GameOptions,
+    Sections,
     Setup,
     shared_actions,
 )
 from server.rules.state import State, ViewMemo
-from server.rules.tricks import follow_suit, trick_winner, why_not_follow
+from server.rules.tricks import NATURAL, TrickPlay, follow_suit, trick_winner, why_not_follow
 
 MAX_EXTRA_HANDS = 10
 
@@ -115,7 +117,7 @@ _sort_key = _SORT_KEY.__getitem__
 # Each move's public form, as the log keeps it (see server.rules.state), and as an action.
 _PLAY_MOVE = {card: (("type", "play"), ("card", card)) for card in _DECK}
 _BID_MOVE = tuple((("type", "bid"), ("value", v)) for v in range(18))
-# The actions legal_actions offers, one shared object per move (server.rules.games.base).
+# The actions legal_actions offers, one shared object per move (server.rules.game).
 _PLAY_ACTION = shared_actions("play", "card", _DECK)
 _play_action = _PLAY_ACTION.__getitem__
 _BID_ACTIONS = tuple(shared_actions("bid", "value", range(18)).values())  # bid v at index v
@@ -451,11 +453,19 @@ def _record(deal: Deal, scores: list[int] | None) -> dict[str, Any]:
     }
 
 
+# A claim's view of the cards (``trick_play``): each card's suit and strength, and the
+# winner of a trick under each trump (None: no trump).
+_ORDER = {card: (card[-1], NATURAL.plain[card]) for card in _DECK}
+_WINNERS = {trump: partial(trick_winner, trump=trump) for trump in (*SUITS, None)}
+
+
 class OhHell(Game):
     """Oh Hell: bid exactly the tricks you will take, hand after hand."""
 
     name = "oh_hell"
     title = "Oh Hell"
+    short_title = "Oh Hell"
+    phases: ClassVar[Sections] = {"bidding": "bidding", "playing": "play", "over": "scoring"}
     seat_keys = ("hand", "legal", "blind_cards")
     min_players = 3
     max_players = 7
@@ -494,6 +504,17 @@ class OhHell(Game):
         """The seat that must act now, as a list; [] when the match is over."""
         turn = state.turn
         return [] if turn is None else [turn]
+
+    claims = True
+
+    def trick_play(self, state: OhHellState) -> TrickPlay | None:
+        """The hand's tricks as they stand, each player their own side; None while bidding."""
+        turn = state.turn
+        if state.phase is not _PLAYING or turn is None:
+            return None
+        trump = state.deal.trump
+        sides = tuple(range(state.rules.players))
+        return TrickPlay(state.hands, state.trick, turn, sides, trump, _ORDER, _WINNERS[trump])
 
     def forbidden_bid(self, state: OhHellState) -> int | None:
         """The bid the dealer may not make now under the hook rule, else None."""
@@ -703,6 +724,3 @@ class OhHell(Game):
         if state.phase is not _OVER:
             records.append(_record(state.deal, None))
         return records
-
-
-GAME = OhHell()

@@ -50,32 +50,34 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from enum import Enum
+from functools import partial
 from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from pydantic import Field
 
 from server.rules.cards import (
     SUITS,
-    TARBISH_RANKS,
     card_code,
     card_name,
     hand_rng,
     shuffled,
-    tarbish_deck,
+    suited_deck,
 )
-from server.rules.games.base import (
+from server.rules.game import (
     Action,
     Game,
     GameError,
     GameOptions,
+    Sections,
     Setup,
+    Teams,
     action_type,
     shared_action,
     shared_actions,
 )
 from server.rules.state import State, ViewMemo
-from server.rules.tricks import Ranks, strength_map, trick_winner, trump_duty, why_not_trump
+from server.rules.tricks import Ranks, TrickPlay, strength_map, trick_winner, trump_duty, why_not_trump
 
 PLAYERS = 4
 HAND_SIZE = 9
@@ -95,18 +97,19 @@ RANKS = Ranks(PLAIN_ORDER, TRUMP_ORDER)  # card -> strength, for legality and tr
 TRUMP_POINTS = {"J": 20, "9": 14, "A": 11, "10": 10, "K": 4, "Q": 3}
 PLAIN_POINTS = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2}
 
-DECK: tuple[str, ...] = tuple(tarbish_deck())
+RANKS_36: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7", "6")
+DECK: tuple[str, ...] = tuple(suited_deck(RANKS_36))  # the 36-card deck
 _DECK_SET = frozenset(DECK)
 _NATURAL: dict[str, int] = {c: NATURAL_ORDER.index(c[:-1]) for c in DECK}
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 # Display order: by suit S H D C, then A high to 6.
-_SORT_KEY: dict[str, int] = {c: _SUIT_INDEX[c[-1]] * 10 + TARBISH_RANKS.index(c[:-1]) for c in DECK}
+_SORT_KEY: dict[str, int] = {c: _SUIT_INDEX[c[-1]] * 10 + RANKS_36.index(c[:-1]) for c in DECK}
 # Per trump suit, card -> card points.
 _POINTS: dict[str | None, dict[str, int]] = {
     t: {c: TRUMP_POINTS.get(c[:-1], 0) if c[-1] == t else PLAIN_POINTS.get(c[:-1], 0) for c in DECK}
     for t in (*SUITS, None)  # None: no trump, every card plain
 }
-# The actions legal_actions offers, one shared object each (server.rules.games.base).
+# The actions legal_actions offers, one shared object each (server.rules.game).
 NO_TRUMP = "N"  # the ``suit`` of a no-trump call
 _TRUMP_ACTIONS = tuple(shared_actions("trump", "suit", SUITS).values())
 _NO_TRUMP_ACTIONS = tuple(shared_actions("trump", "suit", (*SUITS, NO_TRUMP)).values())
@@ -603,11 +606,27 @@ def _start_hand(new: TarbishState, match: MatchInfo, index: int, dealer: int) ->
 # ---- the engine -----------------------------------------------------------------------------
 
 
+# A claim's view of the cards (``trick_play``) per trump (None: no trump): each card's suit
+# and strength, and the trick's winner.
+_ORDERS = {t: {c: (c[-1], RANKS.trump[c] if c[-1] == t else RANKS.plain[c]) for c in DECK} for t in (*SUITS, None)}
+_WINNERS = {t: partial(trick_winner, trump=t, ranks=RANKS) for t in (*SUITS, None)}
+_SIDES = (0, 1, 0, 1)
+
+
 class Tarbish(Game):
     """Tarabish for four players in two partnerships."""
 
     name = "tarbish"
     title = "Tarabish (Tarbish)"
+    short_title = "Tarabish"
+    partnerships: ClassVar[Teams] = {4: ((0, 2), (1, 3))}
+    phases: ClassVar[Sections] = {
+        "naming": "naming-trump",
+        "declaring": "runs-and-bella",
+        "playing": "play",
+        "over": "scoring",
+    }
+    declarer_key = "caller"
     seat_keys = ("hand", "legal")
     min_players = 4
     max_players = 4
@@ -659,6 +678,15 @@ class Tarbish(Game):
     def players(self, state: TarbishState) -> int:
         """Always four."""
         return PLAYERS
+
+    claims = True
+
+    def trick_play(self, state: TarbishState) -> TrickPlay | None:
+        """The hand's tricks as they stand, partners on one side; None before the lead."""
+        if state.phase is not _PLAYING:
+            return None
+        trump = state.match.trump
+        return TrickPlay(state.hands, state.trick, state.turn, _SIDES, trump, _ORDERS[trump], _WINNERS[trump])
 
     def to_act(self, state: TarbishState) -> list[int]:
         """The one seat that must act now; [] when the match is over."""
@@ -925,6 +953,3 @@ def _seat_scores(scores: tuple[int, int]) -> list[int]:
 
 def _winners_json(winners: tuple[int, ...] | None) -> list[int] | None:
     return None if winners is None else list(winners)
-
-
-GAME = Tarbish()
