@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.storage import devices
-from server.storage.db import OUTAGE_ERRORS
+from server.storage.db import OUTAGE_ERRORS, Database
 
 log = logging.getLogger("felt.players")
 
@@ -63,7 +63,7 @@ async def player_for_token(app: Any, token: str | None) -> Caller | None:
     now = time.monotonic()
     if known is not None and known[1] > now:
         return known[0]
-    db = app.state.db
+    db: Database = app.state.db
 
     def find() -> Caller | None:
         with db.session() as session:

@@ -442,6 +442,7 @@ def _token(scope: dict) -> str | None:
     found = _query_token(scope)
     if found:
         return found
+    offered: str
     for offered in scope.get("subprotocols", ()):
         if offered.startswith(TOKEN_SUBPROTOCOL) and len(offered) > len(TOKEN_SUBPROTOCOL):
             return offered[len(TOKEN_SUBPROTOCOL) :]

@@ -23,11 +23,12 @@ from server.games import game_names
 from server.limits import ROOMS
 from server.notify.events import TableOpened
 from server.players import player_for_token
-from server.rooms import RoomError
+from server.rooms import Room, RoomError
 from server.rooms.manager import UNAVAILABLE
 from server.rooms.seats import is_room_code, quoted
 from server.rooms.watching import WATCH_DELAYS, WATCHERS
 from server.storage import store
+from server.storage.db import Database
 
 # How long a new table's answer waits for its first log entry to be durable (the writer
 # commits every few ms; longer means the database is out, and the answer is 503).
@@ -232,7 +233,7 @@ async def list_rooms(
 async def get_room(code: str, request: Request) -> dict:
     check_lookups(request)
     try:  # a read: in cluster mode it never takes the table to this node
-        room = await request.app.state.rooms.read(code)
+        room: Room | None = await request.app.state.rooms.read(code)
     except RoomError as err:
         raise ApiError(err.status, err.code, err.message) from None
     if room is None:
@@ -258,7 +259,7 @@ async def match_of_room(code: str, request: Request) -> dict:
     check_lookups(request)
     match_id = None
     if is_room_code(code):
-        db = request.app.state.db
+        db: Database = request.app.state.db
         caller = await player_for_token(request.app, bearer_token(request))
         viewer = caller.id if caller else None
 
