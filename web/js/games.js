@@ -1,13 +1,17 @@
 // Words for what the view says. Display only: no rule is decided here; what a player may do
 // always comes from the view's `legal` list. What differs between games lives in one
-// descriptor per game (games/<name>.js, listed in games/index.js); this module holds what
-// they share.
+// descriptor per game (games/<name>/index.js, listed in games/index.js); this module holds
+// what they share.
 import { h } from "./dom.js";
 import { t, has } from "./i18n.js";
 import { SUITS, cardText, cardView, suitBadge, suitName } from "./cards.js";
-import { descriptor } from "./games/index.js";
+import * as GAMES from "./games/index.js";
 
-export { descriptor };
+/** What a game's client does differently (defaults: trump shown, tricks counted per seat). */
+export const descriptor = (name) => GAMES[name] || { name };
+
+/** The names of the games this client knows. */
+export const gameNames = () => Object.keys(GAMES);
 
 export const phaseText = (phase) => (has(`phase.${phase}`) ? t(`phase.${phase}`) : String(phase || "").replace(/_/g, " "));
 

@@ -1,13 +1,15 @@
 // Ribs in the client: no trump, the leader marked, card points on each seat, the double
 // trick counted, a finished trick shown as the rules resolve it, and a sheet of card points
 // and game points per player.
-import { t } from "../i18n.js";
+import { t } from "../../i18n.js";
+import strings from "./strings.js";
 
 // What became of each pair in a resolved trick (the engine's ``result``): it won, or it was beaten.
 const OUTCOME = { beat: "won", double_match: "won", beaten: "beaten", returned: "beaten", taken: "beaten", folded: "folded" };
 
 export default {
   name: "ribs",
+  strings,
   trump: false,
   trickCounts: false,
   pairs: true, // each seat plays two cards: on a phone every pair has a column slot of its own

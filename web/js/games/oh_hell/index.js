@@ -1,11 +1,13 @@
 // Oh Hell in the client: the hook hint, the bids' total, the blind hand's cards, no trump,
 // and a sheet of bid / took / points.
-import { h } from "../dom.js";
-import { t } from "../i18n.js";
-import { SUITS, cardView } from "../cards.js";
+import { h } from "../../dom.js";
+import { t } from "../../i18n.js";
+import strings from "./strings.js";
+import { SUITS, cardView } from "../../cards.js";
 
 export default {
   name: "oh_hell",
+  strings,
   bidPrompt: "prompt.ohHellBid",
 
   /** A line under the prompt: the dealer's forbidden bid. */

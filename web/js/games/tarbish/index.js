@@ -1,7 +1,8 @@
 // Tarabish in the client: runs by name, and a sheet by team with card points, runs, bella,
 // the last trick and bait; a no-trump hand says so where the trump suit would be.
-import { t } from "../i18n.js";
-import { SUITS, cardText } from "../cards.js";
+import { t } from "../../i18n.js";
+import strings from "./strings.js";
+import { SUITS, cardText } from "../../cards.js";
 
 const NATURAL = ["6", "7", "8", "9", "10", "J", "Q", "K", "A"]; // low to high, for runs
 
@@ -39,6 +40,7 @@ const part = (e, i, key) => String(e.teams?.[i]?.[key] ?? "—");
 
 export default {
   name: "tarbish",
+  strings,
 
   // The trump line: "no trump" once it is called, else "not yet" (games.js's fallback).
   noTrumpText(view) {

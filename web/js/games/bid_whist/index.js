@@ -3,9 +3,10 @@
 // bids that name a direction (uptown ↑, downtown ↓, no trump), the no-trump declarer's choice
 // of direction, the contract's direction marked on the table, the sported kitty, and the
 // sheet's direction and doubling.
-import { h } from "../dom.js";
-import { t } from "../i18n.js";
-import { SUITS, cardView } from "../cards.js";
+import { h } from "../../dom.js";
+import { t } from "../../i18n.js";
+import strings from "./strings.js";
+import { SUITS, cardView } from "../../cards.js";
 
 const bidWord = (value) => (typeof value === "number" ? t(`bidWhist.bid.${value}`) : String(value));
 
@@ -64,6 +65,7 @@ function controls(view, moves) {
 
 export default {
   name: "bid_whist",
+  strings,
   bidWord,
   hideBidsOnceContracted: true,
   controls,
