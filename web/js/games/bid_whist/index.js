@@ -63,9 +63,56 @@ function controls(view, moves) {
   return out;
 }
 
+const LEAST_CONTRACT = 4; // the least contract unless the view says (`min_bid`)
+const JOKERS = new Set(["BJ", "LJ"]);
+
+/** A bid in words: "Four", "Four downtown". */
+function bidWords(value, direction) {
+  const bid = bidWord(value);
+  return direction ? `${bid} ${t(`bidWhist.direction.${direction}`)}` : bid;
+}
+
+/** The bidding: the others bid up (a higher number, or with directions the same number
+ *  in a direction that outranks), the dealer takes or grants (or must take at the minimum,
+ *  naming a direction). */
+function biddingWhy(view, legal) {
+  const kinds = new Set(legal.map((a) => a.type));
+  if (kinds.has("take")) {
+    if (kinds.has("pass")) return t("why.bidWhist.dealer");
+    const bid = bidWord(view.min_bid ?? LEAST_CONTRACT);
+    const named = legal.filter((a) => a.type === "take" && a.direction).map((a) => t(`bidWhist.direction.${a.direction}`));
+    return named.length ? t("why.bidWhist.forcedDirection", { bid, directions: named.join(" / ") }) : t("why.bidWhist.forced", { bid });
+  }
+  if (view.high_bid == null || !kinds.has("pass")) return null;
+  const bid = bidWords(view.high_bid, view.high_direction);
+  if (!kinds.has("bid")) return t("why.bidWhist.top", { bid });
+  const same = legal.filter((a) => a.type === "bid" && a.value === view.high_bid && a.direction);
+  if (!same.length) return t("why.bidWhist.higher", { bid });
+  const number = bidWord(view.high_bid);
+  return t("why.bidWhist.outrank", { bid, number, same: same.map((a) => bidWords(a.value, a.direction)).join(" / ") });
+}
+
+/** After the auction: the kitty to discard (4 + jokers), a no-trump declarer's
+ *  direction, and trump to name before a joker may be led. */
+function declarerWhy(view, legal) {
+  const kinds = new Set(legal.map((a) => a.type));
+  if (kinds.has("discard")) {
+    const count = legal.find((a) => a.type === "discard").count ?? view.kitty_size ?? 4;
+    const jokers = view.jokers ?? 0;
+    return jokers ? t("why.bidWhist.kittyJokers", { count, jokers }) : t("why.bidWhist.kitty", { count });
+  }
+  if (kinds.has("direction")) return t("why.bidWhist.chooseDirection");
+  if (kinds.has("trump") && kinds.has("play")) {
+    const hand = Array.isArray(view.hand) ? view.hand : [];
+    return t(hand.some((c) => JOKERS.has(c)) ? "why.bidWhist.trumpBeforeJoker" : "why.bidWhist.trumpOrLead");
+  }
+  return null;
+}
+
 export default {
   name: "bid_whist",
   strings,
+  why: (view, legal) => biddingWhy(view, legal) || declarerWhy(view, legal),
   bidWord,
   hideBidsOnceContracted: true,
   controls,

@@ -5,9 +5,16 @@ import { t } from "../../i18n.js";
 import strings from "./strings.js";
 import { SUITS, cardView } from "../../cards.js";
 
+/** The bidding: the hook keeps the dealer off one number. */
+function hookWhy(view, legal) {
+  if (view.forbidden_bid == null || !legal.some((a) => a.type === "bid")) return null;
+  return t("why.hook", { n: view.forbidden_bid, size: view.hand_size ?? "?" });
+}
+
 export default {
   name: "oh_hell",
   strings,
+  why: hookWhy,
   bidPrompt: "prompt.ohHellBid",
 
   /** A line under the prompt: the dealer's forbidden bid. */

@@ -7,9 +7,21 @@ import strings from "./strings.js";
 // What became of each pair in a resolved trick (the engine's ``result``): it won, or it was beaten.
 const OUTCOME = { beat: "won", double_match: "won", beaten: "beaten", returned: "beaten", taken: "beaten", folded: "folded" };
 
+/** The opener must bid, raises go up by one, the Leader lays the Ribs, one fold a hand. */
+function ribsWhy(view, legal) {
+  const kinds = new Set(legal.map((a) => a.type));
+  if (kinds.has("ribs")) return t("why.ribs.leader");
+  if (kinds.has("pair")) return legal.some((a) => a.fold) ? t("why.ribs.mayFold") : t("why.ribs.folded");
+  if (kinds.has("bid") && !kinds.has("pass")) return t("why.ribs.open", { n: view.min_bid ?? 2 });
+  if (kinds.has("bid")) return t("why.ribs.raise", { high: view.high_bid, n: (view.high_bid ?? 0) + 1 });
+  if (kinds.has("pass")) return t("why.ribs.most", { n: view.max_bid });
+  return null;
+}
+
 export default {
   name: "ribs",
   strings,
+  why: ribsWhy,
   trump: false,
   trickCounts: false,
   pairs: true, // each seat plays two cards: on a phone every pair has a column slot of its own

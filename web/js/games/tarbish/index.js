@@ -38,9 +38,17 @@ export function bestRun(hand, trump) {
 
 const part = (e, i, key) => String(e.teams?.[i]?.[key] ?? "—");
 
+/** The trump call: a dealer with no pass is forced (three passes, or three throw-ins). */
+function callWhy(view, legal) {
+  const kinds = new Set(legal.map((a) => a.type));
+  if (!kinds.has("trump") || kinds.has("pass") || kinds.has("play")) return null;
+  return (view.throw_ins ?? 0) >= 3 ? t("why.tarbish.throwIns", { n: view.throw_ins }) : t("why.tarbish.forced");
+}
+
 export default {
   name: "tarbish",
   strings,
+  why: callWhy,
 
   // The trump line: "no trump" once it is called, else "not yet" (games.js's fallback).
   noTrumpText(view) {
