@@ -179,7 +179,7 @@ function newTableForm(group) {
   const showGame = () => {
     const game = games.find((g) => g.name === select.value);
     const rules = group.rules[select.value];
-    saved.textContent = rules ? t("group.savedRules", { rules: rulesSummary(select.value, rules, game?.options, game?.title) }) : t("group.noSavedRules");
+    saved.textContent = rules ? t("group.savedRules", { rules: rulesSummary(select.value, rules, game || null, game?.title) }) : t("group.noSavedRules");
     if (!game) return;
     showSeats(game, { field: seatsField, input: seats, hint: seatsHint });
     const made = optionFields(game, { values: rules || {}, idPrefix: "new" });

@@ -112,6 +112,17 @@ function declarerWhy(view, legal) {
 export default {
   name: "bid_whist",
   strings,
+  summary: {
+    // Until GET /api/games gives them ("order", "folded"): the summary's order, and the options
+    // that read with another (the books as "to ±7", no trump with the directions).
+    order: ["target", "jokers", "books", "directions", "no_trump", "downtown_beats_uptown", "no_trump_double", "boston", "sport_kitty", "min_bid", "game_to", "joker_no_trump"],
+    folded: ["game_to", "books", "no_trump"],
+    /** The bidding in a word: "uptown/downtown" or "uptown/downtown/no trump". */
+    words: (key, options) => (key !== "directions" ? undefined
+      : options.directions ? t(options.no_trump ? "summary.bid_whist.directionsNoTrump" : "summary.bid_whist.directions") : null),
+    /** Thirteen books are played to plus or minus a mark: "to ±7". */
+    target: (options) => (options.books === "thirteen" ? t("summary.toPlusMinus", { n: options.game_to }) : null),
+  },
   why: (view, legal) => biddingWhy(view, legal) || declarerWhy(view, legal),
   bidWord,
   hideBidsOnceContracted: true,
