@@ -6,7 +6,7 @@ import { finalTrickOf, playCards, renderTable } from "./table.js";
 import { SUITS, cardBack, cardButton, cardView, suitName } from "./cards.js";
 import { scoreSheet } from "./sheet.js";
 import { actionText, bidText, descriptor, gameTitle, infoItems, passLabel, promptFor, seatLabel, teamNames } from "./games.js";
-import { t, has, translatePage, errorText } from "./i18n.js";
+import { t, translatePage, errorText } from "./i18n.js";
 import { sha256Hex } from "./sha256.js";
 import { ClockMarks } from "./clockmarks.js";
 import { setupRules } from "./rules.js";
@@ -23,7 +23,7 @@ const alerts = tableAlerts(code); // your turn, a start, your name: told while y
 let state = null;
 let conn = null;
 let botLevel = "easy"; // the level of the next bot the host adds: "easy" or "strong"
-let selection = []; // positions in your hand chosen for a discard or a Ribs pair
+let selection = []; // positions in your hand chosen for a move of several cards
 let selectionKey = "";
 let pending = false; // an action is on its way: wait for the next version
 let wasMyTurn = false;
@@ -51,28 +51,19 @@ const names = () => state.seats.map((s) => (s.bot ? t(s.level === "strong" ? "se
 const inviteUrl = () => `${location.origin}${roomUrl(code)}`;
 
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
-const playResult = (r) => (has(`ribs.result.${r}`) ? t(`ribs.result.${r}`) : String(r).replace(/_/g, " "));
+const playResult = (r) => descriptor(room().game).resultWord?.(r) || String(r).replace(/_/g, " ");
 
-function sameCards(a, b) {
-  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-  const x = [...a].sort();
-  const y = [...b].sort();
-  return x.every((c, i) => c === y[i]);
-}
+/** The game's way of choosing several cards now ({count, selectable, submits}), or null. */
+const choosing = () => (view() ? descriptor(room().game).select?.(view(), legal()) || null : null);
 
 /** How the hand is used now: "play" (click a card), "select" (choose several), or "none". */
 function handMode() {
-  const kinds = new Set(legal().map((a) => a.type));
-  if (kinds.has("discard") || kinds.has("ribs") || kinds.has("pair")) return "select";
-  if (kinds.has("play")) return "play";
+  if (choosing()) return "select";
+  if (legal().some((a) => a.type === "play")) return "play";
   return "none";
 }
 
-function selectCount() {
-  const d = legal().find((a) => a.type === "discard");
-  if (d) return d.count ?? (d.cards || []).length;
-  return 2;
-}
+const selectCount = () => choosing()?.count ?? 0;
 
 // ---- rendering -------------------------------------------------------------------------
 
@@ -187,7 +178,7 @@ function sweepHeld() {
     releaseHeld();
     return;
   }
-  if (held.winner === null) { // nothing to sweep (a Ribs trick): held as long as the others
+  if (held.winner === null) { // nothing to sweep (a trick nobody wins): held as long as the others
     held.timer = setTimeout(releaseHeld, SWEEP_MS);
     return;
   }
@@ -222,7 +213,7 @@ function tableTrick() {
 let fitted = 0; // the felt height last set
 
 /** Size the felt so that the table, your controls and your hand fit the window together. When
- * they cannot (a tall dock: a Bid Whist discard, a phone), the dock leaves the bottom of the
+ * they cannot (a tall dock: a discard of many cards, a phone), the dock leaves the bottom of the
  * screen and follows the table instead of covering its bottom seats. */
 function fitTable() {
   const felt = $("#table .felt");
@@ -589,7 +580,7 @@ function renderControls() {
   if (why) out.push(why.text);
   const hint = descriptor(game).hint?.(v, moves);
   if (hint) out.push(h("p", { class: "hint" }, hint));
-  // A game may draw some moves' buttons itself (Bid Whist's bids with a direction).
+  // A game may draw some moves' buttons itself (bids that name a direction).
   const own = descriptor(game).controls?.(v, moves) || [];
   const handled = new Set(own.map((c) => c.index));
   const row = own.length ? own.map((c) => button(c.label, { ...c.attrs, "data-legal": c.index })) : bidButtons(game, moves);
@@ -599,7 +590,7 @@ function renderControls() {
       row.push(button([h("span", { class: `suit-${a.suit}`, "aria-hidden": "true" }, SUITS[a.suit].symbol), ` ${capital(suitName(a.suit))}`],
         { class: "btn btn-suit", "data-suit": a.suit, "data-legal": i, "data-key": `trump-${a.suit}` }));
     }
-    if (a.type === "trump" && a.suit === "N") {  // Tarabish's no-trump call
+    if (a.type === "trump" && a.suit === "N") {  // a no-trump call
       row.push(button(t("button.noTrump"), { class: "btn btn-suit", "data-suit": "N", "data-legal": i, "data-key": "trump-N" }));
     }
   });
@@ -615,19 +606,9 @@ function renderControls() {
   if (handMode() === "select") {
     const hand = v.hand || [];
     const chosen = selection.map((i) => hand[i]);
-    const need = selectCount();
-    const kinds = new Set(moves.map((a) => a.type));
-    if (kinds.has("discard")) {
-      row.push(button(t("button.discard", { n: chosen.length, m: need }), { class: "btn btn-primary", "data-submit": "discard", "data-key": "submit-discard", disabled: pending || chosen.length !== need }));
-    }
-    if (kinds.has("ribs")) {
-      row.push(button(t("button.ribs", { n: chosen.length }), { class: "btn btn-primary", "data-submit": "ribs", "data-key": "submit-ribs", disabled: pending || !findSelected("ribs", chosen) }));
-    }
-    if (kinds.has("pair")) {
-      row.push(button(t("button.pair", { n: chosen.length }), { class: "btn btn-primary", "data-submit": "pair", "data-key": "submit-pair", disabled: pending || !findSelected("pair", chosen, false) }));
-      if (moves.some((a) => a.type === "pair" && a.fold)) {
-        row.push(button(t("button.fold"), { "data-submit": "fold", "data-key": "submit-fold", disabled: pending || !findSelected("pair", chosen, true) }));
-      }
+    for (const submit of choosing().submits) {
+      row.push(button(submit.label(chosen), { ...(submit.primary ? { class: "btn btn-primary" } : {}),
+        "data-submit": submit.key, "data-key": `submit-${submit.key}`, disabled: pending || !submit.move(chosen) }));
     }
     if (selection.length) row.push(h("button", { type: "button", class: "btn btn-ghost", "data-clear-selection": "", "data-key": "clear" }, t("button.clear")));
   }
@@ -635,7 +616,7 @@ function renderControls() {
   fill(box, out);
 }
 
-// More bids than this (Ribs at a big table: up to 35) are chosen with a stepper, so the
+// More bids than this (a big table's long run of bids: up to 35) are chosen with a stepper, so the
 // controls stay a row high and the table above them stays in sight.
 const MOST_BID_BUTTONS = 8;
 let bidPick = null; // the bid the stepper shows
@@ -721,18 +702,6 @@ document.addEventListener("pointerup", (event) => {
   if (card?.disabled && !pending) showCardWhy(card.dataset.card);
 });
 
-/** The legal action of ``type`` that the chosen cards make (null if none). */
-function findSelected(type, chosen, fold) {
-  if (chosen.length !== 2) return null;
-  for (const a of legal()) {
-    if (a.type !== type) continue;
-    if (fold !== undefined && Boolean(a.fold) !== fold) continue;
-    if (!Array.isArray(a.cards)) return { type, cards: chosen, ...(fold !== undefined ? { fold } : {}) };
-    if (sameCards(a.cards, chosen)) return a;
-  }
-  return null;
-}
-
 function renderHand() {
   const box = $("#hand");
   const v = view();
@@ -744,7 +713,7 @@ function renderHand() {
   box.hidden = false;
   const mode = handMode();
   const playable = new Set(legal().filter((a) => a.type === "play").map((a) => a.card));
-  const selectable = selectableRanks();
+  const selectable = choosing()?.selectable ?? null;
   const kitty = new Set(Array.isArray(v.kitty) ? v.kitty : []);
   const cards = v.hand.map((c, i) => {
     let disabled = true;
@@ -762,11 +731,7 @@ function renderHand() {
   parts.push(cardWhyParts(cards.filter((b) => b.disabled), mode === "play"));
   if (v.hand.length === 0) parts.push(h("p", { class: "hint" }, t("hand.empty")));
   if (kitty.size) parts.push(h("p", { class: "hint" }, t("hand.kittyMarked")));
-  const faceDown = (Array.isArray(v.my_face_down) ? v.my_face_down : []).filter((f) => f.trick_number === v.trick_number);
-  for (const f of faceDown) {
-    parts.push(h("div", { class: "discards" }, h("span", { class: "hint" }, f.fold ? t("hand.folded") : t("hand.ribsDown")),
-      (f.cards || []).map((c) => cardView(c, { small: true }))));
-  }
+  parts.push(...(descriptor(room().game).handNotes?.(v) || []));
   if (Array.isArray(v.discards) && v.discards.length) {
     parts.push(h("div", { class: "discards" }, h("span", { class: "hint" }, t("hand.discards")), v.discards.map((c) => cardView(c, { small: true }))));
   }
@@ -776,13 +741,6 @@ function renderHand() {
       Array.from({ length: k }, () => cardBack({ small: true }))));
   }
   fill(box, parts);
-}
-
-/** Cards that appear in some legal multi-card action, or null when any card may be chosen. */
-function selectableRanks() {
-  const lists = legal().filter((a) => a.type === "ribs" || a.type === "pair");
-  if (!lists.length || lists.some((a) => !Array.isArray(a.cards))) return null;
-  return new Set(lists.flatMap((a) => a.cards));
 }
 
 /** Who won and the final scores: by team in a team game, by player otherwise. */
@@ -861,8 +819,9 @@ function renderLastTrick() {
   }
   const nm = names();
   const before = hand ? h("p", { class: "hint lt-hand" }, t("lastTrick.ofHand", { n: hand })) : null;
-  const ribs = last.ribs ? h("li", {}, h("span", { class: "lt-name" }, t("lastTrick.ribs")), h("span", { class: "lt-cards" }, playCards({ cards: last.ribs }, { small: true }))) : null;
-  fill(box, before, h("ul", { class: "last-trick" }, ribs,
+  const lead = descriptor(room().game).lastTrickLead?.(last); // laid before the plays (face down in play)
+  const first = lead ? h("li", {}, h("span", { class: "lt-name" }, lead.name), h("span", { class: "lt-cards" }, playCards({ cards: lead.cards }, { small: true }))) : null;
+  fill(box, before, h("ul", { class: "last-trick" }, first,
     plays.map((p) => h("li", { class: p.seat === last.winner ? "winner" : null },
       h("span", { class: "lt-name" }, seatLabel(nm, p.seat)),
       h("span", { class: "lt-cards" }, playCards(p, { small: true })),
@@ -1019,17 +978,10 @@ function onCard(btn) {
   }
 }
 
-function submitSelection(kind) {
+function submitSelection(key) {
   const hand = view().hand || [];
-  const chosen = selection.map((i) => hand[i]);
-  if (kind === "discard") act({ type: "discard", cards: chosen });
-  else if (kind === "ribs") {
-    const a = findSelected("ribs", chosen);
-    if (a) act(a);
-  } else {
-    const a = findSelected("pair", chosen, kind === "fold");
-    if (a) act({ ...a, fold: kind === "fold" });
-  }
+  const move = choosing()?.submits.find((s) => s.key === key)?.move(selection.map((i) => hand[i]));
+  if (move) act(move);
 }
 
 async function copyInvite() {

@@ -185,9 +185,6 @@ export default {
   "bid.higher": "Higher bid",
   "button.take": "Take the contract",
   "button.declare": "Declare runs",
-  "button.discard": "Discard ({n}/{m})",
-  "button.pair": "Play face up ({n}/2)",
-  "button.fold": "Fold (face down)",
   "button.clear": "Clear",
   "button.pass": "Pass",
   "button.passGrant": "Pass (grant)",
@@ -205,9 +202,6 @@ export default {
   "timer.minutes": "{m} min",
   "timer.leftLong": "{time} left",
 
-  "prompt.discard": "Choose {n} cards to discard, then press Discard.",
-  "prompt.pairOrFold": "Choose two cards, then play them face up or fold them face down.",
-  "prompt.pair": "Choose two cards to play face up.",
   "prompt.takeOrPass": "Take the contract yourself, or pass to grant it to the high bidder.",
   "prompt.take": "You must take the contract.",
   "prompt.trumpOrLead": "Name trump, or lead a card (its suit becomes trump).",
@@ -225,7 +219,6 @@ export default {
   "hand.title": "Your hand",
   "hand.empty": "No cards in hand.",
   "hand.kittyMarked": "Cards marked ★ came from the kitty.",
-  "hand.folded": "You folded, face down: ",
   "hand.discards": "Your discards: ",
   "hand.kittyDown": "Your kitty (face down until trump is named): ",
   "hand.unselectFirst": "Choose {n} cards: unselect one first.",
@@ -301,12 +294,8 @@ export default {
   "act.bid": "bid {bid}",
   "act.pass": "passed",
   "act.take": "took the contract",
-  "act.discard": "discarded {cards}",
-  "act.discardHidden": "discarded four cards",
   "act.trump": "named {suit} trump",
   "act.declare": "declared runs",
-  "act.pair": "played {cards}",
-  "act.fold": "folded",
   "act.other": "moved",
 
   "log.title": "This hand",
@@ -325,7 +314,7 @@ export default {
   "lastTrick.none": "None yet.",
   "lastTrick.wonBy": "Won by {who}",
 
-  // A resolved Ribs trick on the table: what became of the Ribs and of each pair.
+  // A resolved trick on the table: who opens what follows.
   "resolved.opensNext": "Opens next",
   "resolved.opensNextLong": "{who} opens the next bidding",
 
@@ -641,7 +630,7 @@ export default {
   "summary.rules": "Rules",
   "summary.allOptions": "The table's options",
   "summary.changed": "changed",
-  // ---- Bid Whist's house options: the lobby's words and the table's -----------------------
+  // ---- Jokers (a house option): the lobby's words and the table's ----------------------------
   "card.joker.BJ": "Big joker",
   "card.joker.LJ": "Little joker",
 

@@ -184,9 +184,6 @@ export default {
   "bid.higher": "Aposta maior",
   "button.take": "Ficar com o contrato",
   "button.declare": "Declarar sequências",
-  "button.discard": "Descartar ({n}/{m})",
-  "button.pair": "Jogar aberto ({n}/2)",
-  "button.fold": "Desistir (fechado)",
   "button.clear": "Limpar",
   "button.pass": "Passar",
   "button.passGrant": "Passar (ceder)",
@@ -204,9 +201,6 @@ export default {
   "timer.minutes": "{m} min",
   "timer.leftLong": "Faltam {time}",
 
-  "prompt.discard": "Escolha {n} cartas para descartar e toque em Descartar.",
-  "prompt.pairOrFold": "Escolha duas cartas e jogue abertas ou desista com elas fechadas.",
-  "prompt.pair": "Escolha duas cartas para jogar abertas.",
   "prompt.takeOrPass": "Fique com o contrato ou passe para cedê-lo a quem apostou mais.",
   "prompt.take": "Você tem de ficar com o contrato.",
   "prompt.trumpOrLead": "Escolha o trunfo ou jogue uma carta (o naipe dela vira trunfo).",
@@ -224,7 +218,6 @@ export default {
   "hand.title": "Sua mão",
   "hand.empty": "Nenhuma carta na mão.",
   "hand.kittyMarked": "As cartas marcadas com ★ vieram da viúva.",
-  "hand.folded": "Você desistiu, fechadas: ",
   "hand.discards": "Seus descartes: ",
   "hand.kittyDown": "Sua viúva (fechada até escolherem o trunfo): ",
   "hand.unselectFirst": "Escolha {n} cartas: desmarque uma antes.",
@@ -300,12 +293,8 @@ export default {
   "act.bid": "apostou {bid}",
   "act.pass": "passou",
   "act.take": "ficou com o contrato",
-  "act.discard": "descartou {cards}",
-  "act.discardHidden": "descartou quatro cartas",
   "act.trump": "escolheu {suit} como trunfo",
   "act.declare": "declarou sequências",
-  "act.pair": "jogou {cards}",
-  "act.fold": "desistiu",
   "act.other": "jogou",
 
   "log.title": "Esta mão",
@@ -324,7 +313,7 @@ export default {
   "lastTrick.none": "Nenhuma ainda.",
   "lastTrick.wonBy": "Levada por {who}",
 
-  // Uma vaza de Ribs resolvida na mesa: o destino das Costelas e de cada par.
+  // Uma vaza resolvida na mesa: quem abre a seguinte.
   "resolved.opensNext": "Abre a seguir",
   "resolved.opensNextLong": "{who} abre a próxima rodada de apostas",
 
@@ -640,7 +629,7 @@ export default {
   "summary.rules": "Regras",
   "summary.allOptions": "As opções da mesa",
   "summary.changed": "mudada",
-  // ---- Bid Whist: opções da casa, no salão e na mesa --------------------------------------
+  // ---- Curingas (opção da casa): no salão e na mesa ------------------------------------------
   "card.joker.BJ": "Curinga grande",
   "card.joker.LJ": "Curinga pequeno",
 

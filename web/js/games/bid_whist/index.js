@@ -6,7 +6,7 @@
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import strings from "./strings.js";
-import { SUITS, cardView } from "../../cards.js";
+import { SUITS, cardView, cardsText } from "../../cards.js";
 
 const bidWord = (value) => (typeof value === "number" ? t(`bidWhist.bid.${value}`) : String(value));
 
@@ -130,11 +130,28 @@ export default {
 
   /** A move that names a direction, in words: "bid Four ↓ downtown", "chose ↑ uptown". */
   actionText(action) {
+    if (action.type === "discard") return Array.isArray(action.cards) ? t("act.discard", { cards: cardsText(action.cards) }) : t("act.discardHidden");
     if (!action.direction) return null;
     if (action.type === "bid") return t("act.bid", { bid: `${bidWord(action.value)} ${directionText(action.direction)}` });
     if (action.type === "take") return t("bidWhist.act.takeIn", { direction: directionText(action.direction) });
     if (action.type === "direction") return t("bidWhist.act.direction", { direction: directionText(action.direction) });
     return null;
+  },
+
+  /** The declarer discards as many cards as the kitty held. */
+  prompt(view, legal) {
+    const discard = legal.find((a) => a.type === "discard");
+    return discard ? t("prompt.discard", { n: discard.count ?? (discard.cards || []).length }) : null;
+  },
+
+  /** The kitty's discard: choose that many cards of the hand, then Discard. */
+  select(view, legal) {
+    const discard = legal.find((a) => a.type === "discard");
+    if (!discard) return null;
+    const count = discard.count ?? (discard.cards || []).length;
+    return { count, selectable: null, submits: [{ key: "discard", primary: true,
+      label: (chosen) => t("button.discard", { n: chosen.length, m: count }),
+      move: (chosen) => (chosen.length === count ? { type: "discard", cards: chosen } : null) }] };
   },
 
   hint(view, moves) {

@@ -94,6 +94,10 @@ export default {
     "bidWhist.info.sported": "The kitty, face up",
     "bidWhist.act.takeIn": "took the contract {direction}",
     "bidWhist.act.direction": "chose {direction}",
+    "button.discard": "Discard ({n}/{m})",
+    "prompt.discard": "Choose {n} cards to discard, then press Discard.",
+    "act.discard": "discarded {cards}",
+    "act.discardHidden": "discarded four cards",
   },
   pt: {
     "game.bid_whist.title": "Bid Whist",
@@ -187,5 +191,9 @@ export default {
     "bidWhist.info.sported": "A viúva, virada",
     "bidWhist.act.takeIn": "pegou o contrato {direction}",
     "bidWhist.act.direction": "escolheu {direction}",
+    "button.discard": "Descartar ({n}/{m})",
+    "prompt.discard": "Escolha {n} cartas para descartar e toque em Descartar.",
+    "act.discard": "descartou {cards}",
+    "act.discardHidden": "descartou quatro cartas",
   },
 };

@@ -1,7 +1,9 @@
 // Ribs in the client: no trump, the leader marked, card points on each seat, the double
 // trick counted, a finished trick shown as the rules resolve it, and a sheet of card points
 // and game points per player.
-import { t } from "../../i18n.js";
+import { h } from "../../dom.js";
+import { has, t } from "../../i18n.js";
+import { cardView, cardsText } from "../../cards.js";
 import strings from "./strings.js";
 
 // What became of each pair in a resolved trick (the engine's ``result``): it won, or it was beaten.
@@ -18,6 +20,32 @@ function ribsWhy(view, legal) {
   return null;
 }
 
+/** Whether two lists hold the same cards, in any order. */
+function sameCards(a, b) {
+  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+  const x = [...a].sort();
+  const y = [...b].sort();
+  return x.every((c, i) => c === y[i]);
+}
+
+/** The legal move of ``type`` the two chosen cards make (null if none); ``fold`` for a pair. */
+function chosenMove(legal, type, chosen, fold) {
+  if (chosen.length !== 2) return null;
+  for (const a of legal) {
+    if (a.type !== type) continue;
+    if (fold !== undefined && Boolean(a.fold) !== fold) continue;
+    if (!Array.isArray(a.cards)) return { type, cards: chosen, ...(fold !== undefined ? { fold } : {}) };
+    if (sameCards(a.cards, chosen)) return a;
+  }
+  return null;
+}
+
+/** A pair played face up or folded face down, from the two chosen cards (null if none). */
+function pairMove(legal, chosen, fold) {
+  const a = chosenMove(legal, "pair", chosen, fold);
+  return a && { ...a, fold };
+}
+
 export default {
   name: "ribs",
   strings,
@@ -25,6 +53,50 @@ export default {
   trump: false,
   trickCounts: false,
   pairs: true, // each seat plays two cards: on a phone every pair has a column slot of its own
+
+  /** The Leader lays the Ribs; the others play a pair face up or fold it. */
+  prompt(view, legal) {
+    if (legal.some((a) => a.type === "ribs")) return t("prompt.ribs");
+    if (legal.some((a) => a.type === "pair")) return legal.some((a) => a.type === "pair" && a.fold) ? t("prompt.pairOrFold") : t("prompt.pair");
+    return null;
+  },
+
+  /** Two cards are chosen from the hand, then laid as the Ribs, played face up or folded. */
+  select(view, legal) {
+    const lists = legal.filter((a) => a.type === "ribs" || a.type === "pair");
+    if (!lists.length) return null;
+    const submits = [];
+    if (lists.some((a) => a.type === "ribs")) {
+      submits.push({ key: "ribs", primary: true, label: (chosen) => t("button.ribs", { n: chosen.length }), move: (chosen) => chosenMove(legal, "ribs", chosen) });
+    }
+    if (lists.some((a) => a.type === "pair")) {
+      submits.push({ key: "pair", primary: true, label: (chosen) => t("button.pair", { n: chosen.length }), move: (chosen) => pairMove(legal, chosen, false) });
+      if (lists.some((a) => a.fold)) submits.push({ key: "fold", label: () => t("button.fold"), move: (chosen) => pairMove(legal, chosen, true) });
+    }
+    const open = lists.some((a) => !Array.isArray(a.cards)); // any two cards of the hand
+    return { count: 2, selectable: open ? null : new Set(lists.flatMap((a) => a.cards)), submits };
+  },
+
+  /** Under the hand: your Ribs or your folded pair, face down, in this trick. */
+  handNotes(view) {
+    const faceDown = (Array.isArray(view.my_face_down) ? view.my_face_down : []).filter((f) => f.trick_number === view.trick_number);
+    return faceDown.map((f) => h("div", { class: "discards" }, h("span", { class: "hint" }, f.fold ? t("hand.folded") : t("hand.ribsDown")),
+      (f.cards || []).map((c) => cardView(c, { small: true }))));
+  },
+
+  actionText(action) {
+    if (action.type === "ribs") return Array.isArray(action.cards) ? t("act.ribs", { cards: cardsText(action.cards) }) : t("act.ribsHidden");
+    if (action.type === "pair") return action.fold ? t("act.fold") : t("act.pair", { cards: cardsText(action.cards) });
+    return null;
+  },
+
+  /** The Ribs on the table: marked, and said as such. */
+  playClass: (entry) => (entry.ribs ? "play-ribs" : null),
+  playNote: (entry) => (entry.ribs ? t("play.ribs") : null),
+
+  /** The last trick's Ribs, first in its list, and what became of each pair in a word. */
+  lastTrickLead: (last) => (last.ribs ? { name: t("lastTrick.ribs"), cards: last.ribs } : null),
+  resultWord: (result) => (has(`ribs.result.${result}`) ? t(`ribs.result.${result}`) : null),
 
   seatNotes(view, seat) {
     const notes = [];
