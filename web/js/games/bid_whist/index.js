@@ -154,6 +154,12 @@ export default {
       move: (chosen) => (chosen.length === count ? { type: "discard", cards: chosen } : null) }] };
   },
 
+  /** Taking the contract (the dealer's, at the high bid): its button. */
+  moveButton(action) {
+    if (action.type !== "take") return null;
+    return { label: t("button.take"), attrs: { class: "btn btn-primary", "data-act": "take", "data-key": "take" } };
+  },
+
   hint(view, moves) {
     if (moves.some((a) => a.type === "direction")) return t("bidWhist.chooseDirection");
     if (view.directions?.length && moves.some((a) => a.type === "bid")) return t("bidWhist.bidDirections");

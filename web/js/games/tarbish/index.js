@@ -61,6 +61,17 @@ export default {
     return best ? t("button.declareRun", { run: t(`run.${best.run}`), cards: best.cards.map(cardText).join(" ") }) : null;
   },
 
+  /** The buttons of its own moves: calling no trump, declaring runs. */
+  moveButton(action, view) {
+    if (action.type === "trump" && action.suit === "N") {
+      return { label: t("button.noTrump"), attrs: { class: "btn btn-suit", "data-suit": "N", "data-key": "trump-N" } };
+    }
+    if (action.type === "declare") {
+      return { label: this.declareLabel(view) || t("button.declare"), attrs: { class: "btn btn-primary", "data-act": "declare", "data-key": "declare" } };
+    }
+    return null;
+  },
+
   info(view) {
     return view.throw_ins ? [[t("info.thrownIn"), String(view.throw_ins)]] : [];
   },
