@@ -41,25 +41,17 @@ export function promptFor(game, view, legal) {
   const own = descriptor(game).prompt?.(view, legal); // a game's own moves (choosing cards...)
   if (own) return own;
   const types = new Set(legal.map((a) => a.type));
-  if (types.has("take")) return types.has("pass") ? t("prompt.takeOrPass") : t("prompt.take");
   if (types.has("trump") && types.has("play")) return t("prompt.trumpOrLead");
-  if (legal.some((a) => a.type === "trump" && a.suit === "N")) {
-    return types.has("pass") ? t("prompt.trumpNoTrumpOrPass") : t("prompt.trumpOrNoTrump");
-  }
   if (types.has("trump")) return types.has("pass") ? t("prompt.trumpOrPass") : t("prompt.trump");
-  if (types.has("declare")) return t("prompt.declare");
-  if (view.phase === "declaring" && types.has("pass")) return t("prompt.nothingToDeclare");
   if (types.has("bid")) return t(descriptor(game).bidPrompt || (types.has("pass") ? "prompt.bidOrPass" : "prompt.bid"));
   if (types.has("play")) return t("prompt.play");
   if (types.has("pass")) return t("prompt.pass");
   return t("prompt.move");
 }
 
-/** The label of a pass button in this situation. */
-export function passLabel(view, legal) {
-  if (legal.some((a) => a.type === "take")) return t("button.passGrant");
-  if (view.phase === "declaring") return t("button.passDeclare");
-  return t("button.pass");
+/** The label of a pass button in this situation (the game's own, else "Pass"). */
+export function passLabel(game, view, legal) {
+  return descriptor(game).passLabel?.(view, legal) || t("button.pass");
 }
 
 /**
@@ -147,9 +139,7 @@ export function actionText(game, action) {
     case "play": return t("act.play", { card: cardText(action.card) });
     case "bid": return t("act.bid", { bid: bidText(game, action.value) });
     case "pass": return t("act.pass");
-    case "take": return t("act.take");
-    case "trump": return action.suit === "N" ? t("act.noTrump") : t("act.trump", { suit: suitName(action.suit) });
-    case "declare": return t("act.declare");
+    case "trump": return t("act.trump", { suit: suitName(action.suit) });
     default: return t("act.other");
   }
 }

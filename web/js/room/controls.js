@@ -99,7 +99,7 @@ export function renderControls() {
   });
   moves.forEach((a, i) => {
     if (handled.has(i)) return;
-    if (a.type === "pass") row.push(button(passLabel(v, moves), { "data-act": "pass", "data-legal": i, "data-key": "pass" }));
+    if (a.type === "pass") row.push(button(passLabel(r.game, v, moves), { "data-act": "pass", "data-legal": i, "data-key": "pass" }));
   });
   if (handMode() === "select") {
     const hand = v.hand || [];

@@ -130,6 +130,7 @@ export default {
 
   /** A move that names a direction, in words: "bid Four ↓ downtown", "chose ↑ uptown". */
   actionText(action) {
+    if (action.type === "take" && !action.direction) return t("act.take");
     if (action.type === "discard") return Array.isArray(action.cards) ? t("act.discard", { cards: cardsText(action.cards) }) : t("act.discardHidden");
     if (!action.direction) return null;
     if (action.type === "bid") return t("act.bid", { bid: `${bidWord(action.value)} ${directionText(action.direction)}` });
@@ -138,11 +139,16 @@ export default {
     return null;
   },
 
-  /** The declarer discards as many cards as the kitty held. */
+  /** The declarer discards as many cards as the kitty held; the dealer takes or grants. */
   prompt(view, legal) {
     const discard = legal.find((a) => a.type === "discard");
-    return discard ? t("prompt.discard", { n: discard.count ?? (discard.cards || []).length }) : null;
+    if (discard) return t("prompt.discard", { n: discard.count ?? (discard.cards || []).length });
+    if (legal.some((a) => a.type === "take")) return legal.some((a) => a.type === "pass") ? t("prompt.takeOrPass") : t("prompt.take");
+    return null;
   },
+
+  /** The dealer's pass grants the contract to the high bidder. */
+  passLabel: (view, legal) => (legal.some((a) => a.type === "take") ? t("button.passGrant") : null),
 
   /** The kitty's discard: choose that many cards of the hand, then Discard. */
   select(view, legal) {

@@ -98,6 +98,11 @@ export default {
     "prompt.discard": "Choose {n} cards to discard, then press Discard.",
     "act.discard": "discarded {cards}",
     "act.discardHidden": "discarded four cards",
+    "prompt.takeOrPass": "Take the contract yourself, or pass to grant it to the high bidder.",
+    "prompt.take": "You must take the contract.",
+    "button.passGrant": "Pass (grant)",
+    "act.take": "took the contract",
+    "button.take": "Take the contract",
   },
   pt: {
     "game.bid_whist.title": "Bid Whist",
@@ -195,5 +200,10 @@ export default {
     "prompt.discard": "Escolha {n} cartas para descartar e toque em Descartar.",
     "act.discard": "descartou {cards}",
     "act.discardHidden": "descartou quatro cartas",
+    "prompt.takeOrPass": "Fique com o contrato ou passe para cedê-lo a quem apostou mais.",
+    "prompt.take": "Você tem de ficar com o contrato.",
+    "button.passGrant": "Passar (ceder)",
+    "act.take": "ficou com o contrato",
+    "button.take": "Ficar com o contrato",
   },
 };

@@ -61,6 +61,24 @@ export default {
     return best ? t("button.declareRun", { run: t(`run.${best.run}`), cards: best.cards.map(cardText).join(" ") }) : null;
   },
 
+  /** Naming trump (or no trump), then declaring runs. */
+  prompt(view, legal) {
+    const pass = legal.some((a) => a.type === "pass");
+    if (legal.some((a) => a.type === "trump" && a.suit === "N")) return pass ? t("prompt.trumpNoTrumpOrPass") : t("prompt.trumpOrNoTrump");
+    if (legal.some((a) => a.type === "declare")) return t("prompt.declare");
+    if (view.phase === "declaring" && pass) return t("prompt.nothingToDeclare");
+    return null;
+  },
+
+  /** Passing while runs are declared: nothing to declare. */
+  passLabel: (view) => (view.phase === "declaring" ? t("button.passDeclare") : null),
+
+  actionText(action) {
+    if (action.type === "trump" && action.suit === "N") return t("act.noTrump");
+    if (action.type === "declare") return t("act.declare");
+    return null;
+  },
+
   /** The buttons of its own moves: calling no trump, declaring runs. */
   moveButton(action, view) {
     if (action.type === "trump" && action.suit === "N") {
