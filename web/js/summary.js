@@ -136,6 +136,9 @@ export function optionList(game, options, entry = null) {
 let catalogue = null; // the promise of GET /api/games, asked once per page
 let known = null; // its answer once it has come
 
+/** A game's entry from GET /api/games if it has come (see gameSchemas), else null. */
+export const gameEntry = (game) => known?.[game] || null;
+
 /** Every game's entry from GET /api/games by name (empty when the server cannot say). */
 export function gameSchemas() {
   catalogue ??= api("/api/games")

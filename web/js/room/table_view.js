@@ -5,6 +5,7 @@ import { roomUrl } from "../api.js";
 import { $, fill, h, keepFocus, toast } from "../dom.js";
 import { gameTitle, promptFor } from "../games.js";
 import { t } from "../i18n.js";
+import { gameEntry } from "../summary.js";
 import { renderTable } from "../table.js";
 import { turnTimer } from "./clock.js";
 import { renderControls, renderHand } from "./controls.js";
@@ -14,6 +15,7 @@ import { tableTrick, trackTrick } from "./hold.js";
 import { alerts, legal, names, page, room, view } from "./page.js";
 import { renderFair, renderHeader, renderInfo, renderJoin, renderLastTrick, renderMoveLog, renderScores, renderScoreStrip, renderSheet } from "./panels.js";
 
+/** Draw the whole page from the state (a chosen card is forgotten when the hand or the moves change). */
 export function render() {
   if (!page.state) return;
   const key = JSON.stringify([view()?.hand ?? null, legal().map((a) => a.type)]);
@@ -64,10 +66,17 @@ export function watchHeld() {
 export function partnersLine() {
   const r = room();
   if (!r.partners || r.status !== "waiting" || page.state.you === null || page.state.seats.length !== 4) return null;
-  const across = (page.state.you + 2) % 4;
+  const across = partnerOf(r.game, page.state.you);
   const partner = r.partners.find((p) => p.seat === across);
   const name = partner ? partner.name : names()[across];
   return h("p", { class: "pill pill-turn", "data-partners": "", role: "status" }, t("rotate.partners", { name }));
+}
+
+/** Your partner's seat: the other seat of your partnership as GET /api/games lists them for
+ *  four (``partnerships``), else the seat across the table. */
+function partnerOf(name, you) {
+  const mine = (gameEntry(name)?.partnerships || []).find((seats) => seats.includes(you));
+  return mine?.find((seat) => seat !== you) ?? (you + 2) % 4;
 }
 
 /** A player of a finished table whose next table rotates partners goes there by themselves. */
