@@ -73,7 +73,7 @@ def test_no_game_is_named_outside_its_folder_and_the_registry():
     assert not found, "game names outside their folders:\n" + "\n".join(found)
 
 
-def test_a_game_name_outside_its_folder_is_found(tmp_path):
+def test_a_game_name_outside_its_folder_is_found():
     # The check itself: a line that names a game in a shared module would be caught.
     folder = folders()[0]
     assert pattern(folder).search(f"if (game === '{folder.name}') return;")
