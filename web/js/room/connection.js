@@ -31,6 +31,7 @@ function takeASeat() {
   if (free) send({ type: "sit", seat: free.seat });
 }
 
+/** The line's status in the header; a table paused while it is down, explained when gone. */
 function showStatus(status, message) {
   const el = $("#conn");
   const text = t(`conn.${status}`);
@@ -65,6 +66,7 @@ async function matchPlayedHere() {
   }
 }
 
+/** A table that is not there: its match record if it finished here, else why and the way back. */
 async function showMissing(message) {
   if (page.missingShown) return; // the first explanation stays
   page.missingShown = true;

@@ -25,10 +25,12 @@ function handMode() {
 
 const selectCount = () => choosing()?.count ?? 0;
 
+/** A control button, disabled while an action is on its way. */
 function button(label, attrs) {
   return h("button", { type: "button", class: "btn", "data-control": "", disabled: page.pending, ...attrs }, label);
 }
 
+/** The controls under the table: the waiting room's, or your turn's prompt and moves. */
 export function renderControls() {
   const r = room();
   const box = $("#controls");
@@ -138,6 +140,7 @@ function bidButtons(game, moves) {
   ];
 }
 
+/** Move the bid stepper one bid lower or higher. */
 export function stepBid(by) {
   const bids = legal().filter((a) => a.type === "bid").map((a) => a.value);
   const k = Math.max(0, bids.indexOf(page.bidPick));
@@ -146,6 +149,7 @@ export function stepBid(by) {
   $(`#controls [data-key="${by < 0 ? "bid-lower" : "bid-higher"}"]`)?.focus();
 }
 
+/** Who the table waits for. */
 function waitingLine(v) {
   const who = (v.to_act || []).map((s) => seatLabel(names(), s));
   return h("p", { class: "waiting" }, who.length ? t("turn.waitingFor", { who: who.join(", ") }) : "");
@@ -195,6 +199,7 @@ document.addEventListener("pointerup", (event) => {
   if (card?.disabled && !page.pending) showCardWhy(card.dataset.card);
 });
 
+/** Your hand: cards to play or to choose, greyed ones with their reason, and what lies face down. */
 export function renderHand() {
   const box = $("#hand");
   const v = view();
@@ -236,6 +241,7 @@ export function renderHand() {
   fill(box, parts);
 }
 
+/** Send a move; nothing more is sent until the table answers. */
 export function act(action) {
   if (page.pending || !page.conn) return;
   if (page.conn.act(action)) {
@@ -246,10 +252,12 @@ export function act(action) {
   }
 }
 
+/** Send a frame that is not a move (sit, stand, a bot, chat...). */
 export function send(frame) {
   if (!page.conn || !page.conn.send(frame)) toast(t("conn.tryAgain"), "error");
 }
 
+/** A card of your hand tapped: played, or chosen (or no longer chosen) for a move of several. */
 export function onCard(btn) {
   const index = Number(btn.dataset.index);
   const mode = handMode();
@@ -265,6 +273,7 @@ export function onCard(btn) {
   }
 }
 
+/** The chosen cards sent as the move of the game's submit button ``key``. */
 export function submitSelection(key) {
   const hand = view().hand || [];
   const move = choosing()?.submits.find((s) => s.key === key)?.move(page.selection.map((i) => hand[i]));

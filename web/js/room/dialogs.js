@@ -22,6 +22,7 @@ function resultLines(res, teams) {
   ];
 }
 
+/** The result panel of a finished table: who won, the scores, and where to go next. */
 export function renderResult() {
   const box = $("#result");
   const r = room();
@@ -46,6 +47,7 @@ export function renderResult() {
   fill(box, h("div", { class: "panel result-panel" }, parts));
 }
 
+/** The chat's lines, its unread count and its form. */
 export function renderChat() {
   const lines = page.state.chat || [];
   const log = $("#chat-log");
@@ -94,6 +96,7 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
+/** Copy the table's link (or select it, where the clipboard is refused). */
 export async function copyInvite() {
   const url = inviteUrl();
   try {
@@ -108,6 +111,7 @@ export async function copyInvite() {
   }
 }
 
+/** Open the next table with the same rules and players (``rotate``: partners rotated). */
 export async function playAgain(btn) {
   btn.disabled = true;
   const r = room();

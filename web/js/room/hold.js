@@ -27,12 +27,14 @@ export function trackTrick() {
   scheduleSweep();
 }
 
+/** Sweep the held trick after its time, counted only while you look. */
 function scheduleSweep() {
   clearTimeout(page.held.timer);
   if (document.hidden) return; // you were not looking: it waits for you (see visibilitychange)
   page.held.timer = setTimeout(sweepHeld, page.held.ms);
 }
 
+/** Sweep the held trick toward its winner (at once without motion). */
 function sweepHeld() {
   if (!page.held) return;
   if (reducedMotion.matches) {
@@ -48,6 +50,7 @@ function sweepHeld() {
   page.held.timer = setTimeout(releaseHeld, SWEEP_MS);
 }
 
+/** Take the held trick off the table. */
 export function releaseHeld() {
   if (!page.held) return;
   clearTimeout(page.held.timer);

@@ -59,6 +59,7 @@ export function renderMoveLog() {
   box.scrollTop = box.scrollHeight;
 }
 
+/** The header: the game, the code, the status, the rules in a line, and the page's title. */
 export function renderHeader() {
   const r = room();
   const status = t(`status.${r.status}`);
@@ -79,17 +80,20 @@ export function showSignedOut() {
     h("a", { href: "/devices" }, t("join.linkAgain"))));
 }
 
+/** The Join form, for a newcomer without a name. */
 export function renderJoin() {
   // A newcomer without a name may pick one at any time: to sit, take a bot's seat, or chat.
   $("#join").hidden = Boolean(identity.get());
 }
 
+/** The facts above the table (phase, hand, trump, contract...). */
 export function renderInfo() {
   const items = infoItems(room().game, view(), names());
   $("#info").hidden = items.length === 0;
   fill($("#info"), items.map(([label, value]) => h("span", { class: "info-item" }, h("span", { class: "info-label" }, `${label} `), value)));
 }
 
+/** The scores panel, the leader marked. */
 export function renderScores() {
   const v = view();
   const box = $("#scores");
@@ -116,6 +120,7 @@ function lastTrickToShow(v) {
   return { last: finalTrickOf(entry), hand: entry ? entry.hand_number ?? entry.hand ?? history.length : null };
 }
 
+/** The last trick panel: each seat's cards, what became of them, and who won it. */
 export function renderLastTrick() {
   const v = view();
   const box = $("#last-trick");
@@ -144,6 +149,7 @@ function sheetNames() {
   return seatNamesOverMatch(bySeat, names());
 }
 
+/** The score sheet, hand by hand. */
 export function renderSheet() {
   const v = view();
   const r = room();
@@ -171,6 +177,7 @@ function markSheetScroll() {
 }
 new ResizeObserver(() => markSheetScroll()).observe($("#sheet"));
 
+/** The fair deal: the commitment, then the seed and whether it matches. */
 export function renderFair() {
   const r = room();
   const box = $("#fair");

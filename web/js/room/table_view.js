@@ -88,6 +88,7 @@ export function followRotation() {
   location.assign(roomUrl(r.next));
 }
 
+/** A seat's buttons while the table waits: sit, add or remove a bot (or whom it is kept for). */
 function seatExtras(s) {
   if (room().status !== "waiting") return null;
   const out = [];
@@ -120,6 +121,7 @@ function renderSeatOffers() {
   fill(box, parts);
 }
 
+/** The host's answers to asks for a bot's seat. */
 function hostRequests() {
   if (!page.state.is_host || room().status !== "playing") return [];
   return (room().seat_requests || []).map((q) => h("div", { class: "row seat-request" },
@@ -128,6 +130,7 @@ function hostRequests() {
     h("button", { type: "button", class: "btn btn-small btn-ghost", "data-decline": q.player_id, "data-key": `decline-${q.player_id}` }, t("offer.decline"))));
 }
 
+/** A spectator's ways back in: their own seat, a bot's, or one at the next game. */
 function spectatorOffers() {
   const r = room();
   if (!page.state.me || page.state.you !== null || r.status === "waiting") return [];
@@ -154,6 +157,7 @@ function spectatorOffers() {
   return out;
 }
 
+/** The felt: the seats, the trick in play (or held), the turn clock. */
 function renderTableArea() {
   const r = room();
   let center = null;
@@ -176,6 +180,7 @@ function renderTableArea() {
   });
 }
 
+/** Your turn (and the end of the match) said to screen readers, once each. */
 function announceTurn() {
   const mine = page.state.you !== null && legal().length > 0 && room().status === "playing";
   if (mine && !page.wasMyTurn) {
