@@ -51,7 +51,7 @@ from typing import Any
 from bench.common import add_write_flag, merge_results, results_path
 from server.bots import get_bot
 from server.bots.strong import StrongBot
-from server.rules.games import get_game
+from server.games import get_game
 from server.rules.sampling import sample_state
 
 # Sampled deals per Strong decision in the match parts: a fixed amount of search, so the
@@ -219,7 +219,7 @@ def run_playouts(seconds: float, log=print) -> dict:
         started = time.perf_counter()
         while time.perf_counter() - started < seconds:
             seat, view, legal = views[done % len(views)]
-            world = sample_state(name, {}, view, seat, rng)
+            world = sample_state(get_game(name), {}, view, seat, rng)
             bot._play_out(world, seat, rng.choice(legal), rng.getrandbits(32))
             done += 1
         rate = done / (time.perf_counter() - started)

@@ -20,7 +20,7 @@ import types
 
 from bench.patches import _play
 from server.rooms import fanout as ours
-from server.rules.games import game_names
+from server.games import game_names
 
 REPS = 8
 

@@ -18,7 +18,7 @@ import time
 
 from bench.common import figure, median
 from server.app import GC_THRESHOLDS
-from server.rules.games import game_names, get_game
+from server.games import game_names, get_game
 
 CARD_ACTIONS = {"play": 1, "ribs": 2, "pair": 2}
 

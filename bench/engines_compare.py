@@ -18,7 +18,7 @@ import statistics
 import subprocess
 import sys
 
-from server.rules.games import game_names
+from server.games import game_names
 
 _WORKER = r"""
 import gc, json, sys

@@ -20,11 +20,11 @@ import shutil
 import subprocess
 import sys
 
-from server.rules.games import game_names
+from server.games import game_names
 
 _CODE = r"""
 import functools, gc, json, random, sys
-from server.rules.games import get_game
+from server.games import get_game
 gc.set_threshold(50_000, 20, 100)  # server.app.GC_THRESHOLDS, without importing the app
 gc.collect()
 gc.freeze()  # the imports' objects: a collection in the loop then costs what the games made

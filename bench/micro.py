@@ -19,7 +19,7 @@ import orjson
 from bench.common import figure, median, pct
 from bench.patches import _play
 from server.rooms.fanout import PatchFrames
-from server.rules.games import game_names
+from server.games import game_names
 
 
 def _time_ours(pairs: list, reps: int) -> list[float]:

@@ -31,7 +31,7 @@ from bench.bots import wilson
 from bench.common import add_write_flag, merge_results, results_path
 from server.bots import get_bot
 from server.bots.base import Bot
-from server.rules.games import get_game
+from server.games import get_game
 
 PLAYERS = 4
 

@@ -20,7 +20,7 @@ import orjson
 
 from bench.common import figure, median, pct
 from server.config import Settings
-from server.rules.games import game_names
+from server.games import game_names
 from server.storage.writer import MemoryWriter
 from server.rooms import Connection, RoomManager
 from server.rooms.fanout import compose

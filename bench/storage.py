@@ -52,7 +52,7 @@ from server.storage import store  # noqa: E402
 from server.app import GC_THRESHOLDS  # noqa: E402
 from server.config import normalize_database_url  # noqa: E402
 from server.storage.db import Database  # noqa: E402
-from server.rules.games import game_names, get_game  # noqa: E402
+from server.games import game_names, get_game  # noqa: E402
 from server.storage.dbwriter import DatabaseWriter  # noqa: E402
 from bench.common import add_write_flag, merge_results  # noqa: E402
 

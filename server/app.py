@@ -411,7 +411,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.device_sockets = DeviceSockets()
     install_error_handlers(app)
     app.include_router(api_router)
-    install_rules_pages(app, Path(settings.rules_dir))
+    install_rules_pages(app)
     app.add_middleware(RoomSockets)  # /ws/rooms/{code}: see server.edges.ws
     app.add_middleware(SecurityHeaders)  # CSP, no framing, no referrer, no sniffing
     app.add_middleware(RequestGuard, max_body_bytes=settings.max_body_bytes, body_timeout_s=settings.body_timeout_s)

@@ -36,7 +36,6 @@ class Settings(BaseSettings):
     port: int = Field(default=8000, validation_alias=AliasChoices("PORT", "FELT_PORT"))
     log_level: str = "info"
     web_dir: Path = ROOT / "web"
-    rules_dir: Path = Field(default=ROOT / "docs" / "rules", description="The rules reference served at /rules/<game>.")
 
     bot_delay_ms: int = Field(default=700, ge=0, description="How long a bot waits before acting.")
     bot_think_ms: float = Field(

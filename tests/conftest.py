@@ -11,8 +11,8 @@ import copy
 
 import pytest
 
-from server.rules.games import all_games
-from server.rules.games.base import SHARED_ACTIONS
+from server.games import all_games
+from server.rules.game import SHARED_ACTIONS
 
 
 def pytest_collection_modifyitems(config, items):
@@ -23,7 +23,7 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(scope="session", autouse=True)
 def shared_actions_never_change():
     """The legal actions the engines hand out again and again are shared plain dicts
-    (``server.rules.games.base.shared_action``): after every test of the run that used them
+    (``server.rules.game.shared_action``): after every test of the run that used them
     in this process (engines, rooms, bots, the app), each must still be what it was made as."""
     all_games()  # every engine imported: every shared action made
     made = copy.deepcopy(SHARED_ACTIONS)

@@ -19,7 +19,8 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
-from server.groups.ledger import PARTNERSHIP_GAMES, lines, meetings
+from server.games import all_games
+from server.groups.ledger import lines, meetings
 
 revision: str = "0014_group_ledger_lines"
 down_revision: str | None = "0013_slow_clocks"
@@ -102,7 +103,7 @@ def _backfill(conn: sa.Connection) -> None:
     for row in conn.execute(sa.select(seats).where(seats.c.match_id.in_(sa.select(links.c.match_id)))):
         if row.match_id in matches:
             matches[row.match_id]["seats"].append(dict(row._mapping))
-    partnership = sa.select(links.c.match_id).where(links.c.game.in_(sorted(PARTNERSHIP_GAMES)))
+    partnership = sa.select(links.c.match_id).where(links.c.game.in_(sorted(g.name for g in all_games() if g.partnerships)))
     query = sa.select(hands).where(hands.c.match_id.in_(partnership)).order_by(hands.c.match_id, hands.c["index"])
     for row in conn.execute(query):
         matches[row.match_id]["hands"].append({**(row.extra or {}), "scores": row.scores})

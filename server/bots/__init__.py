@@ -1,6 +1,6 @@
 """The registry of bots: one per game and level, all behind ``Bot.choose(view, legal) -> action``.
 
-Two levels: ``"easy"``, each game's hand-written heuristics (``server.bots.<game>``), and
+Two levels: ``"easy"``, each game's hand-written heuristics (``server/games/<game>/bots.py``), and
 ``"strong"``, the search bot of ``server.bots.strong``, which samples the cards it cannot see
 and plays each candidate out with the Easy bots within a time budget per decision.
 """
@@ -13,7 +13,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from server.bots.base import Bot
-from server.bots.easy import EASY_MODULES, easy_bot
 
 LEVELS = ("easy", "strong")
 
@@ -38,8 +37,9 @@ def get_bot(
     Strong bot reads only those seats' plays by the Easy bot's rule (None: the table did
     not say, and every seat is read until its plays break the rule).
     """
-    if game not in EASY_MODULES:
-        raise ValueError(f"no bot for game {game!r}")
+    from server.bots.easy import bot_kit, easy_bot  # the games' folders import this package
+
+    bot_kit(game)
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}; the levels are: {', '.join(LEVELS)}")
     if level == "strong":

@@ -1,14 +1,16 @@
 """The rules of each game as pages: ``/rules/<game>`` and ``/api/rules/<game>``.
 
-Each page is rendered once, at start, from the project's rules reference (``docs/rules/<game>.md``)
-with markdown-it in its CommonMark mode with raw HTML switched off, so nothing in a rules file
-reaches the page unescaped. Headings and the bold lead-in of a paragraph ("**Bidding.** ...")
-get anchors, so the table's "How to play" panel can open at the part of the rules that matters
-in the current phase (with house options, the section of the option that changes it). A
-table's house options (``?options=<JSON>``) are validated through the game's own options model
-and shown at the top in the lobby's words (``server/option_words.py``: never an option's key or a
+Each page is rendered once, at start, from the game's own rules page (``Game.page``, the
+``rules.md`` in its folder) with markdown-it in its CommonMark mode with raw HTML switched
+off, so nothing in a rules file reaches the page unescaped. Headings and the bold lead-in of
+a paragraph ("**Bidding.** ...") get anchors, so the table's "How to play" panel can open at
+the part of the rules that matters in the current phase (``Game.phases``; with house options,
+the section of the option that changes it, ``Game.house_phases``). A table's house options
+(``?options=<JSON>``) are validated through the game's own options model and shown at the top
+in the lobby's words (the game's ``words``: never an option's key or a
 JSON value), each linked to the section explaining it; anything invalid is ignored with a note
-saying so.
+saying so. ``GET /api/games`` gives each game's phases, option words and sections from here too
+(``described``).
 """
 
 from __future__ import annotations
@@ -25,34 +27,9 @@ from fastapi.responses import HTMLResponse
 from markdown_it import MarkdownIt
 
 from server.edges.api.errors import ApiError, error_response_doc
-from server.games import game_names, get_game
-from server.option_words import option_words, value_words
-
-# Which section of a game's rules a player needs in each phase of its view (anchor ids below).
-PHASE_SECTIONS: dict[str, dict[str, str]] = {
-    "oh_hell": {"bidding": "bidding", "playing": "play", "over": "scoring"},
-    "bid_whist": {
-        "bidding": "bidding",
-        "discarding": "kitty-and-trump",
-        "trump_or_lead": "kitty-and-trump",
-        "playing": "play",
-        "over": "scoring",
-    },
-    "tarbish": {"naming": "naming-trump", "declaring": "runs-and-bella", "playing": "play", "over": "scoring"},
-    "ribs": {"bidding": "bidding-before-every-trick", "playing": "the-trick", "over": "hand-and-game"},
-}
-# With house options, the phases where one of them changes what a player does open at that
-# option's section instead (the first of these the table has set).
-HOUSE_PHASE_OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
-    "bid_whist": {
-        "bidding": ("directions", "min_bid"),
-        "discarding": ("jokers", "sport_kitty"),
-        "trump_or_lead": ("no_trump", "jokers"),
-        "playing": ("jokers", "directions"),
-        "over": ("books", "boston", "no_trump_double", "no_trump"),
-    },
-}
-
+from server.games import Game, all_games, get_game
+from server.option_words import option_said, option_words, value_words
+from server.rules.words import LANGUAGES, SWITCH, USUAL
 
 MAX_OPTIONS_CHARS = 2000  # a table's options are a few keys; anything longer is not one
 UNREAD_OPTIONS = "These house options could not be read, so the rules below are the usual game."
@@ -107,9 +84,14 @@ def _render(game: str, text: str) -> RulesPage:
     return RulesPage(game, title, md.renderer.render(tokens, md.options, {}), toc)
 
 
-def load_rules(rules_dir: Path) -> dict[str, RulesPage]:
+def load_rules() -> dict[str, RulesPage]:
     """Every registered game's rules page, rendered once."""
-    return {game: _render(game, (rules_dir / f"{game}.md").read_text(encoding="utf-8")) for game in game_names()}
+    pages = {}
+    for game in all_games():
+        if game.page is None:
+            raise ValueError(f"{game.name} has no rules page")
+        pages[game.name] = _render(game.name, Path(game.page).read_text(encoding="utf-8"))
+    return pages
 
 
 def applied_options(game: str, raw: str | None) -> tuple[list[dict[str, Any]], str | None]:
@@ -131,7 +113,7 @@ def applied_options(game: str, raw: str | None) -> tuple[list[dict[str, Any]], s
             "key": key,
             "value": value,
             "default": getattr(defaults, key),
-            "label": option_words(game, key).label,
+            "label": option_said(game, key).label,
             "words": value_words(game, key, value),
             "default_words": value_words(game, key, getattr(defaults, key)),
         }
@@ -142,10 +124,11 @@ def applied_options(game: str, raw: str | None) -> tuple[list[dict[str, Any]], s
 
 def phase_sections(page: RulesPage, applied: list[dict[str, Any]]) -> dict[str, str]:
     """The section each phase opens at: the game's own, or the section of a house option the
-    table has set that changes that phase (``HOUSE_PHASE_OPTIONS``)."""
-    phases = dict(PHASE_SECTIONS.get(page.game, {}))
+    table has set that changes that phase (``Game.house_phases``)."""
+    game = get_game(page.game)
+    phases = dict(game.phases)
     changed = {o["key"] for o in applied}
-    for phase, keys in HOUSE_PHASE_OPTIONS.get(page.game, {}).items():
+    for phase, keys in game.house_phases.items():
         key = next((k for k in keys if k in changed), None)
         if key is not None:
             phases[phase] = option_anchor(page, key)
@@ -232,9 +215,36 @@ def _page_of(request: Request, game: str) -> RulesPage:
     return page
 
 
-def install_rules_pages(app: FastAPI, rules_dir: Path) -> None:
+def described(game: Game, page: RulesPage) -> dict[str, Any]:
+    """What ``GET /api/games`` adds to a game's own description (docs/protocol.md): its
+    partnerships at the default player count, the rules-page section of each phase, every
+    option in players' words per language (values keyed by their JSON) with its section, and
+    how a one-line summary reads the options."""
+    defaults = game.parse_options({}).model_dump()
+    teams = game.teams(game.default_players)
+    words: dict[str, dict[str, Any]] = {}
+    for lang in LANGUAGES:
+        words[lang] = {}
+        for key, default in defaults.items():
+            said = option_said(game.name, key, lang)
+            values = {json.dumps(value): text for value, text in said.values.items()}
+            if isinstance(default, bool):
+                values.update({json.dumps(flag): SWITCH[lang][flag] for flag in (True, False)})
+            if default is None:
+                values.setdefault("null", USUAL[lang])
+            words[lang][key] = {"label": said.label, "values": values, "section": option_anchor(page, key)}
+    return {
+        "partnerships": [list(seats) for seats in teams] if teams else None,
+        "phases": dict(game.phases),
+        "words": words,
+        "order": list(game.words.order),
+        "folded": sorted(game.words.folded),
+    }
+
+
+def install_rules_pages(app: FastAPI) -> None:
     """Render every game's rules now and serve them."""
-    app.state.rules = load_rules(rules_dir)
+    app.state.rules = load_rules()
     router = APIRouter()
 
     @router.api_route("/rules/{game}", methods=["GET", "HEAD"], include_in_schema=False)

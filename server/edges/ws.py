@@ -16,6 +16,7 @@ from typing import Any
 from urllib.parse import unquote_plus
 
 from server.edges.transport import LOAD
+from server.games import GameError
 from server.limits import CONNECTS, LOOKUPS, TOKEN_CONNECTS, OpenSockets, budget_key
 from server.players import CLOSE_REVOKED, REVOKED_REASON, DeviceSockets, player_for_token
 from server.rooms import Connection, Room, RoomError
@@ -40,7 +41,8 @@ from server.rooms.messages import (
     parse_frame,
 )
 from server.rooms.seats import quoted
-from server.rules.games import GameError
+from server.rooms.watching import SENT_AWAY
+from server.storage import groups
 from server.storage.db import OUTAGE_ERRORS
 
 log = logging.getLogger("felt.ws")
@@ -173,8 +175,8 @@ class RoomSocket:
     async def closer(self, code: int, reason: str) -> None:
         # Used by the room (a client too slow to read, a room closing, shutdown). A client
         # that stopped reading never drains its queue: then give up on it and end the handler.
-        if code == CLOSE_POLICY:
-            self._refused("too_slow")
+        if code == CLOSE_POLICY:  # a watcher the table sends away at its start is counted apart
+            self._refused("no_watchers" if reason == SENT_AWAY else "too_slow")
         self.request_close(code, reason)
         if self.sender_task is None:
             return
@@ -281,6 +283,8 @@ class RoomSocket:
         watching are refused first when the server is crowded, and only they are counted."""
         if room.may_sit(player.id if player else None):
             return True, False
+        if not await self._may_watch(room, player):
+            return False, False
         if LOAD.crowded():
             await self._refuse(
                 "overloaded", "The server is full; only the tables' players get in now.", CLOSE_TRY_AGAIN
@@ -292,6 +296,30 @@ class RoomSocket:
             await self._refuse("too_many_sockets", "Your address has too many sockets open.", CLOSE_POLICY)
             return False, False
         return True, True
+
+    async def _may_watch(self, room: Room, player: Any) -> bool:
+        """Whether the table lets this socket, which has no seat there, watch (its ``watchers``
+        option: server/rooms/watching.py); refused with ``no_watchers`` otherwise."""
+        watching = room.table.watching
+        member = False
+        if watching.watchers == "members" and watching.group is not None and player is not None:
+            db = self.scope["app"].state.db
+            code, player_id = watching.group, player.id
+
+            def role() -> str | None:
+                with db.session() as session:
+                    return groups.role_of(session, code, player_id)
+
+            try:
+                member = await db.call(role) is not None
+            except OUTAGE_ERRORS:
+                await self._refuse("unavailable", "The database is unavailable; try again shortly.", CLOSE_TRY_AGAIN)
+                return False
+        if watching.admits(member):
+            return True
+        refusal = watching.refusal()
+        await self._refuse(refusal.code, refusal.message, CLOSE_POLICY)
+        return False
 
     async def _find_room(self, app: Any, code: str, limiter: Any, address: str) -> Room | None:
         """The open room ``code``, or None once the socket is refused (unknown, too many misses,

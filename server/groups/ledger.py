@@ -4,18 +4,18 @@ Input: matches as ``{"id", "seats": [{"seat", "player_id", "name", "bot", "score
 and the group's members (``{player_id: name}``). Only members are ranked; bots and people from
 outside the group sit in the matches but get no row.
 
-- A match's *sides* are its partnerships in Bid Whist and Tarabish (partners sit opposite:
-  seats 0 and 2, 1 and 3) and single seats in every other game.
+- A match's *sides* are its game's partnerships at that many seats (``Game.partnerships``;
+  partners sit opposite: seats 0 and 2, 1 and 3) and single seats in every other game.
 - *Wins*: every member on a winning side wins, so a tie at the top is a win for each.
 - *Place*: 1 for a winning side, else 1 + the number of other sides that won or scored more.
 - *Points for* is the side's final score; *points against* the mean of the other sides'.
 - *Head-to-head*: two members on different sides of one match; who placed higher (ties: neither).
 - *Pairs* (partnership games only): two members on the same side: matches and wins together,
-  and *bids made*: of the contracts the pair declared (``bids``: hands whose declarer, Bid
-  Whist's ``declarer`` or Tarabish's ``caller``, sat on their side and that were scored), how
-  many were made. A contract is made when the declaring side scored in that hand: Bid Whist
-  scores a set for the defenders (or against the declarers) and Tarabish a bait for the
-  callers' opponents, so a side that declared scores exactly when it made its contract.
+  and *bids made*: of the contracts the pair declared (``bids``: hands whose declarer, named
+  by the key the game declares, ``Game.declarer_key``, sat on their side and that were
+  scored), how many were made. A contract is made when the declaring side scored in that hand
+  (``Game.contract``): a game with contracts scores a failed one for the other side (a set, a
+  bait), so a side that declared scores exactly when it made its contract.
 
 A match becomes ``lines`` (one per person) and ``meetings`` (one per two people) once, when
 it is stored; ``Ledger`` adds those up, from the records themselves (``standings``, the
@@ -27,32 +27,31 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-PARTNERSHIP_GAMES = frozenset({"bid_whist", "tarbish"})
+from server.games import get_game
 
 
 def side_of(game: str, seat: int, players: int) -> int:
     """The side a seat plays for: its partnership, or the seat itself."""
-    if game in PARTNERSHIP_GAMES and players == 4:
-        return seat % 2
-    return seat
+    return get_game(game).side_of(seat, players)
 
 
-def declarer_of(hand: Mapping[str, Any]) -> int | None:
-    """The seat that declared a hand's contract (None: a hand thrown in or never bid)."""
-    seat = hand.get("declarer", hand.get("caller"))
-    return seat if isinstance(seat, int) else None
+def has_pairs(game: str) -> bool:
+    """True when ``game`` is played by partnerships (at some player count): its ledger keeps pairs."""
+    return bool(get_game(game).partnerships)
 
 
 def _bids(game: str, hands: Iterable[Mapping[str, Any]], players: int) -> dict[int, list[int]]:
     """Per side: ``[contracts declared, contracts made]`` over the match's scored hands."""
+    rules = get_game(game)
     bids: dict[int, list[int]] = {}
     for hand in hands:
-        seat, scores = declarer_of(hand), hand.get("scores")
-        if seat is None or not scores:
+        contract = rules.contract(hand)
+        if contract is None:
             continue
-        counts = bids.setdefault(side_of(game, seat, players), [0, 0])
+        seat, made = contract
+        counts = bids.setdefault(rules.side_of(seat, players), [0, 0])
         counts[0] += 1
-        counts[1] += 1 if scores[seat] > 0 else 0
+        counts[1] += 1 if made else 0
     return bids
 
 
@@ -170,7 +169,7 @@ class Ledger:
             rec["matches"] += matches
             rec["a_higher"] += a_higher
             rec["b_higher"] += b_higher
-        elif self.game in PARTNERSHIP_GAMES:
+        elif has_pairs(self.game):
             rec = self._pairs.get((a, b)) or self._pairs.setdefault(
                 (a, b), {"a": a, "b": b, "matches": 0, "wins": 0, "bids": 0, "bids_made": 0}
             )

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
+from server.games import all_games, get_game
 from server.groups.ledger import side_of
 
 NIGHT_GAP = timedelta(hours=6)
@@ -64,11 +65,13 @@ def _comeback(match: Mapping[str, Any]) -> dict[str, Any] | None:
     winners = {side_of(match["game"], s["seat"], n) for s in seats if s["winner"]}
     if not winners:
         return None
+    teams = get_game(match["game"]).teams(n)
+    counted = {seats[0] for seats in teams} if teams else set(range(n))
     totals: dict[int, int] = {}
     worst = 0
     for scores in match["hands"]:
         for seat, points in enumerate(scores):
-            if seat < n and (match["game"] not in ("bid_whist", "tarbish") or seat < 2):
+            if seat in counted:  # partners share a score: each side counted at its first seat
                 side = side_of(match["game"], seat, n)
                 totals[side] = totals.get(side, 0) + points
         if totals:
@@ -150,6 +153,11 @@ def recap(matches: Sequence[Mapping[str, Any]], members: Mapping[str, str]) -> d
         "comeback": comeback,
         "members": _member_rows(nets, {m["game"] for m in matches}),
     }
+
+
+def titles() -> dict[str, str]:
+    """Each game's title, as a recap names it."""
+    return {game.name: game.title for game in all_games()}
 
 
 def recap_text(group_name: str, night: Mapping[str, Any], titles: Mapping[str, str]) -> str:

@@ -39,6 +39,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid02
 from pywebpush import WebPusher
 
+from server.games import get_game
 from server.notify.events import ClockRanOut, Event, Mentioned, TableStarted, YourTurn
 from server.notify.outbound import Outbound, OutboundRefused
 from server.notify.prefs import kind_of
@@ -50,7 +51,6 @@ log = logging.getLogger("felt.push")
 KEY_NAME = "vapid"
 TTL_S = 24 * 3600  # a push service keeps a message this long for a device that is offline
 TOKEN_FOR_S = 12 * 3600  # a VAPID token's lifetime (RFC 8292: at most 24 hours)
-GAMES = {"oh_hell": "Oh Hell", "bid_whist": "Bid Whist", "tarbish": "Tarabish", "ribs": "Ribs"}
 SLOW_CLOCK_S = 3600  # a clock this long or longer: the message says how many hours are left
 WORDS: dict[str, dict[str, Any]] = {
     "en": {
@@ -104,7 +104,7 @@ def payload(event: Event, lang: str, now_ms: int | None = None) -> dict[str, str
     """What a device shows for ``event``, in ``lang`` (English for a language not known); at a
     slow table (a clock of an hour or more) a turn says how many hours are left."""
     words = WORDS.get(lang, WORDS["en"])
-    game = GAMES.get(event.game, event.game)
+    game = get_game(event.game).short_title
     if isinstance(event, YourTurn):
         title, body = words["turn"]
         kind = "turn"

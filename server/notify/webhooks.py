@@ -58,10 +58,10 @@ from typing import TYPE_CHECKING, Any
 import httpx
 import orjson
 
+from server.games import get_game
 from server.groups.ledger import side_of
 from server.notify.events import Event, MatchFinished, RulesChanged, TableOpened, YourTurn
 from server.notify.outbound import Outbound, OutboundRefused
-from server.rules.games import get_game
 from server.storage import groups, outbox
 from server.storage.db import OUTAGE_ERRORS, Database
 

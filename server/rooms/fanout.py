@@ -189,15 +189,20 @@ def compose(table: Table, conn: Viewer, cache: dict) -> dict:
     if view is not None:
         return view
     seat = table.seat_of(conn.player_id)
+    delayed = seat is None and table.watching.delays(table.status)  # server/rooms/watching.py
     game_view = cache.get(("seat", seat))
     if game_view is None and table.state is not None:
-        game_view = table.public_view() if seat is None else table.game.view(table.state, seat)
+        if seat is not None:
+            game_view = table.game.view(table.state, seat)
+        else:
+            game_view = table.watching.game_view(table.game) if delayed else table.public_view()
         cache[("seat", seat)] = game_view
     # A finished table's chat and "Play again" table are its players' alone (and the next
     # table is also shown to the spectators who asked to join it).
     outside = seat is None and table.status == "finished" and conn.player_id not in table.joining
+    room = table.room_outside if outside else table.room_part
     view = cache[conn.player_id] = {
-        "room": table.room_outside if outside else table.room_part,
+        "room": table.watching.room_part(room) if delayed else room,
         "seats": table.seats_part,
         "you": seat,
         "me": conn.me,
@@ -213,24 +218,42 @@ def kept_of(table: Table, view: dict, memo: dict) -> Kept:
     """What a connection keeps of ``view``; ``memo`` shares it between tabs of one player."""
     kept = memo.get(id(view))
     if kept is None:
-        kept = memo[id(view)] = Kept(view, table.public_view(), table.seat_keys)
+        if view["you"] is None and table.watching.delays(table.status):
+            kept = memo[id(view)] = Kept(view, None, None)  # a delayed watcher: its whole game view
+        else:
+            kept = memo[id(view)] = Kept(view, table.public_view(), table.seat_keys)
     return kept
 
 
 def fan_out(table: Table, connections: list[Any]) -> list[tuple[Any, str]]:
     """Every connection's own patch frame to the table's current version; each connection
-    keeps its new view. Views are built per seat before any diff, once for a player's tabs."""
+    keeps its new view. Views are built per seat before any diff, once for a player's tabs;
+    watchers kept behind (server/rooms/watching.py) are diffed whole against their delayed view."""
     patches = PatchFrames(table.version, table.public_view(), table.seat_keys)
+    watchers = PatchFrames(table.version, None, None) if table.watching.delays(table.status) else None
     cache: dict = {}
     kept: dict = {}
     frames: dict[int, str] = {}
     out: list[tuple[Any, str]] = []
     for conn in list(connections):
         new = compose(table, conn, cache)
+        if watchers is not None and new["you"] is None and conn.view is not None and conn.view.public is not None:
+            conn.view = _kept_whole(table, conn.view, kept)  # a watcher from now on: kept whole
         key = id(conn.view)  # tabs of one player hold the same view: one diff for all
         frame = frames.get(key)
         if frame is None:
-            frame = frames[key] = patches.frame(conn.view, new)
+            through = watchers if watchers is not None and new["you"] is None else patches
+            frame = frames[key] = through.frame(conn.view, new)
         conn.view = kept_of(table, new, kept)
         out.append((conn, frame))
     return out
+
+
+def _kept_whole(table: Table, old: Kept, memo: dict) -> Kept:
+    """``old`` kept whole (its game view not split from the public one), once for a player's
+    tabs; ``memo`` holds it for the whole broadcast, so no other Kept takes its id meanwhile."""
+    whole = memo.get(("whole", id(old)))
+    if whole is None:
+        whole = memo[("whole", id(old))] = Kept(old.whole(table.seat_keys), None, None)
+        memo[("old", id(old))] = old
+    return whole

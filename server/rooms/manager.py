@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from server.bots.pool import BotPool
 from server.budget import LoopBudget
 from server.config import Settings
+from server.games import get_game
 from server.log_entry import LogEntry, LogWriter, StoreUnavailable, WriterReports
 from server.notify import Notifier
 from server.notify.events import Event, TableOpened
@@ -38,7 +39,7 @@ from server.rooms.room import Room
 from server.rooms.seats import is_room_code, new_room_code
 from server.rooms.slow_clocks import SlowClocks, slow_seats_of
 from server.rooms.timer import TURN_TIMER_CHOICES, is_slow
-from server.rules.games import get_game
+from server.rooms.watching import watch_options
 
 if TYPE_CHECKING:
     from server.cluster import Cluster
@@ -86,10 +87,14 @@ def created_entry(
     host_name: str,
     turn_timer: int = 0,
     follow: Room | None = None,
+    watch: dict | None = None,
 ) -> dict:
     """A new table's ``created`` entry, or the RoomError that refuses it. A ``follow`` with
     ``hold_s`` has its partners rotated: each player's seat is kept for them that long
-    (``Table.held_for``) while their page brings them over."""
+    (``Table.held_for``) while their page brings them over. ``watch``: ``watchers``,
+    ``watch_delay`` and the table's ``group`` (server/rooms/watching.py)."""
+    watch = watch or {}
+    chosen = watch_options(watch.get("watchers", "everyone"), watch.get("watch_delay", "none"))
     if turn_timer not in TURN_TIMER_CHOICES:
         choices = ", ".join(map(str, TURN_TIMER_CHOICES))
         raise RoomError("bad_options", f"The turn timer is one of {choices} seconds (0: off).", 422)
@@ -111,7 +116,10 @@ def created_entry(
         "host_id": host_id,
         "host_name": host_name,
         "turn_timer": turn_timer,
+        **chosen,
     }
+    if watch.get("group") is not None:
+        created["group"] = watch["group"]
     if follow is not None:
         created["follow_seats"] = placed = follow_seats(follow, seats)
         hold_s = getattr(follow, "hold_s", None)
@@ -178,15 +186,14 @@ class RoomManager:
         turn_timer: int = 0,
         follow: Room | None = None,
         open_bot_seats: bool = False,
+        watch: dict | None = None,
     ) -> Room:
         """Open a room in this process alone; the host is seated at seat 0.
 
         A room that ``follow``s a finished one ("Play again") seats each of that match's
         players who comes in at the seat they had, the host (its creator) at once.
         """
-        created = self._check_new(
-            game_name, options, seats, private, host_id, host_name, turn_timer=turn_timer, follow=follow
-        )
+        created = self._check_new(game_name, options, seats, private, host_id, host_name, turn_timer, follow, watch)
         created["open_bot_seats"] = open_bot_seats
         return self._open_new(self.local_code(host_id), created, follow)
 
@@ -211,12 +218,11 @@ class RoomManager:
         turn_timer: int = 0,
         follow: Room | None = None,
         open_bot_seats: bool = False,
+        watch: dict | None = None,
     ) -> Room:
         """``create``, in either mode; in cluster mode the code is unique and the host's cap
         counted across every node, and this node takes the new table's lease."""
-        created = self._check_new(
-            game_name, options, seats, private, host_id, host_name, turn_timer=turn_timer, follow=follow
-        )
+        created = self._check_new(game_name, options, seats, private, host_id, host_name, turn_timer, follow, watch)
         created["open_bot_seats"] = open_bot_seats
         if not is_slow(turn_timer):
             return self._open_new(await self.directory.new_code(host_id), created, follow)

@@ -47,7 +47,8 @@ from server.rooms.seats import clean_text, new_seed, utcnow
 from server.rooms.table import FINISHED, ROW, SEATED, TURN, Table, summary
 from server.rooms.takeover import SeatTakeover
 from server.rooms.tidings import mentioned, table_started, your_turn
-from server.rules.games.base import canonical_action
+from server.rooms.watching import send_away
+from server.rules.game import canonical_action
 
 
 class Room(SeatTakeover):
@@ -352,6 +353,7 @@ class Room(SeatTakeover):
                 },
             )
             self.host.notify(table_started(self.table, self.connections))
+            send_away(self.table, self.connections)  # the watchers the table does not take
 
     async def leave_table(self, player_id: str | None) -> None:
         """A player leaves for good: before the start the seat empties, during play a bot keeps it."""

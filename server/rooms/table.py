@@ -10,7 +10,8 @@ A live table and a table restored from its log are the same fold over the same e
 refuses (``GameError``), and then nothing has changed.
 
 The log entries (``kind``: data) are: ``created`` (game, options, seats, private, host,
-``open_bot_seats``, ``follow_seats`` at "Play again", ``partners`` when partners are rotated:
+``open_bot_seats``, ``watchers`` and ``watch_delay`` (and ``group``: server/rooms/watching.py),
+``follow_seats`` at "Play again", ``partners`` when partners are rotated:
 their seats and how long each is kept), ``sit`` (seat, player_id, name), ``stand`` (seat),
 ``bot`` (seat, remove, level), ``start`` (match_id, seed, dealer, started_at), ``act`` (seat,
 action, and ``clock`` when the turn clock ran out and a bot played for the seat), ``chat``
@@ -45,11 +46,12 @@ from typing import Any
 
 import orjson
 
+from server.games import Game, get_game
 from server.log_entry import LogEntry
 from server.rooms.seats import Match, Seat, seed_commitment
 from server.rooms.table_checks import TableChecks
 from server.rooms.timer import TurnClock
-from server.rules.games import Game, get_game
+from server.rooms.watching import Watching
 
 # The entries that change the table's lobby row (its status or who sits there).
 TABLE_KINDS = frozenset({"created", "sit", "stand", "bot", "start", "leave", "take", "unpark", "park", "close"})
@@ -103,6 +105,7 @@ class Table(TableChecks):
         "state",
         "status",
         "version",
+        "watching",
     )
 
     def __init__(
@@ -143,6 +146,7 @@ class Table(TableChecks):
         self.open_bot_seats = False  # anyone may take a bot's seat during play, unasked
         self.seat_requests: dict[str, dict] = {}  # player id -> their request for a bot's seat
         self.joining: dict[str, str] = {}  # spectators who sit at "Play again": player id -> name
+        self.watching = Watching()  # who may watch, and the state delayed watchers are shown
         # The game's public view (a spectator's), built once per state; the keys of a seat's
         # view that may differ from it (None: unknown, diff whole views).
         self._public_state: Any = None
@@ -172,6 +176,7 @@ class Table(TableChecks):
         table.follow_seats = dict(created.get("follow_seats") or {})
         table.open_bot_seats = bool(created.get("open_bot_seats"))
         table.partners = created.get("partners")
+        table.watching = Watching.of(created)
         table.rebuild_room_part()
         host_seat = table.seats[table.follow_seats.get(created["host_id"], 0)]
         host_seat.player_id = created["host_id"]
@@ -211,6 +216,7 @@ class Table(TableChecks):
         handler = _APPLY.get(entry.kind)
         effects: list[tuple[str, Any]] = [] if handler is None else handler(self, entry)
         self.version = entry.version
+        self.watching.follow(self.game, self.state)
         kind = entry.kind
         slow_turn = self.clock.slow and any(effect == TURN for effect, _ in effects)
         if slow_turn:  # the slow clock is history: armed from the entry's own time
@@ -494,6 +500,8 @@ def summary(table: Table) -> dict:
         "status": table.status,
         "private": table.private,
         "turn_timer": table.clock.seconds,
+        "watchers": table.watching.watchers,
+        "watch_delay": table.watching.delay,
     }
 
 
@@ -521,6 +529,8 @@ def room_part(table: Table) -> dict:
         "deadline": table.clock.deadline,
         "clock_played": table.clock_played,
         "open_bot_seats": table.open_bot_seats,
+        "watchers": table.watching.watchers,
+        "watch_delay": table.watching.delay,
         "seat_requests": list(table.seat_requests.values()),
         "joining": [{"player_id": p, "name": n} for p, n in table.joining.items()],
         "seat_history": seat_history(match) if match else [],

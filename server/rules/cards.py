@@ -20,8 +20,6 @@ from functools import lru_cache
 
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
-RIBS_RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7")
-TARBISH_RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7", "6")
 
 # The jokers some games add (Bid Whist's ``jokers`` option): big, then little.
 BIG_JOKER = "BJ"
@@ -83,7 +81,7 @@ def card_code(rank: str, suit: str) -> str:
 
 def card_name(card: str) -> str:
     """A card as a player reads it: "10\u2665" (rank, then the suit's symbol)."""
-    if card in RIBS_RANKS:
+    if card in RANKS:  # a bare rank (a deck without suits) is its own name
         return card
     if card in JOKER_NAMES:
         return JOKER_NAMES[card]
@@ -95,14 +93,14 @@ def standard_deck() -> list[str]:
     return [card_code(rank, suit) for suit in SUITS for rank in RANKS]
 
 
-def tarbish_deck() -> list[str]:
-    """The 36-card Tarabish deck: A K Q J 10 9 8 7 6 in each suit."""
-    return [card_code(rank, suit) for suit in SUITS for rank in TARBISH_RANKS]
+def suited_deck(ranks: Sequence[str]) -> list[str]:
+    """A short deck: ``ranks`` in each suit, suit by suit (the 36-card deck: A down to 6)."""
+    return [card_code(rank, suit) for suit in SUITS for rank in ranks]
 
 
-def ribs_deck(players: int) -> list[str]:
-    """The Ribs deck: one run A K Q J 10 9 8 7 (bare ranks) per player."""
-    return [rank for _ in range(players) for rank in RIBS_RANKS]
+def bare_deck(ranks: Sequence[str], runs: int) -> list[str]:
+    """A deck without suits: ``runs`` runs of ``ranks``, each card its bare rank."""
+    return [rank for _ in range(runs) for rank in ranks]
 
 
 def hand_rng(seed: int | str, hand_index: int) -> random.Random:

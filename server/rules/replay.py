@@ -12,7 +12,7 @@ import hashlib
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from server.rules.games import GameError, get_game
+from server.games import GameError, get_game
 
 
 class ReplayError(ValueError):

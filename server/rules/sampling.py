@@ -32,12 +32,9 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
-from server.rules.cards import JOKERS, ribs_deck, standard_deck, tarbish_deck
-from server.rules.games import GameError, get_game
-from server.rules.games.bid_whist_house import led_suit as bid_whist_led_suit
-from server.rules.games.bid_whist_house import suit_in_play as bid_whist_suit
+from server.rules.game import Game, GameError
 
 # Weighs another seat's move in a sampled deal: (state before it, seat, action) -> chance 0..1.
 Judge = Callable[[Any, int, dict[str, Any]], float]
@@ -101,7 +98,7 @@ class Deal:
 
 
 def sample_state(
-    game_name: str,
+    game: Game,
     options: dict[str, Any],
     view: dict[str, Any],
     seat: int,
@@ -125,12 +122,12 @@ def sample_state(
     honour them, they are dropped.
     """
     if weighted:
-        return _sample(game_name, options, view, seat, rng, judge, lacks)
+        return _sample(game, options, view, seat, rng, judge, lacks)
     if judge is None:
-        return _sample(game_name, options, view, seat, rng, None, lacks)[0]
+        return _sample(game, options, view, seat, rng, None, lacks)[0]
     likeliest, best = None, -1.0
     for _ in range(ATTEMPTS):
-        state, chance = _sample(game_name, options, view, seat, rng, judge, lacks)
+        state, chance = _sample(game, options, view, seat, rng, judge, lacks)
         if chance >= 1.0 or rng.random() < chance:
             return state
         if chance > best:
@@ -139,7 +136,7 @@ def sample_state(
 
 
 def _sample(
-    game_name: str,
+    game: Game,
     options: dict[str, Any],
     view: dict[str, Any],
     seat: int,
@@ -148,8 +145,8 @@ def _sample(
     lacks: dict[int, set[str]] | None = None,
 ) -> tuple[Any, float]:
     """The first deal that fits the view, replayed, with the judge's chance for it."""
-    game = get_game(game_name)
-    reader = _READERS[game_name]
+    reader = reader_of(game)
+    game_name = game.name
     if "log" not in view:
         raise SamplingError("the view has no log of the hand's moves to replay")
     try:
@@ -170,10 +167,19 @@ def _sample(
             deck, fills = reader.lay_out(view, seat, knowledge, deal, rng)
         except (KeyError, TypeError, IndexError) as err:  # the view's counts contradict each other
             raise SamplingError(f"no deal of {game_name} fits this view: {err!r}") from None
-        replayed = _replay(game, reader.options(view, options), view, deck, fills, seat, judge)
+        replayed = _replay(game, reader, reader.options(view, options), view, deck, fills, seat, judge)
         if replayed is not None and _matches(game.view(replayed[0], seat), view):
             return replayed
     raise SamplingError(f"no deal of {game_name} fits this view of seat {seat}")
+
+
+def reader_of(game: Game) -> type[Reader]:
+    """How ``game``'s views are read and its deals laid out (its bots' ``reader``). A game
+    without one cannot be sampled: that is an error, never a quietly weaker search."""
+    reader = getattr(game.bots, "reader", None)
+    if reader is None:
+        raise TypeError(f"{game.name} has no sampler: its folder's bots.py declares none")
+    return reader
 
 
 def _draw(knowledge: Knowledge, rng: random.Random) -> Deal | None:
@@ -207,6 +213,7 @@ def _draw(knowledge: Knowledge, rng: random.Random) -> Deal | None:
 
 def _replay(
     game: Any,
+    reader: type[Reader],
     options: dict[str, Any],
     view: dict[str, Any],
     deck: list[str],
@@ -220,10 +227,11 @@ def _replay(
     chance = 1.0
     try:
         state = game.new_game(players=n, options=options, seed=0, dealer=view["dealer"], decks=[deck])
+        state = reader.started(game, state, view)
         hidden = iter(fills)
         for entry in view.get("log") or []:
             action = entry["action"]
-            if _is_hidden(action):
+            if reader.is_hidden(action):
                 action = {**action, "cards": next(hidden)}
             if judge is not None and entry["seat"] != seat:
                 chance *= judge(state, entry["seat"], action)
@@ -231,12 +239,6 @@ def _replay(
     except (GameError, ValueError, StopIteration):
         return None
     return state, chance
-
-
-def _is_hidden(action: dict[str, Any]) -> bool:
-    """True for a move whose cards the table did not see (a discard, the Ribs, a fold)."""
-    kind = action.get("type")
-    return bool(kind in ("discard", "ribs") or action.get("fold")) and action.get("cards") is None
 
 
 def _matches(sampled: dict[str, Any], real: dict[str, Any]) -> bool:
@@ -277,7 +279,7 @@ def shown_voids(view: dict[str, Any], must_trump: bool = False) -> dict[int, set
     return voids
 
 
-def _trick_knowledge(view: dict[str, Any], seat: int, deck: list[str], must_trump: bool) -> Knowledge:
+def trick_knowledge(view: dict[str, Any], seat: int, deck: list[str], must_trump: bool) -> Knowledge:
     """Seen cards, unseen counts and voids for a game where every card is played face up."""
     n = len(view["hand_counts"])
     played = played_cards(view)
@@ -289,15 +291,24 @@ def _trick_knowledge(view: dict[str, Any], seat: int, deck: list[str], must_trum
     return Knowledge(deck, seen, unseen)
 
 
-def _dealt(knowledge: Knowledge, deal: Deal, seat: int) -> list[str]:
+def dealt(knowledge: Knowledge, deal: Deal, seat: int) -> list[str]:
     return knowledge.seen[seat] + deal.held[seat] + deal.down[seat]
 
 
-# ---- one reader per game: what the view shows, and how the table deals -----------------------
+# ---- what the view shows, and how the table deals: one reader per game, in its folder -------
 
 
 class Reader:
-    """How one game's view is read and its deal laid out (one subclass per game)."""
+    """How one game's view is read and its deal laid out (one subclass per game, in its
+    folder's ``bots.py``)."""
+
+    #: The types of move whose cards the other seats do not see (a discard, a face-down pair).
+    hidden: ClassVar[frozenset[str]] = frozenset()
+
+    @classmethod
+    def is_hidden(cls, action: dict[str, Any]) -> bool:
+        """True for a move whose cards the table did not see (filled in from the sampled deal)."""
+        return action.get("type") in cls.hidden and action.get("cards") is None
 
     @staticmethod
     def read(view: dict[str, Any], seat: int) -> Knowledge:
@@ -317,236 +328,8 @@ class Reader:
         """The options of the sampled match (the table's own, unless the hand needs others)."""
         return dict(options)
 
-
-class OhHellReader(Reader):
-    """Oh Hell: dealt one at a time from the dealer's left, then the trump card (when the hand
-    turns one), then the stock. In a blind_one hand the seat sees every other seat's card
-    (``blind_cards``) and not its own while it bids: its own card is dealt like any unseen one."""
-
     @staticmethod
-    def read(view: dict[str, Any], seat: int) -> Knowledge:
-        knowledge = _trick_knowledge(view, seat, standard_deck(), must_trump=False)
-        turned = view["turned"]
-        if turned is not None:
-            knowledge.seen[seat].append(turned)  # seen by everyone; kept apart from the hands
-        for other, card in enumerate(view.get("blind_cards") or ()):
-            if card is not None:
-                knowledge.seen[other].append(card)
-                knowledge.unseen[other].held -= 1
-        knowledge.unseen[seat].held = view["hand_counts"][seat] - len(view["hand"] or ())
-        n = len(view["hand_counts"])
-        knowledge.spare = 52 - n * view["hand_size"] - (turned is not None)
-        return knowledge
-
-    @staticmethod
-    def lay_out(view, seat, knowledge, deal, rng):
-        n, size = len(view["hand_counts"]), view["hand_size"]
-        turned = view["turned"]
-        hands = []
-        for s in range(n):
-            cards = _dealt(knowledge, deal, s)
-            hands.append([c for c in cards if c != turned])
-        order = [(view["dealer"] + 1 + k) % n for k in range(n)]
-        deck = [hands[s][i] for i in range(size) for s in order]
-        return deck + ([turned] if turned is not None else []) + deal.spare, []
-
-    @staticmethod
-    def options(view: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
-        """The real options, with the first hand of the size being played and this hand's
-        trump: a turned card, no trump, or the suit the table's trump mode gave it (the
-        sampled match's first hand is not the real hand's number, so the mode cannot say)."""
-        trump = "turn" if view["turned"] is not None else (view["trump"] or "no_trump")
-        return {**options, "start": "high", "max_cards": view["hand_size"], "min_cards": 1, "trump": trump}
-
-
-def bid_whist_voids(view: dict[str, Any]) -> dict[int, set[str]]:
-    """Bid Whist's shown voids, jokers counted as the house options play them: a joker
-    follows trump (a seat void in trump holds no joker either); in no trump the first card
-    that is not a joker sets the suit led, and under ``joker_no_trump: "must_play"`` a seat
-    that did not follow with a joker holds none."""
-    trump = view.get("trump")
-    must_play = view.get("joker_no_trump") == "must_play"
-    voids: dict[int, set[str]] = {}
-    trick: list[tuple[int, str]] = []
-    for entry in view.get("log") or []:
-        action = entry["action"]
-        if action.get("type") != "play":
-            continue
-        card = action["card"]
-        led = bid_whist_led_suit(trick, trump)
-        if led is not None and bid_whist_suit(card, trump) != led:
-            lacks = voids.setdefault(entry["seat"], set())
-            lacks.add(led)
-            if led == trump or (trump is None and must_play and card not in JOKERS):
-                lacks.update(JOKERS)
-        trick.append((entry["seat"], card))
-        if "won" in entry:
-            trick = []
-    return voids
-
-
-class BidWhistReader(Reader):
-    """Bid Whist: 12 each one at a time from the dealer's left; the rest (4, or 4 + jokers
-    with the house option) are the kitty. Jokers are dealt like any unseen card, never to a
-    seat that has shown it holds none (``bid_whist_voids``)."""
-
-    @staticmethod
-    def read(view: dict[str, Any], seat: int) -> Knowledge:
-        deck = standard_deck() + list(JOKERS[: view.get("jokers") or 0])
-        knowledge = _trick_knowledge(view, seat, deck, must_trump=False)
-        size = view.get("kitty_size") or 4
-        if view.get("jokers"):
-            for s, lacks in bid_whist_voids(view).items():
-                if s != seat:
-                    knowledge.unseen[s].voids = {x for x in lacks if x in "SHDC"}
-                    knowledge.unseen[s].lacks = {x for x in lacks if x in JOKERS}
-        declarer = view.get("declarer")
-        if declarer is None or view.get("kitty_count", size) != 0:  # the kitty is not taken yet
-            knowledge.spare = size
-            return knowledge
-        discarded = any(e["action"].get("type") == "discard" for e in view.get("log") or [])
-        if declarer == seat:
-            shown = list(view.get("discards") or [])
-            knowledge.seen[seat] += shown
-            if discarded and not shown:
-                knowledge.unseen[seat].down = size
-        elif discarded:
-            knowledge.unseen[declarer].down = size
-        return knowledge
-
-    @staticmethod
-    def lay_out(view, seat, knowledge, deal, rng):
-        order = [(view["dealer"] + 1 + k) % 4 for k in range(4)]
-        hands = [_dealt(knowledge, deal, s) for s in range(4)]
-        kitty = list(deal.spare)
-        size = view.get("kitty_size") or 4
-        declarer = view.get("declarer")
-        if not kitty:  # the declarer holds the kitty's cards among its 12 + kitty
-            cards = hands[declarer]
-            # The declarer's own view shows the kitty, less what it discarded once the discards
-            # are closed: the rest of the kitty is then among the (sampled) discards.
-            shown = list(view.get("kitty") or []) if declarer == seat else []
-            short = declarer == seat and len(shown) < size
-            pool = [c for c in (deal.down[declarer] if short else cards) if c not in shown]
-            kitty = shown + rng.sample(pool, size - len(shown))
-            hands[declarer] = [c for c in cards if c not in kitty]
-        fills = [deal.down[declarer] or knowledge.seen[declarer][-size:]] if declarer is not None else []
-        deck = [hands[s][i] for i in range(12) for s in order]
-        return deck + kitty, fills
-
-
-class TarbishReader(Reader):
-    """Tarabish: three at a time from the dealer's left, three rounds; the third packet is the kitty."""
-
-    @staticmethod
-    def read(view: dict[str, Any], seat: int) -> Knowledge:
-        # (with no trump called the view's trump is None: nobody had a trump to play)
-        knowledge = _trick_knowledge(view, seat, tarbish_deck(), must_trump=True)
-        played = played_cards(view)
-        for shown in view.get("revealed") or []:
-            s = shown["seat"]
-            if s == seat:
-                continue
-            still_held = [c for c in shown["cards"] if c not in played.get(s, [])]
-            knowledge.seen[s] += still_held
-            knowledge.unseen[s].held -= len(still_held)
-        for s, count in enumerate(view.get("kitty_count") or []):
-            knowledge.unseen[s].down += count  # a kitty nobody has seen yet, its owner included
-            if s != seat:
-                knowledge.unseen[s].held -= count
-        return knowledge
-
-    @staticmethod
-    def options(view: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
-        """The real options; a dealer forced after thrown-in hands (``dealer_forced`` off) is
-        forced in the sample too, whose first hand is this one (no throw-ins before it)."""
-        if view.get("dealer_forced") and not options.get("dealer_forced", True):
-            return {**options, "dealer_forced": True}
-        return dict(options)
-
-    @staticmethod
-    def lay_out(view, seat, knowledge, deal, rng):
-        order = [(view["dealer"] + 1 + k) % 4 for k in range(4)]
-        packets = {}
-        for s in range(4):
-            held = knowledge.seen[s] + deal.held[s]
-            rng.shuffle(held)
-            kitty = deal.down[s] if deal.down[s] else held[6:]
-            packets[s] = [c for c in held if c not in kitty] + kitty
-        deck = [packets[s][3 * r + i] for r in range(3) for s in order for i in range(3)]
-        return deck, []
-
-
-class RibsReader(Reader):
-    """Ribs: two at a time from the dealer's left until everyone has eight; pairs may go face down."""
-
-    @staticmethod
-    def read(view: dict[str, Any], seat: int) -> Knowledge:
-        n = len(view["hand_counts"])
-        seen: list[list[str]] = [[] for _ in range(n)]
-        unseen = [Unseen(held=view["hand_counts"][s]) for s in range(n)]
-        for trick in view.get("tricks") or []:
-            seen[trick["leader"]] += trick["ribs"]
-            for play in trick["plays"]:
-                if play["cards"] is not None:
-                    seen[play["seat"]] += play["cards"]
-        for play in view.get("trick") or []:
-            if play.get("cards") is not None:
-                seen[play["seat"]] += play["cards"]
-        for entry in RibsReader._face_down(view):
-            if entry["seat"] != seat:
-                unseen[entry["seat"]].down += 2
-        seen[seat] += list(view["hand"] or [])
-        for mine in view.get("my_face_down") or []:
-            seen[seat] += mine["cards"]
-        unseen[seat] = Unseen()
-        return Knowledge(ribs_deck(n), seen, unseen)
-
-    @staticmethod
-    def _face_down(view: dict[str, Any]) -> list[dict[str, Any]]:
-        """The log's face-down moves whose cards the table has not seen since (with trick numbers)."""
-        out, trick = [], 0
-        revealed = {t["trick_number"] for t in view.get("tricks") or []}
-        for entry in view.get("log") or []:
-            action = entry["action"]
-            if action.get("type") == "ribs":
-                trick += 1
-            if _is_hidden(action) and not (action["type"] == "ribs" and trick in revealed):
-                out.append({"seat": entry["seat"], "trick": trick, "ribs": action["type"] == "ribs"})
-        return out
-
-    @staticmethod
-    def lay_out(view, seat, knowledge, deal, rng):
-        n = len(view["hand_counts"])
-        ribs_shown = {t["trick_number"]: t["ribs"] for t in view.get("tricks") or []}
-        mine = {(m["trick_number"], m["fold"]): m["cards"] for m in view.get("my_face_down") or []}
-        down = [list(cards) for cards in deal.down]
-        fills, trick = [], 0
-        for entry in view.get("log") or []:
-            action = entry["action"]
-            if action.get("type") == "ribs":
-                trick += 1
-            if not _is_hidden(action):
-                continue
-            is_ribs = action["type"] == "ribs"
-            if is_ribs and trick in ribs_shown:
-                fills.append(ribs_shown[trick])
-            elif entry["seat"] == seat:
-                fills.append(mine[(trick, not is_ribs)])
-            else:
-                fills.append(down[entry["seat"]][:2])
-                down[entry["seat"]] = down[entry["seat"]][2:]
-        order = [(view["dealer"] + 1 + k) % n for k in range(n)]
-        hands = [_dealt(knowledge, deal, s) for s in range(n)]
-        for s in range(n):
-            rng.shuffle(hands[s])
-        deck = [hands[s][2 * p + i] for p in range(4) for s in order for i in range(2)]
-        return deck, fills
-
-
-_READERS: dict[str, type[Reader]] = {
-    "oh_hell": OhHellReader,
-    "bid_whist": BidWhistReader,
-    "tarbish": TarbishReader,
-    "ribs": RibsReader,
-}
+    def started(game: Any, state: Any, view: dict[str, Any]) -> Any:
+        """The sampled match as dealt, before the log is replayed (a game whose hand depends on
+        the running scores starts it at the view's)."""
+        return state

@@ -16,7 +16,6 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from server.groups import ledger
-from server.groups.ledger import PARTNERSHIP_GAMES
 from server.storage.db import insert_of
 from server.storage.models import (
     Group,
@@ -198,6 +197,34 @@ def save_rules(
     insert = insert_of(session.connection())(GroupRules.__table__).values(group_code=code, game=game, **saved)
     session.execute(insert.on_conflict_do_update(index_elements=["group_code", "game"], set_=saved))
     return changes
+
+
+def table_options_of(session: Session, code: str, game: str) -> dict[str, Any]:
+    """What the group's tables of ``game`` last chose beyond the game's options ({} if nothing)."""
+    saved = session.execute(
+        sa.select(GroupRules.table_options).where(GroupRules.group_code == code, GroupRules.game == game)
+    ).scalar_one_or_none()
+    return dict(saved or {})
+
+
+def table_options_by_game(session: Session, code: str) -> dict[str, dict[str, Any]]:
+    """``table_options_of`` for every game whose tables chose them."""
+    rows = session.execute(
+        sa.select(GroupRules.game, GroupRules.table_options).where(
+            GroupRules.group_code == code, GroupRules.table_options.is_not(None)
+        )
+    )
+    return {game: dict(chosen) for game, chosen in rows if chosen}
+
+
+def save_table_options(session: Session, code: str, game: str, chosen: dict[str, Any]) -> None:
+    """Remember what a table of ``game`` chose beyond the game's options (its rules row is
+    saved first: ``save_rules``)."""
+    session.execute(
+        sa.update(GroupRules)
+        .where(GroupRules.group_code == code, GroupRules.game == game)
+        .values(table_options=dict(chosen))
+    )
 
 
 def rules_changes_of(session: Session, code: str) -> dict[str, dict[str, Any]]:
@@ -422,7 +449,7 @@ def ledger_matches(
         match["seats"].append(
             {"seat": seat, "player_id": player_id, "name": name, "bot": bot, "score": score, "winner": winner}
         )
-    if game in PARTNERSHIP_GAMES:
+    if ledger.has_pairs(game):
         _add_hands(session, code, game, season, matches, only)
     return list(matches.values())
 

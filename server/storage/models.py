@@ -346,6 +346,8 @@ class GroupRules(Base):
     updated_at: Mapped[datetime]
     changed_by: Mapped[str | None] = mapped_column(sa.String(ID_LENGTH))
     changes: Mapped[list[dict[str, Any]] | None] = mapped_column(sa.JSON)
+    # What its tables of the game chose beyond the game's options: {"watchers", "watch_delay"}.
+    table_options: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON)
 
 
 class GroupSeason(Base):

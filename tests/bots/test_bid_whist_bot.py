@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 
 from server.bots import get_bot
-from server.bots.bid_whist import BidWhistBot, best_trump, hand_strength
-from server.rules.games import get_game
+from server.games import get_game
+from server.games.bid_whist.bots import BidWhistBot, best_trump, hand_strength
 
 GAME = get_game("bid_whist")
 
-SPADES = [r + "S" for r in "A K Q J 10 9 8 7 6 5 4 3".split()]
+SPADES = [r + "S" for r in ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3"]]
 
 
 def stacked(hands, kitty, dealer=3):
@@ -23,7 +23,7 @@ def stacked(hands, kitty, dealer=3):
 
 def rest_of_deck(*taken):
     used = {c for cards in taken for c in cards}
-    return [r + s for s in "HDCS" for r in "A K Q J 10 9 8 7 6 5 4 3 2".split()
+    return [r + s for s in "HDCS" for r in ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
             if r + s not in used]
 
 

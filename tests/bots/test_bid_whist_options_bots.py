@@ -1,4 +1,4 @@
-"""Both bot levels at Bid Whist's house options (docs/rules/bid_whist.md): whole matches with
+"""Both bot levels at Bid Whist's house options (server/games/bid_whist/rules.md): whole matches with
 legal choices only over a sample of option combinations, sensible choices where an option
 changes what is sensible (a low hand bids downtown, a void no-trump hand throws its joker),
 and a Strong bot that never peeks: its sampler deals the jokers it cannot see and replays a
@@ -11,9 +11,9 @@ import random
 import pytest
 
 from server.bots import get_bot
-from server.bots.bid_whist import BidWhistBot
 from server.bots.strong import StrongBot
-from server.rules.games import get_game
+from server.games import get_game
+from server.games.bid_whist.bots import BidWhistBot
 from server.rules.sampling import sample_state
 from tests.rules.test_bid_whist import stack
 from tests.rules.test_bid_whist_options import (
@@ -134,7 +134,7 @@ def test_the_strong_bot_never_peeks_at_house_options(options, moves):
     state = advance(options, 8, moves)
     seat = GAME.to_act(state)[0]
     view = GAME.view(state, seat)
-    other = sample_state("bid_whist", options, view, seat, random.Random(5))
+    other = sample_state(get_game("bid_whist"), options, view, seat, random.Random(5))
     match = ("history", "scores", "team_scores", "hand_number")  # the sample is a fresh match
     sampled = GAME.view(other, seat)
     assert {k: v for k, v in sampled.items() if k not in match} == {
@@ -161,7 +161,7 @@ def test_the_sampler_deals_the_unseen_jokers_and_replays_downtown_as_downtown():
     seat = view["to_act"][0]
     places = set()
     for k in range(30):
-        other = sample_state("bid_whist", options, view, seat, random.Random(k))
+        other = sample_state(get_game("bid_whist"), options, view, seat, random.Random(k))
         assert other.play_direction == "downtown" and GAME.view(other, seat)["hand"] == view["hand"]
         full = GAME.full_view(other)
         for s, hand in enumerate(full["hands"]):

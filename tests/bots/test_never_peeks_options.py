@@ -13,7 +13,7 @@ import pytest
 
 from server.bots import get_bot
 from server.bots.strong import StrongBot
-from server.rules.games import get_game
+from server.games import get_game
 from server.rules.sampling import SamplingError, sample_state
 
 SEEDS = range(12)
@@ -66,7 +66,7 @@ def another_deal(name: str, options: dict, rng: random.Random, seed: int):
     is taken then, as the Strong bot falls back to the Easy bot's choice there.)"""
     for state, seat in moments(name, options, rng):
         try:
-            return state, seat, sample_state(name, options, get_game(name).view(state, seat), seat, random.Random(seed))
+            return state, seat, sample_state(get_game(name), options, get_game(name).view(state, seat), seat, random.Random(seed))
         except SamplingError:
             continue
     raise AssertionError(f"no moment of the first deal could be sampled under {options}")

@@ -7,9 +7,9 @@ import random
 import pytest
 
 from server.bots import get_bot
-from server.bots.oh_hell import OhHellBot, estimate_tricks, shown_lacks
+from server.games import get_game
+from server.games.oh_hell.bots import OhHellBot, estimate_tricks, shown_lacks
 from server.rules.cards import standard_deck
-from server.rules.games import get_game
 
 GAME = get_game("oh_hell")
 

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from server.bots import get_bot
-from server.bots.ribs import RibsBot
-from server.rules.games import get_game
+from server.games import get_game
+from server.games.ribs.bots import RibsBot
 
 GAME = get_game("ribs")
 

@@ -7,9 +7,9 @@ import random
 import pytest
 
 from server.bots import LEVELS, get_bot
-from server.bots.strong import MARGIN, StrongBot, Tally, distinct_plays
+from server.bots.strong import StrongBot, Tally
+from server.games import get_game
 from server.rules.cards import NATURAL_STRENGTH, standard_deck
-from server.rules.games import get_game
 from server.rules.sampling import sample_state
 
 SHORT = {
@@ -100,7 +100,7 @@ def test_the_strong_bot_never_peeks_in_any_game(name):
         seat = game.to_act(state)[0]
         state = game.apply(state, seat, easy.choose(game.view(state, seat), game.legal_actions(state, seat)))
     seat = game.to_act(state)[0]
-    other = sample_state(name, SHORT[name], game.view(state, seat), seat, random.Random(5))
+    other = sample_state(get_game(name), SHORT[name], game.view(state, seat), seat, random.Random(5))
     assert game.view(other, seat) == game.view(state, seat)
     assert any(game.view(other, s)["hand"] != game.view(state, s)["hand"] for s in range(4) if s != seat)
     choices = [strong(name, 7, options=SHORT[name]).choose(game.view(s, seat), game.legal_actions(s, seat))
@@ -173,18 +173,18 @@ def test_with_a_margin_the_best_must_beat_the_easy_choice_by_that_many_standard_
     for results in ([0, 1], [0, 2], [0, 1], [0, 0]):
         clear.add(results)
     assert clear.choice() == 1  # mean +1 against an error of ~0.35: played
-    assert MARGIN.get("bid_whist", 0) > 0 and MARGIN.get("oh_hell", 0) == 0
+    assert get_game("bid_whist").bots.margin > 0 and get_game("oh_hell").bots.margin == 0
 
 
 def test_equivalent_cards_are_weighed_once():
     view = {"hand": ["AS", "KS", "QS", "9S", "8S", "2H"], "trump": "H",
             "log": [{"seat": 1, "action": {"type": "play", "card": "10S"}}]}
     legal = [{"type": "play", "card": c} for c in ["AS", "KS", "QS", "9S", "8S"]]
-    kept = distinct_plays("oh_hell", view, legal, {"type": "play", "card": "KS"})
+    kept = get_game("oh_hell").bots.candidates(view, legal, {"type": "play", "card": "KS"})
     # A K Q touch; the J is out, so 9 and 8 (the 10 is gone) are the other group.
     assert [a["card"] for a in kept] == ["KS", "9S"]
     # In Tarabish a card's points matter too: only the pointless 9 and 8 merge.
-    kept = distinct_plays("tarbish", view, legal, {"type": "play", "card": "8S"})
+    kept = get_game("tarbish").bots.candidates(view, legal, {"type": "play", "card": "8S"})
     assert [a["card"] for a in kept] == ["AS", "KS", "QS", "8S"]
 
 
@@ -276,7 +276,7 @@ def test_only_the_seats_the_table_lists_as_easy_bots_have_their_plays_read():
     ruled_out = told_nothing[1]
     dealt_unread = set()
     for k in range(200):
-        sampled, _ = sample_state("oh_hell", options, view, 0, random.Random(k), None, weighted=True,
+        sampled, _ = sample_state(get_game("oh_hell"), options, view, 0, random.Random(k), None, weighted=True,
                                   lacks=bot.reading(view, 0))
         dealt_unread |= ruled_out & set(game.view(sampled, 1)["hand"])
         assert not told_nothing[2] & set(game.view(sampled, 2)["hand"])
@@ -311,7 +311,7 @@ def test_sampling_a_no_trump_hand_and_a_dealer_forced_after_three_throw_ins():
     seat = game.to_act(state)[0]
     view = game.view(state, seat)
     assert seat == view["dealer"] and view["dealer_forced"] and {"type": "pass"} not in view["legal"]
-    other = sample_state("tarbish", options, view, seat, random.Random(5))
+    other = sample_state(get_game("tarbish"), options, view, seat, random.Random(5))
     assert game.view(other, seat) == {**view, "hand_number": 1, "throw_ins": 0}
     assert strong("tarbish", 3, options=options).choose(view, view["legal"]) in view["legal"]
     state = game.apply(state, seat, {"type": "trump", "suit": "N"})
@@ -322,6 +322,6 @@ def test_sampling_a_no_trump_hand_and_a_dealer_forced_after_three_throw_ins():
     seat = game.to_act(state)[0]
     view = game.view(state, seat)
     assert view["no_trump"] is True and view["trump"] is None
-    other = sample_state("tarbish", options, view, seat, random.Random(6))
+    other = sample_state(get_game("tarbish"), options, view, seat, random.Random(6))
     assert game.view(other, seat)["hand"] == view["hand"] and game.view(other, seat)["no_trump"] is True
     assert strong("tarbish", 3, options=options).choose(view, view["legal"]) in view["legal"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 from server.bots import get_bot
-from server.bots.tarbish import TarbishBot, rate_no_trump, rate_trump
-from server.rules.games import get_game
+from server.games import get_game
+from server.games.tarbish.bots import TarbishBot, rate_no_trump, rate_trump
 
 GAME = get_game("tarbish")
 

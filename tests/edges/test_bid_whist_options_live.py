@@ -9,7 +9,7 @@ import random
 
 import httpx
 
-from server.rules.games import get_game
+from server.games import get_game
 
 from test_rooms_live import close_all, dedupe, fetch_match, replay_states
 from ws_client import Client, new_player, new_room, play_to_end

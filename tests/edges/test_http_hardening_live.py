@@ -10,8 +10,8 @@ import random
 import httpx
 import pytest
 
-from server.rules.games import game_names
-from server.rules.games.base import ACTION_FIELDS
+from server.games import game_names
+from server.rules.game import ACTION_FIELDS
 from ws_client import Client, choose, new_player, new_room
 
 NOTE = '<img src=x onerror="alert(1)">'

@@ -9,7 +9,7 @@ import random
 
 import orjson
 
-from server.rules.games import get_game
+from server.games import get_game
 
 from test_rooms_live import close_all, dedupe, fetch_match, replay_states, seat_table, start
 from ws_client import play_to_end

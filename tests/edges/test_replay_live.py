@@ -21,7 +21,7 @@ import pytest
 
 from live_server import LiveServer
 from server.edges.api.replays import encode_replay
-from server.rules.games import get_game
+from server.games import get_game
 from server.rules.replay import replay_iter
 from server.storage import store
 from server.storage.db import Database

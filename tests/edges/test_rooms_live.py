@@ -13,7 +13,7 @@ import httpx
 import orjson
 import pytest
 
-from server.rules.games import get_game
+from server.games import get_game
 
 from ws_client import Client, choose, new_player, new_room, play_to_end
 

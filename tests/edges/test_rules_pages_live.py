@@ -1,4 +1,4 @@
-"""The rules pages through a real server: every game's page renders from docs/rules with its
+"""The rules pages through a real server: every game's page renders from its folder's rules.md with its
 sections anchored, an unknown game is a 404 page, a table's house options are listed in the
 lobby's words, no page speaks code to players, and nothing a crafted ``options`` value carries
 reaches the page unescaped."""
@@ -13,9 +13,7 @@ import httpx
 import pytest
 from code_words import code_words
 
-from server.games import get_game
-from server.option_words import OPTION_WORDS
-from server.rules.games import game_names
+from server.games import game_names, get_game
 
 SCRIPT = "<script>alert(1)</script>"
 
@@ -50,7 +48,7 @@ async def test_the_phase_sections_cover_every_phase_of_each_game(live_server):
 
     async with httpx.AsyncClient(base_url=live_server.base) as http:
         for game in game_names():
-            phases = {p.value for p in importlib.import_module(f"server.rules.games.{game}").Phase}
+            phases = {p.value for p in importlib.import_module(f"server.games.{game}.rules").Phase}
             body = (await http.get(f"/api/rules/{game}")).json()
             assert set(body["phases"]) == phases, game
 
@@ -127,7 +125,7 @@ async def test_every_bid_whist_house_option_links_to_its_own_section(live_server
     sections = ids_of(body["html"])
     for key, anchor in anchors.items():
         assert anchor in sections and anchor != "house-options", (key, anchor)
-        assert f'<a href="#{anchor}">{OPTION_WORDS["bid_whist"][key].label}</a>' in html
+        assert f'<a href="#{anchor}">{get_game("bid_whist").words.options[key].en.label}</a>' in html
     assert anchors["joker_no_trump"] == anchors["jokers"]
     assert anchors["game_to"] == anchors["books"]
     assert anchors["downtown_beats_uptown"] == anchors["directions"]
@@ -167,6 +165,7 @@ def every_option_changed(game: str) -> dict:
         },
         "tarbish": {"target": 300, "half_bait": True, "no_trump": True, "dealer_forced": False},
         "ribs": {"target": 7, "until_sole_winner": True},
+        "spades": {"target": 300, "blind_nil": True, "bag_limit": 5, "lose_at": -200},
     }[game]
     assert set(changed) == set(defaults), "a new option needs a value here"
     return changed
@@ -211,13 +210,12 @@ def test_the_code_word_scan_finds_what_the_old_pages_said():
 
 def test_every_option_of_every_game_has_words_and_a_section(tmp_path):
     """A new option in a game's model needs the lobby's words here and a heading on its page."""
-    from pathlib import Path
-
     from server.edges.rules_pages import load_rules, option_anchor
 
-    pages = load_rules(Path(__file__).resolve().parents[2] / "docs" / "rules")
+    pages = load_rules()
     for game in game_names():
-        assert set(OPTION_WORDS[game]) == set(get_game(game).parse_options({}).model_dump()), game
-        for key, words in OPTION_WORDS[game].items():
+        options = get_game(game).words.options
+        assert set(options) == set(get_game(game).parse_options({}).model_dump()), game
+        for key, words in options.items():
             titles = [t["title"] for t in pages[game].toc if t["id"] == option_anchor(pages[game], key)]
             assert titles and titles[0].lower().startswith(words.section.lower()), (game, key, titles)

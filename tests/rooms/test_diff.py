@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from server.rooms.diff import diff, diff_except, diff_keys
-from server.rules.games import all_games
+from server.games import all_games
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-5, 5) | st.sampled_from(["AS", "10H", "a/b", "c~d", ""]),

@@ -17,7 +17,7 @@ import orjson
 import pytest
 
 from server.config import Settings
-from server.rules.games import game_names, get_game
+from server.games import game_names, get_game
 from server.storage.writer import MemoryWriter
 from server.rooms import Connection, RoomManager
 from server.rooms.fanout import Kept, PatchFrames

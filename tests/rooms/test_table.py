@@ -11,7 +11,7 @@ import pytest
 from server.log_entry import LogEntry
 from server.rooms.errors import RoomError
 from server.rooms.table import FINISHED, ROW, SEATED, TURN, Table
-from server.rules.games.base import GameError
+from server.rules.game import GameError
 
 CODE = "TESTCODE"
 CREATED = {

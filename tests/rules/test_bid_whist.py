@@ -7,8 +7,8 @@ import json
 import pytest
 
 from server.rules.cards import sort_hand, standard_deck
-from server.rules.games import IllegalAction, NotYourTurn, get_game
-from server.rules.games.bid_whist import Phase
+from server.games import IllegalAction, NotYourTurn, get_game
+from server.games.bid_whist.rules import Phase
 from server.rules.state import ViewMemo
 
 GAME = get_game("bid_whist")

@@ -1,4 +1,4 @@
-"""Bid Whist's house options (docs/rules/bid_whist.md, "House options"): hands worked out by
+"""Bid Whist's house options (server/games/bid_whist/rules.md, "House options"): hands worked out by
 hand from that page on stacked decks (made and set contracts uptown, downtown and in no
 trump, the jokers in trump and in no trump, a Boston each way, the thirteen-book game and
 its marks), the bidding with directions, the sported kitty and the options' validation.
@@ -11,10 +11,10 @@ import random
 
 import pytest
 
-from server.rules.games import IllegalAction, get_game
-from server.rules.games.base import canonical_action
-from server.rules.games.bid_whist import Phase
-from server.rules.games.bid_whist_house import playable, trick_winner
+from server.games import IllegalAction, get_game
+from server.rules.game import canonical_action
+from server.games.bid_whist.rules import Phase
+from server.games.bid_whist.house import playable, trick_winner
 from tests.rules.test_bid_whist import refuse, stack
 
 GAME = get_game("bid_whist")

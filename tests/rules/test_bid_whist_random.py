@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from server.rules.cards import hand_rng, is_card, shuffled, standard_deck
-from server.rules.games import get_game
+from server.games import get_game
 from server.rules.tricks import trick_winner
 
 GAME = get_game("bid_whist")
@@ -225,7 +225,7 @@ def test_stacked_decks_cover_their_hands_and_later_hands_come_from_the_seed():
         assert GAME.full_view(plain)["kitty"] == shuffled(standard_deck(), hand_rng(5, 0))[48:]
 
 
-# ---- house options (docs/rules/bid_whist.md): random matches over random combinations --------
+# ---- house options (server/games/bid_whist/rules.md): random matches over random combinations --------
 
 
 def random_options(rng):

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from server.rules.games import get_game
+from server.games import get_game
 from server.rules.tricks import trick_winner
 
 GAME = get_game("bid_whist")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from server.games.ribs.rules import ribs_deck
+from server.games.tarbish.rules import DECK as TARBISH_DECK
 from server.rules.cards import (
     NATURAL_STRENGTH,
     card_name,
@@ -12,11 +14,9 @@ from server.rules.cards import (
     hand_rng,
     is_card,
     parse_card,
-    ribs_deck,
     shuffled,
     sort_hand,
     standard_deck,
-    tarbish_deck,
 )
 
 
@@ -35,7 +35,7 @@ def test_anything_that_is_not_a_card_code_is_refused_with_the_input_quoted(bad):
 
 def test_each_game_has_its_own_deck():
     assert len(standard_deck()) == len(set(standard_deck())) == 52
-    assert len(tarbish_deck()) == 36 and not any(c[:-1] in {"2", "3", "4", "5"} for c in tarbish_deck())
+    assert len(TARBISH_DECK) == 36 and not any(c[:-1] in {"2", "3", "4", "5"} for c in TARBISH_DECK)
     assert ribs_deck(5).count("A") == 5 and len(ribs_deck(5)) == 40
 
 

@@ -1,6 +1,6 @@
 """The contract every registered game keeps, checked over random games of each.
 
-A new game registered in ``server.rules.games`` gets every check here for free; it adds one
+A new game registered in ``server.games`` gets every check here for free; it adds one
 line to ``CARD_PLACES`` (where its full view keeps each card of the hand). The checks:
 
 - cards are conserved: every card of the hand's deal is in exactly one place;
@@ -35,7 +35,7 @@ from typing import Any
 import orjson
 import pytest
 
-from server.rules.games import GameError, IllegalAction, NotYourTurn, game_names, get_game
+from server.games import GameError, IllegalAction, NotYourTurn, game_names, get_game
 
 def _cards(value: Any) -> list[str]:
     """Every card string inside a view value (dicts' ``card``/``cards`` and plain lists)."""
@@ -81,7 +81,12 @@ CARD_PLACES: dict[str, tuple[Callable[[dict], list[str]], Callable[[dict], list[
     "tarbish": (lambda f: _keys("hands", "won")(f) + _trick_cards(f), _keys("hands", "kitties")),
     "ribs": (lambda f: _keys("hands", "won", "discard")(f) + (f["ribs"] or []) + _ribs_table(f),
              _keys("deck")),
+    "spades": (lambda f: _keys("hands", "tricks_played")(f) + _trick_cards(f), _keys("hands")),
 }
+
+# Options a random match needs to end: random Spades bids are set hand after hand, so without a
+# losing score the match would never reach its target.
+ENDING_OPTIONS: dict[str, dict[str, Any]] = {"spades": {"lose_at": -200}}
 
 # Actions no game accepts, whatever the state.
 JUNK: list[Any] = [
@@ -111,7 +116,7 @@ class Run:
     def __init__(self, name: str, seed: int, players: int, deep: bool,
                  options: dict[str, Any] | None = None) -> None:
         self.game = get_game(name)
-        self.options = dict(options or {})
+        self.options = dict(options or ENDING_OPTIONS.get(name, {}))
         self.name = name
         self.rng = random.Random(seed)
         self.seed = seed

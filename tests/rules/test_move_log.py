@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from server.rules.games import game_names, get_game
+from server.games import game_names, get_game
 
 # What the table sees of an action: hidden cards left out or null.
 HIDDEN = {

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.rules.games import all_games
-from server.rules.games.base import Game
+from server.games import all_games
+from server.rules.game import Game
 
 GAMES = all_games()
 IDS = [game.name for game in GAMES]

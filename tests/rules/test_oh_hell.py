@@ -8,8 +8,8 @@ import json
 import pytest
 
 from server.rules.cards import hand_rng, shuffled, standard_deck
-from server.rules.games import IllegalAction, NotYourTurn, get_game
-from server.rules.games.oh_hell import (
+from server.games import IllegalAction, NotYourTurn, get_game
+from server.games.oh_hell.rules import (
     MAX_EXTRA_HANDS,
     hand_sizes,
     score_hand,

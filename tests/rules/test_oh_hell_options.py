@@ -1,4 +1,4 @@
-"""Oh Hell's house options (docs/rules/oh_hell.md): hands written by hand from that page on
+"""Oh Hell's house options (server/games/oh_hell/rules.md): hands written by hand from that page on
 stacked decks, one per trump mode, scoring, blind_one and hook_last_hand; what a seat may
 see in a blind hand; the options' validation; bots of both levels playing every option.
 The random-game invariants over option combinations are in test_oh_hell_random.py and
@@ -11,13 +11,13 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_contract import Run
+from test_oh_hell import O1_HANDS, bid, bid_values, play, stacked
 
 from server.bots import LEVELS, get_bot
 from server.bots.strong import StrongBot
-from server.rules.games import get_game
+from server.games import get_game
 from server.rules.sampling import sample_state
-from test_contract import Run
-from test_oh_hell import O1_HANDS, bid, bid_values, play, stacked
 
 GAME = get_game("oh_hell")
 
@@ -201,7 +201,7 @@ def test_the_sampler_deals_the_seats_own_blind_card_too():
     view = GAME.view(s, 1)
     dealt = set()
     for k in range(20):
-        sample = sample_state("oh_hell", {"max_cards": 1, "blind_one": True}, view, 1, random.Random(k))
+        sample = sample_state(get_game("oh_hell"), {"max_cards": 1, "blind_one": True}, view, 1, random.Random(k))
         assert GAME.view(sample, 1) == view
         full = GAME.full_view(sample)
         assert [full["hands"][s] for s in (0, 2, 3)] == [["QS"], ["KH"], ["2C"]]

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.rules.games import GameError, get_game
-from server.rules.games.oh_hell import MAX_EXTRA_HANDS, ROTATION, hand_sizes
+from server.games import GameError, get_game
+from server.games.oh_hell.rules import MAX_EXTRA_HANDS, ROTATION, hand_sizes
 
 GAME = get_game("oh_hell")
 SHORT_MIXES = [
@@ -27,7 +27,7 @@ SHORT_MIXES = [
     {"max_cards": 1, "until_clear_winner": True},
     {"max_cards": 2, "rebound": False, "until_clear_winner": True, "scoring": "basic"},
     {"min_cards": 3, "max_cards": 3, "hook": False},
-    # house options (docs/rules/oh_hell.md)
+    # house options (server/games/oh_hell/rules.md)
     {"max_cards": 2, "trump": "no_trump_largest"},
     {"max_cards": 3, "trump": "rotation", "blind_one": True},
     {"max_cards": 2, "trump": "no_trump", "scoring": "squared", "hook_last_hand": False},

@@ -10,8 +10,8 @@ import random
 
 import pytest
 
-from server.rules.games import get_game
-from server.rules.games.oh_hell import OhHellState
+from server.games import get_game
+from server.games.oh_hell.rules import OhHellState
 from server.rules.state import log_entries
 
 GAME = get_game("oh_hell")

@@ -7,9 +7,8 @@ import json
 
 import pytest
 
-from server.rules.cards import deal, hand_rng, ribs_deck, shuffled
-from server.rules.games import IllegalAction, NotYourTurn, get_game
-from server.rules.games.ribs import (
+from server.games import IllegalAction, NotYourTurn, get_game
+from server.games.ribs.rules import (
     BEAT,
     BEATEN,
     DOUBLE_MATCH,
@@ -19,7 +18,9 @@ from server.rules.games.ribs import (
     TAKEN,
     Play,
     resolve_trick,
+    ribs_deck,
 )
+from server.rules.cards import deal, hand_rng, shuffled
 
 GAME = get_game("ribs")
 RUN = "A K Q J 10 9 8 7"

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from legality_helpers import check_why_illegal
 
-from server.rules.games import IllegalAction, NotYourTurn, get_game
-from server.rules.games.ribs import POINTS, RANKS
+from server.games import IllegalAction, NotYourTurn, get_game
+from server.games.ribs.rules import POINTS, RANKS
 
 GAME = get_game("ribs")
 PRIVATE = ("hand", "legal", "my_face_down")

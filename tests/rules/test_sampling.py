@@ -12,14 +12,14 @@ import random
 import pytest
 
 from server.bots import get_bot
+from server.games import get_game
 from server.rules.cards import standard_deck
-from server.rules.games import get_game
 from server.rules.sampling import HAND_KEYS, SamplingError, sample_state
 
 TABLES = [
     ("oh_hell", 4, {"max_cards": 6}),
     ("oh_hell", 5, {"max_cards": 4, "scoring": "basic"}),
-    # house options: no turned card, no trump, a blind 1-card hand (docs/rules/oh_hell.md)
+    # house options: no turned card, no trump, a blind 1-card hand (server/games/oh_hell/rules.md)
     ("oh_hell", 4, {"max_cards": 3, "trump": "rotation", "blind_one": True}),
     ("oh_hell", 3, {"max_cards": 4, "trump": "no_trump_largest", "scoring": "squared"}),
     ("oh_hell", 5, {"max_cards": 3, "trump": "no_trump", "blind_one": True, "hook_last_hand": False}),
@@ -57,7 +57,7 @@ def test_a_sampled_state_shows_the_seat_exactly_its_own_view_of_the_hand(name, p
     for seed in (1, 2):
         for state, seat, view in positions(name, players, options, seed):
             assert view.get("log") is not None, "the sampler needs the view's public log"
-            sample = sample_state(name, options, view, seat, random.Random(checked))
+            sample = sample_state(get_game(name), options, view, seat, random.Random(checked))
             mine = game.view(sample, seat)
             for key in HAND_KEYS:
                 assert mine.get(key) == view.get(key), (name, key)
@@ -84,7 +84,7 @@ def test_a_sample_never_gives_a_seat_a_suit_it_has_shown_it_lacks():
         if not voids:
             continue
         for k in range(3):
-            sample = sample_state("oh_hell", {"max_cards": 8}, view, seat, random.Random(k))
+            sample = sample_state(get_game("oh_hell"), {"max_cards": 8}, view, seat, random.Random(k))
             for s, suits in voids.items():
                 held = game.view(sample, s)["hand"]
                 assert not [c for c in held if c[-1] in suits], (s, suits, held)
@@ -100,19 +100,19 @@ def test_a_sample_never_gives_a_seat_a_card_it_is_said_to_lack_and_drops_beliefs
     unseen = [c for c in standard_deck() if c not in view["hand"] and c != view["turned"]]
     lacks = {1: set(unseen[:30]), 3: set(unseen[10:40])}
     for k in range(20):
-        sample = sample_state("oh_hell", options, view, 2, random.Random(k), lacks=lacks)
+        sample = sample_state(get_game("oh_hell"), options, view, 2, random.Random(k), lacks=lacks)
         for s, cards in lacks.items():
             assert not cards & set(game.view(sample, s)["hand"])
     # Seats 1 and 3 both lacking all but 8 of the same unseen cards: no deal fits (12 needed).
     lacks = {1: set(unseen[8:]), 3: set(unseen[8:])}
-    sample = sample_state("oh_hell", options, view, 2, random.Random(0), lacks=lacks)
+    sample = sample_state(get_game("oh_hell"), options, view, 2, random.Random(0), lacks=lacks)
     assert game.view(sample, 2)["hand"] == view["hand"]
 
 
 def test_the_same_generator_gives_the_same_sample():
     for state, seat, view in positions("bid_whist", 4, {"target": 5}, seed=3, every=17):
-        a = sample_state("bid_whist", {"target": 5}, view, seat, random.Random(9))
-        b = sample_state("bid_whist", {"target": 5}, view, seat, random.Random(9))
+        a = sample_state(get_game("bid_whist"), {"target": 5}, view, seat, random.Random(9))
+        b = sample_state(get_game("bid_whist"), {"target": 5}, view, seat, random.Random(9))
         game = get_game("bid_whist")
         assert [game.view(a, s) for s in range(4)] == [game.view(b, s) for s in range(4)]
 
@@ -123,7 +123,7 @@ def test_a_view_no_deal_can_explain_is_refused_with_a_sampling_error():
     view = dict(game.view(state, 1))
     view["hand"] = ["AS", "AS", "AS"]  # three aces of spades: no deal gives this hand
     with pytest.raises(SamplingError):
-        sample_state("oh_hell", {"max_cards": 3}, view, 1, random.Random(0))
+        sample_state(get_game("oh_hell"), {"max_cards": 3}, view, 1, random.Random(0))
 
 
 def test_a_judge_makes_deals_that_explain_the_other_seats_moves_come_up_more_often():
@@ -140,12 +140,12 @@ def test_a_judge_makes_deals_that_explain_the_other_seats_moves_come_up_more_oft
     def share(**kwargs) -> float:
         held = 0
         for k in range(40):
-            sample = sample_state("oh_hell", options, view, 2, random.Random(k), **kwargs)
+            sample = sample_state(get_game("oh_hell"), options, view, 2, random.Random(k), **kwargs)
             held += ace in game.view(sample, 1)["hand"]
         return held / 40
 
     assert share(judge=judge) > 0.8 > 0.5 > share()
-    sample, chance = sample_state("oh_hell", options, view, 2, random.Random(1), judge, weighted=True)
+    sample, chance = sample_state(get_game("oh_hell"), options, view, 2, random.Random(1), judge, weighted=True)
     assert chance == (1.0 if ace in game.view(sample, 1)["hand"] else 0.02)
 
 
@@ -163,6 +163,6 @@ def test_a_tarabish_sample_keeps_the_declared_run_types_and_the_revealed_runs():
     view = game.view(state, seat)
     assert {"seat": 1, "run": "twenty"} in view["declarations"]
     for k in range(20):
-        mine = game.view(sample_state(name, options, view, seat, random.Random(k)), seat)
+        mine = game.view(sample_state(get_game(name), options, view, seat, random.Random(k)), seat)
         assert mine["declarations"] == view["declarations"]
         assert mine["revealed"] == view["revealed"] and mine["run_points"] == view["run_points"]

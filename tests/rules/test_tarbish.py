@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from server.rules.games import IllegalAction, NotYourTurn, get_game
-from server.rules.games.tarbish import (
+from server.games import IllegalAction, NotYourTurn, get_game
+from server.games.tarbish.rules import (
     DECK,
     Phase,
     Run,

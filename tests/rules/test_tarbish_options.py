@@ -1,12 +1,12 @@
-"""Tarabish's house options (docs/rules/tarbish.md): ``no_trump`` and ``dealer_forced``, on
+"""Tarabish's house options (server/games/tarbish/rules.md): ``no_trump`` and ``dealer_forced``, on
 stacked decks worked out by hand from the rules page."""
 
 from __future__ import annotations
 
 import pytest
 
-from server.rules.games import IllegalAction, get_game
-from server.rules.games.tarbish import DECK, Phase, card_points, legal_cards
+from server.games import IllegalAction, get_game
+from server.games.tarbish.rules import DECK, Phase, card_points, legal_cards
 from tests.rules.test_tarbish import stack
 
 GAME = get_game("tarbish")

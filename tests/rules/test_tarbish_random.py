@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from legality_helpers import check_why_illegal
 
-from server.rules.games import IllegalAction, NotYourTurn, get_game
-from server.rules.games.tarbish import DECK, Phase
+from server.games import IllegalAction, NotYourTurn, get_game
+from server.games.tarbish.rules import DECK, Phase
 
 GAME = get_game("tarbish")
 SORTED_DECK = sorted(DECK)

@@ -8,8 +8,8 @@ from collections.abc import Mapping
 
 import pytest
 
-from server.rules.games import IllegalAction, NotYourTurn, get_game
-from server.rules.games.tarbish import Phase, legal_cards
+from server.games import IllegalAction, NotYourTurn, get_game
+from server.games.tarbish.rules import Phase, legal_cards
 from server.rules.state import ViewMemo
 
 GAME = get_game("tarbish")
@@ -128,7 +128,7 @@ def test_an_illegal_card_is_refused_even_after_legal_actions_was_cached():
 
 
 def test_find_runs_by_table_equals_the_plain_scan():
-    from server.rules.games.tarbish import DECK, _scan_runs, find_runs
+    from server.games.tarbish.rules import DECK, _scan_runs, find_runs
 
     rng = random.Random(7)
     for n in list(range(37)) * 40:
@@ -139,7 +139,7 @@ def test_find_runs_by_table_equals_the_plain_scan():
 @pytest.mark.parametrize("seed", range(30))
 def test_the_deal_is_the_shared_shuffle_and_deal(seed):
     from server.rules.cards import deal, hand_rng, shuffled
-    from server.rules.games.tarbish import DECK, HAND_SIZE, PLAYERS
+    from server.games.tarbish.rules import DECK, HAND_SIZE, PLAYERS
 
     state = GAME.new_game(players=4, seed=seed, dealer=seed % 4)
     deck = shuffled(DECK, hand_rng(seed, 0))
@@ -154,7 +154,7 @@ def test_default_options_are_the_parsed_defaults():
 
 
 def test_sorted_and_runs_by_table_equal_sort_cards_and_find_runs():
-    from server.rules.games.tarbish import DECK, _scan_runs, _sorted_and_runs, sort_cards
+    from server.games.tarbish.rules import DECK, _scan_runs, _sorted_and_runs, sort_cards
 
     rng = random.Random(11)
     for n in list(range(37)) * 40:

@@ -11,7 +11,7 @@ from alembic.migration import MigrationContext
 from server.storage.db import Database
 from server.storage.models import Base
 
-HEAD = "0018_match_seat_occupants"
+HEAD = "0019_group_rules_watchers"
 
 TABLES = {"players", "matches", "match_seats", "hands", "actions", "groups", "group_members", "group_matches", "devices", "link_codes", "passkeys", "passkey_challenges", "group_webhooks", "push_subscriptions", "notify_prefs", "server_keys", "group_ledger_lines", "group_ledger_meetings", "webhook_outbox"}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.rules.games import IllegalAction, NotYourTurn
+from server.games import IllegalAction, NotYourTurn
 
 
 def check_why_illegal(game, state, every: list[dict]) -> None:

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import sqlalchemy as sa
 
-from server.rules.games import get_game
+from server.games import get_game
 from server.storage.db import Database
 from server.storage.models import Base
 

@@ -1,5 +1,5 @@
 """House options at the table, in a real browser: Oh Hell's blind hand and its no-trump hands
-are shown as the rules file says (docs/rules/oh_hell.md), and a whole match plays to the end."""
+are shown as the rules file says (server/games/oh_hell/rules.md), and a whole match plays to the end."""
 
 from __future__ import annotations
 

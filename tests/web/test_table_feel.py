@@ -12,7 +12,7 @@ import pytest
 from conftest import DESKTOP, PHONE, PROBE, SIZES
 from playwright.sync_api import expect
 
-from server.rules.games import get_game
+from server.games import get_game
 
 # Everything the player needs at a decision: each card of the hand and the controls' box.
 OUT_OF_VIEW = """() => {

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from server.rules.games.tarbish import DECK, best_run, find_runs
+from server.games.tarbish.rules import DECK, best_run, find_runs
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = """

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from server.rules.games import get_game
+from server.games import get_game
 
 ROOT = Path(__file__).resolve().parents[2]
 # Reads [[game, view, legal], ...] on stdin, writes each decision's "Why?" line.

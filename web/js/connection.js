@@ -55,6 +55,7 @@ export class RoomConnection {
     const ws = new WebSocket(this.url(), this.protocols());
     this.ws = ws;
     this.sync.reset();
+    this.refused = null; // the code of the last error frame on this socket
     ws.addEventListener("open", () => {
       if (this.ws !== ws) return;
       clearInterval(this.pingTimer);
@@ -72,6 +73,11 @@ export class RoomConnection {
       if (event.code === 4404) {
         // The server refused the room itself (unknown or closed): retrying cannot help.
         this.onStatus("gone", t("room.gone"));
+        return;
+      }
+      if (this.refused === "no_watchers") {
+        // The table takes no watchers: only a seat (another player, another token) would help.
+        this.onStatus("gone", t("error.no_watchers"));
         return;
       }
       this.#retry();
@@ -126,6 +132,7 @@ export class RoomConnection {
         this.send({ type: "resync" });
       }
     } else if (frame.type === "error") {
+      this.refused = frame.code;
       this.onError(frame);
     }
   }

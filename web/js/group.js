@@ -6,7 +6,7 @@ import { api, ApiError, ensurePlayer, identity, matchUrl, roomUrl } from "./api.
 import { t, translatePage, errorText } from "./i18n.js";
 import { gameNames, gameTitle } from "./games.js";
 import { optionLabel, rulesSummary, valueWords } from "./summary.js";
-import { optionFields, showSeats, timerChoices, timerHelp } from "./options.js";
+import { optionFields, showSeats, timerChoices, timerHelp, watchFields } from "./options.js";
 import { webhookPanel } from "./group_webhook.js";
 
 translatePage();
@@ -176,6 +176,8 @@ function newTableForm(group) {
   const options = h("div", { class: "stack", id: "new-options" });
   const openBots = h("input", { id: "new-open-bot-seats", type: "checkbox" });
   let readOptions = () => ({});
+  const watchBox = h("div", { class: "stack", id: "new-watch" });
+  let watching = watchFields({ idPrefix: "new" });
   const showGame = () => {
     const game = games.find((g) => g.name === select.value);
     const rules = group.rules[select.value];
@@ -185,6 +187,8 @@ function newTableForm(group) {
     const made = optionFields(game, { values: rules || {}, idPrefix: "new" });
     readOptions = made.read;
     fill(options, made.nodes.length ? made.nodes : h("p", { class: "hint" }, t("lobby.noOptions")));
+    watching = watchFields({ values: group.table_rules?.[select.value] || {}, idPrefix: "new" });
+    fill(watchBox, watching.nodes);
   };
   select.addEventListener("change", showGame);
   showGame();
@@ -195,7 +199,7 @@ function newTableForm(group) {
     h("details", { class: "options-box", id: "new-options-box" },
       h("summary", {}, t("lobby.optionsTitle"), " ", h("span", { class: "hint" }, t("lobby.optionsHint"))), options,
       h("div", { class: "field field-check" }, openBots, h("label", { for: "new-open-bot-seats" }, t("lobby.openBotSeats")),
-        h("span", { class: "hint" }, t("lobby.openBotSeatsHint")))),
+        h("span", { class: "hint" }, t("lobby.openBotSeatsHint"))), watchBox),
     h("button", { class: "btn", type: "submit" }, t("group.newTable")), error);
   const touched = () => { form.dataset.touched = ""; }; // the page's refresh leaves the form alone from now on
   form.addEventListener("input", touched);
@@ -207,7 +211,7 @@ function newTableForm(group) {
         method: "POST",
         auth: true,
         body: { game: select.value, group: group.code, options: readOptions(), seats: Number(seats.value),
-          turn_timer: Number(timer.value), open_bot_seats: openBots.checked },
+          turn_timer: Number(timer.value), open_bot_seats: openBots.checked, ...watching.read() },
       });
       location.assign(room.url);
     } catch (err) {

@@ -5,7 +5,7 @@ import { t, translatePage, errorText } from "./i18n.js";
 import { gameSummary, gameTitle } from "./games.js";
 import { confirmStep } from "./confirm.js";
 import { rulesSummary } from "./summary.js";
-import { optionFields, showSeats, timerChoices, timerHelp } from "./options.js";
+import { optionFields, showSeats, timerChoices, timerHelp, watchFields } from "./options.js";
 import { lobbyAlerts, pollWhileHidden } from "./attention.js";
 import { perTurn, timeLeft } from "./slowclock.js";
 
@@ -175,7 +175,7 @@ $("#create-form").addEventListener("submit", async (event) => {
       auth: true,
       body: {
         game: $("#game").value, options, seats: Number($("#seats").value), private: $("#private").checked, open_bot_seats: $("#open-bot-seats").checked,
-        turn_timer: Number($("#turn-timer").value),
+        turn_timer: Number($("#turn-timer").value), ...watching.read(),
       },
     });
     location.href = made.url && made.url.startsWith("/") ? made.url : roomUrl(made.code);
@@ -226,6 +226,8 @@ $("#rooms").addEventListener("click", (event) => {
 $("#name").addEventListener("input", () => sessionStorage.setItem(TYPED_NAME, $("#name").value.trim()));
 
 fill($("#turn-timer"), timerChoices());
+const watching = watchFields();
+fill($("#watch-fields"), watching.nodes);
 const showTimerHelp = () => { $("#turn-timer-help").textContent = timerHelp(Number($("#turn-timer").value)); };
 $("#turn-timer").addEventListener("change", showTimerHelp);
 showTimerHelp();

@@ -114,3 +114,25 @@ export const timerChoices = (selected = 0) =>
 /** The turn timer's help for the clock chosen (seconds): none, a fast one, or a slow table's days. */
 export const timerHelp = (seconds) =>
   t(!seconds ? "lobby.timerHelpOff" : isSlow(seconds) ? "lobby.timerHelpSlow" : "lobby.timerHelp");
+
+// Who may watch a table without a seat, and how far behind the play they are shown (the room
+// options `watchers` and `watch_delay` of POST /api/rooms; the first of each is the default).
+const WATCH_CHOICES = { watchers: ["everyone", "members", "nobody"], watch_delay: ["none", "trick", "hand"] };
+const WATCH_WORDS = { watchers: "lobby.watchers", watch_delay: "lobby.watchDelay" };
+
+/** The two watcher controls, showing `values` (a group's last choice; the defaults where
+ * missing). Returns {nodes, read()}: read() gives {watchers, watch_delay}. */
+export function watchFields({ values = {}, idPrefix = "opt" } = {}) {
+  const readers = {};
+  const nodes = Object.entries(WATCH_CHOICES).map(([key, choices]) => {
+    const id = `${idPrefix}-${key.replace(/_/g, "-")}`;
+    const words = WATCH_WORDS[key];
+    const shown = values[key] ?? choices[0];
+    const select = h("select", { id, name: key, "aria-describedby": `${id}-help` },
+      choices.map((v) => h("option", { value: v, selected: v === shown }, t(`${words}.${v}`))));
+    readers[key] = () => select.value;
+    return h("div", { class: "field" }, h("label", { for: id }, t(words)), select,
+      h("p", { class: "hint", id: `${id}-help` }, t(`${words}.help`)));
+  });
+  return { nodes, read: () => Object.fromEntries(Object.entries(readers).map(([key, read]) => [key, read()])) };
+}

@@ -27,12 +27,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from server.edges.api.deps import Caller, current_player, spend_player
 from server.edges.api.errors import ApiError, error_response_doc
-from server.groups import ledger, partners, recap
+from server.games import game_names, get_game
+from server.groups import partners, recap
 from server.groups.presence import Presence, SharedPresence
 from server.limits import RECAP_IMAGES
 from server.notify.events import RulesChanged, TableOpened
-from server.option_words import option_words, value_words
-from server.rules.games import game_names, get_game
+from server.option_words import option_said, value_words
 from server.storage import groups, store
 from server.storage.models import Group
 
@@ -108,6 +108,10 @@ class GroupOut(BaseModel):
     members: list[MemberOut]
     rules: dict[str, dict[str, Any]]
     rules_changes: dict[str, RulesChangeOut] = Field(default_factory=dict)
+    table_rules: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description="Per game, what its tables last chose beyond the game's options: watchers, watch_delay.",
+    )
     tables: list[GroupTableOut]
     season: SeasonOut
     seasons: list[int]
@@ -240,6 +244,7 @@ async def group_answer(request: Request, code: str, caller: Caller) -> dict:
                 "members": groups.members_of(session, code),
                 "rules": groups.rules_of(session, code),
                 "rules_changes": groups.rules_changes_of(session, code),
+                "table_rules": groups.table_options_by_game(session, code),
                 "tables": _tables_for(session, code, caller.id),
                 "season": groups.current_season(session, code),
                 "seasons": groups.season_numbers(session, code),
@@ -384,7 +389,7 @@ async def put_rules(
         if not changes or webhooks is None:
             return None
         # The group's chat hears who changed what, stored with the change itself.
-        said = (f"{option_words(game, c['key']).label}: {value_words(game, c['key'], c['value'])}" for c in changes)
+        said = (f"{option_said(game, c['key']).label}: {value_words(game, c['key'], c['value'])}" for c in changes)
         return webhooks.announce(session, RulesChanged(code, game, caller.name, tuple(said)), code)
 
     queued = await _in_session(request, save)
@@ -478,11 +483,17 @@ async def group_table_options(request: Request, code: str, caller: Caller, game:
 
 
 async def link_group_table(
-    request: Request, code: str, opened: TableOpened, options: dict | None, by: str | None = None
+    request: Request,
+    code: str,
+    opened: TableOpened,
+    options: dict | None,
+    by: str | None = None,
+    table_options: dict | None = None,
 ) -> None:
     """Make the table just ``opened`` a table of group ``code``; with ``options``, they become
     the group's defaults for its game (the options a group last used), changed by ``by``, its
-    host. Its opening is queued for the group's chat in the same transaction: once this
+    host, and ``table_options`` (its ``watchers`` and ``watch_delay``) are remembered beside
+    them. Its opening is queued for the group's chat in the same transaction: once this
     returns, the message is stored too."""
     webhooks = getattr(request.app.state, "webhooks", None)
 
@@ -490,11 +501,19 @@ async def link_group_table(
         new = groups.link_table(session, code, opened.table, opened.game)
         if options is not None:
             groups.save_rules(session, code, opened.game, options, by, defaults(opened.game))
+            if table_options is not None:
+                groups.save_table_options(session, code, opened.game, table_options)
         return webhooks.announce(session, opened, code) if new and webhooks is not None else None
 
     queued = await _in_session(request, link)
     if webhooks is not None:
         webhooks.announced(opened.table, code, queued)
+
+
+async def group_table_choices(request: Request, code: str, game: str) -> dict:
+    """What the group's last table of ``game`` chose beyond the game's options (``watchers``,
+    ``watch_delay``; {} before any); the caller's membership is checked by ``group_table_options``."""
+    return await _in_session(request, lambda s: groups.table_options_of(s, code, game))
 
 
 async def group_of_table(request: Request, table_code: str) -> str | None:
@@ -580,10 +599,6 @@ async def export_json(code: str, request: Request, caller: Caller = Depends(curr
 # ---- the night's recap ---------------------------------------------------------------------
 
 
-def _titles() -> dict[str, str]:
-    return {g: get_game(g).title for g in game_names()}
-
-
 async def _night(request: Request, code: str) -> tuple[dict, str]:
     """The group's night recap and the group's name (membership checked by the caller)."""
 
@@ -603,7 +618,7 @@ async def _night(request: Request, code: str) -> tuple[dict, str]:
 async def night_recap(code: str, request: Request, caller: Caller = Depends(current_player)) -> dict:
     await member_role(request, code, caller)
     night, name = await _night(request, code)
-    return {**night, "text": recap.recap_text(name, night, _titles())}
+    return {**night, "text": recap.recap_text(name, night, recap.titles())}
 
 
 @router.get(
@@ -619,7 +634,7 @@ async def night_recap_png(code: str, request: Request, caller: Caller = Depends(
 
     async def draw() -> bytes:
         night, name = await _night(request, code)
-        return await request.app.state.recap_painters.draw(name, night, _titles())
+        return await request.app.state.recap_painters.draw(name, night, recap.titles())
 
     png = await request.app.state.recap_images.body(f"{code}:{version}", draw)
     return Response(
@@ -667,7 +682,7 @@ def _seating(seats: Any, count: int) -> list[str | None]:
 async def rotated_follow(request: Request, previous: Any, group: str | None) -> Any:
     """The seating a "Play again" table takes with partners rotated: the pairs that have
     partnered least tonight at the group's tables (or, outside a group, new partners)."""
-    if previous.game.name not in ledger.PARTNERSHIP_GAMES or len(previous.seats) != 4:
+    if len(previous.seats) != 4 or previous.game.teams(4) is None:
         return previous
     last = _seating(previous.seats, 4)
     done = getattr(previous.match, "id", None)
@@ -677,7 +692,7 @@ async def rotated_follow(request: Request, previous: Any, group: str | None) -> 
         night = [
             [None if seat["bot"] else seat["player_id"] for seat in m["seats"]]
             for m in matches
-            if m["game"] in ledger.PARTNERSHIP_GAMES and len(m["seats"]) == 4 and m["id"] != done
+            if len(m["seats"]) == 4 and get_game(m["game"]).teams(4) is not None and m["id"] != done
         ]
     seating = partners.rotated(last, partners.together([*night, last]))
     levels = [s.level or "easy" for s in previous.seats if s.bot]

@@ -13,9 +13,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from server.edges.api.deps import bearer_token
 from server.edges.api.errors import ApiError, error_response_doc
 from server.edges.api.replays import ReplayWorkers, StoredBody
+from server.games import game_names
 from server.players import player_for_token
 from server.rooms.seats import quoted
-from server.rules.games import game_names
 from server.rules.replay import ReplayError
 from server.storage import store
 

@@ -38,8 +38,8 @@ from typing import Any, BinaryIO
 import orjson
 
 from server.edges.api.errors import ApiError
+from server.games import get_game
 from server.rooms.diff import diff
-from server.rules.games import get_game
 from server.rules.replay import replay_iter
 from server.storage import store
 from server.storage.db import Database

@@ -12,14 +12,21 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from server.edges.api.deps import Caller, bearer_token, check_lookups, current_player, lookup_failed, spend
 from server.edges.api.errors import ApiError, error_response_doc
-from server.edges.api.groups import group_of_table, group_table_options, link_group_table, rotated_follow
+from server.edges.api.groups import (
+    group_of_table,
+    group_table_choices,
+    group_table_options,
+    link_group_table,
+    rotated_follow,
+)
+from server.games import game_names
 from server.limits import ROOMS
 from server.notify.events import TableOpened
 from server.players import player_for_token
 from server.rooms import RoomError
 from server.rooms.manager import UNAVAILABLE
 from server.rooms.seats import is_room_code, quoted
-from server.rules.games import game_names
+from server.rooms.watching import WATCH_DELAYS, WATCHERS
 from server.storage import store
 
 # How long a new table's answer waits for its first log entry to be durable (the writer
@@ -44,6 +51,19 @@ class CreateRoom(BaseModel):
     open_bot_seats: bool = Field(
         default=False,
         description="During play anyone may take a bot's seat unasked (false: the host allows each request).",
+    )
+    watchers: Any = Field(
+        default=None,
+        description="Who may watch without a seat: 'everyone' (anyone with the link), 'members' (a group's"
+        " members; at another table only its players' own other tabs) or 'nobody'. Unset: the group's last"
+        " choice, the table played again's, else 'everyone'.",
+        json_schema_extra={"enum": list(WATCHERS)},
+    )
+    watch_delay: Any = Field(
+        default=None,
+        description="How far behind the play watchers are shown the table: 'none', 'trick' or 'hand'."
+        " Unset: as for 'watchers', else 'none'.",
+        json_schema_extra={"enum": list(WATCH_DELAYS)},
     )
     from_: str | None = Field(default=None, alias="from", description="The room this one follows ('Play again').")
     group: str | None = Field(
@@ -75,6 +95,8 @@ class RoomSummary(BaseModel):
     status: str
     private: bool
     turn_timer: int = 0
+    watchers: str = "everyone"
+    watch_delay: str = "none"
 
 
 class RoomList(BaseModel):
@@ -115,8 +137,11 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
     manager = request.app.state.rooms
     previous = follow = None
     options, group = body.options, body.group
+    chosen = {"watchers": body.watchers, "watch_delay": body.watch_delay}
+    watch: dict = {}  # what the new table takes that was not chosen now
     if group is not None:
         options = await group_table_options(request, group, caller, body.game, body.options)
+        watch = await group_table_choices(request, group, body.game)
     elif body.from_:
         group = await group_of_table(request, body.from_)
     try:
@@ -128,6 +153,8 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
             previous = manager.get(body.from_) if manager.cluster is None else await manager.open(body.from_)
             _may_follow(previous, body.from_, caller.id)
             follow = await rotated_follow(request, previous, group) if body.rotate_partners else previous
+            watch = {"watchers": previous.table.watching.watchers, "watch_delay": previous.table.watching.delay}
+        watch = {**watch, **{k: v for k, v in chosen.items() if v is not None}, "group": group}
         room = await manager.create_shared(
             body.game,
             options,
@@ -138,11 +165,14 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
             turn_timer=body.turn_timer,
             follow=follow,
             open_bot_seats=body.open_bot_seats,
+            watch=watch,
         )
         if group is not None:  # the options a group last used become its defaults
             used = room.summary()["options"] if body.group is not None else None
             opened = TableOpened(room.code, room.table.game.name, room.table.host_name)
-            await link_group_table(request, group, opened, used, caller.id)
+            watching = room.table.watching
+            remembered = {"watchers": watching.watchers, "watch_delay": watching.delay} if body.group else None
+            await link_group_table(request, group, opened, used, caller.id, remembered)
         if previous is not None:
             try:
                 await previous.claim_next(caller.id, room.code, rotated=follow is not previous)

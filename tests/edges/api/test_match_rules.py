@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from server.config import Settings
-from server.rules.games import get_game
+from server.games import get_game
 
 HOUSE = {
     "oh_hell": {"max_cards": 2, "rebound": False, "trump": "rotation", "scoring": "squared"},

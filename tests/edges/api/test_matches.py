@@ -15,7 +15,7 @@ import pytest
 from server.storage import store
 from server.edges.api import matches
 from server.config import Settings
-from server.rules.games import get_game
+from server.games import get_game
 from server.rules.replay import replay
 from storage_helpers import with_occupant
 

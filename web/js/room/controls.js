@@ -62,7 +62,8 @@ export function renderControls() {
   const v = view();
   const moves = legal();
   if (page.state.you === null) {
-    fill(box, h("p", { class: "hint" }, t("watch.inPlay")), waitingLine(v));
+    const behind = r.watch_delay === "trick" || r.watch_delay === "hand" ? t(`watch.behind.${r.watch_delay}`) : null;
+    fill(box, h("p", { class: "hint" }, t("watch.inPlay")), behind ? h("p", { class: "hint", "data-watch-delay": r.watch_delay }, behind) : null, waitingLine(v));
     return;
   }
   if (page.state.seats[page.state.you]?.away) {

@@ -29,7 +29,7 @@ Heuristics (all from the seat's view and legal actions, never the game state):
   ``log`` (so a bot made mid-hand, as the Strong bot's rollouts make them, knows them too);
   without a log it remembers each finished trick (``last_trick`` at its next turn).
 - Ties between equal choices are broken by ``self.rng``.
-- House options (docs/rules/bid_whist.md): every strength is read in the hand's direction
+- House options (server/games/bid_whist/rules.md): every strength is read in the hand's direction
   (downtown: A 2 3 ... K) with the jokers on top of trump. With ``directions`` the bot bids
   the direction (uptown, downtown, no trump) whose estimate is best: in no trump every suit
   counts all its likely winners and the jokers nothing; a no-trump declarer plays the
@@ -40,11 +40,14 @@ Heuristics (all from the seat's view and legal actions, never the game state):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from server.bots.base import Action, Bot
-from server.rules.cards import JOKERS, NATURAL_STRENGTH, SUITS
-from server.rules.games.bid_whist_house import trick_winner
+from server.bots.kit import NATURAL, BotKit, distinct_plays, team_margin
+from server.games.bid_whist.house import led_suit, suit_in_play, trick_winner
+from server.rules.cards import JOKERS, NATURAL_STRENGTH, SUITS, standard_deck
+from server.rules.sampling import Knowledge, Reader, dealt, trick_knowledge
 
 _RANK_ORDER = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 _JOKER_RANK = {"BJ": 16, "LJ": 15}
@@ -374,4 +377,154 @@ class BidWhistBot(Bot):
         return self._cheapest(cards, trump)
 
 
-BOT_CLASS = BidWhistBot
+# ---- what the Strong bot needs of this game ----------------------------------------------
+
+
+def bid_whist_voids(view: dict[str, Any]) -> dict[int, set[str]]:
+    """Bid Whist's shown voids, jokers counted as the house options play them: a joker
+    follows trump (a seat void in trump holds no joker either); in no trump the first card
+    that is not a joker sets the suit led, and under ``joker_no_trump: "must_play"`` a seat
+    that did not follow with a joker holds none."""
+    trump = view.get("trump")
+    must_play = view.get("joker_no_trump") == "must_play"
+    voids: dict[int, set[str]] = {}
+    trick: list[tuple[int, str]] = []
+    for entry in view.get("log") or []:
+        action = entry["action"]
+        if action.get("type") != "play":
+            continue
+        card = action["card"]
+        led = led_suit(trick, trump)
+        if led is not None and suit_in_play(card, trump) != led:
+            lacks = voids.setdefault(entry["seat"], set())
+            lacks.add(led)
+            if led == trump or (trump is None and must_play and card not in JOKERS):
+                lacks.update(JOKERS)
+        trick.append((entry["seat"], card))
+        if "won" in entry:
+            trick = []
+    return voids
+
+
+class BidWhistReader(Reader):
+    """Bid Whist: 12 each one at a time from the dealer's left; the rest (4, or 4 + jokers
+    with the house option) are the kitty. Jokers are dealt like any unseen card, never to a
+    seat that has shown it holds none (``bid_whist_voids``)."""
+
+    hidden = frozenset({"discard"})  # the declarer's discards
+
+    @staticmethod
+    def read(view: dict[str, Any], seat: int) -> Knowledge:
+        deck = standard_deck() + list(JOKERS[: view.get("jokers") or 0])
+        knowledge = trick_knowledge(view, seat, deck, must_trump=False)
+        size = view.get("kitty_size") or 4
+        if view.get("jokers"):
+            for s, lacks in bid_whist_voids(view).items():
+                if s != seat:
+                    knowledge.unseen[s].voids = {x for x in lacks if x in "SHDC"}
+                    knowledge.unseen[s].lacks = {x for x in lacks if x in JOKERS}
+        declarer = view.get("declarer")
+        if declarer is None or view.get("kitty_count", size) != 0:  # the kitty is not taken yet
+            knowledge.spare = size
+            return knowledge
+        discarded = any(e["action"].get("type") == "discard" for e in view.get("log") or [])
+        if declarer == seat:
+            shown = list(view.get("discards") or [])
+            knowledge.seen[seat] += shown
+            if discarded and not shown:
+                knowledge.unseen[seat].down = size
+        elif discarded:
+            knowledge.unseen[declarer].down = size
+        return knowledge
+
+    @staticmethod
+    def lay_out(view, seat, knowledge, deal, rng):
+        order = [(view["dealer"] + 1 + k) % 4 for k in range(4)]
+        hands = [dealt(knowledge, deal, s) for s in range(4)]
+        kitty = list(deal.spare)
+        size = view.get("kitty_size") or 4
+        declarer = view.get("declarer")
+        if not kitty:  # the declarer holds the kitty's cards among its 12 + kitty
+            cards = hands[declarer]
+            # The declarer's own view shows the kitty, less what it discarded once the discards
+            # are closed: the rest of the kitty is then among the (sampled) discards.
+            shown = list(view.get("kitty") or []) if declarer == seat else []
+            short = declarer == seat and len(shown) < size
+            pool = [c for c in (deal.down[declarer] if short else cards) if c not in shown]
+            kitty = shown + rng.sample(pool, size - len(shown))
+            hands[declarer] = [c for c in cards if c not in kitty]
+        fills = [deal.down[declarer] or knowledge.seen[declarer][-size:]] if declarer is not None else []
+        deck = [hands[s][i] for i in range(12) for s in order]
+        return deck + kitty, fills
+
+
+# Downtown's trick order, high to low.
+DOWNTOWN = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+# Standard errors by which the best candidate must beat the Easy choice to be played (see
+# ``server.bots.strong.Tally``). Bid Whist weighs ~9 cards a lead on 20-40 noisy deals: the best
+# of the means was mostly the luckiest, so the Strong pair played worse than Easy (a probe: 10D
+# led over the Easy bot's AS on 20 deals, 0.31 points worse on 200). Measured on duplicate hands
+# (docs/decisions/0011): the team's margin a deal +1.0 over the best mean.
+MARGIN = 1.0
+
+
+def card_order(suit: str, view: dict[str, Any]) -> tuple[tuple[str, ...], dict[str, int]]:
+    """The hand's trick order: downtown's, or ace high."""
+    return (DOWNTOWN if view.get("play_direction") == "downtown" else NATURAL), {}
+
+
+def candidates(view: dict[str, Any], legal: list[Action], easy: Action) -> list[Action]:
+    """The auction is bid as the Easy bot bids (a partner, and the sampler, read a bid by its
+    conventions; a searched bid that means something else misleads the partner's search). Of
+    the discards, the Easy bot's and each suit's weakest; before the first lead the declarer
+    weighs the four trumps; in play one card of each set of equivalent ones."""
+    if any(a.get("type") == "discard" for a in legal):
+        return discard_candidates(view, easy)
+    if not any(a.get("type") in ("play", "trump") for a in legal):
+        return [easy]
+    if any(a.get("type") == "trump" for a in legal):
+        return [a for a in legal if a.get("type") == "trump" or a == easy]
+    return distinct_plays(view, legal, easy, card_order)
+
+
+def discard_candidates(view: dict[str, Any], easy_choice: Action) -> list[Action]:
+    """The Easy bot's discard and, for each suit it might make trump, its weakest others (as
+    many as the kitty held; jokers are trumps, kept, except in no trump where they go first)."""
+    hand = list(view.get("hand") or [])
+    count = len(easy_choice["cards"])
+    out = [easy_choice]
+    seen = {frozenset(easy_choice["cards"])}
+    no_trump = view.get("direction") == "no_trump"
+    low = view.get("play_direction") == "downtown"
+    jokers = [c for c in hand if c in JOKERS]
+    suited = [c for c in hand if c not in JOKERS]
+    for trump in ("S", "H", "D", "C"):
+        others = [c for c in suited if c[-1] != trump]
+        if len(others) + (len(jokers) if no_trump else 0) < count:
+            continue
+        weakest = ((jokers if no_trump else []) + sorted(others, key=_discard_order(suited, low)))[:count]
+        if frozenset(weakest) not in seen:
+            seen.add(frozenset(weakest))
+            out.append({"type": "discard", "cards": weakest})
+    return out
+
+
+def _discard_order(hand: list[str], low: bool = False) -> Callable[[str], tuple[bool, bool, int]]:
+    """Weakest first: aces last, and low cards of short suits (voids to ruff) before long ones
+    (``low``: downtown, where the high cards are the weak ones)."""
+    lengths = {s: sum(1 for c in hand if c[-1] == s) for s in "SHDC"}
+
+    def strength(card: str) -> int:
+        n = NATURAL_STRENGTH[card[:-1]]
+        return 15 - n if low and n != 14 else n
+
+    return lambda c: (strength(c) == 14, lengths[c[-1]] > 2, strength(c))
+
+
+BOTS = BotKit(
+    easy=BidWhistBot,
+    reader=BidWhistReader,
+    hand_result=team_margin,
+    candidates=candidates,
+    margin=MARGIN,
+)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any, ClassVar, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -33,6 +34,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from server.rules.cards import check_deck
 
 Action = dict[str, Any]
+Teams = Mapping[int, tuple[tuple[int, ...], ...]]  # player count -> each partnership's seats
+Sections = Mapping[str, str]  # phase -> rules-page section id
 
 
 class GameError(ValueError):
@@ -87,13 +90,14 @@ def action_type(action: object) -> str:
 
 # The fields of each action type (PROTOCOL §2): everything else a client sends is dropped.
 ACTION_FIELDS: dict[str, tuple[str, ...]] = {
-    "bid": ("value", "direction"),
+    "bid": ("value", "direction", "blind"),
     "pass": (),
     "take": ("direction",),
     "discard": ("cards",),
     "trump": ("suit",),
     "direction": ("direction",),
     "declare": (),
+    "look": (),
     "play": ("card",),
     "ribs": ("cards",),
     "pair": ("cards", "fold"),
@@ -170,15 +174,65 @@ _DEFAULT_OPTIONS: dict[type[GameOptions], GameOptions] = {}
 
 
 class Game(ABC):
-    """One card game's rules, as pure functions over an immutable state."""
+    """One card game's rules, as pure functions over an immutable state.
+
+    Besides the engine, a game declares the facts the layers above ask of it (class
+    attributes, so nothing outside the game's folder names a game): its ``short_title`` in
+    messages, its ``partnerships`` per player count, which rules-page section each phase of
+    its view needs (``phases``; ``house_phases``: the options whose own section a phase opens
+    at when the table sets them), and the key of a hand's record naming the seat whose
+    contract it was (``declarer_key``). Its folder (``server/games/<name>/``) builds the one
+    instance with the parts that are not rules: its option words, its bots' parts and its
+    rules page.
+    """
 
     name: ClassVar[str]
     title: ClassVar[str]
+    short_title: ClassVar[str]  # the name in a push message or a recap ("Tarabish")
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     default_players: ClassVar[int] = 4
     summary: ClassVar[str] = ""
     Options: ClassVar[type[GameOptions]]
+    #: Per player count, the seats of each partnership (a side's first seat holds its score);
+    #: a count not listed is every seat for itself.
+    partnerships: ClassVar[Teams] = {}
+    #: Phase of the view -> the id of the rules-page section a player needs in it.
+    phases: ClassVar[Sections]
+    #: Phase -> options that, when the table sets them, change what a player does in it.
+    house_phases: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    #: The key of a hand record naming the seat that declared its contract (None: no contracts).
+    declarer_key: ClassVar[str | None] = None
+
+    def __init__(self, *, words: Any = None, bots: Any = None, page: Path | None = None) -> None:
+        #: The options in players' words (``server.rules.words.GameWords``).
+        self.words = words
+        #: What the bots need of this game (``server.bots.kit.BotKit``): the rules never use it.
+        self.bots = bots
+        #: The rules page in markdown.
+        self.page = page
+
+    # ---- facts -------------------------------------------------------------------
+
+    def teams(self, players: int) -> tuple[tuple[int, ...], ...] | None:
+        """The partnerships at ``players`` seats, or None when every seat plays for itself."""
+        return self.partnerships.get(players)
+
+    def side_of(self, seat: int, players: int) -> int:
+        """The side a seat plays for: its partnership's number, or the seat itself."""
+        for number, seats in enumerate(self.teams(players) or ()):
+            if seat in seats:
+                return number
+        return seat
+
+    def contract(self, hand: Mapping[str, Any]) -> tuple[int, bool] | None:
+        """A scored hand record's contract: the declaring seat and whether its side made it
+        (scored above nothing); None for a hand thrown in, never bid, or a game of no contracts."""
+        seat = hand.get(self.declarer_key) if self.declarer_key else None
+        scores = hand.get("scores")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not scores:
+            return None
+        return seat, seat < len(scores) and scores[seat] > 0
 
     # ---- options -------------------------------------------------------------------
 
@@ -344,6 +398,24 @@ class Game(ABC):
     @abstractmethod
     def players(self, state: Any) -> int:
         """The number of seats in this match."""
+
+    def watch_point(self, state: Any, unit: str) -> bool:
+        """Whether a watcher kept one ``unit`` behind (``"trick"`` or ``"hand"``) may be shown
+        ``state`` as it is. ``"trick"``: no card of an unfinished trick is on the table (the
+        hand's move log has no card played since its last completed trick; bids and the like
+        are not cards). ``"hand"``: the hand has just been dealt (its log is empty). The match
+        being over is a point of both. Read from the move log every game keeps (the chain of
+        ``server.rules.state``: a link of four completed a trick)."""
+        if self.is_over(state):
+            return True
+        link = state.log
+        if unit == "hand":
+            return not link
+        while link and len(link) == 3:
+            if any(key in ("card", "cards") for key, _ in link[2]):
+                return False
+            link = link[0]
+        return True
 
     # ---- shared helpers ----------------------------------------------------------------
 

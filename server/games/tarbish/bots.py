@@ -26,7 +26,17 @@ from __future__ import annotations
 from typing import Any
 
 from server.bots.base import Action, Bot
-from server.rules.games.tarbish import PLAIN_POINTS, PLAIN_RANK, TRUMP_POINTS, TRUMP_RANK
+from server.bots.kit import BotKit, distinct_plays, team_margin
+from server.games.tarbish.rules import (
+    DECK,
+    PLAIN_ORDER,
+    PLAIN_POINTS,
+    PLAIN_RANK,
+    TRUMP_ORDER,
+    TRUMP_POINTS,
+    TRUMP_RANK,
+)
+from server.rules.sampling import Knowledge, Reader, played_cards, trick_knowledge
 
 NAME_THRESHOLD = 70
 _TRUMP_POWER = {"J": 30, "9": 22, "A": 14, "10": 12, "K": 8, "Q": 8}
@@ -169,4 +179,61 @@ class TarbishBot(Bot):
         return self._pick(safe, lambda c: (-length[_suit(c)], _points(c, trump), PLAIN_RANK[_rank(c)]))
 
 
-BOT_CLASS = TarbishBot
+# ---- what the Strong bot needs of this game ----------------------------------------------
+
+
+class TarbishReader(Reader):
+    """Tarabish: three at a time from the dealer's left, three rounds; the third packet is the kitty."""
+
+    @staticmethod
+    def read(view: dict[str, Any], seat: int) -> Knowledge:
+        # (with no trump called the view's trump is None: nobody had a trump to play)
+        knowledge = trick_knowledge(view, seat, list(DECK), must_trump=True)
+        played = played_cards(view)
+        for shown in view.get("revealed") or []:
+            s = shown["seat"]
+            if s == seat:
+                continue
+            still_held = [c for c in shown["cards"] if c not in played.get(s, [])]
+            knowledge.seen[s] += still_held
+            knowledge.unseen[s].held -= len(still_held)
+        for s, count in enumerate(view.get("kitty_count") or []):
+            knowledge.unseen[s].down += count  # a kitty nobody has seen yet, its owner included
+            if s != seat:
+                knowledge.unseen[s].held -= count
+        return knowledge
+
+    @staticmethod
+    def options(view: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+        """The real options; a dealer forced after thrown-in hands (``dealer_forced`` off) is
+        forced in the sample too, whose first hand is this one (no throw-ins before it)."""
+        if view.get("dealer_forced") and not options.get("dealer_forced", True):
+            return {**options, "dealer_forced": True}
+        return dict(options)
+
+    @staticmethod
+    def lay_out(view, seat, knowledge, deal, rng):
+        order = [(view["dealer"] + 1 + k) % 4 for k in range(4)]
+        packets = {}
+        for s in range(4):
+            held = knowledge.seen[s] + deal.held[s]
+            rng.shuffle(held)
+            kitty = deal.down[s] if deal.down[s] else held[6:]
+            packets[s] = [c for c in held if c not in kitty] + kitty
+        deck = [packets[s][3 * r + i] for r in range(3) for s in order for i in range(3)]
+        return deck, []
+
+
+def card_order(suit: str, view: dict[str, Any]) -> tuple[tuple[str, ...], dict[str, int]]:
+    """The suit's trick order and card points: trump's, or a plain suit's."""
+    if suit == view.get("trump"):
+        return TRUMP_ORDER, TRUMP_POINTS
+    return PLAIN_ORDER, PLAIN_POINTS
+
+
+def candidates(view: dict[str, Any], legal: list[Action], easy: Action) -> list[Action]:
+    """Every call; in play one card of each set of equivalent ones (equal in points too)."""
+    return distinct_plays(view, legal, easy, card_order)
+
+
+BOTS = BotKit(easy=TarbishBot, reader=TarbishReader, hand_result=team_margin, candidates=candidates)

@@ -16,7 +16,7 @@ Deal and trump
     Cards are dealt one at a time, starting with the dealer's left (eldest). By default
     (``trump: turn``) the next card of the deck is turned face up: its suit is trump for the
     hand. It stays on top of the undealt stock and belongs to nobody, and there is never a
-    no-trump hand. House options (docs/rules/oh_hell.md): ``no_trump_largest`` plays every
+    no-trump hand. House options (server/games/oh_hell/rules.md): ``no_trump_largest`` plays every
     hand of the largest size (``max_cards``) without trump and turns no card then;
     ``rotation`` turns no card and takes trump from the hand's number: hearts, diamonds,
     clubs, spades, no trump, again from hearts (extra hands continue the count);
@@ -82,7 +82,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from operator import add
-from typing import Any, Literal, NamedTuple, cast
+from typing import Any, ClassVar, Literal, NamedTuple, cast
 
 from pydantic import Field, model_validator
 
@@ -95,10 +95,11 @@ from server.rules.cards import (
     shuffled,
     standard_deck,
 )
-from server.rules.games.base import (
+from server.rules.game import (
     Action,
     Game,
     GameOptions,
+    Sections,
     Setup,
     shared_actions,
 )
@@ -115,7 +116,7 @@ _sort_key = _SORT_KEY.__getitem__
 # Each move's public form, as the log keeps it (see server.rules.state), and as an action.
 _PLAY_MOVE = {card: (("type", "play"), ("card", card)) for card in _DECK}
 _BID_MOVE = tuple((("type", "bid"), ("value", v)) for v in range(18))
-# The actions legal_actions offers, one shared object per move (server.rules.games.base).
+# The actions legal_actions offers, one shared object per move (server.rules.game).
 _PLAY_ACTION = shared_actions("play", "card", _DECK)
 _play_action = _PLAY_ACTION.__getitem__
 _BID_ACTIONS = tuple(shared_actions("bid", "value", range(18)).values())  # bid v at index v
@@ -456,6 +457,8 @@ class OhHell(Game):
 
     name = "oh_hell"
     title = "Oh Hell"
+    short_title = "Oh Hell"
+    phases: ClassVar[Sections] = {"bidding": "bidding", "playing": "play", "over": "scoring"}
     seat_keys = ("hand", "legal", "blind_cards")
     min_players = 3
     max_players = 7
@@ -703,6 +706,3 @@ class OhHell(Game):
         if state.phase is not _OVER:
             records.append(_record(state.deal, None))
         return records
-
-
-GAME = OhHell()

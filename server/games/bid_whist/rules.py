@@ -1,9 +1,9 @@
 """Bid Whist, the seed's variant: 52 cards, no jokers, 12 tricks, a 4-card kitty
 (the rules this engine enforces, in full), and the house options a table may switch on.
 
-House options (docs/rules/bid_whist.md): jokers, the thirteen-book game, directions (uptown,
+House options (server/games/bid_whist/rules.md): jokers, the thirteen-book game, directions (uptown,
 downtown, no trump), doubling and Boston, a sported kitty. A table that sets any of them
-plays by ``server.rules.games.bid_whist_house`` (``state.house``); the seed's game never
+plays by ``server.games.bid_whist.house`` (``state.house``); the seed's game never
 enters its branches. With ``directions`` a bid carries ``direction``; a no-trump
 declarer answers ``{"type": "direction", "direction": "uptown" | "downtown"}`` after the
 discard instead of naming trump. The view adds ``direction``, ``play_direction``,
@@ -79,10 +79,18 @@ import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
+from server.games.bid_whist import house as house_rules
+from server.games.bid_whist.house import (
+    DIRECTION_WORDS,
+    NO_TRUMP,
+    PLAY_DIRECTIONS,
+    HouseRules,
+    playable,
+)
 from server.rules.cards import (
     JOKERS,
     SUIT_SINGULAR,
@@ -94,15 +102,7 @@ from server.rules.cards import (
     sort_hand,
     standard_deck,
 )
-from server.rules.games import bid_whist_house as house_rules
-from server.rules.games.base import Action, Game, GameOptions, Setup, shared_actions
-from server.rules.games.bid_whist_house import (
-    DIRECTION_WORDS,
-    NO_TRUMP,
-    PLAY_DIRECTIONS,
-    HouseRules,
-    playable,
-)
+from server.rules.game import Action, Game, GameOptions, Sections, Setup, Teams, shared_actions
 from server.rules.state import State, ViewMemo
 from server.rules.tricks import follow_suit, trick_winner, why_not_follow
 
@@ -120,7 +120,7 @@ _COUNT_WORDS = {4: "four", 5: "five", 6: "six"}
 
 _FULL_DECK = tuple(standard_deck())
 # Every card's play and every suit's trump call, handed out by ``legal_actions`` (see
-# ``server.rules.games.base.shared_action``).
+# ``server.rules.game.shared_action``).
 _play_action = shared_actions("play", "card", (*_FULL_DECK, *JOKERS)).__getitem__
 _TRUMP_ACTIONS = list(shared_actions("trump", "suit", SUITS).values())
 _DIRECTION_ACTIONS = list(shared_actions("direction", "direction", PLAY_DIRECTIONS).values())
@@ -174,7 +174,7 @@ MAX_TARGET = 50
 
 
 class BidWhistOptions(GameOptions):
-    """Options of a Bid Whist match (the house options: docs/rules/bid_whist.md)."""
+    """Options of a Bid Whist match (the house options: server/games/bid_whist/rules.md)."""
 
     # At most a few points a hand: 50 is more than twice the usual game, and keeps a match
     # (and its replay) to a few thousand actions.
@@ -918,6 +918,23 @@ class BidWhist(Game):
 
     name = "bid_whist"
     title = "Bid Whist"
+    short_title = "Bid Whist"
+    partnerships: ClassVar[Teams] = {4: ((0, 2), (1, 3))}
+    phases: ClassVar[Sections] = {
+        "bidding": "bidding",
+        "discarding": "kitty-and-trump",
+        "trump_or_lead": "kitty-and-trump",
+        "playing": "play",
+        "over": "scoring",
+    }
+    house_phases: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "bidding": ("directions", "min_bid"),
+        "discarding": ("jokers", "sport_kitty"),
+        "trump_or_lead": ("no_trump", "jokers"),
+        "playing": ("jokers", "directions"),
+        "over": ("books", "boston", "no_trump_double", "no_trump"),
+    }
+    declarer_key = "declarer"
     seat_keys = ("hand", "legal", "discards", "kitty")
     min_players = 4
     max_players = 4
@@ -1159,6 +1176,4 @@ class BidWhist(Game):
         return out
 
 
-GAME = BidWhist()
-
-__all__ = ["GAME", "BidWhist", "BidWhistOptions", "BidWhistState", "Phase", "bid_name", "team_of"]
+__all__ = ["BidWhist", "BidWhistOptions", "BidWhistState", "Phase", "bid_name", "team_of"]

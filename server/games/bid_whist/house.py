@@ -1,4 +1,4 @@
-"""Bid Whist's house options (docs/rules/bid_whist.md, "House options"): the pure rules a
+"""Bid Whist's house options (server/games/bid_whist/rules.md, "House options"): the pure rules a
 table with any option away from the seed's game plays by.
 
 ``HouseRules.of(options)`` turns a table's options into one frozen record, or None when the

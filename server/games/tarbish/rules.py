@@ -51,25 +51,26 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from enum import Enum
 from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from pydantic import Field
 
 from server.rules.cards import (
     SUITS,
-    TARBISH_RANKS,
     card_code,
     card_name,
     hand_rng,
     shuffled,
-    tarbish_deck,
+    suited_deck,
 )
-from server.rules.games.base import (
+from server.rules.game import (
     Action,
     Game,
     GameError,
     GameOptions,
+    Sections,
     Setup,
+    Teams,
     action_type,
     shared_action,
     shared_actions,
@@ -95,18 +96,19 @@ RANKS = Ranks(PLAIN_ORDER, TRUMP_ORDER)  # card -> strength, for legality and tr
 TRUMP_POINTS = {"J": 20, "9": 14, "A": 11, "10": 10, "K": 4, "Q": 3}
 PLAIN_POINTS = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2}
 
-DECK: tuple[str, ...] = tuple(tarbish_deck())
+RANKS_36: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7", "6")
+DECK: tuple[str, ...] = tuple(suited_deck(RANKS_36))  # the 36-card deck
 _DECK_SET = frozenset(DECK)
 _NATURAL: dict[str, int] = {c: NATURAL_ORDER.index(c[:-1]) for c in DECK}
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 # Display order: by suit S H D C, then A high to 6.
-_SORT_KEY: dict[str, int] = {c: _SUIT_INDEX[c[-1]] * 10 + TARBISH_RANKS.index(c[:-1]) for c in DECK}
+_SORT_KEY: dict[str, int] = {c: _SUIT_INDEX[c[-1]] * 10 + RANKS_36.index(c[:-1]) for c in DECK}
 # Per trump suit, card -> card points.
 _POINTS: dict[str | None, dict[str, int]] = {
     t: {c: TRUMP_POINTS.get(c[:-1], 0) if c[-1] == t else PLAIN_POINTS.get(c[:-1], 0) for c in DECK}
     for t in (*SUITS, None)  # None: no trump, every card plain
 }
-# The actions legal_actions offers, one shared object each (server.rules.games.base).
+# The actions legal_actions offers, one shared object each (server.rules.game).
 NO_TRUMP = "N"  # the ``suit`` of a no-trump call
 _TRUMP_ACTIONS = tuple(shared_actions("trump", "suit", SUITS).values())
 _NO_TRUMP_ACTIONS = tuple(shared_actions("trump", "suit", (*SUITS, NO_TRUMP)).values())
@@ -608,6 +610,15 @@ class Tarbish(Game):
 
     name = "tarbish"
     title = "Tarabish (Tarbish)"
+    short_title = "Tarabish"
+    partnerships: ClassVar[Teams] = {4: ((0, 2), (1, 3))}
+    phases: ClassVar[Sections] = {
+        "naming": "naming-trump",
+        "declaring": "runs-and-bella",
+        "playing": "play",
+        "over": "scoring",
+    }
+    declarer_key = "caller"
     seat_keys = ("hand", "legal")
     min_players = 4
     max_players = 4
@@ -925,6 +936,3 @@ def _seat_scores(scores: tuple[int, int]) -> list[int]:
 
 def _winners_json(winners: tuple[int, ...] | None) -> list[int] | None:
     return None if winners is None else list(winners)
-
-
-GAME = Tarbish()

@@ -49,22 +49,31 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from operator import add, itemgetter
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from pydantic import Field
 
-from server.rules.cards import hand_rng, ribs_deck, shuffled
-from server.rules.games.base import (
+from server.rules.cards import bare_deck, hand_rng, shuffled
+from server.rules.game import (
     Action,
     Game,
     GameError,
     GameOptions,
+    Sections,
     Setup,
     action_type,
     shared_action,
     shared_actions,
 )
 from server.rules.state import State, ViewMemo, log_entries, log_json
+
+RIBS_RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7")
+
+
+def ribs_deck(players: int) -> list[str]:
+    """The Ribs deck: one run A K Q J 10 9 8 7 (bare ranks) per player."""
+    return bare_deck(RIBS_RANKS, players)
+
 
 RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7")
 RANK_INDEX: dict[str, int] = {rank: i for i, rank in enumerate(RANKS)}
@@ -654,6 +663,12 @@ class Ribs(Game):
 
     name = "ribs"
     title = "Ribs"
+    short_title = "Ribs"
+    phases: ClassVar[Sections] = {
+        "bidding": "bidding-before-every-trick",
+        "playing": "the-trick",
+        "over": "hand-and-game",
+    }
     seat_keys = ("hand", "legal", "my_face_down")
     min_players = 4
     max_players = 10
@@ -986,6 +1001,3 @@ def _face_down(state: RibsState, seat: int) -> list[dict[str, Any]]:
             if play.folded and play.seat == seat:
                 mine.append({"trick_number": state.trick_number, "cards": _pair_cards(play.pair), "fold": True})
     return mine
-
-
-GAME = Ribs()
