@@ -1,5 +1,5 @@
-// The games' option defaults as GET /api/games gives them today (each option's schema default),
-// for the summary tests: an entry of the list is {name, options: a JSON Schema with defaults}.
+// The games as GET /api/games gives them, for the summary tests: each option's schema default,
+// the order a summary says them in and those it folds (only what the summary reads).
 export const DEFAULTS = {
   oh_hell: {
     start: "high", rebound: true, min_cards: 1, max_cards: null, hook: true, hook_last_hand: true,
@@ -15,5 +15,13 @@ export const DEFAULTS = {
 
 const schema = (defaults) => ({ properties: Object.fromEntries(Object.entries(defaults).map(([k, v]) => [k, { default: v }])) });
 
+const ORDER = {
+  oh_hell: ["trump", "scoring", "start", "rebound", "min_cards", "max_cards", "hook", "hook_last_hand", "vienna", "blind_one", "until_clear_winner"],
+  bid_whist: ["target", "jokers", "books", "directions", "no_trump", "downtown_beats_uptown", "no_trump_double", "boston", "sport_kitty", "min_bid", "game_to", "joker_no_trump"],
+  tarbish: ["target", "half_bait", "no_trump", "dealer_forced"],
+  ribs: ["target", "until_sole_winner"],
+};
+const FOLDED = { bid_whist: ["books", "game_to", "no_trump", "target"] };
+
 /** The game's entry in GET /api/games, as far as the summary reads it. */
-export const entry = (name) => ({ name, options: schema(DEFAULTS[name]) });
+export const entry = (name) => ({ name, options: schema(DEFAULTS[name]), order: ORDER[name], folded: FOLDED[name] || ["target"] });

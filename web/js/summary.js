@@ -3,7 +3,7 @@
 // to ±7"; a default table reads "<game> · to 21"). What it knows of a game comes from the
 // game's entry in GET /api/games: the defaults (its "options" schema), the order the summary
 // says them in ("order"), those never said on their own ("folded") and the words ("words");
-// the game's client descriptor (games/<name>/) says what reads with another option. The lobby's
+// the game's client descriptor (games/<name>/) words what reads with another option. The lobby's
 // rows, the table page, the history and the match page all use it; the match page also lists
 // every option (optionList).
 import { t, has, lang } from "./i18n.js";
@@ -30,16 +30,16 @@ export function defaultsOf(game, entry = null) {
   return out;
 }
 
-/** The options in the order a summary says them: the server's "order", else the game's own
- *  (its descriptor's), then the schema's, then any the table has that neither lists. */
+/** The options in the order a summary says them: the server's "order", then the schema's, then
+ *  any the table has that neither lists. */
 function ordered(game, entry, chosen) {
-  const first = entry?.order || descriptor(game).summary?.order || [];
+  const first = entry?.order || [];
   return [...new Set([...first, ...Object.keys(chosen)])].filter((key) => key in chosen);
 }
 
 /** Options never said on their own: the target (said last) and what reads with another. */
-function foldedOf(game, entry) {
-  return new Set(["target", ...(entry?.folded || descriptor(game).summary?.folded || [])]);
+function foldedOf(entry) {
+  return new Set(["target", ...(entry?.folded || [])]);
 }
 
 const same = (a, b) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -86,7 +86,7 @@ export function rulesSummary(game, options, entry = null, title = "") {
   const info = entryOf(game, entry);
   const defaults = defaultsOf(game, info);
   const chosen = { ...defaults, ...(options || {}) };
-  const folded = foldedOf(game, info);
+  const folded = foldedOf(info);
   const parts = [shortTitle(game, title || info?.title)];
   for (const key of ordered(game, info, chosen)) {
     if (folded.has(key) || !(key in defaults) || same(chosen[key], defaults[key])) continue;

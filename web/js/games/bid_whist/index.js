@@ -112,11 +112,9 @@ function declarerWhy(view, legal) {
 export default {
   name: "bid_whist",
   strings,
+  // The summary's words for options that read with another (GET /api/games folds them): the
+  // books as "to ±7", no trump with the directions.
   summary: {
-    // Until GET /api/games gives them ("order", "folded"): the summary's order, and the options
-    // that read with another (the books as "to ±7", no trump with the directions).
-    order: ["target", "jokers", "books", "directions", "no_trump", "downtown_beats_uptown", "no_trump_double", "boston", "sport_kitty", "min_bid", "game_to", "joker_no_trump"],
-    folded: ["game_to", "books", "no_trump"],
     /** The bidding in a word: "uptown/downtown" or "uptown/downtown/no trump". */
     words: (key, options) => (key !== "directions" ? undefined
       : options.directions ? t(options.no_trump ? "summary.bid_whist.directionsNoTrump" : "summary.bid_whist.directions") : null),

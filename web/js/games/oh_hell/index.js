@@ -14,8 +14,6 @@ function hookWhy(view, legal) {
 export default {
   name: "oh_hell",
   strings,
-  // The summary's order until GET /api/games gives it ("order"): trump and scoring matter most.
-  summary: { order: ["trump", "scoring", "start", "rebound", "min_cards", "max_cards", "hook", "hook_last_hand", "vienna", "blind_one", "until_clear_winner"] },
   why: hookWhy,
   bidPrompt: "prompt.ohHellBid",
 
