@@ -4,10 +4,11 @@
 import { cardBack, cardButton, cardView, suitName, SUITS } from "../cards.js";
 import { $, fill, h, keepFocus, toast } from "../dom.js";
 import { bidText, passLabel, promptFor, seatLabel } from "../games.js";
+import { arrangeHand } from "../handorder.js";
 import { t } from "../i18n.js";
 import { cardWhyLine, whyParts } from "../why.js";
 import { turnClock } from "./clock.js";
-import { legal, names, page, room, view, game } from "./page.js";
+import { code, game, legal, names, page, room, view } from "./page.js";
 import { heldFor, partnersLine, render } from "./table_view.js";
 
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -240,6 +241,7 @@ export function renderHand() {
       Array.from({ length: k }, () => cardBack({ small: true }))));
   }
   fill(box, parts);
+  arrangeHand(box, room().game, v, code);
 }
 
 /** Send a move; nothing more is sent until the table answers. */

@@ -3,8 +3,10 @@
 // the turn said to screen readers.
 import { roomUrl } from "../api.js";
 import { $, fill, h, keepFocus, toast } from "../dom.js";
+import { renderBidBar } from "../bidbar.js";
 import { gameTitle, promptFor } from "../games.js";
 import { t } from "../i18n.js";
+import { announceGoals } from "../needs.js";
 import { gameEntry } from "../summary.js";
 import { renderTable } from "../table.js";
 import { turnTimer } from "./clock.js";
@@ -28,6 +30,8 @@ export function render() {
     renderHeader();
     renderJoin();
     renderInfo();
+    renderBidBar(room().game, view());
+    announceGoals(room().game, view(), names());
     renderScoreStrip();
     renderTableArea();
     renderControls();

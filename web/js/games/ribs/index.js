@@ -52,6 +52,7 @@ export default {
   why: ribsWhy,
   trump: false,
   trickCounts: false,
+  suits: false, // ranks only: the hand is sorted by rank or by hand
   pairs: true, // each seat plays two cards: on a phone every pair has a column slot of its own
 
   /** The Leader lays the Ribs; the others play a pair face up or fold it. */
