@@ -17,8 +17,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from server.log_entry import StoreUnavailable
 from server.storage import devices
-from server.storage.db import OUTAGE_ERRORS
 
 log = logging.getLogger("felt.players")
 
@@ -69,7 +69,7 @@ async def player_for_token(app: Any, token: str | None) -> Caller | None:
 
     try:
         caller = await db.call(find)
-    except OUTAGE_ERRORS:
+    except StoreUnavailable:
         if known is not None:  # the database is away: a token known a minute ago still counts
             return known[0]
         raise

@@ -18,6 +18,7 @@ from urllib.parse import unquote_plus
 from server.edges.transport import LOAD
 from server.games import GameError
 from server.limits import CONNECTS, LOOKUPS, TOKEN_CONNECTS, OpenSockets, budget_key
+from server.log_entry import StoreUnavailable
 from server.players import CLOSE_REVOKED, REVOKED_REASON, DeviceSockets, player_for_token
 from server.rooms import Connection, Room, RoomError
 from server.rooms.messages import (
@@ -43,7 +44,6 @@ from server.rooms.messages import (
 from server.rooms.seats import quoted
 from server.rooms.watching import SENT_AWAY
 from server.storage import groups
-from server.storage.db import OUTAGE_ERRORS
 
 log = logging.getLogger("felt.ws")
 
@@ -264,8 +264,8 @@ class RoomSocket:
             return False
         try:
             player = await player_for_token(app, token)
-        except OUTAGE_ERRORS as exc:
-            log.warning("socket to room %s: the database is unavailable: %s", room.code, type(exc).__name__)
+        except StoreUnavailable as exc:
+            log.warning("socket to room %s: the database is unavailable: %s", room.code, exc)
             if self.metrics is not None:
                 self.metrics.database_errors += 1
             await self._refuse("unavailable", "The database is unavailable; try again shortly.", CLOSE_TRY_AGAIN)
@@ -312,7 +312,7 @@ class RoomSocket:
 
             try:
                 member = await db.call(role) is not None
-            except OUTAGE_ERRORS:
+            except StoreUnavailable:
                 await self._refuse("unavailable", "The database is unavailable; try again shortly.", CLOSE_TRY_AGAIN)
                 return False
         if watching.admits(member):

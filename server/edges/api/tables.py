@@ -19,10 +19,10 @@ from pydantic import BaseModel
 from server.edges.api.deps import Caller, current_player
 from server.edges.api.errors import ApiError, error_response_doc
 from server.edges.api.groups import group_tables_of
+from server.log_entry import StoreUnavailable
 from server.rooms import RoomError
 from server.rooms.table import awaits
 from server.rooms.timer import is_slow
-from server.storage.db import OUTAGE_ERRORS
 
 router = APIRouter(tags=["tables"])
 
@@ -56,7 +56,7 @@ class TableList(BaseModel):
 async def my_tables(request: Request, caller: Caller = Depends(current_player)) -> dict:
     try:
         found = await request.app.state.tables.tables_of(caller.id)
-    except OUTAGE_ERRORS:
+    except StoreUnavailable:
         raise ApiError(503, "unavailable", "The table store is not reachable right now; try again.") from None
     # The open tables of the caller's groups are theirs too, seated or not.
     theirs = await group_tables_of(request, caller.id)
