@@ -5,6 +5,7 @@ instead of checking it themselves."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 SERVER = Path(__file__).resolve().parents[2] / "server"
@@ -30,5 +31,15 @@ def test_only_storage_imports_sqlalchemy():
         str(path.relative_to(SERVER))
         for path in outside("storage")
         if any(name == "sqlalchemy" or name.startswith("sqlalchemy.") for name in imported_modules(path))
+    ]
+    assert offenders == []
+
+
+def test_the_edges_never_name_cluster_mode():
+    offenders = [
+        f"{path.relative_to(SERVER)}:{number}"
+        for path in sorted((SERVER / "edges").rglob("*.py"))
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if re.search(r"cluster", line, re.IGNORECASE)
     ]
     assert offenders == []
