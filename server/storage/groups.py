@@ -113,6 +113,39 @@ def group_row(session: Session, code: str) -> Group | None:
     return session.get(Group, code) if is_group_code(code) else None
 
 
+def name_of(session: Session, code: str) -> str:
+    """The name of group ``code``, which exists (its membership was checked)."""
+    return session.get_one(Group, code).name
+
+
+def invite_of(session: Session, code: str) -> str:
+    """The invite of group ``code``, which exists (its ownership was checked)."""
+    return session.get_one(Group, code).invite
+
+
+def group_page(session: Session, code: str, player_id: str) -> dict[str, Any] | None:
+    """Group ``code`` as member ``player_id`` sees it: its name, the member's role, members,
+    house rules and their changes, table choices, open tables (``you_sit`` at each), season and
+    seasons; None when there is no such group or ``player_id`` is not in it."""
+    group = group_row(session, code)
+    role = role_of(session, code, player_id)
+    if group is None or role is None:
+        return None
+    tables = open_tables(session, [code])
+    mine = seated_at(session, player_id, [t["code"] for t in tables])
+    return {
+        "name": group.name,
+        "role": role,
+        "members": members_of(session, code),
+        "rules": rules_of(session, code),
+        "rules_changes": rules_changes_of(session, code),
+        "table_rules": table_options_by_game(session, code),
+        "tables": [{**t, "you_sit": t["code"] in mine} for t in tables],
+        "season": current_season(session, code),
+        "seasons": season_numbers(session, code),
+    }
+
+
 def invitation(session: Session, code: str, invite: str) -> dict[str, str] | None:
     """What an invite link says before anyone joins: the group's name and who invites (its
     owner, by their current name); None for a wrong or rotated invite, or no such group."""
@@ -363,6 +396,11 @@ def member_group_codes(session: Session, player_id: str) -> list[str]:
     return list(session.scalars(sa.select(GroupMember.group_code).where(GroupMember.player_id == player_id)))
 
 
+def tables_of_member(session: Session, player_id: str) -> list[dict[str, Any]]:
+    """The open tables of every group ``player_id`` belongs to (see ``open_tables``)."""
+    return open_tables(session, member_group_codes(session, player_id))
+
+
 # ---- matches -------------------------------------------------------------------------------
 
 
@@ -488,6 +526,13 @@ def recent_match_ids(session: Session, code: str, limit: int = 10) -> list[str]:
         .limit(limit)
     )
     return list(session.scalars(query))
+
+
+def night_of(session: Session, code: str, gap: timedelta) -> tuple[dict[str, str], list[dict[str, Any]], str]:
+    """What the night's recap of group ``code`` is made of: its members (id -> name), the
+    matches of its last night (``night_matches``) and its name."""
+    members = {m["player_id"]: m["name"] for m in members_of(session, code)}
+    return members, night_matches(session, code, gap), name_of(session, code)
 
 
 def all_match_ids(session: Session, code: str) -> list[str]:
