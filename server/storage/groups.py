@@ -423,14 +423,14 @@ def link_match(session: Session, match_id: str, room_code: str | None, game: str
         session.connection().execute(GroupLedgerMeeting.__table__.insert(), [{**base, **m} for m in meetings])
 
 
-def ledger_standings(
-    session: Session, code: str, game: str, season: int | None, members: dict[str, str]
-) -> dict[str, Any]:
-    """``{"rows", "head_to_head", "pairs"}`` of ``game`` in the group's ``season`` (None: all
-    seasons): the database adds up the matches' ledger lines per person and their meetings per
-    two people, and ``ledger.Ledger`` shapes the totals as a recount would."""
+def ledger_totals(
+    session: Session, code: str, game: str, season: int | None
+) -> tuple[list[tuple[str, int, int, int, float, int]], list[tuple[str, str, bool, tuple[int, ...]]]]:
+    """The sums of ``game``'s stored ledger lines in the group's ``season`` (None: all
+    seasons), added up by the database: per person ``(player_id, matches, wins, points,
+    against, places)``, per two people ``(a, b, together, (matches, a_higher, b_higher, won,
+    bids, bids_made))``. The groups layer shapes them (``ledger.standings_of_totals``)."""
     line, meet = GroupLedgerLine, GroupLedgerMeeting
-    tally = ledger.Ledger(game)
     conn = session.connection()
     per_person = sa.select(
         line.player_id,
@@ -442,17 +442,34 @@ def ledger_standings(
     ).where(line.group_code == code, line.game == game)
     if season is not None:
         per_person = per_person.where(line.season == season)
-    for player_id, matches, wins, points, against, places in conn.execute(per_person.group_by(line.player_id)):
-        tally.person(player_id, int(matches), int(wins), int(points), float(against), int(places))
+    persons = [
+        (player_id, int(matches), int(wins), int(points), float(against), int(places))
+        for player_id, matches, wins, points, against, places in conn.execute(per_person.group_by(line.player_id))
+    ]
     sums = (meet.a_higher, meet.b_higher, meet.won, meet.bids, meet.bids_made)
     per_two = sa.select(meet.a, meet.b, meet.together, sa.func.count(), *map(sa.func.sum, sums)).where(
         meet.group_code == code, meet.game == game
     )
     if season is not None:
         per_two = per_two.where(meet.season == season)
-    for a, b, together, *counts in conn.execute(per_two.group_by(meet.a, meet.b, meet.together)):
-        tally.meeting(a, b, bool(together), tuple(int(c) for c in counts))  # type: ignore[arg-type]
-    return tally.standings(members)
+    meetings = [
+        (a, b, bool(together), tuple(int(c) for c in counts))
+        for a, b, together, *counts in conn.execute(per_two.group_by(meet.a, meet.b, meet.together))
+    ]
+    return persons, meetings
+
+
+CURRENT_SEASON = "current"
+
+
+def ledger_sums(session: Session, code: str, game: str, season: int | str | None) -> dict[str, Any]:
+    """What the standings of ``game`` in the group's ``season`` are made of: ``{"season",
+    "members", "persons", "meetings"}`` (see ``ledger_totals``); ``season`` is a number, None
+    for all seasons, or ``CURRENT_SEASON`` (the one open now, whose number is answered)."""
+    number = current_season(session, code)["number"] if season == CURRENT_SEASON else season
+    members = {m["player_id"]: m["name"] for m in members_of(session, code)}
+    persons, meetings = ledger_totals(session, code, game, number if isinstance(number, int) else None)
+    return {"season": number, "members": members, "persons": persons, "meetings": meetings}
 
 
 def ledger_matches(

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from server.edges.api.deps import Caller, current_player, spend_player
 from server.edges.api.errors import ApiError, error_response_doc
 from server.games import game_names, get_game
-from server.groups import partners, recap
+from server.groups import ledger, partners, recap
 from server.groups.presence import Presence, SharedPresence, presence_of
 from server.limits import RECAP_IMAGES
 from server.notify.events import RulesChanged, TableOpened
@@ -375,9 +375,9 @@ def defaults(game_name: str) -> dict[str, Any]:
     return get_game(game_name).parse_options({}).model_dump(mode="json")
 
 
-def _season_arg(season: str | None, current: int) -> int | None:
+def _season_arg(season: str | None) -> int | str | None:
     if season is None or season == "":
-        return current
+        return groups.CURRENT_SEASON
     if season == "all":
         return None
     if season.isdigit() and 0 < int(season) < 1_000_000:
@@ -403,13 +403,11 @@ async def standings(
     if game not in game_names():
         raise ApiError(422, "unknown_game", f"There is no game {game[:40]!r}.")
 
-    def read(session) -> dict:
-        number = _season_arg(season, groups.current_season(session, code)["number"])
-        members = {m["player_id"]: m["name"] for m in groups.members_of(session, code)}
-        table = groups.ledger_standings(session, code, game, number, members)
-        return {"game": game, "season": "all" if number is None else number, **table}
-
-    return await _in_session(request, read)
+    wanted = _season_arg(season)
+    sums = await _in_session(request, lambda s: groups.ledger_sums(s, code, game, wanted))
+    number = sums["season"]
+    table = ledger.standings_of_totals(game, sums["persons"], sums["meetings"], sums["members"])
+    return {"game": game, "season": "all" if number is None else number, **table}
 
 
 @router.post(
