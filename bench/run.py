@@ -26,7 +26,7 @@ import time
 from bench.common import (ROOT, add_write_flag, figure, fmt, line, merge_results, now_iso, read_results,
                           readme_path, results_path, write_json)
 
-PARTS = ("calibration", "engines", "micro", "patches", "storage", "load", "durable")
+PARTS = ("calibration", "engines", "micro", "patches", "claims", "storage", "load", "durable")
 STORAGE_ARGS: list[str] | None = None
 
 
@@ -242,11 +242,13 @@ def main(argv: list[str] | None = None) -> int:
     before = _pin(1)
     from bench.engines import run_engines
     from bench.micro import run_micro
+    from bench.claims import run_claims
     from bench.patches import run_patches
 
     part("engines", lambda: run_engines(args.quick, log))
     part("micro", lambda: run_micro(args.quick, log))
     part("patches", lambda: run_patches(args.quick, log))
+    part("claims", lambda: run_claims(args.quick, log))
     if before is not None:
         os.sched_setaffinity(0, before)
     part("storage", lambda: run_storage(args.quick, args.write))

@@ -27,6 +27,7 @@ from server.rooms.messages import (
     AllowSeat,
     BotMsg,
     Chat,
+    Claim,
     ClientMsg,
     Close,
     JoinNext,
@@ -501,3 +502,5 @@ async def _dispatch_seats(room: Room, conn: Connection, msg: ClientMsg) -> None:
         await room.allow_seat(conn, msg.player_id, msg.allow)
     elif isinstance(msg, JoinNext):
         await room.join_next(conn)
+    elif isinstance(msg, Claim):
+        await room.claim(conn)

@@ -9,7 +9,7 @@ for what it needs and names no game. Adding a game is one folder and one line in
 
 from __future__ import annotations
 
-from server.games import bid_whist, oh_hell, ribs, tarbish
+from server.games import bid_whist, oh_hell, ribs, spades, tarbish
 from server.rules.game import (
     Action,
     Game,
@@ -24,6 +24,7 @@ GAMES: list[Game] = [
     bid_whist.GAME,
     tarbish.GAME,
     ribs.GAME,
+    spades.GAME,
 ]
 
 _BY_NAME: dict[str, Game] = {game.name: game for game in GAMES}

@@ -96,6 +96,12 @@ class JoinNext(ClientMsg):
     type: Literal["join_next"]
 
 
+class Claim(ClientMsg):
+    """A seated player claims every remaining trick of the hand for their side."""
+
+    type: Literal["claim"]
+
+
 ClientMessage = Annotated[
     Sit
     | Stand
@@ -110,7 +116,8 @@ ClientMessage = Annotated[
     | Reclaim
     | TakeSeat
     | AllowSeat
-    | JoinNext,
+    | JoinNext
+    | Claim,
     Field(discriminator="type"),
 ]
 _parser: TypeAdapter = TypeAdapter(ClientMessage)
@@ -129,6 +136,7 @@ KNOWN_TYPES = (
     "take_seat",
     "allow_seat",
     "join_next",
+    "claim",
 )
 
 

@@ -37,6 +37,7 @@ from server.log_entry import LogEntry
 from server.notify.events import MatchFinished
 from server.rooms.autoplay import Autoplay
 from server.rooms.chat import ChatLimits
+from server.rooms.claims import TableClaims
 from server.rooms.connection import Connection
 from server.rooms.delivery import Delivery
 from server.rooms.errors import RoomError
@@ -51,7 +52,7 @@ from server.rooms.watching import send_away
 from server.rules.game import canonical_action
 
 
-class Room(SeatTakeover):
+class Room(SeatTakeover, TableClaims):
     """One live table: its ``Table``, a lock, its connections and the frames not yet durable."""
 
     # A server holds thousands of rooms: no per-instance __dict__.

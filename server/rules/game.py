@@ -11,7 +11,10 @@ A game is a handful of pure functions over an immutable state:
   player can read: the sentence ``why_illegal(state, seat, action)`` gives;
 - ``view(state, seat)`` is the only way state leaves the server: what that seat may see
   (``None`` is a spectator, who sees only what is public);
-- ``outcome(state)`` is ``None`` until the match ends, then ``{"scores", "winners"}``.
+- ``outcome(state)`` is ``None`` until the match ends, then ``{"scores", "winners"}``;
+- ``trick_play(state)``, in a game of tricks (``claims`` true), is the hand's trick play as it
+  stands (``server.rules.tricks.TrickPlay``), None while no trick is being played: what a
+  claim's search needs of the game (server/rules/claims.py).
 
 States are ``server.rules.state.State`` objects that ``apply`` never changes: it returns a
 fresh clone with the changed fields set (``server.rules.state``); views are built through the match's
@@ -32,6 +35,7 @@ from typing import Any, ClassVar, NamedTuple
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from server.rules.cards import check_deck
+from server.rules.tricks import TrickPlay
 
 Action = dict[str, Any]
 Teams = Mapping[int, tuple[tuple[int, ...], ...]]  # player count -> each partnership's seats
@@ -90,13 +94,14 @@ def action_type(action: object) -> str:
 
 # The fields of each action type (PROTOCOL §2): everything else a client sends is dropped.
 ACTION_FIELDS: dict[str, tuple[str, ...]] = {
-    "bid": ("value", "direction"),
+    "bid": ("value", "direction", "blind"),
     "pass": (),
     "take": ("direction",),
     "discard": ("cards",),
     "trump": ("suit",),
     "direction": ("direction",),
     "declare": (),
+    "look": (),
     "play": ("card",),
     "ribs": ("cards",),
     "pair": ("cards", "fold"),
@@ -397,6 +402,14 @@ class Game(ABC):
     @abstractmethod
     def players(self, state: Any) -> int:
         """The number of seats in this match."""
+
+    #: Whether a seat may claim the rest of a hand's tricks (a game of tricks says so).
+    claims: ClassVar[bool] = False
+
+    def trick_play(self, state: Any) -> TrickPlay | None:
+        """The hand's trick play as it stands, or None while no trick is being played (and
+        always in a game without claims)."""
+        return None
 
     def watch_point(self, state: Any, unit: str) -> bool:
         """Whether a watcher kept one ``unit`` behind (``"trick"`` or ``"hand"``) may be shown

@@ -227,6 +227,7 @@ def _replay(
     chance = 1.0
     try:
         state = game.new_game(players=n, options=options, seed=0, dealer=view["dealer"], decks=[deck])
+        state = reader.started(game, state, view)
         hidden = iter(fills)
         for entry in view.get("log") or []:
             action = entry["action"]
@@ -326,3 +327,9 @@ class Reader:
     def options(view: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
         """The options of the sampled match (the table's own, unless the hand needs others)."""
         return dict(options)
+
+    @staticmethod
+    def started(game: Any, state: Any, view: dict[str, Any]) -> Any:
+        """The sampled match as dealt, before the log is replayed (a game whose hand depends on
+        the running scores starts it at the view's)."""
+        return state

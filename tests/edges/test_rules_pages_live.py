@@ -165,6 +165,7 @@ def every_option_changed(game: str) -> dict:
         },
         "tarbish": {"target": 300, "half_bait": True, "no_trump": True, "dealer_forced": False},
         "ribs": {"target": 7, "until_sole_winner": True},
+        "spades": {"target": 300, "blind_nil": True, "bag_limit": 5, "lose_at": -200},
     }[game]
     assert set(changed) == set(defaults), "a new option needs a value here"
     return changed

@@ -39,6 +39,9 @@ from server.rules.words import LANGUAGES
 GAMES = all_games()
 pytestmark = pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
 MAX_MOVES = 20_000  # more than any match of random moves takes: a guard, not a limit reached
+# Options a match of random moves needs to end: random Spades bids are set hand after hand, so
+# without a losing score the match would never reach its target.
+ENDING_OPTIONS: dict[str, dict[str, Any]] = {"spades": {"lose_at": -200}}
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +54,7 @@ def live_server(tmp_path_factory):
 def match_moves(game: Game, seed: int, stop: int = MAX_MOVES):
     """(state, seat, view) before each move of a match of random legal moves, to its end or ``stop``."""
     rng = random.Random(seed)
-    state = game.new_game(players=game.default_players, seed=seed)
+    state = game.new_game(players=game.default_players, options=ENDING_OPTIONS.get(game.name), seed=seed)
     for _ in range(stop):
         actors = game.to_act(state)
         if not actors:
@@ -64,7 +67,7 @@ def match_moves(game: Game, seed: int, stop: int = MAX_MOVES):
 
 def finished_match(game: Game, seed: int) -> Any:
     rng = random.Random(seed)
-    state = game.new_game(players=game.default_players, seed=seed)
+    state = game.new_game(players=game.default_players, options=ENDING_OPTIONS.get(game.name), seed=seed)
     for _ in range(MAX_MOVES):
         actors = game.to_act(state)
         if not actors:

@@ -81,7 +81,12 @@ CARD_PLACES: dict[str, tuple[Callable[[dict], list[str]], Callable[[dict], list[
     "tarbish": (lambda f: _keys("hands", "won")(f) + _trick_cards(f), _keys("hands", "kitties")),
     "ribs": (lambda f: _keys("hands", "won", "discard")(f) + (f["ribs"] or []) + _ribs_table(f),
              _keys("deck")),
+    "spades": (lambda f: _keys("hands", "tricks_played")(f) + _trick_cards(f), _keys("hands")),
 }
+
+# Options a random match needs to end: random Spades bids are set hand after hand, so without a
+# losing score the match would never reach its target.
+ENDING_OPTIONS: dict[str, dict[str, Any]] = {"spades": {"lose_at": -200}}
 
 # Actions no game accepts, whatever the state.
 JUNK: list[Any] = [
@@ -111,7 +116,7 @@ class Run:
     def __init__(self, name: str, seed: int, players: int, deep: bool,
                  options: dict[str, Any] | None = None) -> None:
         self.game = get_game(name)
-        self.options = dict(options or {})
+        self.options = dict(options or ENDING_OPTIONS.get(name, {}))
         self.name = name
         self.rng = random.Random(seed)
         self.seed = seed

@@ -8,13 +8,13 @@ from server.bots import get_bot
 from server.games import GameError, IllegalAction, NotYourTurn, all_games, game_names, get_game
 
 
-def test_the_registry_knows_the_four_games_by_name():
-    assert game_names() == ["oh_hell", "bid_whist", "tarbish", "ribs"]
+def test_the_registry_knows_the_five_games_by_name():
+    assert game_names() == ["oh_hell", "bid_whist", "tarbish", "ribs", "spades"]
     assert get_game("tarbish").title == "Tarabish (Tarbish)"
 
 
 def test_an_unknown_game_is_a_value_error_naming_the_known_games():
-    with pytest.raises(ValueError, match="bid_whist, oh_hell, ribs, tarbish"):
+    with pytest.raises(ValueError, match="bid_whist, oh_hell, ribs, spades, tarbish"):
         get_game("chess")
 
 

@@ -16,6 +16,9 @@ import { soundToggle, warnOnce } from "./clock_sound.js";
 import { tableAlerts } from "./attention.js";
 import { isSlow, timeLeft } from "./slowclock.js";
 import { namesAtMove, seatNamesOverMatch } from "./occupants.js";
+import { arrangeHand } from "./handorder.js";
+import { renderBidBar } from "./bidbar.js";
+import { announceGoals } from "./needs.js";
 
 translatePage();
 const code = canonicalCode(decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || ""));
@@ -88,6 +91,8 @@ function render() {
     renderHeader();
     renderJoin();
     renderInfo();
+    renderBidBar(room().game, view());
+    announceGoals(room().game, view(), names());
     renderScoreStrip();
     renderTableArea();
     renderControls();
@@ -777,6 +782,7 @@ function renderHand() {
       Array.from({ length: k }, () => cardBack({ small: true }))));
   }
   fill(box, parts);
+  arrangeHand(box, room().game, v, code);
 }
 
 /** Cards that appear in some legal multi-card action, or null when any card may be chosen. */

@@ -5,6 +5,7 @@ import { cardBack, cardText, cardView } from "./cards.js";
 import { descriptor, seatNotes } from "./games.js";
 import { t } from "./i18n.js";
 import { timeLeft } from "./slowclock.js";
+import { goalNotes } from "./needs.js";
 
 /** The direction of seat ``seat`` from the middle, seen from ``base`` (at the bottom); the
  *  stylesheet turns it into a position with radii that suit the screen size. */
@@ -76,6 +77,7 @@ export function renderTable(el, o) {
     if (s.away) badges.push(h("span", { class: "badge badge-away", title: t("badge.awayTitle") }, t("badge.away")));
     else if (!empty && !s.bot && s.connected === false) badges.push(h("span", { class: "badge badge-off" }, t("badge.offline")));
     if (view && view.dealer === seat) badges.push(h("span", { class: "badge badge-dealer", title: t("badge.dealer") }, t("badge.dealer")));
+    badges.push(...goalNotes(o.game, view, seat));
     if (o.trick?.held && resolvedNext(o.game, o.trick, view) === seat) badges.push(h("span", { class: "badge badge-next" }, t("resolved.opensNext")));
     const count = view && Array.isArray(view.hand_counts) ? view.hand_counts[seat] : null;
     const acting = toAct.has(seat);

@@ -11,6 +11,10 @@ const bidWord = (value) => (typeof value === "number" ? t(`bidWhist.bid.${value}
 
 const ARROWS = { uptown: "\u2191", downtown: "\u2193" };
 
+// Ranks high to low: uptown high cards win; downtown low cards win and the ace stays best.
+const UPTOWN = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"];
+const DOWNTOWN = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+
 /** A hand's result on the sheet: a sweep is the seed's Chicago, or with house options a
  *  Boston (×4 when it scores four times); else made or set. */
 export function sheetResult(e) {
@@ -67,6 +71,23 @@ export default {
   bidWord,
   hideBidsOnceContracted: true,
   controls,
+
+  /** The hand's order: the contract's direction (downtown: A 2 3 … K), no trump in a no-trump
+   *  contract; the jokers, when dealt, are the highest trumps (sorting.js). */
+  cardOrder(view) {
+    const downtown = (view.play_direction || view.direction) === "downtown";
+    return { trump: view.direction === "no_trump" ? null : view.trump, ranks: () => (downtown ? DOWNTOWN : UPTOWN) };
+  },
+
+  /** The declarer's side "needs N more" of the tricks its contract asks (the view's
+   *  tricks_needed), from the first lead to the hand's end. */
+  goals(view) {
+    if (view.contract == null || view.declarer == null || !Array.isArray(view.team_tricks) || view.tricks_needed == null) return [];
+    if (view.phase !== "playing" && view.phase !== "trump_or_lead") return [];
+    const side = (view.teams || [[0, 2], [1, 3]]).findIndex((team) => team.includes(view.declarer));
+    if (side < 0) return [];
+    return [{ seats: view.teams?.[side] || [view.declarer], need: view.tricks_needed, won: view.team_tricks[side], exact: false }];
+  },
 
   /** A move that names a direction, in words: "bid Four ↓ downtown", "chose ↑ uptown". */
   actionText(action) {

@@ -7,6 +7,13 @@ import { SUITS, cardView } from "../cards.js";
 export default {
   name: "oh_hell",
   bidPrompt: "prompt.ohHellBid",
+  bidBar: true, // the bids' total against the tricks, and the hook's forbidden bid (bidbar.js)
+
+  /** Each seat "needs N more" of its bid: exactly its bid, so one trick over is a set. */
+  goals(view) {
+    if (view.phase !== "playing" || !Array.isArray(view.bids) || !Array.isArray(view.tricks_won)) return [];
+    return view.bids.flatMap((bid, seat) => (typeof bid === "number" ? [{ seats: [seat], need: bid, won: view.tricks_won[seat] ?? 0, exact: true }] : []));
+  },
 
   /** A line under the prompt: the dealer's forbidden bid. */
   hint(view, moves) {

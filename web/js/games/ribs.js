@@ -10,6 +10,7 @@ export default {
   name: "ribs",
   trump: false,
   trickCounts: false,
+  suits: false, // ranks only: the hand is sorted by rank or by hand
   pairs: true, // each seat plays two cards: on a phone every pair has a column slot of its own
 
   seatNotes(view, seat) {

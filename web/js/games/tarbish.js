@@ -4,6 +4,8 @@ import { t } from "../i18n.js";
 import { SUITS, cardText } from "../cards.js";
 
 const NATURAL = ["6", "7", "8", "9", "10", "J", "Q", "K", "A"]; // low to high, for runs
+const TRUMP_RANKS = ["J", "9", "A", "10", "K", "Q", "8", "7", "6"]; // high to low, in trump
+const PLAIN_RANKS = ["A", "10", "K", "Q", "J", "9", "8", "7", "6"]; // high to low, in the other suits
 
 /** Whether key ``a`` beats key ``b``, compared item by item. */
 function higher(a, b) {
@@ -39,6 +41,11 @@ const part = (e, i, key) => String(e.teams?.[i]?.[key] ?? "—");
 
 export default {
   name: "tarbish",
+
+  /** The hand's order: the trump suit's own ranks (J 9 A 10 K Q 8 7 6), the others' A 10 K Q J. */
+  cardOrder(view) {
+    return { trump: view.no_trump ? null : view.trump, ranks: (suit, isTrump) => (isTrump ? TRUMP_RANKS : PLAIN_RANKS) };
+  },
 
   // The trump line: "no trump" once it is called, else "not yet" (games.js's fallback).
   noTrumpText(view) {
