@@ -24,7 +24,6 @@ import orjson
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy.orm import Session
 
 from server.edges.api.deps import Caller, current_player, spend_player
 from server.edges.api.errors import ApiError, error_response_doc
@@ -35,7 +34,7 @@ from server.limits import RECAP_IMAGES
 from server.notify.events import RulesChanged, TableOpened
 from server.option_words import option_said, value_words
 from server.storage import groups, store
-from server.storage.db import Database
+from server.storage.db import Database, Session
 
 if TYPE_CHECKING:
     from server.edges.api.recap_images import RecapPainters
