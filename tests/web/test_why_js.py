@@ -30,6 +30,7 @@ SETUPS = {
     "bid_whist": (4, {"target": 1}),
     "tarbish": (4, {"target": 1}),
     "ribs": (5, {"target": 1}),
+    "spades": (4, {"target": 50}),
 }
 
 
@@ -110,6 +111,7 @@ EXPECTED = [
     ("No bid may be above", lambda why, reason: why.startswith("No bid may be above")),
     ("Bids must be exactly one more", lambda why, reason: why.startswith("Each bid is exactly one more")),
     ("You have already folded once this hand", lambda why, reason: why.startswith("You have folded once this hand")),
+    ("Spades are not broken yet", lambda why, reason: why == reason),
 ]
 
 # The common constraints each game's random matches must have met (so the check checked them).
@@ -118,6 +120,7 @@ REQUIRED = {
     "bid_whist": {"You must follow suit", "Your bid must be higher than the high bid"},
     "tarbish": {"You must follow suit", "You must head the trick", "You must trump", "You must overtrump"},
     "ribs": {"You open the bidding and may not pass", "Bids must be exactly one more", "You have already folded once this hand"},
+    "spades": {"You must follow suit", "Spades are not broken yet"},
 }
 
 
@@ -219,7 +222,8 @@ JOKERS_NO_TRUMP = {"target": 1, "jokers": 2, "joker_no_trump": "must_play", "dir
 
 
 @pytest.mark.parametrize(("name", "options"), [("oh_hell", None), ("bid_whist", None), ("bid_whist", JOKERS_NO_TRUMP),
-                                               ("tarbish", None)], ids=["oh_hell", "bid_whist", "bid_whist-jokers", "tarbish"])
+                                               ("tarbish", None), ("spades", None)],
+                         ids=["oh_hell", "bid_whist", "bid_whist-jokers", "tarbish", "spades"])
 def test_a_greyed_card_is_refused_for_the_reason_the_engine_gives(name, options):
     """The line a greyed card of the hand shows names the rule the engine refuses that very
     card with (following suit, heading the trick, trumping, a joker before trump is named)."""

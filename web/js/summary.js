@@ -20,6 +20,7 @@ export const CONTRACT_DEFAULTS = {
   },
   tarbish: { target: 500, half_bait: false, no_trump: false, dealer_forced: true },
   ribs: { target: 5, until_sole_winner: false },
+  spades: { target: 500, blind_nil: false, bag_limit: 10, lose_at: null },
 };
 
 // Options the summary never says on their own: the target (always shown, last) and what reads

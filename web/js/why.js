@@ -126,12 +126,26 @@ function ribsWhy(view, legal) {
   return null;
 }
 
+/** Spades: a blind nil is bid before looking; a spade may not be led until spades are broken
+ *  (unless the leader holds nothing else). */
+function spadesWhy(view, legal) {
+  if (legal.some((a) => a.type === "look")) return t("why.spades.blindNil");
+  const trick = Array.isArray(view.trick) ? view.trick : [];
+  const hand = Array.isArray(view.hand) ? view.hand : [];
+  const may = legal.filter((a) => a.type === "play").map((a) => a.card);
+  if (trick.length || !may.length || view.spades_broken) return null;
+  if (hand.some((c) => suitOf(c) === "S") && may.every((c) => suitOf(c) !== "S")) return t("why.spades.notBroken");
+  if (hand.every((c) => suitOf(c) === "S")) return t("why.spades.onlySpades");
+  return null;
+}
+
 const BY_GAME = {
   oh_hell: (view, legal) => ohHellBidWhy(view, legal) || playWhy(view, legal),
   bid_whist: (view, legal) => bidWhistBidWhy(view, legal) || bidWhistDeclarerWhy(view, legal)
     || playWhy(view, legal, bidWhistSuit(view)),
   tarbish: (view, legal) => tarbishCallWhy(view, legal) || playWhy(view, legal),
   ribs: ribsWhy,
+  spades: (view, legal) => spadesWhy(view, legal) || playWhy(view, legal),
 };
 
 /** The rule behind the acting player's choices now, in a line; null when none needs saying. */
@@ -189,7 +203,8 @@ function cardPlayWhy(game, view, legal, card) {
     // Void in the suit led: a card that is no trump must give way to a trump, a lower trump to a higher.
     return t(suitIn(card) === trump ? "why.overtrump" : "why.mustTrump", { suit: t(`why.suitNone.${led}`) });
   }
-  const line = (game === "bid_whist" && bidWhistDeclarerWhy(view, legal)) || playWhy(view, legal, suitIn);
+  const line = (game === "bid_whist" && bidWhistDeclarerWhy(view, legal)) || (game === "spades" && spadesWhy(view, legal))
+    || playWhy(view, legal, suitIn);
   // "Any card may be played" is no reason for a card that may not (a house rule's case).
   const anyCard = [t("why.lead"), led && t("why.void", { suit: t(`why.suitNone.${led}`) })];
   return line && !anyCard.includes(line) ? line : t("why.card.notAllowed");

@@ -4,8 +4,9 @@ import ohHell from "./oh_hell.js";
 import bidWhist from "./bid_whist.js";
 import tarbish from "./tarbish.js";
 import ribs from "./ribs.js";
+import spades from "./spades.js";
 
-const GAMES = Object.fromEntries([ohHell, bidWhist, tarbish, ribs].map((d) => [d.name, d]));
+const GAMES = Object.fromEntries([ohHell, bidWhist, tarbish, ribs, spades].map((d) => [d.name, d]));
 
 /** What a game's client does differently (defaults: trump shown, tricks counted per seat). */
 export function descriptor(name) {
