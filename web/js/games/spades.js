@@ -89,17 +89,19 @@ export default {
       items.push([t("spades.info.broken"), view.spades_broken ? t("spades.broken.yes") : t("spades.broken.no")]);
     }
     if (Array.isArray(view.contracts) && view.contracts.some((c) => c !== null && c !== undefined)) {
-      items.push([t("spades.info.contracts"), teams.map((team, i) =>
-        `${teamWord(names, team)} ${view.contracts[i] ?? "—"}`).join(" · ")]);
-    }
-    if (view.phase === "playing" && Array.isArray(view.tricks_won)) {
-      items.push([t("info.tricks"), teams.map((team) =>
-        `${teamWord(names, team)} ${team.reduce((sum, s) => sum + (view.tricks_won[s] ?? 0), 0)}`).join(" · ")]);
+      // While the tricks are played: each side's tricks of its contract ("Ana & Cy: 3 of 6").
+      const playing = view.phase === "playing" && Array.isArray(view.tricks_won);
+      items.push([t(playing ? "spades.info.tricksOfContracts" : "spades.info.contracts"), teams.map((team, i) => {
+        const need = view.contracts[i] ?? "—";
+        if (need === 0) return t("spades.info.side", { who: teamWord(names, team), n: bidWord(0) }); // both nil
+        if (!playing) return t("spades.info.side", { who: teamWord(names, team), n: need });
+        const won = team.reduce((sum, s) => sum + (view.tricks_won[s] ?? 0), 0);
+        return t("spades.info.sideOf", { who: teamWord(names, team), won, need });
+      }).join(" · ")]);
     }
     if (Array.isArray(view.bags)) {
-      items.push([t("spades.info.bags"), teams.map((team) => `${teamWord(names, team)} ${view.bags[team[0]] ?? 0}`).join(" · ")]);
+      items.push([t("spades.info.bags"), teams.map((team) => t("spades.info.side", { who: teamWord(names, team), n: view.bags[team[0]] ?? 0 })).join(" · ")]);
     }
-    if (view.target) items.push([t("spades.info.target"), String(view.target)]);
     return items;
   },
 
