@@ -1,13 +1,15 @@
 """Spades in a real browser against three bots: a person bids through the stepper (Nil first,
 then 1 to 13), plays every card through the hand to the end of the match and sees the result
 and a sheet with bags; blind nil offered to a team that is behind (look first, then taken),
-in Portuguese too, on a phone and a desktop."""
+in Portuguese too, on a phone and a desktop; and a group's "New table" with Spades' house rules."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
 
+import httpx
 from conftest import DESKTOP, PHONE
 from playwright.sync_api import expect
 
@@ -145,3 +147,33 @@ def test_blind_nil_is_offered_to_a_team_behind_on_a_phone_and_in_portuguese(page
     expect(page.locator("#info")).to_contain_text("Sacos")
     expect(page.locator("#sheet table.sheet thead")).to_contain_text("Sacos")
     page.screenshot(path=str(artifacts / "spades-blind-nil-phone-pt.png"), full_page=True)
+
+
+def test_a_group_makes_a_spades_table_with_its_house_rules(pages):
+    """A group's "New table" offers Spades and its options, the house rules filled in."""
+    with httpx.Client(base_url=pages.base) as http:
+        ana = http.post("/api/players", json={"name": "Ana"}).json()
+        auth = {"Authorization": f"Bearer {ana['token']}"}
+        group = http.post("/api/groups", json={"name": "Spades night"}, headers=auth).json()["code"]
+        rules = {"options": {"target": 300, "blind_nil": True, "lose_at": -200}}
+        assert http.put(f"/api/groups/{group}/rules/spades", json=rules, headers=auth).is_success
+    page = pages.open(None, viewport=PHONE)
+    me = json.dumps({"id": ana["id"], "name": "Ana", "token": ana["token"]})
+    page.add_init_script(f"localStorage.setItem('felt.player', {json.dumps(me)})")
+    page.goto(f"{pages.base}/g/{group}")
+    form = page.locator("#new-table")
+    form.get_by_label("Game", exact=True).select_option("spades")
+    form.locator("#new-options-box > summary").click()
+    expect(form.get_by_label("Points to win", exact=True)).to_have_value("300")
+    expect(form.get_by_label("Blind nil", exact=True)).to_be_checked()
+    expect(form.get_by_label("Losing score", exact=True)).to_have_value("-200")
+    form.get_by_label("Bag limit", exact=True).fill("5")
+    form.get_by_role("button", name="New table").click()
+    page.wait_for_url("**/r/*")
+    with httpx.Client(base_url=pages.base) as http:
+        room = http.get(f"/api/rooms/{page.url.rsplit('/', 1)[-1]}").json()
+    assert room["game"] == "spades"
+    assert room["options"] == {"target": 300, "blind_nil": True, "bag_limit": 5, "lose_at": -200}
+    expect(page.locator("#table-rules")).to_contain_text("Spades")
+    expect(page.locator("#table-rules")).to_contain_text("blind nil")
+    expect(page.locator("#table-rules")).to_contain_text("5 bags")
