@@ -5,13 +5,13 @@ in Portuguese too, on a phone and a desktop; and a group's "New table" with Spad
 
 from __future__ import annotations
 
-import json
 import re
 import time
 
 import httpx
 from conftest import DESKTOP, PHONE
 from playwright.sync_api import expect
+from test_group_tables import member_page
 
 BID = '#controls [data-key="bid-{n}"]'
 HIGHER = '#controls [data-key="bid-higher"]'
@@ -151,16 +151,11 @@ def test_blind_nil_is_offered_to_a_team_behind_on_a_phone_and_in_portuguese(page
 
 def test_a_group_makes_a_spades_table_with_its_house_rules(pages):
     """A group's "New table" offers Spades and its options, the house rules filled in."""
+    page, group, auth = member_page(pages, PHONE)
+    rules = {"options": {"target": 300, "blind_nil": True, "lose_at": -200}}
     with httpx.Client(base_url=pages.base) as http:
-        ana = http.post("/api/players", json={"name": "Ana"}).json()
-        auth = {"Authorization": f"Bearer {ana['token']}"}
-        group = http.post("/api/groups", json={"name": "Spades night"}, headers=auth).json()["code"]
-        rules = {"options": {"target": 300, "blind_nil": True, "lose_at": -200}}
         assert http.put(f"/api/groups/{group}/rules/spades", json=rules, headers=auth).is_success
-    page = pages.open(None, viewport=PHONE)
-    me = json.dumps({"id": ana["id"], "name": "Ana", "token": ana["token"]})
-    page.add_init_script(f"localStorage.setItem('felt.player', {json.dumps(me)})")
-    page.goto(f"{pages.base}/g/{group}")
+    page.reload()
     form = page.locator("#new-table")
     form.get_by_label("Game", exact=True).select_option("spades")
     form.locator("#new-options-box > summary").click()
