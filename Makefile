@@ -1,5 +1,6 @@
 # Felt: `make run` serves the game, `make test` runs the whole suite, `make test-fast` the
-# edit-run lane (no `slow` or `browser` tests), `make check` lints and type-checks server/.
+# edit-run lane (no `slow` or `browser` tests), `make check` lints server/, tests/ and bench/ and
+# type-checks server/.
 # Each sets itself up.
 PYTHON ?= python3
 VENV   := .venv
@@ -44,8 +45,8 @@ test-fast: $(DEV_STAMP)
 check: $(DEV_STAMP)
 	@$(PY) -m ruff --version >/dev/null 2>&1 && $(PY) -m mypy --version >/dev/null 2>&1 \
 		|| $(PY) -m pip install --quiet -e '.[dev]'
-	$(PY) -m ruff check server
-	$(PY) -m ruff format --check server
+	$(PY) -m ruff check server tests bench
+	$(PY) -m ruff format --check server tests bench
 	$(PY) -m mypy
 
 # The benchmarks write to bench/results/local/ (ignored by git); `make bench BENCH_ARGS=--write`

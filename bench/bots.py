@@ -14,14 +14,15 @@ Parts (each match has fixed seeds; the Strong seats rotate so each seat position
   against par (1/N).
 - ``openspiel``: one Strong bot against three of OpenSpiel's ISMCTS bots (``pyspiel.ISMCTSBot``
   with random rollouts), the same CPU per decision: the ISMCTS simulation count and the Strong
-  sample count are each calibrated here to take ``--think-ms`` of CPU a decision, 5-card hands of Oh Hell played on both engines at once (the same deal,
-  every action applied to both, their turns and scores checked equal; OpenSpiel's scoring is
-  Felt's ``basic``): the share of hands the Strong bot wins (co-winners count, which lifts a
-  player as strong as its rivals above 25%; also split between co-winners, par exactly 25%). ``--control`` plays
-  each hand again with an ISMCTS bot in the Strong seat and pairs the two: what a player as
-  strong as the rivals wins from that seat is the fair share. ``--hands N`` sets the count,
-  ``--jobs`` plays hands in parallel (the counts are calibrated once, then fixed).
-  Needs ``open-spiel`` in the venv (``.venv/bin/pip install open-spiel``).
+  sample count are each calibrated here to take ``--think-ms`` of CPU a decision, 5-card hands
+  of Oh Hell played on both engines at once (the same deal, every action applied to both, their
+  turns and scores checked equal; OpenSpiel's scoring is Felt's ``basic``): the share of hands
+  the Strong bot wins (co-winners count, which lifts a player as strong as its rivals above 25%;
+  also split between co-winners, par exactly 25%). ``--control`` plays each hand again with an
+  ISMCTS bot in the Strong seat and pairs the two: what a player as strong as the rivals wins
+  from that seat is the fair share. ``--hands N`` sets the count, ``--jobs`` plays hands in
+  parallel (the counts are calibrated once, then fixed). Needs ``open-spiel`` in the venv
+  (``.venv/bin/pip install open-spiel``).
 - ``playouts``: hands played out per second per game by the Strong bot's rollouts (sample a
   state from a real view, apply an action, let the Easy bots finish the hand).
 - ``loop``: many tables of Strong bots in one process's ``RoomManager`` (the server's own
@@ -82,16 +83,23 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def play_match(name: str, players: int, options: dict, seed: int, strong: set[int], think_ms: float,
-               samples: int | None = None) -> dict:
+def play_match(
+    name: str, players: int, options: dict, seed: int, strong: set[int], think_ms: float, samples: int | None = None
+) -> dict:
     """One whole match; returns its outcome, the Strong seats' decisions and the CPU they took,
     and, for Oh Hell, bids made per seat."""
     game = get_game(name)
     state = game.new_game(players=players, options=options, seed=seed, dealer=seed % players)
     bots = [
-        get_bot(name, random.Random(seed * 97 + s), level="strong" if s in strong else "easy",
-                options=options, think_ms=think_ms, samples=samples,
-                easy_seats=[e for e in range(players) if e not in strong])
+        get_bot(
+            name,
+            random.Random(seed * 97 + s),
+            level="strong" if s in strong else "easy",
+            options=options,
+            think_ms=think_ms,
+            samples=samples,
+            easy_seats=[e for e in range(players) if e not in strong],
+        )
         for s in range(players)
     ]
     decisions, cpu = 0, 0.0
@@ -130,9 +138,17 @@ class _Serial:
         return map(function, items)
 
 
-def run_matches(part: str, quick: bool, think_ms: float, samples: int | None = None, jobs: int = 1,
-                log=print, default_length: bool = False, matches: int | None = None,
-                duplicate: bool = False) -> dict:
+def run_matches(
+    part: str,
+    quick: bool,
+    think_ms: float,
+    samples: int | None = None,
+    jobs: int = 1,
+    log=print,
+    default_length: bool = False,
+    matches: int | None = None,
+    duplicate: bool = False,
+) -> dict:
     """The part's matches: how often the Strong side wins (and, in Oh Hell, makes its bids).
 
     With ``samples`` the Strong bots search that many deals per decision whatever the clock
@@ -165,10 +181,12 @@ def run_matches(part: str, quick: bool, think_ms: float, samples: int | None = N
             results.append(result)
             won.append(any(s in result["outcome"]["winners"] for s in args[m][4]))
             # Each match as it ends: a long run cut short can still be read.
-            log(f"  {part} match {m} (seed {args[m][3]}, Strong {sorted(args[m][4])}): "
-                f"{'won' if won[m] else 'lost'}; {result['decisions']} Strong decisions, {result['cpu']:.1f} s CPU")
+            log(
+                f"  {part} match {m} (seed {args[m][3]}, Strong {sorted(args[m][4])}): "
+                f"{'won' if won[m] else 'lost'}; {result['decisions']} Strong decisions, {result['cpu']:.1f} s CPU"
+            )
     wins = sum(won)
-    for (_, _, _, _, strong, _, _), result in zip(args, results):
+    for (_, _, _, _, strong, _, _), result in zip(args, results, strict=True):
         decisions, cpu = decisions + result["decisions"], cpu + result["cpu"]
         for s in range(players):
             if s in strong:
@@ -178,25 +196,52 @@ def run_matches(part: str, quick: bool, think_ms: float, samples: int | None = N
     par = 0.5 if side == "team" else 1 / players
     low, high = wilson(wins, count)
     budget = f"{samples} samples" if samples is not None else f"{think_ms:g} ms"
-    out = {"matches": count, "options": options, "think_ms": None if samples else think_ms, "samples": samples,
-           "wins": wins, "share": wins / count, "interval": [low, high], "par": par,
-           "decisions": decisions, "cpu_ms_per_decision": 1000 * cpu / max(1, decisions),
-           "seconds": time.perf_counter() - started, "jobs": jobs if samples is not None else 1}
+    out = {
+        "matches": count,
+        "options": options,
+        "think_ms": None if samples else think_ms,
+        "samples": samples,
+        "wins": wins,
+        "share": wins / count,
+        "interval": [low, high],
+        "par": par,
+        "decisions": decisions,
+        "cpu_ms_per_decision": 1000 * cpu / max(1, decisions),
+        "seconds": time.perf_counter() - started,
+        "jobs": jobs if samples is not None else 1,
+    }
     if duplicate:  # per seed: won with both seatings, with one, with neither
         pairs = [won[i] + won[i + 1] for i in range(0, count, 2)]
-        out.update(duplicate=True, seeds=count // 2, seeds_won_twice=pairs.count(2),
-                   seeds_won_once=pairs.count(1), seeds_won_never=pairs.count(0))
-        log(f"{part}: {count // 2} seeds played both ways round: the Strong pair won both matches of "
-            f"{pairs.count(2)}, one of {pairs.count(1)}, neither of {pairs.count(0)}")
-    log(f"{part} {options or '(defaults)'}: Strong {'team ' if side == 'team' else ''}({budget}) won {wins}/{count} = {wins / count:.1%} "
+        out.update(
+            duplicate=True,
+            seeds=count // 2,
+            seeds_won_twice=pairs.count(2),
+            seeds_won_once=pairs.count(1),
+            seeds_won_never=pairs.count(0),
+        )
+        log(
+            f"{part}: {count // 2} seeds played both ways round: the Strong pair won both matches of "
+            f"{pairs.count(2)}, one of {pairs.count(1)}, neither of {pairs.count(0)}"
+        )
+    log(
+        f"{part} {options or '(defaults)'}: Strong {'team ' if side == 'team' else ''}({budget}) "
+        f"won {wins}/{count} = {wins / count:.1%} "
         f"(95% {low:.1%}-{high:.1%}; par {par:.0%}) in {out['seconds']:.0f} s; "
-        f"{out['cpu_ms_per_decision']:.1f} ms of CPU per Strong decision ({decisions} decisions)")
+        f"{out['cpu_ms_per_decision']:.1f} ms of CPU per Strong decision ({decisions} decisions)"
+    )
     if bids:
         low, high = wilson(made, bids)
-        out.update(bids=bids, made=made, made_share=made / bids, made_interval=[low, high],
-                   easy_made_share=easy_made / max(1, easy_bids))
-        log(f"{part}: Strong made {made}/{bids} bids = {made / bids:.1%} (95% {low:.1%}-{high:.1%}); "
-            f"the Easy bots {easy_made / max(1, easy_bids):.1%}")
+        out.update(
+            bids=bids,
+            made=made,
+            made_share=made / bids,
+            made_interval=[low, high],
+            easy_made_share=easy_made / max(1, easy_bids),
+        )
+        log(
+            f"{part}: Strong made {made}/{bids} bids = {made / bids:.1%} (95% {low:.1%}-{high:.1%}); "
+            f"the Easy bots {easy_made / max(1, easy_bids):.1%}"
+        )
     return out
 
 
@@ -249,8 +294,16 @@ def _felt_action(code: int) -> dict:
 
 def _ismcts_bots(pyspiel, sims: int, seed: int) -> list:
     return [
-        pyspiel.ISMCTSBot(seed * 4 + p, pyspiel.RandomRolloutEvaluator(1, seed * 4 + p), 2.0, sims, -1,
-                          pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False)
+        pyspiel.ISMCTSBot(
+            seed * 4 + p,
+            pyspiel.RandomRolloutEvaluator(1, seed * 4 + p),
+            2.0,
+            sims,
+            -1,
+            pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+            False,
+            False,
+        )
         for p in range(4)
     ]
 
@@ -311,8 +364,9 @@ def _openspiel_one(args: tuple) -> dict:
     return play_openspiel_hand(pyspiel, *args)
 
 
-def run_openspiel(quick: bool, think_ms: float, log=print, control: bool = False, jobs: int = 1,
-                  hands: int | None = None) -> dict:
+def run_openspiel(
+    quick: bool, think_ms: float, log=print, control: bool = False, jobs: int = 1, hands: int | None = None
+) -> dict:
     """One Strong bot against three of OpenSpiel's ISMCTS bots, as much time per decision.
 
     ``control``: each hand is also played with an ISMCTS bot in the Strong seat (the same deal
@@ -332,30 +386,47 @@ def run_openspiel(quick: bool, think_ms: float, log=print, control: bool = False
     args = [(20_000 + hand, sims, samples, side) for hand in range(count) for side in sides]
     with ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else _Serial() as pool:
         results = list(pool.map(_openspiel_one, args))
-    wins = {side: [_hand_shares(r) for a, r in zip(args, results) if a[3] == side] for side in sides}
+    wins = {side: [_hand_shares(r) for a, r in zip(args, results, strict=True) if a[3] == side] for side in sides}
     won, split = sum(w for w, _ in wins[False]), sum(f for _, f in wins[False])
     low, high = wilson(won, count)
-    log(f"openspiel: Strong ({samples} samples) against three ISMCTS bots ({sims} simulations), each about "
+    log(
+        f"openspiel: Strong ({samples} samples) against three ISMCTS bots ({sims} simulations), each about "
         f"{think_ms:g} ms of CPU a decision here, "
         f"won {won}/{count} hands = {won / count:.1%} (95% {low:.1%}-{high:.1%}; co-winners count, so a "
         f"player as strong as ISMCTS wins over 25%: --control measures it), split between co-winners "
         f"{split / count:.1%} (par 25%) "
-        f"in {time.perf_counter() - started:.0f} s")
-    out = {"hands": count, "wins": won, "share": won / count, "interval": [low, high],
-           "split_share": split / count, "ismcts_simulations": sims, "strong_samples": samples,
-           "think_ms": think_ms, "version": getattr(pyspiel, "__version__", None)}
+        f"in {time.perf_counter() - started:.0f} s"
+    )
+    out = {
+        "hands": count,
+        "wins": won,
+        "share": won / count,
+        "interval": [low, high],
+        "split_share": split / count,
+        "ismcts_simulations": sims,
+        "strong_samples": samples,
+        "think_ms": think_ms,
+        "version": getattr(pyspiel, "__version__", None),
+    }
     if control:
         c_won, c_split = sum(w for w, _ in wins[True]), sum(f for _, f in wins[True])
-        diffs = [a[0] - b[0] for a, b in zip(wins[False], wins[True])]
+        diffs = [a[0] - b[0] for a, b in zip(wins[False], wins[True], strict=True)]
         mean = sum(diffs) / count
         error = (sum((d - mean) ** 2 for d in diffs) / max(1, count - 1) / count) ** 0.5
         low, high = wilson(c_won, count)
-        log(f"openspiel control: an ISMCTS bot in the same seat on the same hands won {c_won}/{count} = "
+        log(
+            f"openspiel control: an ISMCTS bot in the same seat on the same hands won {c_won}/{count} = "
             f"{c_won / count:.1%} (95% {low:.1%}-{high:.1%}), split {c_split / count:.1%}; Strong minus "
-            f"control, paired: {mean:+.1%} (95% {mean - 1.96 * error:+.1%} to {mean + 1.96 * error:+.1%})")
-        out["control"] = {"wins": c_won, "share": c_won / count, "interval": [low, high],
-                          "split_share": c_split / count, "paired_difference": mean,
-                          "paired_interval": [mean - 1.96 * error, mean + 1.96 * error]}
+            f"control, paired: {mean:+.1%} (95% {mean - 1.96 * error:+.1%} to {mean + 1.96 * error:+.1%})"
+        )
+        out["control"] = {
+            "wins": c_won,
+            "share": c_won / count,
+            "interval": [low, high],
+            "split_share": c_split / count,
+            "paired_difference": mean,
+            "paired_interval": [mean - 1.96 * error, mean + 1.96 * error],
+        }
     return out
 
 
@@ -389,8 +460,10 @@ def _strong_samples(think_ms: float) -> int:
     spent, decisions = 0.0, 0
     for hand in range(3):
         state = game.new_game(players=4, options=options, seed=hand, dealer=hand)
-        bots = [get_bot("oh_hell", random.Random(s), level="strong", options=options, samples=32, easy_seats=[])
-                for s in range(4)]
+        bots = [
+            get_bot("oh_hell", random.Random(s), level="strong", options=options, samples=32, easy_seats=[])
+            for s in range(4)
+        ]
         while game.view(state, None)["hand_number"] == 1:
             seat = game.to_act(state)[0]
             started = time.process_time()
@@ -409,8 +482,13 @@ async def _loop_block(tables: int, seconds: float, think_ms: float, delay_ms: in
     async def closer(code: int, reason: str) -> None:
         pass
 
-    settings = Settings(bot_delay_ms=delay_ms, bot_think_ms=think_ms, bot_workers=1,
-                        max_open_rooms_per_player=1_000_000, send_queue_limit=1_000_000)
+    settings = Settings(
+        bot_delay_ms=delay_ms,
+        bot_think_ms=think_ms,
+        bot_workers=1,
+        max_open_rooms_per_player=1_000_000,
+        send_queue_limit=1_000_000,
+    )
     manager = RoomManager(settings, MemoryWriter)  # the table log kept in memory, not on a disk
     hosts = []
     names = ("oh_hell", "bid_whist", "tarbish", "ribs")
@@ -441,9 +519,18 @@ async def _loop_block(tables: int, seconds: float, think_ms: float, delay_ms: in
     bot_moves = sum(room.version for room, _, _ in hosts) - moves
     collector.cancel()
     await manager.close()
-    return {"tables": tables, "seconds": seconds, "think_ms": think_ms, "bot_delay_ms": delay_ms,
-            "longest_block_ms": longest.worst_cpu * 1000, "longest_block_wall_ms": longest.worst_wall * 1000,
-            "where": longest.where, "callbacks": longest.count, "ticks": ticks, "bot_versions": bot_moves}
+    return {
+        "tables": tables,
+        "seconds": seconds,
+        "think_ms": think_ms,
+        "bot_delay_ms": delay_ms,
+        "longest_block_ms": longest.worst_cpu * 1000,
+        "longest_block_wall_ms": longest.worst_wall * 1000,
+        "where": longest.where,
+        "callbacks": longest.count,
+        "ticks": ticks,
+        "bot_versions": bot_moves,
+    }
 
 
 class LongestCallback:
@@ -502,32 +589,49 @@ async def _host_moves(hosts: list) -> int:
 
 def run_loop(tables: int, seconds: float, think_ms: float, log=print) -> dict:
     out = asyncio.run(_loop_block(tables, seconds, think_ms, delay_ms=200))
-    log(f"loop: {tables} tables of Strong bots ({think_ms:g} ms think, 200 ms delay, 1 worker): "
+    log(
+        f"loop: {tables} tables of Strong bots ({think_ms:g} ms think, 200 ms delay, 1 worker): "
         f"the event loop's longest block {out['longest_block_ms']:.3f} ms of CPU "
         f"(wall {out['longest_block_wall_ms']:.2f} ms) over {out['callbacks']} callbacks "
-        f"in {seconds:g} s; {out['bot_versions']} table versions moved by bots")
+        f"in {seconds:g} s; {out['bot_versions']} table versions moved by bots"
+    )
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.bots")
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--think-ms", type=float, default=40.0,
-                        help="the Strong bots' time per decision when --samples is 0 (and in openspiel, loop)")
-    parser.add_argument("--samples", type=int, default=None,
-                        help="sampled deals per Strong decision in every match part (default: SAMPLES "
-                             "per game; 0: use --think-ms)")
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=40.0,
+        help="the Strong bots' time per decision when --samples is 0 (and in openspiel, loop)",
+    )
+    parser.add_argument(
+        "--samples",
+        type=int,
+        default=None,
+        help="sampled deals per Strong decision in every match part (default: SAMPLES per game; 0: use --think-ms)",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="processes playing matches at once (with --samples)")
     parser.add_argument("--only", default="playouts,oh_hell,openspiel,bid_whist,tarbish,ribs4,ribs6,loop")
     parser.add_argument("--tables", type=int, default=200)
-    parser.add_argument("--length", choices=("short", "default"), default="short",
-                        help="the match parts' options: shortened matches, or the games' defaults")
+    parser.add_argument(
+        "--length",
+        choices=("short", "default"),
+        default="short",
+        help="the match parts' options: shortened matches, or the games' defaults",
+    )
     parser.add_argument("--matches", type=int, default=None, help="matches per match part (overrides the mode's)")
-    parser.add_argument("--control", action="store_true",
-                        help="openspiel: also play each hand with an ISMCTS bot in the Strong seat (the fair share)")
+    parser.add_argument(
+        "--control",
+        action="store_true",
+        help="openspiel: also play each hand with an ISMCTS bot in the Strong seat (the fair share)",
+    )
     parser.add_argument("--hands", type=int, default=None, help="openspiel: hands to play (overrides the mode's)")
-    parser.add_argument("--duplicate", action="store_true",
-                        help="team parts: play each seed twice, the Strong pair on either team")
+    parser.add_argument(
+        "--duplicate", action="store_true", help="team parts: play each seed twice, the Strong pair on either team"
+    )
     add_write_flag(parser)
     args = parser.parse_args(argv)
     parts = args.only.split(",")
@@ -540,12 +644,20 @@ def main(argv: list[str] | None = None) -> int:
             key = part if args.length == "short" else f"{part}_default"
             if args.duplicate and MATCHES[part][5] == "team":
                 key += "_duplicate"
-            results[key] = run_matches(part, args.quick, args.think_ms, samples, args.jobs,
-                                       default_length=args.length == "default", matches=args.matches,
-                                       duplicate=args.duplicate)
+            results[key] = run_matches(
+                part,
+                args.quick,
+                args.think_ms,
+                samples,
+                args.jobs,
+                default_length=args.length == "default",
+                matches=args.matches,
+                duplicate=args.duplicate,
+            )
     if "openspiel" in parts:
-        results["openspiel"] = run_openspiel(args.quick, args.think_ms, control=args.control, jobs=args.jobs,
-                                             hands=args.hands)
+        results["openspiel"] = run_openspiel(
+            args.quick, args.think_ms, control=args.control, jobs=args.jobs, hands=args.hands
+        )
     if "loop" in parts:
         results["loop"] = run_loop(args.tables, 10.0 if args.quick else 30.0, args.think_ms)
     merge_results(results, args.write, "bots.json")

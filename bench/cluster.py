@@ -85,16 +85,38 @@ class Setup:
         for i, port in enumerate(self.ports):
             folder = self.tmp / f"node{i}"
             folder.mkdir(exist_ok=True)
-            env = {**os.environ, "DATABASE_URL": self.database_url, "FELT_BOT_DELAY_MS": "0",
-                   "FELT_MAX_FRAMES_PER_SECOND": "1000", "FELT_FRAME_BURST": "1000",
-                   "FELT_RATE_PLAYERS_BURST": "100000", "FELT_RATE_ROOMS_BURST": "100000",
-                   "FELT_MAX_OPEN_ROOMS_PER_PLAYER": "1000", "FELT_ACCESS_LOG": "false"}
+            env = {
+                **os.environ,
+                "DATABASE_URL": self.database_url,
+                "FELT_BOT_DELAY_MS": "0",
+                "FELT_MAX_FRAMES_PER_SECOND": "1000",
+                "FELT_FRAME_BURST": "1000",
+                "FELT_RATE_PLAYERS_BURST": "100000",
+                "FELT_RATE_ROOMS_BURST": "100000",
+                "FELT_MAX_OPEN_ROOMS_PER_PLAYER": "1000",
+                "FELT_ACCESS_LOG": "false",
+            }
             if self.cluster:
                 env.update(FELT_REDIS_URL=REDIS_URL, FELT_REDIS_PREFIX=self.prefix, FELT_NODE_ID=f"b{i}")
-            log = open(folder / "server.log", "w")
-            proc = subprocess.Popen(
-                ["taskset", "-c", "0", sys.executable, "-m", "server", "--port", str(port), "--log-level", "warning"],
-                cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT)
+            with open(folder / "server.log", "w") as log:  # the server writes to its own copy of the file
+                proc = subprocess.Popen(
+                    [
+                        "taskset",
+                        "-c",
+                        "0",
+                        sys.executable,
+                        "-m",
+                        "server",
+                        "--port",
+                        str(port),
+                        "--log-level",
+                        "warning",
+                    ],
+                    cwd=folder,
+                    env=env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
             self.procs.append(proc)
             wait_healthy(f"http://127.0.0.1:{port}", proc)
         if not self.cluster:
@@ -102,8 +124,11 @@ class Setup:
         port = free_port()
         config = self.tmp / "haproxy.cfg"
         config.write_text(haproxy_config(port, [f"127.0.0.1:{p}" for p in self.ports]))
-        self.haproxy = subprocess.Popen(["taskset", "-c", "1", "haproxy", "-db", "-f", str(config)],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.haproxy = subprocess.Popen(
+            ["taskset", "-c", "1", "haproxy", "-db", "-f", str(config)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         wait_healthy(f"http://127.0.0.1:{port}", self.haproxy)
         time.sleep(1.5)  # HAProxy's checks mark every node up
         return f"127.0.0.1:{port}"
@@ -130,8 +155,11 @@ class Setup:
 
 async def _table(address: str, http: httpx.AsyncClient, seats: int = 4) -> list:
     people = [(await http.post(f"http://{address}/api/players", json={"name": f"B{i}"})).json() for i in range(seats)]
-    r = await http.post(f"http://{address}/api/rooms", json={"game": "oh_hell", "options": {"max_cards": 7}},
-                        headers={"Authorization": f"Bearer {people[0]['token']}"})
+    r = await http.post(
+        f"http://{address}/api/rooms",
+        json={"game": "oh_hell", "options": {"max_cards": 7}},
+        headers={"Authorization": f"Bearer {people[0]['token']}"},
+    )
     code = r.json()["code"]
     sockets = []
     for i, person in enumerate(people):
@@ -171,7 +199,7 @@ async def _play_table(sockets: list, pace_s: float, stop_at: float, latencies: l
         await ws.send(orjson.dumps({"type": "act", "action": rng.choice(legal), "v": frame["v"]}).decode())
         while True:
             reply = orjson.loads(await ws.recv())
-            if reply["type"] == "patch" and reply["v"] == frame["v"] + 1 or reply["type"] == "error":
+            if (reply["type"] == "patch" and reply["v"] == frame["v"] + 1) or reply["type"] == "error":
                 break
         if reply["type"] == "patch":
             latencies.append(time.perf_counter() - sent)
@@ -227,9 +255,13 @@ async def _routing(rounds: int = 2000) -> dict:
     hport = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         cfg = Path(tmp) / "tcp.cfg"
-        cfg.write_text(f"defaults\n  mode tcp\n  timeout connect 2s\n  timeout client 30s\n  timeout server 30s\n"
-                      f"listen echo\n  bind 127.0.0.1:{hport}\n  server e 127.0.0.1:{port}\n")
-        proxy = subprocess.Popen(["haproxy", "-db", "-f", str(cfg)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        cfg.write_text(
+            f"defaults\n  mode tcp\n  timeout connect 2s\n  timeout client 30s\n  timeout server 30s\n"
+            f"listen echo\n  bind 127.0.0.1:{hport}\n  server e 127.0.0.1:{port}\n"
+        )
+        proxy = subprocess.Popen(
+            ["haproxy", "-db", "-f", str(cfg)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         await asyncio.sleep(0.5)
         out = {}
         try:
@@ -249,8 +281,13 @@ async def _routing(rounds: int = 2000) -> dict:
             proxy.wait(5)
             server.close()
     out["redis_relay"] = await _redis_round_trips(rounds, payload)
-    return {name: {"p50_us": round(statistics.median(t) * 1e6, 1),
-                   "p99_us": round(sorted(t)[int(len(t) * 0.99) - 1] * 1e6, 1)} for name, t in out.items()}
+    return {
+        name: {
+            "p50_us": round(statistics.median(t) * 1e6, 1),
+            "p99_us": round(sorted(t)[int(len(t) * 0.99) - 1] * 1e6, 1),
+        }
+        for name, t in out.items()
+    }
 
 
 async def _redis_round_trips(rounds: int, payload: bytes) -> list[float]:
@@ -318,8 +355,10 @@ async def main() -> None:
     single = results["single"]
     for label in ("cluster-1", "cluster-2"):
         r = results[label]
-        print(f"{label}: CPU per move {r['cpu_ms_per_move'] / single['cpu_ms_per_move']:.2f}x single, "
-              f"p50 {r['p50_ms'] - single['p50_ms']:+.2f} ms, p99 {r['p99_ms'] - single['p99_ms']:+.2f} ms")
+        print(
+            f"{label}: CPU per move {r['cpu_ms_per_move'] / single['cpu_ms_per_move']:.2f}x single, "
+            f"p50 {r['p50_ms'] - single['p50_ms']:+.2f} ms, p99 {r['p99_ms'] - single['p99_ms']:+.2f} ms"
+        )
 
 
 if __name__ == "__main__":

@@ -30,9 +30,12 @@ def readme_path(write: bool) -> Path:
 
 def add_write_flag(parser) -> None:
     """The one ``--write`` option of every bench that records results."""
-    parser.add_argument("--write", action="store_true",
-                        help=f"record the results in the committed files (bench/results/, bench/README.md);"
-                             f" without it they go to {SCRATCH.relative_to(ROOT)}/, which git ignores")
+    parser.add_argument(
+        "--write",
+        action="store_true",
+        help=f"record the results in the committed files (bench/results/, bench/README.md);"
+        f" without it they go to {SCRATCH.relative_to(ROOT)}/, which git ignores",
+    )
 
 
 def pct(values: list[float], q: float) -> float | None:
@@ -40,7 +43,7 @@ def pct(values: list[float], q: float) -> float | None:
     if not values:
         return None
     s = sorted(values)
-    k = max(0, min(len(s) - 1, int(round(q / 100 * (len(s) - 1)))))
+    k = max(0, min(len(s) - 1, round(q / 100 * (len(s) - 1))))
     return s[k]
 
 

@@ -17,10 +17,11 @@ import statistics
 import sys
 import time
 import types
+from pathlib import Path
 
 from bench.patches import _play
-from server.rooms import fanout as ours
 from server.games import game_names
+from server.rooms import fanout as ours
 
 REPS = 8
 
@@ -32,14 +33,18 @@ def _other_fanout(checkout: str) -> types.ModuleType:
     differ = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(differ)
     sys.modules["other_diff"] = differ
-    source = open(f"{checkout}/server/rooms/fanout.py").read()
+    source = Path(checkout, "server/rooms/fanout.py").read_text()
     module = types.ModuleType("other_fanout")
-    exec(compile(source.replace("from server.rooms.diff import", "from other_diff import"), "other_fanout", "exec"),
-         module.__dict__)
+    exec(
+        compile(source.replace("from server.rooms.diff import", "from other_diff import"), "other_fanout", "exec"),
+        module.__dict__,
+    )
     return module
 
 
-def _time(module: types.ModuleType, olds: list, news: list, v: int, public: dict | None, seat_keys: tuple | None) -> float:
+def _time(
+    module: types.ModuleType, olds: list, news: list, v: int, public: dict | None, seat_keys: tuple | None
+) -> float:
     clock = time.thread_time_ns
     t0 = clock()
     for _ in range(REPS):
@@ -70,10 +75,15 @@ def main() -> None:
                 got["ratio"].append(t[ours] / t[other])
         for key in every:
             every[key] += got[key]
-        print(f"{name}: {statistics.median(got['ours']):.1f} us against {statistics.median(got['other']):.1f} us, "
-              f"median paired ratio {statistics.median(got['ratio']):.2f}", flush=True)
-    print(f"all: {statistics.median(every['ours']):.1f} us against {statistics.median(every['other']):.1f} us, "
-          f"median paired ratio {statistics.median(every['ratio']):.2f}")
+        print(
+            f"{name}: {statistics.median(got['ours']):.1f} us against {statistics.median(got['other']):.1f} us, "
+            f"median paired ratio {statistics.median(got['ratio']):.2f}",
+            flush=True,
+        )
+    print(
+        f"all: {statistics.median(every['ours']):.1f} us against {statistics.median(every['other']):.1f} us, "
+        f"median paired ratio {statistics.median(every['ratio']):.2f}"
+    )
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ with ``--write``, else the ignored bench/results/local/).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -47,7 +48,7 @@ class Target:
     def __init__(self, name: str, workdir: Path, env: dict | None, module: str = "server") -> None:
         self.name = name
         self.port = _free_port()
-        self.log = open(workdir / f"{name}-server.log", "w")
+        self.log = open(workdir / f"{name}-server.log", "w")  # noqa: SIM115 (closed by stop(), with the server)
         if env is None:  # the bare server
             cmd, kind = [PY, "-m", "bench.bare_server"], "bare"
             full_env = dict(os.environ)
@@ -62,7 +63,10 @@ class Target:
             }
         self.proc = subprocess.Popen(
             [*_taskset(0), *cmd, "--port", str(self.port), "--log-level", "warning"],
-            cwd=ROOT, env=full_env, stdout=self.log, stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            env=full_env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
         )
         _wait_port(self.port, self.proc, 60)
         self.ps = psutil.Process(self.proc.pid)
@@ -73,10 +77,8 @@ class Target:
         """The server process's CPU seconds, and its children's (the writer's worker)."""
         children = 0.0
         for child in self.ps.children(recursive=True):
-            try:
+            with contextlib.suppress(psutil.Error):
                 children += _cpu(child)
-            except psutil.Error:
-                pass
         return _cpu(self.ps), children
 
     def loop_block_ms(self) -> float | None:
@@ -97,7 +99,15 @@ def _run(t: Target, rooms: int, seconds: float, warmup: float, seed: int) -> dic
         t.loop_block_ms()  # reset the monitor
     s0, w0 = t.cpu()
     out = t.client.rpc(
-        {"cmd": "run", "mode": "open", "rooms": rooms, "seconds": seconds, "warmup": warmup, "seed": seed, "drain": 5.0},
+        {
+            "cmd": "run",
+            "mode": "open",
+            "rooms": rooms,
+            "seconds": seconds,
+            "warmup": warmup,
+            "seed": seed,
+            "drain": 5.0,
+        },
         timeout=seconds + warmup + 120,
     )
     s1, w1 = t.cpu()
@@ -132,10 +142,12 @@ def run(quick: bool, log=print, rooms: int | None = None, reps: int | None = Non
                 r.update(target=t.name, rep=rep)
                 raw["runs"].append(r)
                 pair[t.name] = r
-                log(f"  durable rep {rep} {t.name:5s}: {r['actions_per_s']:.0f} moves/s p50 {r['p50_ms'] or 0:.2f} "
+                log(
+                    f"  durable rep {rep} {t.name:5s}: {r['actions_per_s']:.0f} moves/s p50 {r['p50_ms'] or 0:.2f} "
                     f"p99 {r['p99_ms'] or 0:.2f} ms cpu {r['server_cpu_us_per_move'] or 0:.0f} us/move "
                     f"(worker {r['worker_cpu_us_per_move'] or 0:.0f}) "
-                    f"loop block {r['loop_block_max_ms'] or 0:.2f} ms lost {r['lost']}")
+                    f"loop block {r['loop_block_max_ms'] or 0:.2f} ms lost {r['lost']}"
+                )
     finally:
         for t in targets:
             t.stop()
@@ -154,11 +166,15 @@ def _figures(raw: dict) -> list[dict]:
         return median(vals) if vals else None
 
     def added(key: str) -> float | None:
-        pairs = [(a - b) for a, b in zip(per_rep("log", key), per_rep("nolog", key)) if a is not None and b is not None]
+        pairs = [
+            (a - b)
+            for a, b in zip(per_rep("log", key), per_rep("nolog", key), strict=True)
+            if a is not None and b is not None
+        ]
         return median(pairs) if pairs else None
 
     def ratio(a: str, b: str, key: str) -> float | None:
-        pairs = [x / y for x, y in zip(per_rep(a, key), per_rep(b, key)) if x and y]
+        pairs = [x / y for x, y in zip(per_rep(a, key), per_rep(b, key), strict=True) if x and y]
         return median(pairs) if pairs else None
 
     n = raw["rooms"]
@@ -167,24 +183,57 @@ def _figures(raw: dict) -> list[dict]:
     block = max((v for v in per_rep("log", "loop_block_max_ms") if v is not None), default=None)
     lost = sum(r["lost"] + r["undelivered"] for r in runs if r["target"] != "bare")
     return [
-        figure(f"durable.p50_added_ms_{n}_rooms", p50_add, "ms", baseline=med("nolog", "p50_ms"),
-               target="<= +2 ms", passed=None if p50_add is None else p50_add <= 2.0,
-               note=f"log on: median p50 {med('log', 'p50_ms')} ms"),
-        figure(f"durable.p99_added_ms_{n}_rooms", p99_add, "ms", baseline=med("nolog", "p99_ms"),
-               target="<= +5 ms", passed=None if p99_add is None else p99_add <= 5.0,
-               note=f"log on: median p99 {med('log', 'p99_ms')} ms"),
-        figure(f"durable.p50_vs_bare_{n}_rooms", med("log", "p50_ms"), "ms", baseline=med("bare", "p50_ms"),
-               ratio=ratio("log", "bare", "p50_ms")),
-        figure(f"durable.p99_vs_bare_{n}_rooms", med("log", "p99_ms"), "ms", baseline=med("bare", "p99_ms"),
-               ratio=ratio("log", "bare", "p99_ms")),
-        figure(f"durable.cpu_us_per_move_{n}_rooms", med("log", "server_cpu_us_per_move"), "us",
-               baseline=med("nolog", "server_cpu_us_per_move"), ratio=cpu_ratio, target="<= 1.35x log off",
-               passed=None if cpu_ratio is None else cpu_ratio <= 1.35,
-               note="server process + its writer worker; baseline: the same server with the log off"),
-        figure(f"durable.loop_block_max_ms_{n}_rooms", block, "ms", baseline=max(
-                   (v for v in per_rep("nolog", "loop_block_max_ms") if v is not None), default=None),
-               target="< 1 ms", passed=None if block is None else block < 1.0,
-               note="the longest the loop ran without yielding (its own CPU time); baseline: log off"),
+        figure(
+            f"durable.p50_added_ms_{n}_rooms",
+            p50_add,
+            "ms",
+            baseline=med("nolog", "p50_ms"),
+            target="<= +2 ms",
+            passed=None if p50_add is None else p50_add <= 2.0,
+            note=f"log on: median p50 {med('log', 'p50_ms')} ms",
+        ),
+        figure(
+            f"durable.p99_added_ms_{n}_rooms",
+            p99_add,
+            "ms",
+            baseline=med("nolog", "p99_ms"),
+            target="<= +5 ms",
+            passed=None if p99_add is None else p99_add <= 5.0,
+            note=f"log on: median p99 {med('log', 'p99_ms')} ms",
+        ),
+        figure(
+            f"durable.p50_vs_bare_{n}_rooms",
+            med("log", "p50_ms"),
+            "ms",
+            baseline=med("bare", "p50_ms"),
+            ratio=ratio("log", "bare", "p50_ms"),
+        ),
+        figure(
+            f"durable.p99_vs_bare_{n}_rooms",
+            med("log", "p99_ms"),
+            "ms",
+            baseline=med("bare", "p99_ms"),
+            ratio=ratio("log", "bare", "p99_ms"),
+        ),
+        figure(
+            f"durable.cpu_us_per_move_{n}_rooms",
+            med("log", "server_cpu_us_per_move"),
+            "us",
+            baseline=med("nolog", "server_cpu_us_per_move"),
+            ratio=cpu_ratio,
+            target="<= 1.35x log off",
+            passed=None if cpu_ratio is None else cpu_ratio <= 1.35,
+            note="server process + its writer worker; baseline: the same server with the log off",
+        ),
+        figure(
+            f"durable.loop_block_max_ms_{n}_rooms",
+            block,
+            "ms",
+            baseline=max((v for v in per_rep("nolog", "loop_block_max_ms") if v is not None), default=None),
+            target="< 1 ms",
+            passed=None if block is None else block < 1.0,
+            note="the longest the loop ran without yielding (its own CPU time); baseline: log off",
+        ),
         figure("durable.lost_frames", lost, "frames", target="0", passed=lost == 0),
     ]
 
@@ -199,8 +248,9 @@ def main(argv: list[str] | None = None) -> int:
     raw, figures = run(args.quick, rooms=args.rooms, reps=args.repeats)
     for f in figures:
         print(line(f), flush=True)
-    merge_results({"durable": {"raw": raw, "figures": figures, "quick": args.quick, "loadavg": os.getloadavg()}},
-                  args.write)
+    merge_results(
+        {"durable": {"raw": raw, "figures": figures, "quick": args.quick, "loadavg": os.getloadavg()}}, args.write
+    )
     print(f"results in {results_path('latest.json', args.write).relative_to(ROOT)}", flush=True)
     return 0
 

@@ -45,18 +45,28 @@ def bench_game(name: str, budget_s: float, seed: int = 1) -> dict:
         games += 1
     cpu, wall = time.thread_time() - c0, time.perf_counter() - w0
     return {
-        "games": games, "hands": hands, "cards": cards, "actions": actions, "cpu_s": cpu, "wall_s": wall,
-        "games_per_s": games / cpu, "hands_per_s": hands / cpu, "cards_per_s": cards / cpu,
-        "actions_per_s": actions / cpu, "cards_per_s_wall": cards / wall,
+        "games": games,
+        "hands": hands,
+        "cards": cards,
+        "actions": actions,
+        "cpu_s": cpu,
+        "wall_s": wall,
+        "games_per_s": games / cpu,
+        "hands_per_s": hands / cpu,
+        "cards_per_s": cards / cpu,
+        "actions_per_s": actions / cpu,
+        "cards_per_s_wall": cards / wall,
     }
 
 
 def bench_openspiel(budget_s: float, seed: int = 1) -> dict:
     try:
         import pyspiel
-    except Exception as err:
+    except ImportError as err:
         return {"error": f"open-spiel is not installed ({type(err).__name__}: {err})"}
-    game = pyspiel.load_game("oh_hell", {"players": 4, "num_cards_per_suit": 13, "num_suits": 4, "num_tricks_fixed": 10})
+    game = pyspiel.load_game(
+        "oh_hell", {"players": 4, "num_cards_per_suit": 13, "num_suits": 4, "num_tricks_fixed": 10}
+    )
     rng = random.Random(seed)
     hands = actions = 0
     c0, w0 = time.thread_time(), time.perf_counter()
@@ -64,7 +74,7 @@ def bench_openspiel(budget_s: float, seed: int = 1) -> dict:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes())
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
                 state.apply_action(rng.choices(outcomes, probs)[0])
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
@@ -72,8 +82,16 @@ def bench_openspiel(budget_s: float, seed: int = 1) -> dict:
         hands += 1
     cpu, wall = time.thread_time() - c0, time.perf_counter() - w0
     cards = hands * 10 * 4
-    return {"hands": hands, "cards": cards, "actions": actions, "cpu_s": cpu, "wall_s": wall,
-            "hands_per_s": hands / cpu, "cards_per_s": cards / cpu, "version": getattr(pyspiel, "__version__", None)}
+    return {
+        "hands": hands,
+        "cards": cards,
+        "actions": actions,
+        "cpu_s": cpu,
+        "wall_s": wall,
+        "hands_per_s": hands / cpu,
+        "cards_per_s": cards / cpu,
+        "version": getattr(pyspiel, "__version__", None),
+    }
 
 
 def _total(parts: list[dict]) -> dict:
@@ -110,14 +128,21 @@ def run_engines(quick: bool, log=print, rounds: int = 5) -> tuple[dict, list[dic
     raw: dict = {"gc_thresholds": list(GC_THRESHOLDS), "rounds": rounds}
     for name in names:
         raw[name] = r_ = _total(parts[name])
-        r_["round_ratios_to_oh_hell"] = [p["cards_per_s"] / o["cards_per_s"] for p, o in zip(parts[name], parts["oh_hell"])]
-        log(f"  engine {name}: {r_['games_per_s']:.2f} games/s, {r_['hands_per_s']:.1f} hands/s, {r_['cards_per_s']:,.0f} cards/s")
+        r_["round_ratios_to_oh_hell"] = [
+            p["cards_per_s"] / o["cards_per_s"] for p, o in zip(parts[name], parts["oh_hell"], strict=True)
+        ]
+        log(
+            f"  engine {name}: {r_['games_per_s']:.2f} games/s, {r_['hands_per_s']:.1f} hands/s, "
+            f"{r_['cards_per_s']:,.0f} cards/s"
+        )
     if any("error" in s_ for s_ in spiel):
         raw["openspiel_oh_hell"] = ops = next(s_ for s_ in spiel if "error" in s_)
     else:
         raw["openspiel_oh_hell"] = ops = _total(spiel)
         ops["version"] = spiel[0].get("version")
-        ops["round_hands_ratios"] = [o["hands_per_s"] / s_["hands_per_s"] for o, s_ in zip(parts["oh_hell"], spiel)]
+        ops["round_hands_ratios"] = [
+            o["hands_per_s"] / s_["hands_per_s"] for o, s_ in zip(parts["oh_hell"], spiel, strict=True)
+        ]
     figs: list[dict] = []
     oh = raw["oh_hell"]
     for name in game_names():
@@ -125,19 +150,52 @@ def run_engines(quick: bool, log=print, rounds: int = 5) -> tuple[dict, list[dic
         figs.append(figure(f"engine.{name}.games_per_s", r["games_per_s"], "games/CPU-s", hands_per_s=r["hands_per_s"]))
         if name != "oh_hell":
             ratio = median(r["round_ratios_to_oh_hell"])
-            figs.append(figure(f"engine.{name}.cards_per_s", r["cards_per_s"], "cards/CPU-s", baseline=oh["cards_per_s"],
-                               ratio=ratio, target=">= Oh Hell's cards/s", passed=ratio >= 1.0,
-                               note=f"median of {rounds} rounds' ratios"))
+            figs.append(
+                figure(
+                    f"engine.{name}.cards_per_s",
+                    r["cards_per_s"],
+                    "cards/CPU-s",
+                    baseline=oh["cards_per_s"],
+                    ratio=ratio,
+                    target=">= Oh Hell's cards/s",
+                    passed=ratio >= 1.0,
+                    note=f"median of {rounds} rounds' ratios",
+                )
+            )
         else:
             figs.append(figure("engine.oh_hell.cards_per_s", r["cards_per_s"], "cards/CPU-s"))
     if "error" in ops:
-        figs.append(figure("engine.oh_hell.hands_per_s_vs_openspiel", oh["hands_per_s"], "hands/CPU-s",
-                           target=">= OpenSpiel's hands/s", passed=None, note=ops["error"]))
+        figs.append(
+            figure(
+                "engine.oh_hell.hands_per_s_vs_openspiel",
+                oh["hands_per_s"],
+                "hands/CPU-s",
+                target=">= OpenSpiel's hands/s",
+                passed=None,
+                note=ops["error"],
+            )
+        )
     else:
         ratio = median(ops["round_hands_ratios"])
-        figs.append(figure("engine.oh_hell.hands_per_s_vs_openspiel", oh["hands_per_s"], "hands/CPU-s",
-                           baseline=ops["hands_per_s"], ratio=ratio, target=">= OpenSpiel's hands/s", passed=ratio >= 1.0,
-                           note=f"median of {rounds} rounds; our hands average 5.3 tricks (10..1..10), OpenSpiel's 10"))
-        figs.append(figure("engine.oh_hell.cards_per_s_vs_openspiel", oh["cards_per_s"], "cards/CPU-s",
-                           baseline=ops["cards_per_s"], ratio=oh["cards_per_s"] / ops["cards_per_s"]))
+        figs.append(
+            figure(
+                "engine.oh_hell.hands_per_s_vs_openspiel",
+                oh["hands_per_s"],
+                "hands/CPU-s",
+                baseline=ops["hands_per_s"],
+                ratio=ratio,
+                target=">= OpenSpiel's hands/s",
+                passed=ratio >= 1.0,
+                note=f"median of {rounds} rounds; our hands average 5.3 tricks (10..1..10), OpenSpiel's 10",
+            )
+        )
+        figs.append(
+            figure(
+                "engine.oh_hell.cards_per_s_vs_openspiel",
+                oh["cards_per_s"],
+                "cards/CPU-s",
+                baseline=ops["cards_per_s"],
+                ratio=oh["cards_per_s"] / ops["cards_per_s"],
+            )
+        )
     return raw, figs

@@ -37,8 +37,12 @@ class _Worker:
 
     def __init__(self, tree: str) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-c", _WORKER], cwd=tree, env={**os.environ, "PYTHONPATH": tree},
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+            [sys.executable, "-c", _WORKER],
+            cwd=tree,
+            env={**os.environ, "PYTHONPATH": tree},
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
         )
 
     def burst(self, name: str, seconds: float, seed: int) -> tuple[int, float]:

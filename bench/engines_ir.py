@@ -4,8 +4,9 @@ checkout's, counted in machine instructions instead of seconds.
 The same random games (seeded; ``PYTHONHASHSEED=0``) are played in each tree under valgrind's
 callgrind, which counts the instructions executed inside the play loop only (the loop runs
 inside ``functools.reduce``, the one function collection is switched on for, so imports and
-start-up do not count; the objects they made are frozen out of the collector's way). A count does not move with the machine's load, where CPU-second
-rates on the shared 2-core machine swing by +-30% from one round to the next; it is a proxy
+start-up do not count; the objects they made are frozen out of the collector's way). A count
+does not move with the machine's load, where CPU-second rates on the shared 2-core machine swing
+by +-30% from one round to the next; it is a proxy
 (it ignores cache misses and the allocator's locality), so the timed ``bench.engines_compare``
 stays the figure of record. Needs ``valgrind`` on PATH (Debian package ``valgrind``).
 Prints per game the instructions per card played in each tree and base/new (above 1: faster).
@@ -47,11 +48,24 @@ print(json.dumps(functools.reduce(one, range(int(sys.argv[2])), 0)))
 def count(tree: str, name: str, games: int) -> tuple[int, int]:
     """(cards played, instructions executed in the play loop) for ``games`` matches."""
     out = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--collect-atstart=no",
-         "--toggle-collect=functools_reduce", "--callgrind-out-file=/dev/null",
-         sys.executable, "-c", _CODE, name, str(games)],
-        cwd=tree, env={**os.environ, "PYTHONPATH": tree, "PYTHONHASHSEED": "0"},
-        capture_output=True, text=True, check=True, timeout=900,
+        [
+            "valgrind",
+            "--tool=callgrind",
+            "--collect-atstart=no",
+            "--toggle-collect=functools_reduce",
+            "--callgrind-out-file=/dev/null",
+            sys.executable,
+            "-c",
+            _CODE,
+            name,
+            str(games),
+        ],
+        cwd=tree,
+        env={**os.environ, "PYTHONPATH": tree, "PYTHONHASHSEED": "0"},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=900,
     )
     collected = re.search(r"Collected : ([\d,]+)", out.stderr)
     if collected is None:

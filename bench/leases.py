@@ -31,8 +31,10 @@ COUNTED = ("evalsha", "get", "pexpire")
 def _stats(client: redis.Redis) -> dict[str, tuple[int, int]]:
     """(calls, usec) per counted command, from Redis's own counters."""
     stats = client.info("commandstats")
-    return {name: (stats.get(f"cmdstat_{name}", {}).get("calls", 0), stats.get(f"cmdstat_{name}", {}).get("usec", 0))
-            for name in COUNTED}
+    return {
+        name: (stats.get(f"cmdstat_{name}", {}).get("calls", 0), stats.get(f"cmdstat_{name}", {}).get("usec", 0))
+        for name in COUNTED
+    }
 
 
 async def measure(tables: int, ticks: int) -> dict:

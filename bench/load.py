@@ -62,7 +62,7 @@ class Client:
 
     def __init__(self, target: str, port: int, log: Path, games: str) -> None:
         self.target = target
-        self.err = open(log, "w")
+        self.err = open(log, "w")  # noqa: SIM115 (closed by stop(), with the client)
         self.proc = subprocess.Popen(
             [*_taskset(1), PY, "-m", "bench.load_client", "--target", target, "--port", str(port), "--games", games],
             cwd=ROOT,
@@ -144,15 +144,20 @@ class Servers:
         self.felt_port = _free_port()
         self.bare_port = _free_port()
         env = {**os.environ, "DATABASE_URL": f"sqlite:///{workdir / 'bench.db'}", **BENCH_SERVER_ENV}
-        self.felt_log = open(workdir / "felt-server.log", "w")
-        self.bare_log = open(workdir / "bare-server.log", "w")
+        self.felt_log = open(workdir / "felt-server.log", "w")  # noqa: SIM115 (closed by stop(), with the servers)
+        self.bare_log = open(workdir / "bare-server.log", "w")  # noqa: SIM115 (closed by stop(), with the servers)
         self.felt = subprocess.Popen(
             [*_taskset(0), PY, "-m", "server", "--port", str(self.felt_port), "--log-level", "warning"],
-            cwd=ROOT, env=env, stdout=self.felt_log, stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            env=env,
+            stdout=self.felt_log,
+            stderr=subprocess.STDOUT,
         )
         self.bare = subprocess.Popen(
             [*_taskset(0), PY, "-m", "bench.bare_server", "--port", str(self.bare_port), "--log-level", "warning"],
-            cwd=ROOT, stdout=self.bare_log, stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            stdout=self.bare_log,
+            stderr=subprocess.STDOUT,
         )
         self.felt_client: Client | None = None
         self.bare_client: Client | None = None
@@ -175,11 +180,26 @@ class Servers:
 
 
 def _run(
-    client: Client, proc: psutil.Process, mode: str, rooms: int, seconds: float, warmup: float, seed: int, drain: float = 5.0
+    client: Client,
+    proc: psutil.Process,
+    mode: str,
+    rooms: int,
+    seconds: float,
+    warmup: float,
+    seed: int,
+    drain: float = 5.0,
 ) -> dict:
     c0 = _cpu(proc)
     out = client.rpc(
-        {"cmd": "run", "mode": mode, "rooms": rooms, "seconds": seconds, "warmup": warmup, "seed": seed, "drain": drain},
+        {
+            "cmd": "run",
+            "mode": mode,
+            "rooms": rooms,
+            "seconds": seconds,
+            "warmup": warmup,
+            "seed": seed,
+            "drain": drain,
+        },
         timeout=seconds + warmup + 60,
     )
     cpu = _cpu(proc) - c0
@@ -199,9 +219,25 @@ def _profile(srv: Servers, rooms: int, seconds: float, workdir: Path) -> dict:
         pyspy = Path(found)
     out_file = workdir / "profile.txt"
     spy = subprocess.Popen(
-        [*_taskset(1), str(pyspy), "record", "--pid", str(srv.felt.pid), "--duration", str(int(seconds + 1)),
-         "--rate", "200", "--format", "raw", "--nonblocking", "--output", str(out_file)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        [
+            *_taskset(1),
+            str(pyspy),
+            "record",
+            "--pid",
+            str(srv.felt.pid),
+            "--duration",
+            str(int(seconds + 1)),
+            "--rate",
+            "200",
+            "--format",
+            "raw",
+            "--nonblocking",
+            "--output",
+            str(out_file),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     time.sleep(0.5)
     run = _run(srv.felt_client, srv.pf, "closed", rooms, seconds, 0.3, 99)
@@ -280,8 +316,16 @@ def run_load(
         open_s, closed_s, warmup, drain = 5.0, 3.0, 0.7, 5.0
         closed_levels = (100, 500, 1000)
     workdir = Path(tempfile.mkdtemp(prefix="felt-bench-"))
-    result: dict = {"plan": {"levels": plan, "open_s": open_s, "closed_s": closed_s, "warmup_s": warmup,
-                             "closed_levels": closed_levels, "games": games}}
+    result: dict = {
+        "plan": {
+            "levels": plan,
+            "open_s": open_s,
+            "closed_s": closed_s,
+            "warmup_s": warmup,
+            "closed_levels": closed_levels,
+            "games": games,
+        }
+    }
     runs: list[dict] = []
     srv = None
     try:
@@ -326,7 +370,8 @@ def run_load(
                     b, f = pair["bare"], pair["felt"]
                     log(
                         f"  load {mode:6s} {n:5d} rooms rep {rep}: felt {f['actions_per_s']:.0f} moves/s "
-                        f"p50 {f['p50_ms'] or 0:.2f} p99 {f['p99_ms'] or 0:.2f} ms cpu {f['server_cpu_us_per_move'] or 0:.0f} us/move"
+                        f"p50 {f['p50_ms'] or 0:.2f} p99 {f['p99_ms'] or 0:.2f} ms "
+                        f"cpu {f['server_cpu_us_per_move'] or 0:.0f} us/move"
                         f" | bare {b['actions_per_s']:.0f} p50 {b['p50_ms'] or 0:.2f} p99 {b['p99_ms'] or 0:.2f} "
                         f"cpu {b['server_cpu_us_per_move'] or 0:.0f}"
                     )
@@ -382,7 +427,8 @@ def _memory_step(srv: Servers, n: int, prev: int, log) -> dict:
         "felt_rss_total_mib": f2 / KIB / KIB,
     }
     log(
-        f"  memory: bare {out['bare_per_conn_kib']:.1f} KiB/conn, felt {out['felt_per_idle_conn_kib']:.1f} KiB/idle conn,"
+        f"  memory: bare {out['bare_per_conn_kib']:.1f} KiB/conn, "
+        f"felt {out['felt_per_idle_conn_kib']:.1f} KiB/idle conn,"
         f" +{out['felt_per_playing_room_extra_kib']:.1f} KiB/playing room"
     )
     return out
@@ -403,20 +449,40 @@ def load_figures(res: dict, quick: bool) -> list[dict]:
             pairs = [v for (m, nn, _), v in sorted(by.items()) if m == mode and nn == n and "bare" in v and "felt" in v]
             if not pairs:
                 continue
-            f = lambda key, t: median([p[t][key] for p in pairs])  # noqa: E731
-            ratio = lambda key: median(  # noqa: E731
+            f = lambda key, t, pairs=pairs: median([p[t][key] for p in pairs])  # noqa: E731
+            ratio = lambda key, pairs=pairs: median(  # noqa: E731
                 [p["felt"][key] / p["bare"][key] for p in pairs if p["felt"][key] and p["bare"][key]]
             )
             tag = f"load.{mode}.{n}"
-            lost = sum(p["felt"]["lost"] + p["felt"]["out_of_order"] + p["felt"]["diverged_rooms"] + p["felt"]["patch_failures"] for p in pairs)
+            lost = sum(
+                p["felt"]["lost"]
+                + p["felt"]["out_of_order"]
+                + p["felt"]["diverged_rooms"]
+                + p["felt"]["patch_failures"]
+                for p in pairs
+            )
             lost_b = sum(p["bare"]["lost"] + p["bare"]["out_of_order"] for p in pairs)
             late = sum(p["felt"].get("late", 0) for p in pairs)
             late_b = sum(p["bare"].get("late", 0) for p in pairs)
             reps = len(pairs)
-            figs.append(figure(f"{tag}.felt.moves_per_s", f("actions_per_s", "felt"), "moves/s",
-                               baseline=f("actions_per_s", "bare"), ratio=ratio("actions_per_s"), repeats=reps))
-            figs.append(figure(f"{tag}.felt.patches_per_s", f("patches_per_s", "felt"), "frames/s",
-                               baseline=f("patches_per_s", "bare")))
+            figs.append(
+                figure(
+                    f"{tag}.felt.moves_per_s",
+                    f("actions_per_s", "felt"),
+                    "moves/s",
+                    baseline=f("actions_per_s", "bare"),
+                    ratio=ratio("actions_per_s"),
+                    repeats=reps,
+                )
+            )
+            figs.append(
+                figure(
+                    f"{tag}.felt.patches_per_s",
+                    f("patches_per_s", "felt"),
+                    "frames/s",
+                    baseline=f("patches_per_s", "bare"),
+                )
+            )
             for q in ("p50_ms", "p99_ms", "max_ms"):
                 fig_kw: dict = {}
                 if mode == "open" and n in (500, 1000) and q in ("p50_ms", "p99_ms"):
@@ -426,47 +492,120 @@ def load_figures(res: dict, quick: bool) -> list[dict]:
                 if mode == "open" and n == 2500 and q == "p99_ms":
                     r_ = ratio(q)
                     fig_kw = {"target": "<= 2x bare", "passed": (r_ is not None and r_ <= 2.0)}
-                figs.append(figure(f"{tag}.latency_{q}", f(q, "felt"), "ms", baseline=f(q, "bare"), ratio=ratio(q), **fig_kw))
+                figs.append(
+                    figure(f"{tag}.latency_{q}", f(q, "felt"), "ms", baseline=f(q, "bare"), ratio=ratio(q), **fig_kw)
+                )
             if mode == "closed" and n == 500:
                 r_ = ratio("actions_per_s")
-                figs.append(figure("capacity.closed.500.moves_per_s_ratio", r_, "x bare", target=">= 0.45x bare",
-                                   passed=r_ is not None and r_ >= 0.45,
-                                   value_felt=f("actions_per_s", "felt"), value_bare=f("actions_per_s", "bare"),
-                                   client_cpu_util_felt=f("client_cpu_util", "felt"),
-                                   server_cpu_util_felt=f("server_cpu_util", "felt")))
+                figs.append(
+                    figure(
+                        "capacity.closed.500.moves_per_s_ratio",
+                        r_,
+                        "x bare",
+                        target=">= 0.45x bare",
+                        passed=r_ is not None and r_ >= 0.45,
+                        value_felt=f("actions_per_s", "felt"),
+                        value_bare=f("actions_per_s", "bare"),
+                        client_cpu_util_felt=f("client_cpu_util", "felt"),
+                        server_cpu_util_felt=f("server_cpu_util", "felt"),
+                    )
+                )
                 r_ = ratio("server_cpu_us_per_move")
-                figs.append(figure("capacity.closed.500.cpu_us_per_move", f("server_cpu_us_per_move", "felt"), "us/move",
-                                   baseline=f("server_cpu_us_per_move", "bare"), ratio=r_, target="<= 2.0x bare",
-                                   passed=r_ is not None and r_ <= 2.0))
+                figs.append(
+                    figure(
+                        "capacity.closed.500.cpu_us_per_move",
+                        f("server_cpu_us_per_move", "felt"),
+                        "us/move",
+                        baseline=f("server_cpu_us_per_move", "bare"),
+                        ratio=r_,
+                        target="<= 2.0x bare",
+                        passed=r_ is not None and r_ <= 2.0,
+                    )
+                )
             else:
-                figs.append(figure(f"{tag}.cpu_us_per_move", f("server_cpu_us_per_move", "felt"), "us/move",
-                                   baseline=f("server_cpu_us_per_move", "bare"), ratio=ratio("server_cpu_us_per_move")))
-            figs.append(figure(f"{tag}.lost_or_out_of_order", lost, "frames", baseline=lost_b, target="0",
-                               passed=(lost == 0 and lost_b == 0), late_actions=late, late_actions_bare=late_b,
-                               note=(f"{late} Felt / {late_b} bare actions not fully delivered within the drain time"
-                                     if late or late_b else None)))
+                figs.append(
+                    figure(
+                        f"{tag}.cpu_us_per_move",
+                        f("server_cpu_us_per_move", "felt"),
+                        "us/move",
+                        baseline=f("server_cpu_us_per_move", "bare"),
+                        ratio=ratio("server_cpu_us_per_move"),
+                    )
+                )
+            figs.append(
+                figure(
+                    f"{tag}.lost_or_out_of_order",
+                    lost,
+                    "frames",
+                    baseline=lost_b,
+                    target="0",
+                    passed=(lost == 0 and lost_b == 0),
+                    late_actions=late,
+                    late_actions_bare=late_b,
+                    note=(
+                        f"{late} Felt / {late_b} bare actions not fully delivered within the drain time"
+                        if late or late_b
+                        else None
+                    ),
+                )
+            )
     have = {f["name"] for f in figs}
     why = "; ".join(res.get("skipped") or []) or "not run"
-    for name, target in [("load.open.500.latency_p50_ms", "<= 2.5x bare"), ("load.open.500.latency_p99_ms", "<= 4.0x bare"),
-                         ("load.open.1000.latency_p50_ms", "<= 2.5x bare"), ("load.open.1000.latency_p99_ms", "<= 4.0x bare"),
-                         ("capacity.closed.500.moves_per_s_ratio", ">= 0.45x bare"),
-                         ("capacity.closed.500.cpu_us_per_move", "<= 2.0x bare")]:
+    for name, target in [
+        ("load.open.500.latency_p50_ms", "<= 2.5x bare"),
+        ("load.open.500.latency_p99_ms", "<= 4.0x bare"),
+        ("load.open.1000.latency_p50_ms", "<= 2.5x bare"),
+        ("load.open.1000.latency_p99_ms", "<= 4.0x bare"),
+        ("capacity.closed.500.moves_per_s_ratio", ">= 0.45x bare"),
+        ("capacity.closed.500.cpu_us_per_move", "<= 2.0x bare"),
+    ]:
         if name not in have:
             figs.append(figure(name, None, "", target=target, passed=None, note=f"not measured: {why}"))
     if not quick and "load.open.2500.latency_p99_ms" not in have:
-        figs.append(figure("load.open.2500.latency_p99_ms", None, "ms", target="<= 2x bare", passed=None,
-                           note=f"not measured: {why}"))
+        figs.append(
+            figure(
+                "load.open.2500.latency_p99_ms",
+                None,
+                "ms",
+                target="<= 2x bare",
+                passed=None,
+                note=f"not measured: {why}",
+            )
+        )
     if quick and not any(n == 2500 for n in levels):
-        figs.append(figure("load.open.2500.latency_p99_ms", None, "ms", target="<= 2x bare (full mode only)",
-                           note="not run in quick mode"))
+        figs.append(
+            figure(
+                "load.open.2500.latency_p99_ms",
+                None,
+                "ms",
+                target="<= 2x bare (full mode only)",
+                note="not run in quick mode",
+            )
+        )
     mem = res.get("memory")
     if mem:
         r_ = mem["felt_per_idle_conn_kib"] / mem["bare_per_conn_kib"] if mem["bare_per_conn_kib"] > 0 else None
-        figs.append(figure("memory.per_idle_connection", mem["felt_per_idle_conn_kib"], "KiB",
-                           baseline=mem["bare_per_conn_kib"], ratio=r_, target="<= 1.2x bare",
-                           passed=r_ is not None and r_ <= 1.2, rooms=mem["rooms_added"]))
+        figs.append(
+            figure(
+                "memory.per_idle_connection",
+                mem["felt_per_idle_conn_kib"],
+                "KiB",
+                baseline=mem["bare_per_conn_kib"],
+                ratio=r_,
+                target="<= 1.2x bare",
+                passed=r_ is not None and r_ <= 1.2,
+                rooms=mem["rooms_added"],
+            )
+        )
         figs.append(figure("memory.per_idle_room", mem["felt_per_idle_room_kib"], "KiB", rooms=mem["rooms_added"]))
-        figs.append(figure("memory.per_playing_room_beyond_sockets", mem["felt_per_playing_room_extra_kib"], "KiB",
-                           target="<= 24 KiB", passed=mem["felt_per_playing_room_extra_kib"] <= 24,
-                           rooms=mem["rooms_added"]))
+        figs.append(
+            figure(
+                "memory.per_playing_room_beyond_sockets",
+                mem["felt_per_playing_room_extra_kib"],
+                "KiB",
+                target="<= 24 KiB",
+                passed=mem["felt_per_playing_room_extra_kib"] <= 24,
+                rooms=mem["rooms_added"],
+            )
+        )
     return figs

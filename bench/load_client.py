@@ -26,6 +26,7 @@ import random
 import resource
 import sys
 import time
+from typing import ClassVar
 
 import orjson
 
@@ -49,10 +50,7 @@ def apply_patch(doc, ops):
         kind = op["op"]
         path = op["path"]
         if path == "":
-            if kind == "remove":
-                doc = None
-            else:
-                doc = op["value"]
+            doc = None if kind == "remove" else op["value"]
             continue
         parts = path.split("/")
         target = doc
@@ -93,20 +91,20 @@ class D:
     mode: str | None = None
     ws = 0.0  # measurement window start/end (perf_counter)
     we = -1.0
-    rooms: list = []
-    players: list = []
-    games: list = []
+    rooms: ClassVar[list] = []
+    players: ClassVar[list] = []
+    games: ClassVar[list] = []
     replace = True
     # counters of the current run
     actions = 0
     actions_total = 0
     patches = 0
     frames_total = 0
-    lat: list = []
+    lat: ClassVar[list] = []
     lost = 0
     ooo = 0
     patch_fail = 0
-    errors: dict = {}
+    errors: ClassVar[dict] = {}
     skipped = 0
     finished = 0
     replaced = 0
@@ -121,7 +119,20 @@ def reset_counters() -> None:
 
 
 class CRoom:
-    __slots__ = ("idx", "code", "game", "conns", "pending", "active", "finished", "retired", "seq", "rng", "vmax", "started")
+    __slots__ = (
+        "active",
+        "code",
+        "conns",
+        "finished",
+        "game",
+        "idx",
+        "pending",
+        "retired",
+        "rng",
+        "seq",
+        "started",
+        "vmax",
+    )
 
     def __init__(self, idx: int, code: str, game: str) -> None:
         self.idx = idx
@@ -139,7 +150,7 @@ class CRoom:
 
 
 class CConn:
-    __slots__ = ("room", "seat", "ws", "view", "v", "acted_v", "seen", "waiter", "token", "tries")
+    __slots__ = ("acted_v", "room", "seat", "seen", "token", "tries", "v", "view", "waiter", "ws")
 
     def __init__(self, room: CRoom, seat: int, token: str | None = None) -> None:
         self.room = room
@@ -163,7 +174,7 @@ class CConn:
             self.waiter = loop.create_future()
             try:
                 await asyncio.wait_for(self.waiter, left)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
             finally:
                 self.waiter = None
@@ -285,7 +296,9 @@ async def make_felt_room(idx: int) -> CRoom:
     game = D.games[idx % len(D.games)]
     base = (4 * idx) % len(D.players)
     toks = D.players[base : base + 4]
-    status, body = await http_json(HOST, D.port, "POST", "/api/rooms", {"game": game, "options": {}, "seats": 4}, toks[0])
+    status, body = await http_json(
+        HOST, D.port, "POST", "/api/rooms", {"game": game, "options": {}, "seats": 4}, toks[0]
+    )
     if status != 201:
         raise RuntimeError(f"create room: {status} {body}")
     room = CRoom(idx, body["code"], game)
@@ -433,10 +446,7 @@ def _actor(room: CRoom) -> bool:
     if room.pending or room.finished:
         return False
     if D.target == "felt":
-        for c in room.conns:
-            if c.v == room.vmax and felt_act(c):
-                return True
-        return False
+        return any(c.v == room.vmax and felt_act(c) for c in room.conns)
     s = room.seq
     conn = room.conns[s % 4]
     if conn.seen != s:
@@ -508,7 +518,7 @@ async def cmd_run(mode: str, n: int, seconds: float, warmup: float, seed: int = 
     def q(p: float):
         if not lat:
             return None
-        return lat[min(len(lat) - 1, int(round(p / 100 * (len(lat) - 1))))] * 1000
+        return lat[min(len(lat) - 1, round(p / 100 * (len(lat) - 1)))] * 1000
 
     return {
         "mode": mode,
@@ -555,7 +565,14 @@ async def main_async(args) -> None:
             elif cmd["cmd"] == "start":
                 out = await cmd_start()
             elif cmd["cmd"] == "run":
-                out = await cmd_run(cmd["mode"], cmd["rooms"], cmd["seconds"], cmd.get("warmup", 0.5), cmd.get("seed", 1), cmd.get("drain", 5.0))
+                out = await cmd_run(
+                    cmd["mode"],
+                    cmd["rooms"],
+                    cmd["seconds"],
+                    cmd.get("warmup", 0.5),
+                    cmd.get("seed", 1),
+                    cmd.get("drain", 5.0),
+                )
             elif cmd["cmd"] == "quit":
                 for r in D.rooms:
                     for c in r.conns:
@@ -583,7 +600,7 @@ def main() -> None:
     D.target = args.target
     D.port = args.port
     D.games = args.games.split(",")
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     try:
         import uvloop

@@ -37,8 +37,15 @@ def main() -> None:
         target.client.rpc({"cmd": "grow", "rooms": args.rooms, "start": True}, timeout=1800)
         target.proc.send_signal(signal.SIGUSR1)
         run = target.client.rpc(
-            {"cmd": "run", "mode": "open", "rooms": args.rooms, "seconds": args.seconds, "warmup": 1.0, "seed": 1,
-             "drain": 5.0},
+            {
+                "cmd": "run",
+                "mode": "open",
+                "rooms": args.rooms,
+                "seconds": args.seconds,
+                "warmup": 1.0,
+                "seed": 1,
+                "drain": 5.0,
+            },
             timeout=args.seconds + 200,
         )
         target.proc.send_signal(signal.SIGUSR2)
@@ -50,8 +57,10 @@ def main() -> None:
     finally:
         target.stop()
         shutil.rmtree(workdir, ignore_errors=True)
-    print(f"{run['actions_total']} moves, {run['actions_per_s']:.0f}/s, p50 {run['p50_ms']:.2f} ms; "
-          f"load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"{run['actions_total']} moves, {run['actions_per_s']:.0f}/s, p50 {run['p50_ms']:.2f} ms; "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
     total = sum(n for _, n in report["turns_by_0.1ms"])
     over = sum(n for bucket, n in report["turns_by_0.1ms"] if bucket >= 10)
     print(f"turns: {total}, of which over 1 ms of CPU: {over}")

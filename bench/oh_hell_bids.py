@@ -47,11 +47,20 @@ def play_hand(i: int, samples: int, make_strong: Callable[..., Bot] | None = Non
     options = {"max_cards": size, "rebound": False}
     game = get_game("oh_hell")
     state = game.new_game(players=PLAYERS, options=options, seed=40_000 + i, dealer=dealer)
-    make = make_strong or (lambda rng, options, samples: get_bot(
-        "oh_hell", rng, level="strong", options=options, samples=samples,
-        easy_seats=[s for s in range(PLAYERS) if s != strong]))
-    bots = [make(random.Random(i), options, samples) if s == strong
-            else get_bot("oh_hell", random.Random(i * 97 + s)) for s in range(PLAYERS)]
+    make = make_strong or (
+        lambda rng, options, samples: get_bot(
+            "oh_hell",
+            rng,
+            level="strong",
+            options=options,
+            samples=samples,
+            easy_seats=[s for s in range(PLAYERS) if s != strong],
+        )
+    )
+    bots = [
+        make(random.Random(i), options, samples) if s == strong else get_bot("oh_hell", random.Random(i * 97 + s))
+        for s in range(PLAYERS)
+    ]
     cpu, decisions = 0.0, 0
     while game.to_act(state) and not game.view(state, None)["history"]:
         seat = game.to_act(state)[0]
@@ -63,9 +72,18 @@ def play_hand(i: int, samples: int, make_strong: Callable[..., Bot] | None = Non
         state = game.apply(state, seat, action)
     entry = game.view(state, None)["history"][0]
     made = [entry["bids"][s] == entry["tricks_won"][s] for s in range(PLAYERS)]
-    return {"hand": i, "size": size, "seat": strong, "bid": entry["bids"][strong],
-            "taken": entry["tricks_won"][strong], "made": made[strong], "points": entry["scores"][strong],
-            "easy_made": sum(made) - made[strong], "cpu": cpu, "decisions": decisions}
+    return {
+        "hand": i,
+        "size": size,
+        "seat": strong,
+        "bid": entry["bids"][strong],
+        "taken": entry["tricks_won"][strong],
+        "made": made[strong],
+        "points": entry["scores"][strong],
+        "easy_made": sum(made) - made[strong],
+        "cpu": cpu,
+        "decisions": decisions,
+    }
 
 
 def summary(results: list[dict], samples: int, log=print) -> dict[str, Any]:
@@ -78,19 +96,29 @@ def summary(results: list[dict], samples: int, log=print) -> dict[str, Any]:
     mean = sum(points) / n
     sd = math.sqrt(sum((p - mean) ** 2 for p in points) / max(1, n - 1))
     cpu = 1000 * sum(r["cpu"] for r in results) / max(1, sum(r["decisions"] for r in results))
-    log(f"oh_hell_bids: {n} hands, Strong ({samples} samples) made {made}/{n} = {made / n:.1%} "
+    log(
+        f"oh_hell_bids: {n} hands, Strong ({samples} samples) made {made}/{n} = {made / n:.1%} "
         f"(95% {low:.1%}-{high:.1%}; {over} over, {n - made - over} under); "
         f"{mean:.2f} points a hand (+-{1.96 * sd / math.sqrt(n):.2f}); "
         f"the Easy seats made {sum(r['easy_made'] for r in results) / (3 * n):.1%}; "
-        f"{cpu:.1f} ms of CPU per Strong decision")
-    return {"hands": n, "samples": samples, "made": made, "made_share": made / n, "made_interval": [low, high],
-            "over": over, "points_per_hand": mean, "easy_made_share": sum(r["easy_made"] for r in results) / (3 * n),
-            "cpu_ms_per_decision": cpu}
+        f"{cpu:.1f} ms of CPU per Strong decision"
+    )
+    return {
+        "hands": n,
+        "samples": samples,
+        "made": made,
+        "made_share": made / n,
+        "made_interval": [low, high],
+        "over": over,
+        "points_per_hand": mean,
+        "easy_made_share": sum(r["easy_made"] for r in results) / (3 * n),
+        "cpu_ms_per_decision": cpu,
+    }
 
 
 def paired(results: list[dict], before: list[dict], log=print) -> None:
     """This run minus ``before``, hand by hand, with normal 95% intervals of the mean difference."""
-    pairs = [(a, b) for a, b in zip(results, before) if a["hand"] == b["hand"]]
+    pairs = [(a, b) for a, b in zip(results, before, strict=False) if a["hand"] == b["hand"]]
     n = len(pairs)
     for key in ("made", "points"):
         diffs = [float(a[key]) - float(b[key]) for a, b in pairs]
@@ -99,14 +127,18 @@ def paired(results: list[dict], before: list[dict], log=print) -> None:
         half = 1.96 * sd / math.sqrt(n)
         unit = " points" if key == "points" else ""
         shown = (lambda x: f"{x:+.2f}") if key == "points" else (lambda x: f"{100 * x:+.1f}")
-        log(f"paired, {key}: {shown(mean)}{unit or ' percentage points'} over {n} hands "
-            f"(95% {shown(mean - half)} to {shown(mean + half)})")
+        log(
+            f"paired, {key}: {shown(mean)}{unit or ' percentage points'} over {n} hands "
+            f"(95% {shown(mean - half)} to {shown(mean + half)})"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.oh_hell_bids")
     parser.add_argument("--hands", type=int, default=1000)
-    parser.add_argument("--first", type=int, default=0, help="the first hand's number (hands first .. first + hands - 1)")
+    parser.add_argument(
+        "--first", type=int, default=0, help="the first hand's number (hands first .. first + hands - 1)"
+    )
     parser.add_argument("--samples", type=int, default=48)
     parser.add_argument("--out", help="write every hand's result here (JSON)")
     parser.add_argument("--against", help="a file written by --out on another tree: print the paired difference")

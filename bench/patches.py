@@ -21,9 +21,9 @@ import orjson
 from bench.common import figure, median, pct
 from server.config import Settings
 from server.games import game_names
-from server.storage.writer import MemoryWriter
 from server.rooms import Connection, RoomManager
 from server.rooms.fanout import compose
+from server.storage.writer import MemoryWriter
 
 PLAY_TYPES = ("play", "ribs", "pair")
 
@@ -35,7 +35,9 @@ async def _closer(code: int, reason: str) -> None:
 async def _play(
     game_name: str, max_actions: int, seed: int, profiler: cProfile.Profile | None = None, collect_every: int = 0
 ) -> dict:
-    settings = Settings(bot_delay_ms=0, max_open_rooms_per_player=1_000_000, send_queue_limit=1_000_000, table_log=False)
+    settings = Settings(
+        bot_delay_ms=0, max_open_rooms_per_player=1_000_000, send_queue_limit=1_000_000, table_log=False
+    )
     mgr = RoomManager(settings, MemoryWriter)
     rng = random.Random(seed)
     out = {"ratios": [], "bytes": [], "snap": [], "trick_end": [], "hand_end": [], "act_us": [], "pairs": []}
@@ -75,8 +77,15 @@ async def _play(
                 # What each connection kept before and its whole view after (what PatchFrames
                 # is given), the public view, and both whole views for the jsonpatch baseline.
                 out["pairs"].append(
-                    (olds, [compose(room.table, c, {}) for c in conns], room.version, room.table.public_view(),
-                     room.table.seat_keys, old_wholes, [room.sent_view(c) for c in conns])
+                    (
+                        olds,
+                        [compose(room.table, c, {}) for c in conns],
+                        room.version,
+                        room.table.public_view(),
+                        room.table.seat_keys,
+                        old_wholes,
+                        [room.sent_view(c) for c in conns],
+                    )
                 )
             after = game.view(room.state, seat)
             hand_end = len(after.get("history") or []) > hands_before
@@ -122,33 +131,68 @@ def run_patches(quick: bool, log=print) -> tuple[dict, list[dict]]:
         }
         raw[name] = s
         log(
-            f"  patches {name}: median {s['median_bytes']:.0f} B = {s['median_ratio']:.1%} of {s['median_snapshot_bytes']:.0f} B, "
-            f"p99 {s['p99_ratio']:.1%}, trick end {s['trick_end_median_ratio'] or 0:.1%}; Room.act {s['room_act_us_median']:.0f} us"
+            f"  patches {name}: median {s['median_bytes']:.0f} B = {s['median_ratio']:.1%} "
+            f"of {s['median_snapshot_bytes']:.0f} B, p99 {s['p99_ratio']:.1%}, "
+            f"trick end {s['trick_end_median_ratio'] or 0:.1%}; Room.act {s['room_act_us_median']:.0f} us"
         )
-        figs.append(figure(f"patch.{name}.median_ratio", s["median_ratio"], "of snapshot", target="<= 0.10",
-                           passed=s["median_ratio"] <= 0.10, median_bytes=s["median_bytes"],
-                           snapshot_bytes=s["median_snapshot_bytes"]))
+        figs.append(
+            figure(
+                f"patch.{name}.median_ratio",
+                s["median_ratio"],
+                "of snapshot",
+                target="<= 0.10",
+                passed=s["median_ratio"] <= 0.10,
+                median_bytes=s["median_bytes"],
+                snapshot_bytes=s["median_snapshot_bytes"],
+            )
+        )
         figs.append(figure(f"patch.{name}.p99_ratio", s["p99_ratio"], "of snapshot", p99_bytes=s["p99_bytes"]))
         te = s["trick_end_median_ratio"]
-        figs.append(figure(f"patch.{name}.trick_end_median_ratio", te, "of snapshot", target="<= 0.25",
-                           passed=te is not None and te <= 0.25, frames=s["trick_end_frames"]))
-        figs.append(figure(f"patch.{name}.hand_end_median_ratio", s["hand_end_median_ratio"], "of snapshot",
-                           note="the next hand is dealt in the same patch"))
-        figs.append(figure(f"room.{name}.act_us_median", s["room_act_us_median"], "CPU us/action",
-                           mean=s["room_act_us_mean"], p99=s["room_act_us_p99"],
-                           note="in-process Room.act: validate, apply, 4 views, diffs, encode, queue (no sockets)"))
+        figs.append(
+            figure(
+                f"patch.{name}.trick_end_median_ratio",
+                te,
+                "of snapshot",
+                target="<= 0.25",
+                passed=te is not None and te <= 0.25,
+                frames=s["trick_end_frames"],
+            )
+        )
+        figs.append(
+            figure(
+                f"patch.{name}.hand_end_median_ratio",
+                s["hand_end_median_ratio"],
+                "of snapshot",
+                note="the next hand is dealt in the same patch",
+            )
+        )
+        figs.append(
+            figure(
+                f"room.{name}.act_us_median",
+                s["room_act_us_median"],
+                "CPU us/action",
+                mean=s["room_act_us_mean"],
+                p99=s["room_act_us_p99"],
+                note="in-process Room.act: validate, apply, 4 views, diffs, encode, queue (no sockets)",
+            )
+        )
     total_actions = 0
     for name in game_names():
         total_actions += asyncio.run(_play(name, per_game // 4, seed=8, profiler=profiler))["actions"]
     stats = pstats.Stats(profiler)
     rows = []
-    for (file, lineno, func), (cc, nc, tt, ct, callers) in stats.stats.items():  # type: ignore[attr-defined]
+    for (file, lineno, func), (_, nc, tt, ct, _) in stats.stats.items():  # type: ignore[attr-defined]
         rows.append((tt, ct, nc, f"{func} ({_short(file)}:{lineno})"))
     rows.sort(reverse=True)
     raw["cprofile_room_act"] = {
         "actions": total_actions,
         "top_tottime_us_per_action": [
-            {"frame": name, "tottime_us": tt / total_actions * 1e6, "cumtime_us": ct / total_actions * 1e6, "calls_per_action": nc / total_actions}
+            {
+                "frame": name,
+                "tottime_us": tt / total_actions * 1e6,
+                "cumtime_us": ct / total_actions * 1e6,
+                "calls_per_action": nc / total_actions,
+            }
             for tt, ct, nc, name in rows[:20]
         ],
         "note": "cProfile inflates small calls; use the shares, not the absolute microseconds",

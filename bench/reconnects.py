@@ -1,9 +1,10 @@
 """Reconnect storms: what a socket opened and closed again costs the server once it is gone.
 
 ``python -m bench.reconnects [--connects N] [--mode seated|anonymous] [--source DIR]`` starts
-``python -m server`` (of DIR, another checkout, to compare; this one by default) (SQLite in a temporary folder, per-address limits lifted so that one client can
-storm it), makes a table with two players, and opens and closes N sockets to it one after
-another: the seated guest's token again and again, or anonymous spectators. It prints:
+``python -m server`` (of DIR, another checkout, to compare; this one by default) (SQLite in a
+temporary folder, per-address limits lifted so that one client can storm it), makes a table with
+two players, and opens and closes N sockets to it one after another: the seated guest's token
+again and again, or anonymous spectators. It prints:
 
 - the server's resident memory before and after (after a warm-up of 200, and 2 s of quiet),
   per connect;
@@ -47,13 +48,15 @@ sys.argv = ["server"] + sys.argv[1:]
 runpy.run_module("server", run_name="__main__")
 """
 LIFTED = {
-    "FELT_RATE_CONNECTS_BURST": "100000000", "FELT_RATE_TOKEN_CONNECTS_BURST": "100000000",
-    "FELT_MAX_SOCKETS_PER_ADDRESS": "1000000", "FELT_ACCESS_LOG": "0",
+    "FELT_RATE_CONNECTS_BURST": "100000000",
+    "FELT_RATE_TOKEN_CONNECTS_BURST": "100000000",
+    "FELT_MAX_SOCKETS_PER_ADDRESS": "1000000",
+    "FELT_ACCESS_LOG": "0",
 }
 
 
 def resident_mb(pid: int) -> float:
-    for line in open(f"/proc/{pid}/status"):
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return float("nan")
@@ -92,13 +95,23 @@ async def storm(url: str, n: int) -> float:
 async def run(connects: int, mode: str, workdir: Path, source: Path) -> None:
     port = 20000 + os.getpid() % 20000
     counted = workdir / "unreachable"
-    env = {**os.environ, "PYTHONPATH": str(source), "DATABASE_URL": f"sqlite:///{workdir / 'felt.db'}",
-           "FELT_CHAT_PER_MINUTE": "1000000", "FELT_MAX_FRAMES_PER_SECOND": "1000", "FELT_FRAME_BURST": "1000",
-           **LIFTED}
-    proc = subprocess.Popen(
-        [sys.executable, "-c", SERVER, "--port", str(port), "--log-level", "warning", str(counted)],
-        cwd=workdir, env=env, stdout=open(workdir / "server.log", "w"), stderr=subprocess.STDOUT,
-    )
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(source),
+        "DATABASE_URL": f"sqlite:///{workdir / 'felt.db'}",
+        "FELT_CHAT_PER_MINUTE": "1000000",
+        "FELT_MAX_FRAMES_PER_SECOND": "1000",
+        "FELT_FRAME_BURST": "1000",
+        **LIFTED,
+    }
+    with open(workdir / "server.log", "w") as log:  # the server writes to its own copy of the file
+        proc = subprocess.Popen(
+            [sys.executable, "-c", SERVER, "--port", str(port), "--log-level", "warning", str(counted)],
+            cwd=workdir,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
     try:
         async with httpx.AsyncClient(base_url=base) as http:
@@ -147,12 +160,15 @@ async def run(connects: int, mode: str, workdir: Path, source: Path) -> None:
             await asyncio.sleep(0.1)
         await watch.close()
         print(f"{mode}: {connects} connects in {took:.1f} s ({connects / took:.0f}/s)")
-        print(f"  resident {rss_before:.1f} -> {rss_after:.1f} MB: "
-              f"{(rss_after - rss_before) * 1024 / connects:.1f} KB per connect")
+        print(
+            f"  resident {rss_before:.1f} -> {rss_after:.1f} MB: "
+            f"{(rss_after - rss_before) * 1024 / connects:.1f} KB per connect"
+        )
         print(f"  unreachable objects a full collection then found: {counted.read_text()}")
         print(f"  table log rows added by the storm (chat lines not counted): {rows}")
-        print(f"  a chat line's round trip, p50: {pct(quiet, 50):.1f} ms alone, "
-              f"{pct(during, 50):.1f} ms during the storm")
+        print(
+            f"  a chat line's round trip, p50: {pct(quiet, 50):.1f} ms alone, {pct(during, 50):.1f} ms during the storm"
+        )
     finally:
         proc.terminate()
         proc.wait(30)

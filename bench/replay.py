@@ -21,11 +21,11 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "support"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "edges"))
 
-from live_server import LiveServer  # noqa: E402
-from test_replay_live import long_ribs_record, memory_kb  # noqa: E402
+from live_server import LiveServer
+from test_replay_live import long_ribs_record, memory_kb
 
-from server.storage import store  # noqa: E402
-from server.storage.db import Database  # noqa: E402
+from server.storage import store
+from server.storage.db import Database
 
 
 def lag_ms(client: httpx.Client) -> float:
@@ -44,7 +44,13 @@ def measure(server: LiveServer, client: httpx.Client, paths: list[str]) -> dict:
     idle = lag_ms(client)
     assert all(a.status_code == 200 for a in answers), [a.status_code for a in answers]
     grew = (memory_kb(server.proc.pid, "VmHWM") - rss) / 1024
-    return {"seconds": took, "lag_ms": during, "idle_lag_ms": idle, "rss_growth_mb": grew, "bytes": len(answers[0].content)}
+    return {
+        "seconds": took,
+        "lag_ms": during,
+        "idle_lag_ms": idle,
+        "rss_growth_mb": grew,
+        "bytes": len(answers[0].content),
+    }
 
 
 def main() -> None:

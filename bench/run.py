@@ -23,10 +23,21 @@ import subprocess
 import sys
 import time
 
-from bench.common import (ROOT, add_write_flag, figure, fmt, line, merge_results, now_iso, read_results,
-                          readme_path, results_path, write_json)
+from bench.common import (
+    ROOT,
+    add_write_flag,
+    figure,
+    fmt,
+    line,
+    merge_results,
+    now_iso,
+    read_results,
+    readme_path,
+    results_path,
+    write_json,
+)
 
-PARTS = ("calibration", "engines", "micro", "patches", "storage", "load", "durable")
+PARTS = ("calibration", "engines", "micro", "patches", "claims", "storage", "load", "durable")
 STORAGE_ARGS: list[str] | None = None
 
 
@@ -42,11 +53,24 @@ def calibration() -> tuple[dict, list[dict]]:
         x += i
     cpu, wall = time.thread_time() - c0, time.perf_counter() - w0
     load = os.getloadavg()
-    raw = {"loop_ns_per_iter_cpu": cpu / 2e6 * 1e9, "loop_cpu_share": cpu / wall, "loadavg": load,
-           "cpus": os.cpu_count(), "python": platform.python_version(), "machine": platform.machine()}
-    figs = [figure("calibration.python_loop_ns", raw["loop_ns_per_iter_cpu"], "ns/iter (CPU)",
-                   cpu_share=raw["loop_cpu_share"], loadavg_1m=load[0],
-                   note="reference: ~30-60 ns/iter on an idle core; higher means a contended machine")]
+    raw = {
+        "loop_ns_per_iter_cpu": cpu / 2e6 * 1e9,
+        "loop_cpu_share": cpu / wall,
+        "loadavg": load,
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+    }
+    figs = [
+        figure(
+            "calibration.python_loop_ns",
+            raw["loop_ns_per_iter_cpu"],
+            "ns/iter (CPU)",
+            cpu_share=raw["loop_cpu_share"],
+            loadavg_1m=load[0],
+            note="reference: ~30-60 ns/iter on an idle core; higher means a contended machine",
+        )
+    ]
     return raw, figs
 
 
@@ -63,12 +87,23 @@ def run_storage(quick: bool, write: bool) -> tuple[dict, list[dict]]:
     path = ROOT / "bench" / "storage.py"
     if not path.exists():
         return {"error": "bench/storage.py does not exist"}, [
-            figure("storage.event_loop_max_stall_ms", None, "ms", target="<= 1 ms", passed=None,
-                   note="bench/storage.py is missing")]
+            figure(
+                "storage.event_loop_max_stall_ms",
+                None,
+                "ms",
+                target="<= 1 ms",
+                passed=None,
+                note="bench/storage.py is missing",
+            )
+        ]
     # Quick mode: SQLite only and fewer matches, so that the whole quick run stays under 3 minutes.
     # Full mode: its --quick (1,000 matches, SQLite and PostgreSQL): the default 10,000 take
     # longer than the whole ~15-minute budget on this machine. Override with --storage-args.
-    extra = STORAGE_ARGS if STORAGE_ARGS is not None else (["--quick", "--no-pg", "--matches", "300"] if quick else ["--quick"])
+    extra = (
+        STORAGE_ARGS
+        if STORAGE_ARGS is not None
+        else (["--quick", "--no-pg", "--matches", "300"] if quick else ["--quick"])
+    )
     cmd = [sys.executable, "-m", "bench.storage", *extra, *(["--write"] if write else [])]
     timeout = 40 if quick else 420
     t0 = time.perf_counter()
@@ -76,8 +111,18 @@ def run_storage(quick: bool, write: bool) -> tuple[dict, list[dict]]:
         proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
         rc, out, err = proc.returncode, proc.stdout, proc.stderr
     except subprocess.TimeoutExpired as exc:  # subprocess.run kills the child on timeout
-        rc, out, err = "timeout", (exc.stdout or b"").decode() if isinstance(exc.stdout, bytes) else (exc.stdout or ""), ""
-    raw = {"command": " ".join(cmd[1:]), "returncode": rc, "seconds": time.perf_counter() - t0, "stdout_tail": out[-3000:], "stderr_tail": err[-2000:]}
+        rc, out, err = (
+            "timeout",
+            (exc.stdout or b"").decode() if isinstance(exc.stdout, bytes) else (exc.stdout or ""),
+            "",
+        )
+    raw = {
+        "command": " ".join(cmd[1:]),
+        "returncode": rc,
+        "seconds": time.perf_counter() - t0,
+        "stdout_tail": out[-3000:],
+        "stderr_tail": err[-2000:],
+    }
     for ln in out.splitlines():
         log(f"  storage| {ln}")
     data = read_results(write).get("storage")
@@ -85,8 +130,16 @@ def run_storage(quick: bool, write: bool) -> tuple[dict, list[dict]]:
     note = None if rc == 0 else f"bench/storage.py exited with {rc}: {err.strip()[-200:]}"
     if data is None:
         note = (note or "") + " (no 'storage' key in latest.json)"
-    figs = [figure("storage.event_loop_max_stall_ms", stall, "ms", target="<= 1 ms",
-                   passed=None if stall is None else stall <= 1.0, note=note)]
+    figs = [
+        figure(
+            "storage.event_loop_max_stall_ms",
+            stall,
+            "ms",
+            target="<= 1 ms",
+            passed=None if stall is None else stall <= 1.0,
+            note=note,
+        )
+    ]
     return raw, figs
 
 
@@ -149,8 +202,9 @@ def _reported(figs: list[dict]) -> dict[str, dict]:
             shown[re.sub(r"_\d+_rooms$", "", f["name"])] = f
     if lost:
         passed = None if any(f.get("pass") is None for f in lost) else all(f["pass"] for f in lost)
-        shown["load.*" + LOST] = figure("load.*" + LOST, sum(f["value"] or 0 for f in lost), "frames",
-                                        target="0", passed=passed)
+        shown["load.*" + LOST] = figure(
+            "load.*" + LOST, sum(f["value"] or 0 for f in lost), "frames", target="0", passed=passed
+        )
     return shown
 
 
@@ -159,8 +213,10 @@ def _hot_path(raw: dict) -> str:
     if not prof.get("top_self"):
         return ""
     frames = ", ".join(f"`{r['frame'].split(' (')[0]}` {r['us_per_move']:.0f}" for r in prof["top_self"][:8])
-    return (f"\n\nServer hot path (full run, py-spy, closed loop at {prof['run']['rooms']} rooms, "
-            f"{fmt(prof['run']['server_cpu_us_per_move'])} CPU us/move), self time in us/move: {frames}.")
+    return (
+        f"\n\nServer hot path (full run, py-spy, closed loop at {prof['run']['rooms']} rooms, "
+        f"{fmt(prof['run']['server_cpu_us_per_move'])} CPU us/move), self time in us/move: {frames}."
+    )
 
 
 def results_table(runs: dict[str, dict]) -> str:
@@ -168,8 +224,10 @@ def results_table(runs: dict[str, dict]) -> str:
     lines = []
     for mode, run in runs.items():
         meta = run["meta"]
-        lines.append(f"- {mode}: `{meta['command']}`, finished {meta['finished']}, {meta['seconds']:.0f} s, "
-                     f"load average {meta['loadavg_start'][0]:.1f} at start, {meta['loadavg_end'][0]:.1f} at end.")
+        lines.append(
+            f"- {mode}: `{meta['command']}`, finished {meta['finished']}, {meta['seconds']:.0f} s, "
+            f"load average {meta['loadavg_start'][0]:.1f} at start, {meta['loadavg_end'][0]:.1f} at end."
+        )
     shown = {mode: _reported(run["figures"]) for mode, run in runs.items()}
     names = list(dict.fromkeys(name for mode in MODES if mode in shown for name in shown[mode]))
     lines += ["", "| figure | target | " + " | ".join(MODES) + " |", "|---|---|" + "---|" * len(MODES)]
@@ -203,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a short version (under 3 minutes)")
     parser.add_argument("--only", default=",".join(PARTS), help=f"comma-separated parts of: {', '.join(PARTS)}")
     parser.add_argument("--games", default="oh_hell,bid_whist,tarbish,ribs", help="games the load rooms play")
-    parser.add_argument("--no-readme", action="store_true", help="do not rewrite the \"Last figures\" table")
+    parser.add_argument("--no-readme", action="store_true", help='do not rewrite the "Last figures" table')
     parser.add_argument("--storage-args", default=None, help="arguments for bench/storage.py (quoted, space-separated)")
     add_write_flag(parser)
     args = parser.parse_args(argv)
@@ -214,7 +272,12 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     t_mono = time.monotonic()
     mode = "quick" if args.quick else "full"
-    meta = {"mode": mode, "started": now_iso(), "loadavg_start": os.getloadavg(), "command": "python -m bench.run" + (" --quick" if args.quick else "")}
+    meta = {
+        "mode": mode,
+        "started": now_iso(),
+        "loadavg_start": os.getloadavg(),
+        "command": "python -m bench.run" + (" --quick" if args.quick else ""),
+    }
     log(f"Felt benchmarks ({mode}); load average {meta['loadavg_start'][0]:.1f} on {os.cpu_count()} CPUs")
     raw: dict = {}
     figs: list[dict] = []
@@ -240,6 +303,7 @@ def main(argv: list[str] | None = None) -> int:
     part("calibration", calibration)
     # In-process parts run pinned to core 1 (the load servers use core 0 later).
     before = _pin(1)
+    from bench.claims import run_claims
     from bench.engines import run_engines
     from bench.micro import run_micro
     from bench.patches import run_patches
@@ -247,6 +311,7 @@ def main(argv: list[str] | None = None) -> int:
     part("engines", lambda: run_engines(args.quick, log))
     part("micro", lambda: run_micro(args.quick, log))
     part("patches", lambda: run_patches(args.quick, log))
+    part("claims", lambda: run_claims(args.quick, log))
     if before is not None:
         os.sched_setaffinity(0, before)
     part("storage", lambda: run_storage(args.quick, args.write))
@@ -276,11 +341,16 @@ def main(argv: list[str] | None = None) -> int:
     }
     merge_results({"meta": meta, "summary": summary, "figures": figs, "raw": raw}, args.write)
     # The last run of each mode is kept too (latest.json holds whichever ran last).
-    write_json(results_path(f"{mode}.json", args.write), {"meta": meta, "summary": summary, "figures": figs, "raw": raw})
+    write_json(
+        results_path(f"{mode}.json", args.write), {"meta": meta, "summary": summary, "figures": figs, "raw": raw}
+    )
     if not args.no_readme:
         write_readme(readme_path(args.write), args.write)
-    log(f"{summary['passed']} targets met, {len(summary['failed'])} missed, {len(summary['not_measured'])} not measured;"
-        f" {meta['seconds']:.0f} s; results in {results_path('latest.json', args.write).relative_to(ROOT)}")
+    log(
+        f"{summary['passed']} targets met, {len(summary['failed'])} missed, "
+        f"{len(summary['not_measured'])} not measured;"
+        f" {meta['seconds']:.0f} s; results in {results_path('latest.json', args.write).relative_to(ROOT)}"
+    )
     return 0
 
 

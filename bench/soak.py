@@ -94,11 +94,14 @@ def start_server(workdir: Path, port: int) -> subprocess.Popen:
         FELT_RATE_TOKEN_CONNECTS_BURST="1000000",
         FELT_MAX_SOCKETS_PER_ADDRESS="1000000",
     )
-    log = open(workdir / "server.log", "w")
-    proc = subprocess.Popen(
-        [*_taskset(0), PY, "-m", "server", "--port", str(port), "--log-level", "warning"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
+    with open(workdir / "server.log", "w") as log:  # the server writes to its own copy of the file
+        proc = subprocess.Popen(
+            [*_taskset(0), PY, "-m", "server", "--port", str(port), "--log-level", "warning"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
     _wait_port(port, proc)
     return proc
 
@@ -108,17 +111,24 @@ def run(idle: int, rooms: int, seconds: float, log=print) -> dict:
     port = _free_port()
     server = holder = player = None
     prober = Prober(port)
-    result: dict = {"plan": {"idle": idle, "playing_rooms": rooms, "playing_sockets": 4 * rooms, "seconds": seconds},
-                    "load_average_before": os.getloadavg()}
+    result: dict = {
+        "plan": {"idle": idle, "playing_rooms": rooms, "playing_sockets": 4 * rooms, "seconds": seconds},
+        "load_average_before": os.getloadavg(),
+    }
     try:
         server = start_server(workdir, port)
         prober.start()
         prober.phase = "idle sockets opening"
         t0 = time.monotonic()
-        holder = subprocess.Popen(
-            [*_taskset(1), PY, "-m", "bench.soak", "hold", "--port", str(port), "--sockets", str(idle)],
-            cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=open(workdir / "hold.log", "w"), text=True,
-        )
+        with open(workdir / "hold.log", "w") as hold_log:
+            holder = subprocess.Popen(
+                [*_taskset(1), PY, "-m", "bench.soak", "hold", "--port", str(port), "--sockets", str(idle)],
+                cwd=ROOT,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=hold_log,
+                text=True,
+            )
         ready = holder.stdout.readline().strip()
         if not ready.startswith("ready"):
             raise RuntimeError(f"the idle sockets did not open: {ready!r} (see {workdir / 'hold.log'})")
@@ -129,8 +139,12 @@ def run(idle: int, rooms: int, seconds: float, log=print) -> dict:
         player.rpc({"cmd": "grow", "rooms": rooms, "start": True}, timeout=900)
         log(f"  soak: {4 * rooms} playing sockets open and started ({time.monotonic() - t0:.1f}s)")
         prober.phase = "play"
-        played = player.rpc({"cmd": "run", "mode": "open", "rooms": rooms, "seconds": seconds, "warmup": 1.0}, timeout=seconds + 120)
-        result["play"] = {k: played.get(k) for k in ("actions", "actions_per_s", "p50_ms", "p99_ms", "lost", "order_errors")}
+        played = player.rpc(
+            {"cmd": "run", "mode": "open", "rooms": rooms, "seconds": seconds, "warmup": 1.0}, timeout=seconds + 120
+        )
+        result["play"] = {
+            k: played.get(k) for k in ("actions", "actions_per_s", "p50_ms", "p99_ms", "lost", "order_errors")
+        }
         holder.stdin.write("count\n")
         holder.stdin.flush()
         result["idle_still_open"] = int(holder.stdout.readline().split()[1])
@@ -204,7 +218,7 @@ def main() -> None:
     parser.add_argument("--sockets", type=int)
     add_write_flag(parser)
     args = parser.parse_args()
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     if args.mode == "hold":
         asyncio.run(hold(args.port, args.sockets))
@@ -214,8 +228,10 @@ def main() -> None:
     path = results_path("soak.json", args.write)
     write_json(path, result)
     for phase, s in result["healthz"].items():
-        print(f"  healthz during {phase}: {s['probes']} probes, {s['failed']} failed, p50 {s['p50_ms'] or 0:.1f} ms, "
-              f"p99 {s['p99_ms'] or 0:.1f} ms, max {s['max_ms'] or 0:.1f} ms, {s['over_50ms']} at 50 ms or more")
+        print(
+            f"  healthz during {phase}: {s['probes']} probes, {s['failed']} failed, p50 {s['p50_ms'] or 0:.1f} ms, "
+            f"p99 {s['p99_ms'] or 0:.1f} ms, max {s['max_ms'] or 0:.1f} ms, {s['over_50ms']} at 50 ms or more"
+        )
     if "play" in result:
         print(f"  play: {result['play']}; idle sockets still open: {result.get('idle_still_open')}")
     print(f"  load average before {result['load_average_before']}, after {result['load_average_after']}")

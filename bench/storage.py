@@ -6,19 +6,19 @@ For SQLite (a fresh file) and PostgreSQL (a fresh database it creates and drops)
 N finished matches (10,000; 1,000 with --quick) made from real random games of every engine
 (a few hundred played, then copied under new ids, players and times):
 
-- half through the real ``DatabaseWriter`` (matches queued while one batch commits go in
-  the next batch, written from its worker process), while a ticker task on the event loop samples every 1 ms: matches/s and
-  the loop's stalls. A stall is a tick that came late; the part of it the recorder can be
-  blamed for is bounded by the CPU time this process's *other* threads (the recorder's and
-  the executor's, the only ones that can hold the GIL the loop needs) used during that gap.
-  The loop's own work for the recorder is timed by each piece's CPU time: one ``record``
-  call (``submit_cpu_max_ms``); the task that drives the worker process (it encodes each
-  batch) shows in ``loop_busy_*``. The larger of these and of the other threads' bound is the
-  figure (``event_loop_blocked_max_ms``). ``loop_busy_*`` bounds each late tick
-  by the loop's own CPU time in it: that sums whatever ran in one gap (a submit and a
-  writer step may share one), so it is reported beside the figure, not as it. On a shared machine a tick is also late whenever
-  the OS runs something else, which the same ticker shows with nothing being written
-  (``idle_wall_stall_max_ms``) and which no code of ours can cause or cure;
+- half through the real ``DatabaseWriter`` (matches queued while one batch commits go in the
+  next batch, written from its worker process), while a ticker task on the event loop samples
+  every 1 ms: matches/s and the loop's stalls. A stall is a tick that came late; the part of it
+  the recorder can be blamed for is bounded by the CPU time this process's *other* threads (the
+  recorder's and the executor's, the only ones that can hold the GIL the loop needs) used during
+  that gap. The loop's own work for the recorder is timed by each piece's CPU time: one
+  ``record`` call (``submit_cpu_max_ms``); the task that drives the worker process (it encodes
+  each batch) shows in ``loop_busy_*``. The larger of these and of the other threads' bound is
+  the figure (``event_loop_blocked_max_ms``). ``loop_busy_*`` bounds each late tick by the
+  loop's own CPU time in it: that sums whatever ran in one gap (a submit and a writer step may
+  share one), so it is reported beside the figure, not as it. On a shared machine a tick is also
+  late whenever the OS runs something else, which the same ticker shows with nothing being
+  written (``idle_wall_stall_max_ms``) and which no code of ours can cause or cure;
 - half through ``store.save_match`` directly, batched 100 matches per transaction: matches/s;
 - then the latency (p50/p99) of one player's history page, ``list_matches(player=..., limit=20)``.
 
@@ -30,16 +30,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import hashlib
 import random
 import secrets
-import statistics
 import sys
 import tempfile
 import threading
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,13 +48,13 @@ sys.path.insert(0, str(ROOT))
 import psycopg  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 
-from server.storage import store  # noqa: E402
+from bench.common import add_write_flag, merge_results  # noqa: E402
 from server.app import GC_THRESHOLDS  # noqa: E402
 from server.config import normalize_database_url  # noqa: E402
-from server.storage.db import Database  # noqa: E402
 from server.games import game_names, get_game  # noqa: E402
+from server.storage import store  # noqa: E402
+from server.storage.db import Database  # noqa: E402
 from server.storage.dbwriter import DatabaseWriter  # noqa: E402
-from bench.common import add_write_flag, merge_results  # noqa: E402
 
 DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 PLAYERS = 300
@@ -75,10 +75,16 @@ def play(game_name: str, seed: int) -> dict:
         actions.append({"seat": acting[0], "action": action})
     outcome = game.outcome(state)
     return {
-        "game": game_name, "options": {}, "seed": str(seed),
-        "commitment": hashlib.sha256(str(seed).encode()).hexdigest(), "dealer": dealer,
-        "hands": game.hand_records(state), "actions": actions,
-        "scores": outcome["scores"], "winners": outcome["winners"], "player_count": players,
+        "game": game_name,
+        "options": {},
+        "seed": str(seed),
+        "commitment": hashlib.sha256(str(seed).encode()).hexdigest(),
+        "dealer": dealer,
+        "hands": game.hand_records(state),
+        "actions": actions,
+        "scores": outcome["scores"],
+        "winners": outcome["winners"],
+        "player_count": players,
     }
 
 
@@ -90,7 +96,7 @@ def templates(count: int) -> list[dict]:
 
 def make_records(n: int, pool: list[dict], player_ids: list[str], rng: random.Random) -> list[dict]:
     """``n`` distinct matches: a template under a new id, with 1-3 pool players, spread over a year."""
-    start = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    start = datetime(2026, 1, 1, tzinfo=UTC)
     out = []
     for _ in range(n):
         t = rng.choice(pool)
@@ -99,17 +105,19 @@ def make_records(n: int, pool: list[dict], player_ids: list[str], rng: random.Ra
         for seat in humans:
             humans[seat] = rng.choice(player_ids)
         finished = start + timedelta(seconds=rng.randrange(365 * 86400))
-        out.append({
-            **{k: v for k, v in t.items() if k != "player_count"},
-            "id": secrets.token_hex(8),
-            "room_code": "BENCH1",
-            "players": [
-                {"seat": s, "name": f"Player {s}", "player_id": humans.get(s), "bot": s not in humans}
-                for s in range(count)
-            ],
-            "started_at": finished - timedelta(minutes=rng.randint(5, 40)),
-            "finished_at": finished,
-        })
+        out.append(
+            {
+                **{k: v for k, v in t.items() if k != "player_count"},
+                "id": secrets.token_hex(8),
+                "room_code": "BENCH1",
+                "players": [
+                    {"seat": s, "name": f"Player {s}", "player_id": humans.get(s), "bot": s not in humans}
+                    for s in range(count)
+                ],
+                "started_at": finished - timedelta(minutes=rng.randint(5, 40)),
+                "finished_at": finished,
+            }
+        )
     return out
 
 
@@ -147,10 +155,9 @@ async def _through_recorder(db: Database, records: list[dict]) -> dict:
         total = 0.0
         for t in threading.enumerate():
             if t.ident is not None and t.ident != me and t.is_alive():
-                try:
+                # the thread may end between enumerate and the clock read
+                with contextlib.suppress(OSError, ProcessLookupError):
                     total += time.clock_gettime(time.pthread_getcpuclockid(t.ident))
-                except (OSError, ProcessLookupError):
-                    pass  # the thread ended between enumerate and the clock read
         return total
 
     async def ticker() -> None:
@@ -177,7 +184,7 @@ async def _through_recorder(db: Database, records: list[dict]) -> dict:
     busy.clear()
     start = time.perf_counter()
     submit_max = submit_cpu_max = 0.0
-    for i, record in enumerate(records):
+    for record in records:
         t0, c0 = time.perf_counter(), time.thread_time()
         recorder.record(record)
         submit_cpu_max = max(submit_cpu_max, time.thread_time() - c0)
@@ -230,7 +237,7 @@ def history_latency(db: Database, player_ids: list[str], rng: random.Random, sam
         player = rng.choice(player_ids)
         t0 = time.perf_counter()
         with db.session() as session:
-            page, cursor = store.list_matches(session, player=player, limit=20)
+            _page, cursor = store.list_matches(session, player=player, limit=20)
         first.append(time.perf_counter() - t0)
         if cursor:
             t0 = time.perf_counter()
@@ -300,7 +307,7 @@ def main(argv: list[str] | None = None) -> dict:
     t0 = time.perf_counter()
     pool = templates(args.templates or (80 if args.quick else 240))
     print(f"storage played {len(pool)} template matches in {time.perf_counter() - t0:.1f} s")
-    figures: dict = {"when": datetime.now(timezone.utc).isoformat(timespec="seconds"), "matches": n}
+    figures: dict = {"when": datetime.now(UTC).isoformat(timespec="seconds"), "matches": n}
     with tempfile.TemporaryDirectory() as tmp:
         figures["sqlite"] = run_backend("sqlite", f"sqlite:///{tmp}/bench.db", n, pool)
     if not args.no_pg:

@@ -97,9 +97,13 @@ def _report(*_args) -> None:
             for spent, n, top in sorted(longest, reverse=True)[:20]
         ],
         "callbacks_by_name": {
-            name: {"n": len(cpu), "p50_ms": round(sorted(cpu)[len(cpu) // 2] * 1e3, 3),
-                   "p99_ms": round(sorted(cpu)[int(len(cpu) * 0.99)] * 1e3, 3), "max_ms": round(max(cpu) * 1e3, 3),
-                   "over_1ms": sum(c > 0.001 for c in cpu)}
+            name: {
+                "n": len(cpu),
+                "p50_ms": round(sorted(cpu)[len(cpu) // 2] * 1e3, 3),
+                "p99_ms": round(sorted(cpu)[int(len(cpu) * 0.99)] * 1e3, 3),
+                "max_ms": round(max(cpu) * 1e3, 3),
+                "over_1ms": sum(c > 0.001 for c in cpu),
+            }
             for name, cpu in sorted(spans.items(), key=lambda kv: -max(kv[1]))[:12]
         },
         "gc_by_generation": {

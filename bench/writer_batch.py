@@ -24,9 +24,9 @@ import time
 import orjson
 import psutil
 
+from server.log_entry import LogEntry
 from server.storage import tables
 from server.storage.db import Database
-from server.log_entry import LogEntry
 from server.storage.dbwriter import DatabaseWriter, _WorkerState
 
 
@@ -65,7 +65,10 @@ def run(rounds: int = 20, per_block: int = 40) -> list[str]:
                     path(b)
                 times[path].append((time.thread_time() - t0) / per_block * 1e6)
         base, ours = statistics.median(times[session]), statistics.median(times[connection])
-        lines.append(f"writer batch of {size}: {ours:.0f} us CPU (baseline, an ORM Session: {base:.0f} us) ratio {ours / base:.2f}")
+        lines.append(
+            f"writer batch of {size}: {ours:.0f} us CPU (baseline, an ORM Session: {base:.0f} us) "
+            f"ratio {ours / base:.2f}"
+        )
     return lines
 
 
@@ -101,7 +104,9 @@ async def round_trip(batches: int = 2000, blocks: int = 5) -> str:
         for _ in range(count):
             version += 1
             reports.event.clear()
-            writer.append(LogEntry("T0", version, "act", {"seat": 1, "action": {"type": "play", "card": "QH"}}, time.time()))
+            writer.append(
+                LogEntry("T0", version, "act", {"seat": 1, "action": {"type": "play", "card": "QH"}}, time.time())
+            )
             await reports.event.wait()
 
     def worker_cpu() -> float:

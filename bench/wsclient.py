@@ -20,7 +20,8 @@ import orjson
 
 try:  # the websockets package ships a C masker
     from websockets.speedups import apply_mask as _apply_mask
-except Exception:  # pragma: no cover - pure Python fallback
+except ImportError:  # pragma: no cover - pure Python fallback
+
     def _apply_mask(data: bytes, mask: bytes) -> bytes:
         n = len(data)
         m = (mask * (n // 4 + 1))[:n]
@@ -34,7 +35,7 @@ class WSClosed(Exception):
 class WSProtocol(asyncio.Protocol):
     """One client socket. ``on_message(self, payload: bytes)`` is called for each text frame."""
 
-    __slots__ = ("transport", "buf", "open", "ready", "closed", "on_message", "_request", "owner", "_frag")
+    __slots__ = ("_frag", "_request", "buf", "closed", "on_message", "open", "owner", "ready", "transport")
 
     def __init__(self, request: bytes, on_message: Callable[[Any, bytes], None], owner: Any = None) -> None:
         self._request = request
@@ -143,7 +144,9 @@ class WSProtocol(asyncio.Protocol):
                 self.transport.close()
 
 
-async def ws_connect(host: str, port: int, path: str, on_message, owner: Any = None, timeout: float = 10.0) -> WSProtocol:
+async def ws_connect(
+    host: str, port: int, path: str, on_message, owner: Any = None, timeout: float = 10.0
+) -> WSProtocol:
     key = base64.b64encode(os.urandom(16)).decode()
     request = (
         f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"

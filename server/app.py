@@ -11,6 +11,7 @@ import gc
 import logging
 import os
 import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
@@ -312,7 +313,7 @@ def _start_bodies(app: FastAPI, settings: Settings) -> tuple[ReplayWorkers, Reca
 
 
 @asynccontextmanager
-async def _lifespan(app: FastAPI):
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Storage, the writer and the rooms up (the tables restored, or restoring in the
     background while the database is down), and down again in order at the stop."""
     settings: Settings = app.state.settings
@@ -425,7 +426,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def healthz() -> dict:
         return await _health(app)
 
-    def page(name: str):
+    def page(name: str) -> Callable[[], Awaitable[FileResponse]]:
         path = web_dir / name
 
         async def serve() -> FileResponse:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ipaddress
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -103,7 +104,7 @@ class MemoryRateLimiter:
     # Buckets that have refilled are forgotten: an address seen once costs nothing for long.
     SWEEP_EVERY = 10_000
 
-    def __init__(self, rates: dict[str, Rate], clock=time.monotonic) -> None:
+    def __init__(self, rates: dict[str, Rate], clock: Callable[[], float] = time.monotonic) -> None:
         self.rates = rates
         self.clock = clock
         self._buckets: dict[tuple[str, str], tuple[float, float]] = {}  # (tokens, stamp)

@@ -34,7 +34,7 @@ def _is_secret_name(name: str) -> bool:
     return _SECRET_NAME.search(name) is not None
 
 
-def _redacted(match: re.Match) -> str:
+def _redacted(match: re.Match[str]) -> str:
     if match.group(3):
         return match.group(3) + REDACTED
     name = match.group(1)

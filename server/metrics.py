@@ -9,10 +9,12 @@ Each app has its own registry: several apps in one process (tests) never collide
 from __future__ import annotations
 
 from collections import Counter as Tally
+from collections.abc import Iterator
 from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client.metrics_core import Metric
 
 # From half a millisecond (a bare move) to a second (a room stuck behind something).
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
@@ -25,7 +27,7 @@ class _Live:
     def __init__(self, metrics: Metrics) -> None:
         self.metrics = metrics
 
-    def collect(self):
+    def collect(self) -> Iterator[Metric]:
         state = self.metrics.app_state
         rooms = getattr(state, "rooms", None)
         writer = getattr(state, "writer", None)
@@ -72,7 +74,7 @@ class _Live:
         yield _push_messages(state)
 
 
-def _garbage_collection(tender: Any):
+def _garbage_collection(tender: Any) -> Iterator[Metric]:
     """The full collections the server's collector tender made, and what they walk."""
     yield GaugeMetricFamily(
         "felt_gc_frozen_objects",
@@ -92,7 +94,7 @@ def _garbage_collection(tender: Any):
     )
 
 
-def _webhooks(webhooks: Any):
+def _webhooks(webhooks: Any) -> Iterator[Metric]:
     """Groups' webhooks: what went out, what failed after its tries, what a full queue dropped."""
     deliveries = CounterMetricFamily(
         "felt_webhook_deliveries", "Webhook messages delivered or given up on.", labels=["outcome"]

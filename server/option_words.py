@@ -16,7 +16,8 @@ from server.rules.words import OptionWords, Said
 
 def option_words(game: str, key: str) -> OptionWords:
     """How players name option ``key`` of ``game`` (every option has an entry: a test checks)."""
-    return get_game(game).words.options[key]
+    words: OptionWords = get_game(game).words.options[key]
+    return words
 
 
 def option_said(game: str, key: str, lang: str = "en") -> Said:
@@ -26,4 +27,5 @@ def option_said(game: str, key: str, lang: str = "en") -> Said:
 
 def value_words(game: str, key: str, value: Any, lang: str = "en") -> str:
     """A value of an option in the lobby's words: "both jokers", "on", "the usual", "9"."""
-    return get_game(game).words.value(key, value, lang)
+    said: str = get_game(game).words.value(key, value, lang)
+    return said

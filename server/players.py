@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.storage import devices
-from server.storage.db import OUTAGE_ERRORS
+from server.storage.db import OUTAGE_ERRORS, Database
 
 log = logging.getLogger("felt.players")
 
@@ -34,6 +34,12 @@ class Caller:
     id: str
     name: str
     device: str | None = None
+    autoplay_forced: bool = False  # the player's own setting (``save_prefs``)
+
+    @property
+    def prefs(self) -> dict:
+        """The player's own settings, as their view at a table shows them."""
+        return {"autoplay_forced": self.autoplay_forced}
 
 
 _known: dict[str, tuple[Caller, float]] = {}
@@ -57,7 +63,7 @@ async def player_for_token(app: Any, token: str | None) -> Caller | None:
     now = time.monotonic()
     if known is not None and known[1] > now:
         return known[0]
-    db = app.state.db
+    db: Database = app.state.db
 
     def find() -> Caller | None:
         with db.session() as session:
@@ -65,7 +71,7 @@ async def player_for_token(app: Any, token: str | None) -> Caller | None:
             if found is None:
                 return None
             player, device = found
-            return Caller(player.id, player.name, device.id)
+            return Caller(player.id, player.name, device.id, bool(player.autoplay_forced))
 
     try:
         caller = await db.call(find)
@@ -80,6 +86,18 @@ async def player_for_token(app: Any, token: str | None) -> Caller | None:
         _known.clear()
     _known[key] = (caller, now + KNOWN_FOR_S)
     return caller
+
+
+async def save_prefs(app: Any, player_id: str, autoplay_forced: bool) -> None:
+    """Keep the player's own settings (for every table); their tokens are looked up afresh."""
+    db = app.state.db
+
+    def save() -> None:
+        with db.session() as session:
+            devices.save_prefs(session, player_id, autoplay_forced)
+
+    await db.call(save)
+    forget_player(player_id)
 
 
 def forget_token(token_hash: str) -> None:

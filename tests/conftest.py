@@ -29,5 +29,5 @@ def shared_actions_never_change():
     made = copy.deepcopy(SHARED_ACTIONS)
     yield
     assert len(SHARED_ACTIONS) == len(made), "shared actions are made at import only"
-    changed = [(was, now) for was, now in zip(made, SHARED_ACTIONS) if was != now]
+    changed = [(was, now) for was, now in zip(made, SHARED_ACTIONS, strict=True) if was != now]
     assert not changed, f"shared legal actions were changed in place: {changed[:3]}"

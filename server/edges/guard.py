@@ -24,6 +24,7 @@ from urllib.parse import unquote_to_bytes
 
 import orjson
 from starlette.exceptions import HTTPException
+from starlette.types import Message, Receive
 
 from server.edges.api.errors import error_body
 
@@ -87,6 +88,7 @@ def _storable_target(scope: dict) -> bool:
 
 
 def _header(scope: dict, name: bytes) -> bytes | None:
+    value: bytes  # ASGI headers are pairs of bytes
     for key, value in scope.get("headers") or ():
         if key == name:
             return value
@@ -176,14 +178,14 @@ class RequestGuard:
     def _too_large(self) -> str:
         return f"Request bodies are limited to {self.max_body_bytes} bytes."
 
-    def _guarded(self, receive: Any, cut: list[bool]) -> Any:
+    def _guarded(self, receive: Receive, cut: list[bool]) -> Receive:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.body_timeout_s
         received = 0
         body = bytearray()
         done = False
 
-        async def guarded_receive() -> dict:
+        async def guarded_receive() -> Message:
             nonlocal received, done
             if done:  # the body is in: later calls wait for a disconnect, without a deadline
                 return await receive()

@@ -20,11 +20,12 @@ import re
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 from server.edges.api.errors import ApiError, error_response_doc
 from server.games import Game, all_games, get_game
@@ -36,12 +37,20 @@ UNREAD_OPTIONS = "These house options could not be read, so the rules below are 
 _LEAD_IN = re.compile(r"^[A-Za-z][A-Za-z ,']*[.:]?$")
 
 
+class TocEntry(TypedDict):
+    """One section a page's contents list links to."""
+
+    id: str  # the anchor
+    title: str
+    level: int  # 2 or 3, as the heading's
+
+
 @dataclass(frozen=True)
 class RulesPage:
     game: str
     title: str
     html: str  # the rendered rules, without their first heading
-    toc: list[dict[str, Any]]  # [{"id", "title", "level"}]
+    toc: list[TocEntry]
 
 
 def _slug(text: str, taken: set[str]) -> str:
@@ -53,8 +62,10 @@ def _slug(text: str, taken: set[str]) -> str:
     return slug
 
 
-def _strong_lead(inline) -> str | None:
+def _strong_lead(inline: Token | None) -> str | None:
     """The words of a paragraph's bold lead-in ("Bidding."), or None."""
+    if inline is None:
+        return None
     kids = [c for c in inline.children or [] if not (c.type == "text" and not c.content)]
     if len(kids) < 3 or kids[0].type != "strong_open" or kids[2].type != "strong_close" or kids[1].type != "text":
         return None
@@ -66,7 +77,7 @@ def _render(game: str, text: str) -> RulesPage:
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
     tokens = md.parse(text)
     taken: set[str] = set()
-    toc: list[dict[str, Any]] = []
+    toc: list[TocEntry] = []
     title = game
     for i, tok in enumerate(tokens):
         inline = tokens[i + 1] if i + 1 < len(tokens) else None
@@ -76,11 +87,13 @@ def _render(game: str, text: str) -> RulesPage:
                 title, tok.hidden = words, True
                 inline.children, inline.content, tokens[i + 2].hidden = [], "", True
                 continue
-            tok.attrSet("id", _slug(words, taken))
-            toc.append({"id": tok.attrGet("id"), "title": words, "level": int(tok.tag[1])})
+            anchor = _slug(words, taken)
+            tok.attrSet("id", anchor)
+            toc.append({"id": anchor, "title": words, "level": int(tok.tag[1])})
         elif tok.type == "paragraph_open" and tok.level == 0 and not tok.hidden and (lead := _strong_lead(inline)):
-            tok.attrSet("id", _slug(lead, taken))
-            toc.append({"id": tok.attrGet("id"), "title": lead, "level": 3})
+            anchor = _slug(lead, taken)
+            tok.attrSet("id", anchor)
+            toc.append({"id": anchor, "title": lead, "level": 3})
     return RulesPage(game, title, md.renderer.render(tokens, md.options, {}), toc)
 
 
@@ -209,7 +222,7 @@ def page_html(page: RulesPage, box: str) -> str:
 
 
 def _page_of(request: Request, game: str) -> RulesPage:
-    page = request.app.state.rules.get(game)
+    page: RulesPage | None = request.app.state.rules.get(game)
     if page is None:
         raise ApiError(404, "not_found", f"There are no rules for a game called {game[:40]!r}.")
     return page

@@ -18,7 +18,7 @@ from urllib.parse import unquote_plus
 from server.edges.transport import LOAD
 from server.games import GameError
 from server.limits import CONNECTS, LOOKUPS, TOKEN_CONNECTS, OpenSockets, budget_key
-from server.players import CLOSE_REVOKED, REVOKED_REASON, DeviceSockets, player_for_token
+from server.players import CLOSE_REVOKED, REVOKED_REASON, DeviceSockets, player_for_token, save_prefs
 from server.rooms import Connection, Room, RoomError
 from server.rooms.messages import (
     PONG,
@@ -26,17 +26,22 @@ from server.rooms.messages import (
     AllowSeat,
     BotMsg,
     Chat,
+    Claim,
     ClientMsg,
     Close,
     JoinNext,
     Leave,
     Ping,
+    Prefs,
+    Preselect,
     Reclaim,
     Resync,
     Sit,
     Stand,
     Start,
     TakeSeat,
+    Undo,
+    UndoAnswer,
     error_frame,
     parse_frame,
 )
@@ -348,6 +353,7 @@ class RoomSocket:
             player.name if player else None,
             self.closer,
             limit=settings.send_queue_limit,
+            prefs=player.prefs if player else None,
         )
         sender_task = self.sender_task = asyncio.get_running_loop().create_task(self._sender())
         # Revoking the device closes this socket (server/players.py); a device revoked while
@@ -408,7 +414,10 @@ class RoomSocket:
                 continue
             bad_in_a_row = 0
             try:
-                await _dispatch(room, conn, msg)
+                if type(msg) is Prefs:
+                    await _prefs(self.scope["app"], room, conn, msg)
+                else:
+                    await _dispatch(room, conn, msg)
             except RoomError as err:
                 self._push_error(conn, err.code, err.message)
                 if err.code == "unavailable":  # the database is down: the client retries later
@@ -433,6 +442,7 @@ def _token(scope: dict) -> str | None:
     found = _query_token(scope)
     if found:
         return found
+    offered: str
     for offered in scope.get("subprotocols", ()):
         if offered.startswith(TOKEN_SUBPROTOCOL) and len(offered) > len(TOKEN_SUBPROTOCOL):
             return offered[len(TOKEN_SUBPROTOCOL) :]
@@ -491,9 +501,27 @@ async def _dispatch(room: Room, conn: Connection, msg: ClientMsg) -> None:
         await _dispatch_seats(room, conn, msg)
 
 
+async def _prefs(app: Any, room: Room, conn: Connection, msg: Prefs) -> None:
+    """The player's own settings: stored with the player, then shown at this table."""
+    if conn.player_id is None:
+        raise RoomError("players_only", "Only a player has settings to keep.", 403)
+    try:
+        await save_prefs(app, conn.player_id, msg.autoplay_forced)
+    except OUTAGE_ERRORS:
+        raise RoomError("unavailable", "The database is unavailable; try again shortly.", 503) from None
+    await room.set_prefs(conn.player_id, {"autoplay_forced": msg.autoplay_forced})
+
+
 async def _dispatch_seats(room: Room, conn: Connection, msg: ClientMsg) -> None:
-    """The messages that hand a seat over during play (or at the next game)."""
-    if isinstance(msg, Reclaim):
+    """The messages that hand a seat over during play (or at the next game), and a player's
+    courtesies at the table (take-backs, a card chosen ahead)."""
+    if isinstance(msg, Undo):
+        await room.undo(conn)
+    elif isinstance(msg, UndoAnswer):
+        await room.undo_answer(conn, msg.accept)
+    elif isinstance(msg, Preselect):
+        await room.preselect(conn, msg.card)
+    elif isinstance(msg, Reclaim):
         await room.reclaim(conn)
     elif isinstance(msg, TakeSeat):
         await room.take_seat(conn, msg.seat)
@@ -501,3 +529,5 @@ async def _dispatch_seats(room: Room, conn: Connection, msg: ClientMsg) -> None:
         await room.allow_seat(conn, msg.player_id, msg.allow)
     elif isinstance(msg, JoinNext):
         await room.join_next(conn)
+    elif isinstance(msg, Claim):
+        await room.claim(conn)

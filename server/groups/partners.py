@@ -38,9 +38,13 @@ def rotated(seating: Sequence[str | None], counts: Counter[Pair]) -> list[str | 
     """The next seating: the split whose partnerships have been together least (ties: the one
     that changes partners, then the order of ``SPLITS``); seat 0 keeps its player."""
 
-    def cost(split) -> tuple[int, int]:
-        pairs = [frozenset((seating[a], seating[b])) for a, b in split if seating[a] and seating[b]]
-        return sum(counts[p] for p in pairs), 0 if split is not SPLITS[0] else 1
+    def cost(split: tuple[tuple[int, int], tuple[int, int]]) -> tuple[int, int]:
+        together = 0
+        for a, b in split:
+            first, second = seating[a], seating[b]
+            if first and second:
+                together += counts[frozenset((first, second))]
+        return together, 0 if split is not SPLITS[0] else 1
 
     best = min(SPLITS, key=cost)
     (a, b), (c, d) = best

@@ -10,7 +10,7 @@ each page visit sets an expiring key (server/cluster.py), so any node answers fo
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 PAGE_ONLINE_S = 45.0
@@ -24,7 +24,7 @@ def _answer(members: Iterable[str], seated: dict[str, str], seen: set[str]) -> d
 class Presence:
     """Remembers when each player last had a group's page open (in memory, bounded)."""
 
-    def __init__(self, rooms: Any = None, clock=time.monotonic) -> None:
+    def __init__(self, rooms: Any = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.rooms = rooms  # the process's RoomManager (None: no tables)
         self.clock = clock
         self.seen: dict[str, float] = {}

@@ -172,7 +172,7 @@ class VapidKeys:
             return kept[0]
         vapid = await self.vapid()
         claims = {"aud": audience, "exp": int(now) + TOKEN_FOR_S, "sub": self.contact}
-        header = vapid.sign(claims)["Authorization"]
+        header: str = vapid.sign(claims)["Authorization"]
         if len(self._tokens) > 1000:
             self._tokens.clear()
         self._tokens[audience] = (header, now + TOKEN_FOR_S - 3600)

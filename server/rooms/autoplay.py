@@ -5,6 +5,8 @@ as a person's action: checked, applied to the table, logged, fanned out) and ``s
 marked away). Easy bots choose under the room's lock; a Strong bot thinks in a worker process
 (the bot pool) outside it, so the table stays live meanwhile. When the turn clock runs out, an
 Easy bot plays that one turn for the seat and the action's log entry says so (``clock``).
+A player who asked for it (``autoplay_forced``) has their only legal card played for them, as
+their own action, after a random pause that waits outside the lock (``force``).
 
 Bots never play on alone: a table with nobody connected pauses until someone is back, but for
 a slow table (hours or days a decision), which plays on by its clock whoever is connected.
@@ -31,6 +33,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("felt.rooms")
 
+FORCED_PAUSE_S = (0.8, 2.0)  # a forced card is played after a random pause this long (seconds)
+
 
 class Driven(Protocol):
     """What an ``Autoplay`` needs of its room (``server.rooms.room.Room``)."""
@@ -54,7 +58,7 @@ class Autoplay:
 
     # A room holds its Autoplay, which holds no room (its tasks do, while they run): a closed
     # room is freed by reference counting alone, with no cycle left for the collector.
-    __slots__ = ("_bot_task", "_bots", "_clock_task", "bot_delay_s", "grace_s", "grace_tasks", "pool")
+    __slots__ = ("_bot_task", "_bots", "_clock_task", "_forced", "bot_delay_s", "grace_s", "grace_tasks", "pool")
 
     def __init__(self, pool: BotPool, bot_delay_s: float, grace_s: float) -> None:
         self.pool = pool
@@ -64,6 +68,7 @@ class Autoplay:
         self._bot_task: asyncio.Task | None = None
         self._clock_task: asyncio.Task | None = None
         self.grace_tasks: dict[int, asyncio.Task] = {}
+        self._forced: dict[int, tuple[Any, asyncio.Task]] = {}  # seat -> (the turn's state, its forced card)
 
     # ---- bots ----------------------------------------------------------------------------
 
@@ -148,6 +153,33 @@ class Autoplay:
                 return legal[0]  # never played: the caller sees the stop first
             log.exception("room %s: the Strong bot in seat %d failed; the Easy bot plays", room.code, seat)
             return self._easy_choice(room, seat, view, table.game.legal_actions(table.state, seat))
+
+    # ---- a forced card (the player's ``autoplay_forced``) -----------------------------------
+
+    def force(self, room: Driven, seat: int, state: Any, action: dict) -> None:
+        """Play ``seat``'s only legal card ``action`` for its player after a random pause of
+        ``FORCED_PAUSE_S`` (so that the pause does not tell the table it was forced), unless
+        the table has moved on by then. The pause is waited outside the room's lock."""
+        waiting = self._forced.get(seat)
+        if waiting is not None and not waiting[1].done():
+            if waiting[0] is state:
+                return  # already waiting for this very turn
+            waiting[1].cancel()  # a turn the table has moved on from (a take-back, say)
+        pause = random.uniform(*FORCED_PAUSE_S)
+        task = asyncio.get_running_loop().create_task(self._play_forced(room, seat, state, action, pause))
+        self._forced[seat] = (state, task)
+
+    async def _play_forced(self, room: Driven, seat: int, state: Any, action: dict, pause: float) -> None:
+        await asyncio.sleep(pause)
+        async with room.lock:
+            if self._forced.get(seat, (None,))[0] is state:
+                del self._forced[seat]
+            table = room.table
+            if room.closed or room.host.stopping or table.state is not state or seat not in table.people_to_act():
+                return  # played already, or the table moved on
+            if room.host.change_refused(room.code) is not None:
+                return
+            room.play(seat, action)
 
     # ---- the turn clock --------------------------------------------------------------------
 
@@ -239,9 +271,11 @@ class Autoplay:
     def stop(self) -> None:
         """Cancel every task. Forget them too: a cancelled task keeps its traceback, whose frames
         hold the room, so holding on to them made every closed room a cycle for the full collection."""
-        tasks: list[Any] = [self._bot_task, self._clock_task, *self.grace_tasks.values()]
+        forced = (task for _, task in self._forced.values())
+        tasks: list[Any] = [self._bot_task, self._clock_task, *self.grace_tasks.values(), *forced]
         for task in tasks:
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
         self._bot_task = self._clock_task = None
         self.grace_tasks.clear()
+        self._forced.clear()

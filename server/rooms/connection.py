@@ -63,7 +63,7 @@ class SendQueue:
 class Connection:
     """One socket's side of a room: an outbound queue, drained by the transport's sender."""
 
-    __slots__ = ("closed", "closer", "limit", "me", "name", "player_id", "queue", "view")
+    __slots__ = ("closed", "closer", "limit", "me", "name", "player_id", "prefs", "queue", "view")
 
     def __init__(
         self,
@@ -71,8 +71,12 @@ class Connection:
         name: str | None,
         closer: Callable[[int, str], Awaitable[None]],
         limit: int = 256,
+        prefs: dict | None = None,
     ) -> None:
         self.player_id = player_id
+        # The player's own settings (``autoplay_forced``), as their view shows them: one object
+        # per change, shared by the player's tabs, so the differ compares it by identity.
+        self.prefs = prefs if prefs is not None or player_id is None else {"autoplay_forced": False}
         self.name = name
         # Who this connection is, as its view says: one object, so the differ skips it by identity.
         self.me = {"id": player_id, "name": name} if player_id else None

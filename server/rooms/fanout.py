@@ -19,10 +19,10 @@ if TYPE_CHECKING:
 NO_CHAT: list = []  # shared and never changed: the chat a finished table's spectators see
 
 
-# A connection's whole view is {room, seats, you, me, is_host, game, chat, result}: these
-# parts are the same objects for every connection of a room, the others are its own.
+# A connection's whole view is {room, seats, you, me, is_host, preselect, prefs, game, chat,
+# result}: these parts are the same objects for every connection of a room, the others are its own.
 SHARED_PARTS = ("room", "seats", "chat", "result")
-OWN_PARTS = ("you", "me", "is_host")
+OWN_PARTS = ("you", "me", "is_host", "preselect", "prefs")
 
 
 class Kept:
@@ -34,7 +34,7 @@ class Kept:
     view's), else the whole game view. A room holds thousands of these: slots, no dict.
     """
 
-    __slots__ = ("chat", "game", "is_host", "me", "public", "result", "room", "seats", "you")
+    __slots__ = ("chat", "game", "is_host", "me", "prefs", "preselect", "public", "result", "room", "seats", "you")
 
     def __init__(self, view: dict, public: dict | None, seat_keys: tuple[str, ...] | None) -> None:
         self.room = view["room"]
@@ -44,6 +44,8 @@ class Kept:
         self.you = view["you"]
         self.me = view["me"]
         self.is_host = view["is_host"]
+        self.preselect = view["preselect"]
+        self.prefs = view["prefs"]
         game = view["game"]
         if seat_keys is not None and type(game) is dict and public is not None:
             game = {k: game[k] for k in seat_keys if k in game}
@@ -62,6 +64,8 @@ class Kept:
             "you": self.you,
             "me": self.me,
             "is_host": self.is_host,
+            "preselect": self.preselect,
+            "prefs": self.prefs,
             "game": game,
             "chat": self.chat,
             "result": self.result,
@@ -119,7 +123,13 @@ class PatchFrames:
         ):
             self._diff_shared(old, new, split)
         own: list | None = None
-        if old.you != new["you"] or old.me is not new["me"] or old.is_host != new["is_host"]:
+        if (
+            old.you != new["you"]
+            or old.me is not new["me"]
+            or old.is_host != new["is_host"]
+            or old.preselect != new["preselect"]
+            or old.prefs is not new["prefs"]
+        ):
             own = []
             for name in OWN_PARTS:
                 before, after = getattr(old, name), new[name]
@@ -180,6 +190,7 @@ class Viewer(Protocol):
 
     player_id: str | None
     me: dict | None
+    prefs: dict | None
     view: Kept | None
 
 
@@ -207,6 +218,8 @@ def compose(table: Table, conn: Viewer, cache: dict) -> dict:
         "you": seat,
         "me": conn.me,
         "is_host": conn.player_id == table.host_id,
+        "preselect": table.preselected_card(seat),
+        "prefs": conn.prefs,
         "game": game_view,
         "chat": NO_CHAT if outside else table.chat,
         "result": table.result,

@@ -38,6 +38,7 @@ from server.rooms.errors import RoomError
 from server.rooms.room import Room
 from server.rooms.seats import is_room_code, new_room_code
 from server.rooms.slow_clocks import SlowClocks, slow_seats_of
+from server.rooms.take_backs import undo_rule
 from server.rooms.timer import TURN_TIMER_CHOICES, is_slow
 from server.rooms.watching import watch_options
 
@@ -88,16 +89,19 @@ def created_entry(
     turn_timer: int = 0,
     follow: Room | None = None,
     watch: dict | None = None,
+    open_bot_seats: bool = False,
+    undo: str | None = None,
 ) -> dict:
     """A new table's ``created`` entry, or the RoomError that refuses it. A ``follow`` with
     ``hold_s`` has its partners rotated: each player's seat is kept for them that long
     (``Table.held_for``) while their page brings them over. ``watch``: ``watchers``,
-    ``watch_delay`` and the table's ``group`` (server/rooms/watching.py)."""
+    ``watch_delay`` and the table's ``group`` (server/rooms/watching.py); ``undo``: ``undo_rule``."""
     watch = watch or {}
     chosen = watch_options(watch.get("watchers", "everyone"), watch.get("watch_delay", "none"))
     if turn_timer not in TURN_TIMER_CHOICES:
         choices = ", ".join(map(str, TURN_TIMER_CHOICES))
         raise RoomError("bad_options", f"The turn timer is one of {choices} seconds (0: off).", 422)
+    undo = undo_rule(undo, follow)
     try:
         game = get_game(game_name)
     except ValueError as err:
@@ -116,6 +120,8 @@ def created_entry(
         "host_id": host_id,
         "host_name": host_name,
         "turn_timer": turn_timer,
+        "undo": undo,
+        "open_bot_seats": open_bot_seats,
         **chosen,
     }
     if watch.get("group") is not None:
@@ -185,16 +191,14 @@ class RoomManager:
         host_name: str,
         turn_timer: int = 0,
         follow: Room | None = None,
-        open_bot_seats: bool = False,
-        watch: dict | None = None,
+        **table: Any,
     ) -> Room:
         """Open a room in this process alone; the host is seated at seat 0.
 
         A room that ``follow``s a finished one ("Play again") seats each of that match's
         players who comes in at the seat they had, the host (its creator) at once.
         """
-        created = self._check_new(game_name, options, seats, private, host_id, host_name, turn_timer, follow, watch)
-        created["open_bot_seats"] = open_bot_seats
+        created = self._check_new(game_name, options, seats, private, host_id, host_name, turn_timer, follow, **table)
         return self._open_new(self.local_code(host_id), created, follow)
 
     def local_code(self, host_id: str) -> str:
@@ -217,13 +221,13 @@ class RoomManager:
         host_name: str,
         turn_timer: int = 0,
         follow: Room | None = None,
-        open_bot_seats: bool = False,
-        watch: dict | None = None,
+        **table: Any,
     ) -> Room:
         """``create``, in either mode; in cluster mode the code is unique and the host's cap
-        counted across every node, and this node takes the new table's lease."""
-        created = self._check_new(game_name, options, seats, private, host_id, host_name, turn_timer, follow, watch)
-        created["open_bot_seats"] = open_bot_seats
+        counted across every node, and this node takes the new table's lease. ``table``: the
+        room's own options beside the game's (``watch``, ``open_bot_seats``, ``undo``: see
+        ``created_entry``)."""
+        created = self._check_new(game_name, options, seats, private, host_id, host_name, turn_timer, follow, **table)
         if not is_slow(turn_timer):
             return self._open_new(await self.directory.new_code(host_id), created, follow)
         async with self.slow_seat_lock(host_id):  # counted and seated before another request of theirs

@@ -96,6 +96,39 @@ class JoinNext(ClientMsg):
     type: Literal["join_next"]
 
 
+class Claim(ClientMsg):
+    """A seated player claims every remaining trick of the hand for their side."""
+
+    type: Literal["claim"]
+
+
+class Preselect(ClientMsg):
+    """Choose your next card before your turn (null: clear it)."""
+
+    type: Literal["preselect"]
+    card: Annotated[str, Field(max_length=8)] | None
+
+
+class Prefs(ClientMsg):
+    """Your own settings, kept with your player for every table."""
+
+    type: Literal["prefs"]
+    autoplay_forced: StrictBool
+
+
+class Undo(ClientMsg):
+    """Ask to take back your action, the table's last."""
+
+    type: Literal["undo"]
+
+
+class UndoAnswer(ClientMsg):
+    """Agree (or not) that the last action be taken back, when you are asked."""
+
+    type: Literal["undo_answer"]
+    accept: StrictBool
+
+
 ClientMessage = Annotated[
     Sit
     | Stand
@@ -110,7 +143,12 @@ ClientMessage = Annotated[
     | Reclaim
     | TakeSeat
     | AllowSeat
-    | JoinNext,
+    | JoinNext
+    | Claim
+    | Preselect
+    | Prefs
+    | Undo
+    | UndoAnswer,
     Field(discriminator="type"),
 ]
 _parser: TypeAdapter = TypeAdapter(ClientMessage)
@@ -129,6 +167,11 @@ KNOWN_TYPES = (
     "take_seat",
     "allow_seat",
     "join_next",
+    "claim",
+    "preselect",
+    "prefs",
+    "undo",
+    "undo_answer",
 )
 
 

@@ -37,7 +37,9 @@ from server.log_entry import LogEntry
 from server.notify.events import MatchFinished
 from server.rooms.autoplay import Autoplay
 from server.rooms.chat import ChatLimits
+from server.rooms.claims import TableClaims
 from server.rooms.connection import Connection
+from server.rooms.courtesies import Courtesies
 from server.rooms.delivery import Delivery
 from server.rooms.errors import RoomError
 from server.rooms.fanout import compose, fan_out, kept_of
@@ -51,7 +53,7 @@ from server.rooms.watching import send_away
 from server.rules.game import canonical_action
 
 
-class Room(SeatTakeover):
+class Room(SeatTakeover, TableClaims, Courtesies):
     """One live table: its ``Table``, a lock, its connections and the frames not yet durable."""
 
     # A server holds thousands of rooms: no per-instance __dict__.
@@ -161,7 +163,10 @@ class Room(SeatTakeover):
         self._fan_out(entry)
         for effect, value in effects:  # after the entry: what it made follows it
             if effect is TURN:
+                if self.play_preselected():
+                    continue  # played at once, as that seat's own action: nobody is woken for it
                 self.autoplay.schedule(self)
+                self.forced_plays()
                 self.host.notify(your_turn(table, self.connections))
             elif effect is FINISHED:
                 self.writer.record(value)  # never blocks: written off the loop, after the entry

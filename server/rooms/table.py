@@ -15,7 +15,8 @@ The log entries (``kind``: data) are: ``created`` (game, options, seats, private
 their seats and how long each is kept), ``sit`` (seat, player_id, name), ``stand`` (seat),
 ``bot`` (seat, remove, level), ``start`` (match_id, seed, dealer, started_at), ``act`` (seat,
 action, and ``clock`` when the turn clock ran out and a bot played for the seat), ``chat``
-(the line), ``next`` (code, by_host, and ``rotated`` when its players are moved there as
+(the line), ``undo_ask``, ``undo`` and ``preselect`` (server/rooms/take_backs.py),
+``next`` (code, by_host, and ``rotated`` when its players are moved there as
 rotated partners), ``leave`` (seat),
 ``take`` (seat, player_id, name: during play a person takes a bot's seat, their own back
 after leaving it or, asked and allowed, any bot's), ``ask_seat`` (player_id, seat, name: a
@@ -50,6 +51,7 @@ from server.games import Game, get_game
 from server.log_entry import LogEntry
 from server.rooms.seats import Match, Seat, seed_commitment
 from server.rooms.table_checks import TableChecks
+from server.rooms.take_backs import TakeBacks
 from server.rooms.timer import TurnClock
 from server.rooms.watching import Watching
 
@@ -68,7 +70,7 @@ def _stamp(at: float) -> datetime:
     return datetime.fromtimestamp(at, UTC)
 
 
-class Table(TableChecks):
+class Table(TableChecks, TakeBacks):
     """One table's state, changed only by ``apply``; see the module docstring."""
 
     # A server holds thousands of tables: no per-instance __dict__.
@@ -146,6 +148,7 @@ class Table(TableChecks):
         self.open_bot_seats = False  # anyone may take a bot's seat during play, unasked
         self.seat_requests: dict[str, dict] = {}  # player id -> their request for a bot's seat
         self.joining: dict[str, str] = {}  # spectators who sit at "Play again": player id -> name
+        self.no_take_backs()
         self.watching = Watching()  # who may watch, and the state delayed watchers are shown
         # The game's public view (a spectator's), built once per state; the keys of a seat's
         # view that may differ from it (None: unknown, diff whole views).
@@ -176,6 +179,7 @@ class Table(TableChecks):
         table.follow_seats = dict(created.get("follow_seats") or {})
         table.open_bot_seats = bool(created.get("open_bot_seats"))
         table.partners = created.get("partners")
+        table.undo = created.get("undo", "ask")
         table.watching = Watching.of(created)
         table.rebuild_room_part()
         host_seat = table.seats[table.follow_seats.get(created["host_id"], 0)]
@@ -338,9 +342,10 @@ class Table(TableChecks):
 
     def _act(self, entry: LogEntry) -> list:
         data = entry.data
-        seat, action = data["seat"], data["action"]
+        seat, action, before = data["seat"], data["action"], self.state
         # GameError propagates to the edge with its sentence; nothing has changed then.
         self.state = self.game.apply(self.state, seat, action)
+        self.acted(seat, before, bool(data.get("clock")))
         assert self.match is not None
         self.match.log_action(seat, orjson.dumps(action))
         if data.get("clock"):
@@ -534,6 +539,9 @@ def room_part(table: Table) -> dict:
         "seat_requests": list(table.seat_requests.values()),
         "joining": [{"player_id": p, "name": n} for p, n in table.joining.items()],
         "seat_history": seat_history(match) if match else [],
+        "undo": table.undo,
+        "undo_asked": table.undo_asked,
+        "undoable": table.undoable,
     }
 
 
@@ -575,6 +583,12 @@ def match_record(table: Table, match: Match, outcome: dict) -> dict:
     }
 
 
+def _undo(table: Table, entry: LogEntry) -> list:
+    """A seat's last action taken back (server/rooms/take_backs.py): whose turn it is changed."""
+    table.take_back(entry.data["seat"])
+    return [(TURN, None)]
+
+
 _APPLY = {
     "created": Table._created,
     "sit": Table._sit,
@@ -589,6 +603,9 @@ _APPLY = {
     "take": Table._take,
     "ask_seat": Table._ask_seat,
     "join_next": Table._join_next,
+    "undo": _undo,
+    "undo_ask": Table._undo_ask,
+    "preselect": Table._preselect,
 }
 
 

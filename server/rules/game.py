@@ -11,7 +11,10 @@ A game is a handful of pure functions over an immutable state:
   player can read: the sentence ``why_illegal(state, seat, action)`` gives;
 - ``view(state, seat)`` is the only way state leaves the server: what that seat may see
   (``None`` is a spectator, who sees only what is public);
-- ``outcome(state)`` is ``None`` until the match ends, then ``{"scores", "winners"}``.
+- ``outcome(state)`` is ``None`` until the match ends, then ``{"scores", "winners"}``;
+- ``trick_play(state)``, in a game of tricks (``claims`` true), is the hand's trick play as it
+  stands (``server.rules.tricks.TrickPlay``), None while no trick is being played: what a
+  claim's search needs of the game (server/rules/claims.py).
 
 States are ``server.rules.state.State`` objects that ``apply`` never changes: it returns a
 fresh clone with the changed fields set (``server.rules.state``); views are built through the match's
@@ -25,6 +28,7 @@ logging: the rules know nothing of rooms.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple
@@ -32,6 +36,7 @@ from typing import Any, ClassVar, NamedTuple
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from server.rules.cards import check_deck
+from server.rules.tricks import TrickPlay
 
 Action = dict[str, Any]
 Teams = Mapping[int, tuple[tuple[int, ...], ...]]  # player count -> each partnership's seats
@@ -391,6 +396,21 @@ class Game(ABC):
     def outcome(self, state: Any) -> dict[str, Any] | None:
         """None while the match goes on; then {"scores": per seat, "winners": seats}."""
 
+    # What a seat's own view shows that no action of theirs may change and still be taken
+    # back: a new phase (the bidding ended, a kitty taken), a new hand, a trump named or turned.
+    TAKE_BACK_FIXED: ClassVar[tuple[str, ...]] = ("phase", "step", "hand_number", "trump", "turned", "revealed")
+
+    def may_take_back(self, before: Any, after: Any, seat: int) -> bool:
+        """Whether ``seat``'s action that turned ``before`` into ``after`` showed them nothing
+        that was hidden, so that it may be taken back: the match goes on, the keys of
+        ``TAKE_BACK_FIXED`` of their own view are unchanged and their hand only lost cards."""
+        if self.outcome(after) is not None:
+            return False
+        was, now = self.view(before, seat), self.view(after, seat)
+        if any(was.get(key) != now.get(key) for key in self.TAKE_BACK_FIXED):
+            return False
+        return not Counter(now.get("hand") or ()) - Counter(was.get("hand") or ())
+
     @abstractmethod
     def hand_records(self, state: Any) -> list[dict[str, Any]]:
         """Each hand dealt so far: {"dealer", "deal", "scores"} (scores None while in play)."""
@@ -398,6 +418,14 @@ class Game(ABC):
     @abstractmethod
     def players(self, state: Any) -> int:
         """The number of seats in this match."""
+
+    #: Whether a seat may claim the rest of a hand's tricks (a game of tricks says so).
+    claims: ClassVar[bool] = False
+
+    def trick_play(self, state: Any) -> TrickPlay | None:
+        """The hand's trick play as it stands, or None while no trick is being played (and
+        always in a game without claims)."""
+        return None
 
     def watch_point(self, state: Any, unit: str) -> bool:
         """Whether a watcher kept one ``unit`` behind (``"trick"`` or ``"hand"``) may be shown

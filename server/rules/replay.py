@@ -1,7 +1,9 @@
 """Replays: rebuild every state of a finished match from its seed and its action log.
 
 Pure: the engine, the record, nothing else. A record that does not replay to the scores it
-claims is refused with a ``ReplayError`` that says where it went wrong. ``replay_iter`` yields
+claims is refused with a ``ReplayError`` that says where it went wrong. An action that was
+taken back stays in the log, followed by ``{"type": "take_back"}``: that step puts the state
+before it back. ``replay_iter`` yields
 the states one at a time, so a caller that needs only one state at a time (the replay endpoint
 builds a patch per action) holds O(1) states, never the whole match.
 """
@@ -13,6 +15,9 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from server.games import GameError, get_game
+
+# An action taken back: the entry after it in the log, of the same seat (server/rooms/take_backs.py).
+TAKE_BACK = {"type": "take_back"}
 
 
 class ReplayError(ValueError):
@@ -64,9 +69,15 @@ def replay_iter(record: Mapping[str, Any]) -> Iterator[Any]:
     game, state = _first_state(record)
     match_id = record.get("id", "?")
     yield state
+    before = None  # the state before the last action, while it may be taken back
     for i, entry in enumerate(record.get("actions") or []):
         try:
-            state = game.apply(state, entry["seat"], entry["action"])
+            if entry["action"] == TAKE_BACK:
+                if before is None:
+                    raise GameError("there is no action to take back")
+                state, before = before, None
+            else:
+                state, before = game.apply(state, entry["seat"], entry["action"]), state
         except (GameError, KeyError, TypeError) as exc:
             raise ReplayError(f"match {match_id}: action {i} {entry!r} does not replay: {exc}") from exc
         yield state

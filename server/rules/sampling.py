@@ -176,7 +176,7 @@ def _sample(
 def reader_of(game: Game) -> type[Reader]:
     """How ``game``'s views are read and its deals laid out (its bots' ``reader``). A game
     without one cannot be sampled: that is an error, never a quietly weaker search."""
-    reader = getattr(game.bots, "reader", None)
+    reader: type[Reader] | None = getattr(game.bots, "reader", None)
     if reader is None:
         raise TypeError(f"{game.name} has no sampler: its folder's bots.py declares none")
     return reader

@@ -206,6 +206,7 @@ class ViewMemo:
         """
         entry = self._parts.get(key)
         if entry is not None:
+            built: list[Any]
             old, built = entry
             if old is source:
                 return built
@@ -229,13 +230,14 @@ class ViewMemo:
         """
         last = self._parts.get("log")
         if last is not None and last[0] is log:
-            return last[1]
+            cached: list[Any] = last[1]
+            return cached
         newer = []
         link = log
         while link and (last is None or link is not last[0]):
             newer.append(link)
             link = link[0]
-        built = last[1] if last is not None and link is last[0] else []
+        built: list[Any] = last[1] if last is not None and link is last[0] else []
         fresh = built + [log_json(entry) for entry in reversed(newer)]
         self._parts["log"] = (log, fresh)
         return fresh

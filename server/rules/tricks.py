@@ -12,6 +12,10 @@ Every game that plays tricks gets these rules from here, fed by its own rank tab
 - A trick goes to the highest trump played; if no trump was played, to the highest card of
   the suit led (``trick_winner``).
 
+A hand's trick play as a whole is a ``TrickPlay``: what ``Game.trick_play`` tells a claim's
+search (server/rules/claims.py) of it, in the game's own terms: each seat's cards, the trick
+so far, whose card is next, each seat's side, and the game's own rules for the trick.
+
 "Highest" comes from a ``Ranks``: card -> strength tables built once per game from rank
 orders written high to low, so the natural A-high order and Tarabish's trump order
 (J 9 A 10 K Q 8 7 6) and plain order (A 10 K Q J 9 8 7 6) fit side by side. Cards are codes
@@ -27,12 +31,32 @@ How an engine uses this module::
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import NamedTuple
 
 from server.rules.cards import RANKS, SUIT_NAMES, SUIT_SINGULAR, SUITS, card_code, card_name
 
 # A play on the table: (seat, card).
 Play = tuple[int, str]
+
+
+class TrickPlay(NamedTuple):
+    """A hand's trick play as it stands (``Game.trick_play``), for a claim's search.
+
+    ``order[card]`` is the card's suit as it is played (None: a card of no suit, such as a
+    joker at no trump) and its strength in that suit this hand (higher beats lower), so that
+    two cards of one hand with no other live card between them can be known as one move;
+    ``winner`` is the game's own rule for who takes a complete trick this hand.
+    """
+
+    hands: tuple[tuple[str, ...], ...]  # each seat's cards
+    trick: tuple[Play, ...]  # the trick so far
+    turn: int  # the seat whose card is next
+    sides: tuple[int, ...]  # each seat's side: partners share one, else a seat is its own
+    trump: str | None
+    order: Mapping[str, tuple[str | None, int]]
+    winner: Callable[[Sequence[Play]], int]
+
 
 # Every card code of each suit (the 13 ranks; Tarabish's 36 cards are among them). The cards
 # of a suit in a hand are ``[*filter(_IN_SUIT[suit], hand)]``, the set's bound ``__contains__``:

@@ -15,17 +15,21 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import orjson
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.orm import Session, sessionmaker
-from sqlalchemy.pool import StaticPool
+from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 
 from server.config import normalize_database_url
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 log = logging.getLogger("felt.db")
 
@@ -37,7 +41,7 @@ MIGRATIONS = ROOT / "migrations"
 T = TypeVar("T")
 
 
-def insert_of(conn: sa.Connection):
+def insert_of(conn: sa.Connection) -> Callable[[sa.Table], postgresql.Insert | sqlite.Insert]:
     """The dialect's INSERT, the one that takes ``ON CONFLICT`` (PostgreSQL's or SQLite's)."""
     return postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
 
@@ -75,7 +79,7 @@ def _sqlite_engine(url: URL, busy_timeout_s: float, common: dict) -> Engine:
     busy_ms = int(busy_timeout_s * 1000)
 
     @event.listens_for(engine, "connect")
-    def _sqlite_pragmas(dbapi_connection, _record) -> None:
+    def _sqlite_pragmas(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
         cursor = dbapi_connection.cursor()
         try:
             cursor.execute("PRAGMA journal_mode=WAL")
@@ -234,7 +238,7 @@ class Database:
                 conn.exec_driver_sql("PRAGMA foreign_keys=ON")
                 conn.commit()
 
-    def alembic_config(self, connection: sa.Connection | None = None):
+    def alembic_config(self, connection: sa.Connection | None = None) -> Config:
         """Alembic's config for this database, found beside the package, not in the CWD."""
         from alembic.config import Config
 

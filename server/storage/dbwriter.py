@@ -43,13 +43,13 @@ import socket
 import struct
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures import wait as futures_wait
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import orjson
 import sqlalchemy as sa
@@ -227,6 +227,9 @@ def _write_isolated(db: Database, batch: dict, replay: bool) -> tuple[list[str],
     return refused_tables, refused_matches
 
 
+T = TypeVar("T")
+
+
 class DatabaseBusy(Exception):
     """The database thread has not finished an earlier call that ran past its deadline."""
 
@@ -234,7 +237,7 @@ class DatabaseBusy(Exception):
 class _Late:
     """A batch whose write ran past its deadline and goes on in the database thread."""
 
-    def __init__(self, message: bytes, job: Future) -> None:
+    def __init__(self, message: bytes, job: Future[dict]) -> None:
         self.message = message
         self.job = job
 
@@ -259,7 +262,7 @@ class _WorkerState:
         self._conn: sa.Connection | None = None  # held by the database thread between batches
         self.inline = self.db.is_sqlite  # see ``_run``
 
-    def _run(self, fn: Any, *args: Any, wait: bool = False) -> Any:
+    def _run(self, fn: Callable[..., T], *args: Any, wait: bool = False) -> T:
         """``fn(*args)`` in the database thread; DatabaseTimeout when it runs past the deadline
         (it goes on there). While the thread is still on an earlier call: DatabaseBusy at
         once, or (``wait``) after waiting for that call within the same deadline.
@@ -277,9 +280,10 @@ class _WorkerState:
             futures_wait([self._job], timeout=self.deadline_s)
             if not self._job.done():
                 raise DatabaseBusy("the database has not answered an earlier call")
-        self._job = self._thread.submit(fn, *args)
+        job = self._thread.submit(fn, *args)
+        self._job = job
         try:
-            return self._job.result(timeout=max(0.0, deadline - time.monotonic()))
+            return job.result(timeout=max(0.0, deadline - time.monotonic()))
         except FutureTimeout:
             raise DatabaseTimeout(f"the database did not answer within {self.deadline_s:g} s") from None
 
@@ -491,7 +495,8 @@ class _Worker:
             writer.write(struct.pack("!i", len(message)) + message)
             await writer.drain()
             size = struct.unpack("!i", await reader.readexactly(4))[0]
-            return orjson.loads(await reader.readexactly(size))
+            answer: dict = orjson.loads(await reader.readexactly(size))
+            return answer
         except (OSError, asyncio.IncompleteReadError) as exc:
             raise WorkerDied(f"the writer's worker process died (exit code {self.process.exitcode})") from exc
 

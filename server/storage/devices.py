@@ -203,3 +203,8 @@ def rename_player(session: Session, player_id: str, name: str) -> Player | None:
     if player is not None:
         player.name = name
     return player
+
+
+def save_prefs(session: Session, player_id: str, autoplay_forced: bool) -> None:
+    """Keep a player's own settings (for every table)."""
+    session.execute(sa.update(Player).where(Player.id == player_id).values(autoplay_forced=autoplay_forced))

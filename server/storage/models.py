@@ -65,6 +65,8 @@ class Player(Base):
     id: Mapped[str] = mapped_column(sa.String(ID_LENGTH), primary_key=True)
     name: Mapped[str] = mapped_column(sa.String(64))
     created_at: Mapped[datetime]
+    # The player's own settings, for every table: their only legal card is played for them.
+    autoplay_forced: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
 
 
 class Device(Base):

@@ -71,8 +71,9 @@ def claim(session: Session, group: str, node: str, now: float, lease_s: float) -
         return None
     if head.claimed_by is not None and head.claimed_by != node and (head.claimed_until or 0) >= now:
         return 0.0
-    if head.next_at > now:
-        return head.next_at - now
+    due: float = head.next_at
+    if due > now:
+        return due - now
     won: sa.CursorResult = session.execute(  # type: ignore[assignment]
         sa.update(Row)
         .where(Row.id == head.id, Row.tries == head.tries, Row.next_at <= now)

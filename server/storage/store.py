@@ -153,7 +153,8 @@ def _options(options: Any) -> dict[str, Any]:
     if options is None:
         return {}
     if hasattr(options, "model_dump"):  # a game's parsed options model
-        return options.model_dump(mode="json")
+        dumped: dict[str, Any] = options.model_dump(mode="json")
+        return dumped
     return dict(options)
 
 
@@ -162,7 +163,7 @@ def save_match(session: Session, record: Mapping[str, Any]) -> str:
 
     Saving a match id that is already stored changes nothing: the rooms may submit twice.
     """
-    match_id = _require(record, "id")
+    match_id: str = _require(record, "id")
     if not is_valid_id(match_id):
         raise InvalidRecord(f"match id {match_id!r} is not a valid id")
     if session.get(Match, match_id) is not None:

@@ -23,8 +23,12 @@ def stacked(hands, kitty, dealer=3):
 
 def rest_of_deck(*taken):
     used = {c for cards in taken for c in cards}
-    return [r + s for s in "HDCS" for r in ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
-            if r + s not in used]
+    return [
+        r + s
+        for s in "HDCS"
+        for r in ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
+        if r + s not in used
+    ]
 
 
 def play_bot_match(seed, target, compact):
@@ -107,8 +111,12 @@ def test_the_declaring_bot_keeps_its_trumps_names_them_and_leads_them():
     hand0 = ["AS", "KS", "QS", "JS", "10S", "9S", "AH", "5H", "4D", "3D", "3C", "2C"]
     others = rest_of_deck(hand0)
     state = stacked([hand0, others[:12], others[12:24], others[24:36]], others[36:40])
-    for seat, action in ((0, {"type": "bid", "value": 5}), (1, {"type": "pass"}),
-                         (2, {"type": "pass"}), (3, {"type": "pass"})):
+    for seat, action in (
+        (0, {"type": "bid", "value": 5}),
+        (1, {"type": "pass"}),
+        (2, {"type": "pass"}),
+        (3, {"type": "pass"}),
+    ):
         state = GAME.apply(state, seat, action)
     bot = BidWhistBot(random.Random(0))
     view = GAME.view(state, 0)
@@ -127,10 +135,16 @@ def test_the_declaring_bot_keeps_its_trumps_names_them_and_leads_them():
 def test_the_bot_wins_with_its_cheapest_winning_card_and_ducks_under_a_winning_partner():
     bot = BidWhistBot(random.Random(0))
     view = {
-        "phase": "playing", "to_act": [3], "hand": ["KH", "9H", "4H", "2S"], "trump": "S",
-        "declarer": 3, "trick": [{"seat": 0, "card": "5H"}, {"seat": 1, "card": "10H"},
-                                 {"seat": 2, "card": "8H"}],
-        "last_trick": None, "hand_number": 1, "dealer": 0, "scores": [0, 0, 0, 0],
+        "phase": "playing",
+        "to_act": [3],
+        "hand": ["KH", "9H", "4H", "2S"],
+        "trump": "S",
+        "declarer": 3,
+        "trick": [{"seat": 0, "card": "5H"}, {"seat": 1, "card": "10H"}, {"seat": 2, "card": "8H"}],
+        "last_trick": None,
+        "hand_number": 1,
+        "dealer": 0,
+        "scores": [0, 0, 0, 0],
     }
     legal = [{"type": "play", "card": c} for c in ("KH", "9H", "4H")]
     # Partner (seat 1) is winning with 10H and the bot plays last: throw the lowest heart.

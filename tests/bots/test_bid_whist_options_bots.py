@@ -29,17 +29,22 @@ GAME = get_game("bid_whist")
 
 COMBOS = [
     {"jokers": 2, "books": "thirteen", "directions": True, "no_trump": True, "game_to": 5},
-    {"jokers": 1, "joker_no_trump": "must_play", "directions": True, "no_trump": True,
-     "boston": "quadruple", "sport_kitty": True, "target": 7},
+    {
+        "jokers": 1,
+        "joker_no_trump": "must_play",
+        "directions": True,
+        "no_trump": True,
+        "boston": "quadruple",
+        "sport_kitty": True,
+        "target": 7,
+    },
     {"jokers": 2, "directions": True, "downtown_beats_uptown": False, "target": 5},
-    {"books": "thirteen", "min_bid": 3, "directions": True, "no_trump": True,
-     "no_trump_double": False, "game_to": 4},
+    {"books": "thirteen", "min_bid": 3, "directions": True, "no_trump": True, "no_trump_double": False, "game_to": 4},
 ]
 
 
 def strong(seed, options, samples=2):
-    return StrongBot("bid_whist", random.Random(seed), options=options, think_ms=1e9,
-                     max_samples=samples)
+    return StrongBot("bid_whist", random.Random(seed), options=options, think_ms=1e9, max_samples=samples)
 
 
 def play_match(bots, options, seed, compact=False):
@@ -84,8 +89,7 @@ def test_a_hand_of_low_cards_bids_downtown_and_of_high_cards_uptown():
 
 def test_a_no_trump_declarer_with_low_cards_plays_downtown_and_discards_its_jokers():
     options = {**DIRECTIONS, "jokers": 2}
-    state = GAME.new_game(4, options=options, seed=1, dealer=3,
-                          decks=[stack_mirror(MIRROR, [*ACES, "BJ", "LJ"])])
+    state = GAME.new_game(4, options=options, seed=1, dealer=3, decks=[stack_mirror(MIRROR, [*ACES, "BJ", "LJ"])])
     state = GAME.apply(state, 0, {"type": "bid", "value": 4, "direction": "no_trump"})
     for seat in (1, 2, 3):
         state = GAME.apply(state, seat, {"type": "pass"})
@@ -104,14 +108,12 @@ def stack_mirror(hands, kitty, dealer=3):
 def test_a_void_player_in_no_trump_throws_its_joker_when_free_to_keep_it():
     options = {**DIRECTIONS, "jokers": 2}
     kitty = ["AS", "AH", "AD", "AC", "7S", "7C"]
-    state = p1_declares(options, (4, "no_trump"), ["AD", "AC", "7C", "7S", "8S", "8H"],
-                        JOKERS_DEALT, kitty)
+    state = p1_declares(options, (4, "no_trump"), ["AD", "AC", "7C", "7S", "8S", "8H"], JOKERS_DEALT, kitty)
     state = GAME.apply(state, 1, {"type": "direction", "direction": "uptown"})
     state = GAME.apply(state, 1, {"type": "play", "card": "AS"})
     legal = GAME.legal_actions(state, 2)
     assert len(legal) == 12  # free: P2 may keep the joker
-    assert BidWhistBot(random.Random(3)).choose(GAME.view(state, 2), legal) == {
-        "type": "play", "card": "LJ"}
+    assert BidWhistBot(random.Random(3)).choose(GAME.view(state, 2), legal) == {"type": "play", "card": "LJ"}
 
 
 def advance(options, seed, moves):
@@ -126,8 +128,7 @@ def advance(options, seed, moves):
     return state
 
 
-@pytest.mark.parametrize(("options", "moves"), [(COMBOS[0], 14), (COMBOS[1], 22),
-                                                (COMBOS[2], 30), (COMBOS[3], 11)])
+@pytest.mark.parametrize(("options", "moves"), [(COMBOS[0], 14), (COMBOS[1], 22), (COMBOS[2], 30), (COMBOS[3], 11)])
 def test_the_strong_bot_never_peeks_at_house_options(options, moves):
     """A sampled state shows the seat the same view as the real one; the Strong bot chooses the
     same in both."""
@@ -137,12 +138,12 @@ def test_the_strong_bot_never_peeks_at_house_options(options, moves):
     other = sample_state(get_game("bid_whist"), options, view, seat, random.Random(5))
     match = ("history", "scores", "team_scores", "hand_number")  # the sample is a fresh match
     sampled = GAME.view(other, seat)
-    assert {k: v for k, v in sampled.items() if k not in match} == {
-        k: v for k, v in view.items() if k not in match}
+    assert {k: v for k, v in sampled.items() if k not in match} == {k: v for k, v in view.items() if k not in match}
     assert any(GAME.view(other, s)["hand"] != GAME.view(state, s)["hand"] for s in range(4) if s != seat)
     legal = GAME.legal_actions(state, seat)
-    choices = [strong(7, options, samples=3).choose(GAME.view(s, seat), GAME.legal_actions(s, seat))
-               for s in (state, other)]
+    choices = [
+        strong(7, options, samples=3).choose(GAME.view(s, seat), GAME.legal_actions(s, seat)) for s in (state, other)
+    ]
     assert choices[0] == choices[1] and choices[0] in legal
 
 
@@ -152,8 +153,12 @@ def test_the_sampler_deals_the_unseen_jokers_and_replays_downtown_as_downtown():
     for seed in range(40):
         state = advance(options, seed, 20)
         view = GAME.view(state, GAME.to_act(state)[0]) if GAME.to_act(state) else None
-        if view and view["play_direction"] == "downtown" and view["phase"] == "playing" and not (
-                {"BJ", "LJ"} & set(view["hand"])):
+        if (
+            view
+            and view["play_direction"] == "downtown"
+            and view["phase"] == "playing"
+            and not ({"BJ", "LJ"} & set(view["hand"]))
+        ):
             found = (state, view)
             break
     assert found, "a downtown hand where the seat to act holds no joker"
@@ -182,10 +187,7 @@ def test_an_easy_bot_team_beats_random_players_at_house_options(options):
         while GAME.outcome(state) is None:
             seat = GAME.to_act(state)[0]
             legal = GAME.legal_actions(state, seat)
-            if seat % 2 == 0:
-                action = bots[seat].choose(GAME.view(state, seat), legal)
-            else:
-                action = rng.choice(legal)
+            action = bots[seat].choose(GAME.view(state, seat), legal) if seat % 2 == 0 else rng.choice(legal)
             state = GAME.apply(state, seat, action)
         wins += GAME.outcome(state)["winners"] == [0, 2]
     assert wins >= 8

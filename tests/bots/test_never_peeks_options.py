@@ -22,17 +22,27 @@ SEEDS = range(12)
 def oh_hell_options(rng: random.Random) -> dict:
     scoring = rng.choice(["standard", "basic", "penalty", "anderson", "squared", "exact"])
     return {
-        "start": rng.choice(["high", "low"]), "rebound": rng.random() < 0.5, "min_cards": 1,
-        "max_cards": rng.choice([2, 3, 4]), "hook": rng.random() < 0.7, "hook_last_hand": rng.random() < 0.5,
-        "scoring": scoring, "vienna": scoring != "anderson" and rng.random() < 0.5,
+        "start": rng.choice(["high", "low"]),
+        "rebound": rng.random() < 0.5,
+        "min_cards": 1,
+        "max_cards": rng.choice([2, 3, 4]),
+        "hook": rng.random() < 0.7,
+        "hook_last_hand": rng.random() < 0.5,
+        "scoring": scoring,
+        "vienna": scoring != "anderson" and rng.random() < 0.5,
         "trump": rng.choice(["turn", "no_trump_largest", "rotation", "no_trump", "S", "H", "D", "C"]),
-        "blind_one": rng.random() < 0.5, "until_clear_winner": rng.random() < 0.5,
+        "blind_one": rng.random() < 0.5,
+        "until_clear_winner": rng.random() < 0.5,
     }
 
 
 def tarbish_options(rng: random.Random) -> dict:
-    return {"target": rng.choice([100, 200, 300]), "half_bait": rng.random() < 0.5,
-            "no_trump": rng.random() < 0.6, "dealer_forced": rng.random() < 0.4}
+    return {
+        "target": rng.choice([100, 200, 300]),
+        "half_bait": rng.random() < 0.5,
+        "no_trump": rng.random() < 0.6,
+        "dealer_forced": rng.random() < 0.4,
+    }
 
 
 DRAW = {"oh_hell": oh_hell_options, "tarbish": tarbish_options}
@@ -66,7 +76,11 @@ def another_deal(name: str, options: dict, rng: random.Random, seed: int):
     is taken then, as the Strong bot falls back to the Easy bot's choice there.)"""
     for state, seat in moments(name, options, rng):
         try:
-            return state, seat, sample_state(get_game(name), options, get_game(name).view(state, seat), seat, random.Random(seed))
+            return (
+                state,
+                seat,
+                sample_state(get_game(name), options, get_game(name).view(state, seat), seat, random.Random(seed)),
+            )
         except SamplingError:
             continue
     raise AssertionError(f"no moment of the first deal could be sampled under {options}")
@@ -87,7 +101,9 @@ def test_the_strong_bot_never_peeks_under_random_house_options(name, seed):
     if hidden:  # the other state really differs where the seat cannot see
         assert any(game.view(other, s)["hand"] != game.view(state, s)["hand"] for s in hidden), options
     choices = [
-        StrongBot(name, random.Random(7), options=options, think_ms=1e9, max_samples=4).choose(v, game.legal_actions(s, seat))
+        StrongBot(name, random.Random(7), options=options, think_ms=1e9, max_samples=4).choose(
+            v, game.legal_actions(s, seat)
+        )
         for s, v in ((state, view), (other, {**seen, **{k: view[k] for k in own}}))
     ]
     assert choices[0] == choices[1] and choices[0] in game.legal_actions(state, seat), options

@@ -93,8 +93,13 @@ def test_a_leader_with_a_single_ace_lays_it_in_the_ribs():
     hands = ["A A K Q J 10 9 8", "A Q J 10 9 8 7 7", "A K K Q J 10 9 7", "K Q J 10 9 8 8 7"]
     deck = stack(hands, 0)
     state = GAME.new_game(4, seed=0, dealer=0, decks=[deck])
-    for seat, action in [(0, {"type": "bid", "value": 2}), (1, {"type": "bid", "value": 3}),
-                         (2, {"type": "pass"}), (3, {"type": "pass"}), (0, {"type": "pass"})]:
+    for seat, action in [
+        (0, {"type": "bid", "value": 2}),
+        (1, {"type": "bid", "value": 3}),
+        (2, {"type": "pass"}),
+        (3, {"type": "pass"}),
+        (0, {"type": "pass"}),
+    ]:
         state = GAME.apply(state, seat, action)
     action = RibsBot(random.Random(0)).choose(GAME.view(state, 1), GAME.legal_actions(state, 1))
     assert action["type"] == "ribs" and "A" in action["cards"]
@@ -103,9 +108,13 @@ def test_a_leader_with_a_single_ace_lays_it_in_the_ribs():
 def test_a_player_holding_every_ace_plays_high_cards_to_beat_ribs_that_cannot_hold_an_ace():
     deck = stack(STRONG_P1, 0)
     state = GAME.new_game(4, seed=0, dealer=0, decks=[deck])
-    for seat, action in [(0, {"type": "bid", "value": 2}), (1, {"type": "pass"}),
-                         (2, {"type": "pass"}), (3, {"type": "pass"}),
-                         (0, {"type": "ribs", "cards": ["J", "10"]})]:
+    for seat, action in [
+        (0, {"type": "bid", "value": 2}),
+        (1, {"type": "pass"}),
+        (2, {"type": "pass"}),
+        (3, {"type": "pass"}),
+        (0, {"type": "ribs", "cards": ["J", "10"]}),
+    ]:
         state = GAME.apply(state, seat, action)
     action = RibsBot(random.Random(0)).choose(GAME.view(state, 1), GAME.legal_actions(state, 1))
     assert action["type"] == "pair" and action["fold"] is False

@@ -103,8 +103,10 @@ def test_the_strong_bot_never_peeks_in_any_game(name):
     other = sample_state(get_game(name), SHORT[name], game.view(state, seat), seat, random.Random(5))
     assert game.view(other, seat) == game.view(state, seat)
     assert any(game.view(other, s)["hand"] != game.view(state, s)["hand"] for s in range(4) if s != seat)
-    choices = [strong(name, 7, options=SHORT[name]).choose(game.view(s, seat), game.legal_actions(s, seat))
-               for s in (state, other)]
+    choices = [
+        strong(name, 7, options=SHORT[name]).choose(game.view(s, seat), game.legal_actions(s, seat))
+        for s in (state, other)
+    ]
     assert choices[0] == choices[1]
 
 
@@ -177,8 +179,11 @@ def test_with_a_margin_the_best_must_beat_the_easy_choice_by_that_many_standard_
 
 
 def test_equivalent_cards_are_weighed_once():
-    view = {"hand": ["AS", "KS", "QS", "9S", "8S", "2H"], "trump": "H",
-            "log": [{"seat": 1, "action": {"type": "play", "card": "10S"}}]}
+    view = {
+        "hand": ["AS", "KS", "QS", "9S", "8S", "2H"],
+        "trump": "H",
+        "log": [{"seat": 1, "action": {"type": "play", "card": "10S"}}],
+    }
     legal = [{"type": "play", "card": c} for c in ["AS", "KS", "QS", "9S", "8S"]]
     kept = get_game("oh_hell").bots.candidates(view, legal, {"type": "play", "card": "KS"})
     # A K Q touch; the J is out, so 9 and 8 (the 10 is gone) are the other group.
@@ -258,6 +263,7 @@ def test_only_the_seats_the_table_lists_as_easy_bots_have_their_plays_read():
     options = {"max_cards": 3, "rebound": False}
     state = game.new_game(players=4, options=options, seed=11, dealer=3)
     easy = [get_bot("oh_hell", random.Random(s)) for s in range(4)]
+
     def plays() -> int:
         return len([e for e in game.view(state, 0)["log"] if e["action"]["type"] == "play"])
 
@@ -276,8 +282,9 @@ def test_only_the_seats_the_table_lists_as_easy_bots_have_their_plays_read():
     ruled_out = told_nothing[1]
     dealt_unread = set()
     for k in range(200):
-        sampled, _ = sample_state(get_game("oh_hell"), options, view, 0, random.Random(k), None, weighted=True,
-                                  lacks=bot.reading(view, 0))
+        sampled, _ = sample_state(
+            get_game("oh_hell"), options, view, 0, random.Random(k), None, weighted=True, lacks=bot.reading(view, 0)
+        )
         dealt_unread |= ruled_out & set(game.view(sampled, 1)["hand"])
         assert not told_nothing[2] & set(game.view(sampled, 2)["hand"])
     assert dealt_unread

@@ -56,10 +56,7 @@ def test_bots_beat_random_players_more_often_than_not():
         while GAME.to_act(state):
             (seat,) = GAME.to_act(state)
             legal = GAME.legal_actions(state, seat)
-            if seat in bots:
-                action = bots[seat].choose(GAME.view(state, seat), legal)
-            else:
-                action = rng.choice(legal)
+            action = bots[seat].choose(GAME.view(state, seat), legal) if seat in bots else rng.choice(legal)
             state = GAME.apply(state, seat, action)
         wins += GAME.outcome(state)["winners"] == [0, 2]
     assert wins > games // 2

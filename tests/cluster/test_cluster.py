@@ -10,7 +10,6 @@ import signal
 
 import httpx
 import pytest
-
 from cluster_harness import LOOKUP_BURST
 from players import Player, bot_table, check_acknowledged, check_seen, play, seat_players
 from ws_client import Client, choose, new_player
@@ -39,15 +38,20 @@ async def wait_for(predicate, timeout: float = 20, what: str = "a condition") ->
 
 async def create(base: str, token: str, game: str = "oh_hell", private: bool = False) -> httpx.Response:
     async with httpx.AsyncClient(base_url=base) as http:
-        return await http.post("/api/rooms", json={"game": game, "options": SHORT[game], "private": private},
-                               headers={"Authorization": f"Bearer {token}"})
+        return await http.post(
+            "/api/rooms",
+            json={"game": game, "options": SHORT[game], "private": private},
+            headers={"Authorization": f"Bearer {token}"},
+        )
 
 
 async def stored_once(base: str, player_id: str, match_id: str) -> dict:
     async with httpx.AsyncClient(base_url=base) as http:
+
         async def listed() -> bool:
             r = await http.get("/api/matches", params={"player": player_id})
             return any(m["id"] == match_id for m in r.json()["matches"])
+
         await wait_for(listed, what=f"match {match_id} in the history")
         r = await http.get("/api/matches", params={"player": player_id})
         assert [m["id"] for m in r.json()["matches"]].count(match_id) == 1
@@ -68,10 +72,12 @@ async def test_tables_created_on_every_node_are_listed_by_every_node(cluster):
     private = (await create(cluster.base, hosts[0]["token"], private=True)).json()["code"]
     async with httpx.AsyncClient() as http:
         for node in cluster.nodes:
+
             async def lists_all(node=node) -> bool:
                 listed = {r["code"] for r in (await http.get(node.base + "/api/rooms")).json()["rooms"]}
                 assert private not in listed
                 return set(codes) <= listed
+
             await wait_for(lists_all, what=f"{node.id} to list every node's tables")
 
 
@@ -94,6 +100,7 @@ async def test_the_per_host_cap_holds_across_nodes(cluster):
 
     async def freed() -> bool:
         return (await create(cluster.nodes[0].base, host["token"])).status_code == 201
+
     await wait_for(freed, what="the closed table to leave the host's count")
 
 
@@ -110,7 +117,6 @@ async def test_four_friends_play_every_game_through_the_balancer(cluster):
             await p.client.close()
 
     await asyncio.gather(*(one(game, i) for i, game in enumerate(SHORT)))
-
 
 
 def _turn(players: list[Player]) -> Player | None:
@@ -161,8 +167,11 @@ async def test_a_paused_owner_loses_its_table_and_applies_nothing_when_it_wakes(
         await stale.send({"type": "act", "action": choose(stale.game, rng), "v": stale_v})
         for p in players:  # their pings go unanswered: they reconnect through the balancer
             await p.drop()
-        await play(players, rng, until=lambda: cluster.owner(code) not in (None, old.id)
-                   and sum(len(p.acked) for p in players) >= 8)
+        await play(
+            players,
+            rng,
+            until=lambda: cluster.owner(code) not in (None, old.id) and sum(len(p.acked) for p in players) >= 8,
+        )
         new_owner = cluster.owner(code)
         assert new_owner not in (None, old.id)
     finally:
@@ -192,23 +201,31 @@ async def test_a_waiting_table_of_a_dead_node_is_adopted_and_back_in_the_lobby(c
 
     async def logged() -> bool:  # 201 comes before the created entry is durable: a kill could lose it
         return bool(cluster.table_log(code))
+
     await wait_for(logged, what="the new table's first entry to be durable")
     victim = cluster.node(cluster.owner(code))
     victim.kill()  # nobody is connected: no client would ever bring the table back
     try:
         live = [n for n in cluster.nodes if n is not victim]
         async with httpx.AsyncClient() as http:
+
             async def adopted() -> bool:
                 listed = {r["code"] for r in (await http.get(live[0].base + "/api/rooms")).json()["rooms"]}
                 return code in listed and cluster.owner(code) in {n.id for n in live}
+
             await wait_for(adopted, timeout=30, what="a live node to adopt the waiting table")
         adopter = cluster.owner(code)
         log = cluster.table_log(code)
         assert log[-1][1:] == ("owner", {"node": adopter}), log[-1]
+
         async def said() -> bool:  # the line comes after the whole sweep: the table is
             # listed (and owned) as soon as it is open, before the others of the sweep are
-            return bool(re.search(rf"adopted \d+ waiting tables whose node went away: .*\b{code}\b",
-                                  cluster.node(adopter).log_text()))
+            return bool(
+                re.search(
+                    rf"adopted \d+ waiting tables whose node went away: .*\b{code}\b", cluster.node(adopter).log_text()
+                )
+            )
+
         await wait_for(said, timeout=10, what="the adopter to log the tables it adopted")
         # A friend finds it through the balancer and sits down.
         friend = await new_player(cluster.base, "Finder")
@@ -228,11 +245,13 @@ async def test_a_node_whose_database_is_down_refuses_changes_and_spools_nothing(
     await play(players, rng, until=lambda: sum(len(p.acked) for p in players) >= 2)
     talker = players[1].client
     with cluster.database_down():
+
         async def refused() -> bool:  # chat until the node knows (its first write failed)
             if talker.closed is None and not talker.errors:
                 await talker.send({"type": "chat", "text": "anyone there?"})
                 await asyncio.sleep(0.25)
             return talker.closed is not None
+
         await wait_for(refused, timeout=60, what="a change to be refused")
         assert [e["code"] for e in talker.errors] == ["unavailable"], talker.errors
         assert talker.closed[0] == 1013, talker.closed
@@ -267,7 +286,9 @@ async def test_a_rolling_restart_of_every_node_loses_no_table_and_no_acknowledge
     async def one(index: int) -> tuple[str, list[Player]]:
         async with limit:
             humans = 4 if index < FULL_TABLES_IN_RESTART else 1
-            return await bot_table(cluster.base, cluster.ws_base, "oh_hell", {"max_cards": 10, "rebound": False}, humans)
+            return await bot_table(
+                cluster.base, cluster.ws_base, "oh_hell", {"max_cards": 10, "rebound": False}, humans
+            )
 
     tables = await asyncio.gather(*(one(i) for i in range(TABLES_IN_RESTART)))
     restarted = asyncio.Event()
@@ -286,6 +307,7 @@ async def test_a_rolling_restart_of_every_node_loses_no_table_and_no_acknowledge
     async def keep_playing(index: int, code: str, players: list[Player]) -> None:
         def played_on() -> bool:  # at least one acknowledged action after the last restart
             return restarted.is_set() and sum(len(p.acked) for p in players) > acks_at_restart[code]
+
         rng = random.Random(100 + index)
         # Play through the restarts (however long three restarts take on a loaded machine),
         # then each table has its own bound to play on after the last one.
@@ -309,8 +331,10 @@ async def test_a_rolling_restart_of_every_node_loses_no_table_and_no_acknowledge
             await p.client.close()
     assert all(p.reconnects for _, ps in tables for p in ps), "every node was restarted: every socket moved"
     assert max(gaps) < SOCKET_BACK_S, f"a socket took {max(gaps):.1f} s to come back (bound {SOCKET_BACK_S} s)"
-    print(f"rolling restart: {len(tables)} tables, {seen} versions seen checked, {len(gaps)} reconnects, back in "
-          f"median {sorted(gaps)[len(gaps) // 2]:.2f} s, max {max(gaps):.2f} s")
+    print(
+        f"rolling restart: {len(tables)} tables, {seen} versions seen checked, {len(gaps)} reconnects, back in "
+        f"median {sorted(gaps)[len(gaps) // 2]:.2f} s, max {max(gaps):.2f} s"
+    )
 
 
 async def test_a_device_revoked_on_one_node_is_refused_and_disconnected_on_every_node(cluster):
@@ -351,8 +375,11 @@ async def test_a_group_page_asked_through_any_node_shows_who_is_online_on_every_
         code, invite = made["code"], made["invite_url"].split("#invite=")[1]
         r = await http.post(cluster.base + f"/api/groups/{code}/join", json={"invite": invite}, headers=auth(rui))
         assert r.status_code == 200, r.text
-        r = await http.post(cluster.base + "/api/rooms", headers=auth(ana),
-                            json={"game": "oh_hell", "options": SHORT["oh_hell"], "group": code})
+        r = await http.post(
+            cluster.base + "/api/rooms",
+            headers=auth(ana),
+            json={"game": "oh_hell", "options": SHORT["oh_hell"], "group": code},
+        )
         assert r.status_code == 201, r.text
         table = r.json()["code"]
         here = cluster.owner(table)
@@ -369,6 +396,7 @@ async def test_a_group_page_asked_through_any_node_shows_who_is_online_on_every_
 
         async def at_her_table() -> bool:
             return (await ana_as_rui_sees_her(elsewhere[0]))["table"] == table
+
         await wait_for(at_her_table, what="Ana at her table, seen through another node")
         assert (await ana_as_rui_sees_her(elsewhere[0]))["online"] is True
         # Rui's visits above were on elsewhere[0]: Ana, asking through elsewhere[1], sees him online.
@@ -378,6 +406,7 @@ async def test_a_group_page_asked_through_any_node_shows_who_is_online_on_every_
 
         async def left_her_table() -> bool:
             return (await ana_as_rui_sees_her(elsewhere[0]))["table"] is None
+
         await wait_for(left_her_table, what="Ana gone from her table, seen through another node")
 
 
@@ -403,6 +432,7 @@ async def test_a_rate_limit_holds_across_nodes(cluster):
                 # machine (an answer sent before the spending lets the next node grant again)
                 async def shared(before=before) -> bool:
                     return stamp() != before
+
                 await wait_for(shared, what="the granted lookup to be spent in the shared bucket")
     assert set(answers) == {404, 429}, answers
     assert LOOKUP_BURST <= answers.count(404) <= LOOKUP_BURST + len(cluster.nodes) - 1, answers

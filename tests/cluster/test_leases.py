@@ -47,7 +47,7 @@ async def test_one_renewal_keeps_every_lease_still_held_and_drops_exactly_the_lo
     assert sorted(await a.renew()) == sorted(taken)
     assert not any(a.owns(c) for c in taken) and all(a.owns(c) for c in codes if c not in taken)
     ttls = [await a.redis.pttl(a._lease(c)) for c in codes]
-    assert all(ttl > 5_000 for c, ttl in zip(codes, ttls) if c not in taken), "this node's leases renewed"
+    assert all(ttl > 5_000 for c, ttl in zip(codes, ttls, strict=True) if c not in taken), "this node's leases renewed"
     for code in taken:
         assert await holder(a, code) == "b", "another node's lease is left alone"
         assert await a.redis.pttl(a._lease(code)) <= 5_000, "and not lengthened"

@@ -12,12 +12,12 @@ import random
 import subprocess
 
 import pytest
-
 from cluster_harness import Cluster, cluster_settings, require_services
 from netns import NetnsHost
 from players import Player, check_acknowledged, check_seen, play, seat_players
-from server.config import normalize_database_url
 from ws_client import Client, choose
+
+from server.config import normalize_database_url
 
 LONGER = {"max_cards": 5, "rebound": False}
 CUT_OFF = 2  # the node on the test host
@@ -77,8 +77,12 @@ async def test_a_node_cut_off_by_the_network_loses_its_table_and_applies_nothing
         await stale.send({"type": "act", "action": choose(stale.game, rng), "v": stale_v})
         for p in players:  # their pings go unanswered: they reconnect through the balancer
             await p.drop()
-        await play(players, rng, timeout=120, until=lambda: cluster.owner(code) not in (None, old.id)
-                   and sum(len(p.acked) for p in players) >= 8)
+        await play(
+            players,
+            rng,
+            timeout=120,
+            until=lambda: cluster.owner(code) not in (None, old.id) and sum(len(p.acked) for p in players) >= 8,
+        )
         new_owner = cluster.owner(code)
         assert new_owner not in (None, old.id)
         assert stale.v == stale_v and stale.closed is None, "the cut-off side saw nothing (the link is down)"

@@ -19,10 +19,10 @@ import httpx
 import orjson
 import pytest
 import websockets
-
 from cluster_harness import Cluster, cluster_settings, require_services
 from players import play, seat_players
 from ws_client import new_player
+
 from server.config import normalize_database_url
 
 LONGER = {"max_cards": 5, "rebound": False}
@@ -56,7 +56,9 @@ async def raw_status(base: str, method: str, path: str) -> int:
     where = urlsplit(base)
     reader, writer = await asyncio.open_connection(where.hostname, where.port)
     try:
-        writer.write(f"{method} {path} HTTP/1.1\r\nHost: felt\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".encode())
+        writer.write(
+            f"{method} {path} HTTP/1.1\r\nHost: felt\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".encode()
+        )
         await writer.drain()
         line = await asyncio.wait_for(reader.readline(), 30)
     finally:
@@ -141,8 +143,10 @@ async def test_no_spelling_of_a_code_and_no_read_moves_a_table(cluster: Cluster)
         stop.set()
         await hammering
     assert made >= HAMMERED
-    print(f"hammered: {made} requests in {len(answers)} spellings, {len(tried_sockets)} sockets "
-          f"under other spellings; owner {owner} throughout; {len(cluster.table_log(code))} log entries")
+    print(
+        f"hammered: {made} requests in {len(answers)} spellings, {len(tried_sockets)} sockets "
+        f"under other spellings; owner {owner} throughout; {len(cluster.table_log(code))} log entries"
+    )
     for method, path, status in spellings(code):
         assert answers[(method, path)] == {status}, f"{method} {path}: {answers[(method, path)]}"
     assert all(codes == {4404} for codes in sockets.values()), sockets

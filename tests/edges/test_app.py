@@ -34,9 +34,11 @@ def test_settings_come_from_the_environment(monkeypatch):
 @pytest.fixture
 async def client(tmp_path):
     app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'felt.db'}"))
-    async with app.router.lifespan_context(app):
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
-            yield c, app
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c,
+    ):
+        yield c, app
 
 
 async def test_health_asks_the_database(client):
@@ -61,7 +63,11 @@ async def test_an_unknown_address_is_a_page_for_browsers_and_json_for_the_api(cl
     page = await c.get("/no/such/page", headers={"Accept": "text/html,application/xhtml+xml"})
     assert page.status_code == 404 and "text/html" in page.headers["content-type"]
     assert 'data-i18n="missing.title"' in page.text and "/static/js/notfound.js" in page.text
-    for path, accept in (("/api/nowhere", "text/html"), ("/no/such/page", "application/json"), ("/no/such/page", "*/*")):
+    for path, accept in (
+        ("/api/nowhere", "text/html"),
+        ("/no/such/page", "application/json"),
+        ("/no/such/page", "*/*"),
+    ):
         r = await c.get(path, headers={"Accept": accept})
         assert r.status_code == 404 and r.json()["error"]["code"] == "not_found", (path, accept)
 
@@ -80,8 +86,16 @@ async def test_docs_load_swagger_ui_from_this_server_not_a_cdn(client):
 async def test_the_openapi_document_describes_every_route(client):
     c, _ = client
     paths = (await c.get("/openapi.json")).json()["paths"]
-    for p in ("/api/players", "/api/games", "/api/rooms", "/api/rooms/{code}", "/api/matches",
-              "/api/matches/{match_id}", "/api/matches/{match_id}/replay", "/healthz"):
+    for p in (
+        "/api/players",
+        "/api/games",
+        "/api/rooms",
+        "/api/rooms/{code}",
+        "/api/matches",
+        "/api/matches/{match_id}",
+        "/api/matches/{match_id}/replay",
+        "/healthz",
+    ):
         assert any(k.replace("{id}", "{match_id}") == p for k in paths), p
 
 
@@ -139,7 +153,10 @@ def test_a_single_node_never_loads_the_redis_client(tmp_path):
     the client (about 40 ms of every start, and of every restart in the durability tests)."""
     out = subprocess.run(
         [sys.executable, "-c", _SINGLE_NODE, f"sqlite:///{tmp_path / 'felt.db'}"],
-        capture_output=True, text=True, timeout=60, env={k: v for k, v in os.environ.items() if "REDIS" not in k},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={k: v for k, v in os.environ.items() if "REDIS" not in k},
     )
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip().splitlines()[-1] == "[]"
@@ -179,8 +196,8 @@ async def test_the_full_collection_runs_when_memory_grows_not_by_the_clock(caplo
 
 async def test_the_collector_tender_freezes_survivors_and_still_reclaims_cycles(caplog):
     import asyncio
-    import logging
     import gc
+    import logging
     import weakref
 
     from server.app import CollectorTender
@@ -190,7 +207,9 @@ async def test_the_collector_tender_freezes_survivors_and_still_reclaims_cycles(
 
     gc.unfreeze()
     caplog.set_level(logging.INFO, logger="felt")
-    tender = asyncio.get_running_loop().create_task(CollectorTender(every_s=0.01, full_every_s=0.1, min_every_s=0).run())
+    tender = asyncio.get_running_loop().create_task(
+        CollectorTender(every_s=0.01, full_every_s=0.1, min_every_s=0).run()
+    )
     try:
         await asyncio.sleep(0.05)
         assert gc.get_freeze_count() > 0, "survivors are moved out of the collector's sight"
@@ -204,8 +223,9 @@ async def test_the_collector_tender_freezes_survivors_and_still_reclaims_cycles(
                 break
         assert gone() is None, "the periodic full collection reclaims cyclic garbage"
         # Operators see what each full pass cost the loop.
-        assert any(r.getMessage().startswith("full garbage collection:") and " ms" in r.getMessage()
-                   for r in caplog.records)
+        assert any(
+            r.getMessage().startswith("full garbage collection:") and " ms" in r.getMessage() for r in caplog.records
+        )
     finally:
         tender.cancel()
         gc.unfreeze()

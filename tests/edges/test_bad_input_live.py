@@ -16,9 +16,7 @@ async def settled(c: Client) -> tuple[int, dict]:
     """Ask for a snapshot and return (version, state) once it arrives."""
     n = len(c.frames)
     await c.send({"type": "resync"})
-    await c.wait(
-        lambda c: any(orjson.loads(f)["type"] == "snapshot" for f in c.frames[n:]), what="a snapshot"
-    )
+    await c.wait(lambda c: any(orjson.loads(f)["type"] == "snapshot" for f in c.frames[n:]), what="a snapshot")
     return c.v, c.state
 
 
@@ -93,7 +91,7 @@ async def test_a_good_frame_between_bad_ones_resets_the_count(live_server):
 
 
 async def test_room_rules_refuse_with_a_code_and_change_nothing(live_server):
-    code, h, g, host, guest = await table(live_server)
+    _, h, g, _, _ = await table(live_server)
     v, before = await settled(h)
 
     async def refused(client: Client, frame: dict, expected: str) -> None:
@@ -117,7 +115,7 @@ async def test_room_rules_refuse_with_a_code_and_change_nothing(live_server):
 
 
 async def test_game_rules_refuse_out_of_turn_stale_and_illegal_actions(live_server):
-    code, h, g, host, guest = await table(live_server)
+    _, h, g, _, _ = await table(live_server)
     await g.send({"type": "sit", "seat": 1})
     await h.send({"type": "bot", "seat": 2})
     await h.wait(lambda c: c.state["seats"][1]["player_id"] and c.state["seats"][2]["bot"], what="seats filled")
@@ -134,7 +132,7 @@ async def test_game_rules_refuse_out_of_turn_stale_and_illegal_actions(live_serv
         assert (await idle.next_error())["code"] == "not_your_turn"
         await waiting.send({"type": "act", "action": {"type": "bid", "value": 99}, "v": v})
         err = await waiting.next_error()
-        assert err["code"] == "illegal" and "99" in err["message"] or err["message"]
+        assert (err["code"] == "illegal" and "99" in err["message"]) or err["message"]
         await waiting.send({"type": "act", "action": waiting.game["legal"][0], "v": v - 1})
         assert (await waiting.next_error())["code"] == "stale"
         await waiting.send({"type": "act", "action": {"type": "warp"}, "v": v})
@@ -248,22 +246,37 @@ async def test_an_option_past_its_maximum_gets_a_422_naming_it_and_opens_no_room
         auth = {"Authorization": f"Bearer {player['token']}"}
         games = {g["name"]: g for g in (await http.get("/api/games")).json()}
         assert games["ribs"]["options"]["properties"]["target"]["maximum"] == 30
-        r = await http.post("/api/rooms", json={"game": "ribs", "options": {"target": 99}, "seats": 10},
-                            headers=auth)
+        r = await http.post("/api/rooms", json={"game": "ribs", "options": {"target": 99}, "seats": 10}, headers=auth)
         assert r.status_code == 422 and "'target'" in r.json()["error"]["message"]
         listed = (await http.get("/api/rooms")).json()["rooms"]
         assert not [room for room in listed if room["host_name"] == "Maxima"]
-        r = await http.post("/api/rooms", json={"game": "ribs", "options": {"target": 30}, "seats": 10},
-                            headers=auth)
+        r = await http.post("/api/rooms", json={"game": "ribs", "options": {"target": 30}, "seats": 10}, headers=auth)
         assert r.status_code == 201
 
 
 @pytest.mark.parametrize(
     "name",
     [
-        "Bot", "Bot 2", "bot 3", "BOT-4", "Strong bot 1", "Robô 2", "robo forte", "Seat 3", "Lugar 1", "Ｂｏｔ ２",
-        "\ufdfd" * 24, "\ufdfd", "Ana \ufdfa", "x\u0300\u0301\u0302\u0303\u0304y", "Ana\u202eB", "Ana\u200bB",
-        "Ana\u3000B", "Ana  B", "\U00012219", "\ue000",
+        "Bot",
+        "Bot 2",
+        "bot 3",
+        "BOT-4",
+        "Strong bot 1",
+        "Robô 2",
+        "robo forte",
+        "Seat 3",
+        "Lugar 1",
+        "Ｂｏｔ ２",
+        "\ufdfd" * 24,
+        "\ufdfd",
+        "Ana \ufdfa",
+        "x\u0300\u0301\u0302\u0303\u0304y",
+        "Ana\u202eB",
+        "Ana\u200bB",
+        "Ana\u3000B",
+        "Ana  B",
+        "\U00012219",
+        "\ue000",
     ],
 )
 async def test_names_that_pass_for_a_bot_or_take_over_the_layout_are_refused(live_server, name):
@@ -275,7 +288,8 @@ async def test_names_that_pass_for_a_bot_or_take_over_the_layout_are_refused(liv
 
 
 @pytest.mark.parametrize(
-    "name", ["Ana María", "李小龍", "O'Brien-Smith", "Zoë 😀", "👍🏽", "Nguyễn Thị", "ที่", "Botafogo", "Robot 9000", "Ａｎａ"]
+    "name",
+    ["Ana María", "李小龍", "O'Brien-Smith", "Zoë 😀", "👍🏽", "Nguyễn Thị", "ที่", "Botafogo", "Robot 9000", "Ａｎａ"],
 )
 async def test_names_in_any_script_with_accents_and_emoji_are_kept(live_server, name):
     async with httpx.AsyncClient(base_url=live_server.base) as http:

@@ -8,14 +8,20 @@ from __future__ import annotations
 import random
 
 import httpx
-
-from server.games import get_game
-
 from test_rooms_live import close_all, dedupe, fetch_match, replay_states
 from ws_client import Client, new_player, new_room, play_to_end
 
-OPTIONS = {"jokers": 2, "books": "thirteen", "directions": True, "no_trump": True,
-           "sport_kitty": True, "game_to": 3, "joker_no_trump": "must_play"}
+from server.games import get_game
+
+OPTIONS = {
+    "jokers": 2,
+    "books": "thirteen",
+    "directions": True,
+    "no_trump": True,
+    "sport_kitty": True,
+    "game_to": 3,
+    "joker_no_trump": "must_play",
+}
 
 
 async def test_the_lobby_lists_every_bid_whist_option_with_its_schema(live_server):
@@ -25,8 +31,20 @@ async def test_the_lobby_lists_every_bid_whist_option_with_its_schema(live_serve
     bid_whist = next(g for g in listing if g["name"] == "bid_whist")
     schema = bid_whist["options"]
     props = schema["properties"]
-    for key in ("target", "jokers", "joker_no_trump", "books", "min_bid", "game_to", "directions",
-                "no_trump", "downtown_beats_uptown", "no_trump_double", "boston", "sport_kitty"):
+    for key in (
+        "target",
+        "jokers",
+        "joker_no_trump",
+        "books",
+        "min_bid",
+        "game_to",
+        "directions",
+        "no_trump",
+        "downtown_beats_uptown",
+        "no_trump_double",
+        "boston",
+        "sport_kitty",
+    ):
         assert key in props, key
     assert props["jokers"]["enum"] == [0, 1, 2] and props["boston"]["default"] == "wins"
 

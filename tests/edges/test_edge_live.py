@@ -7,7 +7,9 @@ token in the URL is accepted and logged under one spelling only, never its value
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
+from pathlib import Path
 
 import httpx
 import orjson
@@ -30,10 +32,8 @@ async def refusal(server: LiveServer, code: str, token: str | None = None) -> tu
         frame = orjson.loads(await asyncio.wait_for(ws.recv(), 30))
         if frame["type"] != "error":
             return None, None
-        try:
+        with contextlib.suppress(websockets.ConnectionClosed):
             await asyncio.wait_for(ws.recv(), 30)
-        except websockets.ConnectionClosed:
-            pass
         return frame["code"], ws.close_code
     finally:
         await ws.close()
@@ -46,7 +46,7 @@ def log_versions(server: LiveServer, code: str) -> list[tuple[int, str]]:
 
 
 def resident_mb(pid: int) -> float:
-    for line in open(f"/proc/{pid}/status"):
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     raise AssertionError("no VmRSS")
@@ -107,7 +107,7 @@ async def test_a_reconnect_storm_costs_the_log_nothing_and_presence_still_reache
         await host.send({"type": "chat", "text": "still there?"})
         await guest.wait(lambda c: c.state["chat"], what="the chat line")
         after = log_versions(server, code)
-        grown = after[len(before):]
+        grown = after[len(before) :]
         assert [k for _, k in grown if k != "seen"] == ["chat"]
         assert len(grown) <= 1 + most, f"{len(grown)} entries for 60 reconnects: {grown}"
         versions = [v for v, _ in after]
@@ -162,7 +162,9 @@ async def test_a_closed_socket_leaves_nothing_for_the_garbage_collector(tmp_path
 
 async def test_spectators_cannot_keep_a_tables_players_out_of_a_full_server(tmp_path):
     server = LiveServer(
-        tmp_path, FELT_MAX_CONNECTIONS="40", FELT_SPECTATOR_CONNECTIONS_SHARE="0.5",
+        tmp_path,
+        FELT_MAX_CONNECTIONS="40",
+        FELT_SPECTATOR_CONNECTIONS_SHARE="0.5",
         FELT_MAX_SPECTATORS_PER_ROOM="1000",
     )
     watchers: list[Client] = []
@@ -200,6 +202,7 @@ async def test_sockets_are_capped_per_address_but_the_tables_players_get_in(tmp_
         player = await Client(server.ws_base, code, ann["token"], "ann").connect()
         assert player.state["you"] == 0
         await watchers.pop().close()
+
         # A closed socket gives its place back.
         async def a_place() -> bool:
             c = Client(server.ws_base, code, None, "again")
@@ -208,6 +211,7 @@ async def test_sockets_are_capped_per_address_but_the_tables_players_get_in(tmp_
                 return True
             except AssertionError:
                 return False
+
         for _ in range(100):
             if await a_place():
                 break

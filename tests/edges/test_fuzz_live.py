@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import ExitStack
+from pathlib import Path
 
 import httpx
 import orjson
@@ -18,8 +19,8 @@ import pytest
 import requests
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis.errors import Unsatisfiable
 from hypothesis import strategies as st
+from hypothesis.errors import Unsatisfiable
 from live_server import LiveServer
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
@@ -41,8 +42,9 @@ def server(tmp_path_factory) -> Iterator[LiveServer]:
     # No frame-rate limit here (the limit has its own tests): a fuzz socket sends two frames a
     # round trip, faster than the default test server's 1,000 a second once the burst is
     # spent, and a refused ping never gets the pong its exchange waits for.
-    server = LiveServer(tmp_path_factory.mktemp("fuzz"),
-                        FELT_MAX_FRAMES_PER_SECOND="1000000", FELT_FRAME_BURST="1000000")
+    server = LiveServer(
+        tmp_path_factory.mktemp("fuzz"), FELT_MAX_FRAMES_PER_SECOND="1000000", FELT_FRAME_BURST="1000000"
+    )
     yield server
     server.stop()
 
@@ -55,24 +57,32 @@ def _player(server: LiveServer, name: str) -> dict:
 
 def assert_no_traceback(server: LiveServer) -> None:
     server.log.flush()
-    log = open(server.log.name).read()
+    log = Path(server.log.name).read_text()
     assert "Traceback" not in log and "Exception in ASGI application" not in log, log[-4000:]
 
 
 # ---- WebSocket frames ---------------------------------------------------------------------
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(min_value=-(10**30), max_value=10**30)
-    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=40),
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**30), max_value=10**30)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=40),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=12,
 )
 typed = st.fixed_dictionaries(
     {"type": st.sampled_from(KNOWN_TYPES)},
     optional={
-        "seat": json_values, "remove": json_values, "text": json_values, "v": json_values,
-        "action": st.fixed_dictionaries({"type": st.sampled_from(["bid", "play", "pass", "pair", "ribs", "x"])},
-                                        optional={"value": json_values, "card": json_values, "cards": json_values}),
+        "seat": json_values,
+        "remove": json_values,
+        "text": json_values,
+        "v": json_values,
+        "action": st.fixed_dictionaries(
+            {"type": st.sampled_from(["bid", "play", "pass", "pair", "ribs", "x"])},
+            optional={"value": json_values, "card": json_values, "cards": json_values},
+        ),
         "extra": json_values,
     },
 ).map(json.dumps)
@@ -83,10 +93,19 @@ frames = st.one_of(
     st.integers(1, 3000).map(lambda n: '{"type":"act","v":0,"action":' + "[" * n + "]" * n + "}"),  # deep
     st.integers(1, 3000).map(lambda n: '{"type":"chat","text":' + "[" * n + '"x"' + "]" * n + "}"),
     st.integers(10**18, 10**300).map(lambda n: f'{{"type":"sit","seat":{n}}}'),  # huge numbers
-    st.sampled_from(['{"type":"sit","seat":1e400}', '{"type":"act","v":-0.0,"action":{"type":"bid","value":NaN}}',
-                     '{"type":"chat","text":"\\ud800"}', '{"type":"ping"', "\x00", "{" * 5000]),
+    st.sampled_from(
+        [
+            '{"type":"sit","seat":1e400}',
+            '{"type":"act","v":-0.0,"action":{"type":"bid","value":NaN}}',
+            '{"type":"chat","text":"\\ud800"}',
+            '{"type":"ping"',
+            "\x00",
+            "{" * 5000,
+        ]
+    ),
     st.text(st.characters(codec="utf-8"), min_size=1, max_size=300).map(
-        lambda t: json.dumps({"type": "chat", "text": t}, ensure_ascii=False)),  # unicode
+        lambda t: json.dumps({"type": "chat", "text": t}, ensure_ascii=False)
+    ),  # unicode
     st.binary(max_size=200),
 )
 
@@ -126,8 +145,11 @@ class Socket:
 
 def test_random_and_malformed_websocket_frames_never_hurt_the_server(server):
     host = _player(server, "Fuzzer")
-    r = httpx.post(server.base + "/api/rooms", json={"game": "oh_hell", "options": {"max_cards": 2}, "seats": 3},
-                   headers={"Authorization": f"Bearer {host['token']}"})
+    r = httpx.post(
+        server.base + "/api/rooms",
+        json={"game": "oh_hell", "options": {"max_cards": 2}, "seats": 3},
+        headers={"Authorization": f"Bearer {host['token']}"},
+    )
     sock = Socket(server, r.json()["code"], host["token"])
 
     @settings(max_examples=400, **FIXED)
@@ -171,4 +193,3 @@ def test_schemathesis_finds_no_5xx_in_the_http_api(server):
     assert not failures, failures[:10]
     assert httpx.get(server.base + "/healthz").status_code == 200
     assert_no_traceback(server)
-

@@ -441,9 +441,7 @@ async def test_closing_a_season_twice_or_at_once_closes_one(server):
         close = lambda body=None: http.post(f"/api/groups/{code}/seasons", json=body, headers=auth(ana))  # noqa: E731
         answers = await asyncio.gather(*(close({"season": 1}) for _ in range(10)))
         assert [a.status_code for a in answers] == [200] * 10, [a.text for a in answers]
-        assert {(a.json()["number"], a.json()["started_at"]) for a in answers} == {
-            (2, answers[0].json()["started_at"])
-        }
+        assert {(a.json()["number"], a.json()["started_at"]) for a in answers} == {(2, answers[0].json()["started_at"])}
         again = await close({"season": 1})
         assert again.status_code == 200 and again.json() == answers[0].json()
         seen = (await http.get(f"/api/groups/{code}", headers=auth(rui))).json()
@@ -529,9 +527,9 @@ def spawned_children(pid: int) -> set[int]:
             command = (proc / "cmdline").read_bytes().replace(b"\0", b" ")
         except (OSError, ValueError):
             continue
-        if int(stat.rsplit(")", 1)[1].split()[1]) == pid and b"spawn_main" in command:
-            if b"resource_tracker" not in command:
-                found.add(int(proc.name))
+        spawned = int(stat.rsplit(")", 1)[1].split()[1]) == pid and b"spawn_main" in command
+        if spawned and b"resource_tracker" not in command:
+            found.add(int(proc.name))
     return found
 
 

@@ -11,6 +11,7 @@ import resource
 import select
 import socket
 import time
+from pathlib import Path
 
 import httpx
 import orjson
@@ -46,7 +47,7 @@ def established(local_port: int) -> bool:
     """Whether this process's TCP socket on ``local_port`` is still ESTABLISHED (from /proc)."""
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         try:
-            lines = open(table).read().splitlines()[1:]
+            lines = Path(table).read_text().splitlines()[1:]
         except OSError:
             continue
         for line in lines:
@@ -122,8 +123,11 @@ async def test_oversized_and_slow_request_bodies_get_json_errors(tmp_path):
     server = LiveServer(tmp_path, FELT_BODY_TIMEOUT_S="1", FELT_MAX_BODY_BYTES="2048")
     try:
         async with httpx.AsyncClient(base_url=server.base) as http:
-            r = await http.post("/api/players", content=b'{"name": "' + b"x" * 5000 + b'"}',
-                                headers={"content-type": "application/json"})
+            r = await http.post(
+                "/api/players",
+                content=b'{"name": "' + b"x" * 5000 + b'"}',
+                headers={"content-type": "application/json"},
+            )
             assert r.status_code == 413 and r.json()["error"]["code"] == "too_large"
 
             async def chunks():
@@ -134,12 +138,18 @@ async def test_oversized_and_slow_request_bodies_get_json_errors(tmp_path):
             assert r.status_code == 413 and r.json()["error"]["code"] == "too_large"
             assert r.headers["connection"] == "close"  # not kept alive for the rest of that body
         # A declared 100 MB body is refused before a byte of it is read.
-        answer = raw_request(server.port, b"POST /api/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                             b"Content-Length: 100000000\r\n\r\n")
+        answer = raw_request(
+            server.port,
+            b"POST /api/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 100000000\r\n\r\n",
+        )
         assert answer.startswith(b"HTTP/1.1 413") and error_code(answer) == "too_large", answer[:100]
         # A body that stops arriving gets 408 after the body deadline.
-        answer = raw_request(server.port, b"POST /api/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                             b'Content-Length: 100\r\n\r\n{"name": ')
+        answer = raw_request(
+            server.port,
+            b"POST /api/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b'Content-Length: 100\r\n\r\n{"name": ',
+        )
         assert answer.startswith(b"HTTP/1.1 408") and error_code(answer) == "timeout", answer[:100]
         assert b"\r\nconnection: close\r\n" in answer.split(b"\r\n\r\n", 1)[0].lower() + b"\r\n", answer[:300]
         # Headers over the cap: 431, in the error shape.
@@ -192,12 +202,16 @@ async def test_a_refused_body_lets_a_client_still_sending_read_its_answer(tmp_pa
     server = LiveServer(tmp_path, FELT_MAX_BODY_BYTES="2048")
     try:
         declared = send_after_the_answer(
-            server.port, b"POST /api/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-            b"Content-Length: 100000000\r\n\r\n")
+            server.port,
+            b"POST /api/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 100000000\r\n\r\n",
+        )
         assert declared.startswith(b"HTTP/1.1 413") and error_code(declared) == "too_large", declared[:100]
         counted = send_after_the_answer(
-            server.port, b"POST /api/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-            b"Transfer-Encoding: chunked\r\n\r\n" + b"%x\r\n" % 16384)
+            server.port,
+            b"POST /api/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n" + b"%x\r\n" % 16384,
+        )
         assert counted.startswith(b"HTTP/1.1 413") and error_code(counted) == "too_large", counted[:100]
         async with httpx.AsyncClient(base_url=server.base) as http:
             assert (await http.get("/healthz")).status_code == 200
@@ -218,8 +232,10 @@ async def test_connections_past_the_cap_get_503_but_healthz_answers(tmp_path):
         p_code = "ANYCODE2"
         s = socket.create_connection(("127.0.0.1", server.port))
         s.sendall(
-            (f"GET /ws/rooms/{p_code} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-             f"Sec-WebSocket-Key: {WS_KEY}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode()
+            (
+                f"GET /ws/rooms/{p_code} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                f"Sec-WebSocket-Key: {WS_KEY}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
         )
         assert wait_closed_by_peer(s, 10).startswith(b"HTTP/1.1 503")
         s.close()
@@ -243,7 +259,7 @@ def test_the_server_raises_its_open_file_limit_to_the_hard_limit(tmp_path):
         pytest.skip("the hard open-file limit is too low to tell")
     server = LiveServer(tmp_path, preexec=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (1024, hard)))
     try:
-        limits = open(f"/proc/{server.proc.pid}/limits").read()
+        limits = Path(f"/proc/{server.proc.pid}/limits").read_text()
         line = next(x for x in limits.splitlines() if x.startswith("Max open files"))
         assert line.split()[3] == str(hard), line
     finally:
@@ -253,8 +269,10 @@ def test_the_server_raises_its_open_file_limit_to_the_hard_limit(tmp_path):
 async def test_creating_players_and_rooms_is_limited_per_address(tmp_path):
     server = LiveServer(
         tmp_path,
-        FELT_RATE_PLAYERS_BURST="3", FELT_RATE_PLAYERS_PER_MINUTE="0.01",
-        FELT_RATE_ROOMS_BURST="2", FELT_RATE_ROOMS_PER_MINUTE="0.01",
+        FELT_RATE_PLAYERS_BURST="3",
+        FELT_RATE_PLAYERS_PER_MINUTE="0.01",
+        FELT_RATE_ROOMS_BURST="2",
+        FELT_RATE_ROOMS_PER_MINUTE="0.01",
         FELT_TRUSTED_PROXIES="127.0.0.1",
     )
     try:
@@ -286,7 +304,6 @@ async def test_forwarded_for_is_ignored_unless_the_peer_is_a_trusted_proxy(tmp_p
         server.stop()
 
 
-
 async def test_an_ipv6_host_has_one_budget_for_its_whole_64(tmp_path):
     """A host is handed a /64: its addresses share one budget of link-code guesses, and an
     IPv4 client reached over IPv6 (an IPv4-mapped address) shares its IPv4 address's."""
@@ -305,10 +322,13 @@ async def test_an_ipv6_host_has_one_budget_for_its_whole_64(tmp_path):
             assert await guess(http, "2001:db8:1:2:ffff:ffff:ffff:ffff") == 429
             assert await guess(http, "2001:db8:1:3::1") == 404, "the next /64 is another host"
             assert [await guess(http, a) for a in ("203.0.113.9", "::ffff:203.0.113.9", "::ffff:cb00:7109")] == [
-                404, 404, 429,
+                404,
+                404,
+                429,
             ]
     finally:
         server.stop()
+
 
 async def test_guessing_room_codes_is_limited_over_http_and_websocket(tmp_path):
     server = LiveServer(tmp_path, FELT_RATE_LOOKUPS_BURST="3", FELT_RATE_LOOKUPS_PER_MINUTE="0.01")
@@ -365,8 +385,11 @@ async def test_a_socket_that_never_reads_is_cut_within_a_bounded_time(tmp_path):
     # The talker chats as fast as the server answers for the seconds the cut-off takes: on a
     # quick machine that is well over the suite's 1,000 frames a second, so lift that limit too.
     server = LiveServer(
-        tmp_path, FELT_WS_SEND_TIMEOUT_S="2", FELT_CHAT_PER_MINUTE="1000000",
-        FELT_MAX_FRAMES_PER_SECOND="1000000", FELT_FRAME_BURST="1000000",
+        tmp_path,
+        FELT_WS_SEND_TIMEOUT_S="2",
+        FELT_CHAT_PER_MINUTE="1000000",
+        FELT_MAX_FRAMES_PER_SECOND="1000000",
+        FELT_FRAME_BURST="1000000",
     )
     try:
         p = await new_player(server.base, "Talker")
@@ -384,7 +407,7 @@ async def test_a_socket_that_never_reads_is_cut_within_a_bounded_time(tmp_path):
             for _ in range(20):
                 await talker.send({"type": "chat", "text": f"{sent} {line}"})
                 sent += 1
-            await talker.wait(lambda c: c.v >= target, what="the chat lines")
+            await talker.wait(lambda c, target=target: c.v >= target, what="the chat lines")
         assert talker.closed is None, "the reading client was cut too"
         await talker.send({"type": "ping"})
         async with httpx.AsyncClient(base_url=server.base) as http:

@@ -9,10 +9,10 @@ import random
 
 import httpx
 import pytest
+from ws_client import Client, choose, new_player, new_room
 
 from server.games import game_names
 from server.rules.game import ACTION_FIELDS
-from ws_client import Client, choose, new_player, new_room
 
 NOTE = '<img src=x onerror="alert(1)">'
 
@@ -67,12 +67,16 @@ def test_the_openapi_document_says_what_the_server_enforces(live_server):
 def test_a_malformed_json_body_is_a_documented_400(live_server, body):
     token = httpx.post(f"{live_server.base}/api/players", json={"name": "Ana"}).json()["token"]
     for path, headers in (("/api/players", {}), ("/api/rooms", {"Authorization": f"Bearer {token}"})):
-        answer = httpx.post(live_server.base + path, content=body, headers={"Content-Type": "application/json", **headers})
+        answer = httpx.post(
+            live_server.base + path, content=body, headers={"Content-Type": "application/json", **headers}
+        )
         assert answer.status_code == 400, answer.text
         assert answer.json()["error"]["code"] == "bad_json"
 
 
-@pytest.mark.parametrize("path", ["/", "/history", "/r/ABCDEFGH", "/static/js/room.js", "/api/games", "/healthz", "/api/nothing"])
+@pytest.mark.parametrize(
+    "path", ["/", "/history", "/r/ABCDEFGH", "/static/js/room.js", "/api/games", "/healthz", "/api/nothing"]
+)
 def test_every_answer_carries_the_security_headers(live_server, path):
     answer = httpx.get(live_server.base + path)
     csp = answer.headers["content-security-policy"]

@@ -49,7 +49,6 @@ def test_forwarded_for_counts_only_behind_a_trusted_proxy():
     assert ClientAddresses(["10.0.0.5"]).of({"client": ("10.0.0.5", 1), "headers": []}) == "10.0.0.5"
 
 
-
 def test_an_ipv6_client_spends_its_64s_budget_and_a_mapped_ipv4_one_its_ipv4_s():
     assert budget_key("203.0.113.9") == "203.0.113.9"
     assert budget_key("2001:db8:1:2:aaaa::1") == budget_key("2001:db8:1:2:ffff:ffff:ffff:ffff") == "2001:db8:1:2::/64"
@@ -57,6 +56,7 @@ def test_an_ipv6_client_spends_its_64s_budget_and_a_mapped_ipv4_one_its_ipv4_s()
     assert budget_key("::ffff:203.0.113.9") == "203.0.113.9"
     assert budget_key("fe80::1%eth0") == "fe80::/64"
     assert budget_key("unknown") == "unknown"
+
 
 def test_tokens_are_redacted_from_urls_and_bearer_headers():
     assert redact('127.0.0.1 - "WebSocket /ws/rooms/ABC?token=s3cr3t-x_y" [accepted]') == (
@@ -74,15 +74,17 @@ def test_a_token_is_redacted_however_its_name_is_escaped():
     assert redact("/ws?seat=1&name=%74oke") == "/ws?seat=1&name=%74oke"
 
 
-
 def test_a_device_link_code_is_redacted_as_a_token_is():
     line = '1.2.3.4 - "GET /link?code=ABCD2345 HTTP/1.1" 200'
     assert redact(line) == '1.2.3.4 - "GET /link?code=[redacted] HTTP/1.1" 200'
     assert redact("/link?lang=pt&%63ode=ABCD2345") == "/link?lang=pt&%63ode=[redacted]"
     assert redact("status_code=500 zipcode=12345") == "status_code=500 zipcode=12345"
 
+
 def test_a_record_is_redacted_before_any_formatter_sees_it():
-    record = logging.LogRecord("uvicorn.error", logging.INFO, __file__, 1, '%s - "WebSocket %s"', ("1.2.3.4", "/ws?token=zz9"), None)
+    record = logging.LogRecord(
+        "uvicorn.error", logging.INFO, __file__, 1, '%s - "WebSocket %s"', ("1.2.3.4", "/ws?token=zz9"), None
+    )
     assert RedactSecrets().filter(record)
     line = JsonFormatter().format(record)
     assert "zz9" not in line and "[redacted]" in line and line.startswith("{")

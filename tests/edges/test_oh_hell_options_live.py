@@ -8,19 +8,17 @@ from __future__ import annotations
 import random
 
 import orjson
-
-from server.games import get_game
-
 from test_rooms_live import close_all, dedupe, fetch_match, replay_states, seat_table, start
 from ws_client import play_to_end
 
-OPTIONS = {"max_cards": 2, "trump": "rotation", "blind_one": True, "scoring": "squared",
-           "hook_last_hand": False}
+from server.games import get_game
+
+OPTIONS = {"max_cards": 2, "trump": "rotation", "blind_one": True, "scoring": "squared", "hook_last_hand": False}
 
 
 async def test_a_blind_one_rotation_table_sends_every_seat_exactly_the_engines_views(live_server):
     engine = get_game("oh_hell")
-    code, clients, watcher, _ = await seat_table(live_server, "oh_hell", options=OPTIONS)
+    _, clients, watcher, _ = await seat_table(live_server, "oh_hell", options=OPTIONS)
     await start(clients)
     await play_to_end(clients, random.Random("blind"))
     await watcher.wait(lambda c: c.state["room"]["status"] == "finished", what="the end")
@@ -39,7 +37,9 @@ async def test_a_blind_one_rotation_table_sends_every_seat_exactly_the_engines_v
         for c in clients:
             seat = c.state["you"]
             view = engine.view(s, seat)
-            assert view["hand"] == [] and held[seat][0] not in orjson.dumps(
-                {k: v for k, v in view.items() if k != "history"}).decode()
+            assert (
+                view["hand"] == []
+                and held[seat][0] not in orjson.dumps({k: v for k, v in view.items() if k != "history"}).decode()
+            )
         assert "blind_cards" not in engine.view(s, None)
     await close_all(*clients, watcher)

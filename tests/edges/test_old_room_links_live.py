@@ -9,7 +9,6 @@ import random
 
 import httpx
 import pytest
-
 from live_server import LiveServer
 from ws_client import Client, new_player, new_room, play_to_end
 
@@ -19,7 +18,9 @@ OPTIONS = {"max_cards": 2, "rebound": False}  # a short Oh Hell
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     # Tables nobody is connected to close (finished) or park within a second.
-    live = LiveServer(tmp_path_factory.mktemp("old-links"), FELT_ROOM_IDLE_CLOSE_S="0.5", FELT_FINISHED_ROOM_CLOSE_S="0.5")
+    live = LiveServer(
+        tmp_path_factory.mktemp("old-links"), FELT_ROOM_IDLE_CLOSE_S="0.5", FELT_FINISHED_ROOM_CLOSE_S="0.5"
+    )
     yield live
     live.stop()
 
@@ -57,7 +58,7 @@ async def played_at(http: httpx.AsyncClient, code: str, headers: dict | None = N
 
 
 async def test_an_old_link_to_a_finished_table_names_its_match(server):
-    code, match_id, ann = await finished_and_closed(server, private=False)
+    code, match_id, _ = await finished_and_closed(server, private=False)
     async with httpx.AsyncClient(base_url=server.base) as http:
         assert (await http.get(f"/api/rooms/{code}")).status_code == 404
         assert await played_at(http, code) == match_id

@@ -13,7 +13,6 @@ import random
 
 import httpx
 import pytest
-
 from live_server import LiveServer
 from ws_client import Client, new_player, new_room, play_to_end
 
@@ -89,12 +88,14 @@ async def test_a_private_tables_match_is_listed_and_readable_only_by_its_players
 
 
 async def test_a_finished_rooms_chat_and_next_table_are_shown_only_to_its_players(server):
-    code, (host, friend), clients = await table(server, private=True)
+    code, (host, _), clients = await table(server, private=True)
     await clients[0].send({"type": "chat", "text": "secret plans"})
     await clients[1].wait(lambda c: c.state["chat"], what="the chat line")
     await finish(clients)
     async with httpx.AsyncClient(base_url=server.base) as http:
-        again = await http.post("/api/rooms", json={"game": "oh_hell", "private": True, "from": code}, headers=auth(host))
+        again = await http.post(
+            "/api/rooms", json={"game": "oh_hell", "private": True, "from": code}, headers=auth(host)
+        )
     assert again.status_code == 201, again.text
     next_code = again.json()["code"]
     stranger = await new_player(server.base, "Stranger")
@@ -124,7 +125,7 @@ async def test_spectators_have_their_own_cap_and_players_always_get_in(server):
 
 
 async def test_only_the_players_of_a_private_table_can_chat(server):
-    code, (host, friend), clients = await table(server, private=True)
+    code, _, clients = await table(server, private=True)
     stranger = await new_player(server.base, "Stranger")
     for token in (None, stranger["token"]):
         watcher = await Client(server.ws_base, code, token, "watcher").connect()
@@ -133,7 +134,7 @@ async def test_only_the_players_of_a_private_table_can_chat(server):
         assert error["code"] == "players_only"
         await watcher.close()
     await clients[1].send({"type": "chat", "text": "hi"})
-    await clients[0].wait(lambda c: [l["text"] for l in c.state["chat"]] == ["hi"], what="the friend's line")
+    await clients[0].wait(lambda c: [line["text"] for line in c.state["chat"]] == ["hi"], what="the friend's line")
     await close_all(*clients)
 
 
@@ -171,7 +172,7 @@ async def test_play_again_belongs_to_the_finished_matchs_players_and_the_hosts_c
 
 
 async def test_chat_is_limited_per_player_across_reconnects_and_per_room_for_spectators(server):
-    code, (host, friend), clients = await table(server, private=False)
+    code, (_, friend), clients = await table(server, private=False)
     said = 0
     for _ in range(4):  # reconnecting starts no new allowance
         tab = await Client(server.ws_base, code, friend["token"], "friend's tab").connect()
@@ -185,7 +186,10 @@ async def test_chat_is_limited_per_player_across_reconnects_and_per_room_for_spe
     assert (await tab.next_error())["code"] == "rate_limited"
     # Spectators share one allowance per room, however many sockets or tokens they bring.
     before = len(clients[0].state["chat"])
-    watchers = [await Client(server.ws_base, code, (await new_player(server.base, f"W{i}"))["token"], f"w{i}").connect() for i in range(3)]
+    watchers = [
+        await Client(server.ws_base, code, (await new_player(server.base, f"W{i}"))["token"], f"w{i}").connect()
+        for i in range(3)
+    ]
     for i in range(30):
         await watchers[i % 3].send({"type": "chat", "text": f"flood {i}"})
     await clients[0].wait(lambda c: len(c.state["chat"]) - before == 20, what="the spectators' 20 lines")

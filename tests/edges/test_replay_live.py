@@ -12,20 +12,20 @@ import asyncio
 import hashlib
 import random
 import secrets
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
 import jsonpatch
 import pytest
-
 from live_server import LiveServer
+from ws_client import host_with_bots, new_player, new_room, play_to_end
+
 from server.edges.api.replays import encode_replay
 from server.games import get_game
 from server.rules.replay import replay_iter
 from server.storage import store
 from server.storage.db import Database
-from ws_client import host_with_bots, new_player, new_room, play_to_end
 
 ACTIONS = 20_000
 RSS_BOUND_MB = 50
@@ -48,14 +48,22 @@ def long_ribs_record(seed: int = 11, target: int = 30, least: int = ACTIONS) -> 
         actions.append({"seat": acting[0], "action": action})
     assert len(actions) >= least
     outcome = game.outcome(state)
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     return {
-        "id": secrets.token_hex(8), "game": "ribs", "options": options, "seed": str(seed),
-        "commitment": hashlib.sha256(str(seed).encode()).hexdigest(), "dealer": 3, "room_code": "LONGRIBS",
+        "id": secrets.token_hex(8),
+        "game": "ribs",
+        "options": options,
+        "seed": str(seed),
+        "commitment": hashlib.sha256(str(seed).encode()).hexdigest(),
+        "dealer": 3,
+        "room_code": "LONGRIBS",
         "players": [{"seat": s, "name": f"Bot {s + 1}", "player_id": None, "bot": True} for s in range(10)],
-        "hands": game.hand_records(state), "actions": actions,
-        "scores": outcome["scores"], "winners": outcome["winners"],
-        "started_at": now - timedelta(hours=2), "finished_at": now,
+        "hands": game.hand_records(state),
+        "actions": actions,
+        "scores": outcome["scores"],
+        "winners": outcome["winners"],
+        "started_at": now - timedelta(hours=2),
+        "finished_at": now,
     }
 
 
@@ -98,8 +106,10 @@ def test_a_20000_action_replay_grows_memory_by_under_50_mb_and_never_blocks_the_
         lag_ms = client.get("/healthz").json()["loop_block_max_ms"]
     assert answer.status_code == 200, answer.text[:500]
     grew_mb = (peak_after - rss_before) / 1024
-    print(f"replay of {len(long_match['actions'])} actions: {len(answer.content) / 2**20:.1f} MB body, "
-          f"peak RSS +{grew_mb:.1f} MB, worst loop lag {lag_ms} ms")
+    print(
+        f"replay of {len(long_match['actions'])} actions: {len(answer.content) / 2**20:.1f} MB body, "
+        f"peak RSS +{grew_mb:.1f} MB, worst loop lag {lag_ms} ms"
+    )
     assert grew_mb < RSS_BOUND_MB
     assert lag_ms < LAG_BOUND_MS
     # O(match length): under 1 KB a step on average (the old shape was over 25 KB a step).
@@ -143,9 +153,9 @@ def spawned_children(pid: int) -> set[int]:
     found = set()
     for proc in Path("/proc").iterdir():
         try:
-            if proc.name.isdigit() and int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
-                if b"spawn_main" in (proc / "cmdline").read_bytes():
-                    found.add(int(proc.name))
+            child = proc.name.isdigit() and int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid
+            if child and b"spawn_main" in (proc / "cmdline").read_bytes():
+                found.add(int(proc.name))
         except OSError:
             continue
     return found
@@ -164,8 +174,9 @@ async def test_replays_are_built_in_a_worker_process_while_a_live_table_plays(tm
                 for record in records:
                     store.save_match(session, record)
             with db.session() as session:
-                expected = [bytes(encode_replay(store.get_match(session, r["id"], viewer=store.ANYONE)))
-                            for r in records]
+                expected = [
+                    bytes(encode_replay(store.get_match(session, r["id"], viewer=store.ANYONE))) for r in records
+                ]
         finally:
             db.dispose()
         before = spawned_children(server.proc.pid)

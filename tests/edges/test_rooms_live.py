@@ -6,16 +6,16 @@ from __future__ import annotations
 import asyncio
 import copy
 import hashlib
+import itertools
 import random
 import re
 
 import httpx
 import orjson
 import pytest
+from ws_client import Client, choose, new_player, new_room, play_to_end
 
 from server.games import get_game
-
-from ws_client import Client, choose, new_player, new_room, play_to_end
 
 SHORT = {
     "oh_hell": {"max_cards": 3, "rebound": False},
@@ -87,7 +87,7 @@ async def close_all(*clients) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 async def test_four_clients_play_a_whole_game_and_patches_rebuild_the_snapshot(live_server, game):
-    code, clients, watcher, _ = await seat_table(live_server, game)
+    _, clients, watcher, _ = await seat_table(live_server, game)
     await start(clients)
     commitment = clients[0].state["room"]["commitment"]
     assert re.fullmatch(r"[0-9a-f]{64}", commitment)
@@ -103,7 +103,10 @@ async def test_four_clients_play_a_whole_game_and_patches_rebuild_the_snapshot(l
     result = clients[0].state["result"]
     assert result["seed"] == clients[0].state["room"]["seed"]
     assert hashlib.sha256(result["seed"].encode()).hexdigest() == commitment == result["commitment"]
-    assert get_game(game).outcome(replay_states(await fetch_match(live_server, result["match_id"]))[-1])["scores"] == result["scores"]
+    assert (
+        get_game(game).outcome(replay_states(await fetch_match(live_server, result["match_id"]))[-1])["scores"]
+        == result["scores"]
+    )
     await close_all(*clients, watcher)
 
 
@@ -111,7 +114,7 @@ async def test_four_clients_play_a_whole_game_and_patches_rebuild_the_snapshot(l
 async def test_every_frame_equals_the_engines_own_view_and_carries_no_hidden_card(live_server, game):
     engine = get_game(game)
     for round_no in range(4):
-        code, clients, watcher, _ = await seat_table(live_server, game)
+        _, clients, watcher, _ = await seat_table(live_server, game)
         await start(clients)
         await play_to_end(clients, random.Random(f"{game}:{round_no}"))
         await watcher.wait(lambda c: c.state["room"]["status"] == "finished", what="the end")
@@ -135,7 +138,11 @@ async def test_every_frame_equals_the_engines_own_view_and_carries_no_hidden_car
             # shown on purpose) and `history` (earlier hands: their cards are dealt again).
             for s_index, s in enumerate(states):
                 view = engine.view(s, seat)
-                shown = set(CARD_TOKEN.findall(orjson.dumps({k2: v for k2, v in view.items() if k2 not in ("revealed", "history")}).decode()))
+                shown = set(
+                    CARD_TOKEN.findall(
+                        orjson.dumps({k2: v for k2, v in view.items() if k2 not in ("revealed", "history")}).decode()
+                    )
+                )
                 for other, hand in enumerate(full[s_index]["hands"]):
                     if other != seat:
                         assert not shown & set(hand), f"{c.label} sees {shown & set(hand)} held by seat {other}"
@@ -143,7 +150,7 @@ async def test_every_frame_equals_the_engines_own_view_and_carries_no_hidden_car
 
 
 async def test_a_spectator_sees_no_hand_and_has_no_legal_actions(live_server):
-    code, clients, watcher, _ = await seat_table(live_server, "oh_hell")
+    _, clients, watcher, _ = await seat_table(live_server, "oh_hell")
     await start(clients)
     await watcher.wait(lambda c: c.game is not None, what="the watcher to see the game")  # its own socket may lag
     assert watcher.state["you"] is None and watcher.state["me"] is None
@@ -173,7 +180,7 @@ async def test_two_tabs_of_one_player_share_the_seat_and_every_patch(live_server
 
 
 async def test_reconnecting_with_the_same_token_gives_back_the_seat_and_the_current_state(live_server):
-    code, clients, watcher, players = await seat_table(live_server, "tarbish", spectator=False)
+    code, clients, _, players = await seat_table(live_server, "tarbish", spectator=False)
     await start(clients)
     leaving = clients[2]
     await leaving.close()
@@ -188,7 +195,9 @@ async def test_reconnecting_with_the_same_token_gives_back_the_seat_and_the_curr
 
 
 async def test_a_dropped_seat_is_played_by_a_bot_after_the_grace_period_and_reclaimed(live_server):
-    code, clients, watcher, players = await seat_table(live_server, "oh_hell", options={"max_cards": 5, "rebound": False}, spectator=False)
+    code, clients, _, players = await seat_table(
+        live_server, "oh_hell", options={"max_cards": 5, "rebound": False}, spectator=False
+    )
     await start(clients)
     gone = clients[1]
     await gone.close()
@@ -201,7 +210,7 @@ async def test_a_dropped_seat_is_played_by_a_bot_after_the_grace_period_and_recl
 
     def bot_moves() -> int:
         h = [g for _, g in others[0].history if g]
-        return sum(1 for g1, g2 in zip(h, h[1:]) if g1["to_act"] == [1] and g2["to_act"] != [1])
+        return sum(1 for g1, g2 in itertools.pairwise(h) if g1["to_act"] == [1] and g2["to_act"] != [1])
 
     while loop.time() < deadline and bot_moves() < 2 and others[0].state["room"]["status"] == "playing":
         acted = False
@@ -270,7 +279,8 @@ async def test_a_client_that_stops_reading_does_not_delay_the_others(live_server
             stalled.sendall(
                 (
                     f"GET /ws/rooms/{code} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-                    "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+                    "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                    "Sec-WebSocket-Version: 13\r\n\r\n"
                 ).encode()
             )
             await asyncio.sleep(0.3)

@@ -74,7 +74,9 @@ async def test_healthz_is_answered_throughout_with_1000_idle_and_100_playing_soc
     idle: list[Client] = []
     try:
         idle = await idle_sockets(live_server.base, live_server.ws_base)
-        played = await asyncio.gather(*(playing_table(live_server.base, live_server.ws_base, s) for s in range(PLAYING_ROOMS)))
+        played = await asyncio.gather(
+            *(playing_table(live_server.base, live_server.ws_base, s) for s in range(PLAYING_ROOMS))
+        )
         assert sum(played) == 4 * PLAYING_ROOMS
         assert all(c.closed is None for c in idle), "an idle socket was dropped"
     finally:

@@ -10,7 +10,6 @@ import signal
 
 import httpx
 import pytest
-
 from live_server import LiveServer
 from ws_client import Client, choose, new_player, new_room, play_to_end
 
@@ -53,7 +52,10 @@ async def test_a_person_plays_a_whole_match_with_strong_and_easy_bots(thinking_s
     assert "Strong bot" not in thinking_server.log_path.read_text()
     matches = await stored_matches(thinking_server, host["id"], "oh_hell")
     assert [(p["bot"], p["level"]) for p in matches[0]["players"]] == [
-        (False, None), (True, "strong"), (True, "easy"), (True, "strong")
+        (False, None),
+        (True, "strong"),
+        (True, "easy"),
+        (True, "strong"),
     ]
     await c.close()
 
@@ -87,8 +89,7 @@ async def test_a_stop_while_strong_bots_think_logs_no_bot_errors(tmp_path):
     """SIGTERM while a Strong bot thinks, sent to the server's whole process group as a
     service manager or a terminal does (its bot workers get it too): a stop is not an error,
     the log has no ERROR line and no traceback about the bots."""
-    server = LiveServer(tmp_path, FELT_BOT_THINK_MS="1500", FELT_BOT_WORKERS="1", log_level="info",
-                        preexec=os.setsid)
+    server = LiveServer(tmp_path, FELT_BOT_THINK_MS="1500", FELT_BOT_WORKERS="1", log_level="info", preexec=os.setsid)
     try:
         host = await new_player(server.base, "Host")
         code = await new_room(server.base, host["token"], "tarbish", {"target": 60})
@@ -98,6 +99,7 @@ async def test_a_stop_while_strong_bots_think_logs_no_bot_errors(tmp_path):
         await c.wait(lambda c: all(s["bot"] for s in c.state["seats"][1:]), what="three bots")
         await c.send({"type": "start"})
         rng = random.Random(8)
+
         # Play until a Strong bot has moved (its worker is up) and another one is thinking now.
         def strong_moved(c) -> bool:
             return any(v and v.get("log") and v["log"][-1]["seat"] in (1, 2, 3) for _, v in c.history)
@@ -113,8 +115,13 @@ async def test_a_stop_while_strong_bots_think_logs_no_bot_errors(tmp_path):
         await c.close()
         log = (tmp_path / "server.log").read_text()
         assert "Felt" in log  # the log is the one this server wrote (info level)
-        bad = [line for line in log.splitlines() if " ERROR " in line or "Traceback" in line or "bot" in line.lower()
-               and ("failed" in line or "badly" in line)]
+        bad = [
+            line
+            for line in log.splitlines()
+            if " ERROR " in line
+            or "Traceback" in line
+            or ("bot" in line.lower() and ("failed" in line or "badly" in line))
+        ]
         assert not bad, "\n".join(bad) + "\n" + log[-3000:]
     finally:
         server.stop()

@@ -12,7 +12,6 @@ import time
 import httpx
 import orjson
 import pytest
-
 from live_server import LiveServer
 from ws_client import Client, host_with_bots, new_player, new_room
 
@@ -52,8 +51,10 @@ async def test_a_missed_turn_is_played_by_a_bot_and_two_in_a_row_mark_the_seat_a
 
     # "I'm back": sitting in her own seat again takes it back from the bot.
     await host.send({"type": "sit", "seat": 0})
-    await host.wait(lambda c: not c.state["seats"][0]["away"] or c.state["room"]["status"] == "finished",
-                    what="Ana back in her seat")
+    await host.wait(
+        lambda c: not c.state["seats"][0]["away"] or c.state["room"]["status"] == "finished",
+        what="Ana back in her seat",
+    )
     await host.close()
 
 
@@ -69,6 +70,7 @@ async def test_a_turn_the_clock_played_says_so_in_the_log_and_in_the_view(timed_
     await host.send({"type": "start"})
     await host.wait(lambda c: c.my_turn(), what="Ana's first turn")
     assert host.state["room"]["clock_played"] is None
+
     # Ana does nothing: the clock has a bot bid for her, and the view names that move.
     def clock_marks(c: Client) -> list:
         return [r["clock_played"] for r in c.rooms if r.get("clock_played")]
@@ -83,8 +85,10 @@ async def test_a_turn_the_clock_played_says_so_in_the_log_and_in_the_view(timed_
     assert all(a["seat"] == 0 for a in by_clock) and any(a["seat"] != 0 and "clock" not in a for a in acts)
     # The next move that is not the clock's clears it from the view.
     marked = next(i for i, r in enumerate(host.rooms) if r.get("clock_played"))
-    await host.wait(lambda c: len(c.rooms) > marked + 1 and any(not r.get("clock_played") for r in c.rooms[marked:]),
-                    what="the clock's mark cleared by the next move")
+    await host.wait(
+        lambda c: len(c.rooms) > marked + 1 and any(not r.get("clock_played") for r in c.rooms[marked:]),
+        what="the clock's mark cleared by the next move",
+    )
     await host.close()
 
 
@@ -108,7 +112,10 @@ async def test_acting_in_time_keeps_the_seat_and_a_table_without_timer_has_no_de
 async def test_only_the_offered_timers_are_accepted(timed_server):
     ana = await new_player(timed_server.base, "Ana")
     async with httpx.AsyncClient(base_url=timed_server.base) as http:
-        r = await http.post("/api/rooms", json={"game": "oh_hell", "turn_timer": 45},
-                            headers={"Authorization": f"Bearer {ana['token']}"})
+        r = await http.post(
+            "/api/rooms",
+            json={"game": "oh_hell", "turn_timer": 45},
+            headers={"Authorization": f"Bearer {ana['token']}"},
+        )
     assert r.status_code == 422
     assert "turn_timer" in r.text

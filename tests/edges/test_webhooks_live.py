@@ -200,7 +200,7 @@ async def test_a_failing_chat_is_tried_again_and_the_owner_sees_the_last_failure
         await hook_state(http, code, ana, lambda h: h["last_failure"] == "500", "told of the 500s")
         assert len(chat.requests) == 10
         metrics = (await http.get("/metrics")).text
-        assert "felt_webhook_deliveries_total{outcome=\"failed\"}" in metrics
+        assert 'felt_webhook_deliveries_total{outcome="failed"}' in metrics
     assert_unlogged(server, secret)
 
 
@@ -282,13 +282,17 @@ async def test_only_the_owner_reads_or_sets_the_webhook_and_no_other_answer_show
         for bad in ("ftp://chat.example.org/x", "http://user:pw@chat.example.org/x", "nope"):
             r = await http.put(base, json={"url": bad, "format": "json"}, headers=auth(ana))
             assert r.status_code == 422 and r.json()["error"]["code"] == "bad_url", (bad, r.text)
-        assert (await http.put(base, json={"url": chat.url(path), "format": "xml"}, headers=auth(ana))).status_code == 422
+        assert (
+            await http.put(base, json={"url": chat.url(path), "format": "xml"}, headers=auth(ana))
+        ).status_code == 422
 
         tested = (await http.post(base + "/test", headers=auth(ana))).json()
         assert tested == {"delivered": True, "failure": None}
         assert chat.bodies() == [
-            {"content": f"Felt: this chat will hear of the tables of Tuesday cards. {PUBLIC}/g/{code}",
-             "allowed_mentions": {"parse": []}}
+            {
+                "content": f"Felt: this chat will hear of the tables of Tuesday cards. {PUBLIC}/g/{code}",
+                "allowed_mentions": {"parse": []},
+            }
         ]
         room = await open_table(http, code, rui)
         await chat.until(lambda r: len(r) == 2, what="the table's opening")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from server.rooms import Connection
 from server.edges.ws import RoomSocket
+from server.rooms import Connection
 
 
 async def test_a_connection_the_room_marked_closed_still_gets_its_queued_frames_then_the_close_code():

@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 
 import httpx
-
 from live_server import LiveServer
 from ws_client import Client, new_player, new_room, play_to_end
 

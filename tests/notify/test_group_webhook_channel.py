@@ -143,6 +143,7 @@ def test_a_message_queued_without_its_parts_is_escaped_whole():
 
 async def delivered(db: Database, code: str) -> dict:
     """The group's webhook once its delivery is stored (the lane stores it after the reply)."""
+
     def read() -> dict | None:
         with db.session() as session:
             return groups.webhook_of(session, code)

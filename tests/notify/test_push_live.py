@@ -51,12 +51,12 @@ async def act(client: Client, rng: random.Random) -> None:
     while client.my_turn():
         v = client.v
         await client.send({"type": "act", "action": choose(client.game, rng), "v": v})
-        await client.wait(lambda c: c.v > v or c.errors, what="the action's patch")
+        await client.wait(lambda c, v=v: c.v > v or c.errors, what="the action's patch")
         if not client.errors:
             return
         assert [e["code"] for e in client.errors] == ["stale"], client.errors
         client.errors.clear()
-        await client.wait(lambda c: c.v > v, what="the newer view")
+        await client.wait(lambda c, v=v: c.v > v, what="the newer view")
 
 
 async def table_for(server, ann: dict, bob: dict) -> tuple[str, Client, Client]:
@@ -89,7 +89,7 @@ async def ann_leaves_after_a_turn_she_watched(a: Client, b: Client, rng: random.
             await act(b, rng)
         else:  # the bots' turn
             v = a.v
-            await a.wait(lambda c: c.v > v, what="the bots")
+            await a.wait(lambda c, v=v: c.v > v, what="the bots")
     await a.close()
     await b.wait(lambda c: not c.state["seats"][0]["connected"], what="Ann gone from the table")
     return watched
@@ -107,8 +107,8 @@ async def settle(a: Client, b: Client) -> None:
     """Both clients at the same version."""
     while a.v != b.v:
         target = max(a.v, b.v)
-        await a.wait(lambda c: c.v >= target, what="Ann up to date")
-        await b.wait(lambda c: c.v >= target, what="Bob up to date")
+        await a.wait(lambda c, target=target: c.v >= target, what="Ann up to date")
+        await b.wait(lambda c, target=target: c.v >= target, what="Bob up to date")
 
 
 async def play_to_end(a: Client, b: Client, rng: random.Random) -> None:
@@ -119,7 +119,7 @@ async def play_to_end(a: Client, b: Client, rng: random.Random) -> None:
         mover = a if a.my_turn() else b if b.my_turn() else None
         if mover is None:  # the bots' turn
             v = a.v
-            await a.wait(lambda c: c.v > v, what="the bots")
+            await a.wait(lambda c, v=v: c.v > v, what="the bots")
             continue
         await act(mover, rng)
 

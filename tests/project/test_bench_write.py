@@ -23,29 +23,40 @@ SCRATCH_NAME = SCRATCH.relative_to(ROOT).as_posix()
 def test_without_write_results_go_to_a_folder_git_ignores_and_with_it_to_the_committed_files():
     assert results_path("latest.json", write=True) == RESULTS_DIR / "latest.json"
     assert readme_path(write=True) == README
-    for path in (results_path("latest.json", write=False), results_path("bots.json", write=False),
-                 readme_path(write=False)):
+    for path in (
+        results_path("latest.json", write=False),
+        results_path("bots.json", write=False),
+        readme_path(write=False),
+    ):
         assert path.is_relative_to(SCRATCH)
         ignored = subprocess.run(["git", "check-ignore", "-q", str(path)], cwd=ROOT)
         assert ignored.returncode == 0, f"{path} is not ignored by git"
 
 
 def _copy_of_bench(tmp_path: Path) -> Path:
-    shutil.copytree(ROOT / "bench", tmp_path / "bench",
-                    ignore=shutil.ignore_patterns("__pycache__", SCRATCH.name))
+    shutil.copytree(ROOT / "bench", tmp_path / "bench", ignore=shutil.ignore_patterns("__pycache__", SCRATCH.name))
     return tmp_path
 
 
 def _digests(root: Path) -> dict[str, str]:
-    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted((root / "bench").rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
+    return {
+        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted((root / "bench").rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
 
 
 def _run_calibration(root: Path, *extra: str) -> subprocess.CompletedProcess:
     # The copy's ``bench`` package first, this tree's ``server`` after it.
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(ROOT)])}
-    return subprocess.run([sys.executable, "-m", "bench.run", "--quick", "--only", "calibration", *extra],
-                          cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "bench.run", "--quick", "--only", "calibration", *extra],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_a_run_without_write_leaves_every_committed_file_as_it_was(tmp_path):

@@ -29,7 +29,9 @@ def import_graph(root: Path) -> dict[str, set[str]]:
             elif isinstance(node, ast.ImportFrom):
                 base = node.module or ""
                 if node.level:
-                    base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+                    base = ".".join(
+                        package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else [])
+                    )
                 targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in paths else base for alias in node.names]
             graph[name] |= {t for t in targets if t in paths and t != name}
     return graph
@@ -76,7 +78,9 @@ def test_the_check_sees_a_circle_even_through_a_late_or_type_only_import(tmp_pat
     package.mkdir()
     (package / "__init__.py").write_text("")
     (package / "a.py").write_text("from pkg.b import B\n")
-    (package / "b.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.c import C\nB = 1\n")
+    (package / "b.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.c import C\nB = 1\n"
+    )
     (package / "c.py").write_text("def f():\n    from pkg import a\n")
     (package / "d.py").write_text("import pkg.a\n")
     assert cycles(import_graph(package)) == [["pkg.a", "pkg.b", "pkg.c"]]
@@ -85,7 +89,10 @@ def test_the_check_sees_a_circle_even_through_a_late_or_type_only_import(tmp_pat
 def test_the_rooms_import_no_storage_and_no_edge():
     graph = import_graph(SERVER)
     reaches = {
-        (name, target) for name, targets in graph.items() if name.startswith("server.rooms")
-        for target in targets if target.startswith(("server.storage", "server.edges"))
+        (name, target)
+        for name, targets in graph.items()
+        if name.startswith("server.rooms")
+        for target in targets
+        if target.startswith(("server.storage", "server.edges"))
     }
     assert reaches == set()

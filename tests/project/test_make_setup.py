@@ -20,8 +20,9 @@ pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="make is no
 
 
 def _dry_run(target: str, venv: Path) -> list[str]:
-    done = subprocess.run(["make", "-n", "-B", target, f"VENV={venv}"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60, check=True)
+    done = subprocess.run(
+        ["make", "-n", "-B", target, f"VENV={venv}"], cwd=ROOT, capture_output=True, text=True, timeout=60, check=True
+    )
     return done.stdout.splitlines()
 
 
@@ -67,8 +68,10 @@ def test_building_the_project_prints_no_deprecation_banner():
     # is the supported form from setuptools 77 on.
     assert isinstance(PYPROJECT["project"]["license"], str)
     requires = PYPROJECT["build-system"]["requires"]
-    assert any(r.replace(" ", "").startswith("setuptools>=") and
-               tuple(int(x) for x in r.split(">=")[1].split(".")) >= (77,) for r in requires), requires
+    assert any(
+        r.replace(" ", "").startswith("setuptools>=") and tuple(int(x) for x in r.split(">=")[1].split(".")) >= (77,)
+        for r in requires
+    ), requires
 
 
 def _imported_top_modules() -> set[str]:
@@ -123,6 +126,9 @@ def test_every_module_the_server_imports_is_installed_by_make_run():
 
     provided_by = metadata.packages_distributions()
     installed = _closure_of_run_dependencies()
-    missing = {module: provided_by.get(module) for module in _imported_top_modules()
-               if not any(canonicalize_name(d) in installed for d in provided_by.get(module, []))}
+    missing = {
+        module: provided_by.get(module)
+        for module in _imported_top_modules()
+        if not any(canonicalize_name(d) in installed for d in provided_by.get(module, []))
+    }
     assert not missing, f"imported by server/ but not installed by [project].dependencies: {missing}"

@@ -6,9 +6,9 @@ import asyncio
 import collections
 import time
 
-from server.budget import LoopBudget
-
 from looping import TurnCounter  # tests/support/looping.py
+
+from server.budget import LoopBudget
 
 
 async def test_a_long_loop_yields_once_its_turn_is_spent_and_never_holds_the_loop_a_millisecond():

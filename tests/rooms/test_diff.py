@@ -12,12 +12,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.rooms.diff import diff, diff_except, diff_keys
 from server.games import all_games
+from server.rooms.diff import diff, diff_except, diff_keys
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-5, 5) | st.sampled_from(["AS", "10H", "a/b", "c~d", ""]),
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.sampled_from(["x", "y", "a/b", "~", ""]), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=5) | st.dictionaries(st.sampled_from(["x", "y", "a/b", "~", ""]), inner, max_size=4)
+    ),
     max_leaves=25,
 )
 

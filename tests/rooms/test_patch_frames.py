@@ -18,9 +18,9 @@ import pytest
 
 from server.config import Settings
 from server.games import game_names, get_game
-from server.storage.writer import MemoryWriter
 from server.rooms import Connection, RoomManager
 from server.rooms.fanout import Kept, PatchFrames
+from server.storage.writer import MemoryWriter
 
 
 async def _closer(code: int, reason: str) -> None:
@@ -116,7 +116,7 @@ def test_every_frame_turns_the_last_view_into_the_new_one(name):
 
 def _view(game, room=None, you=0):
     parts = {"room": room or {"status": "playing"}, "seats": [], "chat": [], "result": None}
-    return {**parts, "you": you, "me": None, "is_host": False, "game": game}
+    return {**parts, "you": you, "me": None, "is_host": False, "preselect": None, "prefs": None, "game": game}
 
 
 def test_the_shared_part_is_found_again_for_a_connection_with_other_old_parts():
@@ -149,5 +149,7 @@ def test_without_seat_keys_or_before_the_game_the_whole_game_view_is_each_connec
     assert jsonpatch.apply_patch(old, frame["ops"]) == new
     waiting = _view(None)
     started = _view({"hand": ["AS"], "phase": "bidding"})
-    frame = orjson.loads(PatchFrames(4, {"hand": None, "phase": "bidding"}, ("hand",)).frame(Kept(waiting, None, ("hand",)), started))
+    frame = orjson.loads(
+        PatchFrames(4, {"hand": None, "phase": "bidding"}, ("hand",)).frame(Kept(waiting, None, ("hand",)), started)
+    )
     assert frame["ops"] == [{"op": "replace", "path": "/game", "value": started["game"]}]

@@ -165,9 +165,7 @@ async def test_a_parked_table_is_freed_at_once_not_left_to_the_collector():
     import gc
     import weakref
 
-    settings = Settings(
-        bot_delay_ms=0, room_idle_close_s=0.01, reconnect_grace_s=600, max_open_rooms_per_player=100
-    )
+    settings = Settings(bot_delay_ms=0, room_idle_close_s=0.01, reconnect_grace_s=600, max_open_rooms_per_player=100)
     manager = RoomManager(settings, MemoryWriter)
     refs = []
     gc.collect()

@@ -15,8 +15,13 @@ from server.rules.game import GameError
 
 CODE = "TESTCODE"
 CREATED = {
-    "game": "oh_hell", "options": {"max_cards": 1, "rebound": False}, "seats": 3, "private": False,
-    "host_id": "p0", "host_name": "Ann", "turn_timer": 30,
+    "game": "oh_hell",
+    "options": {"max_cards": 1, "rebound": False},
+    "seats": 3,
+    "private": False,
+    "host_id": "p0",
+    "host_name": "Ann",
+    "turn_timer": 30,
 }
 START = {"match_id": "m1", "seed": "12345", "dealer": 0, "started_at": "2026-01-01T00:00:00+00:00"}
 
@@ -99,7 +104,9 @@ def test_an_action_the_game_refuses_changes_nothing():
     before = (table.version, table.state, table.room_part, table.match.actions())
     seat = table.game.to_act(table.state)[0]
     with pytest.raises(GameError):
-        table.apply(LogEntry(CODE, table.version + 1, "act", {"seat": seat, "action": {"type": "bid", "value": 99}}, 0.0))
+        table.apply(
+            LogEntry(CODE, table.version + 1, "act", {"seat": seat, "action": {"type": "bid", "value": 99}}, 0.0)
+        )
     assert (table.version, table.state, table.room_part, table.match.actions()) == before
 
 

@@ -6,20 +6,20 @@ import json
 
 import pytest
 
-from server.rules.cards import sort_hand, standard_deck
 from server.games import IllegalAction, NotYourTurn, get_game
 from server.games.bid_whist.rules import Phase
+from server.rules.cards import sort_hand, standard_deck
 from server.rules.state import ViewMemo
 
 GAME = get_game("bid_whist")
 
 B1_HANDS = [
-    "QS 10S 6S 5S 7H 6H 4H 2H AD 10D 7D JC".split(),
-    "9S 3S 2S KH JH 10H 5H 3D 2D 8C 7C 5C".split(),
-    "JS 7S 4S AH QH 9H 8H 3H QD 9D KC 4C".split(),
-    "AS KS 8S KD 8D 6D AC 10C 9C 6C 3C 2C".split(),
+    ["QS", "10S", "6S", "5S", "7H", "6H", "4H", "2H", "AD", "10D", "7D", "JC"],
+    ["9S", "3S", "2S", "KH", "JH", "10H", "5H", "3D", "2D", "8C", "7C", "5C"],
+    ["JS", "7S", "4S", "AH", "QH", "9H", "8H", "3H", "QD", "9D", "KC", "4C"],
+    ["AS", "KS", "8S", "KD", "8D", "6D", "AC", "10C", "9C", "6C", "3C", "2C"],
 ]
-B1_KITTY = "JD 5D 4D QC".split()
+B1_KITTY = ["JD", "5D", "4D", "QC"]
 B1_TRICKS = [
     "P3:AC P0:JC P1:5C P2:4C -> P3",
     "P3:QC P0:2H P1:7C P2:KC -> P2",
@@ -38,10 +38,10 @@ B1_TRICKS = [
 # A deal where each seat holds one suit: P0 spades, P1 diamonds, P2 hearts, P3 clubs (A..3),
 # and the four deuces are the kitty.
 SUITED_HANDS = [
-    [r + "S" for r in "A K Q J 10 9 8 7 6 5 4 3".split()],
-    [r + "D" for r in "A K Q J 10 9 8 7 6 5 4 3".split()],
-    [r + "H" for r in "A K Q J 10 9 8 7 6 5 4 3".split()],
-    [r + "C" for r in "A K Q J 10 9 8 7 6 5 4 3".split()],
+    [r + "S" for r in ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3"]],
+    [r + "D" for r in ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3"]],
+    [r + "H" for r in ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3"]],
+    [r + "C" for r in ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3"]],
 ]
 SUITED_KITTY = ["2S", "2D", "2H", "2C"]
 
@@ -58,7 +58,10 @@ def stack(hands: list[list[str]], kitty: list[str], dealer: int) -> list[str]:
 def start(hands=B1_HANDS, kitty=B1_KITTY, dealer=3, options=None, more_decks=()):
     """A new match on a stacked first deal."""
     return GAME.new_game(
-        4, options=options, seed=11, dealer=dealer,
+        4,
+        options=options,
+        seed=11,
+        dealer=dealer,
         decks=[stack(hands, kitty, dealer), *more_decks],
     )
 
@@ -161,7 +164,7 @@ def test_b1_the_forced_dealer_makes_four_and_scores_five_trick_by_trick():
     state = act(state, 3, {"type": "discard", "cards": ["8S", "6D", "5D", "4D"]})
     state = act(state, 3, {"type": "trump", "suit": "C"})
     assert sorted(GAME.view(state, 3)["hand"]) == sorted(
-        "AS KS KD JD 8D AC QC 10C 9C 6C 3C 2C".split()
+        ["AS", "KS", "KD", "JD", "8D", "AC", "QC", "10C", "9C", "6C", "3C", "2C"]
     )
     for number, line in enumerate(B1_TRICKS, start=1):
         plays, winner = line.split(" -> ")
@@ -241,17 +244,13 @@ def test_only_the_seat_to_act_may_call():
 
 def test_three_can_only_be_the_first_bid_and_bids_run_three_to_seven():
     state = start()
-    assert GAME.legal_actions(state, 0) == [{"type": "pass"}] + [
-        {"type": "bid", "value": v} for v in range(3, 8)
-    ]
+    assert GAME.legal_actions(state, 0) == [{"type": "pass"}] + [{"type": "bid", "value": v} for v in range(3, 8)]
     refuse(state, 0, {"type": "bid", "value": 2}, "three to seven")
     refuse(state, 0, {"type": "bid", "value": 8}, "three to seven")
     state = act(state, 0, {"type": "pass"})
     assert {"type": "bid", "value": 3} in GAME.legal_actions(state, 1)
     state = act(state, 1, {"type": "bid", "value": 3})
-    assert GAME.legal_actions(state, 2) == [{"type": "pass"}] + [
-        {"type": "bid", "value": v} for v in range(4, 8)
-    ]
+    assert GAME.legal_actions(state, 2) == [{"type": "pass"}] + [{"type": "bid", "value": v} for v in range(4, 8)]
     state = act(state, 2, {"type": "bid", "value": 7})
     assert GAME.view(state, 0)["high_bid"] == 7 and GAME.view(state, 0)["high_bidder"] == 2
 
@@ -259,9 +258,20 @@ def test_three_can_only_be_the_first_bid_and_bids_run_three_to_seven():
 def test_junk_bids_are_refused_with_a_sentence():
     state = start()
     for junk in (
-        None, "bid", 3, [], {}, {"type": 3}, {"type": "bid"}, {"type": "bid", "value": "4"},
-        {"type": "bid", "value": 4.0}, {"type": "bid", "value": True}, {"type": "take"},
-        {"type": "play", "card": "QS"}, {"type": "discard", "cards": []}, {"type": "shout"},
+        None,
+        "bid",
+        3,
+        [],
+        {},
+        {"type": 3},
+        {"type": "bid"},
+        {"type": "bid", "value": "4"},
+        {"type": "bid", "value": 4.0},
+        {"type": "bid", "value": True},
+        {"type": "take"},
+        {"type": "play", "card": "QS"},
+        {"type": "discard", "cards": []},
+        {"type": "shout"},
     ):
         refuse(state, 0, junk)
 
@@ -381,7 +391,7 @@ def test_after_the_discard_the_declarer_may_name_trump_or_lead():
     legal = GAME.legal_actions(state, 3)
     assert legal[:4] == [{"type": "trump", "suit": s} for s in "SHDC"]
     assert sorted(a["card"] for a in legal[4:]) == sorted(
-        "AS KS KD JD 8D AC QC 10C 9C 6C 3C 2C".split()
+        ["AS", "KS", "KD", "JD", "8D", "AC", "QC", "10C", "9C", "6C", "3C", "2C"]
     )
     assert GAME.view(state, None)["trump"] is None
     refuse(state, 3, {"type": "trump", "suit": "X"}, "suits")
@@ -447,8 +457,7 @@ def test_the_highest_trump_wins_and_there_is_no_duty_to_trump():
 # ---- scoring (§4.5) -------------------------------------------------------------------------
 
 
-def at_last_trick(declarer, contract, team_tricks_before, last_winner_team, scores=(0, 0),
-                  target=21):
+def at_last_trick(declarer, contract, team_tricks_before, last_winner_team, scores=(0, 0), target=21):
     """A real match moved to the last trick of a hand, for the scoring clauses."""
     state = start(options={"target": target})
     a, b = team_tricks_before
@@ -458,9 +467,17 @@ def at_last_trick(declarer, contract, team_tricks_before, last_winner_team, scor
     hands[leader] = ("AS",)
     filler = (((0, "2H"), (1, "3H"), (2, "4H"), (3, "5H")), 0)
     return state.evolve(
-        phase=Phase.PLAYING, declarer=declarer, contract=contract, trump="C",
-        kitty_taken=True, hands=tuple(hands), tricks=(filler,) * 11,
-        tricks_won=(a, b, 0, 0), turn=leader, leader=leader, team_scores=scores,
+        phase=Phase.PLAYING,
+        declarer=declarer,
+        contract=contract,
+        trump="C",
+        kitty_taken=True,
+        hands=tuple(hands),
+        tricks=(filler,) * 11,
+        tricks_won=(a, b, 0, 0),
+        turn=leader,
+        leader=leader,
+        team_scores=scores,
         bids=("pass", "pass", "pass", "take"),
     )
 
@@ -475,22 +492,20 @@ def finish_trick(state):
 @pytest.mark.parametrize(
     "declarer, contract, before, last, expected, made",
     [
-        (3, 4, (3, 8), 1, [0, 4], True),      # exactly 9 of a Four: D - 5 = 4
-        (3, 4, (1, 10), 1, [0, 6], True),     # 11 tricks on a Four: more than bid, 6
-        (0, 5, (9, 2), 0, [5, 0], True),      # exactly 10 of a Five
-        (0, 6, (11, 0), 0, [7, 0], True),     # 12 of a Six (and Chicago)
-        (1, 7, (0, 11), 1, [0, 7], True),     # a Seven made: all 12
-        (3, 4, (4, 7), 1, [4, 0], False),     # 8 of 9: set, O = 4, defenders score k = 4
-        (3, 4, (6, 5), 1, [4, 0], False),     # D = 6, O = 6: set, no tricks over six
-        (3, 4, (7, 4), 1, [5, 0], False),     # D = 5, O = 7: 4 + 1
-        (3, 5, (8, 3), 0, [8, 0], False),     # D = 3, O = 9: 5 + 3
-        (2, 7, (10, 1), 1, [0, 7], False),    # 11 of 12 on a Seven: set by one, k = 7, O = 1
-        (0, 6, (2, 9), 1, [0, 10], False),    # D = 2, O = 10: 6 + 4
+        (3, 4, (3, 8), 1, [0, 4], True),  # exactly 9 of a Four: D - 5 = 4
+        (3, 4, (1, 10), 1, [0, 6], True),  # 11 tricks on a Four: more than bid, 6
+        (0, 5, (9, 2), 0, [5, 0], True),  # exactly 10 of a Five
+        (0, 6, (11, 0), 0, [7, 0], True),  # 12 of a Six (and Chicago)
+        (1, 7, (0, 11), 1, [0, 7], True),  # a Seven made: all 12
+        (3, 4, (4, 7), 1, [4, 0], False),  # 8 of 9: set, O = 4, defenders score k = 4
+        (3, 4, (6, 5), 1, [4, 0], False),  # D = 6, O = 6: set, no tricks over six
+        (3, 4, (7, 4), 1, [5, 0], False),  # D = 5, O = 7: 4 + 1
+        (3, 5, (8, 3), 0, [8, 0], False),  # D = 3, O = 9: 5 + 3
+        (2, 7, (10, 1), 1, [0, 7], False),  # 11 of 12 on a Seven: set by one, k = 7, O = 1
+        (0, 6, (2, 9), 1, [0, 10], False),  # D = 2, O = 10: 6 + 4
     ],
 )
-def test_made_and_set_hands_score_as_section_4_5_says(
-    declarer, contract, before, last, expected, made
-):
+def test_made_and_set_hands_score_as_section_4_5_says(declarer, contract, before, last, expected, made):
     state = finish_trick(at_last_trick(declarer, contract, before, last))
     entry = GAME.view(state, None)["history"][-1]
     assert entry["made"] is made
@@ -566,10 +581,31 @@ def test_hands_short_of_the_target_deal_on_with_the_next_dealer():
 def test_views_are_json_with_the_protocol_keys_and_team_information():
     state = bid_round(start(), [3, "pass", "pass"])
     view = GAME.view(state, 3)
-    for key in ("phase", "dealer", "to_act", "hand", "hand_counts", "trick", "trump", "scores",
-                "history", "legal", "revealed", "bids", "high_bid", "declarer", "contract",
-                "tricks_won", "team_tricks", "last_trick", "kitty_count", "discards", "teams",
-                "team_scores", "target"):
+    for key in (
+        "phase",
+        "dealer",
+        "to_act",
+        "hand",
+        "hand_counts",
+        "trick",
+        "trump",
+        "scores",
+        "history",
+        "legal",
+        "revealed",
+        "bids",
+        "high_bid",
+        "declarer",
+        "contract",
+        "tricks_won",
+        "team_tricks",
+        "last_trick",
+        "kitty_count",
+        "discards",
+        "teams",
+        "team_scores",
+        "target",
+    ):
         assert key in view, key
     assert json.loads(json.dumps(view)) == view
     assert view["teams"] == [[0, 2], [1, 3]]

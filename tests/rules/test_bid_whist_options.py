@@ -12,9 +12,9 @@ import random
 import pytest
 
 from server.games import IllegalAction, get_game
-from server.rules.game import canonical_action
-from server.games.bid_whist.rules import Phase
 from server.games.bid_whist.house import playable, trick_winner
+from server.games.bid_whist.rules import Phase
+from server.rules.game import canonical_action
 from tests.rules.test_bid_whist import refuse, stack
 
 GAME = get_game("bid_whist")
@@ -50,8 +50,7 @@ DIRECTIONS = {"directions": True, "no_trump": True}
 
 
 def start(options, hands=MIRROR, kitty=ACES, dealer=3, more=()):
-    return GAME.new_game(4, options=options, seed=5, dealer=dealer,
-                         decks=[stack(hands, kitty, dealer), *more])
+    return GAME.new_game(4, options=options, seed=5, dealer=dealer, decks=[stack(hands, kitty, dealer), *more])
 
 
 def act(state, action):
@@ -138,8 +137,7 @@ def test_downtown_made_with_every_trick_is_a_boston_that_wins_the_game():
     state = auction(start({"directions": True}), (7, "downtown"), "pass", "pass", "pass")
     state = act(state, {"type": "discard", "cards": ["AD", "AC", "7S", "7H"]})
     state = act(state, {"type": "trump", "suit": "S"})
-    script = [({"p0": c}, 0) for c in ["AS", "2S", "3S", "4S", "5S", "6S",
-                                       "AH", "2H", "3H", "4H", "5H", "6H"]]
+    script = [({"p0": c}, 0) for c in ["AS", "2S", "3S", "4S", "5S", "6S", "AH", "2H", "3H", "4H", "5H", "6H"]]
     state = tricks(state, script)
     assert state.phase is Phase.OVER and list(state.winners) == [0, 2]
     last = GAME.view(state, None)["history"][-1]
@@ -151,8 +149,7 @@ def test_a_boston_under_quadruple_scores_four_times_and_the_game_goes_on():
     state = auction(start(options), (7, "downtown"), "pass", "pass", "pass")
     state = act(state, {"type": "discard", "cards": ["AD", "AC", "7S", "7H"]})
     state = act(state, {"type": "trump", "suit": "S"})
-    script = [({"p0": c}, 0) for c in ["AS", "2S", "3S", "4S", "5S", "6S",
-                                       "AH", "2H", "3H", "4H", "5H", "6H"]]
+    script = [({"p0": c}, 0) for c in ["AS", "2S", "3S", "4S", "5S", "6S", "AH", "2H", "3H", "4H", "5H", "6H"]]
     state = tricks(state, script)
     last = GAME.view(state, None)["history"][-1]
     assert last["team_scores"] == [28, 0] and last["quadrupled"]
@@ -207,15 +204,15 @@ def test_uptown_set_with_the_low_cards():
 def test_no_trump_downtown_set_counts_double_and_the_declarer_chooses_the_direction():
     state = p1_declares(DIRECTIONS, (4, "no_trump"), ["AD", "AC", "KS", "KH"])
     assert GAME.legal_actions(state, 1) == [
-        {"type": "direction", "direction": "uptown"}, {"type": "direction", "direction": "downtown"}
+        {"type": "direction", "direction": "uptown"},
+        {"type": "direction", "direction": "downtown"},
     ]
     refuse(state, 1, {"type": "trump", "suit": "S"}, "direction")
     refuse(state, 1, {"type": "play", "card": "AS"}, "direction")
     state = act(state, {"type": "direction", "direction": "downtown"})
     view = GAME.view(state, 0)
     assert view["direction"] == "no_trump" and view["play_direction"] == "downtown"
-    assert view["trump"] is None and view["log"][-1]["action"] == {
-        "type": "direction", "direction": "downtown"}
+    assert view["trump"] is None and view["log"][-1]["action"] == {"type": "direction", "direction": "downtown"}
     state = tricks(state, P1_DOWNTOWN_SET)
     last = GAME.view(state, None)["history"][-1]
     assert last["tricks"] == [10, 2] and last["team_scores"] == [16, 0] and last["doubled"]
@@ -234,11 +231,9 @@ def test_no_trump_without_doubling_scores_once():
 def no_trump_with_jokers(joker_rule, boston="wins", target=21):
     """P1 bids Four no trump on the deal with P0 holding the big joker and P2 the little one,
     keeps AS 9S-KS and AH 9H-KH, plays uptown and leads every card from the top."""
-    options = {**DIRECTIONS, "jokers": 2, "joker_no_trump": joker_rule, "boston": boston,
-               "target": target}
+    options = {**DIRECTIONS, "jokers": 2, "joker_no_trump": joker_rule, "boston": boston, "target": target}
     kitty = ["AS", "AH", "AD", "AC", "7S", "7C"]
-    state = p1_declares(options, (4, "no_trump"), ["AD", "AC", "7C", "7S", "8S", "8H"],
-                        JOKERS_DEALT, kitty)
+    state = p1_declares(options, (4, "no_trump"), ["AD", "AC", "7C", "7S", "8S", "8H"], JOKERS_DEALT, kitty)
     return act(state, {"type": "direction", "direction": "uptown"})
 
 
@@ -405,8 +400,7 @@ def test_thirteen_books_a_boston_is_all_thirteen():
     state = auction(start(options), (7, "downtown"), "pass", "pass", "pass")
     state = act(state, {"type": "discard", "cards": ["AD", "AC", "7S", "7H"]})
     state = act(state, {"type": "trump", "suit": "S"})
-    script = [({"p0": c}, 0) for c in ["AS", "2S", "3S", "4S", "5S", "6S",
-                                       "AH", "2H", "3H", "4H", "5H", "6H"]]
+    script = [({"p0": c}, 0) for c in ["AS", "2S", "3S", "4S", "5S", "6S", "AH", "2H", "3H", "4H", "5H", "6H"]]
     state = tricks(state, script)
     last = GAME.view(state, None)["history"][-1]
     assert last["team_scores"] == [28, 0] and last["quadrupled"]  # (13 - 6) x 4
@@ -535,11 +529,18 @@ def test_illegal_direction_actions_are_refused_with_a_sentence():
 def test_the_room_keeps_a_bids_direction_and_drops_what_no_action_has():
     """What a room applies and stores is ``canonical_action``: a direction is part of the move."""
     assert canonical_action({"type": "bid", "value": 4, "direction": "downtown", "note": "hi"}) == {
-        "type": "bid", "value": 4, "direction": "downtown"}
+        "type": "bid",
+        "value": 4,
+        "direction": "downtown",
+    }
     assert canonical_action({"type": "take", "direction": "uptown", "seat": 2}) == {
-        "type": "take", "direction": "uptown"}
+        "type": "take",
+        "direction": "uptown",
+    }
     assert canonical_action({"type": "direction", "direction": "uptown", "x": 1}) == {
-        "type": "direction", "direction": "uptown"}
+        "type": "direction",
+        "direction": "uptown",
+    }
 
 
 def test_a_joker_refused_in_a_trump_contract_is_called_a_trump_not_no_trump():
@@ -564,8 +565,10 @@ def test_a_joker_refused_in_a_trump_contract_is_called_a_trump_not_no_trump():
     raise AssertionError("no joker held against a followable side suit in 40 deals")
 
 
-@pytest.mark.parametrize(("options", "house"), [({}, False), ({"target": 5}, False), ({"books": "thirteen"}, True),
-                                                ({"sport_kitty": True}, True)])
+@pytest.mark.parametrize(
+    ("options", "house"),
+    [({}, False), ({"target": 5}, False), ({"books": "thirteen"}, True), ({"sport_kitty": True}, True)],
+)
 def test_a_history_entry_says_whether_the_table_plays_house_options(options, house):
     """The sheet calls a sweep a Chicago in the seed's game and a Boston with house options."""
     game = get_game("bid_whist")

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.rules.cards import hand_rng, is_card, shuffled, standard_deck
 from server.games import get_game
+from server.rules.cards import hand_rng, is_card, shuffled, standard_deck
 from server.rules.tricks import trick_winner
 
 GAME = get_game("bid_whist")
@@ -269,8 +269,7 @@ def check_house_end(state, options):
         assert h["quadrupled"] == (h["chicago"] and options.get("boston") == "quadruple")
         running = [running[0] + h["team_scores"][0], running[1] + h["team_scores"][1]]
         mark = options.get("game_to", 7) if thirteen else options.get("target", 21)
-        done = (h["chicago"] and not h["quadrupled"]) or max(running) >= mark or (
-            thirteen and min(running) <= -mark)
+        done = (h["chicago"] and not h["quadrupled"]) or max(running) >= mark or (thirteen and min(running) <= -mark)
         assert done == (i == len(history) - 1), "the match ends at the first hand that decides it"
     team = outcome["winners"][0] % 2
     last = history[-1]

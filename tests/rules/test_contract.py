@@ -37,6 +37,7 @@ import pytest
 
 from server.games import GameError, IllegalAction, NotYourTurn, game_names, get_game
 
+
 def _cards(value: Any) -> list[str]:
     """Every card string inside a view value (dicts' ``card``/``cards`` and plain lists)."""
     out: list[str] = []
@@ -72,15 +73,12 @@ CARD_PLACES: dict[str, tuple[Callable[[dict], list[str]], Callable[[dict], list[
         lambda d: _keys("hands", "stock")(d) + [d["turned"]],
     ),
     "bid_whist": (
-        lambda f: _keys("hands", "tricks", "discards")(f)
-        + _trick_cards(f)
-        + (f["kitty"] if f["kitty_count"] else []),
+        lambda f: _keys("hands", "tricks", "discards")(f) + _trick_cards(f) + (f["kitty"] if f["kitty_count"] else []),
         _keys("hands", "kitty"),
     ),
     # Tarabish's full view counts each seat's face-down kitty in its hand
     "tarbish": (lambda f: _keys("hands", "won")(f) + _trick_cards(f), _keys("hands", "kitties")),
-    "ribs": (lambda f: _keys("hands", "won", "discard")(f) + (f["ribs"] or []) + _ribs_table(f),
-             _keys("deck")),
+    "ribs": (lambda f: _keys("hands", "won", "discard")(f) + (f["ribs"] or []) + _ribs_table(f), _keys("deck")),
     "spades": (lambda f: _keys("hands", "tricks_played")(f) + _trick_cards(f), _keys("hands")),
 }
 
@@ -90,11 +88,24 @@ ENDING_OPTIONS: dict[str, dict[str, Any]] = {"spades": {"lose_at": -200}}
 
 # Actions no game accepts, whatever the state.
 JUNK: list[Any] = [
-    None, 7, "play", [], {}, {"type": None}, {"type": 3}, {"type": "dance"},
-    {"type": "play"}, {"type": "play", "card": 5}, {"type": "play", "card": "1X"},
-    {"type": "bid"}, {"type": "bid", "value": "three"}, {"type": "bid", "value": 99},
-    {"type": "bid", "value": True}, {"type": "trump", "suit": "X"},
-    {"type": "discard", "cards": "AS"}, {"type": "pair", "cards": ["A"]},
+    None,
+    7,
+    "play",
+    [],
+    {},
+    {"type": None},
+    {"type": 3},
+    {"type": "dance"},
+    {"type": "play"},
+    {"type": "play", "card": 5},
+    {"type": "play", "card": "1X"},
+    {"type": "bid"},
+    {"type": "bid", "value": "three"},
+    {"type": "bid", "value": 99},
+    {"type": "bid", "value": True},
+    {"type": "trump", "suit": "X"},
+    {"type": "discard", "cards": "AS"},
+    {"type": "pair", "cards": ["A"]},
 ]
 
 
@@ -113,8 +124,7 @@ def _mutations(action: dict[str, Any], others: list[str]) -> list[dict[str, Any]
 class Run:
     """One random match of one game, checking the contract after every action."""
 
-    def __init__(self, name: str, seed: int, players: int, deep: bool,
-                 options: dict[str, Any] | None = None) -> None:
+    def __init__(self, name: str, seed: int, players: int, deep: bool, options: dict[str, Any] | None = None) -> None:
         self.game = get_game(name)
         self.options = dict(options or ENDING_OPTIONS.get(name, {}))
         self.name = name
@@ -157,9 +167,7 @@ class Run:
 
     # ---- the checks -----------------------------------------------------------------------
 
-    def check_shared_actions(
-        self, legal: list[dict[str, Any]], handed_out: list[dict[str, Any]]
-    ) -> None:
+    def check_shared_actions(self, legal: list[dict[str, Any]], handed_out: list[dict[str, Any]]) -> None:
         """Legal actions may be shared objects (games.base: ``shared_action``): changing one
         would change every state's. Each is a plain JSON value (dicts, lists, strings, ints,
         booleans); applying and refusing (``check_legality``, ``check_refusals``) left each
@@ -168,9 +176,7 @@ class Run:
         for action in legal:
             plain = json.loads(json.dumps(action))
             assert action == plain and orjson.loads(orjson.dumps(action)) == plain
-            assert type(action) is dict and all(
-                type(value) in (str, int, bool, list) for value in action.values()
-            )
+            assert type(action) is dict and all(type(value) in (str, int, bool, list) for value in action.values())
             for copied in (copy.copy(action), copy.deepcopy(action), pickle.loads(pickle.dumps(action))):
                 assert copied == plain
             deep = copy.deepcopy(action)
@@ -313,12 +319,25 @@ OPTION_MIXES = {
         {"max_cards": 2, "trump": "D", "blind_one": True, "hook": False, "until_clear_winner": True},
     ],
     "bid_whist": [
-        {"jokers": 2, "books": "thirteen", "directions": True, "no_trump": True, "min_bid": 3,
-         "game_to": 5},
-        {"jokers": 1, "joker_no_trump": "must_play", "directions": True, "no_trump": True,
-         "boston": "quadruple", "sport_kitty": True, "downtown_beats_uptown": False, "target": 8},
-        {"jokers": 2, "directions": True, "no_trump": True, "no_trump_double": False,
-         "joker_no_trump": "must_play", "target": 6},
+        {"jokers": 2, "books": "thirteen", "directions": True, "no_trump": True, "min_bid": 3, "game_to": 5},
+        {
+            "jokers": 1,
+            "joker_no_trump": "must_play",
+            "directions": True,
+            "no_trump": True,
+            "boston": "quadruple",
+            "sport_kitty": True,
+            "downtown_beats_uptown": False,
+            "target": 8,
+        },
+        {
+            "jokers": 2,
+            "directions": True,
+            "no_trump": True,
+            "no_trump_double": False,
+            "joker_no_trump": "must_play",
+            "target": 6,
+        },
         {"sport_kitty": True, "jokers": 1, "target": 5},
     ],
 }
@@ -340,8 +359,7 @@ def test_bid_whist_at_more_random_option_combinations_keeps_the_contract(seed):
     Run("bid_whist", seed, 4, deep=seed % 3 == 0, options=random_options(random.Random(seed))).play()
 
 
-@pytest.mark.parametrize(("name", "options"),
-                         [(name, mix) for name, mixes in OPTION_MIXES.items() for mix in mixes])
+@pytest.mark.parametrize(("name", "options"), [(name, mix) for name, mixes in OPTION_MIXES.items() for mix in mixes])
 @pytest.mark.parametrize("seed", range(2))
 def test_a_match_with_house_options_keeps_the_contract_at_every_step(name, options, seed):
     Run(name, seed, _players(name, seed), deep=True, options=options).play()

@@ -9,8 +9,13 @@ import pytest
 
 from server.games import get_game
 
-SHORT = {"oh_hell": {"max_cards": 3}, "bid_whist": {"target": 7}, "tarbish": {"target": 150}, "ribs": {"target": 4},
-         "spades": {"target": 150, "lose_at": -150}}
+SHORT = {
+    "oh_hell": {"max_cards": 3},
+    "bid_whist": {"target": 7},
+    "tarbish": {"target": 150},
+    "ribs": {"target": 4},
+    "spades": {"target": 150, "lose_at": -150},
+}
 
 
 def random_states(game_name: str, seed: int, players: int) -> list:
@@ -24,15 +29,16 @@ def random_states(game_name: str, seed: int, players: int) -> list:
     return states
 
 
-@pytest.mark.parametrize("game_name, players", [("oh_hell", 5), ("bid_whist", 4), ("tarbish", 4), ("ribs", 4), ("ribs", 10),
-                                                 ("spades", 4)])
+@pytest.mark.parametrize(
+    "game_name, players", [("oh_hell", 5), ("bid_whist", 4), ("tarbish", 4), ("ribs", 4), ("ribs", 10), ("spades", 4)]
+)
 @pytest.mark.parametrize("seed", [1, 2])
 def test_full_views_equal_full_view_of_every_state(game_name, players, seed):
     game = get_game(game_name)
     states = random_states(game_name, seed, players)
     views = list(game.full_views(iter(states)))
     assert len(views) == len(states)
-    for i, (view, state) in enumerate(zip(views, states)):
+    for i, (view, state) in enumerate(zip(views, states, strict=True)):
         assert view == game.full_view(state), f"state {i}"
         assert view["hand"] is None and view["legal"] == []
         assert [len(h) for h in view["hands"]] == view["hand_counts"], f"state {i}: a hand is not shown whole"

@@ -7,19 +7,20 @@ import json
 
 import pytest
 
-from server.rules.cards import hand_rng, shuffled, standard_deck
 from server.games import IllegalAction, NotYourTurn, get_game
 from server.games.oh_hell.rules import (
     MAX_EXTRA_HANDS,
     hand_sizes,
     score_hand,
 )
+from server.rules.cards import hand_rng, shuffled, standard_deck
 
 GAME = get_game("oh_hell")
 
 
-def stacked(hands: dict[int, list[str]], turned: str, dealer: int, players: int,
-            rest: list[str] | None = None) -> list[str]:
+def stacked(
+    hands: dict[int, list[str]], turned: str, dealer: int, players: int, rest: list[str] | None = None
+) -> list[str]:
     """A deck that deals ``hands`` (by seat) one card at a time from the dealer's left."""
     size = len(hands[0])
     deck: list[str] = []
@@ -67,8 +68,11 @@ O1_HANDS = {
 def o1_state(scoring="standard"):
     deck = stacked(O1_HANDS, "5H", dealer=0, players=4)
     return GAME.new_game(
-        4, {"max_cards": 3, "start": "high", "rebound": False, "scoring": scoring},
-        seed=1, dealer=0, decks=[deck],
+        4,
+        {"max_cards": 3, "start": "high", "rebound": False, "scoring": scoring},
+        seed=1,
+        dealer=0,
+        decks=[deck],
     )
 
 
@@ -118,13 +122,17 @@ def test_o1_tricks_go_to_p1_p3_and_p0_and_p2_must_follow_spades():
         s = bid(s, seat, value)
     s = play(s, 1, "AS")
     assert play_cards(s, 2) == {"KS", "4S"}
-    with pytest.raises(IllegalAction, match="You must follow suit: you hold a spade."):
+    with pytest.raises(IllegalAction, match=r"You must follow suit: you hold a spade\."):
         play(s, 2, "9C")
     s = play_o1("standard")
     assert GAME.view(s, None)["history"][0]["tricks_won"] == [1, 1, 0, 1]
     assert GAME.view(s, None)["history"][0]["last_trick"] == {
-        "cards": [{"seat": 3, "card": "QH"}, {"seat": 0, "card": "AH"},
-                  {"seat": 1, "card": "7H"}, {"seat": 2, "card": "KS"}],
+        "cards": [
+            {"seat": 3, "card": "QH"},
+            {"seat": 0, "card": "AH"},
+            {"seat": 1, "card": "7H"},
+            {"seat": 2, "card": "KS"},
+        ],
         "winner": 0,
     }
 
@@ -144,8 +152,7 @@ def test_o1_scores_under_each_scoring_method(scoring, expected):
 
 
 def test_o3_dealer_is_free_when_the_forbidden_value_is_out_of_range():
-    deck = stacked({1: ["AS", "KS"], 2: ["AH", "KH"], 3: ["AD", "KD"], 0: ["AC", "KC"]},
-                   "2S", dealer=0, players=4)
+    deck = stacked({1: ["AS", "KS"], 2: ["AH", "KH"], 3: ["AD", "KD"], 0: ["AC", "KC"]}, "2S", dealer=0, players=4)
     s = GAME.new_game(4, one_hand({"max_cards": 2}), dealer=0, decks=[deck])
     for seat, value in ((1, 2), (2, 1), (3, 0)):
         s = bid(s, seat, value)
@@ -195,13 +202,11 @@ def test_seven_players_default_to_seven_cards_down_to_one_and_back_in_13_hands()
 
 
 def test_start_low_with_rebound_goes_up_and_back_down():
-    assert hand_sizes(4, GAME.parse_options({"start": "low", "max_cards": 4})) == (
-        1, 2, 3, 4, 3, 2, 1)
+    assert hand_sizes(4, GAME.parse_options({"start": "low", "max_cards": 4})) == (1, 2, 3, 4, 3, 2, 1)
 
 
 def test_start_high_without_rebound_only_goes_down():
-    assert hand_sizes(3, GAME.parse_options({"rebound": False, "min_cards": 3, "max_cards": 5})) == (
-        5, 4, 3)
+    assert hand_sizes(3, GAME.parse_options({"rebound": False, "min_cards": 3, "max_cards": 5})) == (5, 4, 3)
 
 
 def test_equal_min_and_max_cards_make_a_single_hand():
@@ -223,7 +228,7 @@ def test_max_cards_above_51_over_n_is_refused_naming_the_option(players, cap):
 
 
 def test_max_cards_below_min_cards_is_refused_naming_the_option():
-    with pytest.raises(ValueError, match="max_cards.*min_cards"):
+    with pytest.raises(ValueError, match=r"max_cards.*min_cards"):
         GAME.new_game(4, {"min_cards": 3, "max_cards": 2})
 
 
@@ -251,9 +256,17 @@ def test_unknown_options_and_bad_values_are_refused_naming_the_option():
 def test_options_default_to_the_rules_defaults_and_describe_themselves():
     opts = GAME.parse_options(None)
     assert opts.model_dump() == {
-        "start": "high", "rebound": True, "min_cards": 1, "max_cards": None, "hook": True,
-        "scoring": "standard", "vienna": False, "until_clear_winner": False,
-        "hook_last_hand": True, "trump": "turn", "blind_one": False,
+        "start": "high",
+        "rebound": True,
+        "min_cards": 1,
+        "max_cards": None,
+        "hook": True,
+        "scoring": "standard",
+        "vienna": False,
+        "until_clear_winner": False,
+        "hook_last_hand": True,
+        "trump": "turn",
+        "blind_one": False,
     }
     schema = GAME.options_schema()["properties"]
     assert all(prop.get("description") for prop in schema.values())
@@ -391,8 +404,7 @@ def bid_out(state):
 
 
 def test_eldest_leads_the_first_trick_and_the_winner_leads_the_next():
-    deck = stacked({1: ["2S", "3S"], 2: ["AS", "4S"], 3: ["5S", "6S"], 0: ["7S", "8S"]},
-                   "2H", dealer=0, players=4)
+    deck = stacked({1: ["2S", "3S"], 2: ["AS", "4S"], 3: ["5S", "6S"], 0: ["7S", "8S"]}, "2H", dealer=0, players=4)
     s = bid_out(GAME.new_game(4, one_hand({"max_cards": 2}), decks=[deck]))
     assert GAME.to_act(s) == [1]
     for seat, card in ((1, "2S"), (2, "AS"), (3, "5S"), (0, "7S")):
@@ -446,8 +458,17 @@ def test_cards_not_held_and_junk_cards_are_refused():
 
 def test_junk_actions_raise_illegal_action_and_never_another_error():
     s = o1_state()
-    for junk in (None, 3, "bid", [], {}, {"type": None}, {"type": "bid"}, {"value": 1},
-                 {"type": "bid", "value": {"x": 1}}):
+    for junk in (
+        None,
+        3,
+        "bid",
+        [],
+        {},
+        {"type": None},
+        {"type": "bid"},
+        {"value": 1},
+        {"type": "bid", "value": {"x": 1}},
+    ):
         with pytest.raises(IllegalAction):
             GAME.apply(s, 1, junk)
 
@@ -478,15 +499,23 @@ def test_apply_never_changes_the_state_it_was_given():
 @pytest.mark.parametrize(
     "scoring, bid_, taken, size, points",
     [
-        ("standard", 2, 2, 5, 12), ("standard", 0, 0, 5, 10), ("standard", 2, 3, 5, 0),
-        ("basic", 2, 2, 5, 12), ("basic", 2, 3, 5, 3), ("basic", 0, 0, 5, 10),
-        ("penalty", 3, 3, 5, 13), ("penalty", 1, 4, 5, -3), ("penalty", 4, 1, 5, -3),
-        ("anderson", 3, 3, 5, 0), ("anderson", 3, 2, 5, -1), ("anderson", 1, 3, 5, -3),
-        ("anderson", 0, 3, 5, -6), ("anderson", 5, 1, 5, -10),
+        ("standard", 2, 2, 5, 12),
+        ("standard", 0, 0, 5, 10),
+        ("standard", 2, 3, 5, 0),
+        ("basic", 2, 2, 5, 12),
+        ("basic", 2, 3, 5, 3),
+        ("basic", 0, 0, 5, 10),
+        ("penalty", 3, 3, 5, 13),
+        ("penalty", 1, 4, 5, -3),
+        ("penalty", 4, 1, 5, -3),
+        ("anderson", 3, 3, 5, 0),
+        ("anderson", 3, 2, 5, -1),
+        ("anderson", 1, 3, 5, -3),
+        ("anderson", 0, 3, 5, -6),
+        ("anderson", 5, 1, 5, -10),
     ],
 )
-def test_each_scoring_method_scores_made_and_missed_bids_as_the_rules_table_says(
-        scoring, bid_, taken, size, points):
+def test_each_scoring_method_scores_made_and_missed_bids_as_the_rules_table_says(scoring, bid_, taken, size, points):
     assert score_hand(scoring, False, bid_, taken, size) == points
 
 
@@ -505,9 +534,20 @@ def test_vienna_in_play_scores_p3s_made_zero_bid_in_o1_as_three_plus_five():
     s = GAME.new_game(4, one_hand({"max_cards": 3, "vienna": True}), decks=[deck])
     for seat, value in ((1, 1), (2, 1), (3, 0), (0, 2)):
         s = bid(s, seat, value)
-    for seat, card in ((1, "AS"), (2, "4S"), (3, "2C"), (0, "2S"),
-                       (1, "3D"), (2, "9C"), (3, "2D"), (0, "JD"),
-                       (0, "AH"), (1, "7H"), (2, "KS"), (3, "QH")):
+    for seat, card in (
+        (1, "AS"),
+        (2, "4S"),
+        (3, "2C"),
+        (0, "2S"),
+        (1, "3D"),
+        (2, "9C"),
+        (3, "2D"),
+        (0, "JD"),
+        (0, "AH"),
+        (1, "7H"),
+        (2, "KS"),
+        (3, "QH"),
+    ):
         s = play(s, seat, card)
     entry = GAME.view(s, None)["history"][0]
     assert entry["tricks_won"] == [2, 1, 0, 0]
@@ -545,8 +585,7 @@ def test_a_single_top_scorer_is_the_only_winner():
 def test_until_clear_winner_deals_an_extra_hand_of_the_last_size_when_the_lead_is_tied():
     first = stacked({1: ["AS"], 2: ["KS"], 3: ["QS"], 0: ["JS"]}, "2H", dealer=0, players=4)
     second = stacked({2: ["AD"], 3: ["KD"], 0: ["QD"], 1: ["JD"]}, "2H", dealer=1, players=4)
-    s = GAME.new_game(4, one_hand({"max_cards": 1, "until_clear_winner": True}),
-                      decks=[first, second])
+    s = GAME.new_game(4, one_hand({"max_cards": 1, "until_clear_winner": True}), decks=[first, second])
     for seat in (1, 2, 3, 0):
         s = bid(s, seat, 0)
     for seat, card in ((1, "AS"), (2, "KS"), (3, "QS"), (0, "JS")):
@@ -564,8 +603,7 @@ def test_until_clear_winner_deals_an_extra_hand_of_the_last_size_when_the_lead_i
 
 
 def test_until_clear_winner_stops_after_the_extra_hand_limit_with_co_winners():
-    opts = one_hand({"max_cards": 1, "until_clear_winner": True, "scoring": "anderson",
-                     "hook": False})
+    opts = one_hand({"max_cards": 1, "until_clear_winner": True, "scoring": "anderson", "hook": False})
     s = GAME.new_game(4, opts, seed=11)
     while GAME.to_act(s):
         # Everyone bids exactly what they will take, so all stay tied at 0.
@@ -602,9 +640,27 @@ def test_without_until_clear_winner_a_tie_ends_the_match():
 
 
 VIEW_KEYS = {
-    "phase", "dealer", "to_act", "hand", "hand_counts", "trick", "led_suit", "trump", "turned",
-    "bids", "forbidden_bid", "tricks_won", "last_trick", "hand_size", "hand_number",
-    "hands_total", "scores", "history", "legal", "revealed", "log",
+    "phase",
+    "dealer",
+    "to_act",
+    "hand",
+    "hand_counts",
+    "trick",
+    "led_suit",
+    "trump",
+    "turned",
+    "bids",
+    "forbidden_bid",
+    "tricks_won",
+    "last_trick",
+    "hand_size",
+    "hand_number",
+    "hands_total",
+    "scores",
+    "history",
+    "legal",
+    "revealed",
+    "log",
 }
 
 
@@ -637,8 +693,17 @@ def test_history_records_each_hand_and_a_new_hand_clears_the_trick_and_last_tric
     assert v["trick"] == [] and v["last_trick"] is None and v["tricks_won"] == [0] * 4
     assert v["bids"] == [None] * 4 and v["hand_size"] == 1
     (entry,) = v["history"]
-    assert set(entry) == {"hand_number", "dealer", "hand_size", "turned", "trump", "bids",
-                          "tricks_won", "scores", "last_trick"}
+    assert set(entry) == {
+        "hand_number",
+        "dealer",
+        "hand_size",
+        "turned",
+        "trump",
+        "bids",
+        "tricks_won",
+        "scores",
+        "last_trick",
+    }
     assert entry["hand_size"] == 2 and sum(entry["tricks_won"]) == 2
     assert v["scores"] == entry["scores"]
 

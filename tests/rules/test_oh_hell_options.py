@@ -53,8 +53,9 @@ def last_winner(state):
 def test_no_trump_largest_plays_the_largest_hand_without_trump_and_turns_a_card_after():
     hands = {1: ["AS", "2C"], 2: ["KS", "3C"], 3: ["5H", "QC"], 0: ["4S", "AC"]}
     deck = stacked(hands, "9H", dealer=0, players=4)
-    s = GAME.new_game(4, {"max_cards": 2, "rebound": False, "trump": "no_trump_largest"},
-                      seed=3, dealer=0, decks=[deck])
+    s = GAME.new_game(
+        4, {"max_cards": 2, "rebound": False, "trump": "no_trump_largest"}, seed=3, dealer=0, decks=[deck]
+    )
     v = GAME.view(s, None)
     assert v["hand_size"] == 2 and v["turned"] is None and v["trump"] is None
     assert "9H" in GAME.full_view(s)["stock"] and len(GAME.full_view(s)["stock"]) == 44
@@ -222,10 +223,16 @@ def test_the_strong_bot_never_peeks_at_its_own_blind_card():
 # ---- validation -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("option", "value"), [
-    ("trump", "sometimes"), ("trump", "N"), ("hook_last_hand", [1]), ("scoring", "cubed"),
-    ("blind_one", "maybe"),
-])
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("trump", "sometimes"),
+        ("trump", "N"),
+        ("hook_last_hand", [1]),
+        ("scoring", "cubed"),
+        ("blind_one", "maybe"),
+    ],
+)
 def test_bad_values_of_the_new_options_are_refused_naming_the_option(option, value):
     with pytest.raises(ValueError, match=option):
         GAME.new_game(4, {option: value})
@@ -256,8 +263,7 @@ BOT_TABLES = [
 def test_bots_of_every_level_finish_matches_under_each_option(options, level):
     players = 4
     state = GAME.new_game(players=players, options=options, seed=13, dealer=2)
-    bots = [get_bot("oh_hell", random.Random(s), level=level, options=options, think_ms=2)
-            for s in range(players)]
+    bots = [get_bot("oh_hell", random.Random(s), level=level, options=options, think_ms=2) for s in range(players)]
     moves = 0
     while GAME.to_act(state):
         seat = GAME.to_act(state)[0]
@@ -285,10 +291,17 @@ def test_bots_of_every_level_finish_matches_under_each_option(options, level):
     blind_one=st.booleans(),
     until_clear_winner=st.booleans(),
 )
-def test_any_option_combination_keeps_the_engine_contract(players, seed, max_cards, rebound, trump,
-                                                          hook, hook_last_hand, scoring, blind_one,
-                                                          until_clear_winner):
-    options = {"max_cards": max_cards, "rebound": rebound, "trump": trump, "hook": hook,
-               "hook_last_hand": hook_last_hand, "scoring": scoring, "blind_one": blind_one,
-               "until_clear_winner": until_clear_winner}
+def test_any_option_combination_keeps_the_engine_contract(
+    players, seed, max_cards, rebound, trump, hook, hook_last_hand, scoring, blind_one, until_clear_winner
+):
+    options = {
+        "max_cards": max_cards,
+        "rebound": rebound,
+        "trump": trump,
+        "hook": hook,
+        "hook_last_hand": hook_last_hand,
+        "scoring": scoring,
+        "blind_one": blind_one,
+        "until_clear_winner": until_clear_winner,
+    }
     Run("oh_hell", seed, players, deep=True, options=options).play()

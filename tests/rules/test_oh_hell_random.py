@@ -119,14 +119,13 @@ def check_final(state, players, options, seed, dealer, log):
     assert [r["dealer"] for r in records] == [(dealer + i) % players for i in range(len(records))]
     sizes = [e["hand_size"] for e in view["history"]]
     assert all(sum(e["tricks_won"]) == e["hand_size"] for e in view["history"])
-    assert all(sum(e["bids"]) != e["hand_size"] for e in view["history"]
-               if hook_applies(options, e["hand_size"]))
+    assert all(sum(e["bids"]) != e["hand_size"] for e in view["history"] if hook_applies(options, e["hand_size"]))
     plain = GAME.parse_options(options)
     expected = list(hand_sizes(players, plain))
     check_trumps(view["history"], options, max(expected))
     if options.get("until_clear_winner"):
         assert sizes[: len(expected)] == expected
-        assert all(s == expected[-1] for s in sizes[len(expected):])
+        assert all(s == expected[-1] for s in sizes[len(expected) :])
         extra = len(sizes) - len(expected)
         if extra < MAX_EXTRA_HANDS:
             assert len(result["winners"]) == 1
@@ -163,7 +162,7 @@ def check_trumps(history, options, largest):
 def test_random_short_matches_keep_every_invariant(players, mix):
     options = SHORT_MIXES[mix]
     rng = random.Random(players * 100 + mix)
-    for game in range(10):
+    for _ in range(10):
         seed = rng.randrange(10**9)
         state, dealer, log = play_match(players, options, seed, rng, heavy=True)
         check_final(state, players, options, seed, dealer, log)
@@ -219,13 +218,32 @@ def test_random_full_matches_with_other_settings_end_properly(players):
     hook_last_hand=st.booleans(),
     blind_one=st.booleans(),
 )
-def test_any_seed_and_option_mix_plays_a_sound_match(players, seed, max_cards, start, rebound,
-                                                     hook, scoring, vienna, until_clear_winner,
-                                                     trump, hook_last_hand, blind_one):
-    options = {"max_cards": max_cards, "start": start, "rebound": rebound, "hook": hook,
-               "scoring": scoring, "vienna": vienna and scoring != "anderson",
-               "until_clear_winner": until_clear_winner, "trump": trump,
-               "hook_last_hand": hook_last_hand, "blind_one": blind_one}
+def test_any_seed_and_option_mix_plays_a_sound_match(
+    players,
+    seed,
+    max_cards,
+    start,
+    rebound,
+    hook,
+    scoring,
+    vienna,
+    until_clear_winner,
+    trump,
+    hook_last_hand,
+    blind_one,
+):
+    options = {
+        "max_cards": max_cards,
+        "start": start,
+        "rebound": rebound,
+        "hook": hook,
+        "scoring": scoring,
+        "vienna": vienna and scoring != "anderson",
+        "until_clear_winner": until_clear_winner,
+        "trump": trump,
+        "hook_last_hand": hook_last_hand,
+        "blind_one": blind_one,
+    }
     rng = random.Random(seed)
     state, dealer, log = play_match(players, options, seed, rng, heavy=True)
     check_final(state, players, options, seed, dealer, log)

@@ -5,6 +5,7 @@ to state and seat to seat (so the room's differ skips them by identity)."""
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import random
 
@@ -17,14 +18,48 @@ from server.rules.state import log_entries
 GAME = get_game("oh_hell")
 
 PUBLIC_KEYS = (
-    "phase", "dealer", "to_act", "hand_counts", "trick", "led_suit", "trump", "turned", "bids",
-    "forbidden_bid", "tricks_won", "last_trick", "hand_size", "hand_number", "hands_total",
-    "scores", "history", "revealed", "log",
+    "phase",
+    "dealer",
+    "to_act",
+    "hand_counts",
+    "trick",
+    "led_suit",
+    "trump",
+    "turned",
+    "bids",
+    "forbidden_bid",
+    "tricks_won",
+    "last_trick",
+    "hand_size",
+    "hand_number",
+    "hands_total",
+    "scores",
+    "history",
+    "revealed",
+    "log",
 )
 ORDER = (
-    "phase", "dealer", "to_act", "hand", "hand_counts", "trick", "led_suit", "trump", "turned",
-    "bids", "forbidden_bid", "tricks_won", "last_trick", "hand_size", "hand_number",
-    "hands_total", "scores", "history", "legal", "revealed", "log",
+    "phase",
+    "dealer",
+    "to_act",
+    "hand",
+    "hand_counts",
+    "trick",
+    "led_suit",
+    "trump",
+    "turned",
+    "bids",
+    "forbidden_bid",
+    "tricks_won",
+    "last_trick",
+    "hand_size",
+    "hand_number",
+    "hands_total",
+    "scores",
+    "history",
+    "legal",
+    "revealed",
+    "log",
 )
 
 
@@ -47,23 +82,39 @@ def reference_view(state: OhHellState, seat):
             legal = GAME.legal_actions(state, seat)
     history = [
         {
-            "hand_number": r.deal.index + 1, "dealer": r.deal.dealer, "hand_size": r.deal.size,
-            "turned": r.deal.turned, "trump": r.deal.trump, "bids": list(r.bids),
-            "tricks_won": list(r.tricks_won), "scores": list(r.scores),
+            "hand_number": r.deal.index + 1,
+            "dealer": r.deal.dealer,
+            "hand_size": r.deal.size,
+            "turned": r.deal.turned,
+            "trump": r.deal.trump,
+            "bids": list(r.bids),
+            "tricks_won": list(r.tricks_won),
+            "scores": list(r.scores),
             "last_trick": _last(r.last_trick),
         }
         for r in state.results
     ]
     return {
-        "phase": state.phase.value, "dealer": deal.dealer,
-        "to_act": [] if turn is None else [turn], "hand": hand,
-        "hand_counts": [len(h) for h in state.hands], "trick": _trick(state.trick),
-        "led_suit": state.led, "trump": deal.trump, "turned": deal.turned,
-        "bids": list(state.bids), "forbidden_bid": GAME.forbidden_bid(state),
-        "tricks_won": list(state.tricks_won), "last_trick": _last(state.last_trick),
-        "hand_size": deal.size, "hand_number": deal.index + 1,
+        "phase": state.phase.value,
+        "dealer": deal.dealer,
+        "to_act": [] if turn is None else [turn],
+        "hand": hand,
+        "hand_counts": [len(h) for h in state.hands],
+        "trick": _trick(state.trick),
+        "led_suit": state.led,
+        "trump": deal.trump,
+        "turned": deal.turned,
+        "bids": list(state.bids),
+        "forbidden_bid": GAME.forbidden_bid(state),
+        "tricks_won": list(state.tricks_won),
+        "last_trick": _last(state.last_trick),
+        "hand_size": deal.size,
+        "hand_number": deal.index + 1,
         "hands_total": max(len(state.rules.sizes), deal.index + 1),
-        "scores": list(state.scores), "history": history, "legal": legal, "revealed": [],
+        "scores": list(state.scores),
+        "history": history,
+        "legal": legal,
+        "revealed": [],
         "log": [
             {"seat": e[1], "action": dict(e[2]), **({"won": e[3]} if len(e) == 4 else {})}
             for e in log_entries(state.log)
@@ -140,13 +191,22 @@ def test_each_call_returns_a_new_top_level_dict():
 
 def test_public_parts_are_shared_between_seats_and_unchanged_states():
     states = random_states(4, {}, 2)
-    for before, after in zip(states, states[1:]):
+    for before, after in itertools.pairwise(states):
         views = [GAME.view(after, seat) for seat in (0, 1, 2, 3, None)]
         for key in PUBLIC_KEYS:
             assert all(v[key] is views[0][key] for v in views), key
         old = GAME.view(before, None)
-        for key in ("bids", "tricks_won", "scores", "last_trick", "history", "hand_counts",
-                    "trick", "to_act", "revealed"):
+        for key in (
+            "bids",
+            "tricks_won",
+            "scores",
+            "last_trick",
+            "history",
+            "hand_counts",
+            "trick",
+            "to_act",
+            "revealed",
+        ):
             if old[key] == views[4][key] and isinstance(old[key], list):
                 assert old[key] is views[4][key], key
         old_hands = [GAME.view(before, seat)["hand"] for seat in range(4)]

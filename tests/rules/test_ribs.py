@@ -68,8 +68,12 @@ def ranks(cards: str) -> tuple[int, int]:
 def resolve(bid_value, rib_cards, plays, leader=0, n=4):
     """Resolve one trick given plays as (seat, cards, folded)."""
     return resolve_trick(
-        n, leader, bid_value, ranks(rib_cards),
-        [Play(s, ranks(c), f) for s, c, f in plays], 1,
+        n,
+        leader,
+        bid_value,
+        ranks(rib_cards),
+        [Play(s, ranks(c), f) for s, c, f in plays],
+        1,
     )
 
 
@@ -78,26 +82,55 @@ def resolve(bid_value, rib_cards, plays, leader=0, n=4):
 R1_HANDS = ["A A K Q J 10 8 7", "A K K Q J 9 8 7", "A K Q J 10 10 9 7", "Q J 10 9 9 8 8 7"]
 
 R1_TRICK_1 = [
-    (0, bid(2)), (1, bid(3)), (2, PASS), (3, PASS), (0, bid(4)), (1, PASS),
-    (0, ribs("A A")), (1, pair("8 7")), (2, pair("9 7", fold=True)), (3, pair("9 8")),
+    (0, bid(2)),
+    (1, bid(3)),
+    (2, PASS),
+    (3, PASS),
+    (0, bid(4)),
+    (1, PASS),
+    (0, ribs("A A")),
+    (1, pair("8 7")),
+    (2, pair("9 7", fold=True)),
+    (3, pair("9 8")),
 ]
 R1_TRICK_2 = [
-    (0, bid(2)), (1, bid(3)), (2, bid(4)), (3, PASS), (0, PASS), (1, PASS),
-    (2, ribs("J 10")), (3, pair("Q 9")), (0, pair("8 7")), (1, pair("K 9")),
+    (0, bid(2)),
+    (1, bid(3)),
+    (2, bid(4)),
+    (3, PASS),
+    (0, PASS),
+    (1, PASS),
+    (2, ribs("J 10")),
+    (3, pair("Q 9")),
+    (0, pair("8 7")),
+    (1, pair("K 9")),
 ]
 R1_TRICK_3 = [
-    (2, bid(2)), (3, PASS), (0, bid(3)), (1, PASS), (2, PASS),
-    (0, ribs("K Q")), (1, pair("A J")), (2, pair("K Q")), (3, pair("8 7", fold=True)),
+    (2, bid(2)),
+    (3, PASS),
+    (0, bid(3)),
+    (1, PASS),
+    (2, PASS),
+    (0, ribs("K Q")),
+    (1, pair("A J")),
+    (2, pair("K Q")),
+    (3, pair("8 7", fold=True)),
 ]
 R1_TRICK_4 = [
-    (0, bid(2)), (1, bid(3)), (2, PASS), (3, PASS), (0, PASS),
-    (1, ribs("K Q")), (2, pair("A 10")), (3, pair("J 10")), (0, pair("J 10")),
+    (0, bid(2)),
+    (1, bid(3)),
+    (2, PASS),
+    (3, PASS),
+    (0, PASS),
+    (1, ribs("K Q")),
+    (2, pair("A 10")),
+    (3, pair("J 10")),
+    (0, pair("J 10")),
 ]
 
 
 def r1_start(**options):
-    return GAME.new_game(4, options=options or None, seed=11, dealer=0,
-                         decks=[stack(R1_HANDS, 0)])
+    return GAME.new_game(4, options=options or None, seed=11, dealer=0, decks=[stack(R1_HANDS, 0)])
 
 
 def test_r1_deal_gives_each_seat_its_eight_cards_two_at_a_time_from_the_dealers_left():
@@ -129,8 +162,7 @@ def test_r1_trick_1_leader_captures_aces_and_beaten_pairs_and_the_fold_is_discar
     last = GAME.view(state, 0)["last_trick"]
     assert last["leader"] == 0 and last["bid"] == 4 and last["ribs"] == ["A", "A"]
     assert last["made"] is True and last["beaten_points"] == 4
-    assert [(p["seat"], p["result"]) for p in last["plays"]] == [
-        (1, BEATEN), (2, FOLDED), (3, BEATEN)]
+    assert [(p["seat"], p["result"]) for p in last["plays"]] == [(1, BEATEN), (2, FOLDED), (3, BEATEN)]
     assert last["plays"][1]["cards"] is None
     assert last["captured"] == [4, 0, 0, 0]
     assert GAME.view(state, 0)["points"] == [4, 0, 0, 0]
@@ -144,8 +176,7 @@ def test_r1_trick_2_pairs_above_the_jack_capture_themselves_and_the_failed_leade
     state = run(state, R1_TRICK_2)
     last = GAME.view(state, 2)["last_trick"]
     assert last["leader"] == 2 and last["bid"] == 4 and last["made"] is False
-    assert [(p["seat"], p["result"]) for p in last["plays"]] == [
-        (3, BEAT), (0, RETURNED), (1, BEAT)]
+    assert [(p["seat"], p["result"]) for p in last["plays"]] == [(3, BEAT), (0, RETURNED), (1, BEAT)]
     assert last["captured"] == [2, 3, 0, 3]
     assert last["ribs_discarded"] is True
     assert GAME.view(state, 2)["points"] == [6, 3, 0, 3]
@@ -157,8 +188,7 @@ def test_r1_trick_3_double_match_takes_the_pair_that_would_have_beaten_the_ribs(
     state = run(state, R1_TRICK_3)
     last = GAME.view(state, 0)["last_trick"]
     assert last["double_match"] == 2 and last["made"] is False
-    assert [(p["seat"], p["result"]) for p in last["plays"]] == [
-        (1, TAKEN), (2, DOUBLE_MATCH), (3, FOLDED)]
+    assert [(p["seat"], p["result"]) for p in last["plays"]] == [(1, TAKEN), (2, DOUBLE_MATCH), (3, FOLDED)]
     assert last["captured"] == [0, 0, 10, 0]
     assert GAME.view(state, 0)["points"] == [6, 3, 10, 3]
 
@@ -172,8 +202,7 @@ def test_r1_trick_4_p3_cannot_fold_twice_and_the_leader_makes_the_bid():
     state = run(state, R1_TRICK_4[7:])
     view = GAME.view(state, 1)
     final = view["history"][0]
-    assert [(p["seat"], p["result"]) for p in final["final_trick"]["plays"]] == [
-        (2, BEAT), (3, BEATEN), (0, BEATEN)]
+    assert [(p["seat"], p["result"]) for p in final["final_trick"]["plays"]] == [(2, BEAT), (3, BEATEN), (0, BEATEN)]
     assert final["final_trick"]["captured"] == [0, 10, 1, 0]
 
 
@@ -200,6 +229,7 @@ def test_r1_with_target_one_ends_the_session_with_p1_the_sole_winner():
 
 # ---- R2: bidding with 5 players ----------------------------------------------------------
 
+
 def test_r2_five_player_bidding_ends_with_p1_leading_at_5_and_jump_raises_refused():
     state = GAME.new_game(5, seed=3, dealer=0)
     state = run(state, [(0, bid(2)), (1, bid(3)), (2, PASS), (3, bid(4)), (4, PASS), (0, PASS)])
@@ -212,11 +242,19 @@ def test_r2_five_player_bidding_ends_with_p1_leading_at_5_and_jump_raises_refuse
     assert GAME.to_act(state) == [1]
     assert {a["type"] for a in GAME.legal_actions(state, 1)} == {"ribs"}
     assert [(b["seat"], b["bid"], b["pass"]) for b in view["bids"]] == [
-        (0, 2, False), (1, 3, False), (2, None, True), (3, 4, False), (4, None, True),
-        (0, None, True), (1, 5, False), (3, None, True)]
+        (0, 2, False),
+        (1, 3, False),
+        (2, None, True),
+        (3, 4, False),
+        (4, None, True),
+        (0, None, True),
+        (1, 5, False),
+        (3, None, True),
+    ]
 
 
 # ---- bidding -----------------------------------------------------------------------------
+
 
 def test_opener_may_not_pass():
     state = GAME.new_game(4, seed=1, dealer=2)
@@ -250,15 +288,15 @@ def test_no_one_may_raise_above_four_times_the_other_players():
 
 
 def test_when_everyone_passes_at_once_the_opener_leads_at_the_opening_bid():
-    state = run(GAME.new_game(6, seed=1, dealer=3),
-                [(3, bid(2)), (4, PASS), (5, PASS), (0, PASS), (1, PASS), (2, PASS)])
+    state = run(
+        GAME.new_game(6, seed=1, dealer=3), [(3, bid(2)), (4, PASS), (5, PASS), (0, PASS), (1, PASS), (2, PASS)]
+    )
     view = GAME.view(state, None)
     assert view["leader"] == 3 and view["bid"] == 2 and GAME.to_act(state) == [3]
 
 
 def test_bidding_goes_round_in_laps_skipping_seats_that_passed():
-    state = run(GAME.new_game(4, seed=1),
-                [(0, bid(2)), (1, PASS), (2, bid(3)), (3, bid(4)), (0, bid(5))])
+    state = run(GAME.new_game(4, seed=1), [(0, bid(2)), (1, PASS), (2, bid(3)), (3, bid(4)), (0, bid(5))])
     assert GAME.to_act(state) == [2]  # seat 1 passed and is skipped
     state = run(state, [(2, PASS), (3, bid(6)), (0, PASS)])
     assert GAME.view(state, 0)["leader"] == 3 and GAME.view(state, 0)["bid"] == 6
@@ -276,6 +314,7 @@ SKEWED = ["A A A K 8 8 7 7", RUN, "K Q Q J J 10 9 8", "K Q J 10 10 9 9 7"]
 
 
 # ---- play --------------------------------------------------------------------------------
+
 
 def _led(n=4, dealer=0, seed=5):
     state = GAME.new_game(n, seed=seed, dealer=dealer)
@@ -310,8 +349,17 @@ def test_legal_pairs_list_each_distinct_rank_pair_once_high_first_with_fold_vari
     state = GAME.new_game(4, seed=0, dealer=3, decks=[deck])
     state = run(state, [(3, bid(2)), (0, PASS), (1, PASS), (2, PASS), (3, ribs("K 7"))])
     legal = GAME.legal_actions(state, 0)
-    expected_pairs = [["A", "A"], ["A", "K"], ["A", "8"], ["A", "7"], ["K", "8"], ["K", "7"],
-                      ["8", "8"], ["8", "7"], ["7", "7"]]
+    expected_pairs = [
+        ["A", "A"],
+        ["A", "K"],
+        ["A", "8"],
+        ["A", "7"],
+        ["K", "8"],
+        ["K", "7"],
+        ["8", "8"],
+        ["8", "7"],
+        ["7", "7"],
+    ]
     assert [a["cards"] for a in legal[::2]] == expected_pairs
     assert [a["fold"] for a in legal] == [False, True] * len(expected_pairs)
     assert GAME.view(state, 0)["legal"] == legal
@@ -354,6 +402,7 @@ def test_fold_is_allowed_once_per_hand_and_again_in_the_next_hand():
 
 
 # ---- the resolution algorithm ------------------------------------------------------------
+
 
 def test_double_match_captures_the_ribs_and_every_face_up_pair_even_those_that_beat():
     rec = resolve(3, "K Q", [(1, "A J", False), (2, "Q K", False), (3, "8 7", True)])
@@ -416,6 +465,7 @@ def test_a_folded_pair_matching_the_ribs_is_no_double_match():
 
 # ---- hidden information ----------------------------------------------------------------------
 
+
 def test_ribs_stay_hidden_until_every_pair_is_down_and_folds_stay_hidden_after():
     state = run(r1_start(), R1_TRICK_1[:9])  # ribs A A laid, P1 up, P2 folded
     for seat in (None, 1, 2, 3):
@@ -423,10 +473,8 @@ def test_ribs_stay_hidden_until_every_pair_is_down_and_folds_stay_hidden_after()
         assert trick[0] == {"seat": 0, "cards": None, "ribs": True, "folded": False}
         assert trick[1]["cards"] == ["8", "7"]
         assert trick[2] == {"seat": 2, "cards": None, "ribs": False, "folded": True}
-    assert GAME.view(state, 0)["my_face_down"] == [
-        {"trick_number": 1, "cards": ["A", "A"], "fold": False}]
-    assert GAME.view(state, 2)["my_face_down"] == [
-        {"trick_number": 1, "cards": ["9", "7"], "fold": True}]
+    assert GAME.view(state, 0)["my_face_down"] == [{"trick_number": 1, "cards": ["A", "A"], "fold": False}]
+    assert GAME.view(state, 2)["my_face_down"] == [{"trick_number": 1, "cards": ["9", "7"], "fold": True}]
     assert GAME.view(state, 1)["my_face_down"] == []
     state = run(state, R1_TRICK_1[9:])
     for seat in (None, 0, 1, 3):
@@ -440,10 +488,8 @@ def test_ribs_stay_hidden_until_every_pair_is_down_and_folds_stay_hidden_after()
     for seat in (None, 0, 1, 2, 3):
         tricks = GAME.view(state, seat)["tricks"]
         assert tricks[0]["plays"][1]["cards"] is None and tricks[2]["plays"][2]["cards"] is None
-    assert GAME.view(state, 2)["my_face_down"] == [
-        {"trick_number": 1, "cards": ["9", "7"], "fold": True}]
-    assert GAME.view(state, 3)["my_face_down"] == [
-        {"trick_number": 3, "cards": ["8", "7"], "fold": True}]
+    assert GAME.view(state, 2)["my_face_down"] == [{"trick_number": 1, "cards": ["9", "7"], "fold": True}]
+    assert GAME.view(state, 3)["my_face_down"] == [{"trick_number": 3, "cards": ["8", "7"], "fold": True}]
 
 
 def test_public_keys_are_the_same_for_every_seat_and_spectators_see_no_hand():
@@ -459,10 +505,30 @@ def test_public_keys_are_the_same_for_every_seat_and_spectators_see_no_hand():
 
 def test_view_has_the_protocol_keys_and_is_plain_json():
     view = GAME.view(r1_start(), 0)
-    for key in ("phase", "dealer", "to_act", "hand", "hand_counts", "trick", "trump", "scores",
-                "history", "legal", "revealed", "bids", "high_bid", "leader", "opener",
-                "passed", "fold_used", "trick_number", "points", "game_points", "target",
-                "last_trick"):
+    for key in (
+        "phase",
+        "dealer",
+        "to_act",
+        "hand",
+        "hand_counts",
+        "trick",
+        "trump",
+        "scores",
+        "history",
+        "legal",
+        "revealed",
+        "bids",
+        "high_bid",
+        "leader",
+        "opener",
+        "passed",
+        "fold_used",
+        "trick_number",
+        "points",
+        "game_points",
+        "target",
+        "last_trick",
+    ):
         assert key in view
     assert json.loads(json.dumps(view)) == view
     assert view["hand_counts"] == [8, 8, 8, 8] and view["trump"] is None
@@ -470,6 +536,7 @@ def test_view_has_the_protocol_keys_and_is_plain_json():
 
 
 # ---- scoring and session end ---------------------------------------------------------------
+
 
 def _all_tie_steps():
     """Each seat leads once with Ribs 8 7 and fails; everyone else beats with A K, Q J, 10 9."""
@@ -480,8 +547,13 @@ def _all_tie_steps():
         leader = trick
         if trick:
             prev = trick - 1
-            steps += [(prev, bid(2)), (leader, bid(3)), ((leader + 1) % 4, PASS),
-                      ((leader + 2) % 4, PASS), (prev, PASS)]
+            steps += [
+                (prev, bid(2)),
+                (leader, bid(3)),
+                ((leader + 1) % 4, PASS),
+                ((leader + 2) % 4, PASS),
+                (prev, PASS),
+            ]
         steps.append((leader, ribs("8 7")))
         for k in range(1, 4):
             seat = (leader + k) % 4
@@ -509,8 +581,7 @@ def test_only_the_tied_leaders_earn_a_game_point():
 
 
 def test_several_players_reaching_the_target_on_the_same_hand_are_co_winners():
-    state = GAME.new_game(4, options={"target": 1}, seed=2, dealer=0,
-                          decks=[stack([RUN] * 4, 0)])
+    state = GAME.new_game(4, options={"target": 1}, seed=2, dealer=0, decks=[stack([RUN] * 4, 0)])
     state = run(state, _all_tie_steps())
     assert GAME.outcome(state) == {"scores": [1, 1, 1, 1], "winners": [0, 1, 2, 3]}
     assert GAME.to_act(state) == [] and GAME.legal_actions(state, 0) == []
@@ -519,8 +590,9 @@ def test_several_players_reaching_the_target_on_the_same_hand_are_co_winners():
 
 
 def test_until_sole_winner_plays_on_until_one_player_leads_alone():
-    state = GAME.new_game(4, options={"target": 1, "until_sole_winner": True}, seed=2,
-                          dealer=0, decks=[stack([RUN] * 4, 0)])
+    state = GAME.new_game(
+        4, options={"target": 1, "until_sole_winner": True}, seed=2, dealer=0, decks=[stack([RUN] * 4, 0)]
+    )
     state = run(state, _all_tie_steps())
     assert GAME.outcome(state) is None
     assert GAME.view(state, None)["dealer"] == 1 and GAME.to_act(state) == [1]
@@ -539,13 +611,13 @@ def test_later_hands_rotate_the_dealer_and_are_shuffled_from_the_seed():
     hands, rest = deal(deck, 4, 8, 2, packet=2)
     assert rest == []
     for seat in range(4):
-        assert sorted(GAME.view(state, seat)["hand"], key=RANK_INDEX.get) == sorted(
-            hands[seat], key=RANK_INDEX.get)
+        assert sorted(GAME.view(state, seat)["hand"], key=RANK_INDEX.get) == sorted(hands[seat], key=RANK_INDEX.get)
     assert GAME.hand_records(state)[1]["dealer"] == 1
     assert GAME.hand_records(state)[1]["deal"]["deck"] == deck
 
 
 # ---- options, setup and refusals ---------------------------------------------------------------
+
 
 def test_options_default_to_target_five_and_refuse_unknown_or_bad_values():
     assert GAME.parse_options(None).target == 5
@@ -572,11 +644,24 @@ def test_a_stacked_deck_must_hold_exactly_one_run_per_player():
         GAME.new_game(5, decks=[stack([RUN] * 4, 0)])
 
 
-@pytest.mark.parametrize("junk", [
-    None, "bid", 7, [], {}, {"type": 3}, {"type": "dance"}, {"type": "bid"},
-    {"type": "bid", "value": "3"}, {"type": "bid", "value": 2.0}, {"type": "bid", "value": True},
-    {"type": "ribs", "cards": ["A", "K"]}, {"type": "pair", "cards": ["A", "K"]},
-])
+@pytest.mark.parametrize(
+    "junk",
+    [
+        None,
+        "bid",
+        7,
+        [],
+        {},
+        {"type": 3},
+        {"type": "dance"},
+        {"type": "bid"},
+        {"type": "bid", "value": "3"},
+        {"type": "bid", "value": 2.0},
+        {"type": "bid", "value": True},
+        {"type": "ribs", "cards": ["A", "K"]},
+        {"type": "pair", "cards": ["A", "K"]},
+    ],
+)
 def test_junk_during_bidding_is_refused_with_a_sentence_and_changes_nothing(junk):
     state = GAME.new_game(4, seed=1)
     before = copy.deepcopy(state)
@@ -586,13 +671,22 @@ def test_junk_during_bidding_is_refused_with_a_sentence_and_changes_nothing(junk
     assert state == before
 
 
-@pytest.mark.parametrize("junk", [
-    {"type": "pair", "cards": "A K"}, {"type": "pair", "cards": ["A"]},
-    {"type": "pair", "cards": ["A", "K", "Q"]}, {"type": "pair", "cards": ["AS", "KH"]},
-    {"type": "pair", "cards": [1, 2]}, {"type": "pair", "cards": [None, "A"]},
-    {"type": "pair", "cards": [["A"], "K"]}, {"type": "pair", "cards": ["A", "A"], "fold": "yes"},
-    {"type": "ribs", "cards": ["A", "K"]}, {"type": "bid", "value": 3}, {"type": "pass"},
-])
+@pytest.mark.parametrize(
+    "junk",
+    [
+        {"type": "pair", "cards": "A K"},
+        {"type": "pair", "cards": ["A"]},
+        {"type": "pair", "cards": ["A", "K", "Q"]},
+        {"type": "pair", "cards": ["AS", "KH"]},
+        {"type": "pair", "cards": [1, 2]},
+        {"type": "pair", "cards": [None, "A"]},
+        {"type": "pair", "cards": [["A"], "K"]},
+        {"type": "pair", "cards": ["A", "A"], "fold": "yes"},
+        {"type": "ribs", "cards": ["A", "K"]},
+        {"type": "bid", "value": 3},
+        {"type": "pass"},
+    ],
+)
 def test_junk_during_play_is_refused_with_a_sentence_and_changes_nothing(junk):
     deck = stack(SKEWED, 3)
     state = GAME.new_game(4, seed=0, dealer=3, decks=[deck])

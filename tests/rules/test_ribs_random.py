@@ -10,7 +10,6 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from legality_helpers import check_why_illegal
 
 from server.games import IllegalAction, NotYourTurn, get_game
@@ -142,8 +141,7 @@ def check_refusals(state, rng: random.Random) -> None:
     attempts = [(other, legal[0]), (seat, {"type": "play", "card": "AS"}), (seat, {"cards": []})]
     if state.phase.value == "bidding":
         high = state.high_bid
-        attempts += [(seat, {"type": "bid", "value": v})
-                     for v in (0, 1, high, high + 2, state.cfg.max_bid + 1)]
+        attempts += [(seat, {"type": "bid", "value": v}) for v in (0, 1, high, high + 2, state.cfg.max_bid + 1)]
     else:
         absent = [r for r in RANKS if not state.hands[seat][RANKS.index(r)]]
         if absent:
@@ -253,8 +251,7 @@ def test_a_default_session_to_five_game_points_ends_with_the_top_scorers_winning
 def test_any_seed_deals_every_seat_eight_cards_of_the_full_deck_and_replays(seed, n, dealer):
     dealer %= n
     rng = random.Random(seed)
-    state, log, _ = play_session(n, {"target": 1}, seed=seed, rng=rng, full_checks=False,
-                                 dealer=dealer)
+    state, log, _ = play_session(n, {"target": 1}, seed=seed, rng=rng, full_checks=False, dealer=dealer)
     first = GAME.hand_records(state)[0]
     assert all(len(h) == 8 for h in first["deal"]["hands"])
     assert Counter(first["deal"]["deck"]) == Counter({r: n for r in RANKS})

@@ -71,7 +71,7 @@ def test_a_sampled_state_shows_the_seat_exactly_its_own_view_of_the_hand(name, p
 def test_a_sample_never_gives_a_seat_a_suit_it_has_shown_it_lacks():
     game = get_game("oh_hell")
     checked = 0
-    for state, seat, view in positions("oh_hell", 4, {"max_cards": 8}, seed=5, every=1):
+    for _, seat, view in positions("oh_hell", 4, {"max_cards": 8}, seed=5, every=1):
         voids: dict[int, set[str]] = {}
         trick: list[str] = []
         for entry in view["log"]:
@@ -110,7 +110,7 @@ def test_a_sample_never_gives_a_seat_a_card_it_is_said_to_lack_and_drops_beliefs
 
 
 def test_the_same_generator_gives_the_same_sample():
-    for state, seat, view in positions("bid_whist", 4, {"target": 5}, seed=3, every=17):
+    for _, seat, view in positions("bid_whist", 4, {"target": 5}, seed=3, every=17):
         a = sample_state(get_game("bid_whist"), {"target": 5}, view, seat, random.Random(9))
         b = sample_state(get_game("bid_whist"), {"target": 5}, view, seat, random.Random(9))
         game = get_game("bid_whist")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+
 import pytest
 
 from server.rules.state import State, ViewMemo, log_entries

@@ -112,7 +112,11 @@ def test_without_the_option_no_trump_is_refused_and_not_offered():
 
 @pytest.mark.parametrize(
     "options, named",
-    [({"no_trump": "maybe"}, "no_trump"), ({"dealer_forced": [1]}, "dealer_forced"), ({"no_trumps": True}, "no_trumps")],
+    [
+        ({"no_trump": "maybe"}, "no_trump"),
+        ({"dealer_forced": [1]}, "dealer_forced"),
+        ({"no_trumps": True}, "no_trumps"),
+    ],
 )
 def test_bad_option_values_are_refused_naming_the_option(options, named):
     with pytest.raises(ValueError, match=named):

@@ -12,7 +12,6 @@ import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from legality_helpers import check_why_illegal
 
 from server.games import IllegalAction, NotYourTurn, get_game
@@ -80,7 +79,7 @@ def check_no_leak(state, seat, view) -> None:
 def check_step(state, options) -> None:
     full = GAME.full_view(state)
     held = [c for h in full["hands"] for c in h]
-    assert all(set(k) <= set(h) for h, k in zip(full["hands"], full["kitties"]))
+    assert all(set(k) <= set(h) for h, k in zip(full["hands"], full["kitties"], strict=True))
     table = [t["card"] for t in full["trick"]] + [c for w in full["won"] for c in w]
     if state.phase is not Phase.OVER:
         assert sorted(held + table) == SORTED_DECK
@@ -270,12 +269,9 @@ def test_random_matches_to_500_end_correctly():
     no_trump=st.booleans(),
     dealer_forced=st.booleans(),
 )
-def test_any_seed_gives_a_hand_whose_totals_are_162_plus_runs_plus_bella(
-    seed, dealer, no_trump, dealer_forced
-):
+def test_any_seed_gives_a_hand_whose_totals_are_162_plus_runs_plus_bella(seed, dealer, no_trump, dealer_forced):
     rng = random.Random(seed)
-    options = {"target": 100, "half_bait": bool(seed % 2), "no_trump": no_trump,
-               "dealer_forced": dealer_forced}
+    options = {"target": 100, "half_bait": bool(seed % 2), "no_trump": no_trump, "dealer_forced": dealer_forced}
     state, log = play_match(seed, options, dealer, full_checks=True, rng=rng)
     check_end(state, log, seed, options, dealer)
 

@@ -59,7 +59,7 @@ def play_match(seed: int, view_every: float):
 def test_views_equal_views_built_from_scratch(seed, view_every):
     for _, _, _, state in play_match(seed, view_every):
         views = [GAME.view(state, seat) for seat in SEATS]
-        for seat, view in zip(SEATS, views):
+        for seat, view in zip(SEATS, views, strict=True):
             assert view == GAME.view(fresh(state), seat)
             assert list(view) == list(GAME.view(fresh(state), seat))  # same key order
         # every call returns a new top-level dict; the public parts are shared
@@ -74,11 +74,21 @@ def test_a_card_in_a_trick_keeps_the_unchanged_public_parts_the_same_objects():
         if action["type"] != "play" or not after.trick:
             continue  # only a card added to an unfinished trick
         old, new = GAME.view(before, None), GAME.view(after, None)
-        for key in ("history", "scores", "team_scores", "teams", "last_trick", "declarations",
-                    "revealed", "tricks_won", "points_taken", "kitty_count"):
+        for key in (
+            "history",
+            "scores",
+            "team_scores",
+            "teams",
+            "last_trick",
+            "declarations",
+            "revealed",
+            "tricks_won",
+            "points_taken",
+            "kitty_count",
+        ):
             assert new[key] is old[key], key
         assert new["trick"][:-1] == old["trick"]
-        assert all(a is b for a, b in zip(new["trick"], old["trick"]))
+        assert all(a is b for a, b in zip(new["trick"], old["trick"], strict=False))
 
 
 def test_replacing_top_level_values_of_a_view_changes_no_other_view():
@@ -95,9 +105,7 @@ def test_legal_actions_and_apply_match_the_checked_path(seed):
         assert GAME.legal_actions(before, seat) == GAME.legal_actions(fresh(before), seat)
         if before.phase is Phase.PLAYING:
             expected = legal_cards(before.hands[seat], before.trick, before.match.trump)
-            assert GAME.legal_actions(before, seat) == [
-                {"type": "play", "card": c} for c in expected
-            ]
+            assert GAME.legal_actions(before, seat) == [{"type": "play", "card": c} for c in expected]
             for other in range(4):
                 if other != seat:
                     assert GAME.legal_actions(before, other) == []
@@ -138,8 +146,8 @@ def test_find_runs_by_table_equals_the_plain_scan():
 
 @pytest.mark.parametrize("seed", range(30))
 def test_the_deal_is_the_shared_shuffle_and_deal(seed):
-    from server.rules.cards import deal, hand_rng, shuffled
     from server.games.tarbish.rules import DECK, HAND_SIZE, PLAYERS
+    from server.rules.cards import deal, hand_rng, shuffled
 
     state = GAME.new_game(players=4, seed=seed, dealer=seed % 4)
     deck = shuffled(DECK, hand_rng(seed, 0))

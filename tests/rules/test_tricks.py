@@ -95,9 +95,7 @@ def test_a_void_player_must_trump_and_overtrump_if_possible():
 def test_following_suit_comes_before_trumping():
     trick = [(0, "AS")]
     assert trump_duty(["7S", "JH"], trick, "H", TARBISH) == ["7S"]
-    assert why_not_trump(["7S", "JH"], trick, "H", TARBISH, "JH") == (
-        "You must follow suit: you hold a spade."
-    )
+    assert why_not_trump(["7S", "JH"], trick, "H", TARBISH, "JH") == ("You must follow suit: you hold a spade.")
 
 
 def test_why_not_trump_refuses_exactly_the_cards_trump_duty_leaves_out():
@@ -105,9 +103,11 @@ def test_why_not_trump_refuses_exactly_the_cards_trump_duty_leaves_out():
     import itertools
 
     deck = ["JH", "9H", "AH", "KH", "AS", "10S", "7S", "AD", "6C"]
-    tricks = [[(0, a)] for a in deck] + [
-        [(0, a), (1, b)] for a, b in itertools.permutations(deck, 2)
-    ] + [[(0, "AS"), (1, "9H"), (2, "KH")], [(0, "KH"), (1, "AS"), (2, "JH")]]
+    tricks = (
+        [[(0, a)] for a in deck]
+        + [[(0, a), (1, b)] for a, b in itertools.permutations(deck, 2)]
+        + [[(0, "AS"), (1, "9H"), (2, "KH")], [(0, "KH"), (1, "AS"), (2, "JH")]]
+    )
     for trick in tricks:
         played = {c for _, c in trick}
         rest = [c for c in deck if c not in played]
@@ -129,7 +129,7 @@ def test_trick_winner_is_the_highest_trump_else_the_highest_card_of_the_suit_led
     for trump in (*SUITS, None):
         for _ in range(3_000):
             cards = rng.sample(deck, rng.randint(2, 4))
-            trick = list(zip(rng.sample(range(4), len(cards)), cards))
+            trick = list(zip(rng.sample(range(4), len(cards)), cards, strict=True))
             trumps = [(s, c) for s, c in trick if c[-1] == trump]
             led = [(s, c) for s, c in trick if c[-1] == cards[0][-1]]
             contenders, table = (trumps, ranks.trump) if trumps else (led, ranks.plain)

@@ -11,16 +11,17 @@ played to its end, and each table's log holds every version from 1 up, once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 
 import httpx
 import pytest
 import sqlalchemy as sa
 import websockets
-
 from live_server import LiveServer
-from server.rules.replay import replay
 from ws_client import Client, choose, new_player, new_room
+
+from server.rules.replay import replay
 
 # Long enough that the kills land mid-match, short enough for the suite.
 OPTIONS = {
@@ -54,7 +55,7 @@ class Player:
         while self.finished is None:
             try:
                 client = await Client(self.server.ws_base, self.code, self.token, f"seat {self.seat}").connect()
-            except (OSError, AssertionError, websockets.WebSocketException, asyncio.TimeoutError):
+            except (TimeoutError, OSError, AssertionError, websockets.WebSocketException):
                 await asyncio.sleep(0.05)  # the server is down or not ready: try again
                 continue
             try:
@@ -73,10 +74,8 @@ class Player:
                 return
             if not client.my_turn():
                 client.changed.clear()
-                try:
+                with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(client.changed.wait(), 1)
-                except asyncio.TimeoutError:
-                    pass
                 continue
             # A person's pace (20-40 ms a move) while the stops go on: even the shortest match
             # outlasts the first few, which come after 0.1-0.9 s of play each. Afterwards only
@@ -92,8 +91,9 @@ class Player:
             except websockets.ConnectionClosed:
                 return
             await client.wait(
-                lambda c: c.closed is not None or len(c.errors) > self._pending[1] or c.game != before,
-                120, "the action's answer",
+                lambda c, before=before: c.closed is not None or len(c.errors) > self._pending[1] or c.game != before,
+                120,
+                "the action's answer",
             )
             if client.closed is None:
                 self._settle(client, applied=client.game != before)
@@ -205,8 +205,5 @@ async def test_nothing_acknowledged_is_lost_when_the_server_is_stopped_mid_match
 @pytest.mark.timeout(1800)  # twenty restarts: about a minute idle, over five under a load of 20
 @pytest.mark.parametrize(("backend", "how"), [("sqlite", "kill"), ("postgres", "term")])
 async def test_twenty_stops_at_random_moments_lose_nothing(request, tmp_path, backend, how):
-    if backend == "sqlite":
-        url = f"sqlite:///{tmp_path / 'felt.db'}"
-    else:
-        url = request.getfixturevalue("pg_database").url
+    url = f"sqlite:///{tmp_path / 'felt.db'}" if backend == "sqlite" else request.getfixturevalue("pg_database").url
     await _crash_and_check(tmp_path, url, how, kills=20, rooms_per_game=2, seed=1914)

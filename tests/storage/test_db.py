@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 import sqlalchemy as sa
@@ -44,7 +44,7 @@ def test_sqlite_runs_with_wal_foreign_keys_and_a_busy_timeout(sqlite_db):
 
 
 def _player(pid: str) -> Player:
-    return Player(id=pid, name="Ana", created_at=datetime.now(timezone.utc))
+    return Player(id=pid, name="Ana", created_at=datetime.now(UTC))
 
 
 def test_a_session_commits_when_its_block_succeeds(db):
@@ -55,11 +55,10 @@ def test_a_session_commits_when_its_block_succeeds(db):
 
 
 def test_a_session_rolls_back_when_its_block_raises(db):
-    with pytest.raises(RuntimeError):
-        with db.session() as session:
-            session.add(_player("b1"))
-            session.flush()
-            raise RuntimeError("boom")
+    with pytest.raises(RuntimeError), db.session() as session:
+        session.add(_player("b1"))
+        session.flush()
+        raise RuntimeError("boom")
     with db.session() as session:
         assert session.get(Player, "b1") is None
 
@@ -67,9 +66,8 @@ def test_a_session_rolls_back_when_its_block_raises(db):
 def test_foreign_keys_are_enforced(db):
     from server.storage.models import MatchSeat
 
-    with pytest.raises(sa.exc.IntegrityError):
-        with db.session() as session:
-            session.add(MatchSeat(match_id="nope", seat=0, player_id=None, name="x", bot=True, score=0, winner=False))
+    with pytest.raises(sa.exc.IntegrityError), db.session() as session:
+        session.add(MatchSeat(match_id="nope", seat=0, player_id=None, name="x", bot=True, score=0, winner=False))
 
 
 def test_timestamps_come_back_tz_aware_in_utc(db):
@@ -77,8 +75,20 @@ def test_timestamps_come_back_tz_aware_in_utc(db):
     started = datetime(2026, 3, 1, 13, 0, 0, 123456, tzinfo=paris)
     with db.session() as session:
         session.add(
-            Match(id="m1", game="oh_hell", options={}, seed="1", commitment="c", dealer=0, room_code=None,
-                  scores=[1], winners=[0], player_count=1, started_at=started, finished_at=started)
+            Match(
+                id="m1",
+                game="oh_hell",
+                options={},
+                seed="1",
+                commitment="c",
+                dealer=0,
+                room_code=None,
+                scores=[1],
+                winners=[0],
+                player_count=1,
+                started_at=started,
+                finished_at=started,
+            )
         )
     with db.session() as session:
         match = session.get(Match, "m1")

@@ -38,7 +38,8 @@ def test_a_link_code_adds_a_device_with_its_own_token_and_works_once(db):
         assert devices.redeem_link_code(session, code, "Thief") is None
         assert store.player_by_token(session, token).id == pid
         assert store.player_by_token(session, second).id == pid
-        assert len(devices.list_devices(session, pid)) == 2
+        listed = devices.list_devices(session, pid)
+        assert len(listed) == 2 and device.id in {d["id"] for d in listed}
 
 
 def test_an_expired_or_unknown_or_malformed_code_links_nothing(db):

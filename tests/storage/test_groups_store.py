@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 from storage_helpers import copy_record
 
 from server.groups import ledger
-from server.storage.models import Group
 from server.storage import groups, store
+from server.storage.models import Group
 
 
 def players(db, n):
@@ -100,7 +100,9 @@ def test_a_match_from_a_group_table_counts_in_the_season_open_when_it_is_stored(
         members = {ana: "Ana", rui: "Rui"}
         for season, counted in ((1, [first]), (2, [late]), (None, [first, late])):  # the late one counts
             served = groups.ledger_standings(session, code, "oh_hell", season, members)
-            assert served == ledger.standings("oh_hell", groups.ledger_matches(session, code, "oh_hell", season), members)
+            assert served == ledger.standings(
+                "oh_hell", groups.ledger_matches(session, code, "oh_hell", season), members
+            )
             assert {r["player_id"]: r["matches"] for r in served["rows"]} == {ana: len(counted), rui: len(counted)}
 
 

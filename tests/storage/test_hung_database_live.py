@@ -107,12 +107,12 @@ def _sqlite_versions(path: Path, code: str) -> list[int]:
         rows = conn.execute("SELECT version FROM table_log WHERE code = ? ORDER BY version", (code,)).fetchall()
     return [v for (v,) in rows]
 
+
 def _assert_nothing_shown_was_lost(versions: list[int], shown: int, tmp_path: Path) -> None:
     """The log holds every version a client was shown, with no gap, and the server logged no traceback."""
     assert versions == list(range(1, len(versions) + 1)) and len(versions) >= shown, (shown, versions)
     log = (tmp_path / "server.log").read_text()
     assert "Traceback" not in log, log[-3000:]
-
 
 
 @pytest.mark.postgres
@@ -183,6 +183,7 @@ def _redis_url() -> str:
 
 async def _refused_until_outage(seat: Client) -> None:
     """Chat until a change is refused: the node knows the database does not answer."""
+
     async def refused() -> bool:
         if seat.closed is None and not seat.errors:
             await seat.send({"type": "chat", "text": "anyone there?"})
@@ -210,8 +211,12 @@ async def test_without_a_spool_a_frozen_postgres_is_an_outage_and_play_resumes_a
     upstream = make_url(url)
     proxy = FrozenProxy(upstream.host or "127.0.0.1", upstream.port or 5432)
     server = LiveServer(
-        tmp_path, DATABASE_URL=proxy.url_for(url), FELT_REDIS_URL=redis_url,
-        FELT_REDIS_PREFIX=f"felt-test-{new_room_code().lower()}:", FELT_NODE_ID="n1", **SETTINGS,
+        tmp_path,
+        DATABASE_URL=proxy.url_for(url),
+        FELT_REDIS_URL=redis_url,
+        FELT_REDIS_PREFIX=f"felt-test-{new_room_code().lower()}:",
+        FELT_NODE_ID="n1",
+        **SETTINGS,
     )
     rng = random.Random(9)
     try:

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import sqlalchemy as sa
-
-from server.storage import store
-from server.storage.models import Action, Hand, Match, MatchSeat
 from storage_helpers import GAMES, copy_record, table_counts
 
-T0 = datetime(2026, 5, 1, 12, 0, tzinfo=timezone.utc)
+from server.storage import store
+from server.storage.models import Match, MatchSeat
+
+T0 = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 
 
 def save(db, record):
@@ -39,8 +39,22 @@ def test_a_saved_match_reads_back_exactly_as_it_was_recorded(db, template_record
     record = template_records[game]
     assert save(db, record) == record["id"]
     back = get(db, record["id"])
-    for key in ("id", "game", "options", "seed", "commitment", "dealer", "room_code", "players",
-                "hands", "actions", "scores", "winners", "started_at", "finished_at"):
+    for key in (
+        "id",
+        "game",
+        "options",
+        "seed",
+        "commitment",
+        "dealer",
+        "room_code",
+        "players",
+        "hands",
+        "actions",
+        "scores",
+        "winners",
+        "started_at",
+        "finished_at",
+    ):
         assert back[key] == record[key], key
     assert back["finished_at"].tzinfo is not None
 
@@ -79,7 +93,9 @@ def test_seats_remember_each_score_and_who_won(db, template_records):
     record = template_records["tarbish"]
     save(db, record)
     with db.session() as session:
-        rows = session.scalars(sa.select(MatchSeat).where(MatchSeat.match_id == record["id"]).order_by(MatchSeat.seat)).all()
+        rows = session.scalars(
+            sa.select(MatchSeat).where(MatchSeat.match_id == record["id"]).order_by(MatchSeat.seat)
+        ).all()
     assert [r.score for r in rows] == record["scores"]
     assert [r.seat for r in rows if r.winner] == sorted(record["winners"])
 
@@ -103,12 +119,31 @@ def test_deleting_a_match_takes_its_seats_hands_and_actions_with_it(db, template
     with db.session() as session:
         session.execute(sa.delete(Match))
     assert table_counts(db) == {
-        "players": 0, "matches": 0, "match_seats": 0, "hands": 0, "actions": 0,
-        "tables": 0, "table_players": 0, "table_log": 0,
-        "groups": 0, "group_members": 0, "group_rules": 0, "group_seasons": 0, "group_tables": 0,
-        "group_matches": 0, "group_ledger_lines": 0, "group_ledger_meetings": 0, "group_webhooks": 0,
-        "devices": 0, "link_codes": 0, "passkeys": 0, "passkey_challenges": 0,
-        "push_subscriptions": 0, "notify_prefs": 0, "server_keys": 0, "webhook_outbox": 0,
+        "players": 0,
+        "matches": 0,
+        "match_seats": 0,
+        "hands": 0,
+        "actions": 0,
+        "tables": 0,
+        "table_players": 0,
+        "table_log": 0,
+        "groups": 0,
+        "group_members": 0,
+        "group_rules": 0,
+        "group_seasons": 0,
+        "group_tables": 0,
+        "group_matches": 0,
+        "group_ledger_lines": 0,
+        "group_ledger_meetings": 0,
+        "group_webhooks": 0,
+        "devices": 0,
+        "link_codes": 0,
+        "passkeys": 0,
+        "passkey_challenges": 0,
+        "push_subscriptions": 0,
+        "notify_prefs": 0,
+        "server_keys": 0,
+        "webhook_outbox": 0,
     }
 
 
@@ -183,7 +218,7 @@ def test_a_cursor_this_server_did_not_hand_out_is_refused(sqlite_db, cursor):
 
 
 def test_a_cursor_round_trips_its_time_and_id():
-    stamp = datetime(2026, 1, 2, 3, 4, 5, 678901, tzinfo=timezone.utc)
+    stamp = datetime(2026, 1, 2, 3, 4, 5, 678901, tzinfo=UTC)
     assert store.decode_cursor(store.encode_cursor(stamp, "abc123")) == (stamp, "abc123")
 
 
@@ -192,7 +227,9 @@ def test_a_seat_that_changed_hands_keeps_every_occupant_and_their_first_action(d
     late = players(db, 1)[0]
     seat = record["players"][1]
     occupants = [*seat["occupants"], {"from": 5, "name": "Dee", "player_id": late, "bot": False, "level": None}]
-    changed = copy_record(record, players=[*record["players"][:1], {**seat, "occupants": occupants}, *record["players"][2:]])
+    changed = copy_record(
+        record, players=[*record["players"][:1], {**seat, "occupants": occupants}, *record["players"][2:]]
+    )
     save(db, changed)
     back = get(db, changed["id"])
     assert back["players"] == changed["players"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from datetime import UTC
 
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
@@ -11,9 +12,29 @@ from alembic.migration import MigrationContext
 from server.storage.db import Database
 from server.storage.models import Base
 
-HEAD = "0019_group_rules_watchers"
+HEAD = "0020_player_prefs"
 
-TABLES = {"players", "matches", "match_seats", "hands", "actions", "groups", "group_members", "group_matches", "devices", "link_codes", "passkeys", "passkey_challenges", "group_webhooks", "push_subscriptions", "notify_prefs", "server_keys", "group_ledger_lines", "group_ledger_meetings", "webhook_outbox"}
+TABLES = {
+    "players",
+    "matches",
+    "match_seats",
+    "hands",
+    "actions",
+    "groups",
+    "group_members",
+    "group_matches",
+    "devices",
+    "link_codes",
+    "passkeys",
+    "passkey_challenges",
+    "group_webhooks",
+    "push_subscriptions",
+    "notify_prefs",
+    "server_keys",
+    "group_ledger_lines",
+    "group_ledger_meetings",
+    "webhook_outbox",
+}
 
 
 def schema_diffs(db: Database, metadata: sa.MetaData = Base.metadata) -> list:
@@ -31,7 +52,7 @@ def test_an_empty_database_migrated_to_head_matches_the_models(empty_url):
     try:
         assert table_names(db) == set()
         db.upgrade()
-        assert TABLES <= table_names(db)
+        assert table_names(db) >= TABLES
         assert schema_diffs(db) == []
     finally:
         db.dispose()
@@ -81,7 +102,7 @@ def test_migrations_are_found_from_any_working_directory(tmp_path, monkeypatch):
     db = Database(f"sqlite:///{tmp_path / 'elsewhere.db'}")
     try:
         db.upgrade()
-        assert TABLES <= table_names(db)
+        assert table_names(db) >= TABLES
     finally:
         db.dispose()
 
@@ -101,27 +122,33 @@ def test_upgrading_leaves_the_apps_logging_alone(tmp_path):
 
 def test_the_second_migration_copies_each_matchs_finished_at_onto_its_seats(empty_url):
     """Seats written under 0001 get their match's finished_at, so old matches stay in history."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from server.storage import store
 
     db = Database(empty_url)
     try:
         db.upgrade("0001_initial")
-        finished = datetime(2026, 11, 24, 20, 0, tzinfo=timezone.utc)
+        finished = datetime(2026, 11, 24, 20, 0, tzinfo=UTC)
         with db.engine.begin() as conn:
-            conn.execute(sa.text(
-                "INSERT INTO players (id, name, token_hash, created_at) VALUES ('p1', 'Ana', 'h', :t)"
-            ), {"t": finished})
-            conn.execute(sa.text(
-                "INSERT INTO matches (id, game, options, seed, commitment, dealer, room_code, scores, winners,"
-                " player_count, started_at, finished_at) VALUES ('m1', 'ribs', '{}', '1', :c, 0, NULL, '[1]',"
-                " '[0]', 1, :t, :t)"
-            ), {"t": finished, "c": "0" * 64})
-            conn.execute(sa.text(
-                "INSERT INTO match_seats (match_id, seat, player_id, name, bot, score, winner)"
-                " VALUES ('m1', 0, 'p1', 'Ana', false, 1, true)"
-            ))
+            conn.execute(
+                sa.text("INSERT INTO players (id, name, token_hash, created_at) VALUES ('p1', 'Ana', 'h', :t)"),
+                {"t": finished},
+            )
+            conn.execute(
+                sa.text(
+                    "INSERT INTO matches (id, game, options, seed, commitment, dealer, room_code, scores, winners,"
+                    " player_count, started_at, finished_at) VALUES ('m1', 'ribs', '{}', '1', :c, 0, NULL, '[1]',"
+                    " '[0]', 1, :t, :t)"
+                ),
+                {"t": finished, "c": "0" * 64},
+            )
+            conn.execute(
+                sa.text(
+                    "INSERT INTO match_seats (match_id, seat, player_id, name, bot, score, winner)"
+                    " VALUES ('m1', 0, 'p1', 'Ana', false, 1, true)"
+                )
+            )
         db.upgrade()
         assert schema_diffs(db) == []
         with db.session() as session:
@@ -135,20 +162,21 @@ def test_the_seventh_migration_makes_each_players_token_its_first_device(empty_u
     """A player made under 0006 keeps its token: it becomes a device, and the lookup finds it.
     Downgrading puts the token back on the player."""
     import hashlib
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from server.storage import store
 
     db = Database(empty_url)
     try:
         db.upgrade("0007_match_room_code")
-        made = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
+        made = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
         token = "an-old-token-from-before-devices"
         with db.engine.begin() as conn:
             for pid, secret in (("p1", token), ("p2", "another-token")):
-                conn.execute(sa.text(
-                    "INSERT INTO players (id, name, token_hash, created_at) VALUES (:id, 'Ana', :h, :t)"
-                ), {"id": pid, "h": hashlib.sha256(secret.encode()).hexdigest(), "t": made})
+                conn.execute(
+                    sa.text("INSERT INTO players (id, name, token_hash, created_at) VALUES (:id, 'Ana', :h, :t)"),
+                    {"id": pid, "h": hashlib.sha256(secret.encode()).hexdigest(), "t": made},
+                )
         db.upgrade()
         assert schema_diffs(db) == []
         with db.session() as session:
@@ -156,7 +184,9 @@ def test_the_seventh_migration_makes_each_players_token_its_first_device(empty_u
             assert store.player_by_token(session, "another-token").id == "p2"
             assert store.player_by_token(session, "not-a-token") is None
         with db.engine.connect() as conn:
-            rows = conn.execute(sa.text("SELECT player_id, created_at, revoked_at FROM devices ORDER BY player_id")).all()
+            rows = conn.execute(
+                sa.text("SELECT player_id, created_at, revoked_at FROM devices ORDER BY player_id")
+            ).all()
         assert [r[0] for r in rows] == ["p1", "p2"] and all(r[2] is None for r in rows)
         db.downgrade("0007_match_room_code")
         with db.engine.connect() as conn:
@@ -169,25 +199,32 @@ def test_the_seventh_migration_makes_each_players_token_its_first_device(empty_u
 def test_the_eighteenth_migration_gives_each_stored_seat_its_one_occupant(empty_url):
     """Seats stored before 0018 read back with one occupant, who made every decision from 0;
     going back to 0017 drops the column and keeps the seats."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from server.storage import store
 
     db = Database(empty_url)
     try:
         db.upgrade("0017_device_names")
-        finished = datetime(2026, 12, 5, 21, 0, tzinfo=timezone.utc)
+        finished = datetime(2026, 12, 5, 21, 0, tzinfo=UTC)
         with db.engine.begin() as conn:
-            conn.execute(sa.text(
-                "INSERT INTO matches (id, game, options, seed, commitment, dealer, room_code, scores, winners,"
-                " player_count, started_at, finished_at) VALUES ('m1', 'ribs', '{}', '1', :c, 0, NULL, '[1, 2]',"
-                " '[1]', 2, :t, :t)"
-            ), {"t": finished, "c": "0" * 64})
-            conn.execute(sa.text(
-                "INSERT INTO match_seats (match_id, seat, player_id, name, bot, bot_level, score, winner, finished_at)"
-                " VALUES ('m1', 0, NULL, 'Ana', false, NULL, 1, false, :t), ('m1', 1, NULL, 'Bot 2', true, 'strong',"
-                " 2, true, :t)"
-            ), {"t": finished})
+            conn.execute(
+                sa.text(
+                    "INSERT INTO matches (id, game, options, seed, commitment, dealer, room_code, scores, winners,"
+                    " player_count, started_at, finished_at) VALUES ('m1', 'ribs', '{}', '1', :c, 0, NULL, '[1, 2]',"
+                    " '[1]', 2, :t, :t)"
+                ),
+                {"t": finished, "c": "0" * 64},
+            )
+            conn.execute(
+                sa.text(
+                    "INSERT INTO match_seats"
+                    " (match_id, seat, player_id, name, bot, bot_level, score, winner, finished_at)"
+                    " VALUES ('m1', 0, NULL, 'Ana', false, NULL, 1, false, :t),"
+                    " ('m1', 1, NULL, 'Bot 2', true, 'strong', 2, true, :t)"
+                ),
+                {"t": finished},
+            )
         db.upgrade()
         assert schema_diffs(db) == []
         with db.session() as session:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from datetime import UTC
 
 import pytest
 import sqlalchemy as sa
@@ -47,7 +48,7 @@ def test_unknown_or_malformed_tokens_and_ids_find_nobody(db):
 
 def test_only_the_sha256_of_the_token_is_stored_never_the_token(db):
     with db.session() as session:
-        player, token = store.create_player(session, "Di")
+        _, token = store.create_player(session, "Di")
     dump = []
     with db.engine.connect() as conn:
         for table in Base.metadata.sorted_tables:
@@ -58,16 +59,18 @@ def test_only_the_sha256_of_the_token_is_stored_never_the_token(db):
 
 
 def test_the_token_hash_is_unique_in_the_database(db):
-    from server.storage.models import Device, Player
-    from datetime import datetime, timezone
+    from datetime import datetime
 
-    with pytest.raises(sa.exc.IntegrityError):
-        with db.session() as session:
-            now = datetime.now(timezone.utc)
-            session.add(Player(id="p1", name="a", created_at=now))
-            session.flush()
-            for device in ("d1", "d2"):
-                session.add(Device(id=device, player_id="p1", token_hash="f" * 64, label="", created_at=now, last_seen_at=now))
+    from server.storage.models import Device, Player
+
+    with pytest.raises(sa.exc.IntegrityError), db.session() as session:
+        now = datetime.now(UTC)
+        session.add(Player(id="p1", name="a", created_at=now))
+        session.flush()
+        for device in ("d1", "d2"):
+            session.add(
+                Device(id=device, player_id="p1", token_hash="f" * 64, label="", created_at=now, last_seen_at=now)
+            )
 
 
 @pytest.mark.parametrize(
@@ -75,9 +78,8 @@ def test_the_token_hash_is_unique_in_the_database(db):
     ["", "   ", "x" * 25, "tab\there", "line\nbreak", "bell\x07", "zero\u200bwidth" * 3, None, 42],
 )
 def test_names_that_are_empty_too_long_or_unprintable_are_refused_with_a_reason(name, sqlite_db):
-    with sqlite_db.session() as session:
-        with pytest.raises(store.InvalidName) as err:
-            store.create_player(session, name)
+    with sqlite_db.session() as session, pytest.raises(store.InvalidName) as err:
+        store.create_player(session, name)
     assert str(err.value).endswith(".")
 
 

@@ -8,14 +8,14 @@ import httpx
 import jsonpatch
 import pytest
 from fastapi import FastAPI
+from storage_helpers import GAMES, SHORT_OPTIONS, copy_record, make_record, play_random_match
 
-from server.storage import store
 from server.edges.api import matches
 from server.edges.api.errors import install_error_handlers
 from server.edges.api.matches import replay_builder
 from server.edges.api.replays import BodyCache, Replays, ReplayWorkers
 from server.rules.replay import ReplayError, replay
-from storage_helpers import GAMES, SHORT_OPTIONS, copy_record, make_record, play_random_match
+from server.storage import store
 
 SEEDS = [7, 2**100 + 3, 424242]
 
@@ -25,7 +25,7 @@ SEEDS = [7, 2**100 + 3, 424242]
 def test_a_stored_random_match_replays_to_every_state_that_was_played(db, game_name, seed):
     game, dealer, actions, states = play_random_match(game_name, seed, SHORT_OPTIONS[game_name])
     record = make_record(game_name, seed)
-    assert record["actions"] == actions
+    assert record["actions"] == actions and record["dealer"] == dealer
     with db.session() as session:
         store.save_match(session, record)
     with db.session() as session:
@@ -100,7 +100,9 @@ async def test_a_match_read_back_over_http_replays_to_the_final_position(db, rep
     record = make_record(game_name, 31337)
     with db.session() as session:
         store.save_match(session, record)
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=_app(db, replay_workers)), base_url="http://t") as client:
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=_app(db, replay_workers)), base_url="http://t"
+    ) as client:
         got = (await client.get(f"/api/matches/{record['id']}")).json()
         answer = await client.get(f"/api/matches/{record['id']}/replay")
     assert got["actions"] == actions

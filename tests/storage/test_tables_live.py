@@ -9,9 +9,8 @@ import sqlite3
 
 import httpx
 import psycopg
-from sqlalchemy.engine import make_url
-
 from live_server import LiveServer
+from sqlalchemy.engine import make_url
 from ws_client import Client, host_with_bots, new_player, new_room, play_to_end
 
 
@@ -123,9 +122,7 @@ async def test_matches_finished_while_postgres_refuses_connections_survive_a_sto
         server.stop()
 
 
-async def test_the_server_starts_while_the_database_is_down_and_becomes_healthy_when_it_is_back(
-    tmp_path, pg_database
-):
+async def test_the_server_starts_while_the_database_is_down_and_becomes_healthy_when_it_is_back(tmp_path, pg_database):
     pg_database.refuse_connections(True)
     server = LiveServer(tmp_path, healthy=False, DATABASE_URL=pg_database.url)
     try:
@@ -142,7 +139,6 @@ async def test_the_server_starts_while_the_database_is_down_and_becomes_healthy_
     finally:
         pg_database.refuse_connections(False)
         server.stop()
-
 
 
 class _WritesHeld:
@@ -162,9 +158,7 @@ class _WritesHeld:
         self.conn.close()
 
 
-async def test_a_new_tables_201_waits_until_it_is_durable_and_survives_a_crash_right_after(
-    tmp_path, database_url
-):
+async def test_a_new_tables_201_waits_until_it_is_durable_and_survives_a_crash_right_after(tmp_path, database_url):
     """``POST /api/rooms`` answers 201 only once the table's first entry is durable: not while
     the database cannot commit, and every table answered survives a SIGKILL the moment after."""
     server = LiveServer(tmp_path, DATABASE_URL=database_url)

@@ -43,9 +43,8 @@ def test_the_log_refuses_a_second_writer_of_the_same_version(db):
     with db.session() as session:
         tables.write_batch(session, batch)
     second = {"log": [["T1", 2, "chat", {"b": 2}, 3.0, None]]}
-    with pytest.raises(sa.exc.IntegrityError):
-        with db.session() as session:
-            tables.write_batch(session, second)
+    with pytest.raises(sa.exc.IntegrityError), db.session() as session:
+        tables.write_batch(session, second)
     with db.session() as session:
         assert tables.table_log(session, "T1")[1].row() == ["T1", 2, "chat", {"a": 1}, 2.0, None]
         tables.write_batch(session, second, replay=True)  # a replay skips what is stored
@@ -287,8 +286,14 @@ def test_the_memory_writer_refuses_a_second_writer_and_reports_only_when_committ
 
 def test_a_player_who_left_a_match_in_play_keeps_the_table_in_their_list_until_it_ends(db):
     def row(status: str, players: list[str], left: list[str]) -> dict:
-        return {"game": "oh_hell", "status": status, "private": False, "host_id": "p0", "players": players,
-                "left": left}
+        return {
+            "game": "oh_hell",
+            "status": status,
+            "private": False,
+            "host_id": "p0",
+            "players": players,
+            "left": left,
+        }
 
     def listed(player_id: str) -> list[tuple[str, str, bool]]:
         with db.session() as session:

@@ -119,7 +119,6 @@ def test_a_torn_last_line_never_swallows_the_next_batch(tmp_path):
     assert [b["log"][0][1] for b in spool.batches()] == [1, 3]
 
 
-
 async def test_a_worker_that_does_not_answer_at_all_is_replaced_and_its_batch_written_once(sqlite_db, tmp_path):
     url = sqlite_db.url.render_as_string(hide_password=False)
     writer = DatabaseWriter(url, tmp_path / "spool.jsonl", retry_max_s=0.2, timeout_s=0.5)

@@ -16,7 +16,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -62,11 +62,16 @@ def cluster_settings() -> dict[str, str]:
     """The nodes' settings in the tests: every test client comes from 127.0.0.1, so only the
     limit under test is tight."""
     return {
-        "FELT_MAX_OPEN_ROOMS_PER_PLAYER": "3", "FELT_CHAT_PER_MINUTE": "10000",
-        "FELT_RATE_PLAYERS_PER_MINUTE": "100000", "FELT_RATE_PLAYERS_BURST": "100000",
-        "FELT_RATE_ROOMS_PER_MINUTE": "100000", "FELT_RATE_ROOMS_BURST": "100000",
-        "FELT_RATE_LOOKUPS_PER_MINUTE": "1", "FELT_RATE_LOOKUPS_BURST": str(LOOKUP_BURST),
-        "FELT_RATE_CONNECTS_BURST": "1000000", "FELT_RATE_TOKEN_CONNECTS_BURST": "1000000",
+        "FELT_MAX_OPEN_ROOMS_PER_PLAYER": "3",
+        "FELT_CHAT_PER_MINUTE": "10000",
+        "FELT_RATE_PLAYERS_PER_MINUTE": "100000",
+        "FELT_RATE_PLAYERS_BURST": "100000",
+        "FELT_RATE_ROOMS_PER_MINUTE": "100000",
+        "FELT_RATE_ROOMS_BURST": "100000",
+        "FELT_RATE_LOOKUPS_PER_MINUTE": "1",
+        "FELT_RATE_LOOKUPS_BURST": str(LOOKUP_BURST),
+        "FELT_RATE_CONNECTS_BURST": "1000000",
+        "FELT_RATE_TOKEN_CONNECTS_BURST": "1000000",
         "FELT_MAX_SOCKETS_PER_ADDRESS": "1000000",
     }
 
@@ -137,13 +142,25 @@ class Node:
             "FELT_FRAME_BURST": "1000",
             **self.cluster.env,
         }
-        log = open(self.folder / "server.log", "a")
-        argv = [sys.executable, "-m", "server", "--host", self.address, "--port", str(self.port), "--log-level", "warning"]
-        self.proc = subprocess.Popen(
-            self.host.command(argv) if self.host is not None else argv,
-            cwd=self.folder, env=env, stdout=log, stderr=subprocess.STDOUT,
-        )
-        log.close()
+        argv = [
+            sys.executable,
+            "-m",
+            "server",
+            "--host",
+            self.address,
+            "--port",
+            str(self.port),
+            "--log-level",
+            "warning",
+        ]
+        with open(self.folder / "server.log", "a") as log:  # the server writes to its own copy of the file
+            self.proc = subprocess.Popen(
+                self.host.command(argv) if self.host is not None else argv,
+                cwd=self.folder,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
 
     def wait(self) -> None:
         wait_healthy(self.base, self.proc)
@@ -159,10 +176,8 @@ class Node:
         self.proc.kill()
         self.proc.wait(10)
         for pid in children:
-            try:
+            with suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
 
     def stop(self) -> None:
         if self.proc is None or self.proc.poll() is not None:
@@ -189,8 +204,9 @@ def _children(pid: int) -> list[int]:
 class Cluster:
     """HAProxy on one address in front of ``n`` nodes sharing one Redis prefix and one database."""
 
-    def __init__(self, tmp: Path, pg_server_url: str, n: int = 3, hosts: dict[int, NetnsHost] | None = None,
-                 **env: str) -> None:
+    def __init__(
+        self, tmp: Path, pg_server_url: str, n: int = 3, hosts: dict[int, NetnsHost] | None = None, **env: str
+    ) -> None:
         self.tmp = tmp
         self.env = env
         self.prefix = f"felt-test-{secrets.token_hex(4)}:"
@@ -216,10 +232,10 @@ class Cluster:
             node.wait()
         config = self.tmp / "haproxy.cfg"
         config.write_text(haproxy_config(self.port, [f"{n.address}:{n.port}" for n in self.nodes]))
-        log = open(self.tmp / "haproxy.log", "w")
-        self.haproxy = subprocess.Popen([shutil.which("haproxy") or "haproxy", "-db", "-f", str(config)],
-                                        stdout=log, stderr=subprocess.STDOUT)
-        log.close()
+        with open(self.tmp / "haproxy.log", "w") as log:
+            self.haproxy = subprocess.Popen(
+                [shutil.which("haproxy") or "haproxy", "-db", "-f", str(config)], stdout=log, stderr=subprocess.STDOUT
+            )
         wait_healthy(self.base, self.haproxy)
         self.wait_all_up()
         return self

@@ -26,9 +26,7 @@ def free_port() -> int:
 
 
 class LiveServer:
-    def __init__(
-        self, tmp: Path, healthy: bool = True, log_level: str = "warning", preexec=None, **env: str
-    ) -> None:
+    def __init__(self, tmp: Path, healthy: bool = True, log_level: str = "warning", preexec=None, **env: str) -> None:
         self.tmp = tmp
         self.log_level = log_level
         self.preexec = preexec
@@ -53,7 +51,7 @@ class LiveServer:
             **env,
         }
         self.proc: subprocess.Popen | None = None
-        self.log = open(tmp / "server.log", "a")
+        self.log = open(tmp / "server.log", "a")  # noqa: SIM115 (restarts append to it; closed by stop())
         self.start(healthy)
 
     def start(self, healthy: bool = True) -> None:

@@ -51,7 +51,8 @@ class NetnsHost:
         """A TCP relay on this side's end: ``outside:port`` -> ``target``; returns ``host:port``."""
         proc = subprocess.Popen(
             [sys.executable, str(RELAY), self.outside, str(port), target_host, str(target_port)],
-            stdout=subprocess.PIPE, text=True,
+            stdout=subprocess.PIPE,
+            text=True,
         )
         assert proc.stdout is not None and proc.stdout.readline().strip() == "ready", "the relay did not start"
         self.relays.append(proc)

@@ -39,7 +39,7 @@ class Player:
             try:  # a node that was stopped holds a handshake: give up on it and try again
                 client = await asyncio.wait_for(Client(self.ws_base, self.code, self.token, self.label).connect(), 5)
                 break
-            except (OSError, AssertionError, asyncio.TimeoutError, websockets.WebSocketException):
+            except (TimeoutError, OSError, AssertionError, websockets.WebSocketException):
                 if loop.time() > deadline:
                     raise
                 await asyncio.sleep(0.1)
@@ -95,12 +95,17 @@ async def seat_players(base: str, ws_base: str, game: str, options: dict, seats:
     return await bot_table(base, ws_base, game, options, humans=seats, seats=seats)
 
 
-async def bot_table(base: str, ws_base: str, game: str, options: dict, humans: int, seats: int = 4) -> tuple[str, list[Player]]:
+async def bot_table(
+    base: str, ws_base: str, game: str, options: dict, humans: int, seats: int = 4
+) -> tuple[str, list[Player]]:
     """A started table through the balancer: ``humans`` people in the first seats, Easy bots in the rest."""
     people = [await new_player(base, f"P{i}") for i in range(humans)]
     async with httpx.AsyncClient(base_url=base) as http:
-        r = await http.post("/api/rooms", json={"game": game, "options": options, "seats": seats},
-                            headers={"Authorization": f"Bearer {people[0]['token']}"})
+        r = await http.post(
+            "/api/rooms",
+            json={"game": game, "options": options, "seats": seats},
+            headers={"Authorization": f"Bearer {people[0]['token']}"},
+        )
         assert r.status_code == 201, r.text
         code = r.json()["code"]
     players = []
@@ -154,9 +159,7 @@ async def _nap(players: list[Player], seconds: float) -> None:
             w.cancel()
 
 
-async def play(
-    players: list[Player], rng: random.Random, timeout: float = 90, until=None, pace_s: float = 0.0
-) -> None:
+async def play(players: list[Player], rng: random.Random, timeout: float = 90, until=None, pace_s: float = 0.0) -> None:
     """Play on (reconnecting as needed) until the match is over, or ``until()`` is true;
     ``pace_s``: a pause after each move, as people take (0.5 to 1.5 times it)."""
     loop = asyncio.get_running_loop()
@@ -217,7 +220,9 @@ def check_seen(players: list[Player], code: str, entries: list[tuple[int, str, d
             seat = room.seat_of(p.player_id)
             want = None if room.state is None else room.game.view(room.state, seat) if seat is not None else None
             if game is not None and seat is not None:
-                assert orjson.loads(orjson.dumps(want)) == game, f"{p.label}: v{version} shown is not the log's ({kind})"
+                assert orjson.loads(orjson.dumps(want)) == game, (
+                    f"{p.label}: v{version} shown is not the log's ({kind})"
+                )
                 checked += 1
     assert not shown, f"versions shown that the log lacks: {sorted(shown)[:5]}"
     return checked

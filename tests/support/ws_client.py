@@ -7,6 +7,7 @@ versions must arrive one by one in order; every raw frame is kept for leak check
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import random
 from typing import Any
@@ -35,7 +36,12 @@ async def linked_device(base: str, player: dict) -> dict:
 
 
 async def new_room(
-    base: str, token: str, game: str, options: dict | None = None, seats: int | None = None, private: bool = False,
+    base: str,
+    token: str,
+    game: str,
+    options: dict | None = None,
+    seats: int | None = None,
+    private: bool = False,
     turn_timer: int = 0,
 ) -> str:
     body: dict[str, Any] = {"game": game, "options": options or {}, "private": private}
@@ -112,14 +118,14 @@ class Client:
         while not predicate(self):
             remaining = deadline - asyncio.get_running_loop().time()
             if remaining <= 0:
-                raise AssertionError(f"{self.label}: timed out waiting for {what}; v={self.v}, errors={self.errors[-3:]}")
+                raise AssertionError(
+                    f"{self.label}: timed out waiting for {what}; v={self.v}, errors={self.errors[-3:]}"
+                )
             self.changed.clear()
             if predicate(self):
                 break
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.changed.wait(), remaining)
-            except asyncio.TimeoutError:
-                pass
 
     async def next_error(self, timeout: float = 5) -> dict:
         seen = len(self.errors)

@@ -92,19 +92,18 @@ def server(tmp_path_factory):
         FELT_MAX_SOCKETS_PER_ADDRESS="100000",
         PYTHONUNBUFFERED="1",
     )
-    log = open(tmp / "server.log", "w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "server", "--port", str(port), "--log-level", "warning"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
+    with open(tmp / "server.log", "w") as log:  # the server writes to its own copy of the file
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "server", "--port", str(port), "--log-level", "warning"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 40
     while True:
         if proc.poll() is not None:
-            log.close()
             pytest.fail(f"the server exited at start:\n{(tmp / 'server.log').read_text()[-3000:]}")
         try:
             with urllib.request.urlopen(f"{base}/healthz", timeout=2) as res:
@@ -122,7 +121,6 @@ def server(tmp_path_factory):
         proc.wait(timeout=15)
     except subprocess.TimeoutExpired:
         proc.kill()
-    log.close()
 
 
 @pytest.fixture(scope="module")
@@ -205,23 +203,25 @@ def artifacts() -> Path:
 
 PLAYABLE = "#controls [data-control]:not([disabled]), #hand button[data-card]:not([disabled])"
 # What to click next on a page, or null when it need not (or cannot yet) act.
-PROBE = """() => {
+PROBE = f"""() => {{
   if (!document.querySelector('#controls .turn-banner')) return null;
   const on = (sel) => [...document.querySelectorAll(sel)].filter((b) => !b.disabled);
-  if (document.querySelector('#controls [data-submit]')) {
+  if (document.querySelector('#controls [data-submit]')) {{
     if (on('#controls [data-submit]').length) return 'submit';
     const free = on("#hand button[data-card][aria-pressed='false']");
     return free.length ? free[0].dataset.key : null;
-  }
-  const first = on('%s')[0];
+  }}
+  const first = on('{PLAYABLE}')[0];
   return first ? first.dataset.key : null;
-}""" % PLAYABLE
+}}"""
 
 
 class Table:
     """Clicks through the lobby and the table like a player."""
 
-    def create_room(self, page, name: str, game: str, options: dict, seats: int | None = None, timer: int | None = None) -> str:
+    def create_room(
+        self, page, name: str, game: str, options: dict, seats: int | None = None, timer: int | None = None
+    ) -> str:
         page.get_by_label("Your name", exact=True).fill(name)
         page.get_by_label("Game", exact=True).select_option(game)
         if options and not page.locator("#options-box").evaluate("el => el.open"):

@@ -76,8 +76,11 @@ class Audit:
     def assert_clean(self) -> None:
         assert self.states, "nothing was checked"
         if self.reports:
-            pytest.fail(f"axe-core found violations in {len(self.reports)} of {len(self.states)} states:\n\n"
-                        + "\n\n".join(self.reports), pytrace=False)
+            pytest.fail(
+                f"axe-core found violations in {len(self.reports)} of {len(self.states)} states:\n\n"
+                + "\n\n".join(self.reports),
+                pytrace=False,
+            )
 
 
 def describe(state: str, url: str, violations: list[dict]) -> str:
@@ -180,8 +183,12 @@ def at_rest(page) -> bool:
 
 def mid_hand(page, table) -> bool:
     """Ana's turn to play to a trick others have begun, the table at rest: it waits for her."""
-    return (table.my_turn(page) and page.locator("#hand button[data-card]:not([disabled])").count() > 0
-            and page.locator(".felt .play").count() > 0 and at_rest(page))
+    return (
+        table.my_turn(page)
+        and page.locator("#hand button[data-card]:not([disabled])").count() > 0
+        and page.locator(".felt .play").count() > 0
+        and at_rest(page)
+    )
 
 
 def play_until(page, table, until, timeout: float = 120) -> None:

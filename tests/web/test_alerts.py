@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import re
 
+from conftest import DESKTOP, PHONE, PROBE
 from playwright.sync_api import expect
-
-from conftest import DESKTOP, PHONE, PROBE  # noqa: E402  (the browser folder's own conftest)
 from test_table_feel import _start_against_bots
 from test_turn_clock import AUDIO_RECORDER
 

@@ -6,9 +6,8 @@ import re
 import time
 
 import pytest
+from conftest import DESKTOP, PHONE, say_in_chat
 from playwright.sync_api import expect
-
-from conftest import DESKTOP, PHONE, say_in_chat  # noqa: E402  (the browser folder's own conftest)
 
 
 def test_a_player_plays_a_whole_short_oh_hell_match_against_three_bots(pages, table, artifacts):
@@ -63,7 +62,7 @@ def test_a_player_plays_a_whole_short_oh_hell_match_against_three_bots(pages, ta
 
     # Play again: a new room with the same game, the host seated at once.
     page.get_by_role("button", name="Play again").click()
-    page.wait_for_url(re.compile(r"/r/(?!%s)" % code))
+    page.wait_for_url(re.compile(rf"/r/(?!{code})"))
     expect(page.locator(".seat-you")).to_contain_text("Ana")
     expect(page.locator("#room-title")).to_contain_text("Oh Hell")
 
@@ -142,8 +141,9 @@ def test_four_friends_play_a_hand_of_each_game_together(pages, table, artifacts,
         host.screenshot(path=str(artifacts / f"{game}-desktop.png"), full_page=True)
         friends[0].screenshot(path=str(artifacts / f"{game}-phone.png"), full_page=True)
 
-    actions = table.drive(players, lambda: all(table.finished(p) for p in players), timeout=150,
-                          each=screenshot_mid_hand)
+    actions = table.drive(
+        players, lambda: all(table.finished(p) for p in players), timeout=150, each=screenshot_mid_hand
+    )
     assert actions > 8
     assert shots["done"], "no moment with cards on the table was seen"
     expect(watcher.locator("#result .result-panel")).to_be_visible()
@@ -225,13 +225,15 @@ def test_an_unknown_room_says_so(pages):
 
 # Pairs of seat boxes that cover each other by more than 2 px either way.
 SEATS_OVERLAP = """() => {
-  const boxes = [...document.querySelectorAll('[data-seat-box]')].map((el) => [el.dataset.seatBox, el.getBoundingClientRect()]);
+  const boxes = [...document.querySelectorAll('[data-seat-box]')]
+    .map((el) => [el.dataset.seatBox, el.getBoundingClientRect()]);
   const out = [];
   for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
     const [a, r] = boxes[i], [b, q] = boxes[j];
     const w = Math.min(r.right, q.right) - Math.max(r.left, q.left);
     const h = Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top);
-    if (w > 2 && h > 2) out.push(`${a}/${b} ${Math.round(w)}x${Math.round(h)} ${Math.round(r.width)}x${Math.round(r.height)} ${Math.round(q.width)}x${Math.round(q.height)}`);
+    const size = (box) => `${Math.round(box.width)}x${Math.round(box.height)}`;
+    if (w > 2 && h > 2) out.push(`${a}/${b} ${Math.round(w)}x${Math.round(h)} ${size(r)} ${size(q)}`);
   }
   return out;
 }"""

@@ -38,7 +38,7 @@ def test_a_code_typed_in_lower_case_with_spaces_opens_its_table(pages, table):
 
 
 def test_leave_in_your_tables_asks_first_in_an_accessible_dialog(pages, table):
-    """"Leave" cannot be undone: a modal dialog asks (not window.confirm); Stay and Esc keep the seat."""
+    """ "Leave" cannot be undone: a modal dialog asks (not window.confirm); Stay and Esc keep the seat."""
     host = pages.open("/")
     code = table.create_room(host, "Lou", "bid_whist", {})
     guest = pages.open("/")

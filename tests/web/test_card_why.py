@@ -65,7 +65,8 @@ def _tap_then_keyboard(page, known: re.Pattern) -> list[str]:
     assert known.match(asked), asked
     # Each greyed card is described by the line: a screen reader says why as it reaches it.
     described = page.locator(GREYED).first.evaluate(
-        "el => document.getElementById(el.getAttribute('aria-describedby')).textContent")
+        "el => document.getElementById(el.getAttribute('aria-describedby')).textContent"
+    )
     assert known.match(described), described
     return [tapped, asked]
 
@@ -75,11 +76,15 @@ def _play_a_card_and_see_the_line_go(page) -> None:
     expect(page.locator("#card-why")).to_be_hidden()
 
 
-@pytest.mark.parametrize(("game", "options", "size"), [
-    ("oh_hell", {"max_cards": 6, "rebound": False}, PHONE),
-    ("bid_whist", {"target": 3}, DESKTOP),
-    ("tarbish", {"target": 300}, PHONE),
-], ids=["oh_hell", "bid_whist", "tarbish"])
+@pytest.mark.parametrize(
+    ("game", "options", "size"),
+    [
+        ("oh_hell", {"max_cards": 6, "rebound": False}, PHONE),
+        ("bid_whist", {"target": 3}, DESKTOP),
+        ("tarbish", {"target": 300}, PHONE),
+    ],
+    ids=["oh_hell", "bid_whist", "tarbish"],
+)
 def test_a_greyed_card_says_which_rule_keeps_it_back(pages, table, game, options, size):
     page = pages.open("/", viewport=size)
     _start_against_bots(page, table, game, options)

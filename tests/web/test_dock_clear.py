@@ -43,7 +43,12 @@ def test_the_dock_never_covers_a_seat_at_any_decision(pages, table, game, option
     for decisions, step in table.decisions(page):
         steps.append(step)
         page.evaluate(SETTLE)
-        kinds.add(page.evaluate("() => [...new Set([...document.querySelectorAll('#controls [data-act], #controls [data-submit]')].map((b) => b.dataset.act || b.dataset.submit))].join(',')"))
+        kinds.add(
+            page.evaluate(
+                "() => [...new Set([...document.querySelectorAll('#controls [data-act], #controls [data-submit]')]"
+                ".map((b) => b.dataset.act || b.dataset.submit))].join(',')"
+            )
+        )
         covered = page.evaluate(COVERED)
         assert covered == [], f"decision {decisions} ({step}): {covered}"
         higher = page.locator('#controls [data-key="bid-higher"]:not([disabled])')

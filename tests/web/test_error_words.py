@@ -32,11 +32,17 @@ def _codes_in(tree: ast.AST) -> set[str]:
                 found.add(strings[0])
         elif isinstance(node, ast.ClassDef):  # GameError subclasses: ``code = "illegal"``
             for item in node.body:
-                target = item.target if isinstance(item, ast.AnnAssign) else (item.targets[0] if isinstance(item, ast.Assign) else None)
+                target = (
+                    item.target
+                    if isinstance(item, ast.AnnAssign)
+                    else (item.targets[0] if isinstance(item, ast.Assign) else None)
+                )
                 value = getattr(item, "value", None)
                 if isinstance(target, ast.Name) and target.id == "code" and isinstance(value, ast.Constant):
                     found.add(value.value)
-        elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "_DEFAULT_CODES" for t in node.targets):
+        elif isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "_DEFAULT_CODES" for t in node.targets
+        ):
             found |= {v.value for v in node.value.values}  # the framework's own errors, by status
     return found
 
@@ -55,7 +61,15 @@ def locale_codes(lang: str) -> set[str]:
 def test_the_list_of_codes_is_read_from_the_server():
     codes = server_codes()
     # One of each kind: a room's refusal, an API error, a socket refusal, a game's, the framework's.
-    assert {"seat_taken", "not_found", "overloaded", "illegal", "not_your_turn", "method_not_allowed", "too_large"} <= codes
+    assert {
+        "seat_taken",
+        "not_found",
+        "overloaded",
+        "illegal",
+        "not_your_turn",
+        "method_not_allowed",
+        "too_large",
+    } <= codes
     assert len(codes) > 30
 
 

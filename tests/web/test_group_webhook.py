@@ -64,7 +64,9 @@ def test_the_owner_sets_tests_reveals_and_removes_the_groups_webhook(pages):
     expect(panel.locator("#webhook-status")).to_have_text(
         "The test message was not delivered: that address is not on the public internet."
     )
-    expect(panel.locator("#webhook-last")).to_contain_text("Last delivery failed: that address is not on the public internet")
+    expect(panel.locator("#webhook-last")).to_contain_text(
+        "Last delivery failed: that address is not on the public internet"
+    )
     send_tests_until_refused(pages, ana, "Send a test")
     expect(panel.locator("#webhook-status")).to_have_text(
         "Several tests were sent just now; wait a minute and try again."
@@ -109,7 +111,9 @@ def test_the_webhook_form_speaks_portuguese(pages):
     panel.get_by_role("button", name="Salvar").click()
     expect(panel.locator("#webhook-status")).to_have_text("Salvo.")
     panel.get_by_role("button", name="Enviar um teste").click()
-    expect(panel.locator("#webhook-last")).to_contain_text("A última entrega falhou: esse endereço não está na internet pública")
+    expect(panel.locator("#webhook-last")).to_contain_text(
+        "A última entrega falhou: esse endereço não está na internet pública"
+    )
     send_tests_until_refused(pages, page, "Enviar um teste")
     expect(panel.locator("#webhook-status")).to_have_text(
         "Vários testes foram enviados agora há pouco; espere um minuto e tente de novo."

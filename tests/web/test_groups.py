@@ -215,7 +215,6 @@ def test_partners_see_their_pair_record_with_bids_made(pages, tmp_path_factory):
     expect(pair.locator("td")).to_have_text(["2", "2", "2 of 3"])
 
 
-
 def test_a_member_at_someone_elses_private_table_is_at_a_table_with_no_link(pages, server):
     """Its code would let anyone in: the group page says "at a table" (in English and in
     Portuguese) and offers no way there; a table the reader may open gets its link."""
@@ -267,6 +266,7 @@ def test_a_double_click_on_close_the_season_closes_one(pages, server):
     token = ana.evaluate("JSON.parse(localStorage.getItem('felt.player')).token")
     seen = httpx.get(f"{server}/api/groups/{code}", headers={"Authorization": f"Bearer {token}"}).json()
     assert seen["seasons"] == [1, 2]
+
 
 def _oh_hell_record(room: str, people: list[tuple[str, str | None]], scores: list[int], i: int) -> dict:
     at = datetime(2026, 11, 7, 20, 0, tzinfo=UTC) + timedelta(minutes=30 * i)

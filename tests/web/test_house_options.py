@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import re
 
+from conftest import DESKTOP
 from playwright.sync_api import expect
-
-from conftest import DESKTOP  # noqa: E402  (the browser folder's own conftest)
 
 
 def test_a_blind_no_trump_oh_hell_match_shows_the_foreheads_and_plays_to_the_end(pages, table):
@@ -55,7 +54,8 @@ def test_a_bid_whist_match_with_jokers_thirteen_books_and_directions_plays_to_th
       });
     }""")
     for (label, text, button_label, button_text, classes, short), name in zip(
-            faces, ["Big joker", "Little joker"]):
+        faces, ["Big joker", "Little joker"], strict=True
+    ):
         assert label == button_label == short == name
         assert text.startswith(name) and button_text.startswith(name) and "card-joker" in classes
 

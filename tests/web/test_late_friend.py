@@ -33,7 +33,9 @@ def test_a_late_friend_asks_for_a_bots_seat_the_host_allows_it_and_they_play(pag
 
 LEAVE = """async (code) => {
   const me = JSON.parse(localStorage.getItem('felt.player'));
-  const r = await fetch(`/api/tables/${code}/leave`, { method: 'POST', headers: { Authorization: `Bearer ${me.token}` } });
+  const r = await fetch(`/api/tables/${code}/leave`, {
+    method: 'POST', headers: { Authorization: `Bearer ${me.token}` },
+  });
   return r.status;
 }"""
 

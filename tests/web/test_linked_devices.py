@@ -74,9 +74,13 @@ def test_a_linked_device_is_the_same_player_until_it_is_revoked(pages, table):
     expect(phone.locator(".toast")).to_contain_text("This device was signed out from another one.")
     again = phone.locator("#join-signed-out").get_by_role("link", name="Link this device")
     expect(again).to_have_attribute("href", "/devices")
-    refused = phone.context.request.get(f"{pages.base}/api/players/me", headers={"Authorization": f"Bearer {mine['token']}"})
+    refused = phone.context.request.get(
+        f"{pages.base}/api/players/me", headers={"Authorization": f"Bearer {mine['token']}"}
+    )
     assert refused.status == 401
-    kept = laptop.context.request.get(f"{pages.base}/api/players/me", headers={"Authorization": f"Bearer {ana['token']}"})
+    kept = laptop.context.request.get(
+        f"{pages.base}/api/players/me", headers={"Authorization": f"Bearer {ana['token']}"}
+    )
     assert kept.status == 200 and kept.json()["id"] == ana["id"]
 
 
@@ -97,10 +101,19 @@ def virtual_authenticator(page) -> tuple:
     store that verifies its user without asking."""
     cdp = page.context.new_cdp_session(page)
     cdp.send("WebAuthn.enable")
-    made = cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {
-        "protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
-        "hasUserVerification": True, "isUserVerified": True, "automaticPresenceSimulation": True,
-    }})
+    made = cdp.send(
+        "WebAuthn.addVirtualAuthenticator",
+        {
+            "options": {
+                "protocol": "ctap2",
+                "transport": "internal",
+                "hasResidentKey": True,
+                "hasUserVerification": True,
+                "isUserVerified": True,
+                "automaticPresenceSimulation": True,
+            }
+        },
+    )
     return cdp, made["authenticatorId"]
 
 

@@ -7,9 +7,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import DESKTOP, PHONE
 from playwright.sync_api import expect
-
-from conftest import DESKTOP, PHONE  # noqa: E402  (the browser folder's own conftest)
 from test_table_feel import _start_against_bots
 
 # Installed before any page script: every resolved trick the table shows, as shown.
@@ -60,7 +59,9 @@ def _overlap(a, b) -> bool:
 
 
 def _inside(inner, outer) -> bool:
-    return inner[0] >= outer[0] - 1 and inner[1] >= outer[1] - 1 and inner[2] <= outer[2] + 1 and inner[3] <= outer[3] + 1
+    return (
+        inner[0] >= outer[0] - 1 and inner[1] >= outer[1] - 1 and inner[2] <= outer[2] + 1 and inner[3] <= outer[3] + 1
+    )
 
 
 def _check_resolved(shown: dict, seats: int) -> None:
@@ -80,7 +81,9 @@ def _check_resolved(shown: dict, seats: int) -> None:
     for i, p in enumerate(plays):
         for q in plays[i + 1 :]:
             assert not _overlap(p["note"], q["note"]), f"names overlap: {p} / {q}"
-            assert not _overlap(p["note"], q["box"]) and not _overlap(q["note"], p["box"]), f"a name covers cards: {p} / {q}"
+            assert not _overlap(p["note"], q["box"]) and not _overlap(q["note"], p["box"]), (
+                f"a name covers cards: {p} / {q}"
+            )
     assert "opens the next bidding" in shown["spoken"] or not shown["next"], shown["spoken"]
 
 

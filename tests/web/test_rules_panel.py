@@ -62,7 +62,10 @@ def test_how_to_play_opens_at_bidding_and_closes_with_esc(pages, table, artifact
         page.keyboard.press("Escape")
         expect(dialog).to_be_hidden()
         expect(opener).to_be_focused()
-        assert page.evaluate("() => [scrollX, scrollY, document.querySelector('#table').getBoundingClientRect().top]") == before
+        assert (
+            page.evaluate("() => [scrollX, scrollY, document.querySelector('#table').getBoundingClientRect().top]")
+            == before
+        )
 
 
 def test_the_lobby_links_each_game_to_its_rules_page(pages, artifacts):
@@ -103,8 +106,17 @@ def test_the_portuguese_table_shows_the_english_rules_with_a_note(pages, table):
     expect(dialog).to_be_hidden()
 
 
-HOUSE = {"jokers": 2, "joker_no_trump": "must_play", "books": "thirteen", "min_bid": 3, "directions": True,
-         "no_trump": True, "downtown_beats_uptown": False, "boston": "quadruple", "sport_kitty": True}
+HOUSE = {
+    "jokers": 2,
+    "joker_no_trump": "must_play",
+    "books": "thirteen",
+    "min_bid": 3,
+    "directions": True,
+    "no_trump": True,
+    "downtown_beats_uptown": False,
+    "boston": "quadruple",
+    "sport_kitty": True,
+}
 
 
 def test_how_to_play_speaks_no_code_in_either_language(pages, table, artifacts):
@@ -114,9 +126,15 @@ def test_how_to_play_speaks_no_code_in_either_language(pages, table, artifacts):
         page = pages.open("/", viewport=viewport)
         table.create_room(page, "Ana", "bid_whist", HOUSE)
         for lang, opener, words in (
-            ("en", "How to play", ["Jokers: 2 jokers (big and little) (usually No jokers)",
-                                   "No trump bids: on (usually off)",
-                                   "Books: 13 books, book of 6 (usually 12 tricks, book of 5)"]),
+            (
+                "en",
+                "How to play",
+                [
+                    "Jokers: 2 jokers (big and little) (usually No jokers)",
+                    "No trump bids: on (usually off)",
+                    "Books: 13 books, book of 6 (usually 12 tricks, book of 5)",
+                ],
+            ),
             ("pt", "Como jogar", ["Curingas: 2 curingas (grande e pequeno)", "(normalmente"]),
         ):
             if lang == "pt":

@@ -8,9 +8,8 @@ from __future__ import annotations
 import re
 import time
 
+from conftest import DESKTOP, PHONE
 from playwright.sync_api import expect
-
-from conftest import DESKTOP, PHONE  # noqa: E402  (the browser folder's own conftest)
 
 OH_HELL = {"start": "low", "max_cards": 3, "trump": "rotation", "scoring": "squared"}
 OH_HELL_EN = "Oh Hell · trump rotation · squared · smallest hand first · up to 3 cards"

@@ -83,9 +83,15 @@ def test_an_old_link_to_a_finished_and_closed_table_opens_its_match_record(pages
     the page follows it. A code that never had a match still says the room is not found."""
     page = pages.open(None)
     body = '{"match_id": "0123456789abcdef"}'
-    page.route("**/api/rooms/ZZZZ2345/match", lambda route: route.fulfill(status=200, content_type="application/json", body=body))
+    page.route(
+        "**/api/rooms/ZZZZ2345/match",
+        lambda route: route.fulfill(status=200, content_type="application/json", body=body),
+    )
     # The record itself is the match page's business: here a stand-in page marks the arrival.
-    page.route("**/matches/0123456789abcdef", lambda route: route.fulfill(status=200, content_type="text/html", body="<p id=arrived>record</p>"))
+    page.route(
+        "**/matches/0123456789abcdef",
+        lambda route: route.fulfill(status=200, content_type="text/html", body="<p id=arrived>record</p>"),
+    )
     page.goto(pages.base + "/r/ZZZZ2345")
     page.wait_for_url("**/matches/0123456789abcdef")
     expect(page.locator("#arrived")).to_be_visible()
@@ -96,15 +102,15 @@ def test_an_old_link_to_a_finished_and_closed_table_opens_its_match_record(pages
 
 # One step of the first hand, looked at and clicked in one go in the page (a step decided
 # outside could land in the second hand, dealt meanwhile): "stop" once a hand is on the sheet.
-FIRST_HAND_ONLY = """() => {
+FIRST_HAND_ONLY = f"""() => {{
   if (document.querySelector('#sheet table.sheet tbody tr.sheet-hand')) return 'stop';
-  const step = (%s)();
+  const step = ({PROBE})();
   if (step === null) return null;
   const el = step === 'submit' ? document.querySelector('#controls [data-submit]:not([disabled])')
-    : document.querySelector(`[data-key="${CSS.escape(step)}"]`);
+    : document.querySelector(`[data-key="${{CSS.escape(step)}}"]`);
   if (el) el.click();
   return step;
-}""" % PROBE
+}}"""
 
 
 def test_the_last_trick_stays_in_view_into_the_next_hand_and_the_sheet_says_it_scrolls(pages, table):

@@ -22,7 +22,8 @@ OUT_OF_VIEW = """() => {
     if (!el) continue;
     const r = el.getBoundingClientRect();
     if (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) {
-      out.push(`${el.dataset.card || el.id} at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`);
+      const [left, top, right, bottom] = [r.left, r.top, r.right, r.bottom].map(Math.round);
+      out.push(`${el.dataset.card || el.id} at ${left},${top}-${right},${bottom}`);
     }
   }
   return out;
@@ -76,7 +77,9 @@ def _check_every_size(page, base, where):
 
 
 @pytest.mark.parametrize(("game", "options", "size"), WHOLE_MATCHES, ids=[g for g, _, _ in WHOLE_MATCHES])
-def test_hand_and_controls_stay_in_view_at_every_decision_of_a_whole_match(pages, table, artifacts, game, options, size):
+def test_hand_and_controls_stay_in_view_at_every_decision_of_a_whole_match(
+    pages, table, artifacts, game, options, size
+):
     base = SIZES[size]
     page = pages.open("/", viewport=base)
     page.add_init_script(HELD_RECORDER)
@@ -226,7 +229,8 @@ ENGLISH_ON_SCREEN = """async () => {
     if (typeof value !== 'string') continue;
     for (const part of value.split(/\\{\\w+\\}/)) {
       const text = part.trim();
-      if (text.length >= 4 && /[a-z]{3}/i.test(text) && !ptValues.has(text) && ![...ptValues].some((p) => p.includes(text))) fragments.add(text);
+      const english = text.length >= 4 && /[a-z]{3}/i.test(text);
+      if (english && !ptValues.has(text) && ![...ptValues].some((p) => p.includes(text))) fragments.add(text);
     }
   }
   const screen = document.body.innerText;

@@ -33,12 +33,18 @@ def test_the_clients_best_run_is_the_engines():
     rng = random.Random(37)
     cases = [(rng.sample(DECK, 9), rng.choice(["S", "H", "D", "C", None])) for _ in range(400)]
     module = (ROOT / "web" / "js" / "games" / "tarbish.js").as_uri()
-    done = subprocess.run([node, "--input-type=commonjs", "-e", f"(async () => {{ {SCRIPT} }})()", module],
-                          input=json.dumps(cases), capture_output=True, text=True, timeout=60, cwd=ROOT)
+    done = subprocess.run(
+        [node, "--input-type=commonjs", "-e", f"(async () => {{ {SCRIPT} }})()", module],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
     assert done.returncode == 0, done.stderr
     got = json.loads(done.stdout)
     with_runs = 0
-    for (hand, trump), client in zip(cases, got):
+    for (hand, trump), client in zip(cases, got, strict=True):
         best = best_run(find_runs(hand), trump)
         if best is None:
             assert client is None, (hand, trump, client)

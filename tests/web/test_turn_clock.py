@@ -7,9 +7,8 @@ from __future__ import annotations
 import base64
 import re
 
+from conftest import DESKTOP, PHONE
 from playwright.sync_api import expect
-
-from conftest import DESKTOP, PHONE  # noqa: E402  (the browser folder's own conftest)
 from test_table_feel import _start_against_bots
 
 # Installed before any page script: every count the action bar and the live text showed.
@@ -60,7 +59,10 @@ window.__ring = [];
 class FakeAudio {
   constructor() { this.state = 'running'; this.currentTime = 0; this.destination = {}; }
   resume() { return Promise.resolve(); }
-  createGain() { const p = { setValueAtTime() {}, exponentialRampToValueAtTime() {} }; return { gain: p, connect: (x) => x }; }
+  createGain() {
+    const p = { setValueAtTime() {}, exponentialRampToValueAtTime() {} };
+    return { gain: p, connect: (x) => x };
+  }
   createOscillator() { return { frequency: {}, connect: (x) => x, start() { window.__tones += 1; }, stop() {} }; }
 }
 window.AudioContext = FakeAudio;

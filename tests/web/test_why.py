@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 import time
 
+from conftest import DESKTOP, PHONE, PROBE
 from playwright.sync_api import expect
-
-from conftest import DESKTOP, PHONE, PROBE  # noqa: E402  (the browser folder's own conftest)
 from test_table_feel import _start_against_bots
 
 KNOWN = re.compile(

@@ -91,21 +91,50 @@ EXPECTED = [
     ("You must trump", lambda why, reason: "you must play a trump" in why),
     # Bid Whist's jokers: the client may add the joker's part ("you hold a heart (a joker is
     # no heart in no trump)") to the same reason.
-    ("You must follow suit", lambda why, reason: why == reason or (
-        why.startswith("You must follow suit: ") and reason.removeprefix("You must follow suit: ").rstrip(".") in why)),
-    ("No trump: void in the suit led, you must play a joker", lambda why, reason: (
-        why.startswith("No trump: you hold no ") and why.endswith("you must play a joker (it cannot win)."))),
+    (
+        "You must follow suit",
+        lambda why, reason: (
+            why == reason
+            or (
+                why.startswith("You must follow suit: ")
+                and reason.removeprefix("You must follow suit: ").rstrip(".") in why
+            )
+        ),
+    ),
+    (
+        "No trump: void in the suit led, you must play a joker",
+        lambda why, reason: (
+            why.startswith("No trump: you hold no ") and why.endswith("you must play a joker (it cannot win).")
+        ),
+    ),
     ("Name trump before you lead a joker", lambda why, reason: "name trump before you lead a joker" in why),
     ("No trump: choose the direction", lambda why, reason: why.startswith("You bid no trump: choose the direction")),
-    ("As dealer you may not bid", lambda why, reason: why.startswith(f"The dealer may not bid {reason.split()[6].rstrip(':')}:")),
+    (
+        "As dealer you may not bid",
+        lambda why, reason: why.startswith(f"The dealer may not bid {reason.split()[6].rstrip(':')}:"),
+    ),
     # With directions "Seven uptown" may still be outranked by Seven downtown or no trump.
-    ("Your bid must be higher than the high bid of Seven", lambda why, reason: why.startswith(
-        (f"The high bid is {_high(reason)}, the most", f"Each bid must outrank the high bid ({_high(reason)})"))),
-    ("Your bid must be higher than the high bid", lambda why, reason: why.startswith(
-        (f"Each bid must be higher than the high bid ({_high(reason)})",
-         f"Each bid must outrank the high bid ({_high(reason)})"))),
-    ("Nobody bid ", lambda why, reason: why.startswith(
-        " ".join(reason.split()[:3]) + " or more, so the dealer must take the contract at")),
+    (
+        "Your bid must be higher than the high bid of Seven",
+        lambda why, reason: why.startswith(
+            (f"The high bid is {_high(reason)}, the most", f"Each bid must outrank the high bid ({_high(reason)})")
+        ),
+    ),
+    (
+        "Your bid must be higher than the high bid",
+        lambda why, reason: why.startswith(
+            (
+                f"Each bid must be higher than the high bid ({_high(reason)})",
+                f"Each bid must outrank the high bid ({_high(reason)})",
+            )
+        ),
+    ),
+    (
+        "Nobody bid ",
+        lambda why, reason: why.startswith(
+            " ".join(reason.split()[:3]) + " or more, so the dealer must take the contract at"
+        ),
+    ),
     ("The other three passed", lambda why, reason: why == "The other three passed, so the dealer must name trump."),
     ("You open the bidding and may not pass", lambda why, reason: why.startswith("You open the bidding")),
     ("No bid may be above", lambda why, reason: why.startswith("No bid may be above")),
@@ -119,7 +148,11 @@ REQUIRED = {
     "oh_hell": {"You must follow suit", "As dealer you may not bid"},
     "bid_whist": {"You must follow suit", "Your bid must be higher than the high bid"},
     "tarbish": {"You must follow suit", "You must head the trick", "You must trump", "You must overtrump"},
-    "ribs": {"You open the bidding and may not pass", "Bids must be exactly one more", "You have already folded once this hand"},
+    "ribs": {
+        "You open the bidding and may not pass",
+        "Bids must be exactly one more",
+        "You have already folded once this hand",
+    },
     "spades": {"You must follow suit", "Spades are not broken yet"},
 }
 
@@ -130,12 +163,15 @@ def _checked(name: str, samples) -> set[str]:
     done = subprocess.run(
         [node, "--input-type=module", "-e", SCRIPT, str(ROOT / "web" / "js" / "why.js")],
         input=json.dumps([[name, view, view["legal"]] for view, _ in samples]),
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     lines = json.loads(done.stdout)
     checked = set()
-    for (view, refusals), why in zip(samples, lines):
+    for (_, refusals), why in zip(samples, lines, strict=True):
         for start, agrees in EXPECTED:
             reason = next((r for r in refusals if r.startswith(start)), None)
             if reason is None:
@@ -155,10 +191,16 @@ def test_the_why_line_names_the_rule_the_engine_refuses_with(name):
 
 def _random_bid_whist_options(rng: random.Random) -> dict:
     """A random combination of Bid Whist's house options (each valid with the others)."""
-    options: dict = {"jokers": rng.choice([0, 1, 2]), "joker_no_trump": rng.choice(["free", "must_play"]),
-                     "directions": rng.random() < 0.8, "downtown_beats_uptown": rng.random() < 0.5,
-                     "no_trump_double": rng.random() < 0.5, "boston": rng.choice(["wins", "quadruple"]),
-                     "sport_kitty": rng.random() < 0.5, "books": rng.choice(["seed", "thirteen"])}
+    options: dict = {
+        "jokers": rng.choice([0, 1, 2]),
+        "joker_no_trump": rng.choice(["free", "must_play"]),
+        "directions": rng.random() < 0.8,
+        "downtown_beats_uptown": rng.random() < 0.5,
+        "no_trump_double": rng.random() < 0.5,
+        "boston": rng.choice(["wins", "quadruple"]),
+        "sport_kitty": rng.random() < 0.5,
+        "books": rng.choice(["seed", "thirteen"]),
+    }
     options["no_trump"] = options["directions"] and rng.random() < 0.8
     if options["books"] == "thirteen":
         options.update(min_bid=rng.choice([3, 4]), game_to=1)
@@ -175,12 +217,22 @@ def test_the_why_line_follows_bid_whist_house_options():
     for seed in range(12):
         options = _random_bid_whist_options(rng)
         samples += list(_decisions("bid_whist", seed, options=options))
-        samples += list(_decisions("bid_whist", seed, options={**options, "jokers": 2, "joker_no_trump": "must_play",
-                                                               "directions": True, "no_trump": True}))
+        samples += list(
+            _decisions(
+                "bid_whist",
+                seed,
+                options={**options, "jokers": 2, "joker_no_trump": "must_play", "directions": True, "no_trump": True},
+            )
+        )
     checked = _checked("bid_whist", samples)
-    required = {"You must follow suit", "Your bid must be higher than the high bid", "Nobody bid ",
-                "No trump: choose the direction", "No trump: void in the suit led, you must play a joker",
-                "Name trump before you lead a joker"}
+    required = {
+        "You must follow suit",
+        "Your bid must be higher than the high bid",
+        "Nobody bid ",
+        "No trump: choose the direction",
+        "No trump: void in the suit led, you must play a joker",
+        "Name trump before you lead a joker",
+    }
     assert required <= checked, f"no decision under {required - checked} was seen"
 
 
@@ -191,7 +243,8 @@ globalThis.navigator = { language: "en" };
 const { cardWhyLine } = await import(process.argv[1]);
 let text = "";
 for await (const chunk of process.stdin) text += chunk;
-process.stdout.write(JSON.stringify(JSON.parse(text).map(([game, view, legal, card]) => cardWhyLine(game, view, legal, card, "Bea"))))
+const lines = JSON.parse(text).map(([game, view, legal, card]) => cardWhyLine(game, view, legal, card, "Bea"));
+process.stdout.write(JSON.stringify(lines));
 """
 
 
@@ -221,9 +274,11 @@ def _greyed_cards(name: str, seed: int, most: int = 400, options: dict | None = 
 JOKERS_NO_TRUMP = {"target": 1, "jokers": 2, "joker_no_trump": "must_play", "directions": True, "no_trump": True}
 
 
-@pytest.mark.parametrize(("name", "options"), [("oh_hell", None), ("bid_whist", None), ("bid_whist", JOKERS_NO_TRUMP),
-                                               ("tarbish", None), ("spades", None)],
-                         ids=["oh_hell", "bid_whist", "bid_whist-jokers", "tarbish", "spades"])
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [("oh_hell", None), ("bid_whist", None), ("bid_whist", JOKERS_NO_TRUMP), ("tarbish", None), ("spades", None)],
+    ids=["oh_hell", "bid_whist", "bid_whist-jokers", "tarbish", "spades"],
+)
 def test_a_greyed_card_is_refused_for_the_reason_the_engine_gives(name, options):
     """The line a greyed card of the hand shows names the rule the engine refuses that very
     card with (following suit, heading the trick, trumping, a joker before trump is named)."""
@@ -231,7 +286,10 @@ def test_a_greyed_card_is_refused_for_the_reason_the_engine_gives(name, options)
     done = subprocess.run(
         [_node(), "--input-type=module", "-e", CARD_SCRIPT, str(ROOT / "web" / "js" / "why.js")],
         input=json.dumps([[name, view, view["legal"], card] for view, card, _ in samples]),
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     checked = set()

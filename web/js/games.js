@@ -150,6 +150,7 @@ export function actionText(game, action) {
     case "discard": return Array.isArray(action.cards) ? t("act.discard", { cards: cards(action.cards) }) : t("act.discardHidden");
     case "trump": return action.suit === "N" ? t("act.noTrump") : t("act.trump", { suit: suitName(action.suit) });
     case "declare": return t("act.declare");
+    case "take_back": return t("act.takeBack");
     case "ribs": return Array.isArray(action.cards) ? t("act.ribs", { cards: cards(action.cards) }) : t("act.ribsHidden");
     case "pair":
       if (action.fold) return t("act.fold");

@@ -19,6 +19,7 @@ import { namesAtMove, seatNamesOverMatch } from "./occupants.js";
 import { arrangeHand } from "./handorder.js";
 import { renderBidBar } from "./bidbar.js";
 import { announceGoals } from "./needs.js";
+import { chooseAhead, courtesyChange, courtesyClick, courtesyNews, courtesyParts, mayChooseAhead } from "./courtesies.js";
 
 translatePage();
 const code = canonicalCode(decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || ""));
@@ -96,6 +97,7 @@ function render() {
     renderScoreStrip();
     renderTableArea();
     renderControls();
+    fill($("#courtesies"), courtesyParts(state, names()));
     renderSeatOffers();
     renderHand();
     renderResult();
@@ -107,6 +109,8 @@ function render() {
     renderMoveLog();
   });
   announceTurn();
+  const news = courtesyNews(state, names());
+  if (news) $("#announce").textContent = news;
   announceRequests(alerts.view(state, gameTitle(room().game, room().title)));
   if (fitTable()) keepDecisionInView(); // the dock just left (or rejoined) the bottom of the screen
   bringUpWhatMatters();
@@ -752,6 +756,7 @@ function renderHand() {
   const playable = new Set(legal().filter((a) => a.type === "play").map((a) => a.card));
   const selectable = selectableRanks();
   const kitty = new Set(Array.isArray(v.kitty) ? v.kitty : []);
+  const ahead = mode === "none" && mayChooseAhead(state, legal().length); // a card chosen before your turn
   const cards = v.hand.map((c, i) => {
     let disabled = true;
     let pressed = null;
@@ -759,6 +764,9 @@ function renderHand() {
     else if (mode === "select") {
       pressed = selection.includes(i);
       disabled = pending || (selectable !== null && !selectable.has(c) && !pressed);
+    } else if (ahead) {
+      pressed = c === state.preselect;
+      disabled = pending;
     }
     const btn = cardButton(c, i, { disabled, pressed });
     if (kitty.has(c)) btn.classList.add("from-kitty");
@@ -1023,7 +1031,7 @@ function onCard(btn) {
     else if (selection.length < selectCount()) selection.push(index);
     else toast(t("hand.unselectFirst", { n: selectCount() }));
     render();
-  }
+  } else if (mayChooseAhead(state, legal().length)) chooseAhead(state, btn.dataset.card, send);
 }
 
 function submitSelection(kind) {
@@ -1061,7 +1069,7 @@ async function playAgain(btn) {
       method: "POST",
       auth: true,
       body: { game: r.game, options: r.options, seats: r.seats, private: r.private, turn_timer: r.turn_timer || 0,
-        open_bot_seats: Boolean(r.open_bot_seats), from: r.code,
+        open_bot_seats: Boolean(r.open_bot_seats), undo: r.undo || "ask", from: r.code,
         rotate_partners: btn.dataset.playAgain === "rotate" },
     });
     if (moving) return; // the finished table's view already took this page there (rotated partners)
@@ -1075,6 +1083,7 @@ async function playAgain(btn) {
 
 document.addEventListener("change", (event) => {
   if (event.target.matches("[data-bot-level]")) botLevel = event.target.value === "strong" ? "strong" : "easy";
+  else courtesyChange(event.target, send);
 });
 
 document.addEventListener("click", (event) => {
@@ -1085,6 +1094,7 @@ document.addEventListener("click", (event) => {
   const el = event.target.closest("button");
   if (!el || el.disabled) return;
   const d = el.dataset;
+  if (courtesyClick(d, send)) return;
   if ("copyInvite" in d) copyInvite();
   else if ("chatJump" in d) setChat(!chatOpen);
   else if ("chatClose" in d) setChat(false);

@@ -98,6 +98,7 @@ export function optionLabel(game, key, schema = null) {
   const base = `option.${game}.${key}`;
   if (has(base)) return t(base);
   if (has(`summary.label.${game}.${key}`)) return t(`summary.label.${game}.${key}`);
+  if (has(`option.table.${key}`)) return t(`option.table.${key}`); // the room's own (a group's take-back rule)
   const prop = schema?.properties?.[key];
   return prop?.title || key.replace(/_/g, " ");
 }
@@ -107,6 +108,7 @@ export function valueWords(game, key, value) {
   const base = `option.${game}.${key}.${value}`;
   if (has(base)) return t(base);
   if (has(`summary.value.${game}.${key}.${value}`)) return t(`summary.value.${game}.${key}.${value}`);
+  if (has(`option.table.${key}.${value}`)) return t(`option.table.${key}.${value}`);
   if (typeof value === "boolean") return t(value ? "summary.on" : "summary.off");
   if (value === null || value === undefined) return t("summary.usual");
   return String(value);

@@ -26,6 +26,7 @@ from server.limits import WEBHOOK_TESTS
 from server.notify.outbound import MAX_URL_CHARS, OutboundRefused, check_url
 from server.notify.webhooks import Webhooks, body_of, masked
 from server.storage import groups
+from server.storage.db import Database
 
 router = APIRouter(tags=["groups"])
 
@@ -62,7 +63,7 @@ async def _owner(request: Request, code: str, caller: Caller) -> None:
 
 
 async def _read(request: Request, code: str) -> dict[str, Any] | None:
-    db = request.app.state.db
+    db: Database = request.app.state.db
 
     def read() -> dict[str, Any] | None:
         with db.session() as session:
@@ -114,7 +115,7 @@ async def put_webhook(code: str, body: WebhookIn, request: Request, caller: Call
         url = check_url(body.url.strip(), request.app.state.outbound.reach)
     except OutboundRefused as err:
         raise ApiError(422, "bad_url", str(err)) from None
-    db = request.app.state.db
+    db: Database = request.app.state.db
 
     def save() -> dict[str, Any] | None:
         with db.session() as session:
@@ -132,7 +133,7 @@ async def put_webhook(code: str, body: WebhookIn, request: Request, caller: Call
 )
 async def delete_webhook(code: str, request: Request, caller: Caller = Depends(current_player)) -> Response:
     await _owner(request, code, caller)
-    db = request.app.state.db
+    db: Database = request.app.state.db
 
     def delete() -> None:
         with db.session() as session:

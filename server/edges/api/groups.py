@@ -15,15 +15,16 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import orjson
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.orm import Session
 
 from server.edges.api.deps import Caller, current_player, spend_player
 from server.edges.api.errors import ApiError, error_response_doc
@@ -34,7 +35,14 @@ from server.limits import RECAP_IMAGES
 from server.notify.events import RulesChanged, TableOpened
 from server.option_words import option_said, value_words
 from server.storage import groups, store
+from server.storage.db import Database
 from server.storage.models import Group
+
+if TYPE_CHECKING:
+    from server.edges.api.recap_images import RecapPainters
+    from server.notify.webhooks import Webhooks
+
+T = TypeVar("T")
 
 router = APIRouter(tags=["groups"])
 
@@ -152,7 +160,8 @@ def _presence(request: Request) -> Presence | SharedPresence:
     if getattr(state, "group_presence", None) is None:
         cluster, rooms = getattr(state, "cluster", None), getattr(state, "rooms", None)
         state.group_presence = SharedPresence(cluster) if cluster is not None else Presence(rooms)
-    return state.group_presence
+    presence: Presence | SharedPresence = state.group_presence
+    return presence
 
 
 def not_found(code: str) -> ApiError:
@@ -166,7 +175,7 @@ def _invite_url(code: str, invite: str) -> str:
 async def member_role(request: Request, code: str, caller: Caller, owner: bool = False) -> str:
     """The caller's role in group ``code``; 404 when they are not a member, 403 when ``owner``
     is asked for and they are a member only."""
-    db = request.app.state.db
+    db: Database = request.app.state.db
 
     def find() -> str | None:
         with db.session() as session:
@@ -192,7 +201,7 @@ async def create_group(body: NewGroup, request: Request, caller: Caller = Depend
         name = store.clean_name(body.name)
     except store.InvalidName as exc:
         raise ApiError(422, "invalid_name", str(exc).replace("name", "group name", 1)) from None
-    db = request.app.state.db
+    db: Database = request.app.state.db
     cap = request.app.state.settings.max_groups_per_player
 
     def create() -> dict | None:
@@ -210,7 +219,7 @@ async def create_group(body: NewGroup, request: Request, caller: Caller = Depend
 
 @router.get("/groups", response_model=GroupList, summary="The caller's groups", responses=error_response_doc(401, 503))
 async def my_groups(request: Request, caller: Caller = Depends(current_player)) -> dict:
-    db = request.app.state.db
+    db: Database = request.app.state.db
 
     def read() -> list[dict]:
         with db.session() as session:
@@ -228,7 +237,7 @@ def _tables_for(session: Any, code: str, player_id: str) -> list[dict]:
 
 async def group_answer(request: Request, code: str, caller: Caller) -> dict:
     """The group as its members see it (404 for anyone else)."""
-    db = request.app.state.db
+    db: Database = request.app.state.db
 
     def read() -> dict | None:
         with db.session() as session:
@@ -282,7 +291,7 @@ async def get_group(code: str, request: Request, caller: Caller = Depends(curren
     responses=error_response_doc(401, 404, 503),
 )
 async def join_group(code: str, body: Join, request: Request, caller: Caller = Depends(current_player)) -> dict:
-    db = request.app.state.db
+    db: Database = request.app.state.db
 
     def join() -> bool:
         with db.session() as session:
@@ -306,10 +315,10 @@ async def read_invitation(code: str, body: Join, request: Request) -> dict:
     return found
 
 
-async def _in_session(request: Request, work) -> Any:
-    db = request.app.state.db
+async def _in_session(request: Request, work: Callable[[Session], T]) -> T:
+    db: Database = request.app.state.db
 
-    def run() -> Any:
+    def run() -> T:
         with db.session() as session:
             return work(session)
 
@@ -382,9 +391,9 @@ async def put_rules(
 ) -> dict:
     await member_role(request, code, caller)
     options = parsed_options(game, body.options)
-    webhooks = getattr(request.app.state, "webhooks", None)
+    webhooks: Webhooks | None = getattr(request.app.state, "webhooks", None)
 
-    def save(session) -> tuple[int, int] | None:
+    def save(session: Session) -> tuple[int, int] | None:
         changes = groups.save_rules(session, code, game, options, caller.id, defaults(game))
         if not changes or webhooks is None:
             return None
@@ -432,7 +441,7 @@ async def standings(
     if game not in game_names():
         raise ApiError(422, "unknown_game", f"There is no game {game[:40]!r}.")
 
-    def read(session) -> dict:
+    def read(session: Session) -> dict:
         number = _season_arg(season, groups.current_season(session, code)["number"])
         members = {m["player_id"]: m["name"] for m in groups.members_of(session, code)}
         table = groups.ledger_standings(session, code, game, number, members)
@@ -495,9 +504,9 @@ async def link_group_table(
     host, and ``table_options`` (its ``watchers`` and ``watch_delay``) are remembered beside
     them. Its opening is queued for the group's chat in the same transaction: once this
     returns, the message is stored too."""
-    webhooks = getattr(request.app.state, "webhooks", None)
+    webhooks: Webhooks | None = getattr(request.app.state, "webhooks", None)
 
-    def link(session) -> tuple[int, int] | None:
+    def link(session: Session) -> tuple[int, int] | None:
         new = groups.link_table(session, code, opened.table, opened.game)
         if options is not None:
             groups.save_rules(session, code, opened.game, options, by, defaults(opened.game))
@@ -580,9 +589,11 @@ async def export_json(code: str, request: Request, caller: Caller = Depends(curr
         first = True
         for start in range(0, len(ids), EXPORT_CHUNK):
             chunk = ids[start : start + EXPORT_CHUNK]
-            records = await _in_session(
-                request, lambda s, chunk=chunk: [store.get_match(s, m, viewer=store.ANYONE) for m in chunk]
-            )
+
+            def read(session: Session, chunk: list[str] = chunk) -> list[dict[str, Any] | None]:
+                return [store.get_match(session, m, viewer=store.ANYONE) for m in chunk]
+
+            records = await _in_session(request, read)
             for record in records:
                 if record is not None:
                     yield (b"" if first else b",") + orjson.dumps(record)
@@ -602,7 +613,7 @@ async def export_json(code: str, request: Request, caller: Caller = Depends(curr
 async def _night(request: Request, code: str) -> tuple[dict, str]:
     """The group's night recap and the group's name (membership checked by the caller)."""
 
-    def read(session) -> tuple[dict, str]:
+    def read(session: Session) -> tuple[dict, str]:
         members = {m["player_id"]: m["name"] for m in groups.members_of(session, code)}
         night = recap.recap(groups.night_matches(session, code, recap.NIGHT_GAP), members)
         return night, session.get_one(Group, code).name
@@ -634,7 +645,8 @@ async def night_recap_png(code: str, request: Request, caller: Caller = Depends(
 
     async def draw() -> bytes:
         night, name = await _night(request, code)
-        return await request.app.state.recap_painters.draw(name, night, recap.titles())
+        painters: RecapPainters = request.app.state.recap_painters
+        return await painters.draw(name, night, recap.titles())
 
     png = await request.app.state.recap_images.body(f"{code}:{version}", draw)
     return Response(

@@ -18,6 +18,7 @@ from server.players import player_for_token
 from server.rooms.seats import quoted
 from server.rules.replay import ReplayError
 from server.storage import store
+from server.storage.db import Database
 
 router = APIRouter(tags=["matches"])
 
@@ -115,8 +116,9 @@ class Replay(BaseModel):
     steps: list[ReplayStep]
 
 
-def _db(request: Request):
-    return request.app.state.db
+def _db(request: Request) -> Database:
+    db: Database = request.app.state.db
+    return db
 
 
 async def _viewer(request: Request) -> str | None:

@@ -33,6 +33,7 @@ from server.edges.api.players import TOO_MANY_DEVICES, PlayerCreated, device_lab
 from server.limits import LINKS
 from server.players import Caller
 from server.storage import devices, passkeys
+from server.storage.db import Database
 
 router = APIRouter(tags=["passkeys"])
 RP_NAME = "Felt"
@@ -80,7 +81,8 @@ def _party(request: Request) -> tuple[str, str]:
 
 
 def _options_json(options: Any) -> dict[str, Any]:
-    return json.loads(webauthn.options_to_json(options))
+    options_json: dict[str, Any] = json.loads(webauthn.options_to_json(options))
+    return options_json
 
 
 @router.post(
@@ -91,7 +93,7 @@ def _options_json(options: Any) -> dict[str, Any]:
 )
 async def passkey_options(request: Request, caller: Caller = Depends(current_player)) -> Ceremony:
     rp_id, _ = _party(request)
-    db = request.app.state.db
+    db: Database = request.app.state.db
 
     def make() -> Ceremony:
         with db.session() as session:
@@ -124,7 +126,7 @@ async def passkey_options(request: Request, caller: Caller = Depends(current_pla
 async def add_passkey(body: Answer, request: Request, caller: Caller = Depends(current_player)) -> PasskeyOut:
     rp_id, origin = _party(request)
     label = body.label.strip() or device_label(request.headers.get("user-agent", ""))
-    db = request.app.state.db
+    db: Database = request.app.state.db
 
     def add() -> PasskeyOut | None:
         with db.session() as session:
@@ -162,7 +164,7 @@ async def add_passkey(body: Answer, request: Request, caller: Caller = Depends(c
     responses=error_response_doc(401, 503),
 )
 async def list_passkeys(request: Request, caller: Caller = Depends(current_player)) -> PasskeyList:
-    db = request.app.state.db
+    db: Database = request.app.state.db
 
     def read() -> list[dict]:
         with db.session() as session:
@@ -179,7 +181,7 @@ async def list_passkeys(request: Request, caller: Caller = Depends(current_playe
     responses=error_response_doc(401, 404, 503),
 )
 async def remove_passkey(credential_id: str, request: Request, caller: Caller = Depends(current_player)) -> Response:
-    db = request.app.state.db
+    db: Database = request.app.state.db
 
     def remove() -> bool:
         with db.session() as session:
@@ -199,7 +201,7 @@ async def remove_passkey(credential_id: str, request: Request, caller: Caller = 
 async def sign_in_options(request: Request) -> Ceremony:
     spend(request, LINKS, "sign-in attempts")
     rp_id, _ = _party(request)
-    db = request.app.state.db
+    db: Database = request.app.state.db
 
     def make() -> Ceremony:
         options = webauthn.generate_authentication_options(
@@ -222,7 +224,7 @@ async def sign_in_options(request: Request) -> Ceremony:
 async def sign_in(body: Answer, request: Request) -> PlayerCreated:
     rp_id, origin = _party(request)
     label = device_label(request.headers.get("user-agent", ""))
-    db = request.app.state.db
+    db: Database = request.app.state.db
     cap = request.app.state.settings.max_devices_per_player
 
     def verify() -> PlayerCreated | None:

@@ -18,6 +18,7 @@ from server.edges.api.errors import ApiError, error_response_doc
 from server.limits import LINKS, PLAYERS
 from server.players import Caller, device_revoked, player_renamed
 from server.storage import devices, store
+from server.storage.db import Database
 
 router = APIRouter(tags=["players"])
 
@@ -110,7 +111,7 @@ async def create_player(body: NewPlayer, request: Request) -> PlayerCreated:
     spend(request, PLAYERS, "new players")
     name = _clean_name(body.name)
     label = device_label(request.headers.get("user-agent", ""))
-    db = request.app.state.db
+    db: Database = request.app.state.db
 
     def create() -> PlayerCreated:
         with db.session() as session:
@@ -138,7 +139,7 @@ async def get_me(caller: Caller = Depends(current_player)) -> PlayerMe:
 )
 async def rename(body: Rename, request: Request, caller: Caller = Depends(current_player)) -> PlayerMe:
     name = _clean_name(body.name)
-    db = request.app.state.db
+    db: Database = request.app.state.db
 
     def save() -> None:
         with db.session() as session:
@@ -157,7 +158,7 @@ async def rename(body: Rename, request: Request, caller: Caller = Depends(curren
     responses=error_response_doc(401, 503),
 )
 async def create_link(request: Request, caller: Caller = Depends(current_player)) -> LinkCreated:
-    db = request.app.state.db
+    db: Database = request.app.state.db
 
     def create() -> tuple[str, datetime]:
         with db.session() as session:
@@ -178,7 +179,7 @@ async def create_link(request: Request, caller: Caller = Depends(current_player)
 async def redeem_link(body: LinkCode, request: Request) -> PlayerCreated:
     spend(request, LINKS, "device link codes")
     label = device_label(request.headers.get("user-agent", ""))
-    db = request.app.state.db
+    db: Database = request.app.state.db
     cap = request.app.state.settings.max_devices_per_player
 
     def redeem() -> PlayerCreated | None:
@@ -205,7 +206,7 @@ async def redeem_link(body: LinkCode, request: Request) -> PlayerCreated:
     responses=error_response_doc(401, 503),
 )
 async def list_devices(request: Request, caller: Caller = Depends(current_player)) -> DeviceList:
-    db = request.app.state.db
+    db: Database = request.app.state.db
 
     def read() -> list[dict]:
         with db.session() as session:
@@ -225,7 +226,7 @@ async def name_device(
     device_id: str, body: DeviceName, request: Request, caller: Caller = Depends(current_player)
 ) -> DeviceOut:
     name = _clean_name(body.name) if body.name and body.name.strip() else None
-    db = request.app.state.db
+    db: Database = request.app.state.db
 
     def save() -> dict | None:
         with db.session() as session:
@@ -247,7 +248,7 @@ async def name_device(
     responses=error_response_doc(401, 404, 503),
 )
 async def revoke_device(device_id: str, request: Request, caller: Caller = Depends(current_player)) -> Response:
-    db = request.app.state.db
+    db: Database = request.app.state.db
 
     def revoke() -> str | None:
         with db.session() as session:

@@ -18,6 +18,7 @@ from server.notify.outbound import MAX_URL_CHARS, OutboundRefused, Reach, check_
 from server.notify.push import LANGS, b64url, b64url_decode
 from server.players import Caller
 from server.storage import push as store
+from server.storage.db import Database
 
 router = APIRouter(tags=["push"])
 
@@ -93,7 +94,7 @@ def clean_subscription(body: NewSubscription, allow_private: bool) -> tuple[str,
     return endpoint, b64url(point), b64url(auth)
 
 
-def _settings_of(db, device: str) -> NotifySettings:
+def _settings_of(db: Database, device: str) -> NotifySettings:
     with db.session() as session:
         off = store.kinds_off(session, device)
         subscribed = store.subscription_of(session, device) is not None
@@ -119,7 +120,7 @@ async def subscribe(
     device = own_device(device_id, caller)
     endpoint, p256dh, auth = clean_subscription(body, request.app.state.settings.outbound_allow_private)
     lang = body.lang if body.lang in LANGS else "en"
-    db = request.app.state.db
+    db: Database = request.app.state.db
     cap = request.app.state.settings.max_push_subscriptions_per_player
 
     def save() -> NotifySettings | None:
@@ -151,7 +152,7 @@ async def subscribe(
 )
 async def unsubscribe(device_id: str, request: Request, caller: Caller = Depends(current_player)) -> Response:
     device = own_device(device_id, caller)
-    db = request.app.state.db
+    db: Database = request.app.state.db
 
     def drop() -> None:
         with db.session() as session:
@@ -169,7 +170,7 @@ async def unsubscribe(device_id: str, request: Request, caller: Caller = Depends
 )
 async def get_kinds(device_id: str, request: Request, caller: Caller = Depends(current_player)) -> NotifySettings:
     device = own_device(device_id, caller)
-    db = request.app.state.db
+    db: Database = request.app.state.db
     return await db.call(_settings_of, db, device)
 
 
@@ -183,7 +184,7 @@ async def set_kinds(
     device_id: str, body: Kinds, request: Request, caller: Caller = Depends(current_player)
 ) -> NotifySettings:
     device = own_device(device_id, caller)
-    db = request.app.state.db
+    db: Database = request.app.state.db
 
     def save() -> NotifySettings | None:
         with db.session() as session:

@@ -23,11 +23,12 @@ from server.games import game_names
 from server.limits import ROOMS
 from server.notify.events import TableOpened
 from server.players import player_for_token
-from server.rooms import RoomError
+from server.rooms import Room, RoomError
 from server.rooms.manager import UNAVAILABLE
 from server.rooms.seats import is_room_code, quoted
 from server.rooms.watching import WATCH_DELAYS, WATCHERS
 from server.storage import store
+from server.storage.db import Database
 
 # How long a new table's answer waits for its first log entry to be durable (the writer
 # commits every few ms; longer means the database is out, and the answer is 503).
@@ -51,6 +52,11 @@ class CreateRoom(BaseModel):
     open_bot_seats: bool = Field(
         default=False,
         description="During play anyone may take a bot's seat unasked (false: the host allows each request).",
+    )
+    undo: Literal["ask", "off", "free"] | None = Field(
+        default=None,
+        description="Taking an action back: the next seat to act agrees ('ask'), 'free' (at once) or 'off'. "
+        "Default: the group's last choice for the game, the table played again's ('from'), else 'ask'.",
     )
     watchers: Any = Field(
         default=None,
@@ -136,12 +142,13 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
     spend(request, ROOMS, "new rooms")
     manager = request.app.state.rooms
     previous = follow = None
-    options, group = body.options, body.group
+    options, group, undo = body.options, body.group, body.undo
     chosen = {"watchers": body.watchers, "watch_delay": body.watch_delay}
     watch: dict = {}  # what the new table takes that was not chosen now
     if group is not None:
         options = await group_table_options(request, group, caller, body.game, body.options)
         watch = await group_table_choices(request, group, body.game)
+        undo = undo or watch.pop("undo", None)  # the group's last choice, beside its watchers
     elif body.from_:
         group = await group_of_table(request, body.from_)
     try:
@@ -154,6 +161,7 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
             _may_follow(previous, body.from_, caller.id)
             follow = await rotated_follow(request, previous, group) if body.rotate_partners else previous
             watch = {"watchers": previous.table.watching.watchers, "watch_delay": previous.table.watching.delay}
+            undo = undo or previous.table.undo  # "Play again" keeps it
         watch = {**watch, **{k: v for k, v in chosen.items() if v is not None}, "group": group}
         room = await manager.create_shared(
             body.game,
@@ -166,12 +174,12 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
             follow=follow,
             open_bot_seats=body.open_bot_seats,
             watch=watch,
+            undo=undo,
         )
         if group is not None:  # the options a group last used become its defaults
             used = room.summary()["options"] if body.group is not None else None
             opened = TableOpened(room.code, room.table.game.name, room.table.host_name)
-            watching = room.table.watching
-            remembered = {"watchers": watching.watchers, "watch_delay": watching.delay} if body.group else None
+            remembered = _chosen_beside_options(room) if body.group else None
             await link_group_table(request, group, opened, used, caller.id, remembered)
         if previous is not None:
             try:
@@ -185,6 +193,13 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
     except RoomError as err:
         raise ApiError(err.status, err.code, err.message) from None
     return {"code": room.code, "url": f"/r/{room.code}"}
+
+
+def _chosen_beside_options(room: Any) -> dict:
+    """What a group's new table chose beyond the game's options, for the group to remember (its
+    take-back rule when not the usual: the choices are replaced whole, so "ask" is forgotten)."""
+    watching, undo = room.table.watching, room.table.undo
+    return {"watchers": watching.watchers, "watch_delay": watching.delay, **({"undo": undo} if undo != "ask" else {})}
 
 
 def _may_follow(previous: Any, code: str, player_id: str) -> None:
@@ -218,7 +233,7 @@ async def list_rooms(
 async def get_room(code: str, request: Request) -> dict:
     check_lookups(request)
     try:  # a read: in cluster mode it never takes the table to this node
-        room = await request.app.state.rooms.read(code)
+        room: Room | None = await request.app.state.rooms.read(code)
     except RoomError as err:
         raise ApiError(err.status, err.code, err.message) from None
     if room is None:
@@ -244,7 +259,7 @@ async def match_of_room(code: str, request: Request) -> dict:
     check_lookups(request)
     match_id = None
     if is_room_code(code):
-        db = request.app.state.db
+        db: Database = request.app.state.db
         caller = await player_for_token(request.app, bearer_token(request))
         viewer = caller.id if caller else None
 

@@ -11,7 +11,7 @@ from its room when this node holds it, or in a cluster from the marks its node k
 from __future__ import annotations
 
 from collections.abc import Awaitable
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel
@@ -19,10 +19,12 @@ from pydantic import BaseModel
 from server.edges.api.deps import Caller, current_player
 from server.edges.api.errors import ApiError, error_response_doc
 from server.edges.api.groups import group_tables_of
-from server.rooms import RoomError
+from server.rooms import Room, RoomError, RoomManager
 from server.rooms.table import awaits
 from server.rooms.timer import is_slow
 from server.storage.db import OUTAGE_ERRORS
+
+T = TypeVar("T")
 
 router = APIRouter(tags=["tables"])
 
@@ -94,7 +96,7 @@ def _turn(rooms: Any, table: dict, player_id: str, marks: dict[str, int | None] 
     return {"your_turn": turn, "deadline": room.table.clock.deadline if turn else None}
 
 
-async def _refusals_as_api(step: Awaitable[Any]) -> Any:
+async def _refusals_as_api(step: Awaitable[T]) -> T:
     """Await ``step``; a room's refusal becomes the HTTP error it stands for."""
     try:
         return await step
@@ -102,11 +104,11 @@ async def _refusals_as_api(step: Awaitable[Any]) -> Any:
         raise ApiError(err.status, err.code, err.message) from None
 
 
-async def _open(request: Request, code: str, player_id: str, host_only: bool = False):
+async def _open(request: Request, code: str, player_id: str, host_only: bool = False) -> Room:
     """The table, open on this node. In cluster mode whether the caller sits at it (or hosts
     it) is checked on its log first, a read that moves nothing: only a table's own players
     bring it to this node."""
-    rooms = request.app.state.rooms
+    rooms: RoomManager = request.app.state.rooms
     if rooms.cluster is not None:
         _check_caller(await _refusals_as_api(rooms.read(code)), code, player_id, host_only)
     room = await _refusals_as_api(rooms.open(code))

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from server.rules.cards import JOKERS, NATURAL_STRENGTH, RANKS, SUITS, card_code
@@ -165,6 +166,20 @@ def trick_winner(trick: Sequence[tuple[int, str]], trump: str | None, downtown: 
         if contending > best:
             winner, best = seat, contending
     return winner
+
+
+# A claim's view of the cards (``server.rules.tricks.TrickPlay``), per trump and direction:
+# each card's suit in play and strength, and the trick's winner.
+TRICK_ORDERS = {
+    (trump, down): {card: (suit_of[card], STRENGTH[down][card]) for card in suit_of}
+    for trump, suit_of in _SUIT_IN_PLAY.items()
+    for down in (False, True)
+}
+TRICK_WINNERS = {
+    (trump, down): partial(trick_winner, trump=trump, downtown=down)
+    for trump in _SUIT_IN_PLAY
+    for down in (False, True)
+}
 
 
 def hand_points(

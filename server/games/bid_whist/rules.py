@@ -78,6 +78,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from itertools import combinations
 from typing import Any, ClassVar, Literal
 
@@ -104,7 +105,7 @@ from server.rules.cards import (
 )
 from server.rules.game import Action, Game, GameOptions, Sections, Setup, Teams, shared_actions
 from server.rules.state import State, ViewMemo
-from server.rules.tricks import follow_suit, trick_winner, why_not_follow
+from server.rules.tricks import NATURAL, TrickPlay, follow_suit, trick_winner, why_not_follow
 
 PLAYERS = 4
 HAND_SIZE = 12
@@ -913,6 +914,12 @@ def _discards_open(state: BidWhistState) -> bool:
 # ---- the engine -----------------------------------------------------------------------------
 
 
+# A claim's view of the seed's cards (``trick_play``); house rules have their own.
+_ORDER = {card: (card[-1], NATURAL.plain[card]) for card in _FULL_DECK}
+_WINNERS = {trump: partial(trick_winner, trump=trump) for trump in (*SUITS, None)}
+_SIDES = (0, 1, 0, 1)
+
+
 class BidWhist(Game):
     """Bid Whist, the seed's 12-trick variant with a 4-card kitty."""
 
@@ -975,6 +982,20 @@ class BidWhist(Game):
     def players(self, state: BidWhistState) -> int:
         """The number of seats in this match (always 4)."""
         return PLAYERS
+
+    claims = True
+
+    def trick_play(self, state: BidWhistState) -> TrickPlay | None:
+        """The hand's tricks once the first card is led, partners on one side; else None."""
+        if state.phase is not _PLAYING:
+            return None
+        trump, hands, trick, turn = state.trump, state.hands, state.trick, state.turn
+        if state.house is None:
+            return TrickPlay(hands, trick, turn, _SIDES, trump, _ORDER, _WINNERS[trump])
+        rule = (trump, state.play_direction == "downtown")
+        return TrickPlay(
+            hands, trick, turn, _SIDES, trump, house_rules.TRICK_ORDERS[rule], house_rules.TRICK_WINNERS[rule]
+        )
 
     # ---- turn and legality -------------------------------------------------------------
 

@@ -81,6 +81,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
+from functools import partial
 from operator import add
 from typing import Any, ClassVar, Literal, NamedTuple, cast
 
@@ -104,7 +105,7 @@ from server.rules.game import (
     shared_actions,
 )
 from server.rules.state import State, ViewMemo
-from server.rules.tricks import follow_suit, trick_winner, why_not_follow
+from server.rules.tricks import NATURAL, TrickPlay, follow_suit, trick_winner, why_not_follow
 
 MAX_EXTRA_HANDS = 10
 
@@ -452,6 +453,12 @@ def _record(deal: Deal, scores: list[int] | None) -> dict[str, Any]:
     }
 
 
+# A claim's view of the cards (``trick_play``): each card's suit and strength, and the
+# winner of a trick under each trump (None: no trump).
+_ORDER = {card: (card[-1], NATURAL.plain[card]) for card in _DECK}
+_WINNERS = {trump: partial(trick_winner, trump=trump) for trump in (*SUITS, None)}
+
+
 class OhHell(Game):
     """Oh Hell: bid exactly the tricks you will take, hand after hand."""
 
@@ -497,6 +504,17 @@ class OhHell(Game):
         """The seat that must act now, as a list; [] when the match is over."""
         turn = state.turn
         return [] if turn is None else [turn]
+
+    claims = True
+
+    def trick_play(self, state: OhHellState) -> TrickPlay | None:
+        """The hand's tricks as they stand, each player their own side; None while bidding."""
+        turn = state.turn
+        if state.phase is not _PLAYING or turn is None:
+            return None
+        trump = state.deal.trump
+        sides = tuple(range(state.rules.players))
+        return TrickPlay(state.hands, state.trick, turn, sides, trump, _ORDER, _WINNERS[trump])
 
     def forbidden_bid(self, state: OhHellState) -> int | None:
         """The bid the dealer may not make now under the hook rule, else None."""

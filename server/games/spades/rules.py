@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any, ClassVar, NamedTuple
 
 from pydantic import Field
@@ -68,7 +69,7 @@ from pydantic import Field
 from server.rules.cards import RANKS, SUITS, card_code, hand_rng, is_card, shuffled, standard_deck
 from server.rules.game import Action, Game, GameOptions, Sections, Setup, Teams, shared_action, shared_actions
 from server.rules.state import State, ViewMemo
-from server.rules.tricks import OF_SUIT, follow_suit, trick_winner, why_not_follow
+from server.rules.tricks import NATURAL, OF_SUIT, TrickPlay, follow_suit, trick_winner, why_not_follow
 
 PLAYERS = 4
 TRUMP = "S"
@@ -83,6 +84,10 @@ _SORT_KEY: dict[str, int] = {
 }
 _SPADES = OF_SUIT[TRUMP]
 # Each move's public form, as the log keeps it (server.rules.state), and as an action.
+# A card's suit and strength for a claim's search (spades are always trump).
+_ORDER = {card: (card[-1], NATURAL.plain[card]) for card in _DECK}
+_WINNER = partial(trick_winner, trump=TRUMP)
+_SIDES = (0, 1, 0, 1)  # each seat's partnership (team_of): partners sit opposite
 _PLAY_MOVE = {card: (("type", "play"), ("card", card)) for card in _DECK}
 _BID_MOVE = tuple((("type", "bid"), ("value", v)) for v in range(14))
 _BLIND_NIL_MOVE = (("type", "bid"), ("value", 0), ("blind", True))
@@ -419,6 +424,15 @@ class Spades(Game):
         """The seat that must act now, as a list; [] when the match is over."""
         turn = state.turn
         return [] if turn is None else [turn]
+
+    claims = True
+
+    def trick_play(self, state: SpadesState) -> TrickPlay | None:
+        """The hand's tricks as they stand, partners on one side; None while bidding."""
+        turn = state.turn
+        if state.phase is not _PLAYING or turn is None:
+            return None
+        return TrickPlay(state.hands, state.trick, turn, _SIDES, TRUMP, _ORDER, _WINNER)
 
     def legal_actions(self, state: SpadesState, seat: int) -> list[Action]:
         """Every legal action of ``seat`` now ([] when it need not act); cards in hand order."""

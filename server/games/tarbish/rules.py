@@ -50,6 +50,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from enum import Enum
+from functools import partial
 from operator import itemgetter
 from typing import Any, ClassVar, NamedTuple
 
@@ -76,7 +77,7 @@ from server.rules.game import (
     shared_actions,
 )
 from server.rules.state import State, ViewMemo
-from server.rules.tricks import Ranks, strength_map, trick_winner, trump_duty, why_not_trump
+from server.rules.tricks import Ranks, TrickPlay, strength_map, trick_winner, trump_duty, why_not_trump
 
 PLAYERS = 4
 HAND_SIZE = 9
@@ -605,6 +606,13 @@ def _start_hand(new: TarbishState, match: MatchInfo, index: int, dealer: int) ->
 # ---- the engine -----------------------------------------------------------------------------
 
 
+# A claim's view of the cards (``trick_play``) per trump (None: no trump): each card's suit
+# and strength, and the trick's winner.
+_ORDERS = {t: {c: (c[-1], RANKS.trump[c] if c[-1] == t else RANKS.plain[c]) for c in DECK} for t in (*SUITS, None)}
+_WINNERS = {t: partial(trick_winner, trump=t, ranks=RANKS) for t in (*SUITS, None)}
+_SIDES = (0, 1, 0, 1)
+
+
 class Tarbish(Game):
     """Tarabish for four players in two partnerships."""
 
@@ -670,6 +678,15 @@ class Tarbish(Game):
     def players(self, state: TarbishState) -> int:
         """Always four."""
         return PLAYERS
+
+    claims = True
+
+    def trick_play(self, state: TarbishState) -> TrickPlay | None:
+        """The hand's tricks as they stand, partners on one side; None before the lead."""
+        if state.phase is not _PLAYING:
+            return None
+        trump = state.match.trump
+        return TrickPlay(state.hands, state.trick, state.turn, _SIDES, trump, _ORDERS[trump], _WINNERS[trump])
 
     def to_act(self, state: TarbishState) -> list[int]:
         """The one seat that must act now; [] when the match is over."""

@@ -3,7 +3,7 @@ list of devices, revoking one (its token refused at once, its sockets closed), r
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
@@ -20,7 +20,9 @@ from server.storage import devices
 
 ROUTER = players.router
 FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
-PHONE = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36"
+PHONE = (
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36"
+)
 
 
 @pytest.fixture
@@ -67,7 +69,7 @@ async def test_a_link_code_makes_a_new_device_of_the_same_player_once(client):
     body = made.json()
     code = body["code"]
     expires = datetime.fromisoformat(body["expires_at"])
-    assert timedelta(minutes=9) < expires - datetime.now(timezone.utc) <= timedelta(minutes=10)
+    assert timedelta(minutes=9) < expires - datetime.now(UTC) <= timedelta(minutes=10)
     assert body["url"] == f"/link?code={code}"
     assert body["qr_svg"] == players.qr_svg(f"http://felt/link?code={code}")
     assert body["qr_svg"].startswith("<svg")
@@ -86,7 +88,7 @@ async def test_a_link_code_makes_a_new_device_of_the_same_player_once(client):
 async def test_wrong_used_and_expired_codes_answer_alike(client, monkeypatch):
     ana = await new_player(client)
     code = (await client.post("/api/players/me/links", headers=bearer(ana["token"]))).json()["code"]
-    later = datetime.now(timezone.utc) + timedelta(minutes=10, seconds=1)
+    later = datetime.now(UTC) + timedelta(minutes=10, seconds=1)
     monkeypatch.setattr(devices, "_now", lambda: later)
     expired = await client.post("/api/players/link", json={"code": code})
     wrong = await client.post("/api/players/link", json={"code": "ABCD2345"})
@@ -167,8 +169,15 @@ async def test_renaming_answers_the_new_name_on_every_device_at_once(client):
     [
         (FIREFOX, "Firefox on Linux"),
         (PHONE, "Chrome on Android"),
-        ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Version/17.5 Mobile/15E148 Safari/604.1", "Safari on iPhone"),
-        ("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/126.0 Safari/537.36 Edg/126.0", "Edge on Windows"),
+        (
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 "
+            "Version/17.5 Mobile/15E148 Safari/604.1",
+            "Safari on iPhone",
+        ),
+        (
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/126.0 Safari/537.36 Edg/126.0",
+            "Edge on Windows",
+        ),
         ("curl/8.5", ""),
         ("", ""),
     ],

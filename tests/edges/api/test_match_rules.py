@@ -46,26 +46,29 @@ async def test_the_options_of_a_table_reach_its_listing_its_match_its_history_an
 
     full = get_game(game_name).parse_options(HOUSE[game_name]).model_dump(mode="json")
     app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'app.db'}", bot_delay_ms=0))
-    async with app.router.lifespan_context(app):
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://felt") as client:
-            host = (await client.post("/api/players", json={"name": "Host"})).json()
-            created = await client.post(
-                "/api/rooms", json={"game": game_name, "options": HOUSE[game_name], "seats": 4},
-                headers={"Authorization": f"Bearer {host['token']}"},
-            )
-            assert created.status_code == 201, created.text
-            code = created.json()["code"]
-            listed = (await client.get("/api/rooms")).json()["rooms"]
-            assert [r["options"] for r in listed if r["code"] == code] == [full]
-            assert (await client.get(f"/api/rooms/{code}")).json()["options"] == full
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://felt") as client,
+    ):
+        host = (await client.post("/api/players", json={"name": "Host"})).json()
+        created = await client.post(
+            "/api/rooms",
+            json={"game": game_name, "options": HOUSE[game_name], "seats": 4},
+            headers={"Authorization": f"Bearer {host['token']}"},
+        )
+        assert created.status_code == 201, created.text
+        code = created.json()["code"]
+        listed = (await client.get("/api/rooms")).json()["rooms"]
+        assert [r["options"] for r in listed if r["code"] == code] == [full]
+        assert (await client.get(f"/api/rooms/{code}")).json()["options"] == full
 
-            await play_out(app, app.state.rooms.get(code), host)
-            mine = (await client.get("/api/matches", params={"player": host["id"]})).json()["matches"]
-            assert mine == []  # the host stood up: only the bots played
-            page = (await client.get("/api/matches", params={"game": game_name})).json()["matches"]
-            assert len(page) == 1 and page[0]["options"] == full
-            match_id = page[0]["id"]
-            assert (await client.get(f"/api/matches/{match_id}")).json()["options"] == full
-            assert (await client.get(f"/api/matches/{match_id}/replay")).json()["options"] == full
-            schema = client._transport.app.openapi()["components"]["schemas"]  # type: ignore[attr-defined]
-            assert "options" in schema["MatchSummary"]["properties"]
+        await play_out(app, app.state.rooms.get(code), host)
+        mine = (await client.get("/api/matches", params={"player": host["id"]})).json()["matches"]
+        assert mine == []  # the host stood up: only the bots played
+        page = (await client.get("/api/matches", params={"game": game_name})).json()["matches"]
+        assert len(page) == 1 and page[0]["options"] == full
+        match_id = page[0]["id"]
+        assert (await client.get(f"/api/matches/{match_id}")).json()["options"] == full
+        assert (await client.get(f"/api/matches/{match_id}/replay")).json()["options"] == full
+        schema = client._transport.app.openapi()["components"]["schemas"]  # type: ignore[attr-defined]
+        assert "options" in schema["MatchSummary"]["properties"]

@@ -6,22 +6,22 @@ import asyncio
 import hashlib
 import random
 import secrets
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import httpx
 import jsonpatch
 import pytest
+from storage_helpers import with_occupant
 
-from server.storage import store
-from server.edges.api import matches
 from server.config import Settings
+from server.edges.api import matches
 from server.games import get_game
 from server.rules.replay import replay
-from storage_helpers import with_occupant
+from server.storage import store
 
 GAMES = ["oh_hell", "bid_whist", "tarbish", "ribs"]
 SHORT = {"oh_hell": {"max_cards": 3}, "bid_whist": {"target": 7}, "tarbish": {"target": 150}, "ribs": {"target": 2}}
-T0 = datetime(2026, 6, 1, 18, 30, tzinfo=timezone.utc)
+T0 = datetime(2026, 6, 1, 18, 30, tzinfo=UTC)
 
 
 def random_record(game_name: str, seed: int, finished_at: datetime, player_ids=None) -> dict:
@@ -38,16 +38,31 @@ def random_record(game_name: str, seed: int, finished_at: datetime, player_ids=N
     n = game.default_players
     player_ids = player_ids or [None] * n
     return {
-        "id": secrets.token_hex(8), "game": game_name, "options": SHORT[game_name], "seed": str(seed),
-        "commitment": hashlib.sha256(str(seed).encode()).hexdigest(), "dealer": 1, "room_code": "ABCDEF",
+        "id": secrets.token_hex(8),
+        "game": game_name,
+        "options": SHORT[game_name],
+        "seed": str(seed),
+        "commitment": hashlib.sha256(str(seed).encode()).hexdigest(),
+        "dealer": 1,
+        "room_code": "ABCDEF",
         "players": [
-            with_occupant({"seat": s, "name": f"P{s}", "player_id": player_ids[s], "bot": player_ids[s] is None,
-                           "level": "easy" if player_ids[s] is None else None})
+            with_occupant(
+                {
+                    "seat": s,
+                    "name": f"P{s}",
+                    "player_id": player_ids[s],
+                    "bot": player_ids[s] is None,
+                    "level": "easy" if player_ids[s] is None else None,
+                }
+            )
             for s in range(n)
         ],
-        "hands": game.hand_records(state), "actions": actions,
-        "scores": outcome["scores"], "winners": outcome["winners"],
-        "started_at": finished_at - timedelta(minutes=9), "finished_at": finished_at,
+        "hands": game.hand_records(state),
+        "actions": actions,
+        "scores": outcome["scores"],
+        "winners": outcome["winners"],
+        "started_at": finished_at - timedelta(minutes=9),
+        "finished_at": finished_at,
     }
 
 
@@ -160,7 +175,7 @@ async def test_the_replay_patches_from_the_deal_to_every_state_the_engine_comput
     views = [game.full_view(state) for state in replay(record)]
     assert body["first"] == views[0]
     doc = body["first"]
-    for step, expected in zip(body["steps"], views[1:]):
+    for step, expected in zip(body["steps"], views[1:], strict=True):
         doc = jsonpatch.apply_patch(doc, step["ops"])  # the oracle: an independent RFC 6902 library
         assert doc == expected
     assert doc["phase"] == "over"
@@ -184,8 +199,21 @@ async def test_the_openapi_document_describes_every_matches_route(client):
     names = {p["name"] for p in paths["/api/matches"]["get"]["parameters"]}
     assert names == {"player", "game", "limit", "before"}
     record = schema["components"]["schemas"]["MatchRecord"]["properties"]
-    assert {"id", "game", "options", "seed", "commitment", "dealer", "players", "hands", "actions",
-            "scores", "winners", "started_at", "finished_at"} <= set(record)
+    assert {
+        "id",
+        "game",
+        "options",
+        "seed",
+        "commitment",
+        "dealer",
+        "players",
+        "hands",
+        "actions",
+        "scores",
+        "winners",
+        "started_at",
+        "finished_at",
+    } <= set(record)
 
 
 # ---- the real application -------------------------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from fastapi import FastAPI, APIRouter
+from fastapi import APIRouter, FastAPI
 
 from server.config import Settings
 from server.edges.api import passkeys, players
@@ -50,9 +50,13 @@ async def test_answers_that_are_no_credential_are_refused_with_400(client, crede
     ana = await player(client)
     auth = {"Authorization": ana["Authorization"]}
     handle = (await client.post("/api/players/me/passkeys/options", headers=auth)).json()["challenge_id"]
-    added = await client.post("/api/players/me/passkeys", json={"challenge_id": handle, "credential": credential}, headers=auth)
+    added = await client.post(
+        "/api/players/me/passkeys", json={"challenge_id": handle, "credential": credential}, headers=auth
+    )
     assert added.status_code == 400 and added.json()["error"]["code"] == "passkey_refused"
-    again = await client.post("/api/players/me/passkeys", json={"challenge_id": handle, "credential": credential}, headers=auth)
+    again = await client.post(
+        "/api/players/me/passkeys", json={"challenge_id": handle, "credential": credential}, headers=auth
+    )
     assert again.status_code == 400
     handle = (await client.post("/api/passkeys/sign-in/options")).json()["challenge_id"]
     signed = await client.post("/api/passkeys/sign-in", json={"challenge_id": handle, "credential": credential})
@@ -61,10 +65,15 @@ async def test_answers_that_are_no_credential_are_refused_with_400(client, crede
 
 async def test_a_challenge_made_for_one_player_is_refused_to_another(client):
     ana, bo = await player(client), await player(client, "Bo")
-    handle = (await client.post("/api/players/me/passkeys/options", headers={"Authorization": ana["Authorization"]})).json()["challenge_id"]
+    handle = (
+        await client.post("/api/players/me/passkeys/options", headers={"Authorization": ana["Authorization"]})
+    ).json()["challenge_id"]
     answer = await client.post(
-        "/api/players/me/passkeys", json={"challenge_id": handle, "credential": {"id": "x"}},
+        "/api/players/me/passkeys",
+        json={"challenge_id": handle, "credential": {"id": "x"}},
         headers={"Authorization": bo["Authorization"]},
     )
     assert answer.status_code == 400
-    assert (await client.get("/api/players/me/passkeys", headers={"Authorization": bo["Authorization"]})).json() == {"passkeys": []}
+    assert (await client.get("/api/players/me/passkeys", headers={"Authorization": bo["Authorization"]})).json() == {
+        "passkeys": []
+    }

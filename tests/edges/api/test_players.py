@@ -7,9 +7,8 @@ import hashlib
 import pytest
 import sqlalchemy as sa
 
-from server.storage import store
 from server.edges.api import players
-
+from server.storage import store
 
 ROUTER = players.router
 
@@ -27,7 +26,9 @@ async def test_creating_a_player_answers_201_with_id_name_and_token(client, db):
 async def test_the_token_is_kept_only_as_its_sha256(client, db):
     body = (await client.post("/api/players", json={"name": "Bo"})).json()
     with db.engine.connect() as conn:
-        stored = conn.execute(sa.text("SELECT token_hash FROM devices WHERE player_id = :id"), {"id": body["id"]}).scalar()
+        stored = conn.execute(
+            sa.text("SELECT token_hash FROM devices WHERE player_id = :id"), {"id": body["id"]}
+        ).scalar()
     assert stored == hashlib.sha256(body["token"].encode()).hexdigest()
     assert stored != body["token"]
 

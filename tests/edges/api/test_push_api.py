@@ -25,8 +25,10 @@ def b64url(data: bytes) -> str:
 
 
 def browser_keys() -> dict:
-    point = ec.generate_private_key(ec.SECP256R1()).public_key().public_bytes(
-        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    point = (
+        ec.generate_private_key(ec.SECP256R1())
+        .public_key()
+        .public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
     )
     return {"p256dh": b64url(point), "auth": b64url(os.urandom(16))}
 
@@ -80,11 +82,17 @@ async def test_a_device_subscribes_sets_its_kinds_and_unsubscribes_with_its_own_
     answer = await http.put(f"/api/devices/{laptop}/push", json=subscription(lang="pt"), headers=auth(laptop_token))
     assert answer.status_code == 200, answer.text
     assert answer.json() == {"push": True, "kinds": {"turn": True, "start": True, "mention": True, "clock": True}}
-    changed = await http.put("/api/devices/me/notifications", json={"kinds": {"turn": False}}, headers=auth(laptop_token))
+    changed = await http.put(
+        "/api/devices/me/notifications", json={"kinds": {"turn": False}}, headers=auth(laptop_token)
+    )
     assert changed.json()["kinds"] == {"turn": False, "start": True, "mention": True, "clock": True}
-    again = await http.put("/api/devices/me/notifications", json={"kinds": {"clock": False}}, headers=auth(laptop_token))
+    again = await http.put(
+        "/api/devices/me/notifications", json={"kinds": {"clock": False}}, headers=auth(laptop_token)
+    )
     assert again.json()["kinds"] == {"turn": False, "start": True, "mention": True, "clock": False}
-    unknown = await http.put("/api/devices/me/notifications", json={"kinds": {"cards": True}}, headers=auth(laptop_token))
+    unknown = await http.put(
+        "/api/devices/me/notifications", json={"kinds": {"cards": True}}, headers=auth(laptop_token)
+    )
     assert unknown.status_code == 422 and unknown.json()["error"]["code"] == "invalid_kind"
     # Another device of the same player neither reads nor writes this one's.
     for method, path, body in (
@@ -139,3 +147,4 @@ async def test_a_revoked_devices_token_is_refused_and_its_subscription_gone(http
 
     with db.session() as session:
         assert push_store.subscription_of(session, phone) is None
+    assert (await http.get("/api/devices/me/notifications", headers=auth(laptop_token))).status_code == 200

@@ -1,0 +1,284 @@
+"""Proven claims: a seat claims every remaining trick of the hand for its side, and the claim
+stands only when it is certain.
+
+The rules a claim follows:
+
+- A claim is made while a hand's tricks are being played (``Game.trick_play`` is not None),
+  in a game that allows claims (``Game.claims``); it covers every remaining trick, the trick
+  in progress included, for the claimant's side (partners share a side; in a game without
+  partnerships a seat is its own side).
+- It is certain when the claimant's side takes every remaining trick whatever the other
+  seats legally play: a search with every hand open, where the claimant's side chooses its
+  cards and every other seat plays against it. The moves are the game's own
+  (``legal_actions`` and ``apply``); who takes a trick is the game's own rule
+  (``TrickPlay.winner``).
+- A certain claim comes with a winning line: the plays, seat by seat, that finish the hand
+  with every trick on the claimant's side (the others' cards chosen among their low ones).
+- A claim the search cannot settle within its node budget is not certain: the answer never
+  waits on a search that would take long.
+
+The search (``winning_line``) is an AND-OR search over open hands, cut short as soon as it
+can be: the first trick the claimant's side loses refutes the line that led to it; a seat
+of the claimant's side stops at its first card that wins everything, another seat at its
+first card that refutes. Positions are remembered by (the cards each seat holds, whose card
+is next, the trick so far), so the same position reached by plays in another order is
+settled once. Two positions are settled without a search: a seat against the claim holding
+the highest trump left refutes it (that trump takes the trick it is played to, by the hand's
+last trick at the latest), and a seat of the claiming side to lead whose every card is the
+top of its suit, with no trump elsewhere that could beat a plain one, takes every trick by
+leading from the top. Cards are merged into one move when they are equivalent:
+
+- two cards of one hand of the same suit with no live card (held by anyone, or already in
+  the trick) between them in that suit's order this hand;
+- for a seat playing against the claim, every card of a *dead* suit: a suit that is not
+  trump, that the claimant's side holds none of, and that is not the suit of the trick in
+  progress. After this trick only the claimant's side leads (any other lead means a trick was
+  lost), so a dead suit is never led again and its cards can never take a trick: they are all
+  the same discard, and a position counts them without naming them. (A side holding a card of
+  no suit, such as a joker at no trump, may let another seat name the suit led: then no suit
+  is dead.)
+
+The module knows no game by name and does no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+from server.rules.game import Action, Game
+from server.rules.tricks import Play, TrickPlay
+
+#: Positions the search may settle before it gives up (and the claim is refused): about
+#: 50 ms of search on an idle core (bench/claims.py).
+NODE_BUDGET = 1500
+
+Line = list[tuple[int, Action]]
+_NOTHING: frozenset[str] = frozenset()
+
+
+class OverBudget(Exception):
+    """The search visited more positions than its budget allows."""
+
+
+def winning_line(game: Game, state: Any, claimant: int, budget: int = NODE_BUDGET) -> Line | None:
+    """The plays that finish the hand with every remaining trick on ``claimant``'s side, when
+    that is certain whatever the other seats play; None when it is not (or not now, or the
+    search would take longer than ``budget`` positions)."""
+    if not game.claims:
+        return None
+    play = game.trick_play(state)
+    if play is None or not 0 <= claimant < len(play.sides):
+        return None
+    search = ClaimSearch(game, play.sides[claimant], budget)
+    try:
+        if not search.wins(state, play):
+            return None
+        return search.line(state, play)
+    except OverBudget:
+        return None
+
+
+def is_certain(game: Game, state: Any, claimant: int, budget: int = NODE_BUDGET) -> bool:
+    """Whether ``claimant``'s claim of every remaining trick is certain now."""
+    return winning_line(game, state, claimant, budget) is not None
+
+
+class ClaimSearch:
+    """One claim's search: the side claiming, the positions settled so far, the nodes spent."""
+
+    __slots__ = ("budget", "game", "nodes", "settled", "side")
+
+    def __init__(self, game: Game, side: int, budget: int) -> None:
+        self.game = game
+        self.side = side
+        self.budget = budget
+        self.nodes = 0
+        self.settled: dict[Hashable, bool] = {}
+
+    def wins(self, state: Any, play: TrickPlay) -> bool:
+        """Whether the claiming side takes every remaining trick from this position."""
+        dead = self._dead_suits(play)
+        key = self._key(play, dead)
+        known = self.settled.get(key)
+        if known is not None:
+            return known
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise OverBudget
+        ours = play.sides[play.turn] == self.side
+        if self._top_trump_against(play):
+            result = False
+        elif ours and self._cashes(play):
+            result = True
+        else:
+            result = not ours  # ours: no card wins everything; theirs: no card refutes
+            for card, action in self._moves(state, play, dead):
+                if self._after(state, play, card, action) is ours:
+                    result = ours
+                    break
+        self.settled[key] = result
+        return result
+
+    def _cashes(self, play: TrickPlay) -> bool:
+        """Whether the seat to lead takes every trick by leading its cards from the top: in
+        each suit it holds, it holds that suit's highest live cards, and nobody else holds a
+        trump that could beat one of them (no card of no suit anywhere)."""
+        if play.trick:
+            return False
+        leader, order, trump = play.turn, play.order, play.trump
+        mine: dict[str | None, list[int]] = {}
+        for card in play.hands[leader]:
+            suit, strength = order[card]
+            if suit is None:
+                return False
+            mine.setdefault(suit, []).append(strength)
+        plain = any(suit != trump for suit in mine)
+        for seat, hand in enumerate(play.hands):
+            if seat == leader:
+                continue
+            for card in hand:
+                suit, strength = order[card]
+                if suit is None or (plain and suit == trump and trump is not None):
+                    return False
+                if suit in mine and strength > min(mine[suit]):
+                    return False
+        return True
+
+    def _top_trump_against(self, play: TrickPlay) -> bool:
+        """Whether a seat against the claim holds the highest trump left: it takes the trick it
+        is played to, and it is played by the hand's last trick at the latest."""
+        trump, order = play.trump, play.order
+        if trump is None:
+            return False
+        best, holder = -1, -1
+        for seat, hand in enumerate(play.hands):
+            for card in hand:
+                suit, strength = order[card]
+                if suit == trump and strength > best:
+                    best, holder = strength, seat
+        if holder < 0 or play.sides[holder] == self.side:
+            return False
+        return all(order[card][0] != trump or order[card][1] < best for _, card in play.trick)
+
+    def line(self, state: Any, play: TrickPlay | None) -> Line:
+        """The plays from a won position to the hand's end (every position on it is settled):
+        the claiming side's first card that wins everything, the others' lowest card."""
+        plays: Line = []
+        while play is not None:
+            seat = play.turn
+            moves = self._moves(state, play, self._dead_suits(play))
+            if play.sides[seat] == self.side:
+                action = next(m for m in moves if self._after(state, play, *m))[1]
+            else:
+                action = moves[-1][1]  # every card of theirs loses; the lowest looks least odd
+            plays.append((seat, action))
+            if len(play.trick) + 1 == len(play.sides) and len(play.hands[seat]) == 1:
+                break  # the hand's last card
+            state = self.game.apply(state, seat, action)
+            play = self.game.trick_play(state)
+        return plays
+
+    def _after(self, state: Any, play: TrickPlay, card: str, action: Action) -> bool:
+        """Whether the claiming side takes every remaining trick once ``card`` is played."""
+        seat = play.turn
+        trick = (*play.trick, (seat, card))
+        if len(trick) == len(play.sides):
+            if play.sides[play.winner(trick)] != self.side:
+                return False  # a trick lost refutes at once
+            if len(play.hands[seat]) == 1:
+                return True  # the hand's last trick
+        after = self.game.apply(state, seat, action)
+        following = self.game.trick_play(after)
+        assert following is not None  # the hand goes on: its tricks are still being played
+        return self.wins(after, following)
+
+    # ---- moves and positions --------------------------------------------------------------
+
+    def _moves(self, state: Any, play: TrickPlay, dead: frozenset[str]) -> list[tuple[str, Action]]:
+        """The acting seat's legal cards, one per class of equivalent cards, strongest first
+        (a seat against the claim: its cards of ``dead`` suits one move, the last)."""
+        seat = play.turn
+        legal = {a["card"]: a for a in self.game.legal_actions(state, seat) if a.get("type") == "play"}
+        if play.sides[seat] == self.side:
+            dead = _NOTHING
+        order, trump = play.order, play.trump
+        moves: list[tuple[str, Action]] = []
+        dead_move = None
+        for card in _representatives(play, seat, legal):
+            if order[card][0] in dead:
+                dead_move = dead_move or (card, legal[card])
+            else:
+                moves.append((card, legal[card]))
+        moves.sort(key=lambda m: (order[m[0]][0] == trump, order[m[0]][1]), reverse=True)
+        if dead_move is not None:
+            moves.append(dead_move)
+        return moves
+
+    def _dead_suits(self, play: TrickPlay) -> frozenset[str]:
+        """The suits no card of which can take a trick or be led again (see the module)."""
+        side, sides, order = self.side, play.sides, play.order
+        if not play.trick and sides[play.turn] != side:
+            return _NOTHING  # another seat leads this trick: any suit may be led
+        ours: set[str | None] = set()
+        for seat, hand in enumerate(play.hands):
+            if sides[seat] == side:
+                ours.update(order[card][0] for card in hand)
+        led = _led(play)
+        if None in ours or (play.trick and led is None):
+            return _NOTHING  # a card of no suit may leave the suit led to another seat
+        held = {order[c][0] for hand in play.hands for c in hand}
+        return frozenset(
+            suit for suit in held if suit is not None and suit not in ours and suit not in (led, play.trump)
+        )
+
+    def _key(self, play: TrickPlay, dead: frozenset[str]) -> Hashable:
+        """The position: whose card is next, the trick so far and each hand, the cards of
+        ``dead`` suits of the seats against the claim only counted."""
+        if not dead:
+            return (play.turn, play.trick, play.hands)
+        order, sides, side = play.order, play.sides, self.side
+        hands = tuple(
+            hand
+            if sides[seat] == side
+            else (tuple(c for c in hand if order[c][0] not in dead), sum(order[c][0] in dead for c in hand))
+            for seat, hand in enumerate(play.hands)
+        )
+        return (play.turn, play.trick, hands)
+
+
+def _led(play: TrickPlay) -> str | None:
+    """The suit of the trick in progress: its first card's that has a suit."""
+    for _, card in play.trick:
+        suit = play.order[card][0]
+        if suit is not None:
+            return suit
+    return None
+
+
+def _representatives(play: TrickPlay, seat: int, legal: dict[str, Action]) -> list[str]:
+    """One legal card of ``seat`` for each run of its legal cards that no other live card
+    (in another hand or in the trick) separates in its suit's order."""
+    order = play.order
+    by_suit: dict[str | None, list[str]] = {}
+    for card in legal:
+        by_suit.setdefault(order[card][0], []).append(card)
+    chosen = []
+    for suit, cards in by_suit.items():
+        if len(cards) == 1:
+            chosen.append(cards[0])
+            continue
+        holder: dict[str, int] = {c: s for s, hand in enumerate(play.hands) for c in hand if order[c][0] == suit}
+        holder.update((c, -1) for _, c in play.trick if order[c][0] == suit)
+        run_open = False
+        for card in sorted(holder, key=lambda c: order[c][1], reverse=True):
+            if holder[card] == seat and card in legal:
+                if not run_open:
+                    chosen.append(card)
+                    run_open = True
+            else:
+                run_open = False
+    return chosen
+
+
+__all__ = ["NODE_BUDGET", "ClaimSearch", "Line", "OverBudget", "Play", "is_certain", "winning_line"]
