@@ -196,7 +196,7 @@ class Viewer(Protocol):
 
 def compose(table: Table, conn: Viewer, cache: dict) -> dict:
     """``conn``'s whole view of ``table``; ``cache`` shares views between tabs of one player."""
-    view = cache.get(conn.player_id)
+    view: dict | None = cache.get(conn.player_id)
     if view is not None:
         return view
     seat = table.seat_of(conn.player_id)

@@ -191,7 +191,8 @@ def parse_frame(text: str, max_bytes: int) -> ClientMsg:
             "unknown_type", f"Unknown message type {kind!r}; expected one of: {', '.join(KNOWN_TYPES)}.", 400
         )
     try:
-        return _parser.validate_python(data)
+        msg: ClientMsg = _parser.validate_python(data)
+        return msg
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(x) for x in first.get("loc", ())[1:]) or kind

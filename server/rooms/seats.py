@@ -104,7 +104,8 @@ class Match:
         """The whole log, in order: ``{"seat", "action"}`` per move."""
         if not self.log:
             return []
-        return orjson.loads(b"[" + self.log[:-1] + b"]")
+        moves: list[dict] = orjson.loads(b"[" + self.log[:-1] + b"]")
+        return moves
 
     def took_over(self, seat: int, name: str, player_id: str | None, bot: bool, hand: int, at: int) -> None:
         """``seat`` changes hands now, the ``at``-th move of hand ``hand`` (a new list: the

@@ -59,7 +59,7 @@ class TableChecks:
             return None
         for seat in self.partners["seats"]:
             if seat["seat"] == seat_index and self.seat_of(seat["player_id"]) is None:
-                return seat["player_id"]
+                return str(seat["player_id"])
         return None
 
     def require_not_held(self, seat_index: int, player_id: str | None, now: float) -> None:

@@ -40,6 +40,7 @@ Heuristics (all from the seat's view and legal actions, never the game state):
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -47,7 +48,7 @@ from server.bots.base import Action, Bot
 from server.bots.kit import NATURAL, BotKit, distinct_plays, team_margin
 from server.games.bid_whist.house import led_suit, suit_in_play, trick_winner
 from server.rules.cards import JOKERS, NATURAL_STRENGTH, SUITS, standard_deck
-from server.rules.sampling import Knowledge, Reader, dealt, trick_knowledge
+from server.rules.sampling import Deal, Knowledge, Reader, SamplingError, dealt, trick_knowledge
 
 _RANK_ORDER = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 _JOKER_RANK = {"BJ": 16, "LJ": 15}
@@ -438,13 +439,17 @@ class BidWhistReader(Reader):
         return knowledge
 
     @staticmethod
-    def lay_out(view, seat, knowledge, deal, rng):
+    def lay_out(
+        view: dict[str, Any], seat: int, knowledge: Knowledge, deal: Deal, rng: random.Random
+    ) -> tuple[list[str], list[list[str]]]:
         order = [(view["dealer"] + 1 + k) % 4 for k in range(4)]
         hands = [dealt(knowledge, deal, s) for s in range(4)]
         kitty = list(deal.spare)
         size = view.get("kitty_size") or 4
         declarer = view.get("declarer")
         if not kitty:  # the declarer holds the kitty's cards among its 12 + kitty
+            if declarer is None:
+                raise SamplingError("a taken kitty with no declarer")
             cards = hands[declarer]
             # The declarer's own view shows the kitty, less what it discarded once the discards
             # are closed: the rest of the kitty is then among the (sampled) discards.

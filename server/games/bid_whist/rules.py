@@ -903,7 +903,8 @@ def _kitty_seen(state: BidWhistState) -> list[str] | None:
     cards = state.kitty
     if state.phase is not _DISCARDING and not _discards_open(state):
         cards = tuple(card for card in cards if card not in state.discards)
-    return state.views.part("kitty", cards, list)
+    shown: list[str] = state.views.part("kitty", cards, list)
+    return shown
 
 
 def _discards_open(state: BidWhistState) -> bool:

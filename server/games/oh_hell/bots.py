@@ -37,12 +37,13 @@ Reading the table (``shown_lacks``, for the Strong bot's sampler)
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from server.bots.base import Action, Bot
 from server.bots.kit import BotKit, distinct_plays, natural_order
 from server.rules.cards import NATURAL_STRENGTH, standard_deck
-from server.rules.sampling import Knowledge, Reader, dealt, trick_knowledge
+from server.rules.sampling import Deal, Knowledge, Reader, dealt, trick_knowledge
 
 _TRUMP_VALUE = {14: 1.0, 13: 0.85, 12: 0.65, 11: 0.45}
 _SUITS = ("S", "H", "D", "C")
@@ -65,7 +66,7 @@ def current_winner(trick: list[dict[str, Any]], trump: str | None) -> str | None
     if not trick:
         return None
     led = trick[0]["card"][-1]
-    best = trick[0]["card"]
+    best: str = trick[0]["card"]
     for play in trick[1:]:
         if beats(play["card"], best, led, trump):
             best = play["card"]
@@ -275,7 +276,9 @@ class OhHellReader(Reader):
         return knowledge
 
     @staticmethod
-    def lay_out(view, seat, knowledge, deal, rng):
+    def lay_out(
+        view: dict[str, Any], seat: int, knowledge: Knowledge, deal: Deal, rng: random.Random
+    ) -> tuple[list[str], list[list[str]]]:
         n, size = len(view["hand_counts"]), view["hand_size"]
         turned = view["turned"]
         hands = []
@@ -308,7 +311,7 @@ def hand_result(view: dict[str, Any], seat: int) -> float:
     """Making the bid exactly, the hand's score breaking near ties."""
     entry = view["history"][0]
     made = entry["bids"][seat] == entry["tricks_won"][seat]
-    return entry["scores"][seat] + (MADE_BONUS if made else 0.0)
+    return float(entry["scores"][seat]) + (MADE_BONUS if made else 0.0)
 
 
 def nearby_bids(legal: list[Action], easy: Action, reach: int = 1) -> list[Action]:

@@ -653,7 +653,7 @@ class OhHell(Game):
         copy of it with this seat's ``hand`` and ``legal`` put in.
         """
         memo = state.views
-        view = memo.public(state, self._public).copy()
+        view: dict[str, Any] = memo.public(state, self._public).copy()
         if type(seat) is int and 0 <= seat < state.rules.players:
             if state.deal.blind:
                 return self._blind_view(state, seat, view)

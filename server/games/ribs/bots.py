@@ -25,12 +25,13 @@ Ties are broken with ``self.rng``; the bot never picks at random otherwise.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from server.bots.base import Action, Bot
 from server.bots.kit import BotKit
 from server.games.ribs.rules import ribs_deck
-from server.rules.sampling import Knowledge, Reader, Unseen, dealt
+from server.rules.sampling import Deal, Knowledge, Reader, Unseen, dealt
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7")
 INDEX = {r: i for i, r in enumerate(RANKS)}
@@ -111,7 +112,7 @@ class RibsBot(Bot):
         return choices[0] if len(choices) == 1 else self.rng.choice(choices)
 
     def _others_left(self, view: dict[str, Any]) -> int:
-        return view["players"] - 1
+        return int(view["players"]) - 1
 
     def _leader_estimate(self, view: dict[str, Any]) -> float:
         """Points this seat expects to capture as Leader with its best Ribs."""
@@ -256,7 +257,9 @@ class RibsReader(Reader):
         return out
 
     @staticmethod
-    def lay_out(view, seat, knowledge, deal, rng):
+    def lay_out(
+        view: dict[str, Any], seat: int, knowledge: Knowledge, deal: Deal, rng: random.Random
+    ) -> tuple[list[str], list[list[str]]]:
         n = len(view["hand_counts"])
         ribs_shown = {t["trick_number"]: t["ribs"] for t in view.get("tricks") or []}
         mine = {(m["trick_number"], m["fold"]): m["cards"] for m in view.get("my_face_down") or []}
@@ -289,7 +292,7 @@ def hand_result(view: dict[str, Any], seat: int) -> float:
     entry = view["history"][0]
     scores, points = entry["scores"], entry["points"]
     best_other = max(points[s] for s in range(len(scores)) if s != seat)
-    return 10.0 * scores[seat] + points[seat] - best_other
+    return float(10.0 * scores[seat] + points[seat] - best_other)
 
 
 def candidates(view: dict[str, Any], legal: list[Action], easy: Action) -> list[Action]:

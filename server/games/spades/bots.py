@@ -41,6 +41,7 @@ other's (``team_margin``); ``BOTS`` is the kit the bots ask for (``server.bots.k
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from server.bots.base import Action, Bot
@@ -122,7 +123,7 @@ class SpadesBot(Bot):
             return {"type": "bid", "value": 0}
         return {"type": "bid", "value": max(1, min(13, int(count_tricks(hand))))}
 
-    def _pick(self, cards: list[str], key) -> str:
+    def _pick(self, cards: list[str], key: Callable[[str], Any]) -> str:
         best = min(key(c) for c in cards)
         tied = [c for c in cards if key(c) == best]
         return tied[0] if len(tied) == 1 else self.rng.choice(tied)

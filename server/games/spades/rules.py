@@ -575,7 +575,7 @@ class Spades(Game):
         """What ``seat`` may see, JSON-able; None is a spectator. A seat that may still bid
         blind nil sees no cards of its own (``hand`` is [])."""
         memo = state.views
-        view = memo.public(state, self._public).copy()
+        view: dict[str, Any] = memo.public(state, self._public).copy()
         if type(seat) is int and 0 <= seat < PLAYERS:
             if state.looked[seat]:
                 view["hand"] = memo.part(("hand", seat), state.hands[seat], list)

@@ -23,7 +23,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+import random
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from server.bots.base import Action, Bot
 from server.bots.kit import BotKit, distinct_plays, team_margin
@@ -36,10 +38,12 @@ from server.games.tarbish.rules import (
     TRUMP_POINTS,
     TRUMP_RANK,
 )
-from server.rules.sampling import Knowledge, Reader, played_cards, trick_knowledge
+from server.rules.sampling import Deal, Knowledge, Reader, played_cards, trick_knowledge
 
 NAME_THRESHOLD = 70
 _TRUMP_POWER = {"J": 30, "9": 22, "A": 14, "10": 12, "K": 8, "Q": 8}
+
+T = TypeVar("T")
 
 
 def _rank(card: str) -> str:
@@ -112,7 +116,7 @@ class TarbishBot(Bot):
             return self._name(view, legal)
         return legal[0]
 
-    def _pick(self, options: list[Any], key) -> Any:
+    def _pick(self, options: list[T], key: Callable[[T], Any]) -> T:
         best = min(key(o) for o in options)
         tied = [o for o in options if key(o) == best]
         return tied[0] if len(tied) == 1 else self.rng.choice(tied)
@@ -212,7 +216,9 @@ class TarbishReader(Reader):
         return dict(options)
 
     @staticmethod
-    def lay_out(view, seat, knowledge, deal, rng):
+    def lay_out(
+        view: dict[str, Any], seat: int, knowledge: Knowledge, deal: Deal, rng: random.Random
+    ) -> tuple[list[str], list[list[str]]]:
         order = [(view["dealer"] + 1 + k) % 4 for k in range(4)]
         packets = {}
         for s in range(4):
