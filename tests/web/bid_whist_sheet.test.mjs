@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 
 globalThis.localStorage = { getItem: () => null, setItem() {} };
 globalThis.navigator = { language: "en" };
-const bidWhist = (await import("../../web/js/games/bid_whist.js")).default;
+const bidWhist = (await import("../../web/js/games/bid_whist/index.js")).default;
 
 // The hand's result, after the contract and the declarer ("Ana · Chicago!").
 const about = (entry) => bidWhist.sheet({ names: ["Ana", "Bo", "Cy", "Di"], teams: [[0, 2], [1, 3]], teamLabel: String })

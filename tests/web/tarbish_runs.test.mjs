@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 
 globalThis.localStorage ??= { getItem: () => null, setItem: () => {} };
 globalThis.navigator ??= { languages: ["en"] };
-const { bestRun, default: tarbish } = await import("../../web/js/games/tarbish.js");
+const { bestRun, default: tarbish } = await import("../../web/js/games/tarbish/index.js");
 
 test("a fifty beats a twenty, then the higher top card, then a trump run", () => {
   assert.deepEqual(bestRun(["QS", "KS", "AS", "6H", "7H", "8H", "9H", "10D"], "S"), { run: "fifty", cards: ["6H", "7H", "8H", "9H"] });

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 globalThis.localStorage = { getItem: () => null, setItem() {} };
 globalThis.navigator = { language: "en" };
 const games = await import("../../web/js/games.js");
-const tarbish = (await import("../../web/js/games/tarbish.js")).default;
+const tarbish = (await import("../../web/js/games/tarbish/index.js")).default;
 
 test("the prompt offers no trump when it is legal", () => {
   const legal = [{ type: "trump", suit: "S" }, { type: "trump", suit: "N" }, { type: "pass" }];

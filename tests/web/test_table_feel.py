@@ -221,8 +221,9 @@ def test_the_replay_shows_every_hand_and_opens_at_a_hand_from_the_sheet(pages, t
 
 
 ENGLISH_ON_SCREEN = """async () => {
-  const en = (await import('/static/js/locales/en.js')).default;
-  const pt = (await import('/static/js/locales/pt.js')).default;
+  const games = Object.values(await import('/static/js/games/index.js'));
+  const en = Object.assign({}, (await import('/static/js/locales/en.js')).default, ...games.map((g) => g.strings.en));
+  const pt = Object.assign({}, (await import('/static/js/locales/pt.js')).default, ...games.map((g) => g.strings.pt));
   const ptValues = new Set(Object.values(pt).filter((v) => typeof v === 'string'));
   const fragments = new Set();
   for (const value of Object.values(en)) {

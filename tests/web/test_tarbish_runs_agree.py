@@ -1,5 +1,5 @@
 """The table's "Declare" button names the run the rules will compare: the client's best run
-(web/js/games/tarbish.js) is the engine's, hand for hand."""
+(web/js/games/tarbish/index.js) is the engine's, hand for hand."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def test_the_clients_best_run_is_the_engines():
         pytest.skip("node is not installed")
     rng = random.Random(37)
     cases = [(rng.sample(DECK, 9), rng.choice(["S", "H", "D", "C", None])) for _ in range(400)]
-    module = (ROOT / "web" / "js" / "games" / "tarbish.js").as_uri()
+    module = (ROOT / "web" / "js" / "games" / "tarbish" / "index.js").as_uri()
     done = subprocess.run(
         [node, "--input-type=commonjs", "-e", f"(async () => {{ {SCRIPT} }})()", module],
         input=json.dumps(cases),

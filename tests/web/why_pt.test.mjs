@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 globalThis.localStorage = { getItem: () => null, setItem() {} };
 globalThis.navigator = { language: "pt-BR" };
 const { whyLine } = await import("../../web/js/why.js");
-const bidWhist = (await import("../../web/js/games/bid_whist.js")).default;
+const bidWhist = (await import("../../web/js/games/bid_whist/index.js")).default;
 
 const plays = (...cards) => cards.map((card) => ({ type: "play", card }));
 

@@ -1,4 +1,4 @@
-// Oh Hell's bid bar, over the controls while the table bids: the bids so far against the tricks
+// The bid bar (a game whose descriptor asks for it), over the controls while the table bids: the bids so far against the tricks
 // in the hand ("Bids 9 of 10"), and, when the hook rule applies (the dealer is to bid), the bid
 // the dealer may not make ("the dealer may not bid 1"). A game asks for it in its descriptor
 // (``bidBar``); the bar is a polite live region, so a screen reader hears the total change.

@@ -10,7 +10,7 @@ export const SUITS = {
   C: { symbol: "\u2663\uFE0E" },
 };
 
-// Jokers (Bid Whist's house option): no rank, no suit; shown by name, a star in the corner.
+// Jokers (a house option): no rank, no suit; shown by name, a star in the corner.
 export const JOKERS = { BJ: "big", LJ: "little" };
 export const isJoker = (code) => Object.prototype.hasOwnProperty.call(JOKERS, code);
 const jokerName = (code) => t(`card.joker.${code}`);
@@ -18,7 +18,7 @@ const jokerName = (code) => t(`card.joker.${code}`);
 /** A suit's name in the page's language: "spades", "espadas". */
 export const suitName = (suit) => (SUITS[suit] ? t(`suit.${suit}`) : String(suit ?? "—"));
 
-/** {rank, suit}: "10H" -> {rank: "10", suit: "H"}; a Ribs rank "A" -> {rank: "A", suit: null}. */
+/** {rank, suit}: "10H" -> {rank: "10", suit: "H"}; a bare rank "A" (a game played by rank alone) -> {rank: "A", suit: null}. */
 export function parseCard(code) {
   const text = String(code);
   const last = text.slice(-1);
@@ -34,7 +34,7 @@ export function cardName(code) {
   return suit ? t("card.of", { rank: r, suit: suitName(suit) }) : r;
 }
 
-/** A card button's name: what it shows, then the words ("J♠, Jack of spades"; a Ribs "8"). */
+/** A card button's name: what it shows, then the words ("J♠, Jack of spades"; a bare rank "8"). */
 export function cardLabel(code) {
   const text = cardText(code), name = cardName(code);
   return text === name ? name : `${text}, ${name}`;
@@ -81,7 +81,7 @@ export function cardBack({ small = false, label } = {}) {
   return h("span", { class: ["card", "card-back", small && "card-small"], role: "img", "aria-label": label || t("card.faceDown") });
 }
 
-/** A card in your hand: a button carrying data-card (and its position, for repeated Ribs ranks). */
+/** A card in your hand: a button carrying data-card (and its position, for ranks a hand repeats). */
 export function cardButton(code, index, { disabled = false, pressed = null, key } = {}) {
   return h(
     "button",
@@ -105,3 +105,6 @@ export function suitBadge(suit) {
   return h("span", { class: ["suit-badge", `suit-${suit}`], title: suitName(suit) },
     h("span", { "aria-hidden": "true" }, SUITS[suit].symbol), h("span", { class: "sr-only" }, suitName(suit)));
 }
+
+/** Cards in words, a face-down one as a card back: "Q♥ 🂠". */
+export const cardsText = (list) => (list || []).map((c) => (c ? cardText(c) : "\u{1F0A0}")).join(" ");

@@ -1,13 +1,17 @@
 // Words for what the view says. Display only: no rule is decided here; what a player may do
 // always comes from the view's `legal` list. What differs between games lives in one
-// descriptor per game (games/<name>.js, listed in games/index.js); this module holds what
-// they share.
+// descriptor per game (games/<name>/index.js, listed in games/index.js); this module holds
+// what they share.
 import { h } from "./dom.js";
 import { t, has } from "./i18n.js";
 import { SUITS, cardText, cardView, suitBadge, suitName } from "./cards.js";
-import { descriptor } from "./games/index.js";
+import * as GAMES from "./games/index.js";
 
-export { descriptor };
+/** What a game's client does differently (defaults: trump shown, tricks counted per seat). */
+export const descriptor = (name) => GAMES[name] || { name };
+
+/** The names of the games this client knows. */
+export const gameNames = () => Object.keys(GAMES);
 
 export const phaseText = (phase) => (has(`phase.${phase}`) ? t(`phase.${phase}`) : String(phase || "").replace(/_/g, " "));
 
@@ -15,7 +19,7 @@ export const phaseText = (phase) => (has(`phase.${phase}`) ? t(`phase.${phase}`)
 export const gameTitle = (name, fallback) => (has(`game.${name}.title`) ? t(`game.${name}.title`) : fallback || name);
 export const gameSummary = (name, fallback) => (has(`game.${name}.summary`) ? t(`game.${name}.summary`) : fallback || "");
 
-/** A bid as people say it: 3 -> "3" (Bid Whist "Three"), "pass" -> "Pass". */
+/** A bid as people say it: 3 -> "3" (or the game's word, "Three"), "pass" -> "Pass". */
 export function bidText(game, value) {
   if (value === null || value === undefined) return null;
   if (value === "pass") return t("bid.pass");
@@ -34,35 +38,25 @@ export function teamNames(view, names) {
 
 /** What the acting player is asked to do, from the kinds of legal actions. */
 export function promptFor(game, view, legal) {
+  const own = descriptor(game).prompt?.(view, legal); // a game's own moves (choosing cards...)
+  if (own) return own;
   const types = new Set(legal.map((a) => a.type));
-  const discard = legal.find((a) => a.type === "discard");
-  if (discard) return t("prompt.discard", { n: discard.count ?? (discard.cards || []).length });
-  if (types.has("ribs")) return t("prompt.ribs");
-  if (types.has("pair")) return legal.some((a) => a.type === "pair" && a.fold) ? t("prompt.pairOrFold") : t("prompt.pair");
-  if (types.has("take")) return types.has("pass") ? t("prompt.takeOrPass") : t("prompt.take");
   if (types.has("trump") && types.has("play")) return t("prompt.trumpOrLead");
-  if (legal.some((a) => a.type === "trump" && a.suit === "N")) {
-    return types.has("pass") ? t("prompt.trumpNoTrumpOrPass") : t("prompt.trumpOrNoTrump");
-  }
   if (types.has("trump")) return types.has("pass") ? t("prompt.trumpOrPass") : t("prompt.trump");
-  if (types.has("declare")) return t("prompt.declare");
-  if (view.phase === "declaring" && types.has("pass")) return t("prompt.nothingToDeclare");
   if (types.has("bid")) return t(descriptor(game).bidPrompt || (types.has("pass") ? "prompt.bidOrPass" : "prompt.bid"));
   if (types.has("play")) return t("prompt.play");
   if (types.has("pass")) return t("prompt.pass");
   return t("prompt.move");
 }
 
-/** The label of a pass button in this situation. */
-export function passLabel(view, legal) {
-  if (legal.some((a) => a.type === "take")) return t("button.passGrant");
-  if (view.phase === "declaring") return t("button.passDeclare");
-  return t("button.pass");
+/** The label of a pass button in this situation (the game's own, else "Pass"). */
+export function passLabel(game, view, legal) {
+  return descriptor(game).passLabel?.(view, legal) || t("button.pass");
 }
 
 /**
  * A seat's bid: the view's `bids` is either one entry per seat (a value, "pass", "take" or null)
- * or a log of {seat, bid, pass} (Ribs, where the bidding goes round several times): its last word.
+ * or a log of {seat, bid, pass} (a game whose bidding goes round several times): its last word.
  */
 function seatBid(view, seat) {
   if (!Array.isArray(view.bids)) return null;
@@ -139,22 +133,14 @@ export function infoItems(game, view, names) {
 /** An action in words: "played Q♥", "bid Four", "passed". */
 export function actionText(game, action) {
   if (!action) return "";
-  const own = descriptor(game).actionText?.(action);  // a game's own moves (Bid Whist's directions)
+  const own = descriptor(game).actionText?.(action); // a game's own moves
   if (own) return own;
-  const cards = (list) => (list || []).map((c) => (c ? cardText(c) : "🂠")).join(" ");
   switch (action.type) {
     case "play": return t("act.play", { card: cardText(action.card) });
     case "bid": return t("act.bid", { bid: bidText(game, action.value) });
     case "pass": return t("act.pass");
-    case "take": return t("act.take");
-    case "discard": return Array.isArray(action.cards) ? t("act.discard", { cards: cards(action.cards) }) : t("act.discardHidden");
-    case "trump": return action.suit === "N" ? t("act.noTrump") : t("act.trump", { suit: suitName(action.suit) });
-    case "declare": return t("act.declare");
+    case "trump": return t("act.trump", { suit: suitName(action.suit) });
     case "take_back": return t("act.takeBack");
-    case "ribs": return Array.isArray(action.cards) ? t("act.ribs", { cards: cards(action.cards) }) : t("act.ribsHidden");
-    case "pair":
-      if (action.fold) return t("act.fold");
-      return t("act.pair", { cards: cards(action.cards) });
     default: return t("act.other");
   }
 }

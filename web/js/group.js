@@ -4,7 +4,7 @@
 import { $, h, fill, timeAgo } from "./dom.js";
 import { api, ApiError, ensurePlayer, identity, matchUrl, roomUrl } from "./api.js";
 import { t, translatePage, errorText } from "./i18n.js";
-import { gameTitle } from "./games.js";
+import { gameNames, gameTitle } from "./games.js";
 import { optionLabel, rulesSummary, valueWords } from "./summary.js";
 import { optionFields, showSeats, timerChoices, timerHelp, watchFields } from "./options.js";
 import { webhookPanel } from "./group_webhook.js";
@@ -181,7 +181,7 @@ function newTableForm(group) {
   const showGame = () => {
     const game = games.find((g) => g.name === select.value);
     const rules = group.rules[select.value];
-    saved.textContent = rules ? t("group.savedRules", { rules: rulesSummary(select.value, rules, game?.options, game?.title) }) : t("group.noSavedRules");
+    saved.textContent = rules ? t("group.savedRules", { rules: rulesSummary(select.value, rules, game || null, game?.title) }) : t("group.noSavedRules");
     if (!game) return;
     showSeats(game, { field: seatsField, input: seats, hint: seatsHint });
     const made = optionFields(game, { values: rules || {}, idPrefix: "new" });
@@ -272,7 +272,7 @@ function standingsTable(table) {
       num(r.average_place.toFixed(2)), num(r.points), num(r.points_against)))));
 }
 
-/** Partner pairs (Bid Whist and Tarabish): matches and wins together, and their bids made. */
+/** Partner pairs (the games played in partnerships): matches and wins together, and their bids made. */
 function pairsTable(pairs, members) {
   const name = (id) => members.find((m) => m.player_id === id)?.name || "?";
   const num = (v) => h("td", { class: "score" }, String(v));
@@ -304,7 +304,7 @@ function headToHeadTable(meetings, members, me) {
 }
 
 async function standingsPanel(group, lastGame) {
-  view.game = view.game || lastGame || games[0]?.name || "oh_hell";
+  view.game = view.game || lastGame || games[0]?.name || gameNames()[0];
   const gameSel = h("select", { id: "standings-game", "aria-label": t("lobby.game") },
     games.map((g) => h("option", { value: g.name, selected: g.name === view.game }, gameTitle(g.name, g.title))));
   const seasonSel = h("select", { id: "standings-season", "aria-label": t("group.season") },

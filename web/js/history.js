@@ -19,7 +19,7 @@ function matchRow(m, me) {
   return h("li", { class: "match-row" },
     h("div", { class: "match-row-head" },
       h("strong", { class: "rules-summary", "data-rules-summary": "" },
-        rulesSummary(m.game, m.options, catalogue[m.game]?.options || null, catalogue[m.game]?.title)),
+        rulesSummary(m.game, m.options, catalogue[m.game] || null, catalogue[m.game]?.title)),
       mine ? h("span", { class: ["pill", winners.has(mine.seat) ? "pill-won" : "pill-lost"] }, winners.has(mine.seat) ? t("history.won") : t("history.lost")) : null,
       h("span", { class: "hint" }, ` ${timeAgo(m.finished_at, t)}`)),
     h("ul", { class: "match-players" }, players.map((p) => h("li", { class: winners.has(p.seat) ? "winner" : null },

@@ -1,9 +1,11 @@
 // The client's language: English or Portuguese, from the browser's languages or the header's
 // switch (kept in localStorage). Every word people see comes from locales/en.js or
-// locales/pt.js; this module only looks them up and fills the pages' data-i18n attributes.
+// locales/pt.js, merged with each registered game's own (games/<name>/strings.js); this module
+// only looks them up and fills the pages' data-i18n attributes.
 import en from "./locales/en.js";
 import pt from "./locales/pt.js";
 import { h } from "./dom.js";
+import * as GAMES from "./games/index.js";
 
 const CATALOGUES = { en, pt };
 const KEY = "felt.lang";
@@ -19,21 +21,30 @@ function pick() {
 }
 
 export const lang = pick();
-const messages = CATALOGUES[lang];
+
+let merged = null; // {code: words}: the shared words and every game's, merged on first use
+
+/** The catalogue of ``code``: its shared words, then each registered game's. (Merged when
+ * first asked for, not as this module loads: a game's module imports this one.) */
+function catalogue(code) {
+  merged ??= Object.fromEntries(Object.entries(CATALOGUES).map(([c, words]) =>
+    [c, Object.assign({}, words, ...Object.values(GAMES).map((game) => game.strings?.[c] || {}))]));
+  return merged[code];
+}
 
 /**
  * The message ``key`` in the page's language, with ``{name}`` filled from ``params``; a message
  * may be a function of the params (plurals). Unknown keys fall back to English, then to the key.
  */
 export function t(key, params = {}) {
-  const msg = messages[key] ?? en[key];
+  const msg = catalogue(lang)[key] ?? catalogue("en")[key];
   if (msg === undefined) return key;
   if (typeof msg === "function") return msg(params);
   return msg.replace(/\{(\w+)\}/g, (all, name) => (params[name] === undefined ? all : String(params[name])));
 }
 
 /** Whether the catalogue has ``key`` (for optional, per-game words). */
-export const has = (key) => key in messages || key in en;
+export const has = (key) => key in catalogue(lang) || key in catalogue("en");
 
 /** Fill the static page: data-i18n (text), data-i18n-label (aria-label), -placeholder, -title. */
 export function translatePage(root = document) {

@@ -46,10 +46,10 @@ async function loadGames() {
 }
 
 function roomRow(r) {
-  const schema = games.find((g) => g.name === r.game)?.options || null;
+  const entry = games.find((g) => g.name === r.game) || null;
   return h("li", { class: "room-row" },
     h("div", { class: "room-row-main" },
-      h("strong", { class: "rules-summary", "data-rules-summary": "" }, rulesSummary(r.game, r.options, schema, r.title)),
+      h("strong", { class: "rules-summary", "data-rules-summary": "" }, rulesSummary(r.game, r.options, entry, r.title)),
       h("span", { class: "hint" }, ` · ${t("lobby.hostedBy", { host: r.host_name || t("lobby.someone") })}`),
       r.turn_timer ? h("span", { class: "hint" }, ` · ${perTurn(r.turn_timer)}`) : null),
     h("span", { class: "room-row-seats", "aria-label": t("lobby.seatsTaken", { n: r.taken, m: r.seats }) }, `${r.taken}/${r.seats}`),

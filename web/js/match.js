@@ -24,7 +24,7 @@ let step = 0;
 // the previous hand's final trick that its action also ended.
 let atDeal = false;
 let names = [];
-let schema = null; // the game's options schema (GET /api/games), null when unknown
+let entry = null; // the game's entry in GET /api/games (its options schema...), null when unknown
 
 /** The replay's positions as whole views (the server sends the deal, then a patch per action). */
 function unpack(body) {
@@ -54,8 +54,8 @@ function rulesBox() {
   const options = record.options || {};
   return h("section", { class: "match-rules", "aria-labelledby": "match-rules-h" },
     h("h3", { id: "match-rules-h" }, t("summary.allOptions")),
-    h("p", { class: "rules-summary", "data-rules-summary": "" }, rulesSummary(record.game, options, schema)),
-    h("dl", { class: "option-list" }, optionList(record.game, options, schema).map((o) => h("div", {
+    h("p", { class: "rules-summary", "data-rules-summary": "" }, rulesSummary(record.game, options, entry)),
+    h("dl", { class: "option-list" }, optionList(record.game, options, entry).map((o) => h("div", {
       class: o.changed ? "option-changed" : null, "data-option": o.key },
       h("dt", {}, o.label),
       h("dd", {}, o.value, o.changed ? h("span", { class: "pill" }, t("summary.changed")) : null)))));
@@ -68,7 +68,7 @@ function replayRules(options) {
     line = h("p", { id: "replay-rules", class: "rules-summary", "data-rules-summary": "" });
     $("#replay-h").after(line);
   }
-  line.textContent = rulesSummary(record.game, options, schema);
+  line.textContent = rulesSummary(record.game, options, entry);
 }
 
 async function renderFair() {
@@ -241,8 +241,7 @@ async function main() {
     return;
   }
   try {
-    const entry = (await api("/api/games")).find((g) => g.name === record.game);
-    schema = entry?.options || null;
+    entry = (await api("/api/games")).find((g) => g.name === record.game) || null;
     title = gameTitle(record.game, entry?.title);
   } catch {
     title = gameTitle(record.game);

@@ -1,6 +1,6 @@
 // Each seat's standing against its bid while the tricks are played: "needs 2 more", "made" or
 // "set". The game's descriptor says what is aimed at (``goals(view)``: the seats that share a
-// goal, the tricks it needs, those won, and whether it must be met exactly, as an Oh Hell bid
+// goal, the tricks it needs, those won, and whether it must be met exactly, as an exact bid
 // must); the tricks still to play are read off the hands. A change is said to screen readers
 // (``#helpers-live``): the notes on the seats are drawn anew with every view.
 import { h } from "./dom.js";

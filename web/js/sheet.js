@@ -1,5 +1,5 @@
 // The per-hand score sheet, shared by the table and the match page: its columns come from the
-// game's descriptor (bid / took / points for Oh Hell, card points, runs... by team for Tarabish).
+// game's descriptor (bid / took / points per player, card points, runs... by team).
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { descriptor, seatLabel } from "./games.js";

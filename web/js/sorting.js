@@ -11,7 +11,7 @@ import { SUITS, isJoker, parseCard } from "./cards.js";
 
 export const SORT_MODES = ["suit", "trump", "rank", "hand"];
 
-/** Ranks high to low in an ordinary suit, aces high (a Ribs run is its top part). */
+/** Ranks high to low in an ordinary suit, aces high (a run of ranks alone is its top part). */
 export const ACES_HIGH = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"];
 const JOKERS_HIGH = ["BJ", "LJ"]; // the big joker above the little one
 const BLACK = new Set(["S", "C"]);
@@ -85,7 +85,7 @@ export function sortHand(hand, mode, facts, arranged = null) {
 }
 
 /** The player's own order: each card of ``arranged`` takes the first unused position holding
- *  it (a Ribs hand repeats ranks); the rest follow in suit order. */
+ *  it (a hand of ranks alone repeats them); the rest follow in suit order. */
 function byArrangement(cards, arranged, facts) {
   const used = new Set();
   const out = [];

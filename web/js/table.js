@@ -18,7 +18,7 @@ function place(seat, base, n) {
 const angleOf = (r, n) => Math.PI / 2 + (r * 2 * Math.PI) / n;
 
 /**
- * Where a seat's play goes on a phone with five seats or more, or in a game of pairs (Ribs: two
+ * Where a seat's play goes on a phone with five seats or more, or in a game of pairs (two
  * cards a seat, named under them once the trick resolves) (felt.css ``.felt-cols``): in
  * one of three columns (--col: the seats on the left, those straight above or below, those
  * on the right), at a row (--row) in the order the seats have down the table. A column's rows
@@ -44,11 +44,11 @@ function playSlot(seat, base, n) {
 }
 
 /** A finished hand's last trick, as its history entry keeps it (``{cards | plays, winner}``):
- *  ``last_trick`` in Oh Hell and Bid Whist, ``final_trick`` in Tarabish (whose teams' ``last_trick``
- *  is the 10-point bonus) and Ribs. */
+ *  ``last_trick``, or ``final_trick`` in a game whose ``last_trick`` means something else (a
+ *  team's bonus for the last trick). */
 export const finalTrickOf = (entry) => entry?.last_trick || entry?.final_trick || null;
 
-/** The cards one seat has on the table in this trick (Ribs: two cards, maybe face down). */
+/** The cards one seat has on the table in this trick (in a game of pairs: two cards, maybe face down). */
 export function playCards(entry, { small = false } = {}) {
   if (typeof entry.card === "string") return [cardView(entry.card, { small })];
   if (Array.isArray(entry.cards)) return entry.cards.map((c) => (c === null ? cardBack({ small }) : cardView(c, { small })));
@@ -120,8 +120,8 @@ export function renderTable(el, o) {
 }
 
 /**
- * A held trick as its game resolves it, when the game says more than who won (Ribs: the
- * Ribs face up and each pair won or beaten), with ``next``: the seat that opens what follows.
+ * A held trick as its game resolves it, when the game says more than who won (the
+ * cards laid face down, face up, and each pair won or beaten), with ``next``: the seat that opens what follows.
  */
 function resolvedTrick(game, trick, view) {
   const resolve = trick.held && trick.last ? descriptor(game).resolved : null;
@@ -148,7 +148,7 @@ function outcomeNote(entry, o) {
 function playBox(entry, i, trick, base, n, o) {
   if (entry.outcome !== undefined) {
     return h("div", {
-      class: ["play", "play-resolved", entry.ribs && "play-ribs", entry.outcome && `play-${entry.outcome}`],
+      class: ["play", "play-resolved", descriptor(o.game).playClass?.(entry), entry.outcome && `play-${entry.outcome}`],
       style: { ...place(entry.seat, base, n), ...playSlot(entry.seat, base, n) },
       "data-trick-seat": entry.seat,
       "data-outcome": entry.outcome || "",
@@ -162,7 +162,7 @@ function playBox(entry, i, trick, base, n, o) {
     Object.assign(style, { "--wx": to["--cx"], "--wy": to["--cy"], "animation-duration": `${trick.sweep.ms}ms`,
       "animation-delay": `-${Math.min(trick.sweep.elapsed, trick.sweep.ms)}ms` });
   }
-  const note = entry.folded ? t("play.folded") : entry.ribs ? t("play.ribs") : won ? t("play.won") : !trick.held && i === 0 ? t("play.led") : null;
+  const note = entry.folded ? t("play.folded") : descriptor(o.game).playNote?.(entry) || (won ? t("play.won") : !trick.held && i === 0 ? t("play.led") : null);
   return h(
     "div",
     {

@@ -1,14 +1,7 @@
-// The client's game registry: one descriptor per game says what differs in how the table,
-// the prompts and the score sheet show that game. A fifth game adds one module and one line.
-import ohHell from "./oh_hell.js";
-import bidWhist from "./bid_whist.js";
-import tarbish from "./tarbish.js";
-import ribs from "./ribs.js";
-import spades from "./spades.js";
-
-const GAMES = Object.fromEntries([ohHell, bidWhist, tarbish, ribs, spades].map((d) => [d.name, d]));
-
-/** What a game's client does differently (defaults: trump shown, tricks counted per seat). */
-export function descriptor(name) {
-  return GAMES[name] || { name };
-}
+// The client's games: one line per game, its folder (games/<name>/: index.js, the descriptor,
+// and strings.js, its words). A game's client is that folder and its line here.
+export { default as oh_hell } from "./oh_hell/index.js";
+export { default as bid_whist } from "./bid_whist/index.js";
+export { default as tarbish } from "./tarbish/index.js";
+export { default as ribs } from "./ribs/index.js";
+export { default as spades } from "./spades/index.js";

@@ -2,9 +2,12 @@
 // partnership's contract, its tricks toward it and its bags, whether spades are broken, the
 // blind nil choice (bid nil unseen, or look at the cards) as buttons of its own, the "needs N
 // more" goals (a partnership's contract, a nil bidder's exact 0), the bids' total against the
-// 13 tricks, and a sheet by team with each hand's bids, tricks, bags and points.
-import { t } from "../i18n.js";
-import { ACES_HIGH } from "../sorting.js";
+// 13 tricks, the "Why?" of blind nil and of spades not yet broken, and a sheet by team with
+// each hand's bids, tricks, bags and points.
+import { t } from "../../i18n.js";
+import { parseCard } from "../../cards.js";
+import { ACES_HIGH } from "../../sorting.js";
+import strings from "./strings.js";
 
 const TEAMS = [[0, 2], [1, 3]];
 
@@ -49,6 +52,20 @@ function goals(view) {
   return out;
 }
 
+/** The rule behind the choices now: a blind nil is bid before looking; a spade may not be led
+ *  until spades are broken, unless the leader holds nothing else (else the trick rules say). */
+function why(view, legal) {
+  if (legal.some((a) => a.type === "look")) return t("why.spades.blindNil");
+  const trick = Array.isArray(view.trick) ? view.trick : [];
+  const hand = Array.isArray(view.hand) ? view.hand : [];
+  const may = legal.filter((a) => a.type === "play").map((a) => a.card);
+  if (trick.length || !may.length || view.spades_broken) return null;
+  const spade = (c) => parseCard(c).suit === "S";
+  if (hand.some(spade) && !may.some(spade)) return t("why.spades.notBroken");
+  if (hand.length && hand.every(spade)) return t("why.spades.onlySpades");
+  return null;
+}
+
 /** "3 + Nil" — the partners' bids on a team's line (a blind nil says so). */
 function teamBids(bids, blind, team) {
   if (!Array.isArray(bids) || team.some((s) => bids[s] === null || bids[s] === undefined)) return "—";
@@ -57,6 +74,8 @@ function teamBids(bids, blind, team) {
 
 export default {
   name: "spades",
+  strings,
+  why,
   bidWord,
   bidPrompt: "prompt.spadesBid",
   bidBar: true, // the bids' total against the 13 tricks (bidbar.js)

@@ -1,7 +1,8 @@
 // Tarabish in the client: runs by name, and a sheet by team with card points, runs, bella,
 // the last trick and bait; a no-trump hand says so where the trump suit would be.
-import { t } from "../i18n.js";
-import { SUITS, cardText } from "../cards.js";
+import { t } from "../../i18n.js";
+import strings from "./strings.js";
+import { SUITS, cardText } from "../../cards.js";
 
 const NATURAL = ["6", "7", "8", "9", "10", "J", "Q", "K", "A"]; // low to high, for runs
 const TRUMP_RANKS = ["J", "9", "A", "10", "K", "Q", "8", "7", "6"]; // high to low, in trump
@@ -39,8 +40,17 @@ export function bestRun(hand, trump) {
 
 const part = (e, i, key) => String(e.teams?.[i]?.[key] ?? "—");
 
+/** The trump call: a dealer with no pass is forced (three passes, or three throw-ins). */
+function callWhy(view, legal) {
+  const kinds = new Set(legal.map((a) => a.type));
+  if (!kinds.has("trump") || kinds.has("pass") || kinds.has("play")) return null;
+  return (view.throw_ins ?? 0) >= 3 ? t("why.tarbish.throwIns", { n: view.throw_ins }) : t("why.tarbish.forced");
+}
+
 export default {
   name: "tarbish",
+  strings,
+  why: callWhy,
 
   /** The hand's order: the trump suit's own ranks (J 9 A 10 K Q 8 7 6), the others' A 10 K Q J. */
   cardOrder(view) {
@@ -56,6 +66,35 @@ export default {
   declareLabel(view) {
     const best = bestRun(view.hand, view.no_trump ? null : view.trump);
     return best ? t("button.declareRun", { run: t(`run.${best.run}`), cards: best.cards.map(cardText).join(" ") }) : null;
+  },
+
+  /** Naming trump (or no trump), then declaring runs. */
+  prompt(view, legal) {
+    const pass = legal.some((a) => a.type === "pass");
+    if (legal.some((a) => a.type === "trump" && a.suit === "N")) return pass ? t("prompt.trumpNoTrumpOrPass") : t("prompt.trumpOrNoTrump");
+    if (legal.some((a) => a.type === "declare")) return t("prompt.declare");
+    if (view.phase === "declaring" && pass) return t("prompt.nothingToDeclare");
+    return null;
+  },
+
+  /** Passing while runs are declared: nothing to declare. */
+  passLabel: (view) => (view.phase === "declaring" ? t("button.passDeclare") : null),
+
+  actionText(action) {
+    if (action.type === "trump" && action.suit === "N") return t("act.noTrump");
+    if (action.type === "declare") return t("act.declare");
+    return null;
+  },
+
+  /** The buttons of its own moves: calling no trump, declaring runs. */
+  moveButton(action, view) {
+    if (action.type === "trump" && action.suit === "N") {
+      return { label: t("button.noTrump"), attrs: { class: "btn btn-suit", "data-suit": "N", "data-key": "trump-N" } };
+    }
+    if (action.type === "declare") {
+      return { label: this.declareLabel(view) || t("button.declare"), attrs: { class: "btn btn-primary", "data-act": "declare", "data-key": "declare" } };
+    }
+    return null;
   },
 
   info(view) {

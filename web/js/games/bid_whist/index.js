@@ -3,9 +3,10 @@
 // bids that name a direction (uptown ↑, downtown ↓, no trump), the no-trump declarer's choice
 // of direction, the contract's direction marked on the table, the sported kitty, and the
 // sheet's direction and doubling.
-import { h } from "../dom.js";
-import { t } from "../i18n.js";
-import { SUITS, cardView } from "../cards.js";
+import { h } from "../../dom.js";
+import { t } from "../../i18n.js";
+import strings from "./strings.js";
+import { SUITS, cardView, cardsText } from "../../cards.js";
 
 const bidWord = (value) => (typeof value === "number" ? t(`bidWhist.bid.${value}`) : String(value));
 
@@ -66,8 +67,65 @@ function controls(view, moves) {
   return out;
 }
 
+const LEAST_CONTRACT = 4; // the least contract unless the view says (`min_bid`)
+const JOKERS = new Set(["BJ", "LJ"]);
+
+/** A bid in words: "Four", "Four downtown". */
+function bidWords(value, direction) {
+  const bid = bidWord(value);
+  return direction ? `${bid} ${t(`bidWhist.direction.${direction}`)}` : bid;
+}
+
+/** The bidding: the others bid up (a higher number, or with directions the same number
+ *  in a direction that outranks), the dealer takes or grants (or must take at the minimum,
+ *  naming a direction). */
+function biddingWhy(view, legal) {
+  const kinds = new Set(legal.map((a) => a.type));
+  if (kinds.has("take")) {
+    if (kinds.has("pass")) return t("why.bidWhist.dealer");
+    const bid = bidWord(view.min_bid ?? LEAST_CONTRACT);
+    const named = legal.filter((a) => a.type === "take" && a.direction).map((a) => t(`bidWhist.direction.${a.direction}`));
+    return named.length ? t("why.bidWhist.forcedDirection", { bid, directions: named.join(" / ") }) : t("why.bidWhist.forced", { bid });
+  }
+  if (view.high_bid == null || !kinds.has("pass")) return null;
+  const bid = bidWords(view.high_bid, view.high_direction);
+  if (!kinds.has("bid")) return t("why.bidWhist.top", { bid });
+  const same = legal.filter((a) => a.type === "bid" && a.value === view.high_bid && a.direction);
+  if (!same.length) return t("why.bidWhist.higher", { bid });
+  const number = bidWord(view.high_bid);
+  return t("why.bidWhist.outrank", { bid, number, same: same.map((a) => bidWords(a.value, a.direction)).join(" / ") });
+}
+
+/** After the auction: the kitty to discard (4 + jokers), a no-trump declarer's
+ *  direction, and trump to name before a joker may be led. */
+function declarerWhy(view, legal) {
+  const kinds = new Set(legal.map((a) => a.type));
+  if (kinds.has("discard")) {
+    const count = legal.find((a) => a.type === "discard").count ?? view.kitty_size ?? 4;
+    const jokers = view.jokers ?? 0;
+    return jokers ? t("why.bidWhist.kittyJokers", { count, jokers }) : t("why.bidWhist.kitty", { count });
+  }
+  if (kinds.has("direction")) return t("why.bidWhist.chooseDirection");
+  if (kinds.has("trump") && kinds.has("play")) {
+    const hand = Array.isArray(view.hand) ? view.hand : [];
+    return t(hand.some((c) => JOKERS.has(c)) ? "why.bidWhist.trumpBeforeJoker" : "why.bidWhist.trumpOrLead");
+  }
+  return null;
+}
+
 export default {
   name: "bid_whist",
+  strings,
+  // The summary's words for options that read with another (GET /api/games folds them): the
+  // books as "to ±7", no trump with the directions.
+  summary: {
+    /** The bidding in a word: "uptown/downtown" or "uptown/downtown/no trump". */
+    words: (key, options) => (key !== "directions" ? undefined
+      : options.directions ? t(options.no_trump ? "summary.bid_whist.directionsNoTrump" : "summary.bid_whist.directions") : null),
+    /** Thirteen books are played to plus or minus a mark: "to ±7". */
+    target: (options) => (options.books === "thirteen" ? t("summary.toPlusMinus", { n: options.game_to }) : null),
+  },
+  why: (view, legal) => biddingWhy(view, legal) || declarerWhy(view, legal),
   bidWord,
   hideBidsOnceContracted: true,
   controls,
@@ -91,11 +149,40 @@ export default {
 
   /** A move that names a direction, in words: "bid Four ↓ downtown", "chose ↑ uptown". */
   actionText(action) {
+    if (action.type === "take" && !action.direction) return t("act.take");
+    if (action.type === "discard") return Array.isArray(action.cards) ? t("act.discard", { cards: cardsText(action.cards) }) : t("act.discardHidden");
     if (!action.direction) return null;
     if (action.type === "bid") return t("act.bid", { bid: `${bidWord(action.value)} ${directionText(action.direction)}` });
     if (action.type === "take") return t("bidWhist.act.takeIn", { direction: directionText(action.direction) });
     if (action.type === "direction") return t("bidWhist.act.direction", { direction: directionText(action.direction) });
     return null;
+  },
+
+  /** The declarer discards as many cards as the kitty held; the dealer takes or grants. */
+  prompt(view, legal) {
+    const discard = legal.find((a) => a.type === "discard");
+    if (discard) return t("prompt.discard", { n: discard.count ?? (discard.cards || []).length });
+    if (legal.some((a) => a.type === "take")) return legal.some((a) => a.type === "pass") ? t("prompt.takeOrPass") : t("prompt.take");
+    return null;
+  },
+
+  /** The dealer's pass grants the contract to the high bidder. */
+  passLabel: (view, legal) => (legal.some((a) => a.type === "take") ? t("button.passGrant") : null),
+
+  /** The kitty's discard: choose that many cards of the hand, then Discard. */
+  select(view, legal) {
+    const discard = legal.find((a) => a.type === "discard");
+    if (!discard) return null;
+    const count = discard.count ?? (discard.cards || []).length;
+    return { count, selectable: null, submits: [{ key: "discard", primary: true,
+      label: (chosen) => t("button.discard", { n: chosen.length, m: count }),
+      move: (chosen) => (chosen.length === count ? { type: "discard", cards: chosen } : null) }] };
+  },
+
+  /** Taking the contract (the dealer's, at the high bid): its button. */
+  moveButton(action) {
+    if (action.type !== "take") return null;
+    return { label: t("button.take"), attrs: { class: "btn btn-primary", "data-act": "take", "data-key": "take" } };
   },
 
   hint(view, moves) {

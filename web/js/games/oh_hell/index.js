@@ -1,11 +1,20 @@
 // Oh Hell in the client: the hook hint, the bids' total, the blind hand's cards, no trump,
 // and a sheet of bid / took / points.
-import { h } from "../dom.js";
-import { t } from "../i18n.js";
-import { SUITS, cardView } from "../cards.js";
+import { h } from "../../dom.js";
+import { t } from "../../i18n.js";
+import strings from "./strings.js";
+import { SUITS, cardView } from "../../cards.js";
+
+/** The bidding: the hook keeps the dealer off one number. */
+function hookWhy(view, legal) {
+  if (view.forbidden_bid == null || !legal.some((a) => a.type === "bid")) return null;
+  return t("why.hook", { n: view.forbidden_bid, size: view.hand_size ?? "?" });
+}
 
 export default {
   name: "oh_hell",
+  strings,
+  why: hookWhy,
   bidPrompt: "prompt.ohHellBid",
   bidBar: true, // the bids' total against the tricks, and the hook's forbidden bid (bidbar.js)
 
