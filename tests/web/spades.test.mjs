@@ -38,6 +38,7 @@ test("the blind nil choice has buttons of its own; plain bids are left to the ta
   const bids = Array.from({ length: 14 }, (_, value) => ({ type: "bid", value }));
   assert.equal(spades.controls({ phase: "bidding" }, bids), null);
   assert.match(spades.hint({ phase: "bidding" }, BLIND_CHOICE), /200 points/);
+  assert.equal(promptFor("spades", { phase: "bidding" }, BLIND_CHOICE), "Bid blind nil, or look at your cards first.");
   assert.match(whyLine("spades", { phase: "bidding", hand: [] }, BLIND_CHOICE), /behind by 100 points or more/);
 });
 

@@ -87,6 +87,11 @@ export default {
     return { trump: "S", ranks: () => ACES_HIGH };
   },
 
+  /** The blind nil choice asks its own question; a bid, the table's ("How many tricks..."). */
+  prompt(view, legal) {
+    return legal.some((a) => a.type === "look") ? t("prompt.spadesBlind") : null;
+  },
+
   hint(view, moves) {
     if (moves.some((a) => a.type === "look")) return t("spades.hint.blindNil");
     if (view.phase === "playing" && !view.spades_broken && moves.some((a) => a.type === "play") && !(view.trick || []).length) {
