@@ -111,6 +111,7 @@ def test_blind_nil_is_offered_to_a_team_behind_on_a_phone_and_in_portuguese(page
             expect(blind).to_have_text("Blind nil")
             expect(look).to_have_text("Look at my cards")
             expect(page.locator("#hand button[data-card]")).to_have_count(0)  # not seen yet
+            expect(page.locator("#hand [data-face-down]")).to_contain_text("face down until you bid blind nil")
             expect(page.locator("#controls .prompt")).to_contain_text("Bid blind nil, or look at your cards first.")
             expect(page.locator("#controls")).to_contain_text("200 points")
             expect(page.locator(".seat-you")).to_contain_text("May bid blind nil")
@@ -120,6 +121,7 @@ def test_blind_nil_is_offered_to_a_team_behind_on_a_phone_and_in_portuguese(page
                 page.keyboard.press("Enter")
                 expect(page.locator("#hand button[data-card]")).to_have_count(13)
                 expect(page.locator('#controls [data-key="look"]')).to_have_count(0)
+                expect(page.locator("#hand [data-face-down]")).to_have_count(0)
                 bid(page, 13)
             else:
                 blind.click()

@@ -4,6 +4,7 @@
 // more" goals (a partnership's contract, a nil bidder's exact 0), the bids' total against the
 // 13 tricks, the "Why?" of blind nil and of spades not yet broken, and a sheet by team with
 // each hand's bids, tricks, bags and points.
+import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { parseCard } from "../../cards.js";
 import { ACES_HIGH } from "../../sorting.js";
@@ -90,6 +91,12 @@ export default {
   /** The blind nil choice asks its own question; a bid, the table's ("How many tricks..."). */
   prompt(view, legal) {
     return legal.some((a) => a.type === "look") ? t("prompt.spadesBlind") : null;
+  },
+
+  /** Under a hand not yet seen (a seat that may bid blind nil): where its cards are. */
+  handNotes(view) {
+    if (view.phase !== "bidding" || !Array.isArray(view.hand) || view.hand.length || !(view.blind_nil_seats || []).length) return [];
+    return [h("p", { class: "hint", "data-face-down": "" }, t("spades.hand.faceDown"))];
   },
 
   hint(view, moves) {
