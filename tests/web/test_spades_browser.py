@@ -93,7 +93,11 @@ def test_a_whole_spades_match_bid_and_played_through_the_page(pages, table, arti
 
 def test_blind_nil_is_offered_to_a_team_behind_on_a_phone_and_in_portuguese(pages, table, artifacts):
     """Ana bids 13 until her team is 100 behind: then she may bid nil unseen. The first time
-    she looks instead (and bids as usual); the next time she bids blind nil."""
+    she looks instead (and bids as usual); the next time she bids blind nil. axe-core finds
+    nothing at the offer, nor in Portuguese once it is taken."""
+    from test_accessibility import Audit  # axe-core, as the accessibility tests run it
+
+    audit = Audit()
     page = pages.open("/", viewport=PHONE)
     start_with_bots(page, table, {"blind_nil": True})
     offers = 0
@@ -116,6 +120,7 @@ def test_blind_nil_is_offered_to_a_team_behind_on_a_phone_and_in_portuguese(page
             expect(page.locator("#controls")).to_contain_text("200 points")
             expect(page.locator(".seat-you")).to_contain_text("May bid blind nil")
             page.screenshot(path=str(artifacts / f"spades-blind-offer-{offers}-phone.png"), full_page=True)
+            audit.check(page, f"Spades on a phone: blind nil offered ({offers})")
             if offers == 1:
                 look.focus()
                 page.keyboard.press("Enter")
@@ -150,6 +155,8 @@ def test_blind_nil_is_offered_to_a_team_behind_on_a_phone_and_in_portuguese(page
     expect(page.locator("#info")).to_contain_text("Sacos")
     expect(page.locator("#sheet table.sheet thead")).to_contain_text("Sacos")
     page.screenshot(path=str(artifacts / "spades-blind-nil-phone-pt.png"), full_page=True)
+    audit.check(page, "Spades on a phone in Portuguese: blind nil bid")
+    audit.assert_clean()
 
 
 def test_a_group_makes_a_spades_table_with_its_house_rules(pages):
