@@ -103,6 +103,7 @@ _NOBODY: list[int] = []
 _NO_LEGAL: list[Action] = []
 _NOTHING_REVEALED: list[Any] = []
 _NO_CARDS: list[str] = []
+_TEAMS_VIEW: list[list[int]] = [[0, 2], [1, 3]]  # the partnerships, as the view names them
 
 
 class Phase(str, enum.Enum):
@@ -603,6 +604,7 @@ class Spades(Game):
             "bids": memo.part("bids", state.bids, list),
             "blind_nil": memo.part("blind_nil", state.blind, list),
             "blind_nil_seats": memo.part("blind_nil_seats", state.deal.may_blind, list),
+            "teams": _TEAMS_VIEW,
             "contracts": memo.part("contracts", state.bids, _contracts),
             "tricks_won": memo.part("tricks_won", state.tricks_won, list),
             "last_trick": memo.part("last_trick", state.last_trick, _trick_json),
