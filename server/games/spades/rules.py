@@ -372,6 +372,8 @@ def _contracts(bids: tuple[int | None, ...]) -> list[int | None]:
 class Spades(Game):
     """Partnership Spades: bid your tricks together, spades always trump."""
 
+    action_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {"bid": ("value", "blind"), "look": (), "play": ("card",)}
+
     name = "spades"
     title = "Spades"
     short_title = "Spades"  # the name in a push message or a recap
