@@ -6,7 +6,7 @@ import { api, ApiError, ensurePlayer, identity, matchUrl, roomUrl } from "./api.
 import { t, translatePage, errorText } from "./i18n.js";
 import { gameNames, gameTitle } from "./games.js";
 import { optionLabel, rulesSummary, valueWords } from "./summary.js";
-import { optionFields, showSeats, timerChoices, timerHelp, watchFields } from "./options.js";
+import { optionFields, showSeats, timerChoices, timerHelp, tableFields } from "./options.js";
 import { webhookPanel } from "./group_webhook.js";
 
 translatePage();
@@ -177,7 +177,7 @@ function newTableForm(group) {
   const openBots = h("input", { id: "new-open-bot-seats", type: "checkbox" });
   let readOptions = () => ({});
   const watchBox = h("div", { class: "stack", id: "new-watch" });
-  let watching = watchFields({ idPrefix: "new" });
+  let watching = tableFields({ idPrefix: "new" });
   const showGame = () => {
     const game = games.find((g) => g.name === select.value);
     const rules = group.rules[select.value];
@@ -187,7 +187,7 @@ function newTableForm(group) {
     const made = optionFields(game, { values: rules || {}, idPrefix: "new" });
     readOptions = made.read;
     fill(options, made.nodes.length ? made.nodes : h("p", { class: "hint" }, t("lobby.noOptions")));
-    watching = watchFields({ values: group.table_rules?.[select.value] || {}, idPrefix: "new" });
+    watching = tableFields({ values: group.table_rules?.[select.value] || {}, idPrefix: "new" });
     fill(watchBox, watching.nodes);
   };
   select.addEventListener("change", showGame);

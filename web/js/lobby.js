@@ -5,7 +5,7 @@ import { t, translatePage, errorText } from "./i18n.js";
 import { gameSummary, gameTitle } from "./games.js";
 import { confirmStep } from "./confirm.js";
 import { rulesSummary } from "./summary.js";
-import { optionFields, showSeats, timerChoices, timerHelp, watchFields } from "./options.js";
+import { optionFields, showSeats, timerChoices, timerHelp, tableFields } from "./options.js";
 import { lobbyAlerts, pollWhileHidden } from "./attention.js";
 import { perTurn, timeLeft } from "./slowclock.js";
 
@@ -226,7 +226,7 @@ $("#rooms").addEventListener("click", (event) => {
 $("#name").addEventListener("input", () => sessionStorage.setItem(TYPED_NAME, $("#name").value.trim()));
 
 fill($("#turn-timer"), timerChoices());
-const watching = watchFields();
+const watching = tableFields();
 fill($("#watch-fields"), watching.nodes);
 const showTimerHelp = () => { $("#turn-timer-help").textContent = timerHelp(Number($("#turn-timer").value)); };
 $("#turn-timer").addEventListener("change", showTimerHelp);

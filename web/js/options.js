@@ -115,18 +115,20 @@ export const timerChoices = (selected = 0) =>
 export const timerHelp = (seconds) =>
   t(!seconds ? "lobby.timerHelpOff" : isSlow(seconds) ? "lobby.timerHelpSlow" : "lobby.timerHelp");
 
-// Who may watch a table without a seat, and how far behind the play they are shown (the room
-// options `watchers` and `watch_delay` of POST /api/rooms; the first of each is the default).
-const WATCH_CHOICES = { watchers: ["everyone", "members", "nobody"], watch_delay: ["none", "trick", "hand"] };
-const WATCH_WORDS = { watchers: "lobby.watchers", watch_delay: "lobby.watchDelay" };
+// The table's own rules beyond the game's options (room options of POST /api/rooms; the first
+// of each is the default): who may take back a move, who may watch a table without a seat, and
+// how far behind the play they are shown.
+const TABLE_CHOICES = { undo: ["ask", "off", "free"], watchers: ["everyone", "members", "nobody"], watch_delay: ["none", "trick", "hand"] };
+const TABLE_WORDS = { undo: "lobby.undo", watchers: "lobby.watchers", watch_delay: "lobby.watchDelay" };
 
-/** The two watcher controls, showing `values` (a group's last choice; the defaults where
- * missing). Returns {nodes, read()}: read() gives {watchers, watch_delay}. */
-export function watchFields({ values = {}, idPrefix = "opt" } = {}) {
+/** The table's rule controls (take-backs and watchers), showing `values` (a group's last
+ * choice; the defaults where missing). Returns {nodes, read()}: read() gives {undo, watchers,
+ * watch_delay}. */
+export function tableFields({ values = {}, idPrefix = "opt" } = {}) {
   const readers = {};
-  const nodes = Object.entries(WATCH_CHOICES).map(([key, choices]) => {
+  const nodes = Object.entries(TABLE_CHOICES).map(([key, choices]) => {
     const id = `${idPrefix}-${key.replace(/_/g, "-")}`;
-    const words = WATCH_WORDS[key];
+    const words = TABLE_WORDS[key];
     const shown = values[key] ?? choices[0];
     const select = h("select", { id, name: key, "aria-describedby": `${id}-help` },
       choices.map((v) => h("option", { value: v, selected: v === shown }, t(`${words}.${v}`))));

@@ -36,6 +36,7 @@ document.addEventListener("click", (event) => {
   else if ("stand" in d) send({ type: "stand" });
   else if ("back" in d) send({ type: "sit", seat: page.state.you });
   else if ("reclaim" in d) send({ type: "reclaim" });
+  else if ("claim" in d) send({ type: "claim" });
   else if ("takeSeat" in d) send({ type: "take_seat", seat: Number(d.takeSeat) });
   else if ("joinNext" in d) send({ type: "join_next" });
   else if ("allow" in d) send({ type: "allow_seat", player_id: d.allow, allow: true });

@@ -4,6 +4,7 @@
 import { api, ensurePlayer, identity, matchUrl } from "../api.js";
 import { RoomConnection } from "../connection.js";
 import { $, fill, h, toast } from "../dom.js";
+import { claimRefused } from "../claims.js";
 import { errorText, t } from "../i18n.js";
 import { setupRules } from "../rules.js";
 import { send } from "./controls.js";
@@ -102,6 +103,12 @@ export function connect() {
     onError: (frame) => {
       page.pending = false;
       page.botAsked = new Set();
+      if (frame.code === "claim_refused" && page.state) {
+        // Said politely beside the button, the same whatever the hands hold; nothing changed.
+        $("#news-live").textContent = claimRefused(page.state);
+        render();
+        return;
+      }
       if (frame.code === "not_found") {
         showStatus("gone", t("room.noSuch", { code }));
         return;

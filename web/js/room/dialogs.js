@@ -2,6 +2,7 @@
 // drawer, the invite link copied, and a new table to play again.
 import { api, matchUrl, roomUrl } from "../api.js";
 import { $, fill, h, toast } from "../dom.js";
+import { claimText } from "../claims.js";
 import { seatLabel } from "../games.js";
 import { errorText, t } from "../i18n.js";
 import { inviteUrl, names, page, room, view } from "./page.js";
@@ -53,9 +54,11 @@ export function renderChat() {
   const log = $("#chat-log");
   const nm = names();
   const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 30;
-  fill(log, lines.map((line) => h("li", {},
-    h("span", { class: "chat-name" }, line.name || (line.seat != null ? seatLabel(nm, line.seat) : t("chat.watcher"))),
-    h("span", { class: "chat-text" }, line.text))));
+  fill(log, lines.map((line) => (line.event === "claim"
+    ? h("li", { class: "chat-news", "data-chat-news": "" }, h("span", { class: "chat-text" }, claimText(line, nm))) // the table's news, not typed
+    : h("li", {},
+      h("span", { class: "chat-name" }, line.name || (line.seat != null ? seatLabel(nm, line.seat) : t("chat.watcher"))),
+      h("span", { class: "chat-text" }, line.text)))));
   if (lines.length !== page.chatSeen && (atBottom || page.chatSeen === 0)) log.scrollTop = log.scrollHeight;
   page.chatSeen = lines.length;
   if (page.chatRead === null || page.chatOpen) page.chatRead = lines.length;

@@ -4,6 +4,7 @@
 import { roomUrl } from "../api.js";
 import { $, fill, h, keepFocus, toast } from "../dom.js";
 import { renderBidBar } from "../bidbar.js";
+import { claimNews, claimParts } from "../claims.js";
 import { courtesyNews, courtesyParts } from "../courtesies.js";
 import { gameTitle, promptFor } from "../games.js";
 import { t } from "../i18n.js";
@@ -15,7 +16,7 @@ import { renderControls, renderHand } from "./controls.js";
 import { renderChat, renderResult } from "./dialogs.js";
 import { bringUpWhatMatters, fitTable, keepDecisionInView } from "./fit.js";
 import { tableTrick, trackTrick } from "./hold.js";
-import { alerts, legal, names, page, room, view } from "./page.js";
+import { alerts, game, legal, names, page, room, view } from "./page.js";
 import { renderFair, renderHeader, renderInfo, renderJoin, renderLastTrick, renderMoveLog, renderScores, renderScoreStrip, renderSheet } from "./panels.js";
 
 /** Draw the whole page from the state (a chosen card is forgotten when the hand or the moves change). */
@@ -27,16 +28,18 @@ export function render() {
     page.selectionKey = key;
   }
   trackTrick();
+  const claimed = claimNews(page.state, names());
   keepFocus(() => {
     renderHeader();
     renderJoin();
+    renderNews(claimed.text);
     renderInfo();
     renderBidBar(room().game, view());
     announceGoals(room().game, view(), names());
     renderScoreStrip();
     renderTableArea();
     renderControls();
-    fill($("#courtesies"), courtesyParts(page.state, names()));
+    fill($("#courtesies"), claimParts(page.state, game().claims !== false, page.pending), courtesyParts(page.state, names()));
     renderSeatOffers();
     renderHand();
     renderResult();
@@ -50,9 +53,17 @@ export function render() {
   announceTurn();
   const news = courtesyNews(page.state, names());
   if (news) $("#announce").textContent = news;
+  if (claimed.fresh) $("#news-live").textContent = claimed.fresh;
   announceRequests(alerts.view(page.state, gameTitle(room().game, room().title)));
   if (fitTable()) keepDecisionInView(); // the dock just left (or rejoined) the bottom of the screen
   bringUpWhatMatters();
+}
+
+/** The table's news above your moves (a claim accepted), or nothing. */
+function renderNews(text) {
+  const box = $("#table-news");
+  box.hidden = !text;
+  box.textContent = text || "";
 }
 
 /** The rotated partner a seat is kept for now (room.partners until room.held_until), or null. */

@@ -51,6 +51,7 @@ export default {
   strings,
   why: ribsWhy,
   trump: false,
+  claims: false, // two cards a seat and a bid before every trick: no claims
   trickCounts: false,
   suits: false, // ranks only: the hand is sorted by rank or by hand
   pairs: true, // each seat plays two cards: on a phone every pair has a column slot of its own
