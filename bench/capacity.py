@@ -6,7 +6,8 @@ broadcast server pinned to core 0, one load-client process for each on core 1. T
 seated players each make one decision every 2 s, each turn moved by up to a quarter of a period
 either way (open loop, ``load_client``'s ``period`` and ``jitter``). Rooms are added level by
 level on both servers; at each level the bare server and Felt run back to back (order
-alternating), until Felt's p99 act->patch passes 100 ms, its process is saturated (CPU >= 95%
+alternating), until Felt's p99 act->patch passes 100 ms (over bare's in the same pair: the
+machine's own delay taken out), its process is saturated (CPU >= 95%
 of its core) or the time is up. A level over the latency limit runs once more and is judged by
 its better run: on a shared machine the other tenants only ever add latency.
 
@@ -86,8 +87,11 @@ def _pair(srv: Servers, rooms: int, seconds: float, period: float, rep: int) -> 
 
 def _judge(pairs: list[dict]) -> tuple[float, float]:
     """A level's p99 and CPU share for the limits: the best of its runs, since a shared
-    machine's other work only ever adds to either."""
-    return min(p["felt"]["p99_ms"] or 0.0 for p in pairs), min(p["felt"]["server_cpu_util"] for p in pairs)
+    machine's other work only ever adds to either. The p99 is Felt's over bare's in the same
+    pair: on a quiet machine bare's is a few ms, so the limit is Felt's own 100 ms; on a busy
+    one bare's p99 (tens of ms at load average 10 on 2 cores) is the machine's delay, not Felt's."""
+    p99 = min((p["felt"]["p99_ms"] or 0.0) - (p["bare"]["p99_ms"] or 0.0) for p in pairs)
+    return p99, min(p["felt"]["server_cpu_util"] for p in pairs)
 
 
 def _per_core(run: dict) -> float | None:
@@ -98,10 +102,10 @@ def _per_core(run: dict) -> float | None:
 def run_capacity(quick: bool, log=print, deadline: float | None = None) -> dict:
     """Ramp until a limit or ``deadline`` (time.monotonic); every level's pairs in ``levels``."""
     if quick:
-        plan, seconds, reps = [250, 500, 1000, 1500], 6.0, 1
+        plan, seconds, reps = [250, 500, 1000, 1500], 4.0, 1
     else:
         plan, seconds, reps = [500, 1000, 2000, 3000, 4500, 6000, 8000], 10.0, 2
-    human_s = 4.0 if quick else 6.0
+    human_s = 3.0 if quick else 6.0
     workdir = Path(tempfile.mkdtemp(prefix="felt-capacity-"))
     result: dict = {
         "plan": {"levels": plan, "seconds": seconds, "repeats": reps, "period_s": PERIOD_S, "jitter": JITTER},
@@ -144,17 +148,19 @@ def run_capacity(quick: bool, log=print, deadline: float | None = None) -> dict:
             felt = [p["felt"] for p in pairs]
             p99, util = _judge(pairs)
             client = max(max(p["felt"]["client_cpu_util"], p["bare"]["client_cpu_util"]) for p in pairs)
-            level.update(felt_p99_ms=p99, felt_cpu_util=util, client_cpu_util=client)
+            level.update(felt_p99_over_bare_ms=p99, felt_cpu_util=util, client_cpu_util=client)
+            level["felt_p99_ms"] = min(r["p99_ms"] or 0.0 for r in felt)
             level["within"] = p99 <= P99_LIMIT_MS and util < SATURATED
             log(
-                f"  capacity: {n} rooms every {PERIOD_S:g} s: felt p99 {fmt(p99)} ms, CPU {util:.0%} of its core"
+                f"  capacity: {n} rooms every {PERIOD_S:g} s: felt p99 {fmt(level['felt_p99_ms'])} ms "
+                f"(+{fmt(p99)} over bare), CPU {util:.0%} of its core"
                 f" ({median([r['server_tree_cpu_util'] for r in felt]):.0%} with the worker), "
                 f"bare CPU {median([p['bare']['server_cpu_util'] for p in pairs]):.0%}; client CPU {client:.0%}"
                 + (" (the client may be the limit)" if client > CLIENT_LIMIT else "")
             )
             if not level["within"]:
                 result["stopped_by"] = (
-                    f"p99 {fmt(p99)} ms > {P99_LIMIT_MS:g} ms" if p99 > P99_LIMIT_MS else f"CPU {util:.0%}"
+                    f"p99 {fmt(p99)} ms over bare > {P99_LIMIT_MS:g} ms" if p99 > P99_LIMIT_MS else f"CPU {util:.0%}"
                 ) + f" at {n} rooms"
                 break
         if deadline is not None and result["stopped_by"] == "the plan's last level":
@@ -216,7 +222,7 @@ def capacity_figures(res: dict) -> list[dict]:
                 "capacity.human.players_within_limits",
                 top["players"],
                 "players",
-                note=f"the most seated players measured within p99 <= {P99_LIMIT_MS:g} ms and CPU < "
+                note=f"the most seated players measured within p99 <= bare + {P99_LIMIT_MS:g} ms and CPU < "
                 f"{SATURATED:.0%}; stopped by {res.get('stopped_by')}",
             )
         )

@@ -329,7 +329,7 @@ def main(argv: list[str] | None = None) -> int:
     def capacity():
         from bench.capacity import capacity_figures, run_capacity
 
-        res = run_capacity(args.quick, log, time.monotonic() + (150 if args.quick else 480))
+        res = run_capacity(args.quick, log, time.monotonic() + (170 if args.quick else 480))
         return res, capacity_figures(res)
 
     part("capacity", capacity)
