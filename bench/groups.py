@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 import psycopg  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 
+from server.groups import ledger  # noqa: E402
 from server.storage import groups, store  # noqa: E402
 from server.storage.db import Database  # noqa: E402
 
@@ -86,7 +87,7 @@ def fill(db: Database, matches: int) -> str:
 def _answer(session, code: str, number: int | None) -> dict:
     """What ``GET /standings`` does for one game: the members, then their ledger's sums."""
     members = {m["player_id"]: m["name"] for m in groups.members_of(session, code)}
-    return groups.ledger_standings(session, code, "oh_hell", number, members)
+    return ledger.standings_of_totals("oh_hell", *groups.ledger_totals(session, code, "oh_hell", number), members)
 
 
 def measure(db: Database, code: str, season: str, repeat: int, how: str) -> list[tuple[float, float]]:

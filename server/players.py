@@ -17,8 +17,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from server.log_entry import StoreUnavailable
 from server.storage import devices
-from server.storage.db import OUTAGE_ERRORS, Database
+from server.storage.db import Database
 
 log = logging.getLogger("felt.players")
 
@@ -75,7 +76,7 @@ async def player_for_token(app: Any, token: str | None) -> Caller | None:
 
     try:
         caller = await db.call(find)
-    except OUTAGE_ERRORS:
+    except StoreUnavailable:
         if known is not None:  # the database is away: a token known a minute ago still counts
             return known[0]
         raise

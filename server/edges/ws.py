@@ -18,6 +18,7 @@ from urllib.parse import unquote_plus
 from server.edges.transport import LOAD
 from server.games import GameError
 from server.limits import CONNECTS, LOOKUPS, TOKEN_CONNECTS, OpenSockets, budget_key
+from server.log_entry import StoreUnavailable
 from server.players import CLOSE_REVOKED, REVOKED_REASON, DeviceSockets, player_for_token, save_prefs
 from server.rooms import Connection, Room, RoomError
 from server.rooms.messages import (
@@ -48,7 +49,6 @@ from server.rooms.messages import (
 from server.rooms.seats import quoted
 from server.rooms.watching import SENT_AWAY
 from server.storage import groups
-from server.storage.db import OUTAGE_ERRORS
 
 log = logging.getLogger("felt.ws")
 
@@ -269,8 +269,8 @@ class RoomSocket:
             return False
         try:
             player = await player_for_token(app, token)
-        except OUTAGE_ERRORS as exc:
-            log.warning("socket to room %s: the database is unavailable: %s", room.code, type(exc).__name__)
+        except StoreUnavailable as exc:
+            log.warning("socket to room %s: the database is unavailable: %s", room.code, exc)
             if self.metrics is not None:
                 self.metrics.database_errors += 1
             await self._refuse("unavailable", "The database is unavailable; try again shortly.", CLOSE_TRY_AGAIN)
@@ -317,7 +317,7 @@ class RoomSocket:
 
             try:
                 member = await db.call(role) is not None
-            except OUTAGE_ERRORS:
+            except StoreUnavailable:
                 await self._refuse("unavailable", "The database is unavailable; try again shortly.", CLOSE_TRY_AGAIN)
                 return False
         if watching.admits(member):
@@ -507,7 +507,7 @@ async def _prefs(app: Any, room: Room, conn: Connection, msg: Prefs) -> None:
         raise RoomError("players_only", "Only a player has settings to keep.", 403)
     try:
         await save_prefs(app, conn.player_id, msg.autoplay_forced)
-    except OUTAGE_ERRORS:
+    except StoreUnavailable:
         raise RoomError("unavailable", "The database is unavailable; try again shortly.", 503) from None
     await room.set_prefs(conn.player_id, {"autoplay_forced": msg.autoplay_forced})
 

@@ -19,7 +19,8 @@ outside the group sit in the matches but get no row.
 
 A match becomes ``lines`` (one per person) and ``meetings`` (one per two people) once, when
 it is stored; ``Ledger`` adds those up, from the records themselves (``standings``, the
-recount) or from the sums the database makes of the stored ones (server/storage/groups.py).
+recount) or from the sums the database makes of the stored ones (``standings_of_totals``, of
+``ledger_totals`` in server/storage/groups.py).
 """
 
 from __future__ import annotations
@@ -208,6 +209,22 @@ def standings(game: str, matches: Iterable[Mapping[str, Any]], members: Mapping[
     tally = Ledger(game)
     for match in matches:
         tally.add(lines(game, match))
+    return tally.standings(members)
+
+
+def standings_of_totals(
+    game: str,
+    persons: Iterable[tuple[str, int, int, int, float, int]],
+    meetings: Iterable[tuple[str, str, bool, tuple[int, ...]]],
+    members: Mapping[str, str],
+) -> dict[str, Any]:
+    """``{"rows", "head_to_head", "pairs"}`` from the totals the database added up of the
+    stored lines (``ledger_totals`` in server/storage/groups.py): the same table as a recount."""
+    tally = Ledger(game)
+    for player_id, matches, wins, points, against, places in persons:
+        tally.person(player_id, matches, wins, points, against, places)
+    for a, b, together, counts in meetings:
+        tally.meeting(a, b, together, counts)  # type: ignore[arg-type]
     return tally.standings(members)
 
 

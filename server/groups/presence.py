@@ -62,3 +62,10 @@ class SharedPresence:
         members = list(member_ids)
         seated, seen = await self.cluster.presence(members)
         return _answer(members, seated, seen)
+
+
+def presence_of(rooms: Any) -> Presence | SharedPresence:
+    """The presence that sees every table: ``rooms``' alone in one process, every node's
+    through Redis when ``rooms`` is one node of a cluster (``rooms`` None: no tables)."""
+    shared = None if rooms is None else rooms.cluster
+    return Presence(rooms) if shared is None else SharedPresence(shared)

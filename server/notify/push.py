@@ -40,11 +40,12 @@ from py_vapid import Vapid02
 from pywebpush import WebPusher
 
 from server.games import get_game
+from server.log_entry import StoreUnavailable
 from server.notify.events import ClockRanOut, Event, Mentioned, TableStarted, YourTurn
 from server.notify.outbound import Outbound, OutboundRefused
 from server.notify.prefs import kind_of
 from server.storage import push as store
-from server.storage.db import OUTAGE_ERRORS, Database
+from server.storage.db import Database
 
 log = logging.getLogger("felt.push")
 
@@ -274,7 +275,7 @@ class PushChannel:
                     task = asyncio.get_running_loop().create_task(self._deliver(subscription, event))
                     self._deliveries.add(task)
                     task.add_done_callback(self._deliveries.discard)
-            except OUTAGE_ERRORS as exc:  # the database is away: this one is lost, the next may pass
+            except StoreUnavailable as exc:  # the database is away: this one is lost, the next may pass
                 self.counts["failed"] += 1
                 log.warning("push: could not read the subscriptions (%s)", type(exc).__name__)
             except Exception:
@@ -308,7 +309,7 @@ class PushChannel:
                 self.counts["gone"] += 1
                 try:
                     await self.db.call(self._drop, subscription)
-                except OUTAGE_ERRORS:  # dropped on its next 410 instead
+                except StoreUnavailable:  # dropped on its next 410 instead
                     log.warning("push: a gone subscription could not be dropped now")
                 return
             if status is not None and status < 500 and status != 429:
@@ -319,7 +320,7 @@ class PushChannel:
         """The push service's status code, or None when it could not be reached."""
         try:
             authorization = await self.keys.authorization(subscription.endpoint)
-        except OUTAGE_ERRORS as exc:  # the database (the key's home) is away: try again later
+        except StoreUnavailable as exc:  # the database (the key's home) is away: try again later
             log.warning("push: no VAPID key to sign with yet (%s)", type(exc).__name__)
             return None
         try:

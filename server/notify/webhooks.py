@@ -60,13 +60,14 @@ import orjson
 
 from server.games import get_game
 from server.groups.ledger import side_of
+from server.log_entry import StoreUnavailable
 from server.notify.events import Event, MatchFinished, RulesChanged, TableOpened, YourTurn
 from server.notify.outbound import Outbound, OutboundRefused
 from server.storage import groups, outbox
-from server.storage.db import OUTAGE_ERRORS, Database
+from server.storage.db import Database
 
 if TYPE_CHECKING:
-    from sqlalchemy.orm import Session
+    from server.storage.db import Session
 
 log = logging.getLogger("felt.notify.webhooks")
 
@@ -384,7 +385,7 @@ class Webhooks:
             try:
                 await self._route(event, key)
                 return
-            except OUTAGE_ERRORS as exc:
+            except StoreUnavailable as exc:
                 log.warning("webhooks: the database is away, events wait (%s)", type(exc).__name__)
                 await asyncio.sleep(min(OUTAGE_WAIT_MAX_S, 0.25 * 2**outages))
             except Exception as exc:  # noqa: BLE001 - the next event still goes out

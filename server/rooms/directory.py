@@ -83,6 +83,10 @@ def too_many(hosted: int) -> RoomError:
     return RoomError("too_many_rooms", f"You already host {hosted} open rooms; finish or leave one first.", 429)
 
 
+# Lets a caller at a table in, or raises to refuse them (the room is None: there is no table).
+Admits = Callable[[Room | None], object]
+
+
 class Directory(Protocol):
     """What the room manager asks of the mode it runs in (see the module docstring)."""
 
@@ -111,6 +115,15 @@ class Directory(Protocol):
     async def restore(self, code: str) -> Room | None: ...
 
     async def read(self, code: str) -> Room | None: ...
+
+    async def open_for(self, code: str, admits: Admits) -> Room | None:
+        """Table ``code``'s room, open here, for a caller ``admits`` lets in (it raises to
+        refuse). Where another node may hold the table, ``admits`` first sees it as ``read``
+        (which moves nothing): only a caller it lets in brings the table to this node."""
+
+    async def finished_for(self, code: str, admits: Admits) -> Room | None:
+        """Table ``code``'s room to follow with a new table: ``open_for`` where another node
+        may hold it; in one process only the room in memory."""
 
     async def take_due(self, code: str) -> Room | None:
         """Bring a table whose slow clock ran out into memory here, if it is this node's to
@@ -180,6 +193,12 @@ class LocalDirectory:
 
     async def read(self, code: str) -> Room | None:
         return await self.rooms.open(code)
+
+    async def open_for(self, code: str, admits: Admits) -> Room | None:
+        return await self.rooms.open(code)
+
+    async def finished_for(self, code: str, admits: Admits) -> Room | None:
+        return self.rooms.get(code)
 
     async def take_due(self, code: str) -> Room | None:
         return await self.rooms.open_once(code, self.restore)
@@ -317,6 +336,13 @@ class ClusterDirectory:
         """Only a table nobody holds the lease of is taken (a node that died, a parked table):
         a table another node holds is that node's to fire, so two nodes never both fire it."""
         return await self.rooms.open_once(code, functools.partial(self.restore, ask=False))
+
+    async def open_for(self, code: str, admits: Admits) -> Room | None:
+        admits(await self.read(code))
+        return await self.rooms.open(code)
+
+    async def finished_for(self, code: str, admits: Admits) -> Room | None:
+        return await self.open_for(code, admits)
 
     async def read(self, code: str) -> Room | None:
         """The room for reading only: from memory where this node holds the table, otherwise

@@ -50,7 +50,6 @@ from server.rooms.table import FINISHED, ROW, SEATED, TURN, Table, summary
 from server.rooms.takeover import SeatTakeover
 from server.rooms.tidings import mentioned, table_started, your_turn
 from server.rooms.watching import send_away
-from server.rules.game import canonical_action
 
 
 class Room(SeatTakeover, TableClaims, Courtesies):
@@ -176,7 +175,7 @@ class Room(SeatTakeover, TableClaims, Courtesies):
 
     def play(self, seat: int, action: dict, clock: bool = False, expected: int | None = None) -> None:
         """One action for ``seat``: a person's, a bot's, or the clock's (``clock``)."""
-        action = canonical_action(action)  # extra fields ("note", "seat") are never stored
+        action = self.table.game.canonical_action(action)  # extra fields ("note", "seat") are never stored
         # Encoded first: an action that cannot be stored is refused before anything changes.
         try:
             orjson.dumps(action)

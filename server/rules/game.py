@@ -93,30 +93,6 @@ def action_type(action: object) -> str:
     return kind
 
 
-# The fields of each action type (PROTOCOL §2): everything else a client sends is dropped.
-ACTION_FIELDS: dict[str, tuple[str, ...]] = {
-    "bid": ("value", "direction", "blind"),
-    "pass": (),
-    "take": ("direction",),
-    "discard": ("cards",),
-    "trump": ("suit",),
-    "direction": ("direction",),
-    "declare": (),
-    "look": (),
-    "play": ("card",),
-    "ribs": ("cards",),
-    "pair": ("cards", "fold"),
-}
-
-
-def canonical_action(action: Any) -> Any:
-    """The action as the engines know it: its ``type`` and that type's fields, nothing else
-    (what is applied and stored; an action of no known type is left for the engine to refuse)."""
-    if not isinstance(action, Mapping) or action.get("type") not in ACTION_FIELDS:
-        return action
-    return {k: action[k] for k in ("type", *ACTION_FIELDS[action["type"]]) if k in action}
-
-
 #: Every action ``shared_action`` made, so that the test suite can check at its end that
 #: each is still what it was made as (tests/conftest.py).
 SHARED_ACTIONS: list[Action] = []
@@ -296,6 +272,21 @@ class Game(ABC):
     #: so the room diffs those once per action and only these once per connection.
     #: None means unknown: the room then diffs every connection's whole view.
     seat_keys: tuple[str, ...] | None = None
+
+    #: The fields of each of the game's action types (PROTOCOL §2): everything else a client
+    #: sends is dropped before the action is applied and stored.
+    action_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+
+    def canonical_action(self, action: Any) -> Any:
+        """The action as the engine knows it: its ``type`` and that type's fields, nothing else
+        (what is applied and stored; an action of no known type is left for the engine to refuse)."""
+        if not isinstance(action, Mapping):
+            return action
+        kind = action.get("type")
+        fields = self.action_fields.get(kind) if isinstance(kind, str) else None
+        if fields is None:
+            return action
+        return {k: action[k] for k in ("type", *fields) if k in action}
 
     def new_game(
         self,

@@ -4,6 +4,10 @@ SQLite (the default, a file in the working folder) and PostgreSQL are both first
 Every call here is blocking; the event loop runs them with ``Database.call``: in the database's
 own threads, with a deadline. A database that hangs (accepts connections and never answers:
 a stopped process, a black-holed network) is a database that is down, not a stalled server.
+
+A database that is down, unreachable or overloaded leaves storage as one typed error,
+``StoreUnavailable`` (its driver's error the ``__cause__``): ``session``, ``transaction`` and
+``call`` translate at the boundary, so no caller outside storage knows SQLAlchemy's errors.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 
 from server.config import normalize_database_url
+from server.log_entry import StoreUnavailable
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -50,12 +55,12 @@ def insert_of(conn: sa.Connection) -> Callable[[sa.Table], postgresql.Insert | s
 DEFAULT_TIMEOUT_S = 5.0
 
 
-class DatabaseTimeout(Exception):
+class DatabaseTimeout(StoreUnavailable):
     """The database did not answer within its deadline (or every thread for it still waits)."""
 
 
 # What a database that is down, unreachable or overloaded raises (a lost connection, a refused
-# one, a full pool, a locked SQLite file): callers answer "try again later", not "bug".
+# one, a full pool, a locked SQLite file): storage's own; callers outside see StoreUnavailable.
 OUTAGE_ERRORS: tuple[type[Exception], ...] = (
     sa.exc.OperationalError,
     sa.exc.InterfaceError,
@@ -63,6 +68,17 @@ OUTAGE_ERRORS: tuple[type[Exception], ...] = (
     sa.exc.TimeoutError,
     DatabaseTimeout,
 )
+
+
+@contextmanager
+def outage_as_unavailable() -> Iterator[None]:
+    """Storage's boundary: an outage error raised in the block leaves it as ``StoreUnavailable``."""
+    try:
+        yield
+    except StoreUnavailable:
+        raise
+    except OUTAGE_ERRORS as exc:
+        raise StoreUnavailable(type(exc).__name__) from exc
 
 
 def _json_dumps(value: object) -> str:
@@ -143,27 +159,32 @@ class Database:
 
     @contextmanager
     def session(self) -> Iterator[Session]:
-        """A session that commits when the block succeeds and rolls back when it raises."""
+        """A session that commits when the block succeeds and rolls back when it raises
+        (``StoreUnavailable`` when the database is away)."""
         session = self._sessions()
         try:
-            yield session
-            session.commit()
-        except BaseException:
-            session.rollback()
-            raise
+            with outage_as_unavailable():
+                try:
+                    yield session
+                    session.commit()
+                except BaseException:
+                    session.rollback()
+                    raise
         finally:
             session.close()
 
     @contextmanager
     def transaction(self) -> Iterator[sa.Connection]:
-        """A plain Connection in a transaction (committed when the block succeeds): no ORM."""
-        with self.engine.begin() as conn:
+        """A plain Connection in a transaction (committed when the block succeeds): no ORM
+        (``StoreUnavailable`` when the database is away)."""
+        with outage_as_unavailable(), self.engine.begin() as conn:
             yield conn
 
     async def call(self, fn: Callable[..., T], *args: Any, timeout_s: float | None = None) -> T:
         """``fn(*args)`` in one of the database's threads; ``DatabaseTimeout`` past the deadline
         (the call itself goes on in its thread, its result unused) or at once when as many
         calls as there are threads outlived their deadlines and still wait for the database.
+        Both are ``StoreUnavailable``, and so is any outage error ``fn`` raises.
 
         A burst of calls queues for the threads (within the deadline): only calls that
         outlived their deadline count as stuck, so a busy database is not taken for a hung one.
@@ -176,8 +197,9 @@ class Database:
             # Not ``asyncio.wait_for``: on Python 3.11 it returns the result of a call that ended
             # just as the caller was cancelled and drops the cancellation, so a task stopped at
             # that moment ran on (a webhook sweep kept its server's stop waiting forever).
-            async with asyncio.timeout(deadline):
-                return await asyncio.shield(future)
+            with outage_as_unavailable():
+                async with asyncio.timeout(deadline):
+                    return await asyncio.shield(future)
         except TimeoutError:
             self._stuck += 1
             future.add_done_callback(self._unstuck)

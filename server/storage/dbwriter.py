@@ -56,7 +56,7 @@ import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
 from server.budget import LoopBudget
-from server.log_entry import LogEntry, WriterReports
+from server.log_entry import LogEntry, StoreUnavailable, WriterReports
 from server.storage import tables
 from server.storage.db import DEFAULT_TIMEOUT_S, Database, DatabaseTimeout
 from server.storage.writer import Writer, durable_versions
@@ -66,8 +66,9 @@ log = logging.getLogger("felt.writer")
 MAX_BATCH_ENTRIES = 1000  # a batch is spliced in one callback: ~0.6 ms per 1,000 entries on a loaded machine
 FIRST_RETRY_S = 0.05
 SPOOL_RETRY_S = 1.0  # an idle writer tries to write its spool to the database this often
-# Errors that mean "the database is not reachable or not ready", not "this batch is wrong".
-UNREACHABLE = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.ProgrammingError)
+# Errors that mean "the database is not reachable or not ready", not "this batch is wrong"
+# (a session's outage leaves it as StoreUnavailable).
+UNREACHABLE = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.ProgrammingError, StoreUnavailable)
 
 
 class WorkerDied(RuntimeError):

@@ -113,6 +113,39 @@ def group_row(session: Session, code: str) -> Group | None:
     return session.get(Group, code) if is_group_code(code) else None
 
 
+def name_of(session: Session, code: str) -> str:
+    """The name of group ``code``, which exists (its membership was checked)."""
+    return session.get_one(Group, code).name
+
+
+def invite_of(session: Session, code: str) -> str:
+    """The invite of group ``code``, which exists (its ownership was checked)."""
+    return session.get_one(Group, code).invite
+
+
+def group_page(session: Session, code: str, player_id: str) -> dict[str, Any] | None:
+    """Group ``code`` as member ``player_id`` sees it: its name, the member's role, members,
+    house rules and their changes, table choices, open tables (``you_sit`` at each), season and
+    seasons; None when there is no such group or ``player_id`` is not in it."""
+    group = group_row(session, code)
+    role = role_of(session, code, player_id)
+    if group is None or role is None:
+        return None
+    tables = open_tables(session, [code])
+    mine = seated_at(session, player_id, [t["code"] for t in tables])
+    return {
+        "name": group.name,
+        "role": role,
+        "members": members_of(session, code),
+        "rules": rules_of(session, code),
+        "rules_changes": rules_changes_of(session, code),
+        "table_rules": table_options_by_game(session, code),
+        "tables": [{**t, "you_sit": t["code"] in mine} for t in tables],
+        "season": current_season(session, code),
+        "seasons": season_numbers(session, code),
+    }
+
+
 def invitation(session: Session, code: str, invite: str) -> dict[str, str] | None:
     """What an invite link says before anyone joins: the group's name and who invites (its
     owner, by their current name); None for a wrong or rotated invite, or no such group."""
@@ -363,6 +396,11 @@ def member_group_codes(session: Session, player_id: str) -> list[str]:
     return list(session.scalars(sa.select(GroupMember.group_code).where(GroupMember.player_id == player_id)))
 
 
+def tables_of_member(session: Session, player_id: str) -> list[dict[str, Any]]:
+    """The open tables of every group ``player_id`` belongs to (see ``open_tables``)."""
+    return open_tables(session, member_group_codes(session, player_id))
+
+
 # ---- matches -------------------------------------------------------------------------------
 
 
@@ -385,14 +423,14 @@ def link_match(session: Session, match_id: str, room_code: str | None, game: str
         session.connection().execute(GroupLedgerMeeting.__table__.insert(), [{**base, **m} for m in meetings])
 
 
-def ledger_standings(
-    session: Session, code: str, game: str, season: int | None, members: dict[str, str]
-) -> dict[str, Any]:
-    """``{"rows", "head_to_head", "pairs"}`` of ``game`` in the group's ``season`` (None: all
-    seasons): the database adds up the matches' ledger lines per person and their meetings per
-    two people, and ``ledger.Ledger`` shapes the totals as a recount would."""
+def ledger_totals(
+    session: Session, code: str, game: str, season: int | None
+) -> tuple[list[tuple[str, int, int, int, float, int]], list[tuple[str, str, bool, tuple[int, ...]]]]:
+    """The sums of ``game``'s stored ledger lines in the group's ``season`` (None: all
+    seasons), added up by the database: per person ``(player_id, matches, wins, points,
+    against, places)``, per two people ``(a, b, together, (matches, a_higher, b_higher, won,
+    bids, bids_made))``. The groups layer shapes them (``ledger.standings_of_totals``)."""
     line, meet = GroupLedgerLine, GroupLedgerMeeting
-    tally = ledger.Ledger(game)
     conn = session.connection()
     per_person = sa.select(
         line.player_id,
@@ -404,17 +442,34 @@ def ledger_standings(
     ).where(line.group_code == code, line.game == game)
     if season is not None:
         per_person = per_person.where(line.season == season)
-    for player_id, matches, wins, points, against, places in conn.execute(per_person.group_by(line.player_id)):
-        tally.person(player_id, int(matches), int(wins), int(points), float(against), int(places))
+    persons = [
+        (player_id, int(matches), int(wins), int(points), float(against), int(places))
+        for player_id, matches, wins, points, against, places in conn.execute(per_person.group_by(line.player_id))
+    ]
     sums = (meet.a_higher, meet.b_higher, meet.won, meet.bids, meet.bids_made)
     per_two = sa.select(meet.a, meet.b, meet.together, sa.func.count(), *map(sa.func.sum, sums)).where(
         meet.group_code == code, meet.game == game
     )
     if season is not None:
         per_two = per_two.where(meet.season == season)
-    for a, b, together, *counts in conn.execute(per_two.group_by(meet.a, meet.b, meet.together)):
-        tally.meeting(a, b, bool(together), tuple(int(c) for c in counts))  # type: ignore[arg-type]
-    return tally.standings(members)
+    meetings = [
+        (a, b, bool(together), tuple(int(c) for c in counts))
+        for a, b, together, *counts in conn.execute(per_two.group_by(meet.a, meet.b, meet.together))
+    ]
+    return persons, meetings
+
+
+CURRENT_SEASON = "current"
+
+
+def ledger_sums(session: Session, code: str, game: str, season: int | str | None) -> dict[str, Any]:
+    """What the standings of ``game`` in the group's ``season`` are made of: ``{"season",
+    "members", "persons", "meetings"}`` (see ``ledger_totals``); ``season`` is a number, None
+    for all seasons, or ``CURRENT_SEASON`` (the one open now, whose number is answered)."""
+    number = current_season(session, code)["number"] if season == CURRENT_SEASON else season
+    members = {m["player_id"]: m["name"] for m in members_of(session, code)}
+    persons, meetings = ledger_totals(session, code, game, number if isinstance(number, int) else None)
+    return {"season": number, "members": members, "persons": persons, "meetings": meetings}
 
 
 def ledger_matches(
@@ -488,6 +543,13 @@ def recent_match_ids(session: Session, code: str, limit: int = 10) -> list[str]:
         .limit(limit)
     )
     return list(session.scalars(query))
+
+
+def night_of(session: Session, code: str, gap: timedelta) -> tuple[dict[str, str], list[dict[str, Any]], str]:
+    """What the night's recap of group ``code`` is made of: its members (id -> name), the
+    matches of its last night (``night_matches``) and its name."""
+    members = {m["player_id"]: m["name"] for m in members_of(session, code)}
+    return members, night_matches(session, code, gap), name_of(session, code)
 
 
 def all_match_ids(session: Session, code: str) -> list[str]:

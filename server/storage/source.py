@@ -1,13 +1,14 @@
 """The rooms' view of stored tables: each call runs in a database thread with a deadline, never
-on the event loop (``Database.call``: past it, ``DatabaseTimeout``)."""
+on the event loop (``Database.call``: past it, ``DatabaseTimeout``; a database that is away,
+``StoreUnavailable``)."""
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 
-from server.log_entry import LogEntry, StoreUnavailable
+from server.log_entry import LogEntry
 from server.storage import tables
-from server.storage.db import OUTAGE_ERRORS, Database
+from server.storage.db import Database
 
 # The hourly purge of old tables may delete many rows: its deadline is longer than a request's.
 PURGE_TIMEOUT_S = 300.0
@@ -29,10 +30,7 @@ class DatabaseTables:
     async def load(self, code: str) -> tuple[str, list[LogEntry]] | None:
         """A table's status and whole log, or None when there is no such table;
         ``StoreUnavailable`` when the database is down or does not answer."""
-        try:
-            return await self.db.call(self._load, code)
-        except OUTAGE_ERRORS as exc:
-            raise StoreUnavailable(type(exc).__name__) from exc
+        return await self.db.call(self._load, code)
 
     def _codes(self) -> list[str]:
         with self.db.session() as session:
@@ -73,11 +71,9 @@ class DatabaseTables:
             return tables.slow_seats(session, player_id)
 
     async def slow_seats(self, player_id: str) -> list[str]:
-        """The codes of the slow tables the player sits at, as stored (the cap counts them)."""
-        try:
-            return await self.db.call(self._slow_seats, player_id)
-        except OUTAGE_ERRORS as exc:
-            raise StoreUnavailable(type(exc).__name__) from exc
+        """The codes of the slow tables the player sits at, as stored (the cap counts them);
+        ``StoreUnavailable`` when the database is down or does not answer."""
+        return await self.db.call(self._slow_seats, player_id)
 
     def _due(self, now_ms: int) -> list[str]:
         with self.db.session() as session:

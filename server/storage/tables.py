@@ -26,12 +26,18 @@ OPEN_STATUSES = ("waiting", "playing", "finished")  # in memory while the server
 RESUMABLE_STATUSES = ("waiting", "playing", "finished", "parked")
 
 
-def _table_rows(entries: list) -> tuple[list[dict], dict[str, dict[str, tuple[bool, bool]]]]:
+def _entries(log: Iterable[list]) -> list[LogEntry]:
+    """A batch's log as entries: each travels as ``LogEntry.row()`` and is read back here."""
+    return [LogEntry.of_row(row) for row in log]
+
+
+def _table_rows(entries: list[LogEntry]) -> tuple[list[dict], dict[str, dict[str, tuple[bool, bool]]]]:
     """The newest row of each table that changed in ``entries``, and its players: for each
     seated one or one who left its match in play, (left, awaited by a slow clock)."""
     rows: dict[str, dict] = {}
     players: dict[str, dict[str, tuple[bool, bool]]] = {}
-    for code, version, _kind, _data, at, table in entries:
+    for entry in entries:
+        code, table = entry.code, entry.table
         if table is None:
             continue
         rows[code] = {
@@ -40,8 +46,8 @@ def _table_rows(entries: list) -> tuple[list[dict], dict[str, dict[str, tuple[bo
             "status": table["status"],
             "private": bool(table["private"]),
             "host_id": table.get("host_id"),
-            "version": version,
-            "updated_at": at,
+            "version": entry.version,
+            "updated_at": entry.at,
             "clock_s": int(table.get("clock_s") or 0),
             "deadline": table.get("deadline"),
         }
@@ -52,7 +58,7 @@ def _table_rows(entries: list) -> tuple[list[dict], dict[str, dict[str, tuple[bo
     return list(rows.values()), players
 
 
-def _upsert_tables(conn: sa.Connection, entries: list) -> None:
+def _upsert_tables(conn: sa.Connection, entries: list[LogEntry]) -> None:
     rows, players = _table_rows(entries)
     if not rows:
         return
@@ -73,12 +79,9 @@ def _upsert_tables(conn: sa.Connection, entries: list) -> None:
         conn.execute(TablePlayer.__table__.insert(), seated)
 
 
-def _log_rows(entries: list) -> list[tuple]:
+def _log_rows(entries: list[LogEntry]) -> list[tuple]:
     """The log rows of ``entries``, in the column order of ``_LOG_COLUMNS``."""
-    return [
-        (code, int(version), kind, orjson.dumps(data).decode(), float(at))
-        for code, version, kind, data, at, _table in entries
-    ]
+    return [(e.code, int(e.version), e.kind, orjson.dumps(e.data).decode(), float(e.at)) for e in entries]
 
 
 _LOG_COLUMNS = ("code", "version", "kind", "data", "at")
@@ -128,7 +131,7 @@ def write_entries(conn: sa.Connection, log: Iterable[list], *, replay: bool = Fa
     (almost every batch). A (code, version) already stored raises IntegrityError on both
     backends: a second writer of that version (skipped instead with ``replay``).
     """
-    entries = list(log)
+    entries = _entries(log)
     _upsert_tables(conn, entries)
     rows = _log_rows(entries)
     if rows:
@@ -139,7 +142,7 @@ def write_entries(conn: sa.Connection, log: Iterable[list], *, replay: bool = Fa
 
 def log_only(log: Iterable[list]) -> bool:
     """Whether no entry of ``log`` changes its table's lobby row (every move of a game in play)."""
-    return all(entry[5] is None for entry in log)
+    return all(entry.table is None for entry in _entries(log))
 
 
 def write_log_sqlite(conn: sa.Connection, log: list, *, replay: bool = False) -> None:
@@ -154,7 +157,7 @@ def write_log_sqlite(conn: sa.Connection, log: list, *, replay: bool = False) ->
     file), after the transaction is rolled back.
     """
     sql, _positional = _log_insert(conn, replay)  # SQLite's paramstyle is positional
-    rows = _log_rows(log)
+    rows = _log_rows(_entries(log))
     driver = conn.connection.driver_connection
     assert isinstance(driver, sqlite3.Connection)
     try:
@@ -167,18 +170,19 @@ def write_log_sqlite(conn: sa.Connection, log: list, *, replay: bool = False) ->
 
 def codes_of(batch: Mapping[str, Any]) -> list[str]:
     """The tables a batch writes to, each once, in order."""
-    return list(dict.fromkeys(entry[0] for entry in batch.get("log") or ()))
+    return list(dict.fromkeys(entry.code for entry in _entries(batch.get("log") or ())))
 
 
 def only_code(batch: Mapping[str, Any], code: str) -> dict:
     """The part of ``batch`` that writes table ``code`` (no matches)."""
-    return {"log": [e for e in batch.get("log") or () if e[0] == code]}
+    return {"log": [row for row in batch.get("log") or () if LogEntry.of_row(row).code == code]}
 
 
 def without_codes(batch: Mapping[str, Any], codes: Iterable[str]) -> dict:
     """``batch`` without the entries of ``codes``."""
     skip = set(codes)
-    return {"log": [e for e in batch.get("log") or () if e[0] not in skip], "matches": batch.get("matches") or []}
+    log = [row for row in batch.get("log") or () if LogEntry.of_row(row).code not in skip]
+    return {"log": log, "matches": batch.get("matches") or []}
 
 
 # ---- reading --------------------------------------------------------------------------------
@@ -195,13 +199,15 @@ def table_status(session: Session, code: str) -> str | None:
 
 
 def table_log(session: Session, code: str) -> list[LogEntry]:
-    """A table's whole log, in version order (each entry without its lobby row)."""
+    """A table's whole log, in version order (each entry without its lobby row), each row
+    read back as the entry it was written from (``LogEntry.of_row``)."""
     query = (
         sa.select(TableLogEntry.version, TableLogEntry.kind, TableLogEntry.data, TableLogEntry.at)
         .where(TableLogEntry.code == code)
         .order_by(TableLogEntry.version)
     )
-    return [LogEntry(code, v, kind, orjson.loads(data), at) for v, kind, data, at in session.execute(query)]
+    rows = session.execute(query)
+    return [LogEntry.of_row((code, version, kind, orjson.loads(data), at, None)) for version, kind, data, at in rows]
 
 
 def tables_of(session: Session, player_id: str, limit: int = 50) -> list[dict]:

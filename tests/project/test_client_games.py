@@ -43,7 +43,17 @@ def spellings(folder: Path) -> set[str]:
     return {name, "".join(words), " ".join(words), title(folder)}
 
 
+# A suit's name is a word of the card table before it is a game's ("you hold no spades"): a game
+# named after a suit is looked for only where code names it as a game, as a key's part
+# ("spades.nil", "game.spades"), an object's key, or a string handed on or compared ("spades").
+SUIT_WORDS = {"spades", "hearts", "diamonds", "clubs"}
+
+
 def pattern(folder: Path) -> re.Pattern[str]:
+    name = folder.name
+    if name in SUIT_WORDS:
+        quoted = "[\"'`]" + name + "[\"'`]"
+        return re.compile(rf"\b{name}\.(?=\w)|\.{name}\b|^\s*{name}\s*:|[=(,\[]\s*{quoted}", re.I)
     return re.compile("|".join(re.escape(s) for s in sorted(spellings(folder))), re.I)
 
 
@@ -78,6 +88,26 @@ def test_a_game_name_outside_its_folder_is_found():
     folder = folders()[0]
     assert pattern(folder).search(f"if (game === '{folder.name}') return;")
     assert pattern(folder).search(f"// {title(folder).upper()} deals differently")
+
+
+def test_a_game_named_after_a_suit_is_found_as_a_game_not_as_the_suit():
+    folder = GAMES / "spades"
+    for named in (
+        'if (game === "spades") return;',
+        't("spades.nil")',
+        't("game.spades.title")',
+        "  spades: {",
+        'descriptor("spades")',
+        "GAMES['spades']",
+    ):
+        assert pattern(folder).search(named), named
+    for suit in (
+        '"suit.S": "spades",',
+        "// you hold no spades",
+        '"option.x.trump.S": "Spades always",',
+        "Rotation: hearts, diamonds, clubs, spades, no trump.",
+    ):
+        assert not pattern(folder).search(suit), suit
 
 
 def test_every_game_says_its_words_in_english_and_portuguese():

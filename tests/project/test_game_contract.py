@@ -95,6 +95,17 @@ def test_a_random_match_ends_and_no_view_shows_another_seats_hand(game):
     assert phases <= set(game.phases), phases - set(game.phases)  # every phase has its section
 
 
+def test_every_legal_action_survives_the_rooms_canonical_form(game):
+    """A room stores ``game.canonical_action`` of what a player sent: an action type or field the
+    game forgot to declare in ``action_fields`` would be dropped or stored wrong."""
+    kinds: set[str] = set()
+    for state, seat, _view in match_moves(game, seed=11):
+        for action in game.legal_actions(state, seat):
+            assert game.canonical_action({**action, "note": "extra"}) == action, (game.name, action)
+            kinds.add(action["type"])
+    assert kinds <= set(game.action_fields), kinds - set(game.action_fields)
+
+
 def test_easy_and_strong_bots_choose_legal_actions(game):
     easy = get_bot(game.name, random.Random(1))
     strong = get_bot(game.name, random.Random(1), "strong", samples=2)

@@ -14,7 +14,6 @@ import pytest
 from server.games import IllegalAction, get_game
 from server.games.bid_whist.house import playable, trick_winner
 from server.games.bid_whist.rules import Phase
-from server.rules.game import canonical_action
 from tests.rules.test_bid_whist import refuse, stack
 
 GAME = get_game("bid_whist")
@@ -528,16 +527,16 @@ def test_illegal_direction_actions_are_refused_with_a_sentence():
 
 def test_the_room_keeps_a_bids_direction_and_drops_what_no_action_has():
     """What a room applies and stores is ``canonical_action``: a direction is part of the move."""
-    assert canonical_action({"type": "bid", "value": 4, "direction": "downtown", "note": "hi"}) == {
+    assert GAME.canonical_action({"type": "bid", "value": 4, "direction": "downtown", "note": "hi"}) == {
         "type": "bid",
         "value": 4,
         "direction": "downtown",
     }
-    assert canonical_action({"type": "take", "direction": "uptown", "seat": 2}) == {
+    assert GAME.canonical_action({"type": "take", "direction": "uptown", "seat": 2}) == {
         "type": "take",
         "direction": "uptown",
     }
-    assert canonical_action({"type": "direction", "direction": "uptown", "x": 1}) == {
+    assert GAME.canonical_action({"type": "direction", "direction": "uptown", "x": 1}) == {
         "type": "direction",
         "direction": "uptown",
     }

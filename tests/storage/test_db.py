@@ -28,6 +28,39 @@ def test_ping_answers_false_for_a_sqlite_file_that_cannot_be_opened(tmp_path):
     assert db.ping() is False
 
 
+async def test_an_unreachable_database_leaves_storage_as_store_unavailable(tmp_path):
+    """Sessions, transactions and calls all raise the one typed error, the driver's its cause;
+    a database timeout is one too."""
+    from server.log_entry import StoreUnavailable
+    from server.storage.db import DatabaseTimeout
+
+    db = Database(f"sqlite:///{tmp_path / 'missing-dir' / 'x.db'}")
+    try:
+        with pytest.raises(StoreUnavailable, match="OperationalError") as raised, db.session() as session:
+            session.execute(sa.text("SELECT 1"))
+        assert isinstance(raised.value.__cause__, sa.exc.OperationalError)
+        with pytest.raises(StoreUnavailable), db.transaction() as conn:
+            conn.execute(sa.text("SELECT 1"))
+
+        def raw() -> None:
+            with db.engine.connect():
+                pass
+
+        with pytest.raises(StoreUnavailable) as raised:
+            await db.call(raw)
+        assert isinstance(raised.value.__cause__, sa.exc.OperationalError)
+        assert issubclass(DatabaseTimeout, StoreUnavailable)
+    finally:
+        db.dispose()
+
+
+def test_a_refused_statement_is_not_passed_off_as_an_outage(db):
+    with pytest.raises(sa.exc.IntegrityError), db.session() as session:
+        insert = "INSERT INTO players (id, name, created_at) VALUES ('p1', 'Ana', CURRENT_TIMESTAMP)"
+        for _ in range(2):
+            session.execute(sa.text(insert))
+
+
 def test_describe_names_driver_and_database_but_never_the_password():
     db = Database("postgresql://felt:hunter2@db.example:5433/felt")
     text = db.describe()

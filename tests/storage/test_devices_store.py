@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import sqlalchemy as sa
 
+from server.log_entry import StoreUnavailable
 from server.storage import devices, store
 from server.storage.models import Base
 
@@ -80,7 +81,7 @@ def test_two_devices_racing_with_one_code_link_only_one(db):
         try:
             with db.session() as session:
                 results.append(devices.redeem_link_code(session, code, "Racer") is not None)
-        except sa.exc.OperationalError:  # SQLite's writer lock held too long: that one lost
+        except StoreUnavailable:  # SQLite's writer lock held too long: that one lost
             results.append(False)
 
     threads = [threading.Thread(target=redeem) for _ in range(4)]

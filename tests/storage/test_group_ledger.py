@@ -142,7 +142,7 @@ def as_recount(table: dict) -> dict:
 def served(session, code: str, game: str, season: int | None) -> dict:
     """The standings as the API answers them: the ledger lines added up by the database."""
     members = {m["player_id"]: m["name"] for m in groups.members_of(session, code)}
-    return groups.ledger_standings(session, code, game, season, members)
+    return ledger.standings_of_totals(game, *groups.ledger_totals(session, code, game, season), members)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -99,7 +99,9 @@ def test_a_match_from_a_group_table_counts_in_the_season_open_when_it_is_stored(
         assert groups.season_numbers(session, code) == [1, 2]
         members = {ana: "Ana", rui: "Rui"}
         for season, counted in ((1, [first]), (2, [late]), (None, [first, late])):  # the late one counts
-            served = groups.ledger_standings(session, code, "oh_hell", season, members)
+            served = ledger.standings_of_totals(
+                "oh_hell", *groups.ledger_totals(session, code, "oh_hell", season), members
+            )
             assert served == ledger.standings(
                 "oh_hell", groups.ledger_matches(session, code, "oh_hell", season), members
             )
@@ -161,10 +163,15 @@ def test_upgrading_writes_the_ledger_of_matches_linked_before_it(db, template_re
             store.save_match(session, copy_record(template, room_code="WHIST1", players=_seated(template, ids)))
     members = {ana: "Ana", rui: "Rui"}
     with db.session() as session:
-        before = groups.ledger_standings(session, code, "bid_whist", None, members)
+        before = ledger.standings_of_totals(
+            "bid_whist", *groups.ledger_totals(session, code, "bid_whist", None), members
+        )
         assert before == ledger.standings("bid_whist", groups.ledger_matches(session, code, "bid_whist", None), members)
     assert before["pairs"] and before["head_to_head"]
     db.downgrade("0013_slow_clocks")
     db.upgrade()
     with db.session() as session:
-        assert groups.ledger_standings(session, code, "bid_whist", None, members) == before
+        assert (
+            ledger.standings_of_totals("bid_whist", *groups.ledger_totals(session, code, "bid_whist", None), members)
+            == before
+        )

@@ -311,3 +311,19 @@ def test_a_player_who_left_a_match_in_play_keeps_the_table_in_their_list_until_i
         tables.write_batch(session, {"log": [["L", 4, "leave", {}, 4.0, row("playing", ["p0"], ["p1"])]]})
         tables.write_batch(session, {"log": [["L", 5, "act", {}, 5.0, row("finished", ["p0"], [])]]})
     assert listed("p1") == []
+
+
+def test_an_entry_goes_to_the_database_as_its_row_and_comes_back_as_the_same_entry(db):
+    """The write path reads the batch's rows with ``LogEntry.of_row`` and the restore reads the
+    stored rows back the same way: every field but the lobby row (not logged) survives."""
+    sent = [
+        LogEntry("RT", 1, "created", {"game": "oh_hell", "n": [1, 2]}, 10.5, _row()),
+        LogEntry("RT", 2, "chat", {"text": "olá"}, 11.25),
+    ]
+    with db.session() as session:
+        tables.write_batch(session, {"log": [entry.row() for entry in sent]})
+    with db.session() as session:
+        back = tables.table_log(session, "RT")
+        assert tables.table_status(session, "RT") == "waiting"
+    assert [entry.row() for entry in back] == [[*entry.row()[:5], None] for entry in sent]
+    assert all(isinstance(entry, LogEntry) for entry in back)

@@ -46,6 +46,7 @@ GAMES = [
     ("bid_whist", {"target": 1}),
     ("tarbish", {"target": 1}),
     ("ribs", {"target": 2}),  # two hands at least: one where Ana does not open the bidding
+    ("spades", {"target": 50}),
 ]
 
 

@@ -66,6 +66,7 @@ MATCHES = [
     ("bid_whist", {"target": 1}),
     ("tarbish", {"target": 1}),
     ("ribs", {"target": 1}),
+    ("spades", {"target": 50}),
 ]
 
 

@@ -30,6 +30,7 @@ SETUPS = {
     "bid_whist": (4, {"target": 1}),
     "tarbish": (4, {"target": 1}),
     "ribs": (5, {"target": 1}),
+    "spades": (4, {"target": 50}),
 }
 
 
@@ -139,6 +140,7 @@ EXPECTED = [
     ("No bid may be above", lambda why, reason: why.startswith("No bid may be above")),
     ("Bids must be exactly one more", lambda why, reason: why.startswith("Each bid is exactly one more")),
     ("You have already folded once this hand", lambda why, reason: why.startswith("You have folded once this hand")),
+    ("Spades are not broken yet", lambda why, reason: why == reason),
 ]
 
 # The common constraints each game's random matches must have met (so the check checked them).
@@ -151,6 +153,7 @@ REQUIRED = {
         "Bids must be exactly one more",
         "You have already folded once this hand",
     },
+    "spades": {"You must follow suit", "Spades are not broken yet"},
 }
 
 
@@ -273,8 +276,8 @@ JOKERS_NO_TRUMP = {"target": 1, "jokers": 2, "joker_no_trump": "must_play", "dir
 
 @pytest.mark.parametrize(
     ("name", "options"),
-    [("oh_hell", None), ("bid_whist", None), ("bid_whist", JOKERS_NO_TRUMP), ("tarbish", None)],
-    ids=["oh_hell", "bid_whist", "bid_whist-jokers", "tarbish"],
+    [("oh_hell", None), ("bid_whist", None), ("bid_whist", JOKERS_NO_TRUMP), ("tarbish", None), ("spades", None)],
+    ids=["oh_hell", "bid_whist", "bid_whist-jokers", "tarbish", "spades"],
 )
 def test_a_greyed_card_is_refused_for_the_reason_the_engine_gives(name, options):
     """The line a greyed card of the hand shows names the rule the engine refuses that very

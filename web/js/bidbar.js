@@ -9,7 +9,8 @@ import { t } from "./i18n.js";
 export function bidBarText(game, view) {
   if (!descriptor(game).bidBar || view?.phase !== "bidding" || !Array.isArray(view.bids)) return null;
   const total = view.bids.reduce((sum, b) => sum + (typeof b === "number" ? b : 0), 0);
-  const parts = [t("bidBar.total", { total, n: view.hand_size ?? "?" })];
+  const dealt = (view.hand_counts || []).filter(Number.isInteger); // no hand_size: the cards dealt
+  const parts = [t("bidBar.total", { total, n: view.hand_size ?? (dealt.length ? Math.max(...dealt) : "?") })];
   if (Number.isInteger(view.forbidden_bid)) parts.push(t("bidBar.hook", { n: view.forbidden_bid }));
   return parts.join(" · ");
 }

@@ -15,7 +15,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from server.storage.db import OUTAGE_ERRORS
+from server.log_entry import StoreUnavailable
 
 log = logging.getLogger("felt.api")
 
@@ -123,13 +123,12 @@ def install_error_handlers(app: FastAPI) -> None:
             parts.append(f"{loc or 'request'}: {e.get('msg', 'invalid')}")
         return _answer(request, 422, "invalid", "; ".join(parts) or "invalid request")
 
-    for outage in OUTAGE_ERRORS:
-        app.add_exception_handler(outage, _database_down)
+    app.add_exception_handler(StoreUnavailable, _database_down)
     app.add_exception_handler(Exception, _internal)
 
 
 async def _database_down(request: Request, exc: Exception) -> JSONResponse:
-    log.warning("%s %s: the database is unavailable: %s", request.method, request.url.path, type(exc).__name__)
+    log.warning("%s %s: the database is unavailable: %s", request.method, request.url.path, exc)
     metrics = getattr(request.app.state, "metrics", None)
     if metrics is not None:
         metrics.database_errors += 1

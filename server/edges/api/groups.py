@@ -24,19 +24,17 @@ import orjson
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy.orm import Session
 
 from server.edges.api.deps import Caller, current_player, spend_player
 from server.edges.api.errors import ApiError, error_response_doc
 from server.games import game_names, get_game
-from server.groups import partners, recap
-from server.groups.presence import Presence, SharedPresence
+from server.groups import ledger, partners, recap
+from server.groups.presence import Presence, SharedPresence, presence_of
 from server.limits import RECAP_IMAGES
 from server.notify.events import RulesChanged, TableOpened
 from server.option_words import option_said, value_words
 from server.storage import groups, store
-from server.storage.db import Database
-from server.storage.models import Group
+from server.storage.db import Database, Session
 
 if TYPE_CHECKING:
     from server.edges.api.recap_images import RecapPainters
@@ -155,11 +153,10 @@ class SavedRules(BaseModel):
 
 
 def _presence(request: Request) -> Presence | SharedPresence:
-    """Who is online: this process's in one process, every node's through Redis in a cluster."""
+    """Who is online, as the rooms see it (``presence_of``)."""
     state = request.app.state
     if getattr(state, "group_presence", None) is None:
-        cluster, rooms = getattr(state, "cluster", None), getattr(state, "rooms", None)
-        state.group_presence = SharedPresence(cluster) if cluster is not None else Presence(rooms)
+        state.group_presence = presence_of(getattr(state, "rooms", None))
     presence: Presence | SharedPresence = state.group_presence
     return presence
 
@@ -228,40 +225,13 @@ async def my_groups(request: Request, caller: Caller = Depends(current_player)) 
     return {"groups": await db.call(read)}
 
 
-def _tables_for(session: Any, code: str, player_id: str) -> list[dict]:
-    """The group's open tables, each saying whether ``player_id`` has a seat there."""
-    tables = groups.open_tables(session, [code])
-    mine = groups.seated_at(session, player_id, [t["code"] for t in tables])
-    return [{**t, "url": f"/r/{t['code']}", "you_sit": t["code"] in mine} for t in tables]
-
-
 async def group_answer(request: Request, code: str, caller: Caller) -> dict:
     """The group as its members see it (404 for anyone else)."""
-    db: Database = request.app.state.db
-
-    def read() -> dict | None:
-        with db.session() as session:
-            group = groups.group_row(session, code)
-            role = groups.role_of(session, code, caller.id)
-            if group is None or role is None:
-                return None
-            return {
-                "code": code,
-                "name": group.name,
-                "url": f"/g/{code}",
-                "role": role,
-                "members": groups.members_of(session, code),
-                "rules": groups.rules_of(session, code),
-                "rules_changes": groups.rules_changes_of(session, code),
-                "table_rules": groups.table_options_by_game(session, code),
-                "tables": _tables_for(session, code, caller.id),
-                "season": groups.current_season(session, code),
-                "seasons": groups.season_numbers(session, code),
-            }
-
-    found = await db.call(read)
-    if found is None:
+    page = await _in_session(request, lambda s: groups.group_page(s, code, caller.id))
+    if page is None:
         raise not_found(code)
+    tables = [{**t, "url": f"/r/{t['code']}"} for t in page.pop("tables")]
+    found = {"code": code, "name": page.pop("name"), "url": f"/g/{code}", **page, "tables": tables}
     presence = _presence(request)
     await presence.saw(caller.id)
     online = await presence.online([m["player_id"] for m in found["members"]])
@@ -333,7 +303,7 @@ async def _in_session(request: Request, work: Callable[[Session], T]) -> T:
 )
 async def get_invite(code: str, request: Request, caller: Caller = Depends(current_player)) -> dict:
     await member_role(request, code, caller)
-    invite = await _in_session(request, lambda s: s.get_one(Group, code).invite)
+    invite = await _in_session(request, lambda s: groups.invite_of(s, code))
     return {"invite_url": _invite_url(code, invite)}
 
 
@@ -413,9 +383,9 @@ def defaults(game_name: str) -> dict[str, Any]:
     return get_game(game_name).parse_options({}).model_dump(mode="json")
 
 
-def _season_arg(season: str | None, current: int) -> int | None:
+def _season_arg(season: str | None) -> int | str | None:
     if season is None or season == "":
-        return current
+        return groups.CURRENT_SEASON
     if season == "all":
         return None
     if season.isdigit() and 0 < int(season) < 1_000_000:
@@ -441,13 +411,11 @@ async def standings(
     if game not in game_names():
         raise ApiError(422, "unknown_game", f"There is no game {game[:40]!r}.")
 
-    def read(session: Session) -> dict:
-        number = _season_arg(season, groups.current_season(session, code)["number"])
-        members = {m["player_id"]: m["name"] for m in groups.members_of(session, code)}
-        table = groups.ledger_standings(session, code, game, number, members)
-        return {"game": game, "season": "all" if number is None else number, **table}
-
-    return await _in_session(request, read)
+    wanted = _season_arg(season)
+    sums = await _in_session(request, lambda s: groups.ledger_sums(s, code, game, wanted))
+    number = sums["season"]
+    table = ledger.standings_of_totals(game, sums["persons"], sums["meetings"], sums["members"])
+    return {"game": game, "season": "all" if number is None else number, **table}
 
 
 @router.post(
@@ -531,7 +499,7 @@ async def group_of_table(request: Request, table_code: str) -> str | None:
 
 async def group_tables_of(request: Request, player_id: str) -> list[dict]:
     """The open tables of every group ``player_id`` belongs to (for "Your tables")."""
-    return await _in_session(request, lambda s: groups.open_tables(s, groups.member_group_codes(s, player_id)))
+    return await _in_session(request, lambda s: groups.tables_of_member(s, player_id))
 
 
 # ---- export: nothing is locked in ----------------------------------------------------------
@@ -582,7 +550,7 @@ async def export_json(code: str, request: Request, caller: Caller = Depends(curr
     """Streamed ``EXPORT_CHUNK`` records at a time, each chunk one database call within the
     usual deadline, however many matches the group has."""
     await member_role(request, code, caller)
-    name, ids = await _in_session(request, lambda s: (s.get_one(Group, code).name, groups.all_match_ids(s, code)))
+    name, ids = await _in_session(request, lambda s: (groups.name_of(s, code), groups.all_match_ids(s, code)))
 
     async def body() -> AsyncIterator[bytes]:
         yield b'{"group":' + orjson.dumps({"code": code, "name": name}) + b',"matches":['
@@ -613,12 +581,8 @@ async def export_json(code: str, request: Request, caller: Caller = Depends(curr
 async def _night(request: Request, code: str) -> tuple[dict, str]:
     """The group's night recap and the group's name (membership checked by the caller)."""
 
-    def read(session: Session) -> tuple[dict, str]:
-        members = {m["player_id"]: m["name"] for m in groups.members_of(session, code)}
-        night = recap.recap(groups.night_matches(session, code, recap.NIGHT_GAP), members)
-        return night, session.get_one(Group, code).name
-
-    return await _in_session(request, read)
+    members, matches, name = await _in_session(request, lambda s: groups.night_of(s, code, recap.NIGHT_GAP))
+    return recap.recap(matches, members), name
 
 
 @router.get(

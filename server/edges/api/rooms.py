@@ -153,11 +153,11 @@ async def create_room(body: CreateRoom, request: Request, caller: Caller = Depen
         group = await group_of_table(request, body.from_)
     try:
         if body.from_:
-            # In cluster mode the finished room may run on another node: only one of its players
-            # (checked on its log first, which moves nothing) takes it over.
-            if manager.cluster is not None:
-                _may_follow(await manager.read(body.from_), body.from_, caller.id)
-            previous = manager.get(body.from_) if manager.cluster is None else await manager.open(body.from_)
+            # The finished room may run on another node: only one of its players (checked by
+            # the directory first, on a read that moves nothing) takes it over.
+            previous = await manager.directory.finished_for(
+                body.from_, lambda found: _may_follow(found, body.from_, caller.id)
+            )
             _may_follow(previous, body.from_, caller.id)
             follow = await rotated_follow(request, previous, group) if body.rotate_partners else previous
             watch = {"watchers": previous.table.watching.watchers, "watch_delay": previous.table.watching.delay}
@@ -232,7 +232,7 @@ async def list_rooms(
 )
 async def get_room(code: str, request: Request) -> dict:
     check_lookups(request)
-    try:  # a read: in cluster mode it never takes the table to this node
+    try:  # a read: it never takes the table to this node from another
         room: Room | None = await request.app.state.rooms.read(code)
     except RoomError as err:
         raise ApiError(err.status, err.code, err.message) from None

@@ -4,8 +4,8 @@ Tables outlive processes (see server/rooms/manager.py): the list comes from the 
 it shows parked tables too; leaving or closing one brings it back into memory first. The
 tables where it is the caller's turn come first, the soonest deadline first: a slow table's
 turn and deadline are read from its stored row (parked or not, on any node), another table's
-from its room when this node holds it, or in a cluster from the marks its node keeps in Redis
-(server/rooms/turn_marks.py).
+from its room when this node holds it, or when another node holds it from the marks that node
+keeps in Redis (server/rooms/turn_marks.py).
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from pydantic import BaseModel
 from server.edges.api.deps import Caller, current_player
 from server.edges.api.errors import ApiError, error_response_doc
 from server.edges.api.groups import group_tables_of
-from server.rooms import Room, RoomError, RoomManager
+from server.log_entry import StoreUnavailable
+from server.rooms import Room, RoomError
 from server.rooms.table import awaits
 from server.rooms.timer import is_slow
-from server.storage.db import OUTAGE_ERRORS
 
 T = TypeVar("T")
 
@@ -58,7 +58,7 @@ class TableList(BaseModel):
 async def my_tables(request: Request, caller: Caller = Depends(current_player)) -> dict:
     try:
         found = await request.app.state.tables.tables_of(caller.id)
-    except OUTAGE_ERRORS:
+    except StoreUnavailable:
         raise ApiError(503, "unavailable", "The table store is not reachable right now; try again.") from None
     # The open tables of the caller's groups are theirs too, seated or not.
     theirs = await group_tables_of(request, caller.id)
@@ -83,7 +83,7 @@ async def my_tables(request: Request, caller: Caller = Depends(current_player)) 
 
 def _turn(rooms: Any, table: dict, player_id: str, marks: dict[str, int | None] | None) -> dict:
     """Whether a table in play waits for the player, and until when: from the room where this
-    node holds it, from the marks of the node that holds it in a cluster (``marks``: a fast
+    node holds it, from the marks of the node that holds it elsewhere (``marks``: a fast
     table's turn), else as stored (a slow table's clock, kept while it is parked), so that
     listing never loads a parked table nor one another node holds."""
     stored = {"your_turn": bool(table.get("your_turn")), "deadline": table.get("deadline")}
@@ -105,13 +105,13 @@ async def _refusals_as_api(step: Awaitable[T]) -> T:
 
 
 async def _open(request: Request, code: str, player_id: str, host_only: bool = False) -> Room:
-    """The table, open on this node. In cluster mode whether the caller sits at it (or hosts
-    it) is checked on its log first, a read that moves nothing: only a table's own players
-    bring it to this node."""
-    rooms: RoomManager = request.app.state.rooms
-    if rooms.cluster is not None:
-        _check_caller(await _refusals_as_api(rooms.read(code)), code, player_id, host_only)
-    room = await _refusals_as_api(rooms.open(code))
+    """The table, open on this node; where another node may hold it, the directory checks
+    whether the caller sits at it (or hosts it) first, so only a table's own players bring it
+    to this node (``Directory.open_for``)."""
+    directory = request.app.state.rooms.directory
+    room: Room | None = await _refusals_as_api(
+        directory.open_for(code, lambda found: _check_caller(found, code, player_id, host_only))
+    )
     if room is None:
         raise ApiError(404, "not_found", f"There is no open table {code!r}.")
     return room

@@ -924,6 +924,16 @@ _SIDES = (0, 1, 0, 1)
 class BidWhist(Game):
     """Bid Whist, the seed's 12-trick variant with a 4-card kitty."""
 
+    action_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "bid": ("value", "direction"),
+        "pass": (),
+        "take": ("direction",),
+        "discard": ("cards",),
+        "trump": ("suit",),
+        "direction": ("direction",),
+        "play": ("card",),
+    }
+
     name = "bid_whist"
     title = "Bid Whist"
     short_title = "Bid Whist"

@@ -462,6 +462,8 @@ _WINNERS = {trump: partial(trick_winner, trump=trump) for trump in (*SUITS, None
 class OhHell(Game):
     """Oh Hell: bid exactly the tricks you will take, hand after hand."""
 
+    action_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {"bid": ("value",), "play": ("card",)}
+
     name = "oh_hell"
     title = "Oh Hell"
     short_title = "Oh Hell"

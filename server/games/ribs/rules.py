@@ -661,6 +661,13 @@ def _finish_hand(state: RibsState, rec: TrickRecord) -> RibsState:
 class Ribs(Game):
     """Ribs: bid for the right to lay the Ribs, then beat, match or fold against them."""
 
+    action_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "bid": ("value",),
+        "pass": (),
+        "ribs": ("cards",),
+        "pair": ("cards", "fold"),
+    }
+
     name = "ribs"
     title = "Ribs"
     short_title = "Ribs"

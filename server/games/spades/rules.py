@@ -103,6 +103,7 @@ _NOBODY: list[int] = []
 _NO_LEGAL: list[Action] = []
 _NOTHING_REVEALED: list[Any] = []
 _NO_CARDS: list[str] = []
+_TEAMS_VIEW: list[list[int]] = [[0, 2], [1, 3]]  # the partnerships, as the view names them
 
 
 class Phase(str, enum.Enum):
@@ -372,6 +373,8 @@ def _contracts(bids: tuple[int | None, ...]) -> list[int | None]:
 class Spades(Game):
     """Partnership Spades: bid your tricks together, spades always trump."""
 
+    action_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {"bid": ("value", "blind"), "look": (), "play": ("card",)}
+
     name = "spades"
     title = "Spades"
     short_title = "Spades"  # the name in a push message or a recap
@@ -601,6 +604,7 @@ class Spades(Game):
             "bids": memo.part("bids", state.bids, list),
             "blind_nil": memo.part("blind_nil", state.blind, list),
             "blind_nil_seats": memo.part("blind_nil_seats", state.deal.may_blind, list),
+            "teams": _TEAMS_VIEW,
             "contracts": memo.part("contracts", state.bids, _contracts),
             "tricks_won": memo.part("tricks_won", state.tricks_won, list),
             "last_trick": memo.part("last_trick", state.last_trick, _trick_json),

@@ -616,6 +616,13 @@ _SIDES = (0, 1, 0, 1)
 class Tarbish(Game):
     """Tarabish for four players in two partnerships."""
 
+    action_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "trump": ("suit",),
+        "pass": (),
+        "declare": (),
+        "play": ("card",),
+    }
+
     name = "tarbish"
     title = "Tarabish (Tarbish)"
     short_title = "Tarabish"

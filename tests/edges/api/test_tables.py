@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import httpx
 import pytest
-import sqlalchemy as sa
 from fastapi import FastAPI
 
 from server.edges.api import tables
 from server.edges.api.errors import install_error_handlers
+from server.log_entry import StoreUnavailable
 from server.storage import store
 from server.storage.db import DatabaseTimeout
 
@@ -39,7 +39,7 @@ async def your_tables(db, error: Exception) -> httpx.Response:
 
 @pytest.mark.parametrize(
     "outage",
-    [DatabaseTimeout("the database did not answer"), sa.exc.OperationalError("SELECT 1", {}, Exception("gone"))],
+    [DatabaseTimeout("the database did not answer"), StoreUnavailable("OperationalError")],
 )
 async def test_a_database_outage_answers_503_unavailable(db, outage):
     answer = await your_tables(db, outage)
