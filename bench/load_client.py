@@ -7,12 +7,14 @@ and answers one JSON line each:
   the room over HTTP, connect its 4 players, sit them, optionally start; bare: 4 sockets);
 - ``{"cmd": "start"}``: start every room not started yet (Felt);
 - ``{"cmd": "run", "mode": "closed"|"open", "rooms": N, "seconds": S, "warmup": W}``: drive the
-  first N rooms, then report actions, patches, latencies and frame-order errors;
+  first N rooms, then report actions, patches, latencies and frame-order errors (open loop:
+  ``"period": P, "jitter": J`` for one action a room every P seconds, each moved by up to J of
+  a period; by default 1 s and none);
 - ``{"cmd": "quit"}``.
 
 Closed loop: the seat that must act acts as soon as its connection has the patch that makes
-it its turn. Open loop: each room acts once per second at its own fixed offset within the
-second. Latency of an action: from just before its frame is written to the moment the
+it its turn. Open loop: each room acts once a period (1 s unless told) at its own offset
+within it. Latency of an action: from just before its frame is written to the moment the
 room's LAST connection has parsed the patch of the version it produced (all four sockets
 live in this process, so one clock measures both ends). Every connection checks that the
 versions it sees go up by exactly one (Felt: ``v``; bare: the sequence number in the frame).
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import heapq
 import random
 import resource
 import sys
@@ -454,7 +457,16 @@ def _actor(room: CRoom) -> bool:
     return bare_act(conn)
 
 
-async def cmd_run(mode: str, n: int, seconds: float, warmup: float, seed: int = 1, drain: float = 5.0) -> dict:
+async def cmd_run(
+    mode: str,
+    n: int,
+    seconds: float,
+    warmup: float,
+    seed: int = 1,
+    drain: float = 5.0,
+    period: float = 1.0,
+    jitter: float = 0.0,
+) -> dict:
     reset_counters()
     rooms = D.rooms[:n]
     for r in D.rooms:
@@ -475,27 +487,28 @@ async def cmd_run(mode: str, n: int, seconds: float, warmup: float, seed: int = 
                 _actor(r)
         await asyncio.sleep(D.we - perf())
     else:
+        # Each room acts once a period at its own offset within it, each turn moved by up to
+        # ``jitter`` of a period either way; the next turn is due a period after this one's
+        # unjittered time, so a room's rate stays one action a period.
         rng = random.Random(seed)
-        offsets = [rng.random() for _ in rooms]
-        order = sorted(range(len(rooms)), key=offsets.__getitem__)
-        period = 0
-        i = 0
-        while True:
+
+        def turn(nominal: float, idx: int) -> tuple[float, float, int]:
+            return (nominal + rng.uniform(-jitter, jitter) * period if jitter else nominal), nominal, idx
+
+        due = [turn(t0 + rng.random() * period, idx) for idx in range(len(rooms))]
+        heapq.heapify(due)
+        while due:
             now = perf()
             if now >= D.we:
                 break
-            idx = order[i]
-            due = t0 + period + offsets[idx]
-            if due > now:
-                await asyncio.sleep(min(due - now, D.we - now))
+            at, nominal, idx = due[0]
+            if at > now:
+                await asyncio.sleep(min(at - now, D.we - now))
                 continue
             room = D.rooms[idx]  # may have been replaced
             if not _actor(room):
                 D.skipped += 1
-            i += 1
-            if i == len(order):
-                i = 0
-                period += 1
+            heapq.heapreplace(due, turn(nominal + period, idx))
     D.mode = None
     t_end = perf()
     # Drain: let every action already sent reach all its receivers (bounded).
@@ -572,6 +585,8 @@ async def main_async(args) -> None:
                     cmd.get("warmup", 0.5),
                     cmd.get("seed", 1),
                     cmd.get("drain", 5.0),
+                    cmd.get("period", 1.0),
+                    cmd.get("jitter", 0.0),
                 )
             elif cmd["cmd"] == "quit":
                 for r in D.rooms:

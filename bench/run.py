@@ -2,7 +2,8 @@
 
 Parts, in order: calibration, engines, micro (diff + encode), patches (patch size and the
 in-process room path), storage (``bench/storage.py``, run as a subprocess), load (WebSocket
-load against the bare baseline, memory, and the py-spy profile), durable (the write-ahead
+load against the bare baseline, memory, and the py-spy profile), capacity (seated players a
+core of server CPU carries at one decision a table every 2 s, against bare), durable (the write-ahead
 table log's cost at human pace: log on, log off, bare).
 
 Every figure goes to ``latest.json`` (read-modify-write: the "storage" key written by
@@ -37,7 +38,7 @@ from bench.common import (
     write_json,
 )
 
-PARTS = ("calibration", "engines", "micro", "patches", "claims", "storage", "load", "durable")
+PARTS = ("calibration", "engines", "micro", "patches", "claims", "storage", "load", "capacity", "durable")
 STORAGE_ARGS: list[str] | None = None
 
 
@@ -324,6 +325,14 @@ def main(argv: list[str] | None = None) -> int:
         return res, load_figures(res, args.quick)
 
     part("load", load)
+
+    def capacity():
+        from bench.capacity import capacity_figures, run_capacity
+
+        res = run_capacity(args.quick, log, time.monotonic() + (170 if args.quick else 480))
+        return res, capacity_figures(res)
+
+    part("capacity", capacity)
 
     def durable():
         from bench.durable import run as run_durable
