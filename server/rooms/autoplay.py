@@ -228,7 +228,7 @@ class Autoplay:
             if not people or room.host.change_refused(room.code) is not None:
                 return  # (a slow clock due and not played: server/rooms/slow_clocks.py looks again)
             seat = people[0]
-            away = False if slow else table.clock.missed(seat)
+            away = False if slow else table.turn_missed(seat)
             if away:
                 room.set_away(seat, True)
             self.easy_move(room, seat, clock=True)
@@ -244,7 +244,7 @@ class Autoplay:
     def start_grace(self, room: Driven, seat_index: int) -> None:
         """The seat's player is gone: a bot plays it if they are not back within the grace period."""
         table = room.table
-        table.seats[seat_index].dropped_at = time.monotonic()
+        table.dropped(seat_index, time.monotonic())
         if table.status == "playing" and seat_index not in self.grace_tasks and not table.clock.slow:
             self.grace_tasks[seat_index] = asyncio.get_running_loop().create_task(self._grace_expired(room, seat_index))
 

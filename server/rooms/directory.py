@@ -23,12 +23,14 @@ import logging
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import TYPE_CHECKING, Any, Protocol
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 from server.log_entry import LogWriter
 from server.notify.events import Event, MatchFinished, YourTurn
 from server.rooms.errors import RoomError
-from server.rooms.host import Host
+from server.rooms.registry import Cursor, OpenRooms, too_many
+from server.rooms.restore import OPEN_STATUSES, UNAVAILABLE, Restore, TableSource
 from server.rooms.room import Room
 from server.rooms.seats import is_room_code, new_room_code
 from server.rooms.slow_seats import ClusterSlowSeats, SlowCount, held_alone
@@ -39,48 +41,23 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("felt.rooms")
 
-UNAVAILABLE = RoomError("unavailable", "The table store is not reachable right now; try again in a moment.", 503)
 SHARED_DOWN = RoomError("unavailable", "The cluster's shared store is not reachable; try again in a moment.", 503)
 BUSY = RoomError("unavailable", "This table is moving between servers; try again in a moment.", 503)
 LEASE_GONE = RoomError("moved", "This table is moving to another server; nothing changed. Reconnecting.", 503)
 DATABASE_DOWN = RoomError("unavailable", "The database is unavailable; nothing changed. Try again shortly.", 503)
 MOVED = (1012, "this table moved to another server; reconnect")
-Cursor = tuple[float, str]  # a lobby page's key: (its last room's creation time, its code)
 
 
-class Rooms(Host, Protocol):
-    """What a directory needs of the rooms in memory (``server.rooms.manager.RoomManager``)."""
+@dataclass(frozen=True, slots=True)
+class Here:
+    """What a directory is given of the rooms in this process: it uses them and calls nothing
+    back but ``open`` (the room manager's: a room from memory, or folded back from its log)."""
 
-    @property
-    def writer(self) -> LogWriter: ...
-
-    source: Any
-    rooms: dict[str, Room]
-    retiring_rooms: dict[str, Room]
-    opening: dict[str, asyncio.Future]
-    restored: bool
-
-    def get(self, code: str) -> Room | None: ...
-
-    async def open(self, code: str) -> Room | None: ...
-
-    def local_code(self, host_id: str) -> str: ...
-
-    async def restore_one(self, code: str) -> Room | None: ...
-
-    async def open_once(self, code: str, opener: Callable[[str], Awaitable[Room | None]]) -> Room | None: ...
-
-    def list_public(
-        self, limit: int | None = None, after: tuple[float, str] | None = None
-    ) -> tuple[list[dict], tuple[float, str] | None]: ...
-
-    def lobby_rows(self) -> list[dict]: ...
-
-    def seated(self) -> dict[str, str]: ...
-
-
-def too_many(hosted: int) -> RoomError:
-    return RoomError("too_many_rooms", f"You already host {hosted} open rooms; finish or leave one first.", 429)
+    open_rooms: OpenRooms
+    restore: Restore
+    writer: LogWriter
+    source: TableSource | None
+    open: Callable[[str], Awaitable[Room | None]]
 
 
 # Lets a caller at a table in, or raises to refuse them (the room is None: there is no table).
@@ -166,8 +143,9 @@ class LocalDirectory:
     cluster = None
     restores_at_start = True
 
-    def __init__(self, rooms: Rooms) -> None:
-        self.rooms = rooms
+    def __init__(self, here: Here) -> None:
+        self.here = here
+        self.open_rooms = here.open_rooms
 
     def start(self) -> None:
         return None
@@ -176,7 +154,7 @@ class LocalDirectory:
         return None
 
     async def new_code(self, host_id: str) -> str:
-        return self.rooms.local_code(host_id)
+        return self.open_rooms.local_code(host_id)
 
     @asynccontextmanager
     async def new_slow_code(self, host_id: str, count: SlowCount) -> AsyncIterator[str]:
@@ -186,13 +164,13 @@ class LocalDirectory:
 
     def hold_slow_seat(self, player_id: str, code: str, count: SlowCount) -> AbstractAsyncContextManager[None]:
         """Counted and seated under the player's lock, in one process: nothing more to hold."""
-        return held_alone(self.rooms.settings.max_slow_tables_per_player, count)
+        return held_alone(self.open_rooms.settings.max_slow_tables_per_player, count)
 
     async def restore(self, code: str) -> Room | None:
-        return await self.rooms.restore_one(code)
+        return await self.here.restore.one(code)
 
     async def read(self, code: str) -> Room | None:
-        return await self.rooms.open(code)
+        return await self.here.open(code)
 
     async def open_for(self, code: str, admits: Admits) -> Room | None:
         return await self.rooms.open(code)
@@ -201,10 +179,10 @@ class LocalDirectory:
         return self.rooms.get(code)
 
     async def take_due(self, code: str) -> Room | None:
-        return await self.rooms.open_once(code, self.restore)
+        return await self.open_rooms.open_once(code, self.restore)
 
     async def lobby(self, limit: int | None, after: Cursor | None) -> tuple[list[dict], Cursor | None]:
-        return self.rooms.list_public(limit=limit, after=after)
+        return self.open_rooms.list_public(limit=limit, after=after)
 
     def unleased(self, code: str) -> bool:
         return False
@@ -248,18 +226,19 @@ class ClusterDirectory:
 
     restores_at_start = False
 
-    def __init__(self, rooms: Rooms, cluster: Cluster) -> None:
-        self.rooms = rooms
+    def __init__(self, here: Here, cluster: Cluster) -> None:
+        self.here = here
+        self.open_rooms = here.open_rooms
         self.cluster = cluster
         self._parting: dict[str, str | None] = {}  # a retiring table's lease token, released once durable
         self._unheld: set[str] = set()  # waiting tables nobody held at the last look
         self._adopter: asyncio.Task | None = None
-        self._slow_seats = ClusterSlowSeats(rooms, cluster, self.letting_go)
+        self._slow_seats = ClusterSlowSeats(here.open_rooms, cluster, self.letting_go)
         self.turns = TurnMarks(cluster)
         cluster.attach(self)
 
     def start(self) -> None:
-        if self.rooms.source is not None:
+        if self.here.source is not None:
             self._adopter = asyncio.get_running_loop().create_task(self._adopt_forever())
 
     def stop(self) -> None:
@@ -269,10 +248,10 @@ class ClusterDirectory:
     async def new_code(self, host_id: str) -> str:
         """A code unique across the cluster, its lease taken here and counted against the
         host's cap on every node."""
-        cluster, cap = self.cluster, self.rooms.settings.max_open_rooms_per_player
+        cluster, cap = self.cluster, self.open_rooms.settings.max_open_rooms_per_player
         try:
             code = new_room_code()
-            while code in self.rooms.rooms or not await cluster.claim(code):
+            while code in self.open_rooms.rooms or not await cluster.claim(code):
                 code = new_room_code()
             if not await cluster.reserve_host(host_id, code, cap):
                 await cluster.release(code)
@@ -293,7 +272,7 @@ class ClusterDirectory:
             async with self.hold_slow_seat(host_id, code, count):
                 yield code
         except BaseException:
-            if self.rooms.get(code) is None:
+            if self.open_rooms.get(code) is None:
                 try:
                     await self.cluster.release(code)
                 finally:
@@ -320,7 +299,7 @@ class ClusterDirectory:
             log.warning("could not take the lease of table %s: %s", code, exc)
             raise SHARED_DOWN from None
         try:
-            room = await self.rooms.restore_one(code)
+            room = await self.here.restore.one(code)
         except BaseException:
             await cluster.release(code)
             raise
@@ -335,7 +314,7 @@ class ClusterDirectory:
     async def take_due(self, code: str) -> Room | None:
         """Only a table nobody holds the lease of is taken (a node that died, a parked table):
         a table another node holds is that node's to fire, so two nodes never both fire it."""
-        return await self.rooms.open_once(code, functools.partial(self.restore, ask=False))
+        return await self.open_rooms.open_once(code, functools.partial(self.restore, ask=False))
 
     async def open_for(self, code: str, admits: Admits) -> Room | None:
         admits(await self.read(code))
@@ -348,22 +327,22 @@ class ClusterDirectory:
         """The room for reading only: from memory where this node holds the table, otherwise
         rebuilt from its log without entering memory and without touching its lease, so a read
         never moves a table between nodes. A parked table stays parked."""
-        rooms = self.rooms
-        room = rooms.get(code)
+        source = self.here.source
+        room = self.open_rooms.get(code)
         if room is not None and not self.letting_go(room.code):
             return room
-        if room is not None and not rooms.stopping and self.unleased(room.code):
+        if room is not None and not self.open_rooms.stopping and self.unleased(room.code):
             self.lost(room.code)
-        if rooms.source is None or not isinstance(code, str) or not is_room_code(code):
+        if source is None or not isinstance(code, str) or not is_room_code(code):
             return None
         try:
-            found = await rooms.source.load(code)
+            found = await source.load(code)
         except Exception:
             log.exception("could not load table %s", code)
             raise UNAVAILABLE from None
-        if found is None or found[0] not in ("waiting", "playing", "finished", "parked"):
+        if found is None or found[0] not in OPEN_STATUSES:
             return None
-        return await Room.rebuild_in_turns(rooms, code, found[1])
+        return await self.here.restore.rebuild(code, found[1])
 
     async def lobby(self, limit: int | None, after: Cursor | None) -> tuple[list[dict], Cursor | None]:
         """Every node's public waiting tables, a page at a time: a room's key is its creation's
@@ -372,7 +351,7 @@ class ClusterDirectory:
             every = await self.cluster.lobby()
         except Exception as exc:  # noqa: BLE001 - Redis unreachable: this node's own tables at least
             log.warning("the shared lobby is not reachable (%s); listing this node's tables", exc)
-            every = self.rooms.lobby_rows()
+            every = self.open_rooms.lobby_rows()
         rows = [r for r in every if after is None or (r["created"], r["code"]) < after]
         rows.sort(key=lambda r: (r["created"], r["code"]), reverse=True)
         page = rows if limit is None else rows[:limit]
@@ -382,19 +361,19 @@ class ClusterDirectory:
     def unleased(self, code: str) -> bool:
         """This node keeps table ``code`` in memory without any lease of it (not even one whose
         trust ran out): it must let the table go, never serve it on."""
-        return code not in self.cluster.trusted and code not in self.rooms.opening
+        return code not in self.cluster.trusted and code not in self.open_rooms.opening
 
     def letting_go(self, code: str) -> bool:
         """This node is stopping or its lease on ``code`` may have run out, so the table must
         log nothing more here (not even who left): another node may own it now."""
-        return self.rooms.stopping or not self.cluster.owns(code)
+        return self.open_rooms.stopping or not self.cluster.owns(code)
 
     def refusal(self, code: str) -> RoomError | None:
         """The lease may have run out, or the database is unreachable (no spool in cluster
         mode: a change could not be made durable, so none is made)."""
         if not self.cluster.owns(code):
             return LEASE_GONE
-        return DATABASE_DOWN if self.rooms.writer.outage else None
+        return DATABASE_DOWN if self.here.writer.outage else None
 
     def table_changed(self, code: str, row: dict) -> None:
         """The shared limits follow a table's lobby row."""
@@ -404,7 +383,7 @@ class ClusterDirectory:
         """The turn passed on or the match ended: marked in Redis for the players whose turn it
         now is, if the people awaited changed."""
         if isinstance(event, (YourTurn, MatchFinished)):
-            room = self.rooms.get(event.table)
+            room = self.open_rooms.get(event.table)
             if room is not None:
                 self.turns.follow(room.code, awaited(room))
 
@@ -440,7 +419,7 @@ class ClusterDirectory:
 
     def lost(self, code: str) -> None:
         """This node lost the table's lease: drop it without writing; its clients reconnect."""
-        room = self.rooms.rooms.pop(code, None) or self.rooms.retiring_rooms.pop(code, None)
+        room = self.open_rooms.rooms.pop(code, None) or self.open_rooms.retiring.pop(code, None)
         self._parting.pop(code, None)
         self.turns.gone(code)
         if room is not None:
@@ -448,7 +427,7 @@ class ClusterDirectory:
 
     async def hand_over(self, code: str) -> None:
         """Another node was asked for this table: park it here, then release the lease."""
-        rooms, cluster = self.rooms, self.cluster
+        rooms, cluster = self.open_rooms, self.cluster
         opening = rooms.opening.get(code)
         if opening is not None:
             await asyncio.wait({opening}, timeout=10)
@@ -456,23 +435,23 @@ class ClusterDirectory:
         if room is not None:
             await room.retire("park", *MOVED)
             for _ in range(500):
-                if code not in rooms.retiring_rooms:
+                if code not in rooms.retiring:
                     break
                 await asyncio.sleep(0.01)
         if code in cluster.trusted and code not in rooms.rooms:
             await cluster.release(code)
 
     def lobby_rows(self) -> list[dict]:
-        return self.rooms.lobby_rows()
+        return self.open_rooms.lobby_rows()
 
     def seated(self) -> dict[str, str]:
-        return self.rooms.seated()
+        return self.open_rooms.seated()
 
     # ---- orphans -------------------------------------------------------------------------------
 
     def drop_unleased(self) -> list[str]:
         """Let go of every table in memory whose lease this node no longer holds."""
-        dropped = [code for code in list(self.rooms.rooms) if self.unleased(code)]
+        dropped = [code for code in list(self.open_rooms.rooms) if self.unleased(code)]
         for code in dropped:
             log.error("table %s: in memory without its lease; this node lets go of it", code)
             self.lost(code)
@@ -481,10 +460,10 @@ class ClusterDirectory:
     async def adopt_orphans(self) -> list[str]:
         """Take the waiting tables whose node died (nobody holds their lease): restored here,
         they are back in the shared lobby, as a playing table is back when a client returns."""
-        rooms = self.rooms
-        if rooms.source is None or not rooms.restored or rooms.stopping:
+        rooms, source = self.open_rooms, self.here.source
+        if source is None or not self.here.restore.done or rooms.stopping:
             return []
-        waiting = [c for c in await rooms.source.waiting_codes() if c not in rooms.rooms]
+        waiting = [c for c in await source.waiting_codes() if c not in rooms.rooms]
         unheld = set(await self.cluster.unheld(waiting))
         # Only codes nobody held at the last look either: a table between two nodes (handed
         # over, released a moment ago) is not an orphan; a dead node's table stays unheld.

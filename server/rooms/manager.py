@@ -1,8 +1,11 @@
-"""The rooms in this process: create, open (restoring from the log), list, park.
+"""The rooms in this process: create, open, list, park; the manager composes their homes.
 
-Rooms in memory are a cache of the tables' logs. A room not in memory is looked up through the
-``TableSource`` (the storage side: a table's status and log) and rebuilt through the engines;
-on start every table that was waiting, playing or finished is rebuilt. A room nobody has been
+The rooms open here are registered in ``OpenRooms`` (server/rooms/registry.py); a room not in
+memory is folded back from its log by ``Restore`` (server/rooms/restore.py: every open table
+at start, alone; one on demand); what depends on running alone or as one node of a cluster
+(leases, handing a table over, the shared lobby) is the directory's. The manager uses the
+directory and the directory never calls the manager: it is given the open rooms, the restore
+and one callback, ``open``. A room nobody has been
 connected to for ``room_idle_close_s`` is parked (a finished one closed): its last entry is
 logged, then it leaves memory once that entry is durable. What depends on running alone or
 as one node of a cluster is the directory's (server/rooms/directory.py).
@@ -15,28 +18,23 @@ import functools
 import logging
 import time
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from server.bots.pool import BotPool
 from server.budget import LoopBudget
 from server.config import Settings
 from server.games import get_game
-from server.log_entry import LogEntry, LogWriter, StoreUnavailable, WriterReports
+from server.log_entry import LogWriter, WriterReports
 from server.notify import Notifier
 from server.notify.events import Event, TableOpened
-from server.rooms.directory import (
-    BUSY,
-    UNAVAILABLE,
-    ClusterDirectory,
-    Directory,
-    LocalDirectory,
-    too_many,
-)
+from server.rooms.directory import BUSY, ClusterDirectory, Directory, Here, LocalDirectory
 from server.rooms.errors import RoomError
+from server.rooms.registry import Cursor, OpenRooms
+from server.rooms.restore import UNAVAILABLE, Restore, TableSource
 from server.rooms.room import Room
-from server.rooms.seats import is_room_code, new_room_code
+from server.rooms.seats import is_room_code
 from server.rooms.slow_clocks import SlowClocks, slow_seats_of
 from server.rooms.take_backs import undo_rule
 from server.rooms.timer import TURN_TIMER_CHOICES, is_slow
@@ -46,23 +44,6 @@ if TYPE_CHECKING:
     from server.cluster import Cluster
 
 log = logging.getLogger("felt.rooms")
-
-
-class TableSource(Protocol):
-    """Where the rooms find tables that are not in memory (the database, off the event loop);
-    ``load`` raises ``StoreUnavailable`` while the store cannot be reached."""
-
-    async def load(self, code: str) -> tuple[str, list[LogEntry]] | None: ...
-
-    async def open_codes(self) -> list[str]: ...
-
-    async def waiting_codes(self) -> list[str]: ...
-
-    async def purge(self, parked_before: float) -> int: ...
-
-    async def due_clocks(self, now_ms: int) -> list[str]: ...
-
-    async def slow_seats(self, player_id: str) -> list[str]: ...
 
 
 RESTARTING = RoomError("restarting", "The server is restarting; nothing changed. Try again in a moment.", 503)
@@ -152,19 +133,40 @@ class RoomManager:
         self.settings = settings
         self.writer = make_writer(self)
         self.source = source
-        self.rooms: dict[str, Room] = {}
+        self.open_rooms = OpenRooms(settings)
+        self.rooms = self.open_rooms.rooms  # the same dicts, read as they are by the edges and metrics
+        self.retiring_rooms = self.open_rooms.retiring
+        self.restore = Restore(self, self.open_rooms, self.writer, source)
         self.bot_pool = BotPool(settings.bot_workers, settings.bot_think_ms)
         self.actions_applied = 0  # every room's, players' and bots' (read by the metrics)
-        self.retiring_rooms: dict[str, Room] = {}  # parked or closed, gone once their last entry is durable
-        self.opening: dict[str, asyncio.Future] = {}
         self._janitor: asyncio.Task | None = None
         self._last_purge = 0.0
-        self.restored = source is None  # tables are looked up only once the restore is done
-        self.stopping = False
-        self.directory: Directory = LocalDirectory(self)
+        self.directory: Directory = LocalDirectory(self._here())
         self.notifier = Notifier()  # its channels are added by the app (server/app.py)
         self._slow_seat_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self.slow_clocks = None if source is None else SlowClocks(self, source, settings.slow_clock_poll_s)
+
+    def _here(self) -> Here:
+        """What the directory is given of the rooms here (it calls back only ``open``)."""
+        return Here(self.open_rooms, self.restore, self.writer, self.source, self.open)
+
+    @property
+    def stopping(self) -> bool:
+        """The server stops: no new table, no change (the open rooms' flag)."""
+        return self.open_rooms.stopping
+
+    @stopping.setter
+    def stopping(self, stopping: bool) -> None:
+        self.open_rooms.stopping = stopping
+
+    @property
+    def restored(self) -> bool:
+        """The restore at start is done: tables not in memory may be looked up."""
+        return self.restore.done
+
+    @restored.setter
+    def restored(self, done: bool) -> None:
+        self.restore.done = done
 
     @property
     def cluster(self) -> Cluster | None:
@@ -173,7 +175,7 @@ class RoomManager:
 
     def join_cluster(self, cluster: Cluster) -> None:
         """Cluster mode: tables are run here only under this node's Redis lease (server/cluster.py)."""
-        self.directory = ClusterDirectory(self, cluster)
+        self.directory = ClusterDirectory(self._here(), cluster)
 
     def start(self) -> None:
         self._janitor = asyncio.get_running_loop().create_task(self._sweep_forever())
@@ -202,14 +204,7 @@ class RoomManager:
         return self._open_new(self.local_code(host_id), created, follow)
 
     def local_code(self, host_id: str) -> str:
-        """A new table's code in this process, unless its host has all the open rooms they may."""
-        hosted = sum(1 for r in self.rooms.values() if r.host_id == host_id and r.status != "finished" and not r.closed)
-        if hosted >= self.settings.max_open_rooms_per_player:
-            raise too_many(hosted)
-        code = new_room_code()
-        while code in self.rooms:
-            code = new_room_code()
-        return code
+        return self.open_rooms.local_code(host_id)
 
     async def create_shared(
         self,
@@ -256,11 +251,8 @@ class RoomManager:
         return room
 
     def get(self, code: str) -> Room | None:
-        """A room in memory, or None. Codes are taken exactly as they are written (see
-        ``is_room_code``): the balancer routes a table by the code in the path, so a spelling
-        the balancer would hash elsewhere must not find the table."""
-        room = self.rooms.get(code) if isinstance(code, str) else None
-        return room if room is not None and not room.closed else None
+        """A room in memory, or None (see ``OpenRooms.get``)."""
+        return self.open_rooms.get(code)
 
     async def open(self, code: str) -> Room | None:
         """The room, from memory or rebuilt from its log (a parked table resumes); None if none.
@@ -276,9 +268,9 @@ class RoomManager:
             return room
         if not is_room_code(code):
             return None  # no table has it: the store is not asked
-        if not self.restored:
+        if not self.restore.done:
             raise UNAVAILABLE
-        return await self.open_once(code, self.directory.restore)
+        return await self.open_rooms.open_once(code, self.directory.restore)
 
     async def read(self, code: str) -> Room | None:
         """The room for reading only (its summary): in cluster mode a read never moves a table
@@ -293,114 +285,15 @@ class RoomManager:
         """Cluster mode: take the waiting tables whose node died (see ``ClusterDirectory``)."""
         return await self.directory.adopt_orphans()
 
-    async def open_once(self, code: str, opener: Callable[[str], Awaitable[Room | None]]) -> Room | None:
-        """``opener(code)``, once at a time per table: a second caller waits for the first."""
-        opening = self.opening.get(code)
-        if opening is not None:
-            return await asyncio.shield(opening)
-        opening = self.opening[code] = asyncio.get_running_loop().create_future()
-        try:
-            room = await opener(code)
-            opening.set_result(room)
-            return room
-        except BaseException as exc:
-            opening.set_exception(exc)
-            opening.exception()  # retrieved: waiters get it, nobody else needs it
-            raise
-        finally:
-            self.opening.pop(code, None)
-
-    async def restore_one(self, code: str) -> Room | None:
-        """Rebuild table ``code`` from its log into memory (None: no such table open or parked)."""
-        assert self.source is not None
-        for _ in range(500):  # a room being parked leaves memory once its last entry is durable
-            if code not in self.retiring_rooms:
-                break
-            await asyncio.sleep(0.01)
-        # Not waiting for a database call still running: the writer's batches wait meanwhile.
-        if self.writer.spooled and not await self.writer.sync(wait=False):
-            raise UNAVAILABLE
-        try:
-            found = await self.source.load(code)
-        except StoreUnavailable as exc:  # the database is down or does not answer: no bug to trace
-            log.warning("could not load table %s: the database is unavailable: %s", code, exc)
-            raise UNAVAILABLE from None
-        except Exception:
-            log.exception("could not load table %s", code)
-            raise UNAVAILABLE from None
-        if found is None or found[0] not in ("waiting", "playing", "finished", "parked"):
-            return None
-        status, entries = found
-        room = await Room.rebuild_in_turns(self, code, entries)
-        existing = self.get(code)
-        if existing is not None:
-            return existing
-        self.rooms[code] = room
-        room.restored()
-        if status == "parked":
-            await room.unpark()
-        return room
-
     async def restore_all(self) -> int:
-        """Rebuild every table that was waiting, playing or finished (parked ones wait to be opened)."""
-        assert self.source is not None
-        if not await self.writer.sync():
-            raise RuntimeError("the spool could not be written to the database yet")
-        if not self.directory.restores_at_start:  # every node restores a table when a client asks for it
-            self.restored = True
-            return 0
-        loaded = 0
-        for code in await self.source.open_codes():
-            found = await self.source.load(code)
-            if found is None:
-                continue
-            try:
-                room = await Room.rebuild_in_turns(self, code, found[1])
-            except Exception:  # one broken log must not keep every other table away
-                log.exception("table %s could not be rebuilt from its log", code)
-                continue
-            if room.code not in self.rooms:
-                self.rooms[room.code] = room
-                room.restored()
-                loaded += 1
-        self.restored = True
-        log.warning("restored %d tables from their logs", loaded)
-        return loaded
+        """Rebuild every open table at start (alone; a cluster node restores on demand)."""
+        return await self.restore.all(self.directory.restores_at_start)
 
-    def list_public(
-        self, limit: int | None = None, after: tuple[float, str] | None = None
-    ) -> tuple[list[dict], tuple[float, str] | None]:
-        """Public rooms that wait for players, newest first: one page of at most ``limit``
-        after the room keyed ``after``, and the key to pass for the next page (None at the end)."""
-        waiting = [
-            r
-            for r in self.rooms.values()
-            if not r.private
-            and r.status == "waiting"
-            and not r.closed
-            and any(s.player_id is None and not s.bot for s in r.seats)
-            and (after is None or (r.created_at, r.code) < after)
-        ]
-        waiting.sort(key=lambda r: (r.created_at, r.code), reverse=True)
-        page = waiting if limit is None else waiting[:limit]
-        more = limit is not None and len(waiting) > limit
-        return [r.summary() for r in page], ((page[-1].created_at, page[-1].code) if more else None)
+    def list_public(self, limit: int | None = None, after: Cursor | None = None) -> tuple[list[dict], Cursor | None]:
+        return self.open_rooms.list_public(limit, after)
 
     def seated(self) -> dict[str, str]:
-        """Who has a socket open at one of this node's tables: ``{player_id: table code}``."""
-        return seated_at(self.rooms.values())
-
-    def lobby_rows(self) -> list[dict]:
-        """This node's part of the shared lobby: ``list_public`` with each table's creation time."""
-        now, wall = time.monotonic(), time.time()
-        return [
-            {**r.summary(), "created": wall - (now - r.created_at)}
-            for r in self.rooms.values()
-            if not r.private
-            and r.status == "waiting"
-            and not r.closed
-            and any(s.player_id is None and not s.bot for s in r.seats)
-        ]
+        return self.open_rooms.seated()
 
     async def list_lobby(
         self, limit: int | None = None, after: tuple[float, str] | None = None
@@ -452,30 +345,19 @@ class RoomManager:
 
     def retiring(self, room: Room) -> None:
         """``room`` logged its last entry (park or close): out of the directory, gone once durable."""
-        if self.rooms.get(room.code) is room:
-            del self.rooms[room.code]
         self.notifier.forget(room.code)
-        durable = not room.logged or room.delivery.durable_version >= room.version
-        if not durable:
-            self.retiring_rooms[room.code] = room
-        self.directory.parting(room, durable)
+        self.directory.parting(room, self.open_rooms.retire(room))
 
     # ---- the writer's reports (``server.log_entry.WriterReports``) -------------------------------
 
     def durable(self, code: str, version: int) -> None:
         """Table ``code`` is durable up to ``version``: its frames go out."""
-        room = self.rooms.get(code) or self.retiring_rooms.get(code)
-        if room is None:
-            return
-        room.delivery.durable(version)
-        retiring = self.retiring_rooms.get(code)
-        if retiring is not None and version >= retiring.version:
-            del self.retiring_rooms[code]
+        if self.open_rooms.durable(code, version):
             self.directory.parted(code)
 
     def conflict(self, code: str) -> None:
         """Another writer logged a version of this table: this process must not serve it on."""
-        room = self.rooms.pop(code, None) or self.retiring_rooms.pop(code, None)
+        room = self.open_rooms.drop(code)
         log.error("table %s: another writer holds its log; this process lets go of it", code)
         self.directory.forget(code)
         if room is not None:
@@ -537,14 +419,3 @@ class RoomManager:
         self.rooms.clear()
         self.bot_pool.close()
         await self.notifier.close()
-
-
-def seated_at(rooms: Iterable[Room]) -> dict[str, str]:
-    """``{player_id: table code}`` of everyone with a socket open at one of ``rooms`` (open ones)."""
-    out: dict[str, str] = {}
-    for room in rooms:
-        if not room.closed:
-            for seat in room.seats:
-                if seat.player_id and seat.connections > 0:
-                    out.setdefault(seat.player_id, room.code)
-    return out

@@ -46,7 +46,7 @@ from server.rooms.fanout import compose, fan_out, kept_of
 from server.rooms.host import Host
 from server.rooms.messages import snapshot_frame
 from server.rooms.seats import clean_text, new_seed, utcnow
-from server.rooms.table import FINISHED, ROW, SEATED, TURN, Table, summary
+from server.rooms.table import FINISHED, ROW, SEATED, TURN, Table, open_table, replay, summary
 from server.rooms.takeover import SeatTakeover
 from server.rooms.tidings import mentioned, table_started, your_turn
 from server.rooms.watching import send_away
@@ -93,7 +93,7 @@ class Room(SeatTakeover, TableClaims, Courtesies):
     @classmethod
     def open(cls, host: Host, code: str, created: dict) -> Room:
         """A new room from its ``created`` entry's data, at version 0 (``submit`` that entry next)."""
-        return cls(host, Table.opened(code, created, host.settings.turn_timer_scale, host.settings.chat_history))
+        return cls(host, open_table(code, created, host.settings.turn_timer_scale, host.settings.chat_history))
 
     @classmethod
     async def rebuild_in_turns(cls, host: Host, code: str, entries: list[LogEntry]) -> Room:
@@ -101,9 +101,9 @@ class Room(SeatTakeover, TableClaims, Courtesies):
         the event loop, handing it back every half millisecond: a long match is milliseconds of
         engine work (in a thread it held the interpreter lock: ``bench.restore_turns``)."""
         budget, s = LoopBudget(), host.settings
-        replay = Table.replay(entries, s.turn_timer_scale, s.chat_history)
-        table = next(replay)  # the one table every step of the fold yields
-        for _ in replay:
+        steps = replay(entries, s.turn_timer_scale, s.chat_history)
+        table = next(steps)  # the one table every step of the fold yields
+        for _ in steps:
             await budget.spend()
         return cls(host, table)
 
@@ -191,13 +191,11 @@ class Room(SeatTakeover, TableClaims, Courtesies):
         self.enter("seen", {"back": back} if back is not None and self.table.clock.slow else {})
 
     def set_away(self, seat: int, away: bool) -> None:
-        self.table.seats[seat].away = away
-        self.table.seats_changed()
+        self.table.set_away(seat, away)
 
     def _count_sockets(self, seat_index: int) -> None:
-        seat = self.table.seats[seat_index]
-        seat.connections = sum(1 for c in self.connections if c.player_id == seat.player_id)
-        self.table.seats_changed()
+        player_id = self.table.seats[seat_index].player_id
+        self.table.sockets(seat_index, sum(1 for c in self.connections if c.player_id == player_id))
 
     # ---- fan-out: views, patches, held frames ----------------------------------------------------
 
@@ -243,13 +241,10 @@ class Room(SeatTakeover, TableClaims, Courtesies):
                 self.autoplay.arm_clock(self)  # it ran out while nobody was here: a fresh turn now
             seat_index = table.seat_of(conn.player_id)
             if seat_index is not None:
-                seat = table.seats[seat_index]
-                seat.connections += 1
-                seat.dropped_at = None
                 self.autoplay.end_grace(seat_index)
-                away, seat.away = seat.away, False
-                table.seats_changed()
-                if away:  # a bot was playing the seat: it is reclaimed at once, for all to see
+                if table.socket_opened(
+                    seat_index
+                ):  # a bot was playing the seat: it is reclaimed at once, for all to see
                     self._seen_except(conn, seat_index)
                 else:
                     self._presence_changed()
@@ -283,11 +278,8 @@ class Room(SeatTakeover, TableClaims, Courtesies):
             seat_index = self.table.seat_of(conn.player_id)
             if seat_index is None or self.closed or self.host.letting_go(self.code):
                 return
-            seat = self.table.seats[seat_index]
-            seat.connections = max(0, seat.connections - 1)
-            if seat.connections == 0:
+            if self.table.socket_closed(seat_index) == 0:
                 self.autoplay.start_grace(self, seat_index)
-            self.table.seats_changed()
             self._presence_changed()
 
     def _presence_changed(self) -> None:
@@ -389,7 +381,7 @@ class Room(SeatTakeover, TableClaims, Courtesies):
                 if away:
                     self.set_away(seat, True)  # refused: nothing changes
                 raise
-            self.table.clock.acted(seat)
+            self.table.person_acted(seat)
 
     async def say(self, conn: Connection, text: str) -> None:
         line = chat_line(text, self.settings.chat_max_chars)

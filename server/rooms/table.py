@@ -4,7 +4,7 @@ Pure and synchronous: no event loop, no socket, no database. A table changes onl
 ``apply(entry)``, one log entry at a time, and says what else must follow as a list of
 effects; the room that holds it acts on them (the writer, the lobby, the bots and the clock).
 A live table and a table restored from its log are the same fold over the same entries:
-``Table.opened`` from the ``created`` entry's data, then ``apply`` for every entry (the
+``open_table`` from the ``created`` entry's data, then ``apply`` for every entry (the
 ``created`` one included). Every rule about who may change what is checked here too, by the
 ``check_*`` methods, before an entry is made: ``apply`` may still refuse an action the game
 refuses (``GameError``), and then nothing has changed.
@@ -161,55 +161,6 @@ class Table(TableChecks, TakeBacks):
         self.rebuild_room_part()
         self.seats_changed()
 
-    @classmethod
-    def opened(cls, code: str, created: dict, clock_scale: float = 1.0, chat_history: int = 50) -> Table:
-        """The table a ``created`` entry's data opens, at version 0: the host sits in seat 0,
-        or, at a "Play again" table, in the seat they had (``follow_seats``)."""
-        table = cls(
-            code,
-            get_game(created["game"]),
-            created["options"],
-            created["seats"],
-            created["private"],
-            created["host_id"],
-            created["host_name"],
-            TurnClock(created.get("turn_timer", 0), clock_scale),
-            chat_history,
-        )
-        table.follow_seats = dict(created.get("follow_seats") or {})
-        table.open_bot_seats = bool(created.get("open_bot_seats"))
-        table.partners = created.get("partners")
-        table.undo = created.get("undo", "ask")
-        table.watching = Watching.of(created)
-        table.rebuild_room_part()
-        host_seat = table.seats[table.follow_seats.get(created["host_id"], 0)]
-        host_seat.player_id = created["host_id"]
-        host_seat.name = created["host_name"]
-        table.seats_changed()
-        return table
-
-    @classmethod
-    def replay(cls, entries: Sequence[LogEntry], clock_scale: float = 1.0, chat_history: int = 50) -> Iterator[Table]:
-        """The fold of a table's log: yields the table its ``created`` entry opens, then again
-        after each entry applied (a caller may hand the event loop back in between)."""
-        first = entries[0]
-        if first.kind != "created":
-            raise ValueError(f"table {first.code}: its log starts with {first.kind!r}, not 'created'")
-        table = cls.opened(first.code, first.data, clock_scale, chat_history)
-        yield table
-        for entry in entries:
-            table.apply(entry)
-            yield table
-
-    @classmethod
-    def fold(cls, entries: Sequence[LogEntry], clock_scale: float = 1.0, chat_history: int = 50) -> Table:
-        """The table as its whole log leaves it."""
-        replay = cls.replay(entries, clock_scale, chat_history)
-        table = next(replay)  # the one table every step of the fold yields
-        for _ in replay:
-            pass
-        return table
-
     # ---- the one way a table changes ------------------------------------------------------
 
     def apply(self, entry: LogEntry) -> list[tuple[str, Any]]:
@@ -230,7 +181,7 @@ class Table(TableChecks, TakeBacks):
         return effects
 
     def _created(self, entry: LogEntry) -> list:
-        """The table opened (``Table.opened`` read the rest): rotated partners' seats are kept
+        """The table opened (``open_table`` read the rest): rotated partners' seats are kept
         for them from the entry's own time, so a table rebuilt from its log keeps them as long."""
         if self.partners is not None:
             self.held_until = entry.at + float(self.partners.get("hold_s", 0))
@@ -444,19 +395,49 @@ class Table(TableChecks, TakeBacks):
 
     def seats_changed(self) -> None:
         """Rebuild the seats part of the view (after any change to a seat)."""
-        self.seats_part = [
-            {
-                "seat": s.index,
-                "name": s.name,
-                "player_id": s.player_id,
-                "bot": s.bot,
-                "level": s.level,
-                "connected": s.bot or s.connections > 0,
-                "away": s.away,
-                "left_by": s.left_by,
-            }
-            for s in self.seats
-        ]
+        self.seats_part = seats_part(self.seats)
+
+    # ---- presence: who is connected is not history (no entry; a restored table has nobody) ----
+
+    def sockets(self, index: int, count: int) -> None:
+        """The seat's player has ``count`` sockets open."""
+        self.seats[index].connections = count
+        self.seats_changed()
+
+    def socket_opened(self, index: int) -> bool:
+        """A socket of the seat's player opened: connected, not dropped, not away (they play
+        it again); True if a bot was playing it while they were away."""
+        seat = self.seats[index]
+        seat.connections += 1
+        seat.dropped_at = None
+        away, seat.away = seat.away, False
+        self.seats_changed()
+        return away
+
+    def socket_closed(self, index: int) -> int:
+        """A socket of the seat's player closed: how many they still have open."""
+        seat = self.seats[index]
+        seat.connections = max(0, seat.connections - 1)
+        self.seats_changed()
+        return seat.connections
+
+    def dropped(self, index: int, at: float) -> None:
+        """The seat's player went at ``at`` (monotonic seconds): their grace runs from then."""
+        self.seats[index].dropped_at = at
+
+    def set_away(self, index: int, away: bool) -> None:
+        """A bot plays the seat while its player is away, or no longer (at a fast table; a slow
+        table's away is history: its ``seen`` and ``act`` entries say so)."""
+        self.seats[index].away = away
+        self.seats_changed()
+
+    def person_acted(self, index: int) -> None:
+        """The seat's player acted themselves: their run of missed turns is over."""
+        self.clock.acted(index)
+
+    def turn_missed(self, index: int) -> bool:
+        """The clock played the seat's turn at a fast table: True if that makes it away."""
+        return self.clock.missed(index)
 
     def public_view(self) -> dict | None:
         """The game's public view of the current state, the same object until it changes."""
@@ -467,6 +448,75 @@ class Table(TableChecks, TakeBacks):
             self._public = self.game.view(state, None)
             self._public_state = state
         return self._public
+
+
+# ---- a table from its log ---------------------------------------------------------------
+
+
+def open_table(code: str, created: dict, clock_scale: float = 1.0, chat_history: int = 50) -> Table:
+    """The table a ``created`` entry's data opens, at version 0: the host sits in seat 0,
+    or, at a "Play again" table, in the seat they had (``follow_seats``)."""
+    table = Table(
+        code,
+        get_game(created["game"]),
+        created["options"],
+        created["seats"],
+        created["private"],
+        created["host_id"],
+        created["host_name"],
+        TurnClock(created.get("turn_timer", 0), clock_scale),
+        chat_history,
+    )
+    table.follow_seats = dict(created.get("follow_seats") or {})
+    table.open_bot_seats = bool(created.get("open_bot_seats"))
+    table.partners = created.get("partners")
+    table.undo = created.get("undo", "ask")
+    table.watching = Watching.of(created)
+    table.rebuild_room_part()
+    host_seat = table.seats[table.follow_seats.get(created["host_id"], 0)]
+    host_seat.player_id = created["host_id"]
+    host_seat.name = created["host_name"]
+    table.seats_changed()
+    return table
+
+
+def replay(entries: Sequence[LogEntry], clock_scale: float = 1.0, chat_history: int = 50) -> Iterator[Table]:
+    """The fold of a table's log: yields the table its ``created`` entry opens, then again
+    after each entry applied (a caller may hand the event loop back in between)."""
+    first = entries[0]
+    if first.kind != "created":
+        raise ValueError(f"table {first.code}: its log starts with {first.kind!r}, not 'created'")
+    table = open_table(first.code, first.data, clock_scale, chat_history)
+    yield table
+    for entry in entries:
+        table.apply(entry)
+        yield table
+
+
+def fold(entries: Sequence[LogEntry], clock_scale: float = 1.0, chat_history: int = 50) -> Table:
+    """The table as its whole log leaves it."""
+    steps = replay(entries, clock_scale, chat_history)
+    table = next(steps)  # the one table every step of the fold yields
+    for _ in steps:
+        pass
+    return table
+
+
+def seats_part(seats: list[Seat]) -> list[dict]:
+    """The seats part of the view: who sits where, and whether they are here."""
+    return [
+        {
+            "seat": s.index,
+            "name": s.name,
+            "player_id": s.player_id,
+            "bot": s.bot,
+            "level": s.level,
+            "connected": s.bot or s.connections > 0,
+            "away": s.away,
+            "left_by": s.left_by,
+        }
+        for s in seats
+    ]
 
 
 def table_row(table: Table, status: str | None = None) -> dict:

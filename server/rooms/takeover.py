@@ -84,7 +84,7 @@ class SeatTakeover:
         if not seat.away:
             raise RoomError("seat_taken", "You are already playing in that seat.")
         self.set_away(seat.index, False)
-        table.clock.acted(seat.index)
+        table.person_acted(seat.index)
         self.autoplay.arm_clock(self)  # type: ignore[arg-type]  # the room is the clock's Driven
         self.seen(seat.index)
         return True

@@ -193,7 +193,7 @@ async def test_a_spectator_who_joins_the_next_game_sits_in_a_bots_seat_at_play_a
 async def test_seats_handed_over_during_play_are_the_same_when_the_table_is_rebuilt_from_its_log():
     from server.config import Settings
     from server.rooms import Connection, RoomManager
-    from server.rooms.table import Table
+    from server.rooms.table import fold
     from server.storage.writer import MemoryWriter
 
     async def closer(code: int, reason: str) -> None:
@@ -215,7 +215,7 @@ async def test_seats_handed_over_during_play_are_the_same_when_the_table_is_rebu
     await room.take_seat(di, 3)
     await room.allow_seat(ann, "p3", True)
     await room.join_next(ben)
-    rebuilt = Table.fold(manager.writer.entries(room.code))
+    rebuilt = fold(manager.writer.entries(room.code))
     seats = [(s.player_id, s.name, s.bot, s.left_by) for s in rebuilt.seats]
     assert seats == [
         ("p0", "Ann", False, None),
@@ -227,5 +227,5 @@ async def test_seats_handed_over_during_play_are_the_same_when_the_table_is_rebu
     assert rebuilt.seat_requests == room.table.seat_requests == {"p2": {"player_id": "p2", "seat": 2, "name": "Cy"}}
     assert rebuilt.joining == room.table.joining == {"p1": "Ben"}
     await room.reclaim(ben)
-    assert Table.fold(manager.writer.entries(room.code)).seat_of("p1") == 1
+    assert fold(manager.writer.entries(room.code)).seat_of("p1") == 1
     await room.close()

@@ -13,7 +13,7 @@ from looping import TurnCounter  # tests/support/looping.py
 from server.config import Settings
 from server.rooms import Connection, Room, RoomManager
 from server.rooms.seats import CODE_ALPHABET, new_room_code, quoted, seed_commitment
-from server.rooms.table import Table
+from server.rooms.table import Table, fold
 from server.storage.writer import MemoryWriter
 
 
@@ -246,7 +246,7 @@ async def test_a_bot_seat_keeps_its_level_when_the_table_is_rebuilt_from_its_log
     await room.set_bot(host, 3, False, "strong")
     levels = [s["level"] for s in room.sent_view(host)["seats"]]
     assert levels == [None, "strong", "easy", "strong"]
-    again = Room(manager, Table.fold(writer.entries(room.code)))
+    again = Room(manager, fold(writer.entries(room.code)))
     assert [s.level for s in again.seats] == [None, "strong", "easy", "strong"]
     assert again.seats[1].name == "Strong bot 2" and again.seats[2].name == "Bot 3"
 
@@ -284,7 +284,7 @@ async def test_a_room_rebuilt_from_its_log_is_the_room_that_wrote_it():
     await room.start(host)
     for _ in range(300):
         await asyncio.sleep(0)
-    rebuilt = Room(RoomManager(settings, MemoryWriter), Table.fold(writer.entries(room.code)))
+    rebuilt = Room(RoomManager(settings, MemoryWriter), fold(writer.entries(room.code)))
     assert rebuilt.version == room.version
     assert rebuilt.status == room.status and rebuilt.match.id == room.match.id
     assert rebuilt.match.actions() == room.match.actions()

@@ -11,7 +11,7 @@ import pytest
 from server.config import Settings
 from server.notify.events import ClockRanOut
 from server.rooms import Connection, RoomError, RoomManager
-from server.rooms.table import Table
+from server.rooms.table import fold
 from server.rooms.timer import TURN_TIMER_CHOICES
 from server.storage.writer import MemoryWriter
 
@@ -94,13 +94,13 @@ async def test_a_slow_tables_deadline_misses_and_away_seat_are_the_folds_and_com
     await until(lambda: room.table.seats[0].away or room.status != "playing")
     assert room.table.seats[0].away
     log = manager.writer.log[room.code]
-    folded = Table.fold(log, manager.settings.turn_timer_scale)
+    folded = fold(log, manager.settings.turn_timer_scale)
     assert folded.seats[0].away and folded.clock.deadline == room.table.clock.deadline
     # Ann comes back: the seat is hers again, and the log says so.
     await room.join(conn("p0", "Ann"))
     assert not room.table.seats[0].away
     assert any(e.kind == "seen" and e.data.get("back") == 0 for e in manager.writer.log[room.code])
-    again = Table.fold(manager.writer.log[room.code], manager.settings.turn_timer_scale)
+    again = fold(manager.writer.log[room.code], manager.settings.turn_timer_scale)
     assert not again.seats[0].away
     assert again.clock.deadline == room.table.clock.deadline
     await manager.close()

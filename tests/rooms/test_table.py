@@ -10,7 +10,7 @@ import pytest
 
 from server.log_entry import LogEntry
 from server.rooms.errors import RoomError
-from server.rooms.table import FINISHED, ROW, SEATED, TURN, Table
+from server.rooms.table import FINISHED, ROW, SEATED, TURN, fold, open_table
 from server.rules.game import GameError
 
 CODE = "TESTCODE"
@@ -30,7 +30,7 @@ class Log:
     """A table and the plain list of entries applied to it, as a room makes them."""
 
     def __init__(self, created: dict = CREATED) -> None:
-        self.table = Table.opened(CODE, created)
+        self.table = open_table(CODE, created)
         self.entries: list[LogEntry] = []
         self.add("created", created)
 
@@ -63,7 +63,7 @@ def test_the_live_table_and_the_fold_of_its_log_are_the_same_table():
     _play_out(log, random.Random(7))
     log.add("seen", {})
     log.add("park", {})
-    again = Table.fold(log.entries)
+    again = fold(log.entries)
     live = log.table
     assert again.version == live.version == len(log.entries)
     assert again.status == live.status == "finished"
@@ -119,7 +119,7 @@ def test_an_action_the_clock_played_is_shown_until_the_next_action():
     log.add("act", {"seat": seat, "action": action, "clock": True})
     assert table.room_part["clock_played"] == {"seat": seat, "action": action}
     assert table.match.actions()[-1] == {"seat": seat, "action": action}  # the match keeps the move only
-    assert Table.fold(log.entries).room_part["clock_played"] == {"seat": seat, "action": action}
+    assert fold(log.entries).room_part["clock_played"] == {"seat": seat, "action": action}
     seat = table.game.to_act(table.state)[0]
     log.add("act", {"seat": seat, "action": table.game.legal_actions(table.state, seat)[0]})
     assert table.room_part["clock_played"] is None
@@ -158,7 +158,7 @@ def test_the_checks_refuse_before_any_entry_is_made():
 
 def test_a_log_must_begin_with_its_created_entry():
     with pytest.raises(ValueError):
-        Table.fold([LogEntry(CODE, 1, "sit", {"seat": 0, "player_id": "p", "name": "P"}, 0.0)])
+        fold([LogEntry(CODE, 1, "sit", {"seat": 0, "player_id": "p", "name": "P"}, 0.0)])
 
 
 def test_a_log_the_earlier_room_wrote_folds_into_the_table_it_had():
@@ -166,7 +166,7 @@ def test_a_log_the_earlier_room_wrote_folds_into_the_table_it_had():
     before the table split logged it: entries in the database's shape, (version, kind, data, at)."""
     old = json.loads((Path(__file__).parent / "data" / "oh_hell_old_log.json").read_text())
     entries = [LogEntry(old["code"], v, kind, data, at) for v, kind, data, at in old["entries"]]
-    table = Table.fold(entries)
+    table = fold(entries)
     assert table.version == old["version"] and table.status == old["status"]
     assert table.match.actions() == old["actions"]
     assert table.result == old["result"]

@@ -9,7 +9,7 @@ from test_table import Log
 
 from server.config import Settings
 from server.rooms import RoomManager
-from server.rooms.table import Table
+from server.rooms.table import fold
 from server.rules.replay import replay_iter
 from server.storage.writer import MemoryWriter
 
@@ -46,7 +46,7 @@ def test_a_card_chosen_in_a_hand_that_is_thrown_in_is_dropped_with_it():
         seat = table.game.to_act(table.state)[0]
         log.add("act", {"seat": seat, "action": {"type": "pass"}})
     assert table.preselected_card(eldest) is None
-    assert Table.fold(log.entries).preselected == {}
+    assert fold(log.entries).preselected == {}
 
 
 def test_a_take_back_is_folded_alike_and_the_record_replays_over_it():
@@ -62,7 +62,7 @@ def test_a_take_back_is_folded_alike_and_the_record_replays_over_it():
     while table.status == "playing":
         mover = table.game.to_act(table.state)[0]
         log.add("act", {"seat": mover, "action": rng.choice(table.game.legal_actions(table.state, mover))})
-    again = Table.fold(log.entries)
+    again = fold(log.entries)
     assert again.state == table.state and again.record == table.record
     actions = table.record["actions"]
     assert actions[1] == {"seat": seat, "action": {"type": "take_back"}}

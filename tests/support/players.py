@@ -18,7 +18,7 @@ import websockets
 from ws_client import Client, choose, new_player
 
 from server.log_entry import LogEntry
-from server.rooms.table import Table
+from server.rooms.table import open_table
 
 
 class Player:
@@ -212,7 +212,7 @@ def check_seen(players: list[Player], code: str, entries: list[tuple[int, str, d
             shown.setdefault(v, []).append((p, game))
         for v, game in p.seen_before:
             shown.setdefault(v, []).append((p, game))
-    room = Table.opened(code, entries[0][2])
+    room = open_table(code, entries[0][2])
     checked = 0
     for version, kind, data, at in entries:
         room.apply(LogEntry(code, version, kind, data, at))
