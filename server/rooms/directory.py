@@ -173,10 +173,10 @@ class LocalDirectory:
         return await self.here.open(code)
 
     async def open_for(self, code: str, admits: Admits) -> Room | None:
-        return await self.rooms.open(code)
+        return await self.here.open(code)
 
     async def finished_for(self, code: str, admits: Admits) -> Room | None:
-        return self.rooms.get(code)
+        return self.open_rooms.get(code)
 
     async def take_due(self, code: str) -> Room | None:
         return await self.open_rooms.open_once(code, self.restore)
@@ -318,7 +318,7 @@ class ClusterDirectory:
 
     async def open_for(self, code: str, admits: Admits) -> Room | None:
         admits(await self.read(code))
-        return await self.rooms.open(code)
+        return await self.here.open(code)
 
     async def finished_for(self, code: str, admits: Admits) -> Room | None:
         return await self.open_for(code, admits)

@@ -15,7 +15,7 @@ PURGE_TIMEOUT_S = 300.0
 
 
 class DatabaseTables:
-    """A ``TableSource`` (see server/rooms/manager.py) over the database."""
+    """A ``TableSource`` (see server/rooms/restore.py) over the database."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
