@@ -27,6 +27,7 @@ CASES = [
     ("oh_hell", 3, {"max_cards": 13, "start": "high"}, (13, 9, 5)),
     ("bid_whist", 4, None, (12, 9, 5)),
     ("tarbish", 4, None, (9, 5)),
+    ("spades", 4, None, (13, 9, 5)),
 ]
 
 
