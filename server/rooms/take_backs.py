@@ -155,6 +155,8 @@ class TakeBacks:
         seat = self.seat_of(player_id)
         if seat is None or self.status != "playing":
             raise RoomError("not_playing", "Only a player of a match in play can choose a card ahead.")
+        if "play" not in self.game.action_fields:
+            raise RoomError("not_supported", "This game plays no single card to choose ahead.", 400)
         if card is not None and card not in (self.game.view(self.state, seat).get("hand") or ()):
             raise RoomError("not_in_hand", f"{card[:8]!r} is not in your hand.", 422)
         return seat

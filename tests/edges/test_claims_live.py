@@ -32,7 +32,7 @@ async def refused_without_change(client: Client, code: str) -> dict:
 
 async def test_claims_at_an_oh_hell_table(live_server):
     host = await new_player(live_server.base, "Ana")
-    options = {"max_cards": 6, "start": "high", "rebound": True}
+    options = {"max_cards": 10, "start": "high", "rebound": True}  # 19 hands: a certain claim comes
     code = await new_room(live_server.base, host["token"], "oh_hell", options, seats=3)
     c = await Client(live_server.ws_base, code, host["token"], "host").connect()
     watcher = await Client(live_server.ws_base, code, None, "spectator").connect()

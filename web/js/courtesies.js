@@ -3,14 +3,19 @@
 // ahead of your turn (marked in the hand), and the switch that plays a forced card for you.
 // Protocol: docs/protocol.md, `undo`, `undo_answer`, `preselect`, `prefs`.
 import { h } from "./dom.js";
+import { descriptor } from "./games.js";
 import { t } from "./i18n.js";
 
 let lastAsked = ""; // the request last announced, so it is said once
 
+/** Whether the game's moves include one card played alone (its descriptor's `oneCard` is not
+ * false): only then is a card chosen ahead, or a forced card played for you. */
+const playsOneCard = (state) => descriptor(state.room.game).oneCard !== false;
+
 /** Whether the hand's cards may be chosen ahead now: seated, in play, not your turn. */
 export function mayChooseAhead(state, legalCount) {
   return Boolean(state && state.you !== null && state.room.status === "playing" && legalCount === 0
-    && !state.seats[state.you]?.away && Array.isArray(state.game?.hand));
+    && !state.seats[state.you]?.away && Array.isArray(state.game?.hand) && playsOneCard(state));
 }
 
 /** The courtesies' controls (an empty list when there is nothing to offer). */
@@ -32,6 +37,9 @@ export function courtesyParts(state, names) {
       h("button", { type: "button", class: "btn btn-ghost", "data-undo": "", "data-key": "undo" }, t("undo.button"))));
   }
   if (state.preselect) out.push(h("p", { class: "hint", "data-preselect-hint": "" }, t("preselect.chosen")));
+  // The forced-card switch matters while cards are played: during bids, a kitty or a discard
+  // it would only take the dock's room from the decision at hand.
+  if (!playsOneCard(state) || state.game?.phase !== "playing") return out;
   out.push(h("label", { class: "forced-switch" },
     h("input", { type: "checkbox", "data-autoplay-forced": "", "data-key": "autoplay-forced", checked: Boolean(state.prefs?.autoplay_forced) }),
     " ", t("prefs.autoplayForced")));

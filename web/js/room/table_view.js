@@ -205,7 +205,11 @@ function announceTurn() {
   if (mine && !page.wasMyTurn) {
     const live = $("#announce");
     live.textContent = "";
-    setTimeout(() => { live.textContent = t("turn.announce", { prompt: promptFor(room().game, view(), legal()) }); }, 50);
+    // Said a moment later (so it is heard as new), unless something newer was said meanwhile
+    // (a request to allow a take-back that came with the turn).
+    setTimeout(() => {
+      if (!live.textContent) live.textContent = t("turn.announce", { prompt: promptFor(room().game, view(), legal()) });
+    }, 50);
   } else if (room().status === "finished" && page.wasMyTurn !== "over") {
     $("#announce").textContent = t("result.overAnnounce");
   }

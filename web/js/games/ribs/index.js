@@ -52,6 +52,7 @@ export default {
   why: ribsWhy,
   trump: false,
   claims: false, // two cards a seat and a bid before every trick: no claims
+  oneCard: false, // every move is a pair or a bid: no card chosen ahead, none forced
   trickCounts: false,
   suits: false, // ranks only: the hand is sorted by rank or by hand
   pairs: true, // each seat plays two cards: on a phone every pair has a column slot of its own
