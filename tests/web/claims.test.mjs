@@ -34,3 +34,13 @@ test("a claim is news once, from the page's first view on, until the next hand's
   const played = state({ chat }, { history: [{}], log: [{ seat: 1, action: { type: "play", card: "KS" } }] });
   assert.equal(claimNews(played, names).text, null);
 });
+
+test("a second claim in the same second is news too, and an old one leaving the chat is not", () => {
+  const names = ["Ana", "Bot 2", "Bot 3"];
+  const first = [claimLine(7)];
+  claimNews(state({ chat: first }), names);
+  const again = [claimLine(7), { seat: 1, name: "Bea", text: "gg", at: 7 }, claimLine(7)];
+  assert.equal(claimNews(state({ chat: again }, { history: [{}] }), names).fresh, "Ana claimed the rest");
+  const rolled = [{ seat: 1, name: "Bea", text: "gg", at: 7 }, claimLine(7)]; // the oldest line left the chat
+  assert.equal(claimNews(state({ chat: rolled }, { history: [{}] }), names).fresh, "");
+});

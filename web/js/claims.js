@@ -10,7 +10,7 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
 let refusedAt = null; // the position a claim was refused at: the note stays until the play moves on
-let lastClaim; // the newest claim line known (undefined before the first view: older ones are history)
+let lastClaim; // {when, count} of the newest claim line known, null for none (undefined before the first view: older ones are history)
 let news = null; // {text, hands}: the claim shown as news, and how many hands were done then
 
 /** Where the play stands: the hands done and the moves of this one. */
@@ -50,9 +50,12 @@ export function claimNews(state, names) {
   const v = state.game;
   const claims = (state.chat || []).filter((line) => line.event === "claim");
   const newest = claims[claims.length - 1] || null;
-  const key = newest ? `${newest.at}:${newest.seat}` : null;
+  // Lines carry the second they were said: a second claim in the same second is told by the
+  // count of claims growing (the count alone shrinks as old lines leave the chat).
+  const key = newest ? { when: `${newest.at}:${newest.seat}`, count: claims.length } : null;
   let fresh = "";
-  if (lastClaim !== undefined && key !== null && key !== lastClaim) {
+  const isNew = key !== null && (!lastClaim || key.when !== lastClaim.when || key.count > lastClaim.count);
+  if (lastClaim !== undefined && isNew) {
     news = { text: claimText(newest, names), hands: handsDone(v) };
     fresh = news.text;
   }
