@@ -59,12 +59,25 @@ class AxeCheck:
         assert not self.reports, "\n\n".join(self.reports)
 
 
-def _playing(page) -> bool:
-    """Ana's turn to play a card (not to bid)."""
-    return (
-        page.locator("#controls .turn-banner").count() > 0
-        and page.locator("#hand button[data-card]:not([disabled])").count() > 0
-    )
+def _play_again_against_bots(page, seats: int) -> None:
+    """The result's "Play again": a new table with the same rules and the same bots, started."""
+    finished_at = page.url
+    page.locator("[data-play-again='']").click()
+    page.wait_for_url(lambda url: url != finished_at)
+    expect(page.locator(".badge-bot")).to_have_count(seats - 1)
+    page.locator("[data-start]").click()
+    expect(page.locator("#result .result-panel")).to_have_count(0)
+
+
+# What Ana may do now, read at one instant: "play" a card, "bid", or nothing yet (not her turn,
+# or the last trick still shown before her cards come alive).
+TO_DO = """() => {
+  if (!document.querySelector('#controls .turn-banner')) return null;
+  const alive = (sel) => [...document.querySelectorAll(sel)].some((b) => !b.disabled);
+  if (alive('#hand button[data-card]')) return 'play';
+  if (alive('#controls [data-control]')) return 'bid';
+  return null;
+}"""
 
 
 @pytest.mark.parametrize(("size", "lang"), [(DESKTOP, "en"), (PHONE, "pt")], ids=["desktop-en", "phone-pt"])
@@ -79,14 +92,19 @@ def test_a_refused_claim_changes_nothing_and_an_accepted_one_is_news_and_ends_th
     news = page.locator("#table-news")
     axe = AxeCheck()
     refused = accepted = 0
+    news_here = 0  # claims accepted at this table (the chat is the table's)
     deadline = time.monotonic() + 240
     while not (refused and accepted):  # a claim at each of Ana's plays until one of each
         assert time.monotonic() < deadline, f"{refused} claims refused, {accepted} accepted in 240 s"
-        assert not table.finished(page), f"the match ended with {refused} claims refused, {accepted} accepted"
-        if not table.my_turn(page):
+        if table.finished(page):  # the deals gave Ana no certain claim: the next match may
+            _play_again_against_bots(page, seats=3)
+            news_here = 0
+            continue
+        to_do = page.evaluate(TO_DO)
+        if to_do is None:
             time.sleep(0.04)
             continue
-        if not _playing(page):
+        if to_do == "bid":
             expect(claim).to_have_count(0)  # bidding: no claim is offered
             table.act_once(page)
             continue
@@ -94,7 +112,7 @@ def test_a_refused_claim_changes_nothing_and_an_accepted_one_is_news_and_ends_th
         claim.focus()
         page.keyboard.press("Enter")  # reachable from the keyboard
         claims = page.locator("#chat-log [data-chat-news]")
-        expect(note.or_(claims.nth(accepted))).to_have_count(1)
+        expect(note.or_(claims.nth(news_here))).to_have_count(1)
         if note.count():
             refused += 1
             expect(note).to_have_text(words["refused"])
@@ -107,11 +125,12 @@ def test_a_refused_claim_changes_nothing_and_an_accepted_one_is_news_and_ends_th
             table.act_once(page)
             continue
         accepted += 1
+        news_here += 1
         expect(news).to_be_visible()
         expect(news).to_have_text(words["news"])
         expect(page.locator("#news-live")).to_have_text(words["news"])
-        expect(claims).to_have_count(accepted)
-        expect(claims.nth(accepted - 1)).to_have_text(words["news"])
+        expect(claims).to_have_count(news_here)
+        expect(claims.nth(news_here - 1)).to_have_text(words["news"])
         expect(claims.locator(".chat-name")).to_have_count(0)  # news, not a line someone typed
         # The rest of the hand is played out as ordinary plays: the sheet gets the hand (or the
         # match ends with it).
@@ -121,11 +140,10 @@ def test_a_refused_claim_changes_nothing_and_an_accepted_one_is_news_and_ends_th
             arg=before["hands"],
         )
         if table.finished(page):
-            break
+            continue
         expect(news).to_be_visible()  # the news stays while the next hand is bid
         if accepted == 1:
             axe.check(page, f"{lang}: a claim accepted, the news shown")
-    assert accepted, "no claim was accepted"
     axe.assert_clean()
 
 
