@@ -135,29 +135,43 @@ def shown_by_the_worker(page, base: str, data: dict) -> list:
     """``data`` delivered to the page's service worker as a push service delivers it (the
     DevTools protocol's push), and the notification the worker shows for it."""
     cdp = page.context.new_cdp_session(page)
-    registrations: list[dict] = []
-    cdp.on("ServiceWorker.workerRegistrationUpdated", lambda event: registrations.extend(event["registrations"]))
+    registrations: dict[str, dict] = {}  # by id: the latest word on each
+    cdp.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda event: registrations.update((r["registrationId"], r) for r in event["registrations"]),
+    )
     cdp.send("ServiceWorker.enable")
     for _ in range(200):
         if registrations:
             break
         page.wait_for_timeout(50)
-    (mine,) = [r for r in registrations if r["scopeURL"] == base + "/" and not r["isDeleted"]]
-    cdp.send(
-        "ServiceWorker.deliverPushMessage",
-        {"origin": base, "registrationId": mine["registrationId"], "data": json.dumps(data)},
-    )
-    return page.evaluate(
-        """async (tag) => {
-          const registration = await navigator.serviceWorker.ready;
-          for (;;) {
-            const shown = await registration.getNotifications({ tag });
-            if (shown.length) return shown.map((n) => [n.title, n.body, n.tag, n.data]);
-            await new Promise((done) => setTimeout(done, 50));
-          }
-        }""",
-        data["tag"],
-    )
+    (mine,) = [r for r in registrations.values() if r["scopeURL"] == base + "/" and not r["isDeleted"]]
+    # A push that reaches a worker still starting is dropped, as a browser drops it: the push
+    # service's retry is played by delivering it again until the worker shows it.
+    for _ in range(10):
+        cdp.send(
+            "ServiceWorker.deliverPushMessage",
+            {"origin": base, "registrationId": mine["registrationId"], "data": json.dumps(data)},
+        )
+        shown = page.evaluate(
+            """async (tag) => {
+              const registration = await Promise.race([
+                navigator.serviceWorker.ready,
+                new Promise((done) => setTimeout(() => done(null), 3000)),
+              ]);
+              if (!registration) return [];
+              for (let tries = 0; tries < 60; tries++) {
+                const shown = await registration.getNotifications({ tag });
+                if (shown.length) return shown.map((n) => [n.title, n.body, n.tag, n.data]);
+                await new Promise((done) => setTimeout(done, 50));
+              }
+              return [];
+            }""",
+            data["tag"],
+        )
+        if shown:
+            return shown
+    return []
 
 
 def kinds_of(receiver, keys: Keys) -> list[str]:
