@@ -35,11 +35,18 @@ install: $(DEV_STAMP)
 run: $(RUN_STAMP)
 	PORT=$(PORT) $(PY) -m server --host $(HOST) --port $(PORT)
 
+# Two lanes: the tests that need no browser on two worker processes (pytest-xdist, a file to a
+# worker: each test makes its own servers, databases and Redis prefixes, so they share nothing),
+# then the browser tests on one (Playwright's sync API owns its process's event loop). Both lanes
+# run whatever the first gives; the command fails if either failed.
 test: $(DEV_STAMP)
-	$(PY) -m pytest -q $(PYTEST_ARGS)
+	@failed=0; \
+	$(PY) -m pytest -q -n 2 --dist loadfile -m "not browser" $(PYTEST_ARGS) || failed=1; \
+	$(PY) -m pytest -q -m browser $(PYTEST_ARGS) || failed=1; \
+	exit $$failed
 
 test-fast: $(DEV_STAMP)
-	$(PY) -m pytest -q -m "not slow and not browser" $(PYTEST_ARGS)
+	$(PY) -m pytest -q -n 2 --dist loadfile -m "not slow and not browser" $(PYTEST_ARGS)
 
 # ruff and mypy come from the `dev` extra, installed on first use; their settings are in pyproject.toml.
 check: $(DEV_STAMP)
