@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import sqlalchemy as sa
 
-from server.games import get_game
+from server.games import all_games, get_game
 from server.groups import ledger
 from server.storage.db import Database
 from server.storage.models import Base
@@ -112,12 +112,14 @@ def with_ledger(record: dict) -> dict:
 
 
 def copy_record(record: dict, **changes) -> dict:
-    """The same match under a new id (and any other changes), its ledger rows made again."""
+    """The same match under a new id (and any other changes), its ledger rows made again (none
+    for a game that does not exist: no room could have made its record)."""
     out = dict(record)
     out["id"] = secrets.token_hex(8)
     out["players"] = [dict(p) for p in record["players"]]
     out.update(changes)
-    return with_ledger(out)
+    known = out["game"] in {game.name for game in all_games()}
+    return with_ledger(out) if known else {**out, "ledger": None}
 
 
 def table_counts(db: Database) -> dict[str, int]:
