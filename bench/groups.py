@@ -43,7 +43,7 @@ def _record(rng: random.Random, room: str, ids: list[str], i: int) -> dict:
     seated = rng.sample(ids, 3) + [None]
     scores = [rng.randrange(0, 60) for _ in range(4)]
     top = max(scores)
-    return {
+    record = {
         "id": secrets.token_hex(8),
         "game": "oh_hell",
         "options": {},
@@ -60,6 +60,7 @@ def _record(rng: random.Random, room: str, ids: list[str], i: int) -> dict:
         "started_at": T0 + timedelta(minutes=i),
         "finished_at": T0 + timedelta(minutes=i, seconds=30),
     }
+    return {**record, "ledger": ledger.of_record(record)}  # as the rooms make it
 
 
 def fill(db: Database, matches: int) -> str:

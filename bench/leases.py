@@ -1,6 +1,6 @@
 """What renewing a node's table leases costs Redis: ``python -m bench.leases [--tables 1000 10000]``.
 
-One node renews all of its leases in one script call per tick (server/cluster.py, ``RENEW``):
+One node renews all of its leases in one script call per tick (server/cluster/leases.py, ``RENEW``):
 one network round trip, and inside the script a GET and a PEXPIRE per table. For each count
 of tables this claims that many leases under a fresh key prefix of the local Redis, renews
 them ``--ticks`` times and prints, per tick: the round trips, the commands Redis ran (from
@@ -45,17 +45,17 @@ async def measure(tables: int, ticks: int) -> dict:
         token = secrets.token_hex(8)
         async with node.redis.pipeline(transaction=False) as pipe:
             for i in range(tables):
-                pipe.set(node._lease(f"T{i:06d}"), node._value(token), nx=True, px=node.lease_ms)
+                pipe.set(node.leases.key(f"T{i:06d}"), node.leases.value(token), nx=True, px=node.leases.lease_ms)
             await pipe.execute()
         sent = time.monotonic()
         for i in range(tables):
-            node._hold(f"T{i:06d}", token, sent)
-        await node.renew()  # loads the script
-        before, ops_before = _stats(plain), node.ops
+            node.leases._hold(f"T{i:06d}", token, sent)
+        await node.leases.renew()  # loads the script
+        before, ops_before = _stats(plain), node.link.ops
         walls = []
         for _ in range(ticks):
             t = time.perf_counter()
-            lost = await node.renew()
+            lost = await node.leases.renew()
             walls.append(time.perf_counter() - t)
             assert lost == []
         after = _stats(plain)
@@ -69,7 +69,7 @@ async def measure(tables: int, ticks: int) -> dict:
     script_usec = delta["evalsha"][1] / ticks
     return {
         "tables": tables,
-        "round_trips_per_tick": (node.ops - ops_before) / ticks,
+        "round_trips_per_tick": (node.link.ops - ops_before) / ticks,
         "redis_commands_per_tick": sum(calls for calls, _ in delta.values()) / ticks,
         "wall_ms_per_tick_p50": round(statistics.median(walls) * 1000, 2),
         "redis_ms_per_tick": round(script_usec / 1000, 2),

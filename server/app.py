@@ -221,7 +221,7 @@ async def _join_cluster(app: FastAPI, settings: Settings, rooms: RoomManager) ->
     rooms.join_cluster(cluster)
     cluster.attend_players(on_cluster_message(app))
     await cluster.start()
-    app.state.limiter = SharedRateLimiter(cluster, rates_from(settings))
+    app.state.limiter = SharedRateLimiter(cluster.link, rates_from(settings))
     return cluster
 
 

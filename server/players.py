@@ -181,7 +181,7 @@ async def _tell_cluster(app: Any, verb: str, *args: str) -> None:
     from redis.exceptions import RedisError  # here: a single node never loads the Redis client
 
     try:
-        await cluster.publish_players(verb, *args)
+        await cluster.bus.publish_players(verb, *args)
     except (RedisError, OSError, TimeoutError) as exc:  # Redis unreachable: the others see it later
         log.warning("could not tell the other nodes (%s): %s; they see it within %.0f s", verb, exc, KNOWN_FOR_S)
 

@@ -18,7 +18,8 @@ outside the group sit in the matches but get no row.
   bait), so a side that declared scores exactly when it made its contract.
 
 A match becomes ``lines`` (one per person) and ``meetings`` (one per two people) once, when
-it is stored; ``Ledger`` adds those up, from the records themselves (``standings``, the
+its record is made (``of_record``): storage keeps them beside the group's link to the match
+and never asks this module. ``Ledger`` adds those up, from the records themselves (``standings``, the
 recount) or from the sums the database makes of the stored ones (``standings_of_totals``, of
 ``ledger_totals`` in server/storage/groups.py).
 """
@@ -62,7 +63,7 @@ def _sides(
     """Each side's seats, score (its first seat's: partners share one), whether it won and its
     ``[bids, made]``."""
     sides: dict[int, dict[str, Any]] = {}
-    bids = _bids(game, hands, len(seats)) if hands else {}
+    bids = _bids(game, hands, len(seats)) if hands and has_pairs(game) else {}  # only pairs count bids
     for s in seats:
         key = side_of(game, s["seat"], len(seats))
         side = sides.get(key)
@@ -130,6 +131,28 @@ def meetings(match_lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 }
             )
     return out
+
+
+def of_record(record: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """A finished match record's rows in the ledger, made with the record and stored with it:
+    ``{"lines", "meetings"}`` (``won`` as 0 or 1). Storage keeps those of people it knows, in
+    a group's season when the match was played at a group's table."""
+    game = str(record["game"])
+    scores, winners = list(record["scores"]), {int(w) for w in record["winners"]}
+    seats = [
+        {
+            "seat": int(p["seat"]),
+            "player_id": p.get("player_id") or None,
+            "bot": bool(p.get("bot", False)),
+            "score": int(scores[int(p["seat"])]),
+            "winner": int(p["seat"]) in winners,
+        }
+        for p in sorted(record["players"], key=lambda p: int(p["seat"]))
+    ]
+    match_lines = [
+        {**line, "won": int(line["won"])} for line in lines(game, {"seats": seats, "hands": record.get("hands")})
+    ]
+    return {"lines": match_lines, "meetings": meetings(match_lines)}
 
 
 class Ledger:

@@ -4,7 +4,7 @@ A member counts as online while one of their sockets is open at a table (and the
 which table), or for ``PAGE_ONLINE_S`` after the group's page last asked for the group.
 ``Presence`` sees this process's rooms and remembers page visits in memory (one process);
 ``SharedPresence`` asks Redis, where every node of a cluster keeps who sits at its tables and
-each page visit sets an expiring key (server/cluster.py), so any node answers for all.
+each page visit sets an expiring key (server/cluster/presence.py), so any node answers for all.
 """
 
 from __future__ import annotations
@@ -46,21 +46,21 @@ class Presence:
 class PresenceStore(Protocol):
     async def saw(self, player_id: str, for_ms: int) -> None: ...
 
-    async def presence(self, player_ids: list[str]) -> tuple[dict[str, str], set[str]]: ...
+    async def of(self, player_ids: list[str]) -> tuple[dict[str, str], set[str]]: ...
 
 
 class SharedPresence:
     """The cluster's presence: page visits and seated players of every node, in Redis."""
 
-    def __init__(self, cluster: PresenceStore) -> None:
-        self.cluster = cluster
+    def __init__(self, store: PresenceStore) -> None:
+        self.store = store
 
     async def saw(self, player_id: str) -> None:
-        await self.cluster.saw(player_id, int(PAGE_ONLINE_S * 1000))
+        await self.store.saw(player_id, int(PAGE_ONLINE_S * 1000))
 
     async def online(self, member_ids: Iterable[str]) -> dict[str, dict[str, Any]]:
         members = list(member_ids)
-        seated, seen = await self.cluster.presence(members)
+        seated, seen = await self.store.of(members)
         return _answer(members, seated, seen)
 
 
@@ -68,4 +68,4 @@ def presence_of(rooms: Any) -> Presence | SharedPresence:
     """The presence that sees every table: ``rooms``' alone in one process, every node's
     through Redis when ``rooms`` is one node of a cluster (``rooms`` None: no tables)."""
     shared = None if rooms is None else rooms.cluster
-    return Presence(rooms) if shared is None else SharedPresence(shared)
+    return Presence(rooms) if shared is None else SharedPresence(shared.presence)

@@ -2,7 +2,7 @@
 
 The room manager keeps the rooms in memory and asks its directory everything that depends on
 the mode, never which mode it runs in. ``LocalDirectory``: one process owns every table; all
-tables are restored at start. ``ClusterDirectory`` (server/cluster.py, Redis): a table is
+tables are restored at start. ``ClusterDirectory`` (server/cluster/, Redis): a table is
 opened here only under this node's lease, none is restored at start, a waiting table whose
 node went away is adopted by whichever live node finds it first, another node asking for a
 table gets it handed over, and no change is made while the database is unreachable (there is
@@ -251,10 +251,10 @@ class ClusterDirectory:
         cluster, cap = self.cluster, self.open_rooms.settings.max_open_rooms_per_player
         try:
             code = new_room_code()
-            while code in self.open_rooms.rooms or not await cluster.claim(code):
+            while code in self.open_rooms.rooms or not await cluster.leases.claim(code):
                 code = new_room_code()
-            if not await cluster.reserve_host(host_id, code, cap):
-                await cluster.release(code)
+            if not await cluster.hosts.reserve(host_id, code, cap):
+                await cluster.leases.release(code)
                 raise too_many(cap)
         except RoomError:
             raise
@@ -274,9 +274,9 @@ class ClusterDirectory:
         except BaseException:
             if self.open_rooms.get(code) is None:
                 try:
-                    await self.cluster.release(code)
+                    await self.cluster.leases.release(code)
                 finally:
-                    self.cluster.table_changed(code, host_id, "closed")
+                    self.cluster.hosts.table_changed(code, host_id, "closed")
             raise
 
     def hold_slow_seat(self, player_id: str, code: str, count: SlowCount) -> AbstractAsyncContextManager[None]:
@@ -289,7 +289,7 @@ class ClusterDirectory:
         that refuses any later write of the old owner."""
         cluster = self.cluster
         try:
-            if not await (cluster.acquire(code) if ask else cluster.claim(code)):
+            if not await (cluster.leases.acquire(code) if ask else cluster.leases.claim(code)):
                 if not ask:
                     return None
                 raise BUSY
@@ -301,10 +301,10 @@ class ClusterDirectory:
         try:
             room = await self.here.restore.one(code)
         except BaseException:
-            await cluster.release(code)
+            await cluster.leases.release(code)
             raise
         if room is None:
-            await cluster.release(code)
+            await cluster.leases.release(code)
             return None
         async with room.lock:
             room.enter("owner", {"node": cluster.node})
@@ -348,7 +348,7 @@ class ClusterDirectory:
         """Every node's public waiting tables, a page at a time: a room's key is its creation's
         wall-clock time, which every node reads alike."""
         try:
-            every = await self.cluster.lobby()
+            every = await self.cluster.lobby.rooms()
         except Exception as exc:  # noqa: BLE001 - Redis unreachable: this node's own tables at least
             log.warning("the shared lobby is not reachable (%s); listing this node's tables", exc)
             every = self.open_rooms.lobby_rows()
@@ -361,23 +361,23 @@ class ClusterDirectory:
     def unleased(self, code: str) -> bool:
         """This node keeps table ``code`` in memory without any lease of it (not even one whose
         trust ran out): it must let the table go, never serve it on."""
-        return code not in self.cluster.trusted and code not in self.open_rooms.opening
+        return code not in self.cluster.leases.trusted and code not in self.open_rooms.opening
 
     def letting_go(self, code: str) -> bool:
         """This node is stopping or its lease on ``code`` may have run out, so the table must
         log nothing more here (not even who left): another node may own it now."""
-        return self.open_rooms.stopping or not self.cluster.owns(code)
+        return self.open_rooms.stopping or not self.cluster.leases.owns(code)
 
     def refusal(self, code: str) -> RoomError | None:
         """The lease may have run out, or the database is unreachable (no spool in cluster
         mode: a change could not be made durable, so none is made)."""
-        if not self.cluster.owns(code):
+        if not self.cluster.leases.owns(code):
             return LEASE_GONE
         return DATABASE_DOWN if self.here.writer.outage else None
 
     def table_changed(self, code: str, row: dict) -> None:
         """The shared limits follow a table's lobby row."""
-        self.cluster.table_changed(code, row.get("host_id"), row["status"])
+        self.cluster.hosts.table_changed(code, row.get("host_id"), row["status"])
 
     def told(self, event: Event) -> None:
         """The turn passed on or the match ended: marked in Redis for the players whose turn it
@@ -399,21 +399,21 @@ class ClusterDirectory:
     def parting(self, room: Room, durable: bool) -> None:
         """``room`` logged its last entry: its lease goes once that is durable (at once if it is)."""
         self.turns.gone(room.code)
-        token = self.cluster.token(room.code)  # this acquisition's, whatever acquisition follows
+        token = self.cluster.leases.token(room.code)  # this acquisition's, whatever acquisition follows
         if durable:
-            self.cluster.let_go(room.code, token)
+            self.cluster.leases.let_go(room.code, token)
         else:
             self._parting[room.code] = token
 
     def parted(self, code: str) -> None:
         """A retiring table's last entry is durable: its lease goes."""
-        self.cluster.let_go(code, self._parting.pop(code, None))
+        self.cluster.leases.let_go(code, self._parting.pop(code, None))
 
     def forget(self, code: str) -> None:
         """Another writer holds the table's log: this node stops renewing its lease."""
         self._parting.pop(code, None)
         self.turns.gone(code)
-        self.cluster.forget(code)
+        self.cluster.leases.forget(code)
 
     # ---- what the cluster tells this node (``server.cluster.ClusterMember``) -----------------
 
@@ -438,8 +438,8 @@ class ClusterDirectory:
                 if code not in rooms.retiring:
                     break
                 await asyncio.sleep(0.01)
-        if code in cluster.trusted and code not in rooms.rooms:
-            await cluster.release(code)
+        if code in cluster.leases.trusted and code not in rooms.rooms:
+            await cluster.leases.release(code)
 
     def lobby_rows(self) -> list[dict]:
         return self.open_rooms.lobby_rows()
@@ -464,7 +464,7 @@ class ClusterDirectory:
         if source is None or not self.here.restore.done or rooms.stopping:
             return []
         waiting = [c for c in await source.waiting_codes() if c not in rooms.rooms]
-        unheld = set(await self.cluster.unheld(waiting))
+        unheld = set(await self.cluster.leases.unheld(waiting))
         # Only codes nobody held at the last look either: a table between two nodes (handed
         # over, released a moment ago) is not an orphan; a dead node's table stays unheld.
         orphans, self._unheld = sorted(unheld & self._unheld), unheld
@@ -482,7 +482,7 @@ class ClusterDirectory:
         return adopted
 
     async def _adopt_forever(self) -> None:
-        every = self.cluster.lease_ms / 1000
+        every = self.cluster.leases.lease_ms / 1000
         while True:
             await asyncio.sleep(every * random.uniform(0.75, 1.25))  # nodes out of step
             self.drop_unleased()

@@ -174,7 +174,7 @@ class RoomManager:
         return self.directory.cluster
 
     def join_cluster(self, cluster: Cluster) -> None:
-        """Cluster mode: tables are run here only under this node's Redis lease (server/cluster.py)."""
+        """Cluster mode: tables are run here only under this node's Redis lease (server/cluster/leases.py)."""
         self.directory = ClusterDirectory(self._here(), cluster)
 
     def start(self) -> None:

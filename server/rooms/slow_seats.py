@@ -8,7 +8,7 @@ one process the count and the seat are one step: ``held_alone`` needs nothing mo
 
 In a cluster two nodes may count the same seats at the same moment and both seat the player.
 ``ClusterSlowSeats`` therefore holds every slow seat asked for in Redis, from the count until
-the store has the seat: a script (``server.cluster.HOLD_SLOW``) counts the seats the store and
+the store has the seat: a script (``server.cluster.holds.HOLD_SLOW``) counts the seats the store and
 this node see together with every node's live holds, and adds the new hold only under the cap,
 in one step that Redis runs alone. Of two nodes asking at once the second finds the first's
 hold and refuses.

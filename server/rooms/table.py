@@ -48,6 +48,7 @@ from typing import Any
 import orjson
 
 from server.games import Game, get_game
+from server.groups import ledger
 from server.log_entry import LogEntry
 from server.rooms.seats import Match, Seat, seed_commitment
 from server.rooms.table_checks import TableChecks
@@ -613,8 +614,9 @@ def seat_history(match: Match) -> list[dict]:
 
 
 def match_record(table: Table, match: Match, outcome: dict) -> dict:
-    """A finished match as storage keeps it."""
-    return {
+    """A finished match as storage keeps it, with its rows in a group's ledger (storage links
+    the match to a group, if any, and stores them; it never computes them)."""
+    record = {
         "id": match.id,
         "game": table.game.name,
         "options": table.options,
@@ -631,6 +633,8 @@ def match_record(table: Table, match: Match, outcome: dict) -> dict:
         "started_at": match.started_at,
         "finished_at": match.finished_at,
     }
+    record["ledger"] = ledger.of_record(record)
+    return record
 
 
 def _undo(table: Table, entry: LogEntry) -> list:

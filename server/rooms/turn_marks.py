@@ -113,7 +113,7 @@ class TurnMarks:
         while self._dirty:
             code = self._dirty.pop()
             want, had = dict(self._want.get(code, {})), self._written.get(code, {})
-            lease = self.cluster.lease_value(code)
+            lease = self.cluster.leases.lease_value(code)
             values = {p: f"{lease}|{'' if d is None else d}" for p, d in want.items()} if lease else {}
             if values == had:
                 continue
@@ -142,7 +142,7 @@ class TurnMarks:
                 if had.get(player) != value:
                     pipe.hset(self.key(player), code, value)
                     pipe.pexpire(self.key(player), KEEP_MS)
-            self.cluster.ops += len(pipe)
+            self.cluster.link.ops += len(pipe)
             await pipe.execute()
 
     async def of(self, player_id: str) -> Awaited:
@@ -152,7 +152,7 @@ class TurnMarks:
         if not marks:
             return {}
         pairs = [(_text(c), _text(v)) for c, v in marks.items()]
-        leases = await self.cluster.redis.mget([self.cluster.lease_key(c) for c, _ in pairs])
+        leases = await self.cluster.redis.mget([self.cluster.leases.key(c) for c, _ in pairs])
         found: Awaited = {}
         for (code, mark), lease in zip(pairs, leases, strict=True):
             held, _, deadline = mark.rpartition("|")

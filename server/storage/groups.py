@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from server.groups import ledger
 from server.storage.db import insert_of
 from server.storage.models import (
     Group,
@@ -404,23 +403,33 @@ def tables_of_member(session: Session, player_id: str) -> list[dict[str, Any]]:
 # ---- matches -------------------------------------------------------------------------------
 
 
-def link_match(session: Session, match_id: str, room_code: str | None, game: str, finished_at: datetime) -> None:
+def link_match(
+    session: Session,
+    match_id: str,
+    room_code: str | None,
+    game: str,
+    finished_at: datetime,
+    rows: Mapping[str, Any] | None,
+    people: Collection[str],
+) -> None:
     """Count a match stored from a group's table in that group's open season (called when the
-    match is stored, so a late record counts in the season open when it arrives)."""
+    match is stored, so a late record counts in the season open when it arrives), with its
+    ledger ``rows`` as its record brings them (``{"lines", "meetings"}``, made by the groups
+    layer): those of the ``people`` whose seats the match links, as its seats keep them."""
     code = group_of_table(session, room_code)
     if code is None:
         return
     season = current_season(session, code)["number"]
     session.add(GroupMatch(match_id=match_id, group_code=code, game=game, season=season, finished_at=finished_at))
     session.flush()
-    (match,) = ledger_matches(session, code, game, season, only=[match_id])
-    lines = [{**line, "won": int(line["won"])} for line in ledger.lines(game, match)]
+    rows = rows or {}
     base = {"match_id": match_id, "group_code": code, "game": game, "season": season}
+    lines = [{**base, **line} for line in rows.get("lines") or () if line["player_id"] in people]
     if lines:
-        session.connection().execute(GroupLedgerLine.__table__.insert(), [{**base, **line} for line in lines])
-    meetings = ledger.meetings(lines)
+        session.connection().execute(GroupLedgerLine.__table__.insert(), lines)
+    meetings = [{**base, **m} for m in rows.get("meetings") or () if m["a"] in people and m["b"] in people]
     if meetings:
-        session.connection().execute(GroupLedgerMeeting.__table__.insert(), [{**base, **m} for m in meetings])
+        session.connection().execute(GroupLedgerMeeting.__table__.insert(), meetings)
 
 
 def ledger_totals(
@@ -478,7 +487,7 @@ def ledger_matches(
     """Every match of ``game`` in the group's ``season`` (None: all seasons), or only those of
     them whose ids are in ``only``, with its seats:
     ``{"id", "season", "seats": [{"seat", "player_id", "name", "bot", "score", "winner"}], "hands"}``
-    (``hands`` only for the partnership games, whose pairs count their bids made)."""
+    (``hands``: what the partnership games' pairs count their bids made from)."""
     query = (
         sa.select(
             GroupMatch.match_id,
@@ -504,8 +513,7 @@ def ledger_matches(
         match["seats"].append(
             {"seat": seat, "player_id": player_id, "name": name, "bot": bot, "score": score, "winner": winner}
         )
-    if ledger.has_pairs(game):
-        _add_hands(session, code, game, season, matches, only)
+    _add_hands(session, code, game, season, matches, only)
     return list(matches.values())
 
 

@@ -398,10 +398,10 @@ class GroupMatch(Base):
 class GroupLedgerLine(Base):
     """One person's line of a group's match as the ledger counts it (``ledger.lines``): their
     side, its place, whether it won, its points for and against and the contracts it declared
-    and made. Written from the stored match record in the transaction that links the match to
-    its group (a late record too) and never changed, so the standings add up small rows
-    instead of reading every record's seats and hands. No counter: the lines of a match are a
-    function of its record."""
+    and made. Made from the match's record (``ledger.of_record``), written in the transaction
+    that links the match to its group (a late record too) and never changed, so the standings
+    add up small rows instead of reading every record's seats and hands. No counter: the lines
+    of a match are a function of its record."""
 
     __tablename__ = "group_ledger_lines"
     __table_args__ = (

@@ -159,7 +159,8 @@ def _options(options: Any) -> dict[str, Any]:
 
 
 def save_match(session: Session, record: Mapping[str, Any]) -> str:
-    """Store a finished match (match, seats, hands, actions) and return its id.
+    """Store a finished match (match, seats, hands, actions, and the ledger rows its record
+    brings when it was played at a group's table) and return its id.
 
     Saving a match id that is already stored changes nothing: the rooms may submit twice.
     """
@@ -178,9 +179,12 @@ def save_match(session: Session, record: Mapping[str, Any]) -> str:
     session.flush()  # the parent row first: the children's foreign keys point at it
     # Children go in through Core executemany: the ORM's per-row bookkeeping buys nothing here.
     conn = session.connection()
-    conn.execute(MatchSeat.__table__.insert(), _seat_rows(session, match_id, players, scores, winners, finished_at))
+    seats = _seat_rows(session, match_id, players, scores, winners, finished_at)
+    conn.execute(MatchSeat.__table__.insert(), seats)
     _insert_hands_and_actions(conn, match_id, record)
-    groups.link_match(session, match_id, record.get("room_code"), str(record["game"]), finished_at)
+    people = {seat["player_id"] for seat in seats if seat["player_id"] is not None}
+    game = str(record["game"])
+    groups.link_match(session, match_id, record.get("room_code"), game, finished_at, record.get("ledger"), people)
     return match_id
 
 

@@ -30,7 +30,7 @@ async def node():
 
 
 async def test_an_unreachable_redis_leaves_the_nodes_own_rate_bucket_as_it_was(node, caplog):
-    limiter = SharedRateLimiter(node, {LOOKUPS: Rate(per_second=0.001, burst=3)})
+    limiter = SharedRateLimiter(node.link, {LOOKUPS: Rate(per_second=0.001, burst=3)})
     assert limiter.take(LOOKUPS, "1.2.3.4") == 0
     await limiter._share(LOOKUPS, "1.2.3.4")
     assert limiter.take(LOOKUPS, "1.2.3.4") == 0 and limiter.take(LOOKUPS, "1.2.3.4") == 0
@@ -39,7 +39,7 @@ async def test_an_unreachable_redis_leaves_the_nodes_own_rate_bucket_as_it_was(n
 
 
 async def test_a_defect_while_sharing_a_rate_token_is_raised(node):
-    limiter = SharedRateLimiter(node, {LOOKUPS: Rate(per_second=0.001, burst=3)})
+    limiter = SharedRateLimiter(node.link, {LOOKUPS: Rate(per_second=0.001, burst=3)})
 
     async def broken(**_: object) -> int:
         raise KeyError("left")
@@ -50,9 +50,8 @@ async def test_a_defect_while_sharing_a_rate_token_is_raised(node):
 
 
 async def test_a_stop_with_redis_unreachable_ends_and_says_the_leases_will_expire(node, caplog):
-    node._pubsub = node.redis.pubsub()
-    node.tokens["ABCD"] = "token"
-    node.trusted["ABCD"] = 0.0
+    node.leases.tokens["ABCD"] = "token"
+    node.leases.trusted["ABCD"] = 0.0
     with caplog.at_level(logging.WARNING, logger="felt.cluster"):
         await node.close()
     assert "could not release this node's leases" in caplog.text

@@ -1,5 +1,5 @@
 """The slow-seat cap across nodes against the real local Redis (a fresh key prefix per test):
-the hold script of server/cluster.py, and two nodes' room managers asking for one player's
+the hold script of server/cluster/holds.py, and two nodes' room managers asking for one player's
 slow seats (server/rooms/directory.py), without starting any node."""
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ async def test_a_seat_not_yet_in_the_store_counts_on_the_other_node_until_the_st
         with pytest.raises(RoomError) as refused:  # the store has not heard of her seat yet
             await there.create_shared("oh_hell", OH_HELL, 4, False, "ann", "Ann", turn_timer=HOUR)
         assert refused.value.code == "too_many_slow_tables"
-        assert not there.rooms and not b.tokens, "the refused table's code is let go"
+        assert not there.rooms and not b.leases.tokens, "the refused table's code is let go"
         assert here.writer.pending  # type: ignore[attr-defined]
         store.seats["ann"] = [room.code]
         here.writer.commit()  # type: ignore[attr-defined]  # durable: the store counts it from now on

@@ -43,7 +43,7 @@ async def settled(marks: TurnMarks) -> None:
 
 async def test_a_turn_marked_on_one_node_is_read_on_the_other_and_follows_the_turn(marks):
     (a, on_a), (_b, on_b) = marks
-    assert await a.claim("T1")
+    assert await a.leases.claim("T1")
     on_a.follow("T1", {"ann": None})
     await shows(on_b, "ann", {"T1": None})
     on_a.follow("T1", {"bob": 1_700_000_000_000})  # ann acted: bob's turn, on a clock
@@ -56,32 +56,32 @@ async def test_a_turn_marked_on_one_node_is_read_on_the_other_and_follows_the_tu
 
 async def test_the_same_awaited_people_write_nothing_again(marks):
     (a, on_a), _ = marks
-    assert await a.claim("T1")
+    assert await a.leases.claim("T1")
     on_a.follow("T1", {"ann": None})
     await settled(on_a)
-    sent = a.ops
+    sent = a.link.ops
     on_a.follow("T1", {"ann": None})
     await settled(on_a)
-    assert a.ops == sent
+    assert a.link.ops == sent
 
 
 async def test_a_mark_whose_lease_is_gone_is_not_believed(marks):
     (a, on_a), (_b, on_b) = marks
-    assert await a.claim("T1")
+    assert await a.leases.claim("T1")
     on_a.follow("T1", {"ann": None})
     await shows(on_b, "ann", {"T1": None})
-    await a.redis.delete(a.lease_key("T1"))  # the node died: its lease ran out
+    await a.redis.delete(a.leases.key("T1"))  # the node died: its lease ran out
     assert await on_b.of("ann") == {}
     assert await a.redis.hexists(on_a.key("ann"), "T1"), "the mark is there, not believed"
 
 
 async def test_the_next_holder_writes_over_and_the_last_ones_late_removal_spares_its_marks(marks):
     (a, on_a), (b, on_b) = marks
-    assert await a.claim("T1")
+    assert await a.leases.claim("T1")
     on_a.follow("T1", {"ann": None, "bob": None})
     await shows(on_b, "bob", {"T1": None})
-    await a.redis.delete(a.lease_key("T1"))  # a's lease ran out; b takes the table
-    assert await b.claim("T1")
+    await a.redis.delete(a.leases.key("T1"))  # a's lease ran out; b takes the table
+    assert await b.leases.claim("T1")
     on_b.taken("T1", {"ann", "bob", "cy"}, {"bob": None})
     await shows(on_b, "bob", {"T1": None})
     assert not await b.redis.hexists(on_b.key("ann"), "T1"), "the earlier holder's mark is written over"
@@ -92,7 +92,7 @@ async def test_the_next_holder_writes_over_and_the_last_ones_late_removal_spares
 
 async def test_redis_unreachable_never_reaches_the_caller(caplog):
     dead = Cluster(Settings(redis_url="redis://127.0.0.1:1/0", redis_prefix="felt-test-dead:", node_id="x"))
-    dead.tokens["T1"] = "t"  # as if it held the lease
+    dead.leases.tokens["T1"] = "t"  # as if it held the lease
     marks = TurnMarks(dead)
     marks.follow("T1", {"ann": None})
     await settled(marks)

@@ -1,6 +1,7 @@
-"""The rooms' homes read one way: the room manager uses its directory, the open rooms' registry
-and the restore; none of those imports the manager, not even for type checking, inside a
-function, or through another module of server/."""
+"""Imports read one way: the room manager uses its directory, the open rooms' registry and the
+restore, and none of those imports the manager; the groups layer uses storage, and storage
+never imports the groups layer. Not even for type checking, inside a function, or through
+another module of server/."""
 
 from __future__ import annotations
 
@@ -48,6 +49,17 @@ def test_what_the_manager_uses_never_imports_the_manager() -> None:
         assert module in graph, module
         assert reaches(graph, module, MANAGER) is None, " -> ".join(reaches(graph, module, MANAGER) or [])
     assert "server.rooms.directory" in graph[MANAGER]  # the one direction: the manager uses it
+
+
+def test_storage_never_imports_the_groups_layer() -> None:
+    graph = imports_of(SERVER)
+    storage = [name for name in graph if name.startswith("server.storage.")]
+    layer = [name for name in graph if name.startswith("server.groups.")]
+    assert storage and layer
+    for module in storage:
+        for above in layer:
+            chain = reaches(graph, module, above)
+            assert chain is None, " -> ".join(chain or [])
 
 
 def test_the_check_sees_an_import_back_through_another_module(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from storage_helpers import with_ledger
 
 from server.groups import ledger
 from server.storage import groups, store
@@ -60,7 +61,7 @@ events = st.lists(st.one_of(a_match(), st.just("close")), min_size=1, max_size=1
 
 def record(spec: dict, room: str, ids: list[str], at: datetime) -> dict:
     top = max(spec["scores"])
-    return {
+    record = {
         "id": secrets.token_hex(8),
         "game": spec["game"],
         "options": {},
@@ -83,6 +84,7 @@ def record(spec: dict, room: str, ids: list[str], at: datetime) -> dict:
         "started_at": at - timedelta(minutes=5),
         "finished_at": at,
     }
+    return with_ledger(record)
 
 
 def recount(game: str, played: list[tuple[int, dict]], season: int | None, members: dict[str, str], ids) -> dict:

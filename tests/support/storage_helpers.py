@@ -9,7 +9,8 @@ from datetime import UTC, datetime, timedelta
 
 import sqlalchemy as sa
 
-from server.games import get_game
+from server.games import all_games, get_game
+from server.groups import ledger
 from server.storage.db import Database
 from server.storage.models import Base
 
@@ -81,7 +82,7 @@ def make_record(
         }
         for s in range(n)
     ]
-    return {
+    record = {
         "id": match_id or secrets.token_hex(8),
         "game": game_name,
         "options": dict(options),
@@ -97,6 +98,7 @@ def make_record(
         "started_at": finished_at - timedelta(minutes=7),
         "finished_at": finished_at,
     }
+    return with_ledger(record)
 
 
 def with_occupant(seat: dict) -> dict:
@@ -104,13 +106,20 @@ def with_occupant(seat: dict) -> dict:
     return {**seat, "occupants": [{"from": 0, **{k: seat[k] for k in ("name", "player_id", "bot", "level")}}]}
 
 
+def with_ledger(record: dict) -> dict:
+    """A hand-made record with its rows in a group's ledger, as the rooms make every record."""
+    return {**record, "ledger": ledger.of_record(record)}
+
+
 def copy_record(record: dict, **changes) -> dict:
-    """The same match under a new id (and any other changes)."""
+    """The same match under a new id (and any other changes), its ledger rows made again (none
+    for a game that does not exist: no room could have made its record)."""
     out = dict(record)
     out["id"] = secrets.token_hex(8)
     out["players"] = [dict(p) for p in record["players"]]
     out.update(changes)
-    return out
+    known = out["game"] in {game.name for game in all_games()}
+    return with_ledger(out) if known else {**out, "ledger": None}
 
 
 def table_counts(db: Database) -> dict[str, int]:

@@ -15,6 +15,7 @@ import pytest
 from conftest import SIZES
 from PIL import Image
 from playwright.sync_api import expect
+from storage_helpers import with_ledger
 
 from server.storage import groups, store
 from server.storage.db import Database
@@ -129,7 +130,7 @@ def test_a_partnership_table_offers_play_again_with_new_partners(pages, table):
 
 def _bid_whist_record(room: str, ana: str, rui: str, i: int, hands: list[dict]) -> dict:
     at = datetime(2026, 11, 6, 20, 0, tzinfo=UTC) + timedelta(minutes=30 * i)
-    return {
+    record = {
         "id": secrets.token_hex(8),
         "game": "bid_whist",
         "options": {},
@@ -147,6 +148,7 @@ def _bid_whist_record(room: str, ana: str, rui: str, i: int, hands: list[dict]) 
         "started_at": at - timedelta(minutes=20),
         "finished_at": at,
     }
+    return with_ledger(record)
 
 
 def named(page, name: str) -> None:
@@ -270,7 +272,7 @@ def test_a_double_click_on_close_the_season_closes_one(pages, server):
 
 def _oh_hell_record(room: str, people: list[tuple[str, str | None]], scores: list[int], i: int) -> dict:
     at = datetime(2026, 11, 7, 20, 0, tzinfo=UTC) + timedelta(minutes=30 * i)
-    return {
+    record = {
         "id": secrets.token_hex(8),
         "game": "oh_hell",
         "options": {},
@@ -284,6 +286,7 @@ def _oh_hell_record(room: str, people: list[tuple[str, str | None]], scores: lis
         "started_at": at - timedelta(minutes=20),
         "finished_at": at,
     }
+    return with_ledger(record)
 
 
 def test_members_see_their_head_to_head_per_game_and_season(pages, tmp_path_factory):
