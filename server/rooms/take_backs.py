@@ -70,6 +70,8 @@ class TakeBacks:
 
     def rebuild_room_part(self) -> None: ...
 
+    def room_part_changed(self, **changed: Any) -> None: ...
+
     # ---- the fold ---------------------------------------------------------------------------
 
     def acted(self, seat: int, before: Any, clock: bool) -> None:
@@ -80,7 +82,7 @@ class TakeBacks:
         undoable = seat if self._may_ask_back(seat) else None
         if self.undo_asked is not None or undoable != self.undoable:
             self.undo_asked, self.undoable = None, undoable
-            self.rebuild_room_part()
+            self.room_part_changed(undo_asked=None, undoable=undoable)
         self.settle_preselected()
 
     def _may_ask_back(self, seat: int) -> bool:

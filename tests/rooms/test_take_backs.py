@@ -9,7 +9,7 @@ from test_table import Log
 
 from server.config import Settings
 from server.rooms import RoomManager
-from server.rooms.table import fold
+from server.rooms.table import fold, room_part
 from server.rules.replay import replay_iter
 from server.storage.writer import MemoryWriter
 
@@ -106,3 +106,17 @@ async def test_a_chosen_card_played_at_its_turn_wakes_nobody_at_a_slow_table():
     # nobody was told of the turn at v - 1; the turn after the chooser's card is told as ever.
     assert [event.version for event in turns] == [room.version]
     assert all(f"p{chooser}" not in event.players or not table.public_view()["trick"] for event in turns)
+
+
+def test_the_room_part_kept_after_each_action_is_the_one_rebuilt_from_the_table():
+    log = _table("bid_whist", {}, undo="ask")
+    table = log.table
+    rng = random.Random(3)
+    undoable = set()
+    while table.status == "playing":
+        seat = table.game.to_act(table.state)[0]
+        log.add("act", {"seat": seat, "action": rng.choice(table.game.legal_actions(table.state, seat))})
+        assert table.room_part == room_part(table)
+        assert table.room_outside == {**room_part(table), "next": None, "next_rotated": False}
+        undoable.add(table.room_part["undoable"])
+    assert None in undoable and len(undoable) > 1

@@ -1132,6 +1132,10 @@ class BidWhist(Game):
 
     # ---- views -------------------------------------------------------------------------------
 
+    def take_back_marks(self, state: BidWhistState, seat: int) -> tuple[tuple[Any, ...], Sequence[Any]]:
+        """The fixed keys of the public view (no seat's differ here) and ``seat``'s hand."""
+        return self.fixed_marks(state, state.hands[seat])
+
     def view(self, state: BidWhistState, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see, JSON-able; None is a spectator."""
         memo = state.views

@@ -648,6 +648,13 @@ class OhHell(Game):
 
     # ---- views ----------------------------------------------------------------------------
 
+    def take_back_marks(self, state: OhHellState, seat: int) -> tuple[tuple[Any, ...], Sequence[Any]]:
+        """The fixed keys of the public view (no seat's differ here) and ``seat``'s hand."""
+        hand = state.hands[seat]
+        if state.deal.blind and state.phase is _BIDDING:
+            hand = ()  # a blind hand is hidden from its seat while it bids (``_blind_view``)
+        return self.fixed_marks(state, hand)
+
     def view(self, state: OhHellState, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see, JSON-able; None is a spectator.
 

@@ -905,6 +905,10 @@ class Ribs(Game):
             "log": _log_view(state.log, memo),
         }
 
+    def take_back_marks(self, state: RibsState, seat: int) -> tuple[tuple[Any, ...], Sequence[Any]]:
+        """The fixed keys of the public view (no seat's differ here) and ``seat``'s hand."""
+        return self.fixed_marks(state, state.views.part(("hand", seat), state.hands[seat], _expand))
+
     def view(self, state: RibsState, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (None = spectator): no other seat's cards, no hidden card."""
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.cfg.n):

@@ -573,6 +573,10 @@ class Spades(Game):
 
     # ---- views ----------------------------------------------------------------------------
 
+    def take_back_marks(self, state: SpadesState, seat: int) -> tuple[tuple[Any, ...], Sequence[Any]]:
+        """The fixed keys of the public view (no seat's differ here) and ``seat``'s hand."""
+        return self.fixed_marks(state, state.hands[seat] if state.looked[seat] else ())
+
     def view(self, state: SpadesState, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see, JSON-able; None is a spectator. A seat that may still bid
         blind nil sees no cards of its own (``hand`` is [])."""

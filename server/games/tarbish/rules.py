@@ -813,6 +813,10 @@ class Tarbish(Game):
 
     # ---- what leaves the engine -------------------------------------------------------------
 
+    def take_back_marks(self, state: TarbishState, seat: int) -> tuple[tuple[Any, ...], Sequence[Any]]:
+        """The fixed keys of the public view (no seat's differ here) and ``seat``'s hand."""
+        return self.fixed_marks(state, state.hands[seat])
+
     def view(self, state: TarbishState, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see, JSON-able; None is a spectator.
 
