@@ -140,7 +140,7 @@ class ClaimSearch:
         settled = self.floor
         if self._top_trump_against(play, live):
             result = False
-        elif ours and self._cashes(play):
+        elif ours and self._cashes(play, live):
             result, settled = True, 0  # to the hand's end
         else:
             result = not ours  # ours: no card wins everything; theirs: no card refutes
@@ -151,30 +151,25 @@ class ClaimSearch:
         self.settled[key] = settled if result else _LOST
         return result
 
-    def _cashes(self, play: TrickPlay) -> bool:
+    def _cashes(self, play: TrickPlay, live: Live) -> bool:
         """Whether the seat to lead takes every trick by leading its cards from the top: in
         each suit it holds, it holds that suit's highest live cards, and nobody else holds a
         trump that could beat one of them (no card of no suit anywhere)."""
-        if play.trick:
+        if play.trick or None in live:
             return False
-        leader, order, trump = play.turn, play.order, play.trump
-        mine: dict[str | None, list[int]] = {}
-        for card in play.hands[leader]:
-            suit, strength = order[card]
-            if suit is None:
-                return False
-            mine.setdefault(suit, []).append(strength)
-        plain = any(suit != trump for suit in mine)
-        for seat, hand in enumerate(play.hands):
-            if seat == leader:
-                continue
-            for card in hand:
-                suit, strength = order[card]
-                if suit is None or (plain and suit == trump and trump is not None):
-                    return False
-                if suit in mine and strength > min(mine[suit]):
-                    return False
-        return True
+        leader, trump = play.turn, play.trump
+        plain = others_trump = False
+        for suit, cards in live.items():
+            others = False
+            for _, seat in cards:
+                if seat != leader:
+                    others = True
+                elif others:
+                    return False  # another seat's card above one of the leader's
+                elif suit != trump:
+                    plain = True
+            others_trump = others_trump or (others and suit == trump)
+        return not (plain and others_trump)
 
     def _top_trump_against(self, play: TrickPlay, live: Live) -> bool:
         """Whether a seat against the claim holds the highest trump left: it takes the trick it
