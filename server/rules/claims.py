@@ -191,7 +191,10 @@ class ClaimSearch:
             if play.sides[seat] == self.side:
                 action = next(m for m in moves if self._after(state, play, live, *m))[1]
             else:
-                action = moves[-1][1]  # every card of theirs loses; the lowest looks least odd
+                # Every card of theirs loses; the lowest looks least odd (their moves are tried
+                # most threatening first, so it need not be the last).
+                order, trump = play.order, play.trump
+                action = min(moves, key=lambda m: (order[m[0]][0] == trump, order[m[0]][1]))[1]
             plays.append((seat, action))
             if len(play.trick) + 1 == len(play.sides) and len(play.hands[seat]) == 1:
                 break  # the hand's last card
