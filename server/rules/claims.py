@@ -53,7 +53,7 @@ from server.rules.game import Action, Game
 from server.rules.tricks import Play, TrickPlay
 
 #: Positions the search may settle before it gives up (and the claim is refused): at 14-17 µs
-#: of CPU a position, about 25 ms of search on an idle core (bench/claims.py; docs/decisions/0051).
+#: of CPU a position, about 25 ms of search on an idle core (bench/claims.py; docs/decisions/0054).
 NODE_BUDGET = 1500
 
 Line = list[tuple[int, Action]]
