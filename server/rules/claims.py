@@ -20,9 +20,12 @@ The rules a claim follows:
 The search (``winning_line``) is an AND-OR search over open hands, cut short as soon as it
 can be: the first trick the claimant's side loses refutes the line that led to it; a seat
 of the claimant's side stops at its first card that wins everything, another seat at its
-first card that refutes. Positions are remembered by (the cards each seat holds, whose card
-is next, the trick so far), so the same position reached by plays in another order is
-settled once. Two positions are settled without a search: a seat against the claim holding
+first card that refutes, and tries first the card that would head the trick (leading: the
+top card of a suit). It looks at the trick in progress alone before the whole hand: a trick
+lost there refutes the claim at once. Positions are remembered by (the cards each seat
+holds, whose card is next, the trick so far), so the same position reached by plays in
+another order is settled once (a position won only as far as the first look went is looked
+at again). Two positions are settled without a search: a seat against the claim holding
 the highest trump left refutes it (that trump takes the trick it is played to, by the hand's
 last trick at the latest), and a seat of the claiming side to lead whose every card is the
 top of its suit, with no trump elsewhere that could beat a plain one, takes every trick by
@@ -43,18 +46,22 @@ The module knows no game by name and does no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from server.rules.game import Action, Game
 from server.rules.tricks import Play, TrickPlay
 
-#: Positions the search may settle before it gives up (and the claim is refused): about
-#: 50 ms of search on an idle core (bench/claims.py).
+#: Positions the search may settle before it gives up (and the claim is refused): at 14-17 µs
+#: of CPU a position, about 25 ms of search on an idle core (bench/claims.py; docs/decisions/0054).
 NODE_BUDGET = 1500
 
 Line = list[tuple[int, Action]]
+#: Each suit's live cards, strongest first, with the seat holding each (-1: in the trick).
+Live = dict[str | None, list[tuple[str, int]]]
+Order = Mapping[str, tuple[str | None, int]]
 _NOTHING: frozenset[str] = frozenset()
+_LOST = -1  # a position settled as lost: for good, whatever the horizon (below every floor)
 
 
 class OverBudget(Exception):
@@ -87,79 +94,91 @@ def is_certain(game: Game, state: Any, claimant: int, budget: int = NODE_BUDGET)
 class ClaimSearch:
     """One claim's search: the side claiming, the positions settled so far, the nodes spent."""
 
-    __slots__ = ("budget", "game", "nodes", "settled", "side")
+    __slots__ = ("budget", "cut", "floor", "game", "nodes", "settled", "side")
 
     def __init__(self, game: Game, side: int, budget: int) -> None:
         self.game = game
         self.side = side
         self.budget = budget
         self.nodes = 0
-        self.settled: dict[Hashable, bool] = {}
+        # Each position settled: _LOST, or the horizon (``floor``) it was won down to.
+        self.settled: dict[Hashable, int] = {}
+        self.floor = 0  # tricks left at which the search stops looking (0: the hand's end)
+        self.cut = False  # whether the search stopped at ``floor`` since it was set
 
     def wins(self, state: Any, play: TrickPlay) -> bool:
-        """Whether the claiming side takes every remaining trick from this position."""
-        dead = self._dead_suits(play)
+        """Whether the claiming side takes every remaining trick from this position.
+
+        The search looks at the trick in progress alone first, then at the whole hand: a
+        trick the defence can take now refutes the claim for good, and a search of the whole
+        hand could spend its budget on lines where the defence wins a trick late before it
+        tries the card that wins this one (on the bench's deals, 32 claims of 328 ran over
+        the budget, 24 with this first look; looking two or four tricks ahead first did no
+        better). A first look that never stopped at its horizon is the whole answer."""
+        live = self._live(play)
+        left = len(play.hands[play.turn])  # tricks left, this one included
+        for floor in (left - 1, 0) if left > 1 else (0,):
+            self.floor, self.cut = floor, False
+            if not self._wins(state, play, live):
+                return False
+            if not self.cut:
+                break  # no line reached the horizon: the answer is the hand's
+        return True
+
+    def _wins(self, state: Any, play: TrickPlay, live: Live) -> bool:
+        """Whether the claiming side takes every trick from this position to the horizon
+        (``floor`` tricks left) whatever the others play (``live``: its live cards)."""
+        dead = self._dead_suits(play, live)
         key = self._key(play, dead)
         known = self.settled.get(key)
-        if known is not None:
-            return known
+        if known is not None and known <= self.floor:  # lost, or won at least this far
+            return known != _LOST
         self.nodes += 1
         if self.nodes > self.budget:
             raise OverBudget
         ours = play.sides[play.turn] == self.side
-        if self._top_trump_against(play):
+        settled = self.floor
+        if self._top_trump_against(play, live):
             result = False
-        elif ours and self._cashes(play):
-            result = True
+        elif ours and self._cashes(play, live):
+            result, settled = True, 0  # to the hand's end
         else:
             result = not ours  # ours: no card wins everything; theirs: no card refutes
-            for card, action in self._moves(state, play, dead):
-                if self._after(state, play, card, action) is ours:
+            for card, action in self._moves(state, play, dead, live):
+                if self._after(state, play, live, card, action) is ours:
                     result = ours
                     break
-        self.settled[key] = result
+        self.settled[key] = settled if result else _LOST
         return result
 
-    def _cashes(self, play: TrickPlay) -> bool:
+    def _cashes(self, play: TrickPlay, live: Live) -> bool:
         """Whether the seat to lead takes every trick by leading its cards from the top: in
         each suit it holds, it holds that suit's highest live cards, and nobody else holds a
         trump that could beat one of them (no card of no suit anywhere)."""
-        if play.trick:
+        if play.trick or None in live:
             return False
-        leader, order, trump = play.turn, play.order, play.trump
-        mine: dict[str | None, list[int]] = {}
-        for card in play.hands[leader]:
-            suit, strength = order[card]
-            if suit is None:
-                return False
-            mine.setdefault(suit, []).append(strength)
-        plain = any(suit != trump for suit in mine)
-        for seat, hand in enumerate(play.hands):
-            if seat == leader:
-                continue
-            for card in hand:
-                suit, strength = order[card]
-                if suit is None or (plain and suit == trump and trump is not None):
-                    return False
-                if suit in mine and strength > min(mine[suit]):
-                    return False
-        return True
+        leader, trump = play.turn, play.trump
+        plain = others_trump = False
+        for suit, cards in live.items():
+            others = False
+            for _, seat in cards:
+                if seat != leader:
+                    others = True
+                elif others:
+                    return False  # another seat's card above one of the leader's
+                elif suit != trump:
+                    plain = True
+            others_trump = others_trump or (others and suit == trump)
+        return not (plain and others_trump)
 
-    def _top_trump_against(self, play: TrickPlay) -> bool:
+    def _top_trump_against(self, play: TrickPlay, live: Live) -> bool:
         """Whether a seat against the claim holds the highest trump left: it takes the trick it
         is played to, and it is played by the hand's last trick at the latest."""
-        trump, order = play.trump, play.order
-        if trump is None:
+        trumps = live.get(play.trump) if play.trump is not None else None
+        if not trumps:
             return False
-        best, holder = -1, -1
-        for seat, hand in enumerate(play.hands):
-            for card in hand:
-                suit, strength = order[card]
-                if suit == trump and strength > best:
-                    best, holder = strength, seat
-        if holder < 0 or play.sides[holder] == self.side:
-            return False
-        return all(order[card][0] != trump or order[card][1] < best for _, card in play.trick)
+        holder = trumps[0][1]  # the highest live trump's (-1: it is in the trick)
+        return holder >= 0 and play.sides[holder] != self.side
 
     def line(self, state: Any, play: TrickPlay | None) -> Line:
         """The plays from a won position to the hand's end (every position on it is settled):
@@ -167,11 +186,15 @@ class ClaimSearch:
         plays: Line = []
         while play is not None:
             seat = play.turn
-            moves = self._moves(state, play, self._dead_suits(play))
+            live = self._live(play)
+            moves = self._moves(state, play, self._dead_suits(play, live), live)
             if play.sides[seat] == self.side:
-                action = next(m for m in moves if self._after(state, play, *m))[1]
+                action = next(m for m in moves if self._after(state, play, live, *m))[1]
             else:
-                action = moves[-1][1]  # every card of theirs loses; the lowest looks least odd
+                # Every card of theirs loses; the lowest looks least odd (their moves are tried
+                # most threatening first, so it need not be the last).
+                order, trump = play.order, play.trump
+                action = min(moves, key=lambda m: (order[m[0]][0] == trump, order[m[0]][1]))[1]
             plays.append((seat, action))
             if len(play.trick) + 1 == len(play.sides) and len(play.hands[seat]) == 1:
                 break  # the hand's last card
@@ -179,23 +202,43 @@ class ClaimSearch:
             play = self.game.trick_play(state)
         return plays
 
-    def _after(self, state: Any, play: TrickPlay, card: str, action: Action) -> bool:
+    def _after(self, state: Any, play: TrickPlay, live: Live, card: str, action: Action) -> bool:
         """Whether the claiming side takes every remaining trick once ``card`` is played."""
         seat = play.turn
         trick = (*play.trick, (seat, card))
-        if len(trick) == len(play.sides):
+        complete = len(trick) == len(play.sides)
+        if complete:
             if play.sides[play.winner(trick)] != self.side:
                 return False  # a trick lost refutes at once
             if len(play.hands[seat]) == 1:
                 return True  # the hand's last trick
+            if len(play.hands[seat]) - 1 <= self.floor:
+                self.cut = True
+                return True  # won to the horizon
         after = self.game.apply(state, seat, action)
         following = self.game.trick_play(after)
         assert following is not None  # the hand goes on: its tricks are still being played
-        return self.wins(after, following)
+        return self._wins(after, following, _played(live, play.order, trick, complete))
 
     # ---- moves and positions --------------------------------------------------------------
 
-    def _moves(self, state: Any, play: TrickPlay, dead: frozenset[str]) -> list[tuple[str, Action]]:
+    def _live(self, play: TrickPlay) -> Live:
+        """Each suit's live cards (in a hand or in the trick), strongest first, each with the
+        seat holding it (-1: in the trick).
+
+        Read from the hands where a search starts; every position it visits derives its own
+        from the one before (``_played``): sorting each suit and scanning every hand for it
+        at every position was the largest part of the search's own work in the profile of
+        the slowest claims (bench/claims.py)."""
+        order = play.order
+        holder = {card: seat for seat, hand in enumerate(play.hands) for card in hand}
+        holder.update((card, -1) for _, card in play.trick)
+        live: Live = {}
+        for card in sorted(holder, key=lambda c: order[c][1], reverse=True):
+            live.setdefault(order[card][0], []).append((card, holder[card]))
+        return live
+
+    def _moves(self, state: Any, play: TrickPlay, dead: frozenset[str], live: Live) -> list[tuple[str, Action]]:
         """The acting seat's legal cards, one per class of equivalent cards, strongest first
         (a seat against the claim: its cards of ``dead`` suits one move, the last)."""
         seat = play.turn
@@ -205,32 +248,41 @@ class ClaimSearch:
         order, trump = play.order, play.trump
         moves: list[tuple[str, Action]] = []
         dead_move = None
-        for card in _representatives(play, seat, legal):
+        for card in _representatives(live, seat, legal, play.order):
             if order[card][0] in dead:
                 dead_move = dead_move or (card, legal[card])
             else:
                 moves.append((card, legal[card]))
-        moves.sort(key=lambda m: (order[m[0]][0] == trump, order[m[0]][1]), reverse=True)
+        if play.sides[seat] == self.side:
+            moves.sort(key=lambda m: (order[m[0]][0] == trump, order[m[0]][1]), reverse=True)
+        else:
+            moves.sort(key=_threat(play, live), reverse=True)
         if dead_move is not None:
             moves.append(dead_move)
         return moves
 
-    def _dead_suits(self, play: TrickPlay) -> frozenset[str]:
+    def _dead_suits(self, play: TrickPlay, live: Live) -> frozenset[str]:
         """The suits no card of which can take a trick or be led again (see the module)."""
-        side, sides, order = self.side, play.sides, play.order
+        side, sides = self.side, play.sides
         if not play.trick and sides[play.turn] != side:
             return _NOTHING  # another seat leads this trick: any suit may be led
-        ours: set[str | None] = set()
-        for seat, hand in enumerate(play.hands):
-            if sides[seat] == side:
-                ours.update(order[card][0] for card in hand)
         led = _led(play)
-        if None in ours or (play.trick and led is None):
+        if play.trick and led is None:
             return _NOTHING  # a card of no suit may leave the suit led to another seat
-        held = {order[c][0] for hand in play.hands for c in hand}
-        return frozenset(
-            suit for suit in held if suit is not None and suit not in ours and suit not in (led, play.trump)
-        )
+        dead = []
+        for suit, cards in live.items():
+            held = False
+            for _, seat in cards:
+                if seat >= 0:
+                    if sides[seat] == side:
+                        if suit is None:
+                            return _NOTHING  # the side's card of no suit: as above
+                        break
+                    held = True
+            else:
+                if held and suit is not None and suit != led and suit != play.trump:
+                    dead.append(suit)
+        return frozenset(dead)
 
     def _key(self, play: TrickPlay, dead: frozenset[str]) -> Hashable:
         """The position: whose card is next, the trick so far and each hand, the cards of
@@ -256,10 +308,51 @@ def _led(play: TrickPlay) -> str | None:
     return None
 
 
-def _representatives(play: TrickPlay, seat: int, legal: dict[str, Action]) -> list[str]:
+def _played(live: Live, order: Order, trick: tuple[Play, ...], complete: bool) -> Live:
+    """``live`` once the trick's last card so far is played: that card is in the trick, or,
+    the trick complete, its cards are out of play. (Derived from the position before rather
+    than read again from every hand: ``_live`` was a fifth of a position's time.)"""
+    after = dict(live)
+    if not complete:
+        card = trick[-1][1]
+        suit = order[card][0]
+        after[suit] = [(c, -1) if c == card else (c, seat) for c, seat in live[suit]]
+        return after
+    gone = {card for _, card in trick}
+    for suit in {order[card][0] for card in gone}:
+        left = [(c, seat) for c, seat in live[suit] if c not in gone]
+        if left:
+            after[suit] = left
+        else:
+            del after[suit]
+    return after
+
+
+def _threat(play: TrickPlay, live: Live) -> Callable[[tuple[str, Action]], tuple[bool, bool, int]]:
+    """The order a seat against the claim tries its cards in, most threatening first: a card
+    that would head the trick so far (leading: the highest live card of its suit), then
+    trumps, then the stronger. A refutation is one card that takes a trick, so trying these
+    first finds it sooner; the order changes no answer. (Strongest first alone let a defender
+    leading an unbeatable ace try every trump before it: the slowest claims of the bench.)"""
+    order, trump = play.order, play.trump
+    if not play.trick:
+        tops = {cards[0][0] for cards in live.values()}
+        return lambda m: (m[0] in tops, order[m[0]][0] == trump, order[m[0]][1])
+    led = _led(play)
+
+    def contends(card: str) -> tuple[int, int]:
+        suit, strength = order[card]
+        if suit is not None and suit == trump:
+            return (2, strength)
+        return (1, strength) if suit is not None and suit == led else (0, 0)
+
+    high = max(contends(card) for _, card in play.trick)
+    return lambda m: (contends(m[0]) > high, order[m[0]][0] == trump, order[m[0]][1])
+
+
+def _representatives(live: Live, seat: int, legal: dict[str, Action], order: Order) -> list[str]:
     """One legal card of ``seat`` for each run of its legal cards that no other live card
     (in another hand or in the trick) separates in its suit's order."""
-    order = play.order
     by_suit: dict[str | None, list[str]] = {}
     for card in legal:
         by_suit.setdefault(order[card][0], []).append(card)
@@ -268,11 +361,9 @@ def _representatives(play: TrickPlay, seat: int, legal: dict[str, Action]) -> li
         if len(cards) == 1:
             chosen.append(cards[0])
             continue
-        holder: dict[str, int] = {c: s for s, hand in enumerate(play.hands) for c in hand if order[c][0] == suit}
-        holder.update((c, -1) for _, c in play.trick if order[c][0] == suit)
         run_open = False
-        for card in sorted(holder, key=lambda c: order[c][1], reverse=True):
-            if holder[card] == seat and card in legal:
+        for card, holder in live[suit]:
+            if holder == seat and card in legal:
                 if not run_open:
                     chosen.append(card)
                     run_open = True

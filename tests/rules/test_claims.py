@@ -161,3 +161,31 @@ def test_thirteen_trumps_are_certain_at_the_first_lead_in_a_few_positions():
     line = winning_line(game, state, 1)
     assert line is not None and played_out(game, state, line, 1) == 13
     assert winning_line(game, state, 0) is None and winning_line(game, state, 2) is None
+
+
+def test_a_claim_the_trick_in_progress_refutes_is_refused_in_a_few_positions():
+    """A defender to lead at twelve cards holding the top card of a plain suit both seats of
+    the claiming side hold: leading it takes the trick, and the search finds that first
+    (before lines where the defence wins a trick late), in under twenty positions."""
+    game = get_game("bid_whist")
+    for seed in range(100):
+        rng = random.Random(seed)
+        state = game.new_game(4, None, seed=seed)
+        while (play := game.trick_play(state)) is None or len(play.hands[play.turn]) > 12:
+            seat = game.to_act(state)[0]
+            state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        if play.trick or len(play.hands[play.turn]) < 12:
+            continue
+        side = 1 - play.sides[play.turn]
+        claiming = [seat for seat in range(4) if play.sides[seat] == side]
+        live = [card for hand in play.hands for card in hand]
+        for card in play.hands[play.turn]:
+            suit, strength = play.order[card]
+            if suit == play.trump or any(play.order[c] > (suit, strength) for c in live if play.order[c][0] == suit):
+                continue
+            if all(any(play.order[c][0] == suit for c in play.hands[seat]) for seat in claiming):
+                search = ClaimSearch(game, side, NODE_BUDGET)
+                assert not search.wins(state, play) and search.nodes < 20
+                assert winning_line(game, state, claiming[0]) is None
+                return
+    pytest.fail("no defender's lead of an unbeatable card was dealt")
