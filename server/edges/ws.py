@@ -509,25 +509,25 @@ async def _prefs(app: Any, room: Room, conn: Connection, msg: Prefs) -> None:
         await save_prefs(app, conn.player_id, msg.autoplay_forced)
     except StoreUnavailable:
         raise RoomError("unavailable", "The database is unavailable; try again shortly.", 503) from None
-    await room.set_prefs(conn.player_id, {"autoplay_forced": msg.autoplay_forced})
+    await room.courtesies.set_prefs(conn.player_id, {"autoplay_forced": msg.autoplay_forced})
 
 
 async def _dispatch_seats(room: Room, conn: Connection, msg: ClientMsg) -> None:
     """The messages that hand a seat over during play (or at the next game), and a player's
     courtesies at the table (take-backs, a card chosen ahead)."""
     if isinstance(msg, Undo):
-        await room.undo(conn)
+        await room.courtesies.undo(conn)
     elif isinstance(msg, UndoAnswer):
-        await room.undo_answer(conn, msg.accept)
+        await room.courtesies.undo_answer(conn, msg.accept)
     elif isinstance(msg, Preselect):
-        await room.preselect(conn, msg.card)
+        await room.courtesies.preselect(conn, msg.card)
     elif isinstance(msg, Reclaim):
-        await room.reclaim(conn)
+        await room.takeover.reclaim(conn)
     elif isinstance(msg, TakeSeat):
-        await room.take_seat(conn, msg.seat)
+        await room.takeover.take_seat(conn, msg.seat)
     elif isinstance(msg, AllowSeat):
-        await room.allow_seat(conn, msg.player_id, msg.allow)
+        await room.takeover.allow_seat(conn, msg.player_id, msg.allow)
     elif isinstance(msg, JoinNext):
-        await room.join_next(conn)
+        await room.takeover.join_next(conn)
     elif isinstance(msg, Claim):
-        await room.claim(conn)
+        await room.claims.claim(conn)

@@ -14,6 +14,8 @@ Bots never claim.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from server.rooms.connection import Connection
@@ -28,19 +30,16 @@ REFUSED = "Not every remaining trick is certain to be yours: play on."
 NOT_NOW = "A claim is made while the tricks are being played."
 
 
+@dataclass(slots=True)
 class TableClaims:
-    """The room's ``claim``, made under its lock through its ``submit`` and ``play``."""
-
-    __slots__ = ()
+    """A room's ``claim``: made under the room's lock, its chat line through the room's
+    ``submit``, its cards through the room's ``play`` (the room's lock, table and both
+    functions are all it is given)."""
 
     lock: asyncio.Lock
     table: Table
-
-    def submit(self, kind: str, data: dict, expected: int | None = None) -> None:
-        raise NotImplementedError  # the room's own
-
-    def play(self, seat: int, action: dict, clock: bool = False, expected: int | None = None) -> None:
-        raise NotImplementedError  # the room's own
+    submit: Callable[[str, dict], None]
+    play: Callable[[int, dict], None]
 
     async def claim(self, conn: Connection) -> None:
         """``conn``'s player claims the rest of the hand's tricks for their side."""

@@ -18,30 +18,31 @@ their next card before their turn, and having a forced card played for them.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, cast
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from server.rooms.connection import Connection
 
 if TYPE_CHECKING:
-    from server.rooms.autoplay import Autoplay, Driven
     from server.rooms.table import Table
 
+Force = Callable[[int, Any, dict], None]
+"""Play a seat's only legal card for its player after a pause (``Autoplay.force`` for the room)."""
 
+
+@dataclass(slots=True)
 class Courtesies:
-    """The room's take-backs, chosen cards and forced cards, under its lock through ``submit``."""
-
-    __slots__ = ()
+    """A room's take-backs, chosen cards and forced cards: made under the room's lock through
+    the room's ``submit`` and ``play``, forced cards handed to the room's autoplay (``force``);
+    it reads the room's table and connections."""
 
     lock: asyncio.Lock
     table: Table
-    autoplay: Autoplay
     connections: list[Connection]
-
-    def submit(self, kind: str, data: dict, expected: int | None = None) -> None:
-        raise NotImplementedError  # the room's own
-
-    def play(self, seat: int, action: dict, clock: bool = False, expected: int | None = None) -> None:
-        raise NotImplementedError  # the room's own
+    submit: Callable[[str, dict], None]
+    play: Callable[[int, dict], None]
+    force: Force
 
     async def undo(self, conn: Connection) -> None:
         async with self.lock:
@@ -97,4 +98,4 @@ class Courtesies:
                 continue
             legal = table.game.legal_actions(table.state, seat)
             if len(legal) == 1 and legal[0].get("type") == "play":
-                self.autoplay.force(cast("Driven", self), seat, table.state, legal[0])  # the room itself
+                self.force(seat, table.state, legal[0])

@@ -9,7 +9,10 @@ the writer reports the version durable, then put on each connection's own queue,
 order; a sender per connection drains it, so a slow or dead client never delays the table.
 Views are built per seat (spectators get the public view) before any diff, so a patch cannot
 carry what its receiver may not see. Bots, the turn clock and a dropped player's grace drive
-the room from outside (server/rooms/autoplay.py) through the same ``play``.
+the room from outside (server/rooms/autoplay.py) through the same ``play``. Requests for a
+bot's seat, claims, and the courtesies (take-backs, chosen and forced cards) are the room's
+parts (server/rooms/takeover.py, claims.py, courtesies.py): each is given the lock, the table,
+``submit`` and the little else it uses, and changes the table only through them.
 
 Who is connected is not table history: a socket opening or closing changes the seats part
 of the view at once (a new connection's snapshot is current) but tells the others only
@@ -26,6 +29,7 @@ transport only as a ``Connection`` with a queue and a way to close it.
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 import secrets
 import time
@@ -52,7 +56,7 @@ from server.rooms.tidings import mentioned, table_started, your_turn
 from server.rooms.watching import send_away
 
 
-class Room(SeatTakeover, TableClaims, Courtesies):
+class Room:
     """One live table: its ``Table``, a lock, its connections and the frames not yet durable."""
 
     # A server holds thousands of rooms: no per-instance __dict__.
@@ -131,6 +135,23 @@ class Room(SeatTakeover, TableClaims, Courtesies):
     def check_may_follow(self, player_id: str) -> None:
         self.table.check_may_follow(player_id)
 
+    # ---- its parts, each with one job, given only what it uses (made when asked, not kept: a
+    # part holds the room through ``submit``, and a room holding it would be a cycle) ------------
+
+    @property
+    def takeover(self) -> SeatTakeover:  # a bot's seat asked for, a slow seat counted, "I'm back"
+        arm_clock = functools.partial(self.autoplay.arm_clock, self)
+        return SeatTakeover(self.code, self.lock, self.table, self.host, self.submit, self.seen, arm_clock)
+
+    @property
+    def claims(self) -> TableClaims:  # a seated player's claim of the rest of the tricks
+        return TableClaims(self.lock, self.table, self.submit, self.play)
+
+    @property
+    def courtesies(self) -> Courtesies:  # take-backs, a card chosen ahead, a forced card played
+        force = functools.partial(self.autoplay.force, self)
+        return Courtesies(self.lock, self.table, self.connections, self.submit, self.play, force)
+
     # ---- the one way in: a change ------------------------------------------------------------
 
     def submit(self, kind: str, data: dict, expected: int | None = None) -> None:
@@ -162,10 +183,11 @@ class Room(SeatTakeover, TableClaims, Courtesies):
         self._fan_out(entry)
         for effect, value in effects:  # after the entry: what it made follows it
             if effect is TURN:
-                if self.play_preselected():
+                courtesies = self.courtesies
+                if courtesies.play_preselected():
                     continue  # played at once, as that seat's own action: nobody is woken for it
                 self.autoplay.schedule(self)
-                self.forced_plays()
+                courtesies.forced_plays()
                 self.host.notify(your_turn(table, self.connections))
             elif effect is FINISHED:
                 self.writer.record(value)  # never blocks: written off the loop, after the entry
@@ -225,12 +247,13 @@ class Room(SeatTakeover, TableClaims, Courtesies):
 
     async def join(self, conn: Connection) -> None:
         """A socket opens: attach it, mark its seat connected, send the snapshot."""
-        async with self.following(conn.player_id) as follows, self.lock:
+        takeover = self.takeover
+        async with takeover.following(conn.player_id) as follows, self.lock:
             table = self.table
             if self.closed:
                 raise RoomError("not_found", f"There is no open room {self.code!r}.", 404)
             if follows and table.status == "waiting" and conn.player_id in table.follow_seats:
-                self._seat_follower(conn)
+                takeover.seat_follower(conn)
             if not table.may_sit(conn.player_id):
                 watching = sum(1 for c in self.connections if table.seat_of(c.player_id) is None)
                 if watching >= self.settings.max_spectators_per_room:
@@ -250,14 +273,6 @@ class Room(SeatTakeover, TableClaims, Courtesies):
                     self._presence_changed()
             self.snapshot(conn)
             self.autoplay.schedule(self)
-
-    def _seat_follower(self, conn: Connection) -> None:
-        """Seat a player who followed "Play again" in the seat they had, if it is still free."""
-        assert conn.player_id is not None  # a follower is a player (``join`` asks only then)
-        index = self.table.follow_seats[conn.player_id]
-        seat = self.table.seats[index]
-        if self.table.seat_of(conn.player_id) is None and seat.player_id is None and not seat.bot:
-            self.submit("sit", {"seat": index, "player_id": conn.player_id, "name": conn.name})
 
     def _seen_except(self, newcomer: Connection, back: int) -> None:
         # The newcomer gets a snapshot at the new version instead of a patch.
@@ -320,8 +335,9 @@ class Room(SeatTakeover, TableClaims, Courtesies):
     # ---- what players ask ----------------------------------------------------------------
 
     async def sit(self, conn: Connection, seat_index: int) -> None:
-        async with self.slow_seat(conn.player_id), self.lock:
-            if self._back_in_seat(conn, seat_index):
+        takeover = self.takeover
+        async with takeover.slow_seat(conn.player_id), self.lock:
+            if takeover.back_in_seat(conn, seat_index):
                 return
             self.table.check_sit(conn.player_id, seat_index, time.time())
             self.submit("sit", {"seat": seat_index, "player_id": conn.player_id, "name": conn.name})

@@ -2,15 +2,17 @@
 friend takes a bot's seat (at once where the table says anyone may, else as a request the host
 answers), and a spectator asks to sit at "Play again". Each is one log entry (``take``,
 ``ask_seat``, ``join_next``) that ``Table.apply`` folds, checked first by ``TableChecks``.
-A player whose seat a bot plays while they are away sits in it again ("I'm back"). A seat at
+A player whose seat a bot plays while they are away sits in it again ("I'm back"); one who
+followed "Play again" here sits, as they come, in the seat they had if it is free. A seat at
 a slow table counts against the player's cap of slow tables (``max_slow_tables_per_player``).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from server.rooms.connection import Connection
@@ -18,29 +20,22 @@ from server.rooms.errors import RoomError
 from server.rooms.host import Host
 
 if TYPE_CHECKING:
-    from server.rooms.autoplay import Autoplay
     from server.rooms.table import Table
 
 
+@dataclass(slots=True)
 class SeatTakeover:
-    """The room's requests for a bot's seat, made under its lock through its ``submit``."""
-
-    __slots__ = ()
+    """A room's requests for a bot's seat: made under the room's lock through the room's
+    ``submit``; a slow seat counted by the room's ``Host``; a player back in their seat shown
+    by the room's ``seen``, their turn given afresh by the room's clock (``arm_clock``)."""
 
     code: str
     lock: asyncio.Lock
     table: Table
     host: Host
-    autoplay: Autoplay
-
-    def submit(self, kind: str, data: dict, expected: int | None = None) -> None:
-        raise NotImplementedError  # the room's own
-
-    def set_away(self, seat: int, away: bool) -> None:
-        raise NotImplementedError  # the room's own
-
-    def seen(self, back: int | None = None) -> None:
-        raise NotImplementedError  # the room's own
+    submit: Callable[[str, dict], None]
+    seen: Callable[[int], None]
+    arm_clock: Callable[[], None]
 
     @asynccontextmanager
     async def slow_seat(self, player_id: str | None) -> AsyncIterator[None]:
@@ -74,7 +69,15 @@ class SeatTakeover:
                 spare = True
             yield spare
 
-    def _back_in_seat(self, conn: Connection, seat_index: object) -> bool:
+    def seat_follower(self, conn: Connection) -> None:
+        """Seat a player who followed "Play again" in the seat they had, if it is still free."""
+        assert conn.player_id is not None  # a follower is a player (the room's ``join`` asks only then)
+        index = self.table.follow_seats[conn.player_id]
+        seat = self.table.seats[index]
+        if self.table.seat_of(conn.player_id) is None and seat.player_id is None and not seat.bot:
+            self.submit("sit", {"seat": index, "player_id": conn.player_id, "name": conn.name})
+
+    def back_in_seat(self, conn: Connection, seat_index: object) -> bool:
         """A player whose seat a bot plays (missed turns) sits in it again: "I'm back"."""
         table = self.table
         current = table.seat_of(conn.player_id)
@@ -83,9 +86,9 @@ class SeatTakeover:
         seat = table.seats[current]
         if not seat.away:
             raise RoomError("seat_taken", "You are already playing in that seat.")
-        self.set_away(seat.index, False)
+        table.set_away(seat.index, False)
         table.person_acted(seat.index)
-        self.autoplay.arm_clock(self)  # type: ignore[arg-type]  # the room is the clock's Driven
+        self.arm_clock()
         self.seen(seat.index)
         return True
 

@@ -211,10 +211,10 @@ async def test_seats_handed_over_during_play_are_the_same_when_the_table_is_rebu
     await room.leave_table("p1")
     for conn in (cy, di):
         await room.join(conn)
-    await room.take_seat(cy, 2)  # asked: the host has not said yes
-    await room.take_seat(di, 3)
-    await room.allow_seat(ann, "p3", True)
-    await room.join_next(ben)
+    await room.takeover.take_seat(cy, 2)  # asked: the host has not said yes
+    await room.takeover.take_seat(di, 3)
+    await room.takeover.allow_seat(ann, "p3", True)
+    await room.takeover.join_next(ben)
     rebuilt = fold(manager.writer.entries(room.code))
     seats = [(s.player_id, s.name, s.bot, s.left_by) for s in rebuilt.seats]
     assert seats == [
@@ -226,6 +226,6 @@ async def test_seats_handed_over_during_play_are_the_same_when_the_table_is_rebu
     assert seats == [(s.player_id, s.name, s.bot, s.left_by) for s in room.seats]
     assert rebuilt.seat_requests == room.table.seat_requests == {"p2": {"player_id": "p2", "seat": 2, "name": "Cy"}}
     assert rebuilt.joining == room.table.joining == {"p1": "Ben"}
-    await room.reclaim(ben)
+    await room.takeover.reclaim(ben)
     assert fold(manager.writer.entries(room.code)).seat_of("p1") == 1
     await room.close()

@@ -198,11 +198,11 @@ async def test_a_player_who_left_takes_their_slow_seat_back_only_with_one_to_spa
     await other.join(ben)
     await other.sit(ben, 1)
     with pytest.raises(RoomError) as refused:
-        await first.reclaim(ben)
+        await first.takeover.reclaim(ben)
     assert refused.value.code == "too_many_slow_tables"
     assert first.seat_of("p1") is None
     await other.stand(ben)
-    await first.reclaim(ben)
+    await first.takeover.reclaim(ben)
     assert first.seat_of("p1") == 1
     await manager.close()
 

@@ -96,7 +96,7 @@ async def test_a_chosen_card_played_at_its_turn_wakes_nobody_at_a_slow_table():
     lead = table.public_view()["trick"][0]["card"][-1]
     hand = game.view(table.state, chooser)["hand"]
     card = next((c for c in hand if c[-1] == lead), hand[0])
-    await room.preselect(conns[chooser], card)
+    await room.courtesies.preselect(conns[chooser], card)
     assert room.table.preselected_card(chooser) == card
     told.clear()
     await play_first()  # the seat before the chooser: the chooser's card follows at once
