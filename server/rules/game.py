@@ -418,7 +418,7 @@ class Game(ABC):
         Read here from the seat's whole view. The room asks this twice for every person's
         action, and a seat's view also lists its legal actions, so a game whose fixed keys
         are the same in every seat's view reads them from the public view and the hand from
-        its state (``fixed_marks``; docs/decisions/0051-take-back-marks.md);
+        its state (``fixed_marks``; docs/decisions/0053-take-back-marks.md);
         tests/rules/test_take_back_marks.py checks every game against this reading."""
         view = self.view(state, seat)
         return tuple(view.get(key) for key in self.TAKE_BACK_FIXED), view.get("hand") or ()
