@@ -6,7 +6,8 @@ RAW = "\n".join(
     [
         "_run_module_as_main (<frozen runpy>:198);Runner.run (asyncio/runners.py:118) 60",
         "RoomSocket._sender (server/edges/ws.py:201);WebSocketsSansIOProtocol.send (uvicorn/x.py:10) 30",
-        "_run_module_as_main (<frozen runpy>:198);Runner.run (asyncio/runners.py:118);Room.act (server/rooms/room.py:1) 10",
+        "_run_module_as_main (<frozen runpy>:198);Runner.run (asyncio/runners.py:118);"
+        "Room.act (server/rooms/room.py:1) 10",
     ]
 )
 
