@@ -33,7 +33,7 @@ from pathlib import Path
 import psutil
 
 from bench.common import figure, fmt, median
-from bench.load import Client, Servers, _cpu
+from bench.load import Client, Servers, _cpu, _profile
 
 PERIOD_S = 2.0  # one decision a table every 2 s
 JITTER = 0.25  # of a period, either way
@@ -41,6 +41,7 @@ P99_LIMIT_MS = 100.0
 SATURATED = 0.95  # of the server process's core
 CLIENT_LIMIT = 0.8  # of the load client's core: above it, the client may be what limits
 HUMAN_LEVELS = (500, 1000)  # rooms at 1 move a second: Felt's added latency over bare
+PROFILE_LEVEL = 1000  # rooms: in the full ramp, py-spy on Felt at this level, at the ramp's pace
 
 
 def _tree_cpu(proc: psutil.Process) -> tuple[float, float]:
@@ -179,6 +180,8 @@ def run_capacity(quick: bool, log=print, deadline: float | None = None) -> dict:
                 f"bare CPU {median([p['bare']['server_cpu_util'] for p in pairs]):.0%}; client CPU {client:.0%}"
                 + (" (the client may be the limit)" if client > CLIENT_LIMIT else "")
             )
+            if n == PROFILE_LEVEL and not quick:
+                result["profile"] = _human_profile(srv, n, seconds, workdir)
             if not level["within"]:
                 result["stopped_by"] = (
                     f"p99 {fmt(p99)} ms over bare > {P99_LIMIT_MS:g} ms"
@@ -200,6 +203,22 @@ def run_capacity(quick: bool, log=print, deadline: float | None = None) -> dict:
             shutil.rmtree(workdir, ignore_errors=True)
     result["loadavg_end"] = os.getloadavg()
     return result
+
+
+def _human_profile(srv: Servers, rooms: int, seconds: float, workdir: Path) -> dict:
+    """Where Felt's CPU goes at the ramp's pace: py-spy on its process during one more run."""
+
+    def load() -> dict:
+        assert srv.felt_client is not None
+        run = _run(srv.felt_client, srv.pf, rooms, seconds, PERIOD_S, seed=77)
+        moves = run["actions_per_s"] or 0.0
+        run["server_cpu_us_per_move"] = run["server_cpu_util"] / moves * 1e6 if moves else None
+        return run
+
+    try:
+        return _profile(srv, rooms, seconds, workdir, load=load)
+    except Exception as err:  # the profile is a reading, never the reason a ramp fails
+        return {"error": repr(err)}
 
 
 def _added(pairs: list[dict], key: str) -> float | None:
