@@ -220,9 +220,9 @@ def _hot_path(raw: dict) -> str:
         frames = ", ".join(f"`{r['frame'].split(' (')[0]}` {r['us_per_move']:.0f}" for r in prof["top_self"][:8])
         lines += (
             f"\n\nServer hot path (full run, py-spy, {how} at {prof['run']['rooms']} rooms, "
-            f"{fmt(prof['run']['server_cpu_us_per_move'])} CPU us/move: Python frames "
-            f"{fmt(prof.get('python_us_per_move'))}, the event loop's own C code "
-            f"{fmt(prof.get('loop_c_us_per_move'))}), self time in us/move: {frames}."
+            f"{fmt(prof['run']['server_cpu_us_per_move'])} CPU us/move, {fmt(prof.get('python_us_per_move'))} "
+            f"of it in named frames, {fmt(prof.get('unnamed_us_per_move'))} read only down to the loop's frame), "
+            f"self time in us/move: {frames}."
         )
     return lines
 

@@ -12,10 +12,10 @@ RAW = "\n".join(
 )
 
 
-def test_the_loops_own_c_code_is_shown_apart_and_the_rest_is_shared_by_cpu():
+def test_stacks_read_only_to_the_loop_are_shown_apart_and_the_rest_is_shared_by_cpu():
     prof = _summarise_profile(RAW, {"actions_per_s": 500.0, "server_cpu_us_per_move": 800.0, "rooms": 1000})
     assert prof["samples"] == 100
-    assert prof["loop_c_us_per_move"] == 480.0
+    assert prof["unnamed_us_per_move"] == 480.0
     assert prof["python_us_per_move"] == 320.0
     selfs = {r["frame"]: r["us_per_move"] for r in prof["top_self"]}
     assert selfs == {"WebSocketsSansIOProtocol.send (x.py)": 240.0, "Room.act (room.py)": 80.0}
