@@ -177,6 +177,19 @@ KNOWN_TYPES = (
 
 def parse_frame(text: str, max_bytes: int) -> ClientMsg:
     """A typed client message from a text frame, or RoomError saying what is wrong."""
+    data = _decoded(text, max_bytes)
+    # A game's hot path: an ``act`` frame with exactly its three keys, ``v`` an int (not a bool)
+    # and ``action`` an object is all pydantic would check, so it is built without the union's
+    # validation, which the closed loop's profile charged 7 of a move's 213 µs (decision 0029;
+    # measured in decision 0057). Any other frame, ``act`` or not, is validated, so every refusal
+    # is pydantic's own.
+    if data["type"] == "act" and len(data) == 3 and type(data.get("v")) is int and type(data.get("action")) is dict:
+        return Act.model_construct(type="act", action=data["action"], v=data["v"])
+    return _validated(data)
+
+
+def _decoded(text: str, max_bytes: int) -> dict[str, Any]:
+    """The JSON object of a frame whose ``type`` is a known one, or RoomError."""
     if len(text) > max_bytes or len(text.encode()) > max_bytes:
         raise RoomError("too_large", f"Frames are limited to {max_bytes} bytes.", 413)
     try:
@@ -190,6 +203,12 @@ def parse_frame(text: str, max_bytes: int) -> ClientMsg:
         raise RoomError(
             "unknown_type", f"Unknown message type {kind!r}; expected one of: {', '.join(KNOWN_TYPES)}.", 400
         )
+    return data
+
+
+def _validated(data: dict[str, Any]) -> ClientMsg:
+    """The message of a decoded frame as pydantic validates it, or RoomError naming the first fault."""
+    kind = data["type"]
     try:
         msg: ClientMsg = _parser.validate_python(data)
         return msg
