@@ -152,7 +152,6 @@ ClientMessage = Annotated[
     Field(discriminator="type"),
 ]
 _parser: TypeAdapter = TypeAdapter(ClientMessage)
-_act_validator = Act.__pydantic_validator__
 KNOWN_TYPES = (
     "sit",
     "stand",
@@ -178,21 +177,6 @@ KNOWN_TYPES = (
 
 def parse_frame(text: str, max_bytes: int) -> ClientMsg:
     """A typed client message from a text frame, or RoomError saying what is wrong."""
-    data = _decoded(text, max_bytes)
-    # A game's hot path: an ``act`` frame is validated by ``Act``'s own validator, skipping the
-    # union's wrapper and dispatch on its tag; one it refuses goes through the union below, so
-    # that every refusal reads as the union words it.
-    if data["type"] == "act":
-        try:
-            act: Act = _act_validator.validate_python(data)
-            return act
-        except ValidationError:
-            pass
-    return _validated(data)
-
-
-def _decoded(text: str, max_bytes: int) -> dict[str, Any]:
-    """The JSON object of a frame whose ``type`` is a known one, or RoomError."""
     if len(text) > max_bytes or len(text.encode()) > max_bytes:
         raise RoomError("too_large", f"Frames are limited to {max_bytes} bytes.", 413)
     try:
@@ -206,12 +190,6 @@ def _decoded(text: str, max_bytes: int) -> dict[str, Any]:
         raise RoomError(
             "unknown_type", f"Unknown message type {kind!r}; expected one of: {', '.join(KNOWN_TYPES)}.", 400
         )
-    return data
-
-
-def _validated(data: dict[str, Any]) -> ClientMsg:
-    """The message of a decoded frame as pydantic validates it, or RoomError naming the first fault."""
-    kind = data["type"]
     try:
         msg: ClientMsg = _parser.validate_python(data)
         return msg
