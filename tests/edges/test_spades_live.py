@@ -26,36 +26,47 @@ def decide(view: dict) -> dict:
     return legal[0]
 
 
+async def play_a_match(server: LiveServer, ann: dict) -> tuple[int, dict]:
+    """One match to its end: how often Ann was offered a blind nil, and her last game view."""
+    code = await new_room(server.base, ann["token"], "spades", OPTIONS, 4)
+    host = await host_with_bots(server.ws_base, code, ann["token"], "Ann")
+    await host.send({"type": "start"})
+    blind_views = 0
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 60
+    while host.state["room"]["status"] != "finished":
+        assert loop.time() < deadline, "the match did not finish in time"
+        if not host.my_turn():
+            await host.wait(lambda c: c.my_turn() or c.state["room"]["status"] == "finished", 20, "Ann's turn")
+            continue
+        game = host.game
+        if BLIND_NIL in game["legal"]:
+            assert game["hand"] == [] and game["hand_counts"][0] == 13
+            blind_views += 1
+        v = host.v
+        await host.send({"type": "act", "action": decide(game), "v": v})
+        await host.wait(lambda c, v=v: c.v > v or c.errors, 10, "the action's patch")
+        assert not host.errors, host.errors
+    game = host.game
+    await host.close()
+    return blind_views, game
+
+
 async def test_a_spades_match_with_a_blind_nil_through_the_socket(tmp_path):
     server = LiveServer(tmp_path)
     try:
         ann = await new_player(server.base, "Ann")
-        code = await new_room(server.base, ann["token"], "spades", OPTIONS, 4)
-        host = await host_with_bots(server.ws_base, code, ann["token"], "Ann")
-        await host.send({"type": "start"})
-        blind_views = 0
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + 60
-        while host.state["room"]["status"] != "finished":
-            assert loop.time() < deadline, "the match did not finish in time"
-            if not host.my_turn():
-                await host.wait(lambda c: c.my_turn() or c.state["room"]["status"] == "finished", 20, "Ann's turn")
-                continue
-            game = host.game
-            if BLIND_NIL in game["legal"]:
-                assert game["hand"] == [] and game["hand_counts"][0] == 13
-                blind_views += 1
-            v = host.v
-            await host.send({"type": "act", "action": decide(game), "v": v})
-            await host.wait(lambda c, v=v: c.v > v or c.errors, 10, "the action's patch")
-            assert not host.errors, host.errors
-        history = host.game["history"]
-        assert blind_views >= 1
-        blind_hands = [entry for entry in history if entry["blind_nil"][0]]
+        # Bidding 13 every hand sinks Ann's team 100 behind in nearly every match, but not in
+        # all: when the bots' team sinks as fast, nobody is behind by 100. Another match then.
+        for _ in range(5):
+            blind_views, game = await play_a_match(server, ann)
+            if blind_views:
+                break
+        assert blind_views >= 1, "five matches and Ann's team was never 100 behind"
+        blind_hands = [entry for entry in game["history"] if entry["blind_nil"][0]]
         assert len(blind_hands) == blind_views
         assert all(entry["bids"][0] == 0 for entry in blind_hands)
-        assert host.game["phase"] == "over"
-        await host.close()
+        assert game["phase"] == "over"
     finally:
         server.stop()
 
