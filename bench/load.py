@@ -74,17 +74,9 @@ class Client:
         )
 
     def rpc(self, cmd: dict, timeout: float) -> dict:
-        self.send(cmd)
-        return self.answer(cmd, timeout)
-
-    def send(self, cmd: dict) -> None:
-        """Send a command without waiting (``answer`` reads its answer): several clients at once."""
-        assert self.proc.stdin
+        assert self.proc.stdin and self.proc.stdout
         self.proc.stdin.write(json.dumps(cmd) + "\n")
         self.proc.stdin.flush()
-
-    def answer(self, cmd: dict, timeout: float) -> dict:
-        assert self.proc.stdout
         ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
         if not ready:
             raise TimeoutError(f"{self.target} client: no answer to {cmd['cmd']} in {timeout}s")
