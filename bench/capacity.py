@@ -58,7 +58,7 @@ from bench.common import (
     tree_cpu,
     write_json,
 )
-from bench.load import Client, Servers
+from bench.load import Client, Servers, _profile
 
 PERIOD_S = 2.0  # one decision a table every 2 s
 JITTER = 0.25  # of a period, either way
@@ -67,6 +67,7 @@ SATURATED = 0.95  # of the server process's core
 CLIENT_LIMIT = 0.8  # of the load client's core: above it, the client may be what limits
 HUMAN_LEVELS = (500, 1000)  # rooms at 1 move a second: Felt's added latency over bare
 GAMES = "oh_hell,bid_whist,tarbish,ribs"
+PROFILE_LEVEL = 1000  # rooms: in the full ramp, py-spy on Felt at this level, at the ramp's pace
 
 
 @dataclass
@@ -177,6 +178,7 @@ def _ramp(
     log: Callable[[str], None],
     deadline: float | None,
     each_level: Callable[[int, list[Target]], None] | None = None,
+    after_runs: Callable[[int], None] | None = None,
 ) -> None:
     """Open rooms level by level on bare and every Felt target still in the ramp, and run them
     back to back at a decision a table every ``PERIOD_S``. A Felt target leaves the ramp at its
@@ -243,6 +245,8 @@ def _ramp(
             f"client CPU {level['client_cpu_util']:.0%}"
             + (" (the client may be the limit)" if level["client_cpu_util"] > CLIENT_LIMIT else "")
         )
+        if after_runs is not None:
+            after_runs(n)
         level["within"] = any(level[f"{t.name}_within"] for t in live)
         result["levels"].append(level)
         live = [t for t in live if level[f"{t.name}_within"]]
@@ -289,7 +293,11 @@ def run_capacity(quick: bool, log=print, deadline: float | None = None) -> dict:
                     f"p99 {fmt(p['bare']['p99_ms'])} ms"
                 )
 
-        _ramp(result, bare, [felt], plan, seconds, reps, log, deadline, human)
+        def profile(n: int) -> None:
+            if n == PROFILE_LEVEL and not quick:
+                result["profile"] = _human_profile(srv, felt, n, seconds, workdir)
+
+        _ramp(result, bare, [felt], plan, seconds, reps, log, deadline, human, profile)
     except Exception as err:
         result["error"] = repr(err)
         log(f"  capacity: FAILED {err!r}")
@@ -302,6 +310,21 @@ def run_capacity(quick: bool, log=print, deadline: float | None = None) -> dict:
             shutil.rmtree(workdir, ignore_errors=True)
     result["loadavg_end"] = os.getloadavg()
     return result
+
+
+def _human_profile(srv: Servers, felt: Target, rooms: int, seconds: float, workdir: Path) -> dict:
+    """Where Felt's CPU goes at the ramp's pace: py-spy on its process during one more run."""
+
+    def load() -> dict:
+        run = _run(felt, rooms, seconds, PERIOD_S, seed=77)
+        moves = run["actions_per_s"] or 0.0
+        run["server_cpu_us_per_move"] = run["server_cpu_util"] / moves * 1e6 if moves else None
+        return run
+
+    try:
+        return _profile(srv, rooms, seconds, workdir, load=load)
+    except Exception as err:  # the profile is a reading, never the reason a ramp fails
+        return {"error": repr(err)}
 
 
 def _added(pairs: list[dict], key: str) -> float | None:

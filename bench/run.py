@@ -210,14 +210,21 @@ def _reported(figs: list[dict]) -> dict[str, dict]:
 
 
 def _hot_path(raw: dict) -> str:
-    prof = (raw.get("load") or {}).get("profile") or {}
-    if not prof.get("top_self"):
-        return ""
-    frames = ", ".join(f"`{r['frame'].split(' (')[0]}` {r['us_per_move']:.0f}" for r in prof["top_self"][:8])
-    return (
-        f"\n\nServer hot path (full run, py-spy, closed loop at {prof['run']['rooms']} rooms, "
-        f"{fmt(prof['run']['server_cpu_us_per_move'])} CPU us/move), self time in us/move: {frames}."
-    )
+    from bench.capacity import PERIOD_S
+
+    lines = ""
+    for part, how in (("load", "closed loop"), ("capacity", f"a decision a table every {PERIOD_S:g} s")):
+        prof = (raw.get(part) or {}).get("profile") or {}
+        if not prof.get("top_self"):
+            continue
+        frames = ", ".join(f"`{r['frame'].split(' (')[0]}` {r['us_per_move']:.0f}" for r in prof["top_self"][:8])
+        lines += (
+            f"\n\nServer hot path (full run, py-spy, {how} at {prof['run']['rooms']} rooms, "
+            f"{fmt(prof['run']['server_cpu_us_per_move'])} CPU us/move, {fmt(prof.get('python_us_per_move'))} "
+            f"of it in named frames, {fmt(prof.get('unnamed_us_per_move'))} read only down to the loop's frame), "
+            f"self time in us/move: {frames}."
+        )
+    return lines
 
 
 def results_table(runs: dict[str, dict]) -> str:

@@ -76,6 +76,8 @@ class Table(TableChecks, TakeBacks):
 
     # A server holds thousands of tables: no per-instance __dict__.
     __slots__ = (
+        "_outside",
+        "_outside_from",
         "_public",
         "_public_state",
         "chat",
@@ -99,7 +101,6 @@ class Table(TableChecks, TakeBacks):
         "private",
         "record",
         "result",
-        "room_outside",
         "room_part",
         "seat_keys",
         "seat_requests",
@@ -157,7 +158,8 @@ class Table(TableChecks, TakeBacks):
         self._public: dict | None = None
         self.seat_keys: tuple[str, ...] | None = getattr(game, "seat_keys", None)
         self.room_part: dict = {}
-        self.room_outside: dict = {}  # what non-players see of a finished table: no "next"
+        self._outside_from: dict | None = None  # the room part ``room_outside`` was built from
+        self._outside: dict = {}
         self.seats_part: list = []
         self.rebuild_room_part()
         self.seats_changed()
@@ -388,11 +390,17 @@ class Table(TableChecks, TakeBacks):
 
     def rebuild_room_part(self) -> None:
         self.room_part = room_part(self)
-        self.room_outside = {
-            **self.room_part,
-            "next": None,
-            "next_rotated": False,
-        }  # what non-players see of a finished table
+
+    @property
+    def room_outside(self) -> dict:
+        """What non-players see of a finished table (no "next"): built from the room part when
+        first asked, one object per room part (the differ compares it by identity). Only a
+        finished table is asked: a playing one does not keep a second room part."""
+        part = self.room_part
+        if self._outside_from is not part:
+            self._outside = {**part, "next": None, "next_rotated": False}
+            self._outside_from = part
+        return self._outside
 
     def room_part_changed(self, **changed: Any) -> None:
         """Only ``changed`` of the room part is new (the take-back keys, after a person's
@@ -400,7 +408,6 @@ class Table(TableChecks, TakeBacks):
         skips by identity where a rebuilt part is compared key by key (the rebuild alone
         took ~5 µs of a move's ~130 in rooms of four played in process; this takes 0.1)."""
         self.room_part = {**self.room_part, **changed}
-        self.room_outside = {**self.room_outside, **changed}
 
     def seats_changed(self) -> None:
         """Rebuild the seats part of the view (after any change to a seat)."""

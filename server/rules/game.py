@@ -237,9 +237,13 @@ class Game(ABC):
         if not isinstance(options, Mapping):
             raise ValueError("options must be an object")
         try:
-            return self.Options.model_validate(dict(options))
+            parsed = self.Options.model_validate(dict(options))
         except ValidationError as err:
             raise ValueError(_describe_validation_error(err)) from None
+        # Options that are the defaults, written out (a table keeps every option it was
+        # opened with), are the defaults' one object: a match does not keep its own copy.
+        default = self._default_options()
+        return default if parsed == default else parsed
 
     def _default_options(self) -> GameOptions:
         """The game's default options, made once: they are frozen, so every match may share them."""

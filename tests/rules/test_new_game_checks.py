@@ -51,6 +51,14 @@ def test_default_options_are_made_once(game):
 
 
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_the_default_options_written_out_are_the_defaults_one_object(game):
+    """A table keeps every option it was opened with: its match shares the defaults' object."""
+    default = game.parse_options(None)
+    written_out = game.parse_options(default.model_dump())
+    assert written_out is default
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
 def test_the_player_count_is_checked_before_the_options(game):
     with pytest.raises(ValueError, match="players"):
         game.new_game(game.max_players + 1, options={"no_such_option": 1})
