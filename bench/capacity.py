@@ -195,11 +195,17 @@ def _ramp(
             result["stopped_by"] = f"time: {n} rooms would not fit"
             break
         t0 = time.monotonic()
+        retried = {}
         for t in running:  # one at a time: all at once, core 0 kept HAProxy's checks unanswered
-            t.client.rpc({"cmd": "grow", "rooms": n, "start": True}, timeout=1800)
+            grown = t.client.rpc({"cmd": "grow", "rooms": n, "start": True}, timeout=1800)
+            retried[t.name] = grown.get("create_retries", 0)
+        result.setdefault("create_retries", {})[str(n)] = retried  # rooms asked for again after a 503
         per_room_s = max(per_room_s, (time.monotonic() - t0) / max(1, n - prev))
         prev = n
-        log(f"  capacity: {n} rooms ({4 * n} seated players) open on each server ({time.monotonic() - t0:.0f}s)")
+        log(
+            f"  capacity: {n} rooms ({4 * n} seated players) open on each server ({time.monotonic() - t0:.0f}s)"
+            + (f"; rooms asked for again after a 503, so far: {retried}" if any(retried.values()) else "")
+        )
         if each_level is not None:
             each_level(n, running)
         pairs = [_round(running, n, seconds, PERIOD_S, rep) for rep in range(reps)]
