@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
+import contextlib
 import os
 import random
 import secrets
@@ -30,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -39,43 +42,42 @@ import redis
 import websockets
 from sqlalchemy.engine import make_url
 
+from bench.common import tree_cpu
+from bench.load import BENCH_SERVER_ENV
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "support"))
 
 from cluster_harness import REDIS_URL, haproxy_config, wait_healthy  # noqa: E402
 from live_server import free_port  # noqa: E402
 
+DATABASE_SERVER = os.environ.get("TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
 
 def _libpq(url: str) -> str:
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-def cpu_seconds(pids: list[int]) -> float:
-    """User + system CPU of these processes and their children still running."""
-    total = 0.0
-    tick = os.sysconf("SC_CLK_TCK")
-    seen = set()
-    todo = list(pids)
-    while todo:
-        pid = todo.pop()
-        if pid in seen:
-            continue
-        seen.add(pid)
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / tick
-            children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-            todo.extend(int(c) for c in children)
-        except (FileNotFoundError, ProcessLookupError):
-            continue
-    return total
+@contextlib.contextmanager
+def fresh_database(server_url: str = DATABASE_SERVER) -> Iterator[str]:
+    """A new, empty database on the server of ``server_url`` (its URL), dropped afterwards."""
+    name = f"felt_bench_{secrets.token_hex(4)}"
+    with psycopg.connect(_libpq(server_url), autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield make_url(server_url).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with psycopg.connect(_libpq(server_url), autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 class Setup:
-    """Felt in one mode: ``nodes`` processes, with (cluster) or without Redis and HAProxy."""
+    """Felt in one mode: ``nodes`` processes, with (cluster) or without Redis and HAProxy; the
+    nodes (and their writer workers) on core 0, HAProxy on core 1; the bench servers' settings
+    (bench/load.py), whose limits one load client's address would otherwise meet."""
 
-    def __init__(self, tmp: Path, database_url: str, nodes: int, cluster: bool) -> None:
-        self.tmp, self.database_url, self.cluster = tmp, database_url, cluster
+    def __init__(self, tmp: Path, database_url: str, nodes: int, cluster: bool, maxconn: int = 4000) -> None:
+        self.tmp, self.database_url, self.cluster, self.maxconn = tmp, database_url, cluster, maxconn
         self.prefix = f"felt-bench-{secrets.token_hex(4)}:"
         self.procs: list[subprocess.Popen] = []
         self.ports = [free_port() for _ in range(nodes)]
@@ -85,17 +87,7 @@ class Setup:
         for i, port in enumerate(self.ports):
             folder = self.tmp / f"node{i}"
             folder.mkdir(exist_ok=True)
-            env = {
-                **os.environ,
-                "DATABASE_URL": self.database_url,
-                "FELT_BOT_DELAY_MS": "0",
-                "FELT_MAX_FRAMES_PER_SECOND": "1000",
-                "FELT_FRAME_BURST": "1000",
-                "FELT_RATE_PLAYERS_BURST": "100000",
-                "FELT_RATE_ROOMS_BURST": "100000",
-                "FELT_MAX_OPEN_ROOMS_PER_PLAYER": "1000",
-                "FELT_ACCESS_LOG": "false",
-            }
+            env = {**os.environ, "DATABASE_URL": self.database_url, **BENCH_SERVER_ENV, "FELT_ACCESS_LOG": "false"}
             if self.cluster:
                 env.update(FELT_REDIS_URL=REDIS_URL, FELT_REDIS_PREFIX=self.prefix, FELT_NODE_ID=f"b{i}")
             with open(folder / "server.log", "w") as log:  # the server writes to its own copy of the file
@@ -123,7 +115,7 @@ class Setup:
             return f"127.0.0.1:{self.ports[0]}"
         port = free_port()
         config = self.tmp / "haproxy.cfg"
-        config.write_text(haproxy_config(port, [f"127.0.0.1:{p}" for p in self.ports]))
+        config.write_text(haproxy_config(port, [f"127.0.0.1:{p}" for p in self.ports], self.maxconn))
         self.haproxy = subprocess.Popen(
             ["taskset", "-c", "1", "haproxy", "-db", "-f", str(config)],
             stdout=subprocess.DEVNULL,
@@ -133,8 +125,21 @@ class Setup:
         time.sleep(1.5)  # HAProxy's checks mark every node up
         return f"127.0.0.1:{port}"
 
+    @property
+    def node_pids(self) -> list[int]:
+        return [p.pid for p in self.procs]  # taskset runs exec: each is the node's Python process
+
     def cpu(self) -> float:
-        return cpu_seconds([p.pid for p in self.procs])
+        """CPU seconds of the nodes and their writer workers."""
+        return sum(tree_cpu(self.node_pids))
+
+    def owners(self) -> dict[str, int]:
+        """Tables per node, by the node each table's lease names (cluster mode)."""
+        r = redis.Redis.from_url(REDIS_URL)
+        keys = list(r.scan_iter(match=self.prefix + "lease:*", count=1000))
+        held = collections.Counter(v.decode().rsplit(" ", 1)[0] for v in r.mget(keys) if v) if keys else {}
+        r.close()
+        return dict(sorted(held.items()))
 
     def stop(self) -> None:
         if self.haproxy is not None:
@@ -335,22 +340,15 @@ async def main() -> None:
     print("routing (round trip of one 300-byte frame):", orjson.dumps(await _routing()).decode(), flush=True)
     if args.routing_only:
         return
-    server_url = os.environ.get("TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
     results = {}
     for label, nodes, cluster in (("single", 1, False), ("cluster-1", 1, True), ("cluster-2", 2, True)):
-        name = f"felt_bench_{secrets.token_hex(4)}"
-        with psycopg.connect(_libpq(server_url), autocommit=True) as admin:
-            admin.execute(f'CREATE DATABASE "{name}"')
-        url = make_url(server_url).set(database=name).render_as_string(hide_password=False)
-        with tempfile.TemporaryDirectory() as tmp:
+        with fresh_database() as url, tempfile.TemporaryDirectory() as tmp:
             setup = Setup(Path(tmp), url, nodes, cluster)
             try:
                 address = setup.start()
                 results[label] = await _measure(address, setup, args.tables, args.seconds, args.pace_ms / 1000)
             finally:
                 setup.stop()
-        with psycopg.connect(_libpq(server_url), autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         print(label, orjson.dumps(results[label]).decode(), flush=True)
     single = results["single"]
     for label in ("cluster-1", "cluster-2"):

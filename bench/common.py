@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import statistics
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +52,42 @@ def pct(values: list[float], q: float) -> float | None:
 def median(values: list[float]) -> float | None:
     vals = [v for v in values if v is not None]
     return statistics.median(vals) if vals else None
+
+
+def process_cpu(pid: int) -> tuple[float, list[int]]:
+    """A process's user + system CPU seconds and its children's pids, from /proc (every
+    thread's children: a worker may be started from any thread); ``(0.0, [])`` once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except (FileNotFoundError, ProcessLookupError):
+        return 0.0, []
+    children: list[int] = []
+    for task in tasks:
+        with contextlib.suppress(OSError):  # a thread that ended meanwhile
+            children += [int(c) for c in (task / "children").read_text().split()]
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), children
+
+
+def tree_cpu(pids: Iterable[int], read: Callable[[int], tuple[float, list[int]]] = process_cpu) -> tuple[float, float]:
+    """CPU seconds of the processes ``pids`` and, apart, of all their descendants still running
+    (a server's writer worker), each process counted once: one listed under another is its own."""
+    seen = set(pids)
+    own, children = 0.0, 0.0
+    todo: list[int] = []
+    for pid in seen:
+        cpu, kids = read(pid)
+        own += cpu
+        todo += kids
+    while todo:
+        pid = todo.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        cpu, kids = read(pid)
+        children += cpu
+        todo += kids
+    return own, children
 
 
 def figure(

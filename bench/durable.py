@@ -23,7 +23,6 @@ with ``--write``, else the ignored bench/results/local/).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import shutil
@@ -34,10 +33,8 @@ import time
 import urllib.request
 from pathlib import Path
 
-import psutil
-
-from bench.common import ROOT, add_write_flag, figure, line, median, merge_results, results_path
-from bench.load import BENCH_SERVER_ENV, PY, Client, _cpu, _free_port, _kill, _taskset, _wait_port
+from bench.common import ROOT, add_write_flag, figure, line, median, merge_results, results_path, tree_cpu
+from bench.load import BENCH_SERVER_ENV, PY, Client, _free_port, _kill, _taskset, _wait_port
 
 GAMES = "oh_hell,bid_whist,tarbish,ribs"
 
@@ -69,17 +66,12 @@ class Target:
             stderr=subprocess.STDOUT,
         )
         _wait_port(self.port, self.proc, 60)
-        self.ps = psutil.Process(self.proc.pid)
         self.kind = kind
         self.client = Client(kind, self.port, workdir / f"{name}-client.log", GAMES)
 
     def cpu(self) -> tuple[float, float]:
         """The server process's CPU seconds, and its children's (the writer's worker)."""
-        children = 0.0
-        for child in self.ps.children(recursive=True):
-            with contextlib.suppress(psutil.Error):
-                children += _cpu(child)
-        return _cpu(self.ps), children
+        return tree_cpu([self.proc.pid])
 
     def loop_block_ms(self) -> float | None:
         try:

@@ -139,20 +139,24 @@ BENCH_SERVER_ENV = {
 
 
 class Servers:
-    def __init__(self, workdir: Path, games: str) -> None:
+    """Felt (``felt=False``: none) and the bare server on core 0, a load client for each on core 1."""
+
+    def __init__(self, workdir: Path, games: str, felt: bool = True) -> None:
         self.workdir = workdir
         self.felt_port = _free_port()
         self.bare_port = _free_port()
         env = {**os.environ, "DATABASE_URL": f"sqlite:///{workdir / 'bench.db'}", **BENCH_SERVER_ENV}
         self.felt_log = open(workdir / "felt-server.log", "w")  # noqa: SIM115 (closed by stop(), with the servers)
         self.bare_log = open(workdir / "bare-server.log", "w")  # noqa: SIM115 (closed by stop(), with the servers)
-        self.felt = subprocess.Popen(
-            [*_taskset(0), PY, "-m", "server", "--port", str(self.felt_port), "--log-level", "warning"],
-            cwd=ROOT,
-            env=env,
-            stdout=self.felt_log,
-            stderr=subprocess.STDOUT,
-        )
+        self.felt: subprocess.Popen | None = None
+        if felt:
+            self.felt = subprocess.Popen(
+                [*_taskset(0), PY, "-m", "server", "--port", str(self.felt_port), "--log-level", "warning"],
+                cwd=ROOT,
+                env=env,
+                stdout=self.felt_log,
+                stderr=subprocess.STDOUT,
+            )
         self.bare = subprocess.Popen(
             [*_taskset(0), PY, "-m", "bench.bare_server", "--port", str(self.bare_port), "--log-level", "warning"],
             cwd=ROOT,
@@ -161,13 +165,15 @@ class Servers:
         )
         self.felt_client: Client | None = None
         self.bare_client: Client | None = None
-        _wait_port(self.felt_port, self.felt)
+        if self.felt is not None:
+            _wait_port(self.felt_port, self.felt)
         _wait_port(self.bare_port, self.bare)
-        self.pf = psutil.Process(self.felt.pid)
-        self.pb = psutil.Process(self.bare.pid)
         # taskset runs exec, so the pid is the Python process itself.
-        self.felt_client = Client("felt", self.felt_port, workdir / "felt-client.log", games)
+        self.pb = psutil.Process(self.bare.pid)
         self.bare_client = Client("bare", self.bare_port, workdir / "bare-client.log", games)
+        if self.felt is not None:
+            self.pf = psutil.Process(self.felt.pid)
+            self.felt_client = Client("felt", self.felt_port, workdir / "felt-client.log", games)
 
     def stop(self) -> None:
         for c in (self.felt_client, self.bare_client):

@@ -112,6 +112,7 @@ class D:
     finished = 0
     replaced = 0
     retries = 0
+    create_retries = 0  # rooms asked for again after a 503, since the client started
 
 
 def reset_counters() -> None:
@@ -299,9 +300,14 @@ async def make_felt_room(idx: int) -> CRoom:
     game = D.games[idx % len(D.games)]
     base = (4 * idx) % len(D.players)
     toks = D.players[base : base + 4]
-    status, body = await http_json(
-        HOST, D.port, "POST", "/api/rooms", {"game": game, "options": {}, "seats": 4}, toks[0]
-    )
+    for attempt in range(8):  # 503 says "try again in a moment" (a cluster node short of Redis)
+        status, body = await http_json(
+            HOST, D.port, "POST", "/api/rooms", {"game": game, "options": {}, "seats": 4}, toks[0]
+        )
+        if status != 503:
+            break
+        D.create_retries += 1
+        await asyncio.sleep(0.25 * (attempt + 1))
     if status != 201:
         raise RuntimeError(f"create room: {status} {body}")
     room = CRoom(idx, body["code"], game)
@@ -435,7 +441,7 @@ async def cmd_grow(n: int, start: bool) -> dict:
     D.rooms.extend(new)
     if start and D.target == "felt":
         await _bounded([start_felt_room(r) for r in D.rooms if not r.started])
-    return {"rooms": len(D.rooms), "added": len(new), "seconds": perf() - t0}
+    return {"rooms": len(D.rooms), "added": len(new), "seconds": perf() - t0, "create_retries": D.create_retries}
 
 
 async def cmd_start() -> dict:

@@ -76,12 +76,13 @@ def cluster_settings() -> dict[str, str]:
     }
 
 
-def haproxy_config(port: int, nodes: list[str]) -> str:
-    """deploy/haproxy.cfg, listening on ``port``, with the nodes at ``nodes`` (``host:port``)."""
+def haproxy_config(port: int, nodes: list[str], maxconn: int = 4000) -> str:
+    """deploy/haproxy.cfg, listening on ``port``, with the nodes at ``nodes`` (``host:port``);
+    ``maxconn`` within this machine's open-file limit (two descriptors a proxied socket)."""
     text = HAPROXY_CFG.read_text()
     text = re.sub(r"\nresolvers docker\n(?:    .*\n)+", "\n", text)
     text = text.replace("bind :8000", f"bind 127.0.0.1:{port}")
-    text = re.sub(r"maxconn \d+", "maxconn 4000", text)  # within this machine's open-file limit
+    text = re.sub(r"maxconn \d+", f"maxconn {maxconn}", text)
     text = text.replace("log stdout format raw local0 warning", "log stderr format raw local0 warning")
     servers = "".join(f"    server n{i} {address} check\n" for i, address in enumerate(nodes))
     text, count = re.subn(r"    server-template .*\n", servers, text)
