@@ -190,6 +190,15 @@ class Settings(BaseSettings):
         default=None, description="Redis URL; set it (with a PostgreSQL DATABASE_URL) to run as one node of many."
     )
     redis_prefix: str = Field(default="felt:", description="Prefix of every Redis key and channel this cluster uses.")
+    redis_connections: int = Field(
+        default=100,
+        ge=2,
+        description="Cluster mode: Redis connections a node keeps open at most; a command past them waits for "
+        "one to be free (up to redis_wait_s) rather than failing.",
+    )
+    redis_wait_s: float = Field(
+        default=5.0, gt=0, description="Cluster mode: the longest a Redis command waits for a free connection."
+    )
     node_id: str | None = Field(default=None, description="This node's name in the cluster (default: host and pid).")
     lease_ms: int = Field(
         default=5000, ge=200, description="How long a node's claim on a table lasts unless it is renewed."

@@ -97,7 +97,15 @@ class Cluster:
         self.settings = settings
         self.node = settings.node_id or default_node_id()
         self.prefix = settings.redis_prefix
-        self.redis = client or aioredis.from_url(settings.redis_url)
+        # A burst (tables opened together, a reconnect storm) may want more connections than
+        # the pool holds: the blocking pool makes a command wait for one, where redis-py's
+        # default pool raises at once and the request behind it fails with 503.
+        if client is None:
+            pool = aioredis.BlockingConnectionPool.from_url(
+                settings.redis_url, max_connections=settings.redis_connections, timeout=settings.redis_wait_s
+            )
+            client = aioredis.Redis.from_pool(pool)  # closing the client closes its pool
+        self.redis = client
         self.link = Link(self.redis, self.node, self.prefix)
         self.bus = Bus(self.link)
         self.leases = Leases(self.link, settings.lease_ms, self.bus.ask_handover)

@@ -5,10 +5,14 @@ listens on."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import secrets
 import socket
 
 import pytest
+import redis
+from cluster_harness import REDIS_URL
 
 from server.cluster import Cluster, SharedRateLimiter
 from server.config import Settings
@@ -55,3 +59,25 @@ async def test_a_stop_with_redis_unreachable_ends_and_says_the_leases_will_expir
     with caplog.at_level(logging.WARNING, logger="felt.cluster"):
         await node.close()
     assert "could not release this node's leases" in caplog.text
+
+
+async def test_a_burst_past_the_nodes_redis_connections_waits_for_one_and_fails_nothing():
+    """More commands at once than the node's pool holds: each waits for a free connection
+    (redis-py's default pool raised at once, and the request behind it answered 503)."""
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_timeout=2).ping()
+    except redis.RedisError as exc:
+        pytest.skip(f"Redis at {REDIS_URL} does not answer: {exc}")
+    prefix = f"felt-test-{secrets.token_hex(4)}:"
+    node = Cluster(Settings(redis_url=REDIS_URL, redis_prefix=prefix, node_id="a", redis_connections=3))
+    await node.start()
+    try:
+        codes = [f"B{i:03d}" for i in range(60)]
+        claimed = await asyncio.gather(*(node.leases.claim(code) for code in codes))
+        assert all(claimed) and all(node.leases.owns(code) for code in codes)
+    finally:
+        await node.close()
+        plain = redis.Redis.from_url(REDIS_URL)
+        keys = list(plain.scan_iter(match=prefix + "*"))
+        if keys:
+            plain.delete(*keys)
