@@ -170,5 +170,25 @@ def write_json(path: Path, data: Any) -> None:
     os.replace(tmp, path)
 
 
+def cpu_times() -> list[int]:
+    """The machine's CPU time so far, in ticks, as ``/proc/stat`` counts it (user, nice, system,
+    idle, iowait, irq, softirq, steal); empty where there is none."""
+    try:
+        with open("/proc/stat") as stat:
+            return [int(x) for x in stat.readline().split()[1:9]]
+    except (OSError, ValueError):
+        return []
+
+
+def steal_share(before: list[int], after: list[int]) -> float | None:
+    """The share of the machine's CPU time between two ``cpu_times`` that its host gave to
+    other guests (steal): a virtual machine's noise that its load average does not show."""
+    if len(before) < 8 or len(after) < 8:
+        return None
+    spent = [b - a for a, b in zip(before, after, strict=True)]
+    total = sum(spent)
+    return spent[7] / total if total > 0 else None
+
+
 def now_iso() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S%z")

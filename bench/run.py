@@ -27,6 +27,7 @@ import time
 from bench.common import (
     ROOT,
     add_write_flag,
+    cpu_times,
     figure,
     fmt,
     line,
@@ -35,6 +36,7 @@ from bench.common import (
     read_results,
     readme_path,
     results_path,
+    steal_share,
     write_json,
 )
 
@@ -234,7 +236,9 @@ def results_table(runs: dict[str, dict]) -> str:
         meta = run["meta"]
         lines.append(
             f"- {mode}: `{meta['command']}`, finished {meta['finished']}, {meta['seconds']:.0f} s, "
-            f"load average {meta['loadavg_start'][0]:.1f} at start, {meta['loadavg_end'][0]:.1f} at end."
+            f"load average {meta['loadavg_start'][0]:.1f} at start, {meta['loadavg_end'][0]:.1f} at end"
+            + (f", the host took {meta['steal']:.0%} of the CPU time (steal)" if meta.get("steal") is not None else "")
+            + "."
         )
     shown = {mode: _reported(run["figures"]) for mode, run in runs.items()}
     names = list(dict.fromkeys(name for mode in MODES if mode in shown for name in shown[mode]))
@@ -284,6 +288,7 @@ def main(argv: list[str] | None = None) -> int:
         "mode": mode,
         "started": now_iso(),
         "loadavg_start": os.getloadavg(),
+        "cpu_times_start": cpu_times(),
         "command": "python -m bench.run" + (" --quick" if args.quick else ""),
     }
     log(f"Felt benchmarks ({mode}); load average {meta['loadavg_start'][0]:.1f} on {os.cpu_count()} CPUs")
@@ -350,6 +355,7 @@ def main(argv: list[str] | None = None) -> int:
     meta["finished"] = now_iso()
     meta["seconds"] = time.perf_counter() - t0
     meta["loadavg_end"] = os.getloadavg()
+    meta["steal"] = steal_share(meta.pop("cpu_times_start"), cpu_times())
     summary = {
         "passed": sum(1 for f in figs if f.get("pass") is True),
         "failed": [f["name"] for f in figs if f.get("pass") is False],
