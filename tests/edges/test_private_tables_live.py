@@ -18,6 +18,9 @@ from ws_client import Client, new_player, new_room, play_to_end
 
 OPTIONS = {"max_cards": 2, "rebound": False}  # a short Oh Hell
 
+# The first replay starts the worker process that builds replays: seconds on a loaded machine.
+REPLAY_WAIT_S = 60
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
@@ -68,7 +71,7 @@ async def test_a_private_tables_match_is_listed_and_readable_only_by_its_players
     code, (host, friend), clients = await table(server, private=True)
     match_id = await finish(clients)
     stranger = await new_player(server.base, "Stranger")
-    async with httpx.AsyncClient(base_url=server.base) as http:
+    async with httpx.AsyncClient(base_url=server.base, timeout=REPLAY_WAIT_S) as http:
         record = (await stored(http, match_id, auth(friend))).json()
         assert record["private"] is True and record["room_code"] == code
         for headers in ({}, auth(stranger), {"Authorization": "Bearer not-a-token"}):

@@ -13,6 +13,9 @@ import pytest
 from live_server import served_on
 from ws_client import Client, choose, new_player, play_to_end
 
+# The first replay starts the worker process that builds replays: seconds on a loaded machine.
+REPLAY_WAIT_S = 60
+
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
 def server(request, tmp_path_factory):
@@ -58,7 +61,7 @@ async def short_table(http, host: dict, **body) -> str:
 
 async def test_a_late_friend_is_credited_only_with_the_decisions_after_taking_over(server):
     ana, dee = await new_player(server.base, "Ana"), await new_player(server.base, "Dee")
-    async with httpx.AsyncClient(base_url=server.base) as http:
+    async with httpx.AsyncClient(base_url=server.base, timeout=REPLAY_WAIT_S) as http:
         code = await short_table(http, ana, open_bot_seats=True)
         host = await Client(server.ws_base, code, ana["token"], "Ana").connect()
         for seat in (1, 2, 3):
@@ -102,7 +105,7 @@ async def test_a_late_friend_is_credited_only_with_the_decisions_after_taking_ov
 async def test_the_bot_that_keeps_a_leavers_seat_is_credited_with_the_decisions_after_they_left(server):
     ana, rui = await new_player(server.base, "Ana"), await new_player(server.base, "Rui")
     headers = {"Authorization": f"Bearer {rui['token']}"}
-    async with httpx.AsyncClient(base_url=server.base) as http:
+    async with httpx.AsyncClient(base_url=server.base, timeout=REPLAY_WAIT_S) as http:
         code = await short_table(http, ana)
         host = await Client(server.ws_base, code, ana["token"], "Ana").connect()
         friend = await Client(server.ws_base, code, rui["token"], "Rui").connect()

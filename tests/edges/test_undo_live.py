@@ -50,13 +50,22 @@ def to_act(clients: list[Client]) -> Client:
 
 
 async def act(client: Client, action: dict | None = None) -> dict:
-    """``client`` plays ``action`` (its first legal one by default); the action."""
-    action = action or client.game["legal"][0]
-    v, errors = client.v, len(client.errors)
-    await client.send({"type": "act", "action": action, "v": v})
-    await client.wait(lambda c: c.v > v or len(c.errors) > errors, what="the action applied")
-    assert len(client.errors) == errors, client.errors[-1]
-    return action
+    """``client`` plays ``action`` (its first legal one by default); the action.
+
+    The seat to act is read from one client's view, which may already hold a version the
+    actor has not read yet (a card chosen ahead, played by the room right after the last
+    action). Its first legal action is then refused as ``stale``: it is sent again once the
+    actor has read that version."""
+    for _ in range(3):
+        chosen = action or client.game["legal"][0]
+        v, errors = client.v, len(client.errors)
+        await client.send({"type": "act", "action": chosen, "v": v})
+        await client.wait(lambda c, v=v, errors=errors: c.v > v or len(c.errors) > errors, what="the action applied")
+        if len(client.errors) == errors:
+            return chosen
+        assert action is None and client.errors[-1]["code"] == "stale", client.errors[-1]
+        await client.wait(lambda c, v=v: c.v > v, what="the version the action was refused for")
+    raise AssertionError(f"three stale refusals in a row: {client.errors[-3:]}")
 
 
 async def refused(client: Client, frame: dict, code: str = "undo_refused") -> None:
