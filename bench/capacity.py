@@ -265,6 +265,17 @@ def _ramp(
         result["stopped_by"] = "the plan's last level, within both limits"
 
 
+def _new_result(plan: list[int], seconds: float, reps: int, **parts: dict) -> dict:
+    """A ramp's results before its first level: its plan, and ``parts`` to fill."""
+    return {
+        "plan": {"levels": plan, "seconds": seconds, "repeats": reps, "period_s": PERIOD_S, "jitter": JITTER},
+        "levels": [],
+        **parts,
+        "stopped_by": "the plan's last level",
+        "loadavg_start": os.getloadavg(),
+    }
+
+
 def run_capacity(quick: bool, log=print, deadline: float | None = None) -> dict:
     """Ramp until a limit or ``deadline`` (time.monotonic); every level's pairs in ``levels``."""
     if quick:
@@ -273,13 +284,7 @@ def run_capacity(quick: bool, log=print, deadline: float | None = None) -> dict:
         plan, seconds, reps = [500, 1000, 2000, 3000, 4500, 6000, 8000], 10.0, 2
     human_s = 3.0 if quick else 6.0
     workdir = Path(tempfile.mkdtemp(prefix="felt-capacity-"))
-    result: dict = {
-        "plan": {"levels": plan, "seconds": seconds, "repeats": reps, "period_s": PERIOD_S, "jitter": JITTER},
-        "levels": [],
-        "human": {},
-        "stopped_by": "the plan's last level",
-        "loadavg_start": os.getloadavg(),
-    }
+    result = _new_result(plan, seconds, reps, human={})
     srv = None
     try:
         srv = Servers(workdir, GAMES)
@@ -445,13 +450,7 @@ def run_cluster_capacity(quick: bool, log=print, deadline: float | None = None, 
     else:  # HAProxy holds two descriptors a socket: 2,000 rooms is near this machine's 20,000
         plan, seconds, reps = [500, 1000, 1500, 2000], 10.0, 2
     workdir = Path(tempfile.mkdtemp(prefix="felt-capacity-cluster-"))
-    result: dict = {
-        "plan": {"levels": plan, "seconds": seconds, "repeats": reps, "period_s": PERIOD_S, "jitter": JITTER},
-        "levels": [],
-        "spread": {},
-        "stopped_by": "the plan's last level",
-        "loadavg_start": os.getloadavg(),
-    }
+    result = _new_result(plan, seconds, reps, spread={})
     try:
         with contextlib.ExitStack() as stack:
             srv = Servers(workdir, GAMES, felt=False)
