@@ -238,6 +238,10 @@ def results_table(runs: dict[str, dict]) -> str:
             f"- {mode}: `{meta['command']}`, finished {meta['finished']}, {meta['seconds']:.0f} s, "
             f"load average {meta['loadavg_start'][0]:.1f} at start, {meta['loadavg_end'][0]:.1f} at end"
             + (f", the host took {meta['steal']:.0%} of the CPU time (steal)" if meta.get("steal") is not None else "")
+            + "".join(
+                f"; {', '.join(src['parts'])} from `{src['command']}`, finished {src['finished']}"
+                for src in meta.get("earlier", [])
+            )
             + "."
         )
     shown = {mode: _reported(run["figures"]) for mode, run in runs.items()}
@@ -248,6 +252,61 @@ def results_table(runs: dict[str, dict]) -> str:
         lines.append(f"| `{name}` | {target} | " + " | ".join(_cell(shown.get(m, {}).get(name)) for m in MODES) + " |")
     hot = _hot_path(runs.get("full", {}).get("raw") or {})
     return START + "\n" + "\n".join(lines) + hot + "\n" + END
+
+
+# Figures of results written before each figure named its part: the part by the name's prefix.
+_PART_PREFIXES = (
+    ("capacity.closed.", "load"),
+    ("memory.", "load"),
+    ("load.", "load"),
+    ("capacity.", "capacity"),
+    ("engine.", "engines"),
+    ("patch.", "patches"),
+    ("calibration.", "calibration"),
+    ("claims.", "claims"),
+    ("micro.", "micro"),
+    ("storage.", "storage"),
+    ("durable.", "durable"),
+)
+
+
+def _part_of(fig: dict) -> str | None:
+    return fig.get("part") or next((part for prefix, part in _PART_PREFIXES if fig["name"].startswith(prefix)), None)
+
+
+def _read(path) -> dict | None:
+    try:
+        return json.loads(path.read_text())
+    except (FileNotFoundError, json.JSONDecodeError):
+        return None
+
+
+def with_earlier_parts(run: dict, earlier: dict | None, parts: list[str]) -> dict:
+    """``run`` (its meta, figures and raw results) with the parts it did not run kept from
+    ``earlier``, the mode's last recorded run, each with the command and time that measured
+    it (``meta["earlier"]``); the summary counts every figure kept."""
+    kept = [p for p in PARTS if p not in parts and earlier is not None and p in earlier.get("raw", {})]
+    if kept and earlier is not None:
+        run["figures"] = run["figures"] + [f for f in earlier["figures"] if _part_of(f) in kept]
+        for p in kept:
+            run["raw"][p] = earlier["raw"][p]
+            if p + "_seconds" in earlier["raw"]:
+                run["raw"][p + "_seconds"] = earlier["raw"][p + "_seconds"]
+        before = earlier["meta"]
+        sources = [{"command": before["command"], "finished": before["finished"], "parts": before.get("parts", PARTS)}]
+        sources += before.get("earlier", [])
+        run["meta"]["earlier"] = [
+            {**src, "parts": [p for p in src["parts"] if p in kept]}
+            for src in sources
+            if any(p in kept for p in src["parts"])
+        ]
+    figs = run["figures"]
+    run["summary"] = {
+        "passed": sum(1 for f in figs if f.get("pass") is True),
+        "failed": [f["name"] for f in figs if f.get("pass") is False],
+        "not_measured": [f["name"] for f in figs if "target" in f and f.get("pass") is None],
+    }
+    return run
 
 
 def write_readme(readme, write: bool) -> None:
@@ -289,7 +348,10 @@ def main(argv: list[str] | None = None) -> int:
         "started": now_iso(),
         "loadavg_start": os.getloadavg(),
         "cpu_times_start": cpu_times(),
-        "command": "python -m bench.run" + (" --quick" if args.quick else ""),
+        "command": "python -m bench.run"
+        + (" --quick" if args.quick else "")
+        + (f" --only {','.join(parts)}" if set(parts) != set(PARTS) else ""),
+        "parts": parts,
     }
     log(f"Felt benchmarks ({mode}); load average {meta['loadavg_start'][0]:.1f} on {os.cpu_count()} CPUs")
     raw: dict = {}
@@ -310,6 +372,7 @@ def main(argv: list[str] | None = None) -> int:
         raw[name] = r
         raw[name + "_seconds"] = time.perf_counter() - ts
         for fig in f:
+            fig["part"] = name
             log("  " + line(fig))
         figs.extend(f)
 
@@ -362,10 +425,10 @@ def main(argv: list[str] | None = None) -> int:
         "not_measured": [f["name"] for f in figs if "target" in f and f.get("pass") is None],
     }
     merge_results({"meta": meta, "summary": summary, "figures": figs, "raw": raw}, args.write)
-    # The last run of each mode is kept too (latest.json holds whichever ran last).
-    write_json(
-        results_path(f"{mode}.json", args.write), {"meta": meta, "summary": summary, "figures": figs, "raw": raw}
-    )
+    # The last run of each mode is kept too (latest.json holds whichever ran last); a run of
+    # some parts keeps the mode's other parts from the runs that measured them.
+    mode_path = results_path(f"{mode}.json", args.write)
+    write_json(mode_path, with_earlier_parts({"meta": meta, "figures": figs, "raw": raw}, _read(mode_path), parts))
     if not args.no_readme:
         write_readme(readme_path(args.write), args.write)
     log(

@@ -85,3 +85,38 @@ def test_a_run_with_write_records_itself_in_the_committed_files(tmp_path):
     readme = (root / "bench" / "README.md").read_text()
     assert readme.count(START) == 1 and readme.count(END) == 1
     assert "| `calibration.python_loop_ns` |" in readme and "## Last figures" in readme
+
+
+def test_a_run_of_some_parts_keeps_the_modes_other_parts_from_the_run_that_measured_them():
+    from bench.run import with_earlier_parts
+
+    earlier = {
+        "meta": {"command": "python -m bench.run", "finished": "T0", "parts": ["engines", "load"]},
+        "figures": [
+            {"name": "engine.oh_hell.cards_per_s", "value": 1.0},  # written before figures named their part
+            {"name": "memory.per_idle_connection", "value": 2.0, "target": "x", "pass": False},
+        ],
+        "raw": {"engines": {"e": 1}, "engines_seconds": 3.0, "load": {"old": 1}},
+    }
+    run = {
+        "meta": {"command": "python -m bench.run --only load", "finished": "T1", "parts": ["load"]},
+        "figures": [{"name": "memory.per_idle_connection", "value": 3.0, "target": "x", "pass": True, "part": "load"}],
+        "raw": {"load": {"new": 1}},
+    }
+    merged = with_earlier_parts(run, earlier, ["load"])
+    assert [(f["name"], f["value"]) for f in merged["figures"]] == [
+        ("memory.per_idle_connection", 3.0),
+        ("engine.oh_hell.cards_per_s", 1.0),
+    ]
+    assert merged["raw"] == {"load": {"new": 1}, "engines": {"e": 1}, "engines_seconds": 3.0}
+    assert merged["meta"]["earlier"] == [{"command": "python -m bench.run", "finished": "T0", "parts": ["engines"]}]
+    assert merged["summary"]["passed"] == 1 and merged["summary"]["failed"] == []
+    again = with_earlier_parts(
+        {"meta": {"command": "c2", "finished": "T2", "parts": ["capacity"]}, "figures": [], "raw": {}},
+        merged,
+        ["capacity"],
+    )
+    assert again["meta"]["earlier"] == [
+        {"command": "python -m bench.run --only load", "finished": "T1", "parts": ["load"]},
+        {"command": "python -m bench.run", "finished": "T0", "parts": ["engines"]},
+    ]
