@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import statistics
@@ -10,6 +9,8 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
+
+import psutil
 
 ROOT = Path(__file__).resolve().parent.parent
 # The results kept in git (bench/results/*.json, the tables of bench/README.md) change only when
@@ -55,18 +56,15 @@ def median(values: list[float]) -> float | None:
 
 
 def process_cpu(pid: int) -> tuple[float, list[int]]:
-    """A process's user + system CPU seconds and its children's pids, from /proc (every
-    thread's children: a worker may be started from any thread); ``(0.0, [])`` once it is gone."""
+    """A process's user + system CPU seconds and its children's pids; ``(0.0, [])`` once it
+    is gone."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        tasks = list(Path(f"/proc/{pid}/task").iterdir())
-    except (FileNotFoundError, ProcessLookupError):
+        proc = psutil.Process(pid)
+        with proc.oneshot():
+            times = proc.cpu_times()
+            return times.user + times.system, [child.pid for child in proc.children()]
+    except psutil.Error:
         return 0.0, []
-    children: list[int] = []
-    for task in tasks:
-        with contextlib.suppress(OSError):  # a thread that ended meanwhile
-            children += [int(c) for c in (task / "children").read_text().split()]
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), children
 
 
 def tree_cpu(pids: Iterable[int], read: Callable[[int], tuple[float, list[int]]] = process_cpu) -> tuple[float, float]:
