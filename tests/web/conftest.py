@@ -262,11 +262,15 @@ class Table:
         step = page.evaluate(PROBE)
         if step is None:
             return False
+        self.take_step(page, step)
+        return True
+
+    def take_step(self, page, step: str) -> None:
+        """Click what ``PROBE`` named: the enabled submit button, or the control or card of that key."""
         if step == "submit":
             page.locator("#controls [data-submit]:not([disabled])").first.click(timeout=3000)
         else:
             page.locator(f'[data-key="{step}"]').click(timeout=3000)
-        return True
 
     def finished(self, page) -> bool:
         return page.locator("#result .result-panel").count() > 0
