@@ -30,6 +30,15 @@ def cluster(tmp_path_factory):
         cluster.stop()
 
 
+@pytest.fixture(autouse=True)
+def _every_running_node_routed(request):
+    """A test on a module's cluster starts with HAProxy routing to every running node: the test
+    before may end (its database back, a node started again) a moment before the balancer's
+    checks see that node up, and a request then finds no server."""
+    if "cluster" in request.fixturenames:
+        request.getfixturevalue("cluster").wait_all_up(timeout=60)
+
+
 @pytest.fixture
 async def pair():
     """Two cluster nodes ("a", "b") on the real local Redis under a fresh key prefix, started

@@ -64,6 +64,16 @@ async def until_outbox(db: Database, predicate, what: str) -> list[dict]:
     raise AssertionError(f"the outbox never {what}: {rows}")
 
 
+async def until_counted(predicate, what: str) -> None:
+    """A node counts a message just after its outbox row is done, so a test that read the
+    emptied outbox may look at the count a moment before the node has made it."""
+    for _ in range(2000):
+        if predicate():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"the node never counted {what}")
+
+
 def channel(db: Database, outbound: Outbound, node: str, **options) -> Webhooks:
     return Webhooks(db, outbound, node=node, shared=True, sweep_s=0.05, backoff_scale=0.001, **options)
 
@@ -84,6 +94,7 @@ async def test_two_servers_on_one_database_send_each_message_once_in_each_groups
         assert sorted(texts) == sorted(f"{code} {n}" for code in codes for n in range(4))  # each once
         for code in codes:
             assert [t for t in texts if t.startswith(code)] == [f"{code} {n}" for n in range(4)]
+        await until_counted(lambda: sum(node.sent for node in nodes) >= 20, "the 20 messages")
         assert sum(node.sent for node in nodes) == 20
         for node in nodes:
             await node.close()
@@ -102,6 +113,7 @@ async def test_a_message_claimed_by_a_server_that_died_is_sent_once_its_claim_ru
         node.start()
         await chat.until(lambda r: len(r) == 1, what="the message taken over")
         await until_outbox(database, lambda rows: rows == [], "emptied")
+        await until_counted(lambda: node.sent + node.failed >= 1, "the message")
         assert [b["text"] for b in chat.bodies()] == ["left behind"] and node.sent == 1
         await node.close()
         await outbound.aclose()
@@ -129,6 +141,7 @@ async def test_a_message_waiting_for_its_next_try_goes_to_the_webhook_as_it_is_t
         await until_outbox(database, lambda rows: rows == [], "emptied")
         assert chat.requests[0]["path"] == "/hook/new"
         assert chat.bodies()[0]["content"].startswith("Ana opened a new Ribs table.")  # the new format
+        await until_counted(lambda: node.sent + node.failed >= 1, "the message")
         assert (node.sent, node.failed) == (1, 0)
         await node.close()
         await outbound.aclose()
@@ -171,6 +184,7 @@ async def test_a_database_that_is_away_delays_the_messages_and_loses_none(databa
             assert chat.requests == []
         await chat.until(lambda r: len(r) == 1, what="the message once the database is back")
         await until_outbox(database, lambda rows: rows == [], "emptied")
+        await until_counted(lambda: node.sent + node.failed >= 1, "the message")
         assert chat.bodies()[0]["text"] == "Rui's turn at Ana's Ribs table (1 h to decide)." and node.sent == 1
         await node.close()
         await outbound.aclose()
