@@ -35,15 +35,16 @@ install: $(DEV_STAMP)
 run: $(RUN_STAMP)
 	PORT=$(PORT) $(PY) -m server --host $(HOST) --port $(PORT)
 
-# Two lanes: the tests that need no browser on two worker processes (pytest-xdist, a file to a
-# worker: each test makes its own servers, databases and Redis prefixes, so they share nothing),
-# then the browser tests on one (Playwright's sync API owns its process's event loop). Both lanes
-# run whatever the first gives; the command fails if either failed (a lane that PYTEST_ARGS leaves
-# empty, pytest's exit status 5, is no failure).
+# Two lanes, each on two worker processes (pytest-xdist, a file to a worker: each test makes its
+# own servers, databases and Redis prefixes, so they share nothing): the tests that need no
+# browser, then the browser tests (each worker with its own server and Chromium; Playwright's sync
+# API owns its process's event loop, so no asyncio test runs beside it). Both lanes run whatever
+# the first gives; the command fails if either failed (a lane that PYTEST_ARGS leaves empty,
+# pytest's exit status 5, is no failure). See docs/decisions/0051 and 0060.
 test: $(DEV_STAMP)
 	@failed=0; \
 	$(PY) -m pytest -q -n 2 --dist loadfile -m "not browser" $(PYTEST_ARGS) || [ $$? -eq 5 ] || failed=1; \
-	$(PY) -m pytest -q -m browser $(PYTEST_ARGS) || [ $$? -eq 5 ] || failed=1; \
+	$(PY) -m pytest -q -n 2 --dist loadfile -m browser $(PYTEST_ARGS) || [ $$? -eq 5 ] || failed=1; \
 	exit $$failed
 
 test-fast: $(DEV_STAMP)
