@@ -42,6 +42,9 @@ def bid(page, n: int) -> None:
             page.keyboard.press("Enter")
     expect(page.locator(BID.format(n=n))).to_have_text("Bid Nil" if n == 0 else f"Bid {n}")
     page.locator(BID.format(n=n)).click()
+    # The bid is taken once the stepper is gone: until then the page still shows Ana's turn to
+    # bid (the bid on its way), and a caller looking again would bid a second time.
+    expect(page.locator('#controls [data-key^="bid-"]')).to_have_count(0)
 
 
 def bidding(page) -> bool:
