@@ -64,6 +64,12 @@ async def channel_on(db, **options) -> tuple[PushChannel, Outbound]:
     return channel, outbound
 
 
+def by_kind(messages) -> list[dict]:
+    """Messages a device was sent, by kind: each delivery is a task of its own, so two events'
+    messages may reach the push service in either order."""
+    return sorted(messages, key=lambda m: m["kind"])
+
+
 async def test_turns_go_to_the_devices_with_that_kind_on_and_never_to_a_player_watching(database):
     receiver = await PushReceiver().start()
     channel, outbound = await channel_on(database)
@@ -80,12 +86,12 @@ async def test_turns_go_to_the_devices_with_that_kind_on_and_never_to_a_player_w
         channel.offer(turn(ben))
         channel.offer(ran_out(ben, away=True))
         await channel.settled()
-        told = [on_laptop.decrypt(r.body) for r in receiver.at("laptop")]
+        told = by_kind(on_laptop.decrypt(r.body) for r in receiver.at("laptop"))
         assert [(m["kind"], m["title"]) for m in told] == [
-            ("turn", "Your turn at Ana's Bid Whist table"),
             ("clock", "Your time ran out at a Bid Whist table"),
+            ("turn", "Your turn at Ana's Bid Whist table"),
         ]
-        assert "away" in told[1]["body"] and all(m["url"] == "/r/ABCD" for m in told)
+        assert "away" in told[0]["body"] and all(m["url"] == "/r/ABCD" for m in told)
         assert [on_phone.decrypt(r.body)["title"] for r in receiver.at("phone")] == [
             "Seu tempo acabou numa mesa de Bid Whist"
         ]
@@ -113,21 +119,21 @@ async def test_a_start_and_a_mention_go_to_devices_with_that_kind_on_never_to_wa
         channel.offer(mention(dee, watching=frozenset({dee})))
         channel.offer(ran_out(dee, watching=frozenset({dee})))  # she saw the bot play for her
         await channel.settled()
-        to_ben = [on_ben.decrypt(r.body) for r in receiver.at("ben")]
+        to_ben = by_kind(on_ben.decrypt(r.body) for r in receiver.at("ben"))
         assert to_ben == [
-            {
-                "title": "Ana's Bid Whist table has started",
-                "body": "The cards are being dealt.",
-                "url": "/r/ABCD",
-                "kind": "start",
-                "tag": "felt-start-ABCD",
-            },
             {
                 "title": "Ana mentioned you at the Oh Hell table",
                 "body": "Open the table to read the chat.",
                 "url": "/r/ABCD",
                 "kind": "mention",
                 "tag": "felt-mention-ABCD",
+            },
+            {
+                "title": "Ana's Bid Whist table has started",
+                "body": "The cards are being dealt.",
+                "url": "/r/ABCD",
+                "kind": "start",
+                "tag": "felt-start-ABCD",
             },
         ]
         assert [on_cy.decrypt(r.body)["title"] for r in receiver.at("cy")] == ["A mesa de Bid Whist de Ana começou"]
